@@ -1,0 +1,24 @@
+// strata-cli: Strata's headless front end (inspect today; schedule, compile, emulate, run,
+// calibrate, compare and export as they land).
+
+#include "ExitCodes.h"
+#include "InspectCommand.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+    CLI::App app{"Strata: compiler explorer and profiler for deep-learning accelerators"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "strata-cli 0.1.0");
+    int exitCode = strata::cli::kExitOk;
+    strata::cli::addInspectCommand(app, exitCode);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? strata::cli::kExitOk : strata::cli::kExitBadInput;
+    }
+    return exitCode;
+}

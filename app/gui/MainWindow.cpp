@@ -1,0 +1,546 @@
+#include "MainWindow.h"
+
+#include "ModelLoader.h"
+#include "views/Format.h"
+#include "views/ModelSummaryWidget.h"
+#include "views/OpTableModel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace strata::gui {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+const QString kRecentFilesKey = QStringLiteral("recentFiles");
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kSplitterKey = QStringLiteral("mainWindow/splitter");
+
+enum DiagnosticColumn { SeverityColumn, MessageColumn, LocationColumn };
+
+QString fromStd(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+// The local .onnx files among dropped URLs.
+QStringList onnxFiles(const QMimeData* mime) {
+    QStringList files;
+    if (!mime || !mime->hasUrls())
+        return files;
+    for (const QUrl& url : mime->urls()) {
+        const QString path = url.toLocalFile();
+        if (!path.isEmpty() && path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive))
+            files << path;
+    }
+    return files;
+}
+
+QString locationText(const Location& where) {
+    QStringList parts;
+    if (!where.file.empty()) {
+        QString file = QFileInfo(fromStd(where.file)).fileName();
+        if (where.offset)
+            file += QStringLiteral(" @%1").arg(*where.offset);
+        parts << file;
+    }
+    if (!where.node.empty())
+        parts << QStringLiteral("node %1").arg(fromStd(where.node));
+    if (!where.value.empty())
+        parts << QStringLiteral("value %1").arg(fromStd(where.value));
+    if (!where.block.empty())
+        parts << QStringLiteral("block %1").arg(fromStd(where.block));
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(QStringLiteral("Strata"));
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+
+    m_loader = new ModelLoader(this);
+    connect(m_loader, &ModelLoader::started, this,
+            [this](std::uint64_t, const QString& path) { onLoadStarted(path); });
+    connect(m_loader, &ModelLoader::finished, this, &MainWindow::onLoadFinished);
+
+    m_opModel = new views::OpTableModel(this);
+    m_opProxy = new QSortFilterProxyModel(this);
+    m_opProxy->setSourceModel(m_opModel);
+    m_opProxy->setSortRole(views::OpTableModel::SortRole);
+    m_opProxy->setFilterRole(views::OpTableModel::FilterRole);
+    m_opProxy->setFilterKeyColumn(views::OpTableModel::NameColumn);
+    m_opProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_opProxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+
+    m_summary = new views::ModelSummaryWidget;
+    m_summary->setObjectName(QStringLiteral("modelSummary"));
+    auto* summaryScroll = new QScrollArea;
+    summaryScroll->setWidget(m_summary);
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    summaryScroll->setMinimumWidth(280);
+
+    m_splitter = new QSplitter(Qt::Horizontal);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->addWidget(summaryScroll);
+    m_splitter->addWidget(createOpTablePane());
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({400, 1200});
+    m_splitter->setChildrenCollapsible(false);
+
+    m_stack = new QStackedWidget;
+    m_stack->setObjectName(QStringLiteral("centralStack"));
+    m_placeholder = createPlaceholder();
+    m_stack->addWidget(m_placeholder);
+    m_stack->addWidget(m_splitter);
+    setCentralWidget(m_stack);
+
+    createActions();
+    createMenus();
+    createDiagnosticsDock();
+    createStatusBar();
+
+    QSettings settings;
+    restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    restoreState(settings.value(kStateKey).toByteArray());
+    m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
+    rebuildRecentMenu();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+    m_openAction = new QAction(tr("&Open…"), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setStatusTip(tr("Open an ONNX model"));
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::showOpenDialog);
+
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence::Quit);
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    m_aboutAction = new QAction(tr("&About Strata"), this);
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_aboutAction);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QWidget* MainWindow::createPlaceholder() {
+    auto* page = new QWidget;
+    page->setObjectName(QStringLiteral("placeholder"));
+    auto* outer = new QVBoxLayout(page);
+    outer->setContentsMargins(40, 40, 40, 40);
+
+    // A dashed drop zone, as file-drop targets usually look.
+    auto* zone = new QFrame;
+    zone->setObjectName(QStringLiteral("dropZone"));
+    zone->setStyleSheet(QStringLiteral("QFrame#dropZone { border: 2px dashed palette(mid); "
+                                       "border-radius: 14px; }"));
+    auto* layout = new QVBoxLayout(zone);
+    layout->setSpacing(14);
+    layout->addStretch(1);
+
+    auto* title = new QLabel(tr("Open an ONNX model (Ctrl+O) or drop it here"));
+    title->setObjectName(QStringLiteral("placeholderText"));
+    title->setAlignment(Qt::AlignCenter);
+    QFont titleFont = title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.6);
+    title->setFont(titleFont);
+    QPalette dim = title->palette();
+    dim.setColor(QPalette::WindowText, dim.color(QPalette::PlaceholderText));
+    title->setPalette(dim);
+    layout->addWidget(title);
+
+    auto* hint = new QLabel(tr("Strata shows the model's ops with their shapes, FLOPs and memory "
+                               "traffic."));
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setPalette(dim);
+    layout->addWidget(hint);
+
+    m_placeholderError = new QLabel;
+    m_placeholderError->setObjectName(QStringLiteral("placeholderError"));
+    m_placeholderError->setAlignment(Qt::AlignCenter);
+    m_placeholderError->setWordWrap(true);
+    m_placeholderError->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_placeholderError->hide();
+    layout->addWidget(m_placeholderError);
+
+    auto* button = new QPushButton(tr("Open Model…"));
+    button->setObjectName(QStringLiteral("placeholderOpen"));
+    connect(button, &QPushButton::clicked, this, &MainWindow::showOpenDialog);
+    auto* buttonRow = new QHBoxLayout;
+    buttonRow->addStretch(1);
+    buttonRow->addWidget(button);
+    buttonRow->addStretch(1);
+    layout->addLayout(buttonRow);
+    layout->addStretch(1);
+
+    outer->addWidget(zone);
+    return page;
+}
+
+QWidget* MainWindow::createOpTablePane() {
+    auto* pane = new QWidget;
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 6, 6, 0);
+    layout->setSpacing(6);
+
+    auto* filterRow = new QHBoxLayout;
+    m_filterEdit = new QLineEdit;
+    m_filterEdit->setObjectName(QStringLiteral("opFilter"));
+    m_filterEdit->setPlaceholderText(tr("Filter ops by name or type…"));
+    m_filterEdit->setClearButtonEnabled(true);
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_opProxy->setFilterFixedString(text.trimmed());
+        updateFilterCount();
+    });
+    m_filterCount = new QLabel;
+    m_filterCount->setObjectName(QStringLiteral("opFilterCount"));
+    m_filterCount->setMinimumWidth(110);
+    m_filterCount->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    filterRow->addWidget(m_filterEdit, 1);
+    filterRow->addWidget(m_filterCount);
+    layout->addLayout(filterRow);
+
+    m_opTable = new QTableView;
+    m_opTable->setObjectName(QStringLiteral("opTable"));
+    m_opTable->setModel(m_opProxy);
+    m_opTable->setSortingEnabled(true);
+    m_opTable->sortByColumn(views::OpTableModel::IndexColumn, Qt::AscendingOrder);
+    m_opTable->setAlternatingRowColors(true);
+    m_opTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_opTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_opTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_opTable->setWordWrap(false);
+    m_opTable->setTextElideMode(Qt::ElideMiddle);
+    m_opTable->setShowGrid(false);
+    m_opTable->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_opTable->verticalHeader()->hide();
+    m_opTable->verticalHeader()->setDefaultSectionSize(m_opTable->fontMetrics().height() + 8);
+    m_opTable->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    QHeaderView* header = m_opTable->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setSectionsMovable(true);
+    header->setStretchLastSection(false);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    fitColumnWidths();
+    layout->addWidget(m_opTable, 1);
+
+    connect(m_opProxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateFilterCount);
+    updateFilterCount();
+    return pane;
+}
+
+void MainWindow::fitColumnWidths() {
+    using M = views::OpTableModel;
+    QHeaderView* header = m_opTable->horizontalHeader();
+    const int em = m_opTable->fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    header->setMinimumSectionSize(3 * em);
+    // The name is the widest and most variable column: it takes the room that is left. The
+    // others fit their header and content, within limits, so the name keeps most of the width.
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(M::NameColumn, QHeaderView::Stretch);
+    struct Limits {
+        int column;
+        int minEm;
+        int maxEm;
+    };
+    const Limits limits[] = {
+        {M::IndexColumn, 3, 6},         {M::TypeColumn, 7, 18},       {M::ClassColumn, 7, 14},
+        {M::OutputShapesColumn, 8, 24}, {M::FlopsColumn, 7, 12},      {M::BytesReadColumn, 7, 12},
+        {M::BytesWrittenColumn, 7, 12}, {M::ParametersColumn, 6, 12},
+    };
+    // QTableView hides its override of this public QAbstractItemView function.
+    const QAbstractItemView* view = m_opTable;
+    const int padding = em; // breathing room between right-aligned numbers and the next column
+    for (const Limits& l : limits) {
+        const int content =
+            std::max(header->sectionSizeHint(l.column), view->sizeHintForColumn(l.column));
+        header->resizeSection(l.column, std::clamp(content + padding, l.minEm * em, l.maxEm * em));
+    }
+}
+
+void MainWindow::createDiagnosticsDock() {
+    m_diagnostics = new QTreeWidget;
+    m_diagnostics->setObjectName(QStringLiteral("diagnosticsList"));
+    m_diagnostics->setHeaderLabels({tr("Severity"), tr("Message"), tr("Location")});
+    m_diagnostics->setRootIsDecorated(false);
+    m_diagnostics->setUniformRowHeights(true);
+    m_diagnostics->setAlternatingRowColors(true);
+    m_diagnostics->setWordWrap(false);
+    m_diagnostics->setTextElideMode(Qt::ElideRight);
+    m_diagnostics->header()->setStretchLastSection(false);
+    m_diagnostics->header()->setSectionResizeMode(MessageColumn, QHeaderView::Stretch);
+    m_diagnostics->setColumnWidth(SeverityColumn, 110);
+    m_diagnostics->setColumnWidth(LocationColumn, 260);
+
+    m_diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
+    m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
+    m_diagnosticsDock->setWidget(m_diagnostics);
+    m_diagnosticsDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::TopDockWidgetArea |
+                                       Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
+    resizeDocks({m_diagnosticsDock}, {150}, Qt::Vertical);
+    m_viewMenu->addAction(m_diagnosticsDock->toggleViewAction());
+}
+
+void MainWindow::createStatusBar() {
+    m_busy = new QProgressBar;
+    m_busy->setObjectName(QStringLiteral("busyIndicator"));
+    m_busy->setRange(0, 0); // indeterminate: the importer reports no progress
+    m_busy->setMaximumWidth(140);
+    m_busy->setMaximumHeight(statusBar()->fontMetrics().height() + 2);
+    m_busy->setTextVisible(false);
+    m_busy->hide();
+    m_totals = new QLabel;
+    m_totals->setObjectName(QStringLiteral("statusTotals"));
+    statusBar()->addPermanentWidget(m_busy);
+    statusBar()->addPermanentWidget(m_totals);
+    statusBar()->showMessage(tr("Ready"));
+}
+
+void MainWindow::setImportOptions(model::ImportOptions options) {
+    m_importOptions = std::move(options);
+}
+
+bool MainWindow::isLoading() const {
+    return m_loader->isLoading();
+}
+
+void MainWindow::openFile(const QString& path) {
+    m_loader->load(path, m_importOptions);
+}
+
+void MainWindow::showOpenDialog() {
+    QString dir;
+    if (!m_currentFile.isEmpty())
+        dir = QFileInfo(m_currentFile).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open ONNX Model"), dir,
+                                                      tr("ONNX models (*.onnx);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About Strata"),
+        tr("<h3>Strata %1</h3>"
+           "<p>A profiler and visual compiler explorer for deep-learning accelerators.</p>"
+           "<p>Open an ONNX model to see its ops with their shapes, FLOPs and memory traffic.</p>"
+           "<p>Built with Qt %2.</p>")
+            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::onLoadStarted(const QString& path) {
+    m_busy->show();
+    statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::onLoadFinished(const LoadResult& result) {
+    m_busy->hide();
+    const QString fileName = QFileInfo(result.path).fileName();
+    showDiagnostics(result);
+
+    if (result.ok()) {
+        const ir::Graph& graph = *result.graph;
+        m_currentFile = result.path;
+        m_opModel->setGraph(result.graph);
+        m_summary->setGraph(result.graph, result.path);
+        m_placeholderError->hide();
+        m_stack->setCurrentWidget(m_splitter);
+        fitColumnWidths();
+        setWindowTitle(QStringLiteral("Strata \u2014 %1").arg(fileName));
+        setWindowFilePath(result.path);
+        m_totals->setText(tr("%1 ops  ·  %2  ·  %3 params")
+                              .arg(graph.ops.size())
+                              .arg(views::formatFlops(graph.totalFlops()),
+                                   views::formatCount(graph.parameterCount)));
+        statusBar()->showMessage(tr("Opened %1 in %2 ms").arg(fileName).arg(result.elapsedMs),
+                                 10000);
+        addRecentFile(result.path);
+    } else {
+        const QString reason = result.diagnostics.empty()
+                                   ? tr("unknown error")
+                                   : fromStd(result.diagnostics.front().message);
+        statusBar()->showMessage(tr("Could not open %1: %2").arg(fileName, reason));
+        m_diagnosticsDock->show();
+        m_diagnosticsDock->raise();
+        if (m_stack->currentWidget() == m_placeholder) {
+            m_placeholderError->setText(tr("<b>Could not open %1</b><br>%2")
+                                            .arg(fileName.toHtmlEscaped(), reason.toHtmlEscaped()));
+            m_placeholderError->show();
+        }
+        if (!QFileInfo::exists(result.path))
+            removeRecentFile(result.path);
+    }
+    emit loadFinished(result.path, result.ok());
+}
+
+void MainWindow::showDiagnostics(const LoadResult& result) {
+    m_diagnostics->clear();
+    const QFileInfo info(result.path);
+    QList<QTreeWidgetItem*> items;
+    int errors = 0;
+    int warnings = 0;
+    for (const Diagnostic& d : result.diagnostics) {
+        QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
+        if (d.severity == Severity::Error) {
+            icon = QStyle::SP_MessageBoxCritical;
+            ++errors;
+        } else if (d.severity == Severity::Warning) {
+            icon = QStyle::SP_MessageBoxWarning;
+            ++warnings;
+        }
+        auto* item = new QTreeWidgetItem;
+        item->setIcon(SeverityColumn, style()->standardIcon(icon));
+        item->setText(SeverityColumn, QString::fromLatin1(severityName(d.severity)));
+        item->setText(MessageColumn, fromStd(d.message));
+        item->setText(LocationColumn, locationText(d.where));
+        item->setToolTip(MessageColumn, fromStd(d.toString()));
+        item->setData(SeverityColumn, Qt::UserRole, static_cast<int>(d.severity));
+        items << item;
+    }
+    if (result.ok()) {
+        // Close the log with what was imported, so an import without warnings still says so.
+        auto* item = new QTreeWidgetItem;
+        item->setIcon(SeverityColumn, style()->standardIcon(QStyle::SP_DialogApplyButton));
+        item->setText(SeverityColumn, tr("info"));
+        item->setText(MessageColumn, tr("Imported %1: %2 ops, %3 values, %4 warnings, %5 ms")
+                                         .arg(info.fileName())
+                                         .arg(result.graph->ops.size())
+                                         .arg(result.graph->values.size())
+                                         .arg(warnings)
+                                         .arg(result.elapsedMs));
+        item->setText(LocationColumn, info.fileName());
+        items << item;
+    }
+    m_diagnostics->addTopLevelItems(items);
+    QString title = tr("Diagnostics");
+    if (errors > 0)
+        title += errors == 1 ? tr(" (1 error)") : tr(" (%1 errors)").arg(errors);
+    else if (warnings > 0)
+        title += warnings == 1 ? tr(" (1 warning)") : tr(" (%1 warnings)").arg(warnings);
+    m_diagnosticsDock->setWindowTitle(title);
+}
+
+void MainWindow::updateFilterCount() {
+    const int total = m_opModel->rowCount();
+    const int shown = m_opProxy->rowCount();
+    if (shown == total)
+        m_filterCount->setText(total == 1 ? tr("1 op") : tr("%1 ops").arg(total));
+    else
+        m_filterCount->setText(tr("%1 of %2 ops").arg(shown).arg(total));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!onnxFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList files = onnxFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openFile(files.front()); // one model per window
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+    settings.setValue(kSplitterKey, m_splitter->saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QSettings settings;
+    QStringList files = settings.value(kRecentFilesKey).toStringList();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(kRecentFilesKey, files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::removeRecentFile(const QString& path) {
+    QSettings settings;
+    QStringList files = settings.value(kRecentFilesKey).toStringList();
+    if (files.removeAll(QFileInfo(path).absoluteFilePath()) == 0)
+        return;
+    settings.setValue(kRecentFilesKey, files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(kRecentFilesKey).toStringList();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString& path = files[i];
+        QAction* action = m_recentMenu->addAction(
+            QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        action->setStatusTip(QDir::toNativeSeparators(path));
+        action->setToolTip(QDir::toNativeSeparators(path));
+        connect(action, &QAction::triggered, this, [this, path] { openFile(path); });
+    }
+    if (files.isEmpty()) {
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("&Clear Recent Files"), this, [this] {
+        QSettings().remove(kRecentFilesKey);
+        rebuildRecentMenu();
+    });
+}
+
+} // namespace strata::gui

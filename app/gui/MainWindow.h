@@ -1,0 +1,105 @@
+#pragma once
+// Strata's main window: model summary and op table side by side, import diagnostics in a dock,
+// imports in the background through ModelLoader.
+
+#include "model/ImportOptions.h"
+
+#include <QMainWindow>
+#include <QStringList>
+#include <memory>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QSortFilterProxyModel;
+class QSplitter;
+class QStackedWidget;
+class QTableView;
+class QTreeWidget;
+
+namespace strata::views {
+class ModelSummaryWidget;
+class OpTableModel;
+} // namespace strata::views
+
+namespace strata::gui {
+
+class ModelLoader;
+struct LoadResult;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Options for every following import (e.g. --input-shape from the command line).
+    void setImportOptions(model::ImportOptions options);
+
+    // Starts importing `path` in the background; loadFinished() reports the outcome. A failed
+    // import keeps the model that was shown before.
+    void openFile(const QString& path);
+
+    bool isLoading() const;
+    QString currentFile() const { return m_currentFile; }
+
+  signals:
+    void loadFinished(const QString& path, bool ok);
+
+  protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void createActions();
+    void createMenus();
+    QWidget* createPlaceholder();
+    QWidget* createOpTablePane();
+    void createDiagnosticsDock();
+    void createStatusBar();
+
+    void showOpenDialog();
+    void showAbout();
+    void onLoadStarted(const QString& path);
+    void onLoadFinished(const LoadResult& result);
+    void showDiagnostics(const LoadResult& result);
+    void fitColumnWidths();
+    void updateFilterCount();
+
+    void addRecentFile(const QString& path);
+    void removeRecentFile(const QString& path);
+    void rebuildRecentMenu();
+
+    ModelLoader* m_loader = nullptr;
+    model::ImportOptions m_importOptions;
+    QString m_currentFile;
+
+    views::OpTableModel* m_opModel = nullptr;
+    QSortFilterProxyModel* m_opProxy = nullptr;
+    views::ModelSummaryWidget* m_summary = nullptr;
+
+    QStackedWidget* m_stack = nullptr;
+    QWidget* m_placeholder = nullptr;
+    QLabel* m_placeholderError = nullptr;
+    QSplitter* m_splitter = nullptr;
+    QTableView* m_opTable = nullptr;
+    QLineEdit* m_filterEdit = nullptr;
+    QLabel* m_filterCount = nullptr;
+    QTreeWidget* m_diagnostics = nullptr;
+    QDockWidget* m_diagnosticsDock = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QLabel* m_totals = nullptr;
+
+    QAction* m_openAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_aboutAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+};
+
+} // namespace strata::gui

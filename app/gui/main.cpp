@@ -1,0 +1,155 @@
+// strata: the desktop app. `strata [MODEL] [--screenshot OUT.png] [--size WxH]
+// [--input-shape name=1x3x224x224 ...]`. With --screenshot it loads MODEL, renders the window
+// into OUT.png and exits: 0 when the model loaded, 1 when it did not (the screenshot then shows
+// the error), 2 on bad usage.
+
+#include "MainWindow.h"
+#include "model/ImportOptions.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QImage>
+#include <QPixmap>
+#include <QRegularExpression>
+#include <QTextStream>
+#include <cstdio>
+#include <optional>
+
+namespace {
+
+constexpr int kUsageError = 2;
+
+struct Arguments {
+    QString model;
+    QString screenshot;
+    QSize size{1600, 1000};
+    strata::model::ImportOptions importOptions;
+};
+
+int usageError(const QCommandLineParser& parser, const QString& message) {
+    QTextStream err(stderr);
+    err << QCoreApplication::applicationName() << ": " << message << "\n\n" << parser.helpText();
+    return kUsageError;
+}
+
+std::optional<QSize> parseSize(const QString& text) {
+    static const QRegularExpression kPattern(QStringLiteral("^(\\d{1,5})[xX](\\d{1,5})$"));
+    const auto match = kPattern.match(text.trimmed());
+    if (!match.hasMatch())
+        return std::nullopt;
+    const QSize size(match.captured(1).toInt(), match.captured(2).toInt());
+    if (size.width() < 320 || size.height() < 240 || size.width() > 16384 || size.height() > 16384)
+        return std::nullopt;
+    return size;
+}
+
+// Renders `window` into `path`. Returns false (with a message on stderr) if it cannot be saved.
+bool saveScreenshot(QWidget& window, const QString& path) {
+    const QPixmap pixmap = window.grab();
+    if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+        QTextStream(stderr) << "strata: cannot write screenshot " << path << "\n";
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Strata"));
+    QApplication::setOrganizationName(QStringLiteral("Strata"));
+    QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Strata: profiler and compiler explorer for deep-learning accelerators."));
+    const QCommandLineOption helpOption = parser.addHelpOption();
+    const QCommandLineOption versionOption = parser.addVersionOption();
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Load MODEL, save a PNG of the window to <file> and exit."),
+        QStringLiteral("file"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                        QStringLiteral("Window size for --screenshot (default "
+                                                       "1600x1000)."),
+                                        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption inputShapeOption(
+        QStringLiteral("input-shape"),
+        QStringLiteral("Static shape of a graph input, e.g. input=1x3x224x224. Repeatable."),
+        QStringLiteral("name=shape"));
+    parser.addOptions({screenshotOption, sizeOption, inputShapeOption});
+    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX model to open."),
+                                 QStringLiteral("[MODEL]"));
+
+    // parse(), not process(): bad usage must exit with 2, which process() does not do.
+    if (!parser.parse(QCoreApplication::arguments()))
+        return usageError(parser, parser.errorText());
+    if (parser.isSet(helpOption))
+        parser.showHelp(0);
+    if (parser.isSet(versionOption))
+        parser.showVersion();
+
+    Arguments args;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1)
+        return usageError(
+            parser, QStringLiteral("expected at most one model, got %1").arg(positional.size()));
+    if (!positional.isEmpty())
+        args.model = positional.front();
+    args.screenshot = parser.value(screenshotOption);
+    if (parser.isSet(sizeOption)) {
+        const auto size = parseSize(parser.value(sizeOption));
+        if (!size)
+            return usageError(parser, QStringLiteral("bad --size '%1': expected WxH, at least "
+                                                     "320x240")
+                                          .arg(parser.value(sizeOption)));
+        args.size = *size;
+    }
+    for (const QString& text : parser.values(inputShapeOption)) {
+        auto parsed = strata::model::parseInputShape(text.toStdString());
+        if (!parsed) {
+            QString reasons;
+            for (const strata::Diagnostic& d : parsed.diagnostics())
+                reasons += QStringLiteral("\n  ") + QString::fromStdString(d.toString());
+            return usageError(parser,
+                              QStringLiteral("bad --input-shape '%1':%2").arg(text, reasons));
+        }
+        args.importOptions.inputShapes[parsed->first] = parsed->second;
+    }
+
+    strata::gui::MainWindow window;
+    window.setImportOptions(args.importOptions);
+
+    if (args.screenshot.isEmpty()) {
+        window.show();
+        if (!args.model.isEmpty())
+            window.openFile(args.model);
+        return QApplication::exec();
+    }
+
+    // Screenshot mode: wait for the background import, then render the settled window.
+    window.resize(args.size);
+    window.show();
+    bool loaded = true;
+    if (!args.model.isEmpty()) {
+        QEventLoop loop;
+        QObject::connect(&window, &strata::gui::MainWindow::loadFinished, &loop,
+                         [&](const QString&, bool ok) {
+                             loaded = ok;
+                             loop.quit();
+                         });
+        window.openFile(args.model);
+        loop.exec();
+    }
+    // Let layouts and deferred resizes (dock sizes, column widths) settle before grabbing.
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
+    window.resize(args.size);
+    QCoreApplication::processEvents();
+    if (!saveScreenshot(window, args.screenshot))
+        return 1;
+    return loaded ? 0 : 1;
+}

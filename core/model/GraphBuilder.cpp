@@ -1,0 +1,304 @@
+#include "model/GraphBuilder.h"
+
+#include "model/ModelChecks.h"
+#include "model/OpCost.h"
+#include "model/TensorConvert.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace strata::model {
+
+namespace {
+
+constexpr int kMaxReportedShapeErrors = 10;
+
+ir::AttributeValue convertAttribute(const onnx::AttributeProto& a) {
+    using A = onnx::AttributeProto;
+    switch (a.type()) {
+    case A::INT: return a.i();
+    case A::FLOAT: return double(a.f());
+    case A::STRING: return a.s();
+    case A::INTS: return std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
+    case A::FLOATS: return std::vector<double>(a.floats().begin(), a.floats().end());
+    case A::STRINGS: return std::vector<std::string>(a.strings().begin(), a.strings().end());
+    case A::TENSOR: {
+        std::string dims;
+        for (auto d : a.t().dims()) dims += (dims.empty() ? "" : "x") + std::to_string(d);
+        return "<tensor " + (dims.empty() ? std::string("scalar") : dims) + ">";
+    }
+    default: return std::string("<unsupported attribute>");
+    }
+}
+
+class Builder {
+  public:
+    Builder(const BuildInputs& in, std::vector<Diagnostic>& notes)
+        : m_in(in), m_graphProto(in.model->graph()), m_notes(notes) {}
+
+    Expected<std::shared_ptr<ir::Graph>> run() {
+        indexModel();
+        removeAliases();
+        markLive();
+        m_graph = std::make_shared<ir::Graph>();
+        m_graph->name = m_graphProto.name();
+        m_graph->sourcePath = m_in.file;
+        m_graph->parameterCount = m_in.parameterCount;
+        for (const auto& o : m_in.model->opset_import())
+            if (o.domain().empty() || o.domain() == "ai.onnx") m_graph->opsetVersion = o.version();
+
+        for (const auto& input : m_graphProto.input())
+            if (!m_constants.count(input.name()))
+                if (auto id = valueFor(input.name())) m_graph->inputs.push_back(*id);
+        for (int i = 0; i < m_graphProto.node_size(); ++i)
+            if (m_live[i]) addOp(i);
+        for (const auto& output : m_graphProto.output())
+            if (auto id = valueFor(resolve(output.name()))) m_graph->outputs.push_back(*id);
+
+        if (m_shapeErrors > kMaxReportedShapeErrors)
+            m_errors.push_back(error("... and " + std::to_string(m_shapeErrors - kMaxReportedShapeErrors) +
+                                         " more values whose shape is unknown",
+                                     {.file = m_in.file}));
+        if (!m_errors.empty()) return std::move(m_errors);
+        if (m_graph->ops.empty())
+            return error("no compute ops remain after constant folding: the model's outputs are "
+                         "constants",
+                         {.file = m_in.file});
+
+        m_graph->finalize();
+        for (ir::Op& op : m_graph->ops) op.cost = estimateCost(*m_graph, op);
+        return m_graph;
+    }
+
+  private:
+    void indexModel() {
+        for (const auto& t : m_graphProto.initializer()) m_constants.emplace(t.name(), &t);
+        for (const auto& v : m_graphProto.input()) m_types.emplace(v.name(), &v.type());
+        for (const auto& v : m_graphProto.value_info()) m_types.emplace(v.name(), &v.type());
+        for (const auto& v : m_graphProto.output()) m_types.emplace(v.name(), &v.type());
+        for (const auto& v : m_graphProto.output()) m_graphOutputs.insert(v.name());
+        for (int i = 0; i < m_graphProto.node_size(); ++i)
+            for (const auto& out : m_graphProto.node(i).output())
+                if (!out.empty()) m_producer.emplace(out, i);
+    }
+
+    std::string resolve(const std::string& name) const {
+        std::string current = name;
+        for (auto it = m_alias.find(current); it != m_alias.end(); it = m_alias.find(current))
+            current = it->second;
+        return current;
+    }
+
+    // Identity, and Dropout whose mask is unused, forward their input. Their output becomes an
+    // alias of the input; when the output is a graph output, the input is renamed to it instead
+    // so the user still sees the output's name.
+    void removeAliases() {
+        m_removed.assign(m_graphProto.node_size(), false);
+        std::unordered_set<std::string> renamedSources;
+        for (int i = 0; i < m_graphProto.node_size(); ++i) {
+            const auto& node = m_graphProto.node(i);
+            const bool isDropout = node.op_type() == "Dropout" &&
+                                   (node.output_size() < 2 || node.output(1).empty());
+            if (!(node.op_type() == "Identity" || isDropout) || node.input_size() < 1) continue;
+            if (!node.domain().empty() && node.domain() != "ai.onnx") continue;
+            const std::string in = resolve(node.input(0));
+            const std::string& out = node.output(0);
+            if (!m_graphOutputs.count(out)) {
+                m_alias[out] = in;
+                m_removed[i] = true;
+                ++m_aliasesRemoved;
+                continue;
+            }
+            auto producer = m_producer.find(in);
+            if (producer == m_producer.end() || m_graphOutputs.count(in) || renamedSources.count(in))
+                continue; // the Identity stays: graph input/constant passed through to an output
+            m_alias[in] = out;
+            m_rename[producer->second].emplace(in, out);
+            renamedSources.insert(in);
+            m_removed[i] = true;
+            ++m_aliasesRemoved;
+        }
+        if (m_aliasesRemoved)
+            m_notes.push_back(note("removed " + std::to_string(m_aliasesRemoved) +
+                                       " Identity/Dropout op(s)",
+                                   {.file = m_in.file}));
+    }
+
+    std::string outputName(int node, const std::string& name) const {
+        if (auto it = m_rename.find(node); it != m_rename.end())
+            if (auto r = it->second.find(name); r != it->second.end()) return r->second;
+        return name;
+    }
+
+    void markLive() {
+        const int n = m_graphProto.node_size();
+        m_live.assign(n, false);
+        // Producer of each (renamed) output among kept nodes.
+        std::unordered_map<std::string, int> producer;
+        for (int i = 0; i < n; ++i)
+            if (!m_removed[i])
+                for (const auto& out : m_graphProto.node(i).output())
+                    if (!out.empty()) producer.emplace(outputName(i, out), i);
+        std::vector<int> stack;
+        for (const auto& o : m_graphProto.output())
+            if (auto it = producer.find(resolve(o.name())); it != producer.end()) stack.push_back(it->second);
+        while (!stack.empty()) {
+            int i = stack.back();
+            stack.pop_back();
+            if (m_live[i]) continue;
+            m_live[i] = true;
+            for (const auto& in : m_graphProto.node(i).input())
+                if (auto it = producer.find(resolve(in)); it != producer.end()) stack.push_back(it->second);
+        }
+        int dead = 0;
+        for (int i = 0; i < n; ++i) dead += !m_removed[i] && !m_live[i];
+        if (dead)
+            m_notes.push_back(note("removed " + std::to_string(dead) +
+                                       " op(s) whose results reach no graph output",
+                                   {.file = m_in.file}));
+    }
+
+    void shapeError(std::string message, const std::string& value) {
+        if (++m_shapeErrors <= kMaxReportedShapeErrors)
+            m_errors.push_back(error(std::move(message), {.file = m_in.file, .value = value}));
+    }
+
+    // The IR value named `name`, created on first use. `typeName` is the name whose inferred
+    // type describes it (differs from `name` for a renamed output).
+    std::optional<ir::ValueId> valueFor(const std::string& name, const std::string& typeName = {}) {
+        if (auto it = m_valueIds.find(name); it != m_valueIds.end()) return it->second;
+        ir::Value v;
+        v.name = name;
+        const std::string& lookup = typeName.empty() ? name : typeName;
+        if (auto c = m_constants.find(lookup); c != m_constants.end()) {
+            if (!initConstant(v, *c->second)) return std::nullopt;
+        } else if (!initFromType(v, lookup)) {
+            return std::nullopt;
+        }
+        if (v.dtype == ir::DType::String) {
+            shapeError("string tensors are not supported by Strata's compiler", name);
+            return std::nullopt;
+        }
+        const auto elements = ir::elementCount(v.shape);
+        if (!elements || *elements > kMaxTensorElements) {
+            shapeError("tensor is too large (" + ir::shapeToString(v.shape) + ")", name);
+            return std::nullopt;
+        }
+        ir::ValueId id(static_cast<std::uint32_t>(m_graph->values.size()));
+        m_graph->values.push_back(std::move(v));
+        m_valueIds.emplace(name, id);
+        return id;
+    }
+
+    bool initConstant(ir::Value& v, const onnx::TensorProto& t) {
+        v.isConstant = true;
+        v.isInitializer = m_in.initializerNames.count(t.name()) > 0;
+        v.dtype = static_cast<ir::DType>(t.data_type());
+        v.shape.assign(t.dims().begin(), t.dims().end());
+        if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+            auto it = m_in.externalData.find(t.name());
+            if (it == m_in.externalData.end()) {
+                m_errors.push_back(error("external data of this tensor was not loaded",
+                                         {.file = m_in.file, .value = t.name()}));
+                return false;
+            }
+            v.data = it->second;
+        } else {
+            v.data = referenceTensorData(t, m_in.model);
+        }
+        return true;
+    }
+
+    bool initFromType(ir::Value& v, const std::string& lookup) {
+        auto it = m_types.find(lookup);
+        const onnx::TypeProto* type = it == m_types.end() ? nullptr : it->second;
+        if (!type || !type->has_tensor_type() || type->tensor_type().elem_type() == 0) {
+            if (type && !type->has_tensor_type())
+                shapeError("value is not a tensor (sequence, map or optional types are not "
+                           "supported)",
+                           v.name);
+            else
+                shapeError(producerText(lookup) + "its type could not be inferred", v.name);
+            return false;
+        }
+        const auto& tensor = type->tensor_type();
+        v.dtype = static_cast<ir::DType>(tensor.elem_type());
+        if (!tensor.has_shape()) {
+            shapeError(producerText(lookup) + "its shape could not be inferred", v.name);
+            return false;
+        }
+        for (const auto& d : tensor.shape().dim()) {
+            if (!d.has_dim_value() || d.dim_value() < 0) {
+                shapeError(producerText(lookup) + "its shape is not static (dim " +
+                               (d.has_dim_param() ? "'" + d.dim_param() + "'" : std::string("?")) +
+                               "); it depends on data Strata cannot know before running",
+                           v.name);
+                return false;
+            }
+            v.shape.push_back(d.dim_value());
+        }
+        return true;
+    }
+
+    std::string producerText(const std::string& name) const {
+        auto it = m_producer.find(name);
+        if (it == m_producer.end()) return "";
+        const auto& node = m_graphProto.node(it->second);
+        return "output of '" + node.name() + "' (" + node.op_type() + "): ";
+    }
+
+    void addOp(int index) {
+        const onnx::NodeProto& node = m_graphProto.node(index);
+        ir::Op op;
+        op.name = node.name();
+        op.type = node.op_type();
+        op.domain = node.domain() == "ai.onnx" ? "" : node.domain();
+        op.opClass = classifyOp(op.type);
+        for (const auto& a : node.attribute()) op.attributes.push_back({a.name(), convertAttribute(a)});
+        bool ok = true;
+        for (const auto& in : node.input()) {
+            if (in.empty()) {
+                op.inputs.emplace_back();
+                continue;
+            }
+            auto id = valueFor(resolve(in));
+            ok = ok && id;
+            op.inputs.push_back(id.value_or(ir::ValueId{}));
+        }
+        for (const auto& out : node.output()) {
+            if (out.empty()) continue;
+            auto id = valueFor(outputName(index, out), out);
+            ok = ok && id;
+            op.outputs.push_back(id.value_or(ir::ValueId{}));
+        }
+        if (ok) m_graph->ops.push_back(std::move(op));
+    }
+
+    const BuildInputs& m_in;
+    const onnx::GraphProto& m_graphProto;
+    std::vector<Diagnostic>& m_notes;
+    std::vector<Diagnostic> m_errors;
+    int m_shapeErrors = 0;
+    int m_aliasesRemoved = 0;
+
+    std::unordered_map<std::string, const onnx::TensorProto*> m_constants;
+    std::unordered_map<std::string, const onnx::TypeProto*> m_types;
+    std::unordered_set<std::string> m_graphOutputs;
+    std::unordered_map<std::string, int> m_producer;
+    std::unordered_map<std::string, std::string> m_alias;
+    std::unordered_map<int, std::unordered_map<std::string, std::string>> m_rename;
+    std::vector<bool> m_removed;
+    std::vector<bool> m_live;
+
+    std::shared_ptr<ir::Graph> m_graph;
+    std::unordered_map<std::string, ir::ValueId> m_valueIds;
+};
+
+} // namespace
+
+Expected<std::shared_ptr<ir::Graph>> buildGraph(const BuildInputs& inputs,
+                                                std::vector<Diagnostic>& notes) {
+    return Builder(inputs, notes).run();
+}
+
+} // namespace strata::model
