@@ -202,11 +202,14 @@ ir::OpCost estimateCost(const ir::Graph& graph, const ir::Op& op) {
         outElems += double(v.elements());
         cost.bytesWritten += v.bytes();
     }
-    for (ir::ValueId id : op.inputs) {
-        if (!id.valid()) continue;
-        const ir::Value& v = graph.value(id);
+    for (std::size_t i = 0; i < op.inputs.size(); ++i) {
+        if (!op.inputs[i].valid()) continue;
+        const ir::Value& v = graph.value(op.inputs[i]);
         cost.bytesRead += v.bytes();
-        if (v.isConstant) cost.parameters += static_cast<std::uint64_t>(v.elements());
+        // A data-movement op's operands after the first (Reshape's shape, Slice's starts,
+        // Gather's indices) are arguments, not weights.
+        const bool argument = op.opClass == OpClass::DataMovement && i >= 1;
+        if (v.isConstant && !argument) cost.parameters += static_cast<std::uint64_t>(v.elements());
     }
     // Multi-output ops (Split, TopK) count the first output for per-element rules.
     if (op.outputs.size() > 1) outElems = double(graph.value(op.outputs[0]).elements());

@@ -87,6 +87,8 @@ flatten (float[N, 3, 4, 4] X) => (float[N, 48] Y) {
     const ir::Value& shape = g.value(g.ops[1].inputs[1]);
     EXPECT_TRUE(shape.isConstant);
     EXPECT_FALSE(shape.isInitializer);
+    EXPECT_EQ(g.ops[1].cost.parameters, 0u); // a shape argument is not a weight
+    EXPECT_EQ(g.ops[1].cost.bytesRead, 48u * 4 + 16);
     ASSERT_EQ(shape.data.size, 16u);
     std::int64_t dims[2];
     std::memcpy(dims, shape.data.data, 16);
