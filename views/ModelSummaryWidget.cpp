@@ -1,6 +1,7 @@
 #include "views/ModelSummaryWidget.h"
 
 #include "views/Format.h"
+#include "views/OpClassStyle.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -107,6 +108,7 @@ ModelSummaryWidget::ModelSummaryWidget(QWidget* parent) : QWidget(parent) {
     m_opTypesHeading = makeHeading(this);
     m_opTypes = makeTable(this, "opTypesTable", {tr("Op type"), tr("Count")});
     m_opTypes->setSortingEnabled(false);
+    m_opTypes->headerItem()->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
 
     layout->addWidget(m_inputsHeading);
     layout->addWidget(m_inputs);
@@ -187,6 +189,15 @@ void ModelSummaryWidget::fillOpTypes() {
     for (const auto& [type, count] : counts) {
         auto* item = new QTreeWidgetItem({QString::fromStdString(type), QString::number(count)});
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        // The same colour the op table gives the type's class.
+        const auto op = std::find_if(m_graph->ops.begin(), m_graph->ops.end(),
+                                     [&type](const ir::Op& o) { return o.type == type; });
+        if (op != m_graph->ops.end()) {
+            item->setData(0, Qt::DecorationRole, opClassColor(op->opClass));
+            const std::string_view className = ir::opClassName(op->opClass);
+            item->setToolTip(
+                0, QString::fromUtf8(className.data(), static_cast<qsizetype>(className.size())));
+        }
         items << item;
     }
     m_opTypes->addTopLevelItems(items);

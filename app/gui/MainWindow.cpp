@@ -4,6 +4,7 @@
 #include "views/Format.h"
 #include "views/ModelSummaryWidget.h"
 #include "views/OpTableModel.h"
+#include "views/OpTableView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -30,7 +31,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
-#include <QTableView>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -117,7 +117,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_splitter->addWidget(createOpTablePane());
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({400, 1200});
+    m_splitter->setSizes({360, 1240});
     m_splitter->setChildrenCollapsible(false);
 
     m_stack = new QStackedWidget;
@@ -249,62 +249,16 @@ QWidget* MainWindow::createOpTablePane() {
     filterRow->addWidget(m_filterCount);
     layout->addLayout(filterRow);
 
-    m_opTable = new QTableView;
+    m_opTable = new views::OpTableView;
     m_opTable->setObjectName(QStringLiteral("opTable"));
     m_opTable->setModel(m_opProxy);
-    m_opTable->setSortingEnabled(true);
     m_opTable->sortByColumn(views::OpTableModel::IndexColumn, Qt::AscendingOrder);
-    m_opTable->setAlternatingRowColors(true);
-    m_opTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_opTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_opTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_opTable->setWordWrap(false);
-    m_opTable->setTextElideMode(Qt::ElideMiddle);
-    m_opTable->setShowGrid(false);
-    m_opTable->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
-    m_opTable->verticalHeader()->hide();
-    m_opTable->verticalHeader()->setDefaultSectionSize(m_opTable->fontMetrics().height() + 8);
-    m_opTable->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    QHeaderView* header = m_opTable->horizontalHeader();
-    header->setHighlightSections(false);
-    header->setSectionsMovable(true);
-    header->setStretchLastSection(false);
-    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    fitColumnWidths();
+    m_opTable->fitColumns();
     layout->addWidget(m_opTable, 1);
 
     connect(m_opProxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateFilterCount);
     updateFilterCount();
     return pane;
-}
-
-void MainWindow::fitColumnWidths() {
-    using M = views::OpTableModel;
-    QHeaderView* header = m_opTable->horizontalHeader();
-    const int em = m_opTable->fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    header->setMinimumSectionSize(3 * em);
-    // The name is the widest and most variable column: it takes the room that is left. The
-    // others fit their header and content, within limits, so the name keeps most of the width.
-    header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setSectionResizeMode(M::NameColumn, QHeaderView::Stretch);
-    struct Limits {
-        int column;
-        int minEm;
-        int maxEm;
-    };
-    const Limits limits[] = {
-        {M::IndexColumn, 3, 6},         {M::TypeColumn, 7, 18},       {M::ClassColumn, 7, 14},
-        {M::OutputShapesColumn, 8, 24}, {M::FlopsColumn, 7, 12},      {M::BytesReadColumn, 7, 12},
-        {M::BytesWrittenColumn, 7, 12}, {M::ParametersColumn, 6, 12},
-    };
-    // QTableView hides its override of this public QAbstractItemView function.
-    const QAbstractItemView* view = m_opTable;
-    const int padding = em; // breathing room between right-aligned numbers and the next column
-    for (const Limits& l : limits) {
-        const int content =
-            std::max(header->sectionSizeHint(l.column), view->sizeHintForColumn(l.column));
-        header->resizeSection(l.column, std::clamp(content + padding, l.minEm * em, l.maxEm * em));
-    }
 }
 
 void MainWindow::createDiagnosticsDock() {
@@ -395,7 +349,7 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
         m_summary->setGraph(result.graph, result.path);
         m_placeholderError->hide();
         m_stack->setCurrentWidget(m_splitter);
-        fitColumnWidths();
+        m_opTable->fitColumns();
         setWindowTitle(QStringLiteral("Strata \u2014 %1").arg(fileName));
         setWindowFilePath(result.path);
         m_totals->setText(tr("%1 ops  ·  %2  ·  %3 params")
@@ -413,7 +367,7 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
         m_diagnosticsDock->show();
         m_diagnosticsDock->raise();
         if (m_stack->currentWidget() == m_placeholder) {
-            m_placeholderError->setText(tr("<b>Could not open %1</b><br>%2")
+            m_placeholderError->setText(tr("<b style=\"color:#c62828\">Could not open %1</b><br>%2")
                                             .arg(fileName.toHtmlEscaped(), reason.toHtmlEscaped()));
             m_placeholderError->show();
         }

@@ -17,12 +17,12 @@ class QProgressBar;
 class QSortFilterProxyModel;
 class QSplitter;
 class QStackedWidget;
-class QTableView;
 class QTreeWidget;
 
 namespace strata::views {
 class ModelSummaryWidget;
 class OpTableModel;
+class OpTableView;
 } // namespace strata::views
 
 namespace strata::gui {
@@ -68,7 +68,6 @@ class MainWindow : public QMainWindow {
     void onLoadStarted(const QString& path);
     void onLoadFinished(const LoadResult& result);
     void showDiagnostics(const LoadResult& result);
-    void fitColumnWidths();
     void updateFilterCount();
 
     void addRecentFile(const QString& path);
@@ -87,7 +86,7 @@ class MainWindow : public QMainWindow {
     QWidget* m_placeholder = nullptr;
     QLabel* m_placeholderError = nullptr;
     QSplitter* m_splitter = nullptr;
-    QTableView* m_opTable = nullptr;
+    views::OpTableView* m_opTable = nullptr;
     QLineEdit* m_filterEdit = nullptr;
     QLabel* m_filterCount = nullptr;
     QTreeWidget* m_diagnostics = nullptr;

@@ -30,7 +30,7 @@ struct Arguments {
 
 int usageError(const QCommandLineParser& parser, const QString& message) {
     QTextStream err(stderr);
-    err << QCoreApplication::applicationName() << ": " << message << "\n\n" << parser.helpText();
+    err << "strata: " << message << "\n\n" << parser.helpText();
     return kUsageError;
 }
 

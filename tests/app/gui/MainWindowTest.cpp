@@ -228,6 +228,10 @@ TEST_F(MainWindowTest, DroppingAnOnnxFileOpensIt) {
     const QString path = QStringLiteral("/nonexistent/dropped.onnx");
     QMimeData mime;
     mime.setUrls({QUrl::fromLocalFile(path)});
+    // A drag enters first: that makes the window the drop target.
+    QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(m_window.get(), &enter);
+    EXPECT_TRUE(enter.isAccepted());
     QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(m_window.get(), &drop);
     ASSERT_TRUE(QTest::qWaitFor([&] { return spy.count() > 0; }, kLoadTimeoutMs));
