@@ -8,19 +8,11 @@
 
 namespace strata::test {
 
-std::string modelBytes(const std::string& text) {
-    onnx::ModelProto model;
-    onnx::OnnxParser parser(text.c_str());
-    auto status = parser.Parse(model);
-    EXPECT_TRUE(status.IsOK()) << status.ErrorMessage() << "\n" << text;
-    return model.SerializeAsString();
-}
+std::string modelBytes(const std::string& text) { return modelProto(text).SerializeAsString(); }
 
 Expected<model::ImportedModel> importText(const std::string& text,
                                           const model::ImportOptions& options) {
-    const std::string bytes = modelBytes(text);
-    return model::importOnnxBytes(
-        {reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "test.onnx", "", options);
+    return importProto(modelProto(text), options);
 }
 
 std::string joined(const std::vector<Diagnostic>& diagnostics) {
