@@ -340,13 +340,13 @@ Result slice(const onnx::NodeProto& node, std::int64_t opset, const std::vector<
         const std::int64_t st = (*steps)[k];
         if (!ax || st == 0) return std::nullopt;
         const std::int64_t dim = data.shape[*ax];
-        auto clampIndex = [&](std::int64_t v, bool isStart) {
+        // ONNX clamps starts and ends to [0, dim] going forward, [-1, dim-1] going backward.
+        auto clampIndex = [&](std::int64_t v) {
             if (v < 0) v += dim;
-            if (st > 0) return std::clamp<std::int64_t>(v, 0, dim);
-            (void)isStart;
-            return std::clamp<std::int64_t>(v, -1, dim - 1);
+            return st > 0 ? std::clamp<std::int64_t>(v, 0, dim)
+                          : std::clamp<std::int64_t>(v, -1, dim - 1);
         };
-        const std::int64_t s = clampIndex((*starts)[k], true), e = clampIndex((*ends)[k], false);
+        const std::int64_t s = clampIndex((*starts)[k]), e = clampIndex((*ends)[k]);
         const std::int64_t len = st > 0 ? std::max<std::int64_t>(0, (e - s + st - 1) / st)
                                         : std::max<std::int64_t>(0, (s - e + (-st) - 1) / (-st));
         begin[*ax] = s;

@@ -1,24 +1,20 @@
 #include "model/ConstantFolding.h"
 
 #include "model/ConstantEvaluator.h"
+#include "model/ModelChecks.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <deque>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace strata::model {
 
 namespace {
 
 constexpr int kMaxRounds = 32;
-
-std::int64_t defaultOpset(const onnx::ModelProto& model) {
-    for (const auto& opset : model.opset_import())
-        if (opset.domain().empty() || opset.domain() == "ai.onnx") return opset.version();
-    return 0;
-}
 
 // A Constant node's value as a tensor named `name`; false for sparse or string values.
 bool constantNodeTensor(onnx::NodeProto& node, onnx::TensorProto& out) {
@@ -92,7 +88,10 @@ class FoldRound {
         for (const auto& t : g.initializer()) m_constants.emplace(t.name(), &t);
         for (const auto& v : g.input()) m_types.emplace(v.name(), &v.type());
         for (const auto& v : g.value_info()) m_types.emplace(v.name(), &v.type());
-        for (const auto& v : g.output()) m_types.emplace(v.name(), &v.type());
+        for (const auto& v : g.output()) {
+            m_types.emplace(v.name(), &v.type());
+            m_graphOutputs.insert(v.name());
+        }
     }
 
     // Folds what it can; returns the number of nodes removed.
@@ -116,12 +115,6 @@ class FoldRound {
     }
 
   private:
-    bool isGraphOutput(const std::string& name) const {
-        for (const auto& o : m_model.graph().output())
-            if (o.name() == name) return true;
-        return false;
-    }
-
     const ConstTensor* decoded(const std::string& name) {
         if (auto it = m_decoded.find(name); it != m_decoded.end()) return &it->second;
         auto c = m_constants.find(name);
@@ -154,7 +147,7 @@ class FoldRound {
         }
         if (node.output_size() == 0) return false;
         for (const auto& out : node.output())
-            if (out.empty() || isGraphOutput(out)) return false; // keep what the user sees
+            if (out.empty() || m_graphOutputs.count(out)) return false; // keep what the user sees
         if ((op == "Shape" || op == "Size") && node.input_size() == 1) {
             auto it = m_types.find(node.input(0));
             auto shape = staticShape(it == m_types.end() ? nullptr : it->second);
@@ -185,6 +178,7 @@ class FoldRound {
     std::int64_t m_opset;
     std::unordered_map<std::string, const onnx::TensorProto*> m_constants;
     std::unordered_map<std::string, const onnx::TypeProto*> m_types;
+    std::unordered_set<std::string> m_graphOutputs;
     std::unordered_map<std::string, ConstTensor> m_decoded;
     std::deque<onnx::TensorProto> m_newConstants; // deque: pointers into it stay valid
 };

@@ -44,8 +44,7 @@ class Builder {
         m_graph->name = m_graphProto.name();
         m_graph->sourcePath = m_in.file;
         m_graph->parameterCount = m_in.parameterCount;
-        for (const auto& o : m_in.model->opset_import())
-            if (o.domain().empty() || o.domain() == "ai.onnx") m_graph->opsetVersion = o.version();
+        m_graph->opsetVersion = defaultOpset(*m_in.model);
 
         for (const auto& input : m_graphProto.input())
             if (!m_constants.count(input.name()))

@@ -9,6 +9,12 @@
 
 namespace strata::model {
 
+std::int64_t defaultOpset(const onnx::ModelProto& model) {
+    for (const auto& opset : model.opset_import())
+        if (opset.domain().empty() || opset.domain() == "ai.onnx") return opset.version();
+    return 0;
+}
+
 bool isValidUtf8(const std::string& text) {
     const auto* s = reinterpret_cast<const unsigned char*>(text.data());
     const std::size_t n = text.size();
@@ -105,13 +111,9 @@ void checkValueInfo(const onnx::ValueInfoProto& info, const std::string& role,
                             where));
     if (!tensor.has_shape()) return;
     std::int64_t elements = 1;
-    bool known = true;
     for (int i = 0; i < tensor.shape().dim_size(); ++i) {
         const auto& dim = tensor.shape().dim(i);
-        if (!dim.has_dim_value()) {
-            known = false;
-            continue;
-        }
+        if (!dim.has_dim_value()) continue; // dynamic: InputShapes decides it
         const std::int64_t d = dim.dim_value();
         if (d < 0) {
             out.push_back(error(role + " has negative dimension " + std::to_string(d) +
@@ -133,7 +135,6 @@ void checkValueInfo(const onnx::ValueInfoProto& info, const std::string& role,
             return;
         }
     }
-    (void)known;
 }
 
 } // namespace
@@ -201,10 +202,7 @@ void checkGraphStructure(onnx::ModelProto& model, const std::string& file,
     onnx::GraphProto& graph = *model.mutable_graph();
     const std::size_t errorsBefore = out.size();
 
-    bool hasDefaultOpset = false;
-    for (const auto& opset : model.opset_import())
-        if (opset.domain().empty() || opset.domain() == "ai.onnx") hasDefaultOpset = true;
-    if (!hasDefaultOpset)
+    if (defaultOpset(model) == 0)
         out.push_back(error("the model imports no opset of the default ONNX domain", {.file = file}));
     if (graph.node_size() == 0)
         out.push_back(error("the graph has no nodes", {.file = file}));

@@ -34,4 +34,7 @@ void checkAttributeRanges(const onnx::GraphProto& graph, const std::string& file
 
 bool isValidUtf8(const std::string& text);
 
+// The model's opset version of the default ONNX domain; 0 when it imports none.
+std::int64_t defaultOpset(const onnx::ModelProto& model);
+
 } // namespace strata::model

@@ -17,12 +17,6 @@ namespace strata::model {
 
 namespace {
 
-std::int64_t defaultOpset(const onnx::ModelProto& model) {
-    for (const auto& opset : model.opset_import())
-        if (opset.domain().empty() || opset.domain() == "ai.onnx") return opset.version();
-    return 0;
-}
-
 // Old opsets are converted so one set of op semantics covers what folding and costing read.
 void convertOldOpset(std::shared_ptr<onnx::ModelProto>& model, const ImportOptions& options,
                      const std::string& file, std::vector<Diagnostic>& out) {
