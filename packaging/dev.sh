@@ -12,7 +12,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
-  libgraphviz-dev nlohmann-json3-dev libcli11-dev libfmt-dev libeigen3-dev
+  libgraphviz-dev nlohmann-json3-dev libcli11-dev libfmt-dev libeigen3-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata
   xvfb xauth fonts-dejavu-core
 )

@@ -1,8 +1,9 @@
-// strata-cli: Strata's headless front end (inspect today; schedule, compile, emulate, run,
+// strata-cli: Strata's headless front end (inspect, schedule, validate; compile, emulate, run,
 // calibrate, compare and export as they land).
 
 #include "ExitCodes.h"
 #include "InspectCommand.h"
+#include "ScheduleCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "strata-cli 0.1.0");
     int exitCode = strata::cli::kExitOk;
     strata::cli::addInspectCommand(app, exitCode);
+    strata::cli::addScheduleCommand(app, exitCode);
+    strata::cli::addValidateCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -21,6 +21,7 @@ std::string Diagnostic::toString() const {
         if (where.offset) out += ":" + std::to_string(*where.offset);
         out += ": ";
     }
+    if (!where.field.empty()) out += "field '" + where.field + "': ";
     if (!where.block.empty()) out += "block '" + where.block + "': ";
     if (!where.node.empty()) out += "node '" + where.node + "': ";
     if (!where.value.empty()) out += "value '" + where.value + "': ";

@@ -18,6 +18,7 @@ struct Location {
     std::string node;                    // ONNX node / Strata op name
     std::string value;                   // tensor / value name
     std::string block;                   // fusion block id
+    std::string field;                   // JSON field path in `file`, e.g. "paths[2].source"
 };
 
 struct Diagnostic {

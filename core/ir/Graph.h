@@ -73,6 +73,7 @@ struct Graph {
     std::vector<ValueId> inputs;     // graph inputs that are not constants
     std::vector<ValueId> outputs;
     std::uint64_t parameterCount = 0;// elements in the model's initializers
+    std::string contentHash;         // ir/GraphHash.h: structure, not weight values
 
     const Op& op(OpId id) const { return ops[id.index]; }
     const Value& value(ValueId id) const { return values[id.index]; }

@@ -1,5 +1,7 @@
 #include "model/GraphBuilder.h"
 
+#include "ir/GraphHash.h"
+
 #include "model/ModelChecks.h"
 #include "model/OpCost.h"
 #include "model/TensorConvert.h"
@@ -66,6 +68,7 @@ class Builder {
 
         m_graph->finalize();
         for (ir::Op& op : m_graph->ops) op.cost = estimateCost(*m_graph, op);
+        m_graph->contentHash = ir::contentHash(*m_graph);
         return m_graph;
     }
 

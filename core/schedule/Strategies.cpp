@@ -1,0 +1,154 @@
+#include "schedule/Strategies.h"
+
+#include "schedule/BlockOrder.h"
+#include "tiling/BlockTiling.h"
+
+#include <algorithm>
+
+namespace strata::schedule {
+
+std::string_view strategyName(Strategy strategy) {
+    switch (strategy) {
+    case Strategy::PerOp: return "per-op";
+    case Strategy::Rules: return "rules";
+    case Strategy::FuseMax: return "fuse-max";
+    }
+    return "per-op";
+}
+
+std::optional<Strategy> parseStrategy(std::string_view name) {
+    for (Strategy s : {Strategy::PerOp, Strategy::Rules, Strategy::FuseMax})
+        if (strategyName(s) == name) return s;
+    return std::nullopt;
+}
+
+namespace {
+
+using OpGroup = std::vector<ir::OpId>;
+
+struct Knobs {
+    int mp = 1;
+    int buffering = 2;
+    std::uint64_t capacity = 0;
+};
+
+// The block's buffering: the requested one if some tile fits with it, else single buffering.
+int fittingBuffering(const tiling::BlockTiler& tiler, const Knobs& knobs) {
+    if (knobs.buffering > 1 && tiler.chooseGrid(knobs.capacity, knobs.buffering, knobs.mp)) return knobs.buffering;
+    return 1;
+}
+
+std::vector<OpGroup> perOp(const ir::Graph& graph) {
+    std::vector<OpGroup> groups;
+    for (std::uint32_t i = 0; i < graph.ops.size(); ++i) groups.push_back({ir::OpId(i)});
+    return groups;
+}
+
+bool isEpilogue(const ir::Op& op) {
+    return op.opClass == ir::OpClass::Elementwise || op.type == "BatchNormalization";
+}
+
+std::vector<OpGroup> rules(const ir::Graph& graph) {
+    std::vector<bool> taken(graph.ops.size(), false);
+    std::vector<OpGroup> groups;
+    for (std::uint32_t i = 0; i < graph.ops.size(); ++i) {
+        if (taken[i]) continue;
+        OpGroup group{ir::OpId(i)};
+        taken[i] = true;
+        const ir::Op& head = graph.ops[i];
+        if (head.opClass == ir::OpClass::Conv || head.opClass == ir::OpClass::MatMul) {
+            // Follow the chain while each result feeds exactly one epilogue op and nothing else.
+            ir::OpId current(i);
+            for (;;) {
+                const ir::Op& op = graph.op(current);
+                if (op.outputs.size() != 1 || !op.outputs[0].valid()) break;
+                ir::ValueId out = op.outputs[0];
+                const ir::Value& v = graph.value(out);
+                bool isGraphOutput = std::find(graph.outputs.begin(), graph.outputs.end(), out) != graph.outputs.end();
+                if (isGraphOutput || v.consumers.size() != 1) break;
+                ir::OpId next = v.consumers[0];
+                if (taken[next.index] || !isEpilogue(graph.op(next))) break;
+                group.push_back(next);
+                taken[next.index] = true;
+                current = next;
+            }
+        }
+        groups.push_back(std::move(group));
+    }
+    return groups;
+}
+
+// Cost of a candidate block with its best grid; nullopt when no tile fits.
+std::optional<tiling::BlockCost> bestCost(const ir::Graph& graph, const OpGroup& ops, const Knobs& knobs) {
+    tiling::BlockTiler tiler(graph, ops);
+    int buffering = fittingBuffering(tiler, knobs);
+    auto grid = tiler.chooseGrid(knobs.capacity, buffering, knobs.mp);
+    if (!grid) return std::nullopt;
+    return tiler.evaluate(*grid, buffering, knobs.mp);
+}
+
+std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const StrategyOptions& options) {
+    std::vector<OpGroup> groups;
+    OpGroup current;
+    std::uint64_t currentDram = 0;
+    auto dramOf = [](const tiling::BlockCost& c) { return c.dramReadBytes + c.dramWriteBytes; };
+    for (std::uint32_t i = 0; i < graph.ops.size(); ++i) {
+        ir::OpId op(i);
+        auto alone = bestCost(graph, {op}, knobs);
+        std::uint64_t aloneDram = alone ? dramOf(*alone) : 0;
+        if (!current.empty() && static_cast<int>(current.size()) < options.maxBlockOps && alone) {
+            OpGroup candidate = current;
+            candidate.push_back(op);
+            auto cost = bestCost(graph, candidate, knobs);
+            if (cost && cost->recomputeRatio() <= options.maxRecompute &&
+                dramOf(*cost) <= currentDram + aloneDram) {
+                current = std::move(candidate);
+                currentDram = dramOf(*cost);
+                continue;
+            }
+        }
+        if (!current.empty()) groups.push_back(std::move(current));
+        current = {op};
+        currentDram = aloneDram;
+    }
+    if (!current.empty()) groups.push_back(std::move(current));
+    return groups;
+}
+
+} // namespace
+
+Schedule makeSchedule(const ir::Graph& graph, const target::Target& target, Strategy strategy,
+                      const StrategyOptions& options) {
+    Knobs knobs;
+    knobs.mp = options.mp > 0 ? std::min(options.mp, target.maxMp()) : target.maxMp();
+    knobs.buffering = std::clamp(options.buffering, 1, 2);
+    knobs.capacity = target.workingMemoryBytes();
+
+    std::vector<OpGroup> groups;
+    switch (strategy) {
+    case Strategy::PerOp: groups = perOp(graph); break;
+    case Strategy::Rules: groups = rules(graph); break;
+    case Strategy::FuseMax: groups = fuseMax(graph, knobs, options); break;
+    }
+
+    Schedule schedule;
+    schedule.modelName = graph.name;
+    schedule.modelHash = graph.contentHash;
+    schedule.targetName = target.name;
+    schedule.strategy = std::string(strategyName(strategy));
+    for (OpGroup& ops : groups) {
+        std::sort(ops.begin(), ops.end());
+        Block block;
+        block.id = static_cast<int>(schedule.blocks.size());
+        block.mp = knobs.mp;
+        block.buffering = fittingBuffering(tiling::BlockTiler(graph, ops), knobs);
+        block.ops = std::move(ops);
+        schedule.blocks.push_back(std::move(block));
+    }
+    orderBlocks(schedule, graph); // the groups are convex, so an order always exists
+    // Ids follow the execution order of a fresh schedule.
+    for (std::size_t b = 0; b < schedule.blocks.size(); ++b) schedule.blocks[b].id = static_cast<int>(b);
+    return schedule;
+}
+
+} // namespace strata::schedule

@@ -1,0 +1,117 @@
+#pragma once
+// A target: the machine a program is compiled for, emulated on and (for `host`) run on. Plain
+// data loaded from a versioned JSON description (docs/TARGETS.md); TargetLoader validates it.
+//
+// Topology is groups x cores per group. A memory space or shared resource has one instance per
+// chip, per group or per core (its scope). A transfer issued by a core in group g uses the
+// group-g instance of group-scoped memories and resources; a broadcast path uses all of them.
+
+#include "ir/OpClass.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace strata::target {
+
+inline constexpr int kTargetSchemaVersion = 1;
+
+enum class MemoryKind : std::uint8_t { Dram, Sram };
+enum class Scope : std::uint8_t { Chip, Group, Core };
+
+std::string_view memoryKindName(MemoryKind kind); // "dram", "sram"
+std::string_view scopeName(Scope scope);           // "chip", "group", "core"
+
+struct MemorySpace {
+    std::string name;                  // "DRAM", "PDM", "L2BM", "scratch"
+    MemoryKind kind = MemoryKind::Dram;
+    Scope scope = Scope::Chip;
+    std::uint64_t capacityBytes = 0;   // of one instance
+    std::string note;                  // source of the figure, or "assumption: ..."
+
+    bool operator==(const MemorySpace&) const = default;
+};
+
+// Something concurrent transfers compete for (a DRAM port, a bus). Transfers that occupy the
+// same instance share its bandwidth; their latency parts may overlap.
+struct SharedResource {
+    std::string name;
+    Scope scope = Scope::Chip;
+    double bytesPerCycle = 0;          // of one instance
+    std::string note;
+
+    bool operator==(const SharedResource&) const = default;
+};
+
+struct TransferPath {
+    std::string name;                  // "mvp", "mvb", "load", "store"
+    std::string source;                // memory space names
+    std::string destination;
+    double bytesPerCycle = 0;          // one transfer on its own, after its latency
+    double latencyCycles = 0;          // issue to first byte plus completion
+    int maxInFlight = 1;               // per issuing core
+    std::vector<std::string> resources;// shared resources occupied while transferring
+    bool broadcast = false;            // reads every source instance, writes every destination one
+    std::string note;
+
+    bool operator==(const TransferPath&) const = default;
+};
+
+// Per-core throughput of one op class, in that class's unit per cycle: multiply-accumulates for
+// Conv and MatMul, output elements for everything else (docs/TARGETS.md).
+struct ComputeThroughput {
+    std::array<double, 9> perCycle{}; // indexed by ir::OpClass
+    double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
+    double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
+
+    bool operator==(const ComputeThroughput&) const = default;
+};
+
+// Fixed costs in cycles, charged per instruction by the emulator.
+struct Overheads {
+    double computeCycles = 0;          // per compute instruction, on top of its throughput part
+    double transferIssueCycles = 0;    // stream time to issue an asynchronous transfer
+    double waitCycles = 0;             // a wait on an already-complete tag
+    double barrierCycles = 0;          // synchronising the cores of a barrier
+
+    bool operator==(const Overheads&) const = default;
+};
+
+struct Target {
+    int schemaVersion = kTargetSchemaVersion;
+    std::string name;                  // "mncore2", "mlu100", "host"
+    std::string description;
+    std::string source;                // file path, or "preset:<name>"
+    double clockHz = 0;
+    int groups = 1;
+    int coresPerGroup = 1;
+    ComputeThroughput throughput;
+    Overheads overheads;
+    std::string workingMemory;         // core-scoped SRAM space compute operands live in
+    std::string mainMemory;            // DRAM space tensors live in between blocks
+    std::vector<MemorySpace> memories;
+    std::vector<SharedResource> resources;
+    std::vector<TransferPath> paths;
+    bool calibrated = false;           // figures measured on this machine (host only)
+
+    int cores() const { return groups * coresPerGroup; }
+    int maxMp() const { return cores(); }
+    int instancesOf(Scope scope) const; // 1, groups, or cores
+
+    const MemorySpace* findMemory(std::string_view memoryName) const;
+    const SharedResource* findResource(std::string_view resourceName) const;
+    const TransferPath* findPath(std::string_view pathName) const;
+    // The first non-broadcast path from `from` to `to`, if any.
+    const TransferPath* pathBetween(std::string_view from, std::string_view to) const;
+
+    // Capacity of one core's working memory: what a block's tile working set must fit in.
+    std::uint64_t workingMemoryBytes() const;
+    double nanosecondsPerCycle() const { return 1e9 / clockHz; }
+
+    // Field by field, `source` included (a test of write-then-load sets it first).
+    bool operator==(const Target&) const = default;
+};
+
+} // namespace strata::target

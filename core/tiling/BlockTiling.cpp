@@ -1,0 +1,299 @@
+#include "tiling/BlockTiling.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+
+namespace strata::tiling {
+
+std::int64_t TileGrid::tileCount() const {
+    std::int64_t n = 1;
+    for (std::int64_t c : counts) {
+        if (c == 0) return 0;
+        if (n > std::numeric_limits<std::int64_t>::max() / c) return std::numeric_limits<std::int64_t>::max();
+        n *= c;
+    }
+    return n;
+}
+
+std::vector<std::int64_t> TileGrid::position(std::int64_t index) const {
+    std::vector<std::int64_t> pos(counts.size(), 0);
+    for (std::size_t d = counts.size(); d-- > 0;) {
+        pos[d] = index % counts[d];
+        index /= counts[d];
+    }
+    return pos;
+}
+
+TileGrid makeGrid(const ir::Shape& anchorShape, const ir::Shape& extents) {
+    assert(anchorShape.size() == extents.size());
+    TileGrid grid;
+    grid.extents = extents;
+    for (std::size_t d = 0; d < anchorShape.size(); ++d) {
+        std::int64_t e = std::max<std::int64_t>(1, extents[d]);
+        grid.extents[d] = e;
+        grid.counts.push_back((anchorShape[d] + e - 1) / e);
+    }
+    return grid;
+}
+
+namespace {
+
+std::uint64_t regionBytes(const Region& region, ir::DType dtype) {
+    return static_cast<std::uint64_t>(regionElements(region)) * ir::dtypeSize(dtype);
+}
+
+// Slice `position` of `counts` equal parts along each dimension of `shape`.
+std::optional<Region> proportionalSlice(const ir::Shape& shape, const std::vector<std::int64_t>& counts,
+                                        const std::vector<std::int64_t>& position) {
+    Region r(shape.size());
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        r[d].begin = position[d] * shape[d] / counts[d];
+        r[d].end = (position[d] + 1) * shape[d] / counts[d];
+    }
+    if (regionEmpty(r)) return std::nullopt;
+    return r;
+}
+
+} // namespace
+
+struct BlockTiler::TileResult {
+    double flops = 0;
+    std::uint64_t writeBytes = 0;
+    std::uint64_t peakBytes = 0;
+    std::vector<std::optional<Region>> inputRegions; // per block input
+};
+
+BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops)
+    : m_graph(graph), m_ops(ops.begin(), ops.end()) {
+    assert(!m_ops.empty());
+    assert(std::is_sorted(m_ops.begin(), m_ops.end()));
+
+    auto addLocal = [&](ir::ValueId id, int producedAt) {
+        m_localIndex.emplace_back(id.index, static_cast<int>(m_localValues.size()));
+        m_localValues.push_back(id);
+        m_producedAt.push_back(producedAt);
+    };
+    std::vector<std::uint32_t> produced;
+    for (ir::OpId opId : m_ops)
+        for (ir::ValueId out : graph.op(opId).outputs)
+            if (out.valid()) produced.push_back(out.index);
+    std::sort(produced.begin(), produced.end());
+
+    for (ir::OpId opId : m_ops)
+        for (ir::ValueId in : graph.op(opId).inputs) {
+            if (!in.valid() || std::binary_search(produced.begin(), produced.end(), in.index)) continue;
+            if (std::find(m_inputs.begin(), m_inputs.end(), in) != m_inputs.end()) continue;
+            m_inputs.push_back(in);
+            addLocal(in, -1);
+        }
+    for (std::size_t p = 0; p < m_ops.size(); ++p)
+        for (ir::ValueId out : graph.op(m_ops[p]).outputs)
+            if (out.valid()) addLocal(out, static_cast<int>(p));
+    std::sort(m_localIndex.begin(), m_localIndex.end());
+
+    const int n = static_cast<int>(m_ops.size());
+    m_lastUse.assign(m_localValues.size(), -1);
+    m_isOutput.assign(m_localValues.size(), false);
+    for (int p = 0; p < n; ++p)
+        for (ir::ValueId in : graph.op(m_ops[p]).inputs)
+            if (in.valid()) m_lastUse[localIndex(in)] = p;
+
+    for (std::size_t l = m_inputs.size(); l < m_localValues.size(); ++l) {
+        ir::ValueId id = m_localValues[l];
+        const ir::Value& v = graph.value(id);
+        bool leaves = std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
+        for (ir::OpId c : v.consumers) leaves = leaves || !inBlock(c);
+        if (!leaves) continue;
+        m_isOutput[l] = true;
+        m_lastUse[l] = n - 1; // held until stored at the end of the tile
+        m_outputs.push_back(id);
+    }
+    // The anchor is the output made last; a block whose results are all unused anchors on the
+    // last op's first output.
+    int anchorAt = -1;
+    for (ir::ValueId out : m_outputs) {
+        int at = m_producedAt[localIndex(out)];
+        if (at > anchorAt) {
+            anchorAt = at;
+            m_anchor = out;
+        }
+    }
+    if (!m_anchor.valid()) {
+        for (ir::ValueId out : graph.op(m_ops.back()).outputs)
+            if (out.valid()) {
+                m_anchor = out;
+                break;
+            }
+        int l = localIndex(m_anchor);
+        m_isOutput[l] = true;
+        m_lastUse[l] = n - 1;
+        m_outputs.push_back(m_anchor);
+    }
+}
+
+const ir::Shape& BlockTiler::anchorShape() const { return m_graph.value(m_anchor).shape; }
+
+int BlockTiler::localIndex(ir::ValueId id) const {
+    auto it = std::lower_bound(m_localIndex.begin(), m_localIndex.end(), std::make_pair(id.index, -1));
+    return it != m_localIndex.end() && it->first == id.index ? it->second : -1;
+}
+
+bool BlockTiler::inBlock(ir::OpId op) const { return std::binary_search(m_ops.begin(), m_ops.end(), op); }
+
+Region BlockTiler::anchorRegion(const TileGrid& grid, const std::vector<std::int64_t>& position) const {
+    const ir::Shape& shape = anchorShape();
+    Region r(shape.size());
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        r[d].begin = position[d] * grid.extents[d];
+        r[d].end = std::min(shape[d], r[d].begin + grid.extents[d]);
+    }
+    return r;
+}
+
+BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
+                                                const std::vector<std::int64_t>& position,
+                                                int buffering) const {
+    TileResult result;
+    std::vector<std::optional<Region>> demanded(m_localValues.size());
+
+    // What this tile stores: its anchor tile and a proportional slice of the other outputs.
+    for (ir::ValueId out : m_outputs) {
+        const ir::Value& v = m_graph.value(out);
+        std::optional<Region> slice;
+        if (out == m_anchor) slice = anchorRegion(grid, position);
+        else if (v.shape.size() == grid.counts.size()) slice = proportionalSlice(v.shape, grid.counts, position);
+        else if (std::all_of(position.begin(), position.end(), [](std::int64_t p) { return p == 0; }))
+            slice = fullRegion(v.shape);
+        if (!slice || regionEmpty(*slice)) continue;
+        result.writeBytes += regionBytes(*slice, v.dtype);
+        demanded[localIndex(out)] = std::move(slice);
+    }
+
+    // Bounds inference, consumers before producers.
+    std::vector<std::optional<Region>> outputRegions;
+    for (std::size_t p = m_ops.size(); p-- > 0;) {
+        const ir::Op& op = m_graph.op(m_ops[p]);
+        outputRegions.clear();
+        double fraction = 0;
+        for (ir::ValueId out : op.outputs) {
+            outputRegions.push_back(out.valid() ? demanded[localIndex(out)] : std::nullopt);
+            if (const auto& r = outputRegions.back()) {
+                std::int64_t total = m_graph.value(out).elements();
+                if (total > 0)
+                    fraction = std::max(fraction, static_cast<double>(regionElements(*r)) / static_cast<double>(total));
+            }
+        }
+        if (fraction == 0) continue; // nothing of this op is needed by this tile
+        result.flops += op.cost.flops * fraction;
+        auto needs = inputRegions(m_graph, op, outputRegions);
+        for (std::size_t i = 0; i < op.inputs.size() && i < needs.size(); ++i) {
+            if (!op.inputs[i].valid() || !needs[i] || regionEmpty(*needs[i])) continue;
+            auto& slot = demanded[localIndex(op.inputs[i])];
+            slot = slot ? regionUnion(*slot, *needs[i]) : *needs[i];
+        }
+    }
+
+    // Working set: every value's region, live from its producer (inputs: from the tile's start)
+    // to its last reader; outputs are held until stored.
+    const int n = static_cast<int>(m_ops.size());
+    std::vector<std::int64_t> delta(static_cast<std::size_t>(n) + 1, 0);
+    std::uint64_t doubled = 0;
+    result.inputRegions.resize(m_inputs.size());
+    for (std::size_t l = 0; l < m_localValues.size(); ++l) {
+        if (!demanded[l]) continue;
+        const ir::Value& v = m_graph.value(m_localValues[l]);
+        std::uint64_t bytes = regionBytes(*demanded[l], v.dtype);
+        int from = std::max(0, m_producedAt[l]);
+        int to = std::max(from, m_lastUse[l]);
+        delta[static_cast<std::size_t>(from)] += static_cast<std::int64_t>(bytes);
+        delta[static_cast<std::size_t>(to) + 1] -= static_cast<std::int64_t>(bytes);
+        bool isInput = l < m_inputs.size();
+        if (isInput) result.inputRegions[l] = demanded[l];
+        // Double buffering overlaps the next tile's loads and the previous tile's stores with
+        // this tile's compute; a whole constant tensor (resident weights) is loaded once.
+        bool resident = isInput && v.isConstant && *demanded[l] == fullRegion(v.shape);
+        if (buffering > 1 && (isInput || m_isOutput[l]) && !resident)
+            doubled += bytes * static_cast<std::uint64_t>(buffering - 1);
+    }
+    std::int64_t live = 0, peak = 0;
+    for (int p = 0; p < n; ++p) {
+        live += delta[static_cast<std::size_t>(p)];
+        peak = std::max(peak, live);
+    }
+    result.peakBytes = static_cast<std::uint64_t>(peak) + doubled;
+    return result;
+}
+
+BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) const {
+    BlockCost cost;
+    cost.grid = grid;
+    for (ir::OpId op : m_ops) cost.unfusedFlops += m_graph.op(op).cost.flops;
+
+    const std::int64_t tiles = grid.tileCount();
+    std::vector<std::uint64_t> readBytes(m_inputs.size(), 0);
+    std::vector<std::optional<Region>> firstRegion(m_inputs.size());
+    std::vector<bool> invariant(m_inputs.size(), true);
+    for (std::int64_t t = 0; t < tiles; ++t) {
+        TileResult tile = evaluateTile(grid, grid.position(t), buffering);
+        cost.flops += tile.flops;
+        cost.dramWriteBytes += tile.writeBytes;
+        cost.sramPeakBytes = std::max(cost.sramPeakBytes, tile.peakBytes);
+        for (std::size_t i = 0; i < m_inputs.size(); ++i) {
+            const auto& r = tile.inputRegions[i];
+            if (t == 0) firstRegion[i] = r;
+            else if (r != firstRegion[i]) invariant[i] = false;
+            if (r) readBytes[i] += regionBytes(*r, m_graph.value(m_inputs[i]).dtype);
+        }
+    }
+    // An input every tile reads the same way is loaded once by each core that gets tiles.
+    const std::uint64_t copies = static_cast<std::uint64_t>(std::clamp<std::int64_t>(tiles, 0, std::max(1, mp)));
+    for (std::size_t i = 0; i < m_inputs.size(); ++i) {
+        if (invariant[i] && firstRegion[i])
+            cost.dramReadBytes += regionBytes(*firstRegion[i], m_graph.value(m_inputs[i]).dtype) * copies;
+        else
+            cost.dramReadBytes += readBytes[i];
+    }
+    return cost;
+}
+
+std::uint64_t BlockTiler::interiorFootprint(const TileGrid& grid, int buffering) const {
+    if (grid.tileCount() == 0) return 0;
+    std::vector<std::int64_t> position(grid.counts.size());
+    for (std::size_t d = 0; d < position.size(); ++d) position[d] = (grid.counts[d] - 1) / 2;
+    return evaluateTile(grid, position, buffering).peakBytes;
+}
+
+std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int buffering,
+                                               std::int64_t minTiles) const {
+    const ir::Shape& shape = anchorShape();
+    ir::Shape extents = shape;
+    for (auto& e : extents) e = std::max<std::int64_t>(1, e);
+    TileGrid grid = makeGrid(shape, extents);
+    std::uint64_t footprint = interiorFootprint(grid, buffering);
+    for (;;) {
+        bool fits = footprint <= capacityBytes;
+        if (fits && grid.tileCount() >= minTiles) return grid;
+        // Halve the dimension that shrinks the working set most; ties go to the outer one.
+        std::optional<TileGrid> best;
+        std::uint64_t bestFootprint = 0;
+        for (std::size_t d = 0; d < extents.size(); ++d) {
+            if (extents[d] <= 1) continue;
+            ir::Shape candidate = extents;
+            candidate[d] = (candidate[d] + 1) / 2;
+            TileGrid g = makeGrid(shape, candidate);
+            if (g.tileCount() > kMaxTilesPerBlock) continue;
+            std::uint64_t f = interiorFootprint(g, buffering);
+            if (!best || f < bestFootprint) {
+                best = std::move(g);
+                bestFootprint = f;
+            }
+        }
+        if (!best) return fits ? std::optional<TileGrid>(grid) : std::nullopt;
+        grid = std::move(*best);
+        extents = grid.extents;
+        footprint = bestFootprint;
+    }
+}
+
+} // namespace strata::tiling

@@ -1,0 +1,95 @@
+#pragma once
+// Depth-first tiling of one fusion block (SOL, Paleozoic): the block's anchor output is cut into
+// a grid of tiles; for every tile, bounds inference walks the block's ops backwards to find the
+// region each op must compute and each block input must be loaded. Intermediates live only in
+// SRAM, overlapping halos are recomputed. From this come the block's SRAM working set, its DRAM
+// traffic and its recompute overhead, exactly, tile by tile.
+//
+// Block outputs other than the anchor are written in proportional slices (tile i of G along a
+// dimension writes rows [i*D/G, (i+1)*D/G)), so every output element is stored exactly once.
+// An output whose rank differs from the anchor's is written whole by the first tile.
+
+#include "ir/Graph.h"
+#include "tiling/Region.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace strata::tiling {
+
+// A grid refused because it would make too many tiles to enumerate (and instructions to emit).
+inline constexpr std::int64_t kMaxTilesPerBlock = 65536;
+
+struct TileGrid {
+    ir::Shape extents;                 // tile extent per anchor dimension
+    std::vector<std::int64_t> counts;  // tiles per dimension: ceil(dim / extent)
+
+    std::int64_t tileCount() const;
+    // Multi-index of tile `index` (row-major over counts).
+    std::vector<std::int64_t> position(std::int64_t index) const;
+};
+
+TileGrid makeGrid(const ir::Shape& anchorShape, const ir::Shape& extents);
+
+// What the tiled block costs; all tiles summed unless named "peak".
+struct BlockCost {
+    TileGrid grid;
+    double flops = 0;                  // computed, halos recomputed included
+    double unfusedFlops = 0;           // the ops' own FLOPs, each output computed once
+    std::uint64_t dramReadBytes = 0;   // block inputs and weights loaded from DRAM
+    std::uint64_t dramWriteBytes = 0;  // block outputs stored to DRAM
+    std::uint64_t sramPeakBytes = 0;   // largest per-tile working set, double buffers included
+    std::int64_t tiles() const { return grid.tileCount(); }
+    double recomputeRatio() const { return unfusedFlops > 0 ? flops / unfusedFlops - 1.0 : 0.0; }
+};
+
+// The data-flow structure of a block, computed once and reused for every tile and candidate.
+class BlockTiler {
+  public:
+    // `ops` must be non-empty, and sorted in the graph's topological order.
+    BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops);
+
+    ir::ValueId anchor() const { return m_anchor; }
+    const ir::Shape& anchorShape() const;
+    const std::vector<ir::ValueId>& blockInputs() const { return m_inputs; }
+    const std::vector<ir::ValueId>& blockOutputs() const { return m_outputs; }
+
+    // Every tile of the grid, evaluated. `mp` cores each keep their own copy of a block input
+    // that is the same for every tile (weights), loaded once per core that gets tiles.
+    BlockCost evaluate(const TileGrid& grid, int buffering, int mp) const;
+
+    // The per-tile working set of the grid's largest (interior) tile; cheap, for tile search.
+    std::uint64_t interiorFootprint(const TileGrid& grid, int buffering) const;
+
+    // The largest grid whose working set fits `capacityBytes` with at least `minTiles` tiles
+    // (fewer if the anchor has fewer elements): repeatedly halves the dimension whose halving
+    // shrinks the working set most. nullopt when even 1-element tiles do not fit.
+    std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
+                                       std::int64_t minTiles) const;
+
+  private:
+    struct TileResult;
+    TileResult evaluateTile(const TileGrid& grid, const std::vector<std::int64_t>& position,
+                            int buffering) const;
+    Region anchorRegion(const TileGrid& grid, const std::vector<std::int64_t>& position) const;
+
+    const ir::Graph& m_graph;
+    std::vector<ir::OpId> m_ops;
+    ir::ValueId m_anchor;
+    std::vector<ir::ValueId> m_inputs;   // read by the block, made outside it (weights included)
+    std::vector<ir::ValueId> m_outputs;  // made in the block, read outside it or graph outputs
+
+    // Block-local value numbering: inputs first, then values produced by the block's ops.
+    std::vector<ir::ValueId> m_localValues;
+    std::vector<int> m_lastUse;          // op position of the last in-block read; ops.size() for outputs
+    std::vector<int> m_producedAt;       // op position producing it; -1 for block inputs
+    std::vector<bool> m_isOutput;
+    std::vector<std::pair<std::uint32_t, int>> m_localIndex; // (value index, local), sorted
+    int localIndex(ir::ValueId id) const;                    // -1 if not the block's
+    bool inBlock(ir::OpId op) const;
+};
+
+} // namespace strata::tiling
