@@ -76,7 +76,8 @@ Expected<nlohmann::json> parseDocument(std::string_view text, const std::string&
         document = nlohmann::json::parse(text.begin(), text.end());
     } catch (const nlohmann::json::parse_error& e) {
         // e.byte counts characters read, so the offending byte is the one before it.
-        const std::uint64_t offset = std::min<std::uint64_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        const std::uint64_t offset =
+            std::min<std::uint64_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
         const bool truncated = e.byte > text.size();
         return error(std::string(truncated ? "truncated JSON: " : "malformed JSON: ") +
                          withoutExceptionTag(e.what()),
@@ -309,6 +310,10 @@ FieldReader FieldReader::element(const nlohmann::json& array, std::size_t index,
 }
 
 void FieldReader::warnUnknownKeys(std::initializer_list<std::string_view> known) {
+    warnUnknownKeys(std::span<const std::string_view>(known.begin(), known.size()));
+}
+
+void FieldReader::warnUnknownKeys(std::span<const std::string_view> known) {
     if (!m_valid) return;
     for (auto it = m_object->begin(); it != m_object->end(); ++it) {
         const std::string& key = it.key();

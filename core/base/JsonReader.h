@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +70,7 @@ class FieldReader {
     void warning(std::string_view key, std::string message);
     // One warning per key not in `known`, with a suggestion when it looks like a typo.
     void warnUnknownKeys(std::initializer_list<std::string_view> known);
+    void warnUnknownKeys(std::span<const std::string_view> known);
 
     const std::string& path() const { return m_path; }
     const std::string& file() const { return m_file; }

@@ -1,0 +1,219 @@
+#include "target/HostProbe.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <unistd.h>
+
+namespace strata::target {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Used when sysfs has no L2 entry (some VMs, containers without /sys).
+constexpr std::uint64_t kFallbackL2Bytes = 1ull << 20;
+
+std::optional<std::string> readFirstLine(const fs::path& path) {
+    std::ifstream in(path);
+    std::string line;
+    if (!in || !std::getline(in, line)) return std::nullopt;
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' '))
+        line.pop_back();
+    return line;
+}
+
+std::optional<std::uint64_t> parseUnsigned(std::string_view text) {
+    std::uint64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end == text.data()) return std::nullopt;
+    return value;
+}
+
+// "0-3,8-11" -> 8. Returns nullopt for anything it cannot read.
+std::optional<int> countCpuList(std::string_view list) {
+    int count = 0;
+    while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        std::string_view range = list.substr(0, comma);
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+        const std::size_t dash = range.find('-');
+        auto first = parseUnsigned(range.substr(0, dash));
+        auto last = dash == std::string_view::npos ? first : parseUnsigned(range.substr(dash + 1));
+        if (!first || !last || *last < *first) return std::nullopt;
+        count += static_cast<int>(*last - *first + 1);
+    }
+    return count > 0 ? std::optional<int>(count) : std::nullopt;
+}
+
+// sysfs cache sizes: "2048K", "32M", or plain bytes.
+std::optional<std::uint64_t> parseCacheSize(std::string_view text) {
+    std::uint64_t multiplier = 1;
+    if (!text.empty()) {
+        switch (text.back()) {
+        case 'K': multiplier = 1ull << 10; break;
+        case 'M': multiplier = 1ull << 20; break;
+        case 'G': multiplier = 1ull << 30; break;
+        default: break;
+        }
+        if (multiplier != 1) text.remove_suffix(1);
+    }
+    auto value = parseUnsigned(text);
+    if (!value || *value == 0) return std::nullopt;
+    return *value * multiplier;
+}
+
+std::string formatBytes(std::uint64_t bytes) {
+    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    while (value >= 1024 && unit < 4) {
+        value /= 1024;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text,
+                  value == static_cast<std::uint64_t>(value) ? "%.0f %s" : "%.1f %s", value,
+                  units[unit]);
+    return text;
+}
+
+std::string formatHz(double hz) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f GHz", hz / 1e9);
+    return text;
+}
+
+void probeCpus(const fs::path& root, HostFacts& facts) {
+    if (auto online = readFirstLine(root / "sys/devices/system/cpu/online")) {
+        if (auto count = countCpuList(*online)) {
+            facts.cpus = *count;
+            facts.notes.push_back(std::to_string(*count) + " online CPUs (sysfs cpu/online)");
+            return;
+        }
+    }
+    const long count = ::sysconf(_SC_NPROCESSORS_ONLN);
+    facts.cpus = count > 0 ? static_cast<int>(count) : 1;
+    facts.notes.push_back(count > 0 ? std::to_string(count) + " online CPUs (sysconf)"
+                                    : "CPU count unknown; assumed 1");
+}
+
+void probeL2(const fs::path& root, HostFacts& facts) {
+    const fs::path cacheDir = root / "sys/devices/system/cpu/cpu0/cache";
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(cacheDir, ec)) {
+        if (!entry.path().filename().string().starts_with("index")) continue;
+        if (readFirstLine(entry.path() / "level") != "2") continue;
+        if (readFirstLine(entry.path() / "type") == "Instruction") continue;
+        auto size = readFirstLine(entry.path() / "size");
+        auto bytes = size ? parseCacheSize(*size) : std::nullopt;
+        if (!bytes) continue;
+        auto shared = readFirstLine(entry.path() / "shared_cpu_list");
+        const int sharers = shared ? countCpuList(*shared).value_or(1) : 1;
+        facts.l2BytesPerCore = *bytes / static_cast<std::uint64_t>(sharers);
+        facts.notes.push_back("L2 " + formatBytes(*bytes) + " shared by " +
+                              std::to_string(sharers) + (sharers == 1 ? " CPU" : " CPUs") + ", " +
+                              formatBytes(facts.l2BytesPerCore) + " per core (sysfs cpu0 cache)");
+        return;
+    }
+    facts.l2BytesPerCore = kFallbackL2Bytes;
+    facts.notes.push_back("no L2 cache listed in sysfs; assumed " + formatBytes(kFallbackL2Bytes) +
+                          " per core");
+}
+
+void probeMemory(const fs::path& root, HostFacts& facts) {
+    std::ifstream meminfo(root / "proc/meminfo");
+    std::string line;
+    while (std::getline(meminfo, line)) {
+        if (!line.starts_with("MemTotal:")) continue;
+        std::istringstream fields(line.substr(9));
+        std::uint64_t kib = 0;
+        if (fields >> kib && kib > 0) {
+            facts.memoryBytes = kib * 1024;
+            facts.notes.push_back("memory " + formatBytes(facts.memoryBytes) + " (/proc/meminfo)");
+            return;
+        }
+    }
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long pageSize = ::sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && pageSize > 0) {
+        facts.memoryBytes =
+            static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize);
+        facts.notes.push_back("memory " + formatBytes(facts.memoryBytes) + " (sysconf)");
+        return;
+    }
+    facts.memoryBytes = 1ull << 30;
+    facts.notes.push_back("memory size unknown; assumed 1 GiB");
+}
+
+void probeClock(const fs::path& root, HostFacts& facts) {
+    if (auto khz = readFirstLine(root / "sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")) {
+        if (auto value = parseUnsigned(*khz); value && *value > 0) {
+            facts.maxClockHz = static_cast<double>(*value) * 1e3;
+            facts.notes.push_back("max clock " + formatHz(facts.maxClockHz) + " (cpufreq)");
+            return;
+        }
+    }
+    // Without cpufreq (VMs), "cpu MHz" is the current clock, the best figure left.
+    std::ifstream cpuinfo(root / "proc/cpuinfo");
+    std::string line;
+    double maxMhz = 0;
+    while (std::getline(cpuinfo, line)) {
+        if (!line.starts_with("cpu MHz")) continue;
+        const std::size_t colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        try {
+            maxMhz = std::max(maxMhz, std::stod(line.substr(colon + 1)));
+        } catch (const std::exception&) {
+            // An unreadable line is skipped; the other CPUs' lines still count.
+        }
+    }
+    if (maxMhz > 0) {
+        facts.maxClockHz = maxMhz * 1e6;
+        facts.notes.push_back("clock " + formatHz(facts.maxClockHz) +
+                              " (highest 'cpu MHz' in /proc/cpuinfo; no cpufreq maximum)");
+        return;
+    }
+    facts.notes.push_back("clock unknown (no cpufreq, no 'cpu MHz'); kept the file's clock_hz");
+}
+
+void appendNote(std::string& note, const std::string& text) {
+    if (!note.empty()) note += "; ";
+    note += text;
+}
+
+} // namespace
+
+HostFacts probeHost(const std::filesystem::path& root) {
+    HostFacts facts;
+    probeCpus(root, facts);
+    probeL2(root, facts);
+    probeMemory(root, facts);
+    probeClock(root, facts);
+    return facts;
+}
+
+void applyHostFacts(Target& target, const HostFacts& facts) {
+    target.groups = 1;
+    target.coresPerGroup = std::max(facts.cpus, 1);
+    if (facts.maxClockHz > 0) target.clockHz = facts.maxClockHz;
+    for (MemorySpace& memory : target.memories) {
+        if (memory.name == target.workingMemory && facts.l2BytesPerCore > 0) {
+            memory.capacityBytes = facts.l2BytesPerCore;
+            appendNote(memory.note, "probed: capacity = per-core L2 share");
+        } else if (memory.name == target.mainMemory && facts.memoryBytes > 0) {
+            memory.capacityBytes = facts.memoryBytes;
+            appendNote(memory.note, "probed: capacity = physical RAM");
+        }
+    }
+    std::string probed = "Probed on this machine: ";
+    for (std::size_t i = 0; i < facts.notes.size(); ++i) probed += (i ? "; " : "") + facts.notes[i];
+    probed += ".";
+    if (!target.description.empty()) target.description += " ";
+    target.description += probed;
+}
+
+} // namespace strata::target

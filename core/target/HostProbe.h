@@ -1,0 +1,32 @@
+#pragma once
+// Facts about the machine Strata runs on, for the `host` target (`"detect_host": true`): CPU
+// count, per-core L2, physical memory and maximum clock, read from sysconf, /sys and /proc.
+
+#include "target/Target.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace strata::target {
+
+struct HostFacts {
+    int cpus = 1;                     // online CPUs
+    std::uint64_t l2BytesPerCore = 0; // an L2 shared by k CPUs counts 1/k to each
+    std::uint64_t memoryBytes = 0;    // physical RAM
+    double maxClockHz = 0;            // 0 when unknown
+    std::vector<std::string> notes;   // where each figure came from, and every fallback taken
+};
+
+// Probes the machine. Reads <root>/sys/devices/system/cpu/... and <root>/proc/{cpuinfo,meminfo}
+// (tests pass a fake tree); a missing file falls back to sysconf or a stated assumption, so every
+// figure is positive except maxClockHz, which is 0 when no source gives it.
+HostFacts probeHost(const std::filesystem::path& root = "/");
+
+// Overwrites what a detect_host target leaves to the probe: groups = 1, cores per group = CPUs,
+// working memory capacity = per-core L2, main memory capacity = RAM, clock = max clock when
+// known. The description and the two memories' notes say which facts were probed.
+void applyHostFacts(Target& target, const HostFacts& facts);
+
+} // namespace strata::target

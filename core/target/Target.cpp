@@ -1,0 +1,65 @@
+#include "target/Target.h"
+
+#include <algorithm>
+
+namespace strata::target {
+
+std::string_view memoryKindName(MemoryKind kind) {
+    switch (kind) {
+    case MemoryKind::Dram: return "dram";
+    case MemoryKind::Sram: return "sram";
+    }
+    return "dram";
+}
+
+std::string_view scopeName(Scope scope) {
+    switch (scope) {
+    case Scope::Chip: return "chip";
+    case Scope::Group: return "group";
+    case Scope::Core: return "core";
+    }
+    return "chip";
+}
+
+int Target::instancesOf(Scope scope) const {
+    switch (scope) {
+    case Scope::Chip: return 1;
+    case Scope::Group: return groups;
+    case Scope::Core: return cores();
+    }
+    return 1;
+}
+
+namespace {
+template <class T> const T* findNamed(const std::vector<T>& items, std::string_view name) {
+    auto it =
+        std::find_if(items.begin(), items.end(), [&](const T& item) { return item.name == name; });
+    return it == items.end() ? nullptr : &*it;
+}
+} // namespace
+
+const MemorySpace* Target::findMemory(std::string_view memoryName) const {
+    return findNamed(memories, memoryName);
+}
+
+const SharedResource* Target::findResource(std::string_view resourceName) const {
+    return findNamed(resources, resourceName);
+}
+
+const TransferPath* Target::findPath(std::string_view pathName) const {
+    return findNamed(paths, pathName);
+}
+
+const TransferPath* Target::pathBetween(std::string_view from, std::string_view to) const {
+    auto it = std::find_if(paths.begin(), paths.end(), [&](const TransferPath& path) {
+        return !path.broadcast && path.source == from && path.destination == to;
+    });
+    return it == paths.end() ? nullptr : &*it;
+}
+
+std::uint64_t Target::workingMemoryBytes() const {
+    const MemorySpace* memory = findMemory(workingMemory);
+    return memory ? memory->capacityBytes : 0;
+}
+
+} // namespace strata::target

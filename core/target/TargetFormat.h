@@ -1,0 +1,35 @@
+#pragma once
+// Spellings shared by the target loader, writer and validator (docs/TARGETS.md), so the three
+// cannot drift apart.
+
+#include "target/Target.h"
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace strata::target::format {
+
+inline constexpr std::string_view kVersionKey = "strata_target";
+
+// compute.throughput_per_cycle keys, in ir::OpClass order.
+inline constexpr std::array<std::string_view, 9> kThroughputKeys = {
+    "conv",      "matmul",  "elementwise",   "normalization", "pooling",
+    "reduction", "softmax", "data_movement", "other"};
+static_assert(kThroughputKeys.size() == static_cast<std::size_t>(ir::OpClass::Other) + 1,
+              "one throughput key per op class");
+
+inline std::optional<MemoryKind> parseMemoryKind(std::string_view text) {
+    if (text == "dram") return MemoryKind::Dram;
+    if (text == "sram") return MemoryKind::Sram;
+    return std::nullopt;
+}
+
+inline std::optional<Scope> parseScope(std::string_view text) {
+    if (text == "chip") return Scope::Chip;
+    if (text == "group") return Scope::Group;
+    if (text == "core") return Scope::Core;
+    return std::nullopt;
+}
+
+} // namespace strata::target::format

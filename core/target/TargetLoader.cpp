@@ -1,0 +1,241 @@
+#include "target/TargetLoader.h"
+
+#include "base/JsonReader.h"
+#include "target/HostProbe.h"
+#include "target/TargetFormat.h"
+#include "target/TargetValidation.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+
+namespace strata::target {
+
+namespace {
+
+using json::FieldReader;
+
+// Counts are stored as int; anything outside int's range is reported here, the plausible range
+// by validateTarget.
+int readInt(FieldReader& reader, std::string_view key, int fallback) {
+    auto value = reader.integer(key);
+    if (!value) return fallback;
+    if (*value < std::numeric_limits<int>::min() || *value > std::numeric_limits<int>::max()) {
+        reader.error(key, "out of range, got " + std::to_string(*value));
+        return fallback;
+    }
+    return static_cast<int>(*value);
+}
+
+template <class T, class Parse>
+T readEnum(FieldReader& reader, std::string_view key, T fallback, Parse parse,
+           std::string_view choices) {
+    auto text = reader.string(key);
+    if (!text) return fallback;
+    if (auto value = parse(*text)) return *value;
+    reader.error(key, "expected " + std::string(choices) + ", got \"" + *text + "\"");
+    return fallback;
+}
+
+void readTopology(FieldReader topology, Target& target) {
+    target.groups = readInt(topology, "groups", 0);
+    target.coresPerGroup = readInt(topology, "cores_per_group", 0);
+    topology.warnUnknownKeys({"groups", "cores_per_group"});
+}
+
+void readCompute(FieldReader compute, Target& target) {
+    target.workingMemory = compute.string("working_memory").value_or("");
+    target.mainMemory = compute.string("main_memory").value_or("");
+
+    FieldReader throughput = compute.object("throughput_per_cycle");
+    for (std::size_t i = 0; i < format::kThroughputKeys.size(); ++i)
+        target.throughput.perCycle[i] = throughput.number(format::kThroughputKeys[i]).value_or(0);
+    throughput.warnUnknownKeys(format::kThroughputKeys);
+
+    FieldReader overheads = compute.object("overhead_cycles");
+    target.overheads.computeCycles = overheads.number("compute").value_or(0);
+    target.overheads.transferIssueCycles = overheads.number("transfer_issue").value_or(0);
+    target.overheads.waitCycles = overheads.number("wait").value_or(0);
+    target.overheads.barrierCycles = overheads.number("barrier").value_or(0);
+    overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier"});
+
+    compute.warnUnknownKeys(
+        {"working_memory", "main_memory", "throughput_per_cycle", "overhead_cycles"});
+}
+
+void readMemories(FieldReader& root, Target& target) {
+    const nlohmann::json* items = root.array("memories");
+    if (!items) return;
+    for (std::size_t i = 0; i < items->size(); ++i) {
+        FieldReader item = root.element(*items, i, "memories");
+        MemorySpace memory;
+        memory.name = item.string("name").value_or("");
+        memory.kind = readEnum(item, "kind", MemoryKind::Dram, format::parseMemoryKind,
+                               "\"dram\" or \"sram\"");
+        memory.scope = readEnum(item, "scope", Scope::Chip, format::parseScope,
+                                "\"chip\", \"group\" or \"core\"");
+        if (auto capacity = item.integer("capacity_bytes")) {
+            if (*capacity <= 0)
+                item.error("capacity_bytes", "must be positive, got " + std::to_string(*capacity));
+            else
+                memory.capacityBytes = static_cast<std::uint64_t>(*capacity);
+        }
+        memory.note = item.stringOr("note", "");
+        item.warnUnknownKeys({"name", "kind", "scope", "capacity_bytes", "note"});
+        target.memories.push_back(std::move(memory));
+    }
+}
+
+void readResources(FieldReader& root, Target& target) {
+    const nlohmann::json* items = root.array("resources");
+    if (!items) return;
+    for (std::size_t i = 0; i < items->size(); ++i) {
+        FieldReader item = root.element(*items, i, "resources");
+        SharedResource resource;
+        resource.name = item.string("name").value_or("");
+        resource.scope = readEnum(item, "scope", Scope::Chip, format::parseScope,
+                                  "\"chip\", \"group\" or \"core\"");
+        resource.bytesPerCycle = item.number("bytes_per_cycle").value_or(0);
+        resource.note = item.stringOr("note", "");
+        item.warnUnknownKeys({"name", "scope", "bytes_per_cycle", "note"});
+        target.resources.push_back(std::move(resource));
+    }
+}
+
+void readPaths(FieldReader& root, Target& target) {
+    const nlohmann::json* items = root.array("paths");
+    if (!items) return;
+    for (std::size_t i = 0; i < items->size(); ++i) {
+        FieldReader item = root.element(*items, i, "paths");
+        TransferPath path;
+        path.name = item.string("name").value_or("");
+        path.source = item.string("from").value_or("");
+        path.destination = item.string("to").value_or("");
+        path.bytesPerCycle = item.number("bytes_per_cycle").value_or(0);
+        path.latencyCycles = item.number("latency_cycles").value_or(0);
+        path.maxInFlight = readInt(item, "max_in_flight", 1);
+        if (const nlohmann::json* names = item.array("resources")) {
+            for (std::size_t j = 0; j < names->size(); ++j) {
+                const nlohmann::json& name = (*names)[j];
+                if (name.is_string())
+                    path.resources.push_back(name.get<std::string>());
+                else
+                    item.error("resources[" + std::to_string(j) + "]",
+                               "expected a string, got " + json::describeType(name));
+            }
+        }
+        path.broadcast = item.booleanOr("broadcast", false);
+        path.note = item.stringOr("note", "");
+        item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
+                              "max_in_flight", "resources", "broadcast", "note"});
+        target.paths.push_back(std::move(path));
+    }
+}
+
+// True when `field` is `reported` or lies inside it ("paths[1].from" inside "paths[1]").
+bool within(const std::string& field, const std::string& reported) {
+    if (!field.starts_with(reported)) return false;
+    return field.size() == reported.size() || field[reported.size()] == '.' ||
+           field[reported.size()] == '[';
+}
+
+// Adds validateTarget's errors, except those about a field the reader already reported: a
+// missing clock_hz reads as 0, and "must be positive" would only repeat "missing".
+void addSemanticErrors(const Target& target, const std::string& file,
+                       std::vector<Diagnostic>& diagnostics) {
+    std::vector<std::string> reported;
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == Severity::Error) reported.push_back(d.where.field);
+    for (Diagnostic& d : validateTarget(target, file)) {
+        const bool repeat =
+            std::any_of(reported.begin(), reported.end(),
+                        [&](const std::string& r) { return within(d.where.field, r); });
+        if (!repeat) diagnostics.push_back(std::move(d));
+    }
+}
+
+Expected<Target> targetFromDocument(const nlohmann::json& document, const std::string& file,
+                                    std::vector<Diagnostic>* warnings) {
+    std::vector<Diagnostic> diagnostics;
+    FieldReader root(document, "", file, diagnostics);
+    if (!root.isObject()) return diagnostics;
+
+    // The version comes first: a newer schema may mean anything by the other fields.
+    const std::string versionKey(format::kVersionKey);
+    if (!root.has(versionKey)) {
+        root.error(versionKey, "missing required field (a Strata target file starts with \"" +
+                                   versionKey + "\": " + std::to_string(kTargetSchemaVersion) +
+                                   ")");
+        return diagnostics;
+    }
+    auto version = root.integer(versionKey);
+    if (!version) return diagnostics;
+    if (*version != kTargetSchemaVersion) {
+        const std::string versions = "target schema " + std::to_string(*version) +
+                                     ", this build reads " + std::to_string(kTargetSchemaVersion);
+        root.error(versionKey, *version > kTargetSchemaVersion
+                                   ? "written by a newer Strata (" + versions + ")"
+                                   : "unsupported version (" + versions + ")");
+        return diagnostics;
+    }
+
+    Target target;
+    target.schemaVersion = static_cast<int>(*version);
+    target.source = file;
+    target.name = root.string("name").value_or("");
+    target.description = root.stringOr("description", "");
+    target.clockHz = root.number("clock_hz").value_or(0);
+    readTopology(root.object("topology"), target);
+    readCompute(root.object("compute"), target);
+    readMemories(root, target);
+    readResources(root, target);
+    readPaths(root, target);
+    target.calibrated = root.booleanOr("calibrated", false);
+    const bool detectHost = root.booleanOr("detect_host", false);
+    root.warnUnknownKeys({format::kVersionKey, "name", "description", "clock_hz", "topology",
+                          "compute", "memories", "resources", "paths", "calibrated",
+                          "detect_host"});
+
+    addSemanticErrors(target, file, diagnostics);
+    if (hasErrors(diagnostics)) return diagnostics;
+
+    if (detectHost) applyHostFacts(target, probeHost());
+    if (warnings) warnings->insert(warnings->end(), diagnostics.begin(), diagnostics.end());
+    return target;
+}
+
+} // namespace
+
+Expected<Target> parseTarget(std::string_view json, const std::string& displayName,
+                             std::vector<Diagnostic>* warnings) {
+    auto document = json::parseDocument(json, displayName);
+    if (!document) return document.takeDiagnostics();
+    return targetFromDocument(*document, displayName, warnings);
+}
+
+Expected<Target> loadTargetFile(const std::string& path, std::vector<Diagnostic>* warnings) {
+    auto document = json::readDocument(path);
+    if (!document) return document.takeDiagnostics();
+    return targetFromDocument(*document, path, warnings);
+}
+
+Expected<Target> resolveTarget(std::string_view presetOrPath, const ResolveOptions& options,
+                               std::vector<Diagnostic>* warnings) {
+    const std::string name(presetOrPath);
+    if (name == "host" && !options.calibratedHostFile.empty() &&
+        std::filesystem::is_regular_file(options.calibratedHostFile))
+        return loadTargetFile(options.calibratedHostFile, warnings);
+    if (auto text = presetJson(name)) return parseTarget(*text, "preset:" + name, warnings);
+
+    // Not a preset: a path, if it looks like one or names an existing file.
+    const bool looksLikePath = name.ends_with(".json") || name.find('/') != std::string::npos;
+    if (looksLikePath || std::filesystem::exists(name)) return loadTargetFile(name, warnings);
+
+    std::string presets;
+    for (const std::string& preset : presetNames())
+        presets += (presets.empty() ? "" : ", ") + preset;
+    return error("unknown target '" + name + "': not a preset (" + presets +
+                 ") and not a .json file path");
+}
+
+} // namespace strata::target

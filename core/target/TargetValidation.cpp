@@ -1,0 +1,233 @@
+#include "target/TargetValidation.h"
+
+#include "target/TargetFormat.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace strata::target {
+
+namespace {
+
+std::string formatNumber(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+std::string indexed(std::string_view key, std::size_t index) {
+    return std::string(key) + "[" + std::to_string(index) + "]";
+}
+
+template <class T> std::string nameList(const std::vector<T>& items) {
+    if (items.empty()) return "none defined";
+    std::string out;
+    for (const T& item : items) out += (out.empty() ? "" : ", ") + item.name;
+    return out;
+}
+
+class Checker {
+  public:
+    Checker(const std::string& file, std::vector<Diagnostic>& out) : m_file(file), m_out(out) {}
+
+    void fail(std::string field, std::string message) {
+        m_out.push_back(error(std::move(message), {.file = m_file, .field = std::move(field)}));
+    }
+
+    // A size, bandwidth or rate: finite, > 0 and at most `max`.
+    void positive(const std::string& field, double value, double max, std::string_view what) {
+        if (!std::isfinite(value)) return fail(field, "must be finite");
+        if (value <= 0) return fail(field, "must be positive, got " + formatNumber(value));
+        if (value > max)
+            fail(field, "implausible " + std::string(what) + " " + formatNumber(value) +
+                            ": more than " + formatNumber(max));
+    }
+
+    // A latency or overhead: finite, >= 0 and at most `max`.
+    void nonNegative(const std::string& field, double value, double max, std::string_view what) {
+        if (!std::isfinite(value)) return fail(field, "must be finite");
+        if (value < 0) return fail(field, "must not be negative, got " + formatNumber(value));
+        if (value > max)
+            fail(field, "implausible " + std::string(what) + " " + formatNumber(value) +
+                            ": more than " + formatNumber(max));
+    }
+
+    void count(const std::string& field, std::int64_t value, std::int64_t max,
+               std::string_view what) {
+        if (value < 1) return fail(field, "must be at least 1, got " + std::to_string(value));
+        if (value > max)
+            fail(field, "implausible " + std::string(what) + " " + std::to_string(value) +
+                            ": more than " + std::to_string(max));
+    }
+
+    // Names must be non-empty and unique within their list.
+    template <class T>
+    void uniqueNames(const std::vector<T>& items, std::string_view key, std::string_view what) {
+        std::map<std::string, std::size_t> firstIndex;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::string field = indexed(key, i) + ".name";
+            if (items[i].name.empty()) {
+                fail(field, "must not be empty");
+                continue;
+            }
+            auto [it, inserted] = firstIndex.emplace(items[i].name, i);
+            if (!inserted)
+                fail(field, "duplicate " + std::string(what) + " name '" + items[i].name +
+                                "' (also " + indexed(key, it->second) + ")");
+        }
+    }
+
+  private:
+    const std::string& m_file;
+    std::vector<Diagnostic>& m_out;
+};
+
+void checkMachine(const Target& target, Checker& check) {
+    if (!std::isfinite(target.clockHz)) {
+        check.fail("clock_hz", "must be finite");
+    } else if (target.clockHz <= 0) {
+        check.fail("clock_hz", "must be positive, got " + formatNumber(target.clockHz));
+    } else if (target.clockHz < kMinClockHz || target.clockHz > kMaxClockHz) {
+        check.fail("clock_hz", "implausible clock " + formatNumber(target.clockHz) +
+                                   " Hz: expected 1 MHz to 100 GHz");
+    }
+    check.count("topology.groups", target.groups, kMaxCores, "group count");
+    check.count("topology.cores_per_group", target.coresPerGroup, kMaxCores, "core count");
+    const std::int64_t cores = std::int64_t{target.groups} * target.coresPerGroup;
+    if (target.groups >= 1 && target.coresPerGroup >= 1 && cores > kMaxCores)
+        check.fail("topology", "implausible core count " + std::to_string(cores) +
+                                   " (groups x cores_per_group): more than " +
+                                   std::to_string(kMaxCores));
+
+    for (std::size_t i = 0; i < format::kThroughputKeys.size(); ++i)
+        check.positive("compute.throughput_per_cycle." + std::string(format::kThroughputKeys[i]),
+                       target.throughput.perCycle[i], kMaxThroughputPerCycle, "throughput");
+    const Overheads& o = target.overheads;
+    check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
+                      "overhead");
+    check.nonNegative("compute.overhead_cycles.transfer_issue", o.transferIssueCycles,
+                      kMaxOverheadCycles, "overhead");
+    check.nonNegative("compute.overhead_cycles.wait", o.waitCycles, kMaxOverheadCycles, "overhead");
+    check.nonNegative("compute.overhead_cycles.barrier", o.barrierCycles, kMaxOverheadCycles,
+                      "overhead");
+}
+
+void checkMemories(const Target& target, Checker& check) {
+    if (target.memories.empty()) check.fail("memories", "at least one memory space is required");
+    check.uniqueNames(target.memories, "memories", "memory");
+    for (std::size_t i = 0; i < target.memories.size(); ++i) {
+        const std::string field = indexed("memories", i) + ".capacity_bytes";
+        const std::uint64_t capacity = target.memories[i].capacityBytes;
+        if (capacity == 0)
+            check.fail(field, "must be positive, got 0");
+        else if (capacity > kMaxCapacityBytes)
+            check.fail(field, "implausible capacity " + std::to_string(capacity) +
+                                  " bytes: more than 1 PiB");
+    }
+
+    if (!target.workingMemory.empty()) {
+        const std::string field = "compute.working_memory";
+        if (const MemorySpace* memory = target.findMemory(target.workingMemory)) {
+            if (memory->kind != MemoryKind::Sram)
+                check.fail(field, "working memory '" + memory->name +
+                                      "' must be an SRAM, it is a " +
+                                      std::string(memoryKindName(memory->kind)));
+            if (memory->scope != Scope::Core)
+                check.fail(field, "working memory '" + memory->name +
+                                      "' must be core-scoped, it is " +
+                                      std::string(scopeName(memory->scope)) + "-scoped");
+        } else {
+            check.fail(field, "unknown memory space '" + target.workingMemory +
+                                  "' (memories: " + nameList(target.memories) + ")");
+        }
+    }
+    if (!target.mainMemory.empty()) {
+        const std::string field = "compute.main_memory";
+        if (const MemorySpace* memory = target.findMemory(target.mainMemory)) {
+            if (memory->kind != MemoryKind::Dram)
+                check.fail(field, "main memory '" + memory->name + "' must be a DRAM, it is an " +
+                                      std::string(memoryKindName(memory->kind)));
+        } else {
+            check.fail(field, "unknown memory space '" + target.mainMemory +
+                                  "' (memories: " + nameList(target.memories) + ")");
+        }
+    }
+}
+
+void checkResources(const Target& target, Checker& check) {
+    check.uniqueNames(target.resources, "resources", "resource");
+    for (std::size_t i = 0; i < target.resources.size(); ++i)
+        check.positive(indexed("resources", i) + ".bytes_per_cycle",
+                       target.resources[i].bytesPerCycle, kMaxBytesPerCycle, "bandwidth");
+}
+
+enum class End { From, To };
+
+void checkPathEnd(const Target& target, const TransferPath& path, End end, const std::string& field,
+                  Checker& check) {
+    const std::string& memoryName = end == End::From ? path.source : path.destination;
+    if (memoryName.empty()) return check.fail(field, "must not be empty");
+    const MemorySpace* memory = target.findMemory(memoryName);
+    if (!memory)
+        return check.fail(field, "unknown memory space '" + memoryName +
+                                     "' (memories: " + nameList(target.memories) + ")");
+    // A broadcast writes every destination instance; a chip-scoped space has only one.
+    if (path.broadcast && end == End::To && memory->scope == Scope::Chip)
+        check.fail(field, "a broadcast path writes every instance of its destination, but '" +
+                              memoryName + "' is chip-scoped (one instance)");
+}
+
+void checkPaths(const Target& target, Checker& check) {
+    if (target.paths.empty()) check.fail("paths", "at least one transfer path is required");
+    check.uniqueNames(target.paths, "paths", "path");
+    for (std::size_t i = 0; i < target.paths.size(); ++i) {
+        const TransferPath& path = target.paths[i];
+        const std::string base = indexed("paths", i);
+        checkPathEnd(target, path, End::From, base + ".from", check);
+        checkPathEnd(target, path, End::To, base + ".to", check);
+        check.positive(base + ".bytes_per_cycle", path.bytesPerCycle, kMaxBytesPerCycle,
+                       "bandwidth");
+        check.nonNegative(base + ".latency_cycles", path.latencyCycles, kMaxLatencyCycles,
+                          "latency");
+        check.count(base + ".max_in_flight", path.maxInFlight, kMaxInFlight, "transfers in flight");
+        for (std::size_t j = 0; j < path.resources.size(); ++j) {
+            const std::string& name = path.resources[j];
+            const std::string field = base + "." + indexed("resources", j);
+            if (!target.findResource(name))
+                check.fail(field, "unknown resource '" + name +
+                                      "' (resources: " + nameList(target.resources) + ")");
+            for (std::size_t k = 0; k < j; ++k)
+                if (path.resources[k] == name)
+                    check.fail(field, "resource '" + name + "' listed twice");
+        }
+    }
+    // Tiles are loaded into working memory and results stored back: both directions must exist.
+    // Only between a valid pair: a bad working or main memory is already reported.
+    const MemorySpace* main = target.findMemory(target.mainMemory);
+    const MemorySpace* working = target.findMemory(target.workingMemory);
+    if (main && working && main->kind == MemoryKind::Dram && working->kind == MemoryKind::Sram &&
+        working->scope == Scope::Core) {
+        if (!target.pathBetween(main->name, working->name))
+            check.fail("paths", "no non-broadcast path from main memory '" + main->name +
+                                    "' to working memory '" + working->name + "'");
+        if (!target.pathBetween(working->name, main->name))
+            check.fail("paths", "no non-broadcast path from working memory '" + working->name +
+                                    "' to main memory '" + main->name + "'");
+    }
+}
+
+} // namespace
+
+std::vector<Diagnostic> validateTarget(const Target& target, const std::string& file) {
+    std::vector<Diagnostic> out;
+    Checker check(file, out);
+    if (target.name.empty()) check.fail("name", "must not be empty");
+    checkMachine(target, check);
+    checkMemories(target, check);
+    checkResources(target, check);
+    checkPaths(target, check);
+    return out;
+}
+
+} // namespace strata::target

@@ -1,0 +1,97 @@
+#include "target/TargetWriter.h"
+
+#include "target/TargetFormat.h"
+
+#include <cmath>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+
+namespace strata::target {
+
+namespace {
+
+// ordered_json keeps the keys in the order docs/TARGETS.md describes them.
+using Json = nlohmann::ordered_json;
+
+// Whole figures are written without ".0" (8, not 8.0); both read back as the same double.
+Json number(double value) {
+    constexpr double kExactIntegers = 9007199254740992.0; // 2^53
+    if (std::trunc(value) == value && std::fabs(value) < kExactIntegers)
+        return static_cast<std::int64_t>(value);
+    return value;
+}
+
+void putNote(Json& object, const std::string& note) {
+    if (!note.empty()) object["note"] = note;
+}
+
+Json memoryJson(const MemorySpace& memory) {
+    Json out;
+    out["name"] = memory.name;
+    out["kind"] = std::string(memoryKindName(memory.kind));
+    out["scope"] = std::string(scopeName(memory.scope));
+    out["capacity_bytes"] = memory.capacityBytes;
+    putNote(out, memory.note);
+    return out;
+}
+
+Json resourceJson(const SharedResource& resource) {
+    Json out;
+    out["name"] = resource.name;
+    out["scope"] = std::string(scopeName(resource.scope));
+    out["bytes_per_cycle"] = number(resource.bytesPerCycle);
+    putNote(out, resource.note);
+    return out;
+}
+
+Json pathJson(const TransferPath& path) {
+    Json out;
+    out["name"] = path.name;
+    out["from"] = path.source;
+    out["to"] = path.destination;
+    out["bytes_per_cycle"] = number(path.bytesPerCycle);
+    out["latency_cycles"] = number(path.latencyCycles);
+    out["max_in_flight"] = path.maxInFlight;
+    out["resources"] = path.resources;
+    if (path.broadcast) out["broadcast"] = true;
+    putNote(out, path.note);
+    return out;
+}
+
+} // namespace
+
+std::string targetToJson(const Target& target) {
+    Json out;
+    out[std::string(format::kVersionKey)] = kTargetSchemaVersion;
+    out["name"] = target.name;
+    out["description"] = target.description;
+    out["clock_hz"] = number(target.clockHz);
+    out["topology"] = {{"groups", target.groups}, {"cores_per_group", target.coresPerGroup}};
+
+    Json throughput = Json::object();
+    for (std::size_t i = 0; i < format::kThroughputKeys.size(); ++i)
+        throughput[std::string(format::kThroughputKeys[i])] = number(target.throughput.perCycle[i]);
+    const Overheads& o = target.overheads;
+    out["compute"] = {
+        {"working_memory", target.workingMemory},
+        {"main_memory", target.mainMemory},
+        {"throughput_per_cycle", throughput},
+        {"overhead_cycles",
+         {{"compute", number(o.computeCycles)},
+          {"transfer_issue", number(o.transferIssueCycles)},
+          {"wait", number(o.waitCycles)},
+          {"barrier", number(o.barrierCycles)}}},
+    };
+
+    out["memories"] = Json::array();
+    for (const MemorySpace& memory : target.memories) out["memories"].push_back(memoryJson(memory));
+    out["resources"] = Json::array();
+    for (const SharedResource& resource : target.resources)
+        out["resources"].push_back(resourceJson(resource));
+    out["paths"] = Json::array();
+    for (const TransferPath& path : target.paths) out["paths"].push_back(pathJson(path));
+    out["calibrated"] = target.calibrated;
+    return out.dump(2) + "\n";
+}
+
+} // namespace strata::target
