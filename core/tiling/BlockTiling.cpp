@@ -259,9 +259,47 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
 
 std::uint64_t BlockTiler::interiorFootprint(const TileGrid& grid, int buffering) const {
     if (grid.tileCount() == 0) return 0;
-    std::vector<std::int64_t> position(grid.counts.size());
-    for (std::size_t d = 0; d < position.size(); ++d) position[d] = (grid.counts[d] - 1) / 2;
-    return evaluateTile(grid, position, buffering).peakBytes;
+    // The middle tiles have the full extent and unclamped halos; with an even count the two
+    // middle ones differ in which side is clamped, so take both.
+    std::vector<std::int64_t> lower(grid.counts.size()), upper(grid.counts.size());
+    for (std::size_t d = 0; d < grid.counts.size(); ++d) {
+        lower[d] = (grid.counts[d] - 1) / 2;
+        upper[d] = grid.counts[d] / 2;
+    }
+    std::uint64_t peak = evaluateTile(grid, lower, buffering).peakBytes;
+    if (upper != lower) peak = std::max(peak, evaluateTile(grid, upper, buffering).peakBytes);
+    return peak;
+}
+
+BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int buffering, int mp) const {
+    GridEstimate e;
+    const std::int64_t tiles = grid.tileCount();
+    if (tiles == 0) return e;
+    std::vector<std::int64_t> lower(grid.counts.size()), upper(grid.counts.size());
+    for (std::size_t d = 0; d < grid.counts.size(); ++d) {
+        lower[d] = (grid.counts[d] - 1) / 2;
+        upper[d] = grid.counts[d] / 2;
+    }
+    TileResult middle = evaluateTile(grid, lower, buffering);
+    e.footprint = middle.peakBytes;
+    if (upper != lower) e.footprint = std::max(e.footprint, evaluateTile(grid, upper, buffering).peakBytes);
+    // A whole input is loaded once per core; anything else once per tile, as the middle one.
+    const double copies = static_cast<double>(std::min<std::int64_t>(tiles, std::max(1, mp)));
+    for (std::size_t i = 0; i < m_inputs.size(); ++i) {
+        const auto& r = middle.inputRegions[i];
+        if (!r) continue;
+        const ir::Value& v = m_graph.value(m_inputs[i]);
+        double bytes = static_cast<double>(regionBytes(*r, v.dtype));
+        e.dramBytes += *r == fullRegion(v.shape) ? bytes * copies : bytes * static_cast<double>(tiles);
+    }
+    return e;
+}
+
+std::uint64_t BlockTiler::peakFootprint(const TileGrid& grid, int buffering) const {
+    std::uint64_t peak = 0;
+    for (std::int64_t t = 0; t < grid.tileCount(); ++t)
+        peak = std::max(peak, evaluateTile(grid, grid.position(t), buffering).peakBytes);
+    return peak;
 }
 
 std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int buffering,
@@ -270,29 +308,52 @@ std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int 
     ir::Shape extents = shape;
     for (auto& e : extents) e = std::max<std::int64_t>(1, e);
     TileGrid grid = makeGrid(shape, extents);
-    std::uint64_t footprint = interiorFootprint(grid, buffering);
+    const int mp = static_cast<int>(std::clamp<std::int64_t>(minTiles, 1, 1 << 20));
+    GridEstimate current = estimate(grid, buffering, mp);
     for (;;) {
-        bool fits = footprint <= capacityBytes;
-        if (fits && grid.tileCount() >= minTiles) return grid;
-        // Halve the dimension that shrinks the working set most; ties go to the outer one.
+        bool fits = current.footprint <= capacityBytes;
+        if (fits && grid.tileCount() >= minTiles) {
+            // The middle tiles are a heuristic; the grid is only taken when every tile fits.
+            if (peakFootprint(grid, buffering) <= capacityBytes) return grid;
+            fits = false;
+        }
+        // Halve one dimension. While the working set is too big, take the halving that costs
+        // the least extra DRAM traffic per byte of working set saved (splitting output channels
+        // re-reads inputs, splitting rows re-reads weights and halos); once it fits and only
+        // more tiles are needed, the one that adds the least traffic.
         std::optional<TileGrid> best;
-        std::uint64_t bestFootprint = 0;
+        GridEstimate bestEstimate;
+        double bestScore = 0;
         for (std::size_t d = 0; d < extents.size(); ++d) {
             if (extents[d] <= 1) continue;
             ir::Shape candidate = extents;
             candidate[d] = (candidate[d] + 1) / 2;
             TileGrid g = makeGrid(shape, candidate);
             if (g.tileCount() > kMaxTilesPerBlock) continue;
-            std::uint64_t f = interiorFootprint(g, buffering);
-            if (!best || f < bestFootprint) {
+            GridEstimate e = estimate(g, buffering, mp);
+            double extra = e.dramBytes - current.dramBytes;
+            double saved = static_cast<double>(current.footprint) - static_cast<double>(e.footprint);
+            double score;
+            if (fits) score = extra;
+            else if (saved > 0) score = extra / saved;
+            else score = std::numeric_limits<double>::infinity(); // only if nothing saves
+            bool better = !best || score < bestScore ||
+                          (score == bestScore && e.footprint < bestEstimate.footprint);
+            if (better) {
                 best = std::move(g);
-                bestFootprint = f;
+                bestEstimate = e;
+                bestScore = score;
             }
         }
-        if (!best) return fits ? std::optional<TileGrid>(grid) : std::nullopt;
+        if (!best) {
+            // Nothing left to halve: take the grid if it fits, though with fewer tiles than asked.
+            bool fitsEverywhere = current.footprint <= capacityBytes &&
+                                  peakFootprint(grid, buffering) <= capacityBytes;
+            return fitsEverywhere ? std::optional<TileGrid>(grid) : std::nullopt;
+        }
         grid = std::move(*best);
         extents = grid.extents;
-        footprint = bestFootprint;
+        current = bestEstimate;
     }
 }
 

@@ -64,14 +64,23 @@ class BlockTiler {
     // The per-tile working set of the grid's largest (interior) tile; cheap, for tile search.
     std::uint64_t interiorFootprint(const TileGrid& grid, int buffering) const;
 
-    // The largest grid whose working set fits `capacityBytes` with at least `minTiles` tiles
-    // (fewer if the anchor has fewer elements): repeatedly halves the dimension whose halving
-    // shrinks the working set most. nullopt when even 1-element tiles do not fit.
+    // The largest working set over all tiles of the grid.
+    std::uint64_t peakFootprint(const TileGrid& grid, int buffering) const;
+
+    // A grid whose every tile fits `capacityBytes`, with at least `minTiles` tiles (one per core;
+    // fewer when the anchor cannot be cut that finely), found by halving one dimension at a
+    // time, each time the one that adds the least DRAM traffic for the working set it saves.
+    // nullopt when even 1-element tiles do not fit.
     std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
                                        std::int64_t minTiles) const;
 
   private:
     struct TileResult;
+    struct GridEstimate {
+        std::uint64_t footprint = 0; // of the middle tile(s)
+        double dramBytes = 0;        // reads, extrapolated from the middle tile
+    };
+    GridEstimate estimate(const TileGrid& grid, int buffering, int mp) const;
     TileResult evaluateTile(const TileGrid& grid, const std::vector<std::int64_t>& position,
                             int buffering) const;
     Region anchorRegion(const TileGrid& grid, const std::vector<std::int64_t>& position) const;

@@ -1,11 +1,13 @@
 #!/bin/sh
-# Produces the large models for strata_bench_import (they are not committed):
+# Produces the large models for the benchmarks (they are not committed):
 #   OUTDIR/resnet50.onnx           torchvision ResNet-50, random weights, ~100 MB
+#   OUTDIR/mobilenet_v2.onnx       torchvision MobileNetV2, random weights, ~14 MB
+#   OUTDIR/transformer.onnx        torch.nn.TransformerEncoder, 4 layers, d_model 256
 #   OUTDIR/transformer_stack.onnx  ~13,000-node transformer from strata_make_samples
 #
 # Usage: make_bench_models.sh OUTDIR [BUILD_DIR | path/to/strata_make_samples]
 #   BUILD_DIR defaults to build/default in the repository.
-# ResNet-50 needs Debian's /usr/bin/python3 with python3-torch and python3-onnx; torchvision is
+# The exports need Debian's /usr/bin/python3 with python3-torch and python3-onnx; torchvision is
 # installed with apt-get when it is missing and we are root. Neither the build nor the tests
 # need any of this.
 set -eu
@@ -43,7 +45,9 @@ if ! "$python" -c 'import torchvision' 2>/dev/null; then
 fi
 
 mkdir -p "$outdir"
-"$python" "$here/export_resnet50.py" "$outdir/resnet50.onnx"
+for model in resnet50 mobilenet_v2 transformer; do
+    "$python" "$here/export_models.py" "$model" "$outdir/$model.onnx"
+done
 "$make_samples" -o "$outdir/transformer_stack.onnx"
 
 echo

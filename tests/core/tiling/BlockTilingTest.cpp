@@ -1,0 +1,135 @@
+// Depth-first tiling of a block: halos, recompute, DRAM traffic and working set, checked against
+// numbers worked out by hand for a two-conv chain.
+
+#include "support/TestModels.h"
+#include "tiling/BlockTiling.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::tiling {
+namespace {
+
+// X[1,4,8,8] -> Conv 3x3 pad 1 -> Relu -> Conv 3x3 pad 1 -> Relu -> Y; weights are inputs.
+std::shared_ptr<const ir::Graph> convChain() {
+    auto m = test::importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+chain (float[1, 4, 8, 8] X, float[4, 4, 3, 3] W1, float[4, 4, 3, 3] W2) => (float[1, 4, 8, 8] Y) {
+    A = Conv <pads = [1, 1, 1, 1]> (X, W1)
+    B = Relu (A)
+    C = Conv <pads = [1, 1, 1, 1]> (B, W2)
+    Y = Relu (C)
+}
+)");
+    EXPECT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    return m->graph;
+}
+
+std::vector<ir::OpId> allOps(const ir::Graph& g) {
+    std::vector<ir::OpId> ops;
+    for (std::uint32_t i = 0; i < g.ops.size(); ++i) ops.push_back(ir::OpId(i));
+    return ops;
+}
+
+TEST(TileGrid, CountsAndPositions) {
+    TileGrid g = makeGrid({1, 4, 8, 10}, {1, 4, 3, 10});
+    EXPECT_EQ(g.counts, (std::vector<std::int64_t>{1, 1, 3, 1}));
+    EXPECT_EQ(g.tileCount(), 3);
+    EXPECT_EQ(g.position(2), (std::vector<std::int64_t>{0, 0, 2, 0}));
+}
+
+TEST(BlockTiler, FindsInputsOutputsAndAnchor) {
+    auto g = convChain();
+    auto ops = allOps(*g);
+    BlockTiler tiler(*g, ops);
+    EXPECT_EQ(g->value(tiler.anchor()).name, "Y");
+    ASSERT_EQ(tiler.blockInputs().size(), 3u); // X, W1, W2
+    ASSERT_EQ(tiler.blockOutputs().size(), 1u);
+
+    // A block of the first two ops stores B, the value the rest of the graph reads.
+    BlockTiler head(*g, std::vector<ir::OpId>{ops[0], ops[1]});
+    EXPECT_EQ(g->value(head.anchor()).name, "B");
+}
+
+// Two tiles of 4 rows: conv2 needs rows [0,5) and [3,8) of B (a halo of one row each side,
+// clamped at the border), so conv1 and relu1 compute 10 rows instead of 8 and X is read as
+// rows [0,6) and [2,8).
+TEST(BlockTiler, FusedConvChainHaloRecomputeAndTraffic) {
+    auto g = convChain();
+    auto ops = allOps(*g);
+    BlockTiler tiler(*g, ops);
+    TileGrid grid = makeGrid(tiler.anchorShape(), {1, 4, 4, 8});
+    BlockCost cost = tiler.evaluate(grid, /*buffering=*/1, /*mp=*/1);
+
+    EXPECT_EQ(cost.tiles(), 2);
+    double conv1 = g->ops[0].cost.flops, relu1 = g->ops[1].cost.flops;
+    double conv2 = g->ops[2].cost.flops, relu2 = g->ops[3].cost.flops;
+    EXPECT_DOUBLE_EQ(cost.unfusedFlops, conv1 + relu1 + conv2 + relu2);
+    EXPECT_DOUBLE_EQ(cost.flops, (conv1 + relu1) * 10.0 / 8.0 + conv2 + relu2);
+    EXPECT_GT(cost.recomputeRatio(), 0.0);
+
+    const std::uint64_t row = 4 * 8 * 4; // 4 channels x 8 columns x 4 bytes
+    const std::uint64_t weights = 4 * 4 * 3 * 3 * 4;
+    EXPECT_EQ(cost.dramReadBytes, 12 * row + 2 * weights); // X halos, weights once
+    EXPECT_EQ(cost.dramWriteBytes, 8 * row);                // Y once
+
+    // Live at conv1: X rows (6) + W1 + W2 + A rows (5).
+    EXPECT_EQ(cost.sramPeakBytes, 6 * row + 2 * weights + 5 * row);
+}
+
+TEST(BlockTiler, DoubleBufferingDoublesTheTransferredBuffers) {
+    auto g = convChain();
+    auto ops = allOps(*g);
+    BlockTiler tiler(*g, ops);
+    TileGrid grid = makeGrid(tiler.anchorShape(), {1, 4, 4, 8});
+    const std::uint64_t row = 4 * 8 * 4, weights = 4 * 4 * 3 * 3 * 4;
+    BlockCost single = tiler.evaluate(grid, 1, 1);
+    BlockCost twice = tiler.evaluate(grid, 2, 1);
+    // Second buffers for X's tile, both weights (graph inputs, not resident constants) and Y's tile.
+    EXPECT_EQ(twice.sramPeakBytes, single.sramPeakBytes + 6 * row + 2 * weights + 4 * row);
+}
+
+TEST(BlockTiler, WeightsAreLoadedOncePerCore) {
+    auto g = convChain();
+    auto ops = allOps(*g);
+    BlockTiler tiler(*g, ops);
+    TileGrid grid = makeGrid(tiler.anchorShape(), {1, 4, 2, 8}); // 4 tiles
+    const std::uint64_t weights = 4 * 4 * 3 * 3 * 4;
+    BlockCost oneCore = tiler.evaluate(grid, 1, 1);
+    BlockCost twoCores = tiler.evaluate(grid, 1, 2);
+    EXPECT_EQ(twoCores.dramReadBytes, oneCore.dramReadBytes + 2 * weights);
+}
+
+TEST(BlockTiler, UnfusedBlocksHaveNoRecompute) {
+    auto g = convChain();
+    for (std::uint32_t i = 0; i < g->ops.size(); ++i) {
+        BlockTiler tiler(*g, std::vector<ir::OpId>{ir::OpId(i)});
+        TileGrid grid = makeGrid(tiler.anchorShape(), {1, 4, 2, 8});
+        EXPECT_DOUBLE_EQ(tiler.evaluate(grid, 1, 1).recomputeRatio(), 0.0) << g->ops[i].name;
+    }
+}
+
+TEST(BlockTiler, ChooseGridFitsTheCapacityWithEnoughTiles) {
+    auto g = convChain();
+    auto ops = allOps(*g);
+    BlockTiler tiler(*g, ops);
+    const std::uint64_t whole = tiler.evaluate(makeGrid(tiler.anchorShape(), tiler.anchorShape()), 1, 1).sramPeakBytes;
+
+    auto roomy = tiler.chooseGrid(whole, 1, 1);
+    ASSERT_TRUE(roomy);
+    EXPECT_EQ(roomy->tileCount(), 1);
+
+    auto tight = tiler.chooseGrid(whole * 3 / 4, 1, 1);
+    ASSERT_TRUE(tight);
+    EXPECT_GT(tight->tileCount(), 1);
+    EXPECT_LE(tiler.evaluate(*tight, 1, 1).sramPeakBytes, whole * 3 / 4);
+
+    auto parallel = tiler.chooseGrid(whole, 1, 4);
+    ASSERT_TRUE(parallel);
+    EXPECT_GE(parallel->tileCount(), 4);
+
+    // The weights alone exceed 1 KiB: no tile fits.
+    EXPECT_FALSE(tiler.chooseGrid(1024, 1, 1));
+}
+
+} // namespace
+} // namespace strata::tiling
