@@ -1,6 +1,7 @@
 #include "schedule/Analysis.h"
 
 #include "base/Units.h"
+#include "schedule/BlockSignature.h"
 
 #include <algorithm>
 
@@ -22,81 +23,122 @@ Location blockLocation(const Block& block, const ir::Graph& graph, ir::ValueId a
     return where;
 }
 
-// The grid of an explicit tile, or a diagnostic saying why the tile does not fit the anchor.
-std::optional<tiling::TileGrid> explicitGrid(const Block& block, const ir::Graph& graph, ir::ValueId anchor,
-                                             std::vector<Diagnostic>& diagnostics) {
-    const ir::Shape& shape = graph.value(anchor).shape;
-    const ir::Shape& extents = *block.tile.extents;
-    auto fail = [&](std::string message) {
-        diagnostics.push_back(error(std::move(message), blockLocation(block, graph, anchor)));
-        return std::nullopt;
-    };
+// Why an explicit tile cannot cut the anchor; empty when it can.
+std::string explicitTileProblem(const TileSpec& tile, const ir::Shape& shape) {
+    const ir::Shape& extents = *tile.extents;
     if (extents.size() != shape.size())
-        return fail("tile " + tileToString(block.tile) + " has " + std::to_string(extents.size()) +
-                    " dimensions; the block's output has " + std::to_string(shape.size()) + " (" +
-                    ir::shapeToString(shape) + ")");
+        return "tile " + tileToString(tile) + " has " + std::to_string(extents.size()) +
+               " dimensions; the block's output has " + std::to_string(shape.size()) + " (" +
+               ir::shapeToString(shape) + ")";
     for (std::size_t d = 0; d < shape.size(); ++d) {
         if (extents[d] < 1)
-            return fail("tile " + tileToString(block.tile) + ": extent " + std::to_string(extents[d]) +
-                        " in dimension " + std::to_string(d) + " must be at least 1");
+            return "tile " + tileToString(tile) + ": extent " + std::to_string(extents[d]) + " in dimension " +
+                   std::to_string(d) + " must be at least 1";
         if (extents[d] > shape[d])
-            return fail("tile " + tileToString(block.tile) + " is larger than the block's output (" +
-                        ir::shapeToString(shape) + ") in dimension " + std::to_string(d));
+            return "tile " + tileToString(tile) + " is larger than the block's output (" + ir::shapeToString(shape) +
+                   ") in dimension " + std::to_string(d);
     }
     tiling::TileGrid grid = tiling::makeGrid(shape, extents);
     if (grid.tileCount() > tiling::kMaxTilesPerBlock)
-        return fail("tile " + tileToString(block.tile) + " makes " + std::to_string(grid.tileCount()) +
-                    " tiles; at most " + std::to_string(tiling::kMaxTilesPerBlock) + " per block");
-    return grid;
+        return "tile " + tileToString(tile) + " makes " + std::to_string(grid.tileCount()) + " tiles; at most " +
+               std::to_string(tiling::kMaxTilesPerBlock) + " per block";
+    return {};
+}
+
+TilingOutcome tileBlock(const Block& block, const ir::Graph& graph, std::uint64_t capacity) {
+    TilingOutcome outcome;
+    tiling::BlockTiler tiler(graph, block.ops);
+    const ir::Op& producer = graph.op(graph.value(tiler.anchor()).producer);
+    outcome.anchorOp = static_cast<std::size_t>(
+        std::lower_bound(block.ops.begin(), block.ops.end(), graph.value(tiler.anchor()).producer) - block.ops.begin());
+    outcome.anchorOutput = static_cast<std::size_t>(
+        std::find(producer.outputs.begin(), producer.outputs.end(), tiler.anchor()) - producer.outputs.begin());
+    const int mp = std::max(1, block.mp);
+    const int buffering = std::clamp(block.buffering, 1, 2);
+
+    if (block.tile.isAuto()) {
+        auto chosen = tiler.chooseAndEvaluate(capacity, buffering, mp);
+        if (!chosen) {
+            ir::Shape ones(tiler.anchorShape().size(), 1);
+            outcome.status = TilingOutcome::Status::NoFit;
+            outcome.leastFootprint = tiler.interiorFootprint(tiling::makeGrid(tiler.anchorShape(), ones), buffering);
+            return outcome;
+        }
+        outcome.cost = std::move(*chosen);
+        return outcome;
+    }
+    outcome.badTile = explicitTileProblem(block.tile, tiler.anchorShape());
+    if (!outcome.badTile.empty()) {
+        outcome.status = TilingOutcome::Status::BadTile;
+        return outcome;
+    }
+    outcome.cost = tiler.evaluate(tiling::makeGrid(tiler.anchorShape(), *block.tile.extents), buffering, mp);
+    return outcome;
 }
 
 } // namespace
 
+const TilingOutcome* AnalysisCache::find(const std::string& signature) const {
+    auto it = m_outcomes.find(signature);
+    return it == m_outcomes.end() ? nullptr : &it->second;
+}
+
+const TilingOutcome& AnalysisCache::insert(std::string signature, TilingOutcome outcome) {
+    return m_outcomes.insert_or_assign(std::move(signature), std::move(outcome)).first->second;
+}
+
 BlockAnalysis analyzeBlock(const Block& block, const ir::Graph& graph, const target::Target& target,
-                           std::vector<Diagnostic>& diagnostics) {
+                           std::vector<Diagnostic>& diagnostics, AnalysisCache* cache) {
     BlockAnalysis result;
     result.blockId = block.id;
     result.workingMemoryBytes = target.workingMemoryBytes();
-    tiling::BlockTiler tiler(graph, block.ops);
-    result.anchor = tiler.anchor();
-    const int mp = std::max(1, block.mp);
-    const int buffering = std::clamp(block.buffering, 1, 2);
 
-    std::optional<tiling::TileGrid> grid;
-    if (block.tile.isAuto()) {
-        grid = tiler.chooseGrid(result.workingMemoryBytes, buffering, mp);
-        if (!grid) {
-            ir::Shape ones(tiler.anchorShape().size(), 1);
-            std::uint64_t least = tiler.interiorFootprint(tiling::makeGrid(tiler.anchorShape(), ones), buffering);
-            diagnostics.push_back(error(
-                "does not fit working memory '" + target.workingMemory + "' (" +
-                    formatBytes(result.workingMemoryBytes) + ") with any tile: even 1-element tiles need " +
-                    formatBytes(least) + (buffering > 1 ? " with double buffering" : ""),
-                blockLocation(block, graph, result.anchor)));
-            return result;
-        }
+    std::optional<TilingOutcome> local;
+    const TilingOutcome* outcome = nullptr;
+    if (cache && cache->isFor(graph, target)) {
+        std::string signature = blockSignature(block, graph);
+        outcome = cache->find(signature);
+        if (!outcome) outcome = &cache->insert(std::move(signature), tileBlock(block, graph, result.workingMemoryBytes));
     } else {
-        grid = explicitGrid(block, graph, result.anchor, diagnostics);
-        if (!grid) return result;
+        local = tileBlock(block, graph, result.workingMemoryBytes);
+        outcome = &*local;
     }
-    result.cost = tiler.evaluate(*grid, buffering, mp);
+    result.anchor = graph.op(block.ops[outcome->anchorOp]).outputs[outcome->anchorOutput];
+    const Location where = blockLocation(block, graph, result.anchor);
+    const int buffering = std::clamp(block.buffering, 1, 2);
+    switch (outcome->status) {
+    case TilingOutcome::Status::BadTile: diagnostics.push_back(error(outcome->badTile, where)); return result;
+    case TilingOutcome::Status::NoFit:
+        diagnostics.push_back(error("does not fit working memory '" + target.workingMemory + "' (" +
+                                        formatBytes(result.workingMemoryBytes) +
+                                        ") with any tile: even 1-element tiles need " +
+                                        formatBytes(outcome->leastFootprint) +
+                                        (buffering > 1 ? " with double buffering" : ""),
+                                    where));
+        return result;
+    case TilingOutcome::Status::Ok: break;
+    }
+    result.cost = outcome->cost;
     result.analysed = true;
     if (result.cost.sramPeakBytes > result.workingMemoryBytes)
-        diagnostics.push_back(error(
-            "SRAM working set " + formatBytes(result.cost.sramPeakBytes) + " (tile " +
-                ir::shapeToString(grid->extents) + ", buffering " + std::to_string(buffering) +
-                ") exceeds working memory '" + target.workingMemory + "' (" +
-                formatBytes(result.workingMemoryBytes) + ")",
-            blockLocation(block, graph, result.anchor)));
+        diagnostics.push_back(error("SRAM working set " + formatBytes(result.cost.sramPeakBytes) + " (tile " +
+                                        ir::shapeToString(result.cost.grid.extents) + ", buffering " +
+                                        std::to_string(buffering) + ") exceeds working memory '" +
+                                        target.workingMemory + "' (" + formatBytes(result.workingMemoryBytes) + ")",
+                                    where));
     return result;
 }
 
 ScheduleAnalysis analyzeSchedule(const Schedule& schedule, const ir::Graph& graph,
-                                 const target::Target& target, std::vector<Diagnostic>& diagnostics) {
+                                 const target::Target& target, std::vector<Diagnostic>& diagnostics,
+                                 AnalysisCache* cache) {
+    // Without a cache from the caller, one for this call still tiles repeated blocks once.
+    std::optional<AnalysisCache> local;
+    if (!cache || !cache->isFor(graph, target)) cache = &local.emplace(graph, target);
     ScheduleAnalysis analysis;
     analysis.blocks.reserve(schedule.blocks.size());
     for (const Block& block : schedule.blocks) {
-        BlockAnalysis b = analyzeBlock(block, graph, target, diagnostics);
+        BlockAnalysis b = analyzeBlock(block, graph, target, diagnostics, cache);
         analysis.flops += b.cost.flops;
         analysis.unfusedFlops += b.cost.unfusedFlops;
         analysis.dramBytes += b.dramBytes();

@@ -81,10 +81,9 @@ std::vector<OpGroup> rules(const ir::Graph& graph) {
 // Cost of a candidate block with its best grid; nullopt when no tile fits.
 std::optional<tiling::BlockCost> bestCost(const ir::Graph& graph, const OpGroup& ops, const Knobs& knobs) {
     tiling::BlockTiler tiler(graph, ops);
-    int buffering = fittingBuffering(tiler, knobs);
-    auto grid = tiler.chooseGrid(knobs.capacity, buffering, knobs.mp);
-    if (!grid) return std::nullopt;
-    return tiler.evaluate(*grid, buffering, knobs.mp);
+    if (knobs.buffering > 1)
+        if (auto cost = tiler.chooseAndEvaluate(knobs.capacity, knobs.buffering, knobs.mp)) return cost;
+    return tiler.chooseAndEvaluate(knobs.capacity, 1, knobs.mp);
 }
 
 std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const StrategyOptions& options) {

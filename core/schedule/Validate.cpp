@@ -133,11 +133,12 @@ class Checker {
 
 } // namespace
 
-ScheduleCheck checkSchedule(const Schedule& schedule, const ir::Graph& graph, const target::Target& target) {
+ScheduleCheck checkSchedule(const Schedule& schedule, const ir::Graph& graph, const target::Target& target,
+                            AnalysisCache* cache) {
     ScheduleCheck check;
     Checker checker(schedule, graph, target, check.diagnostics);
     if (checker.checkStructure())
-        check.analysis = analyzeSchedule(schedule, graph, target, check.diagnostics);
+        check.analysis = analyzeSchedule(schedule, graph, target, check.diagnostics, cache);
     return check;
 }
 

@@ -21,7 +21,9 @@ struct ScheduleCheck {
 // mp within the target; buffering 1 or 2; the model hash matching; each block's tile valid
 // and its SRAM working set within the target's working memory. Each diagnostic names its
 // block and op. The per-block analysis comes along, so callers do not tile twice.
-ScheduleCheck checkSchedule(const Schedule& schedule, const ir::Graph& graph, const target::Target& target);
+// `cache` as in analyzeSchedule().
+ScheduleCheck checkSchedule(const Schedule& schedule, const ir::Graph& graph, const target::Target& target,
+                            AnalysisCache* cache = nullptr);
 
 std::vector<Diagnostic> validate(const Schedule& schedule, const ir::Graph& graph,
                                  const target::Target& target);

@@ -91,6 +91,7 @@ BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops)
         for (ir::ValueId out : graph.op(m_ops[p]).outputs)
             if (out.valid()) addLocal(out, static_cast<int>(p));
     std::sort(m_localIndex.begin(), m_localIndex.end());
+    for (ir::ValueId id : m_localValues) m_fullRegions.push_back(fullRegion(graph.value(id).shape));
 
     const int n = static_cast<int>(m_ops.size());
     m_lastUse.assign(m_localValues.size(), -1);
@@ -212,7 +213,7 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
         if (isInput) result.inputRegions[l] = demanded[l];
         // Double buffering overlaps the next tile's loads and the previous tile's stores with
         // this tile's compute; a whole constant tensor (resident weights) is loaded once.
-        bool resident = isInput && v.isConstant && *demanded[l] == fullRegion(v.shape);
+        bool resident = isInput && v.isConstant && *demanded[l] == m_fullRegions[l];
         if (buffering > 1 && (isInput || m_isOutput[l]) && !resident)
             doubled += bytes * static_cast<std::uint64_t>(buffering - 1);
     }
@@ -290,7 +291,7 @@ BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int bufferin
         if (!r) continue;
         const ir::Value& v = m_graph.value(m_inputs[i]);
         double bytes = static_cast<double>(regionBytes(*r, v.dtype));
-        e.dramBytes += *r == fullRegion(v.shape) ? bytes * copies : bytes * static_cast<double>(tiles);
+        e.dramBytes += *r == m_fullRegions[i] ? bytes * copies : bytes * static_cast<double>(tiles);
     }
     return e;
 }
@@ -304,6 +305,13 @@ std::uint64_t BlockTiler::peakFootprint(const TileGrid& grid, int buffering) con
 
 std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int buffering,
                                                std::int64_t minTiles) const {
+    auto chosen = chooseAndEvaluate(capacityBytes, buffering, minTiles);
+    if (!chosen) return std::nullopt;
+    return chosen->grid;
+}
+
+std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityBytes, int buffering,
+                                                       std::int64_t minTiles) const {
     const ir::Shape& shape = anchorShape();
     ir::Shape extents = shape;
     for (auto& e : extents) e = std::max<std::int64_t>(1, e);
@@ -314,7 +322,8 @@ std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int 
         bool fits = current.footprint <= capacityBytes;
         if (fits && grid.tileCount() >= minTiles) {
             // The middle tiles are a heuristic; the grid is only taken when every tile fits.
-            if (peakFootprint(grid, buffering) <= capacityBytes) return grid;
+            BlockCost cost = evaluate(grid, buffering, mp);
+            if (cost.sramPeakBytes <= capacityBytes) return cost;
             fits = false;
         }
         // Halve one dimension. While the working set is too big, take the halving that costs
@@ -347,9 +356,10 @@ std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int 
         }
         if (!best) {
             // Nothing left to halve: take the grid if it fits, though with fewer tiles than asked.
-            bool fitsEverywhere = current.footprint <= capacityBytes &&
-                                  peakFootprint(grid, buffering) <= capacityBytes;
-            return fitsEverywhere ? std::optional<TileGrid>(grid) : std::nullopt;
+            if (current.footprint > capacityBytes) return std::nullopt;
+            BlockCost cost = evaluate(grid, buffering, mp);
+            if (cost.sramPeakBytes > capacityBytes) return std::nullopt;
+            return cost;
         }
         grid = std::move(*best);
         extents = grid.extents;

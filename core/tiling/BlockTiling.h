@@ -73,6 +73,9 @@ class BlockTiler {
     // nullopt when even 1-element tiles do not fit.
     std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
                                        std::int64_t minTiles) const;
+    // chooseGrid() and evaluate(grid, buffering, minTiles) in one pass over the tiles.
+    std::optional<BlockCost> chooseAndEvaluate(std::uint64_t capacityBytes, int buffering,
+                                               std::int64_t minTiles) const;
 
   private:
     struct TileResult;
@@ -96,6 +99,7 @@ class BlockTiler {
     std::vector<int> m_lastUse;          // op position of the last in-block read; ops.size() for outputs
     std::vector<int> m_producedAt;       // op position producing it; -1 for block inputs
     std::vector<bool> m_isOutput;
+    std::vector<Region> m_fullRegions;   // per local value
     std::vector<std::pair<std::uint32_t, int>> m_localIndex; // (value index, local), sorted
     int localIndex(ir::ValueId id) const;                    // -1 if not the block's
     bool inBlock(ir::OpId op) const;
