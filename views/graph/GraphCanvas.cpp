@@ -1,0 +1,310 @@
+#include "views/graph/GraphCanvas.h"
+
+#include "views/graph/GraphItems.h"
+#include "views/graph/GraphScene.h"
+
+#include <QKeyEvent>
+#include <QScrollBar>
+#include <QVariantAnimation>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace strata::views::graph {
+
+namespace {
+
+constexpr int kAnimationMs = 180;
+constexpr int kPanStep = 80;           // pixels per arrow key press
+constexpr double kReadableZoom = 0.9;  // where the first view and search jumps go
+constexpr double kMinStartZoom = 0.6;  // fit the whole graph only when text stays readable
+
+} // namespace
+
+GraphCanvas::GraphCanvas(GraphScene* scene, QWidget* parent)
+    : QGraphicsView(scene, parent), m_scene(scene) {
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing |
+                   QPainter::SmoothPixmapTransform);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::NoAnchor); // zoom anchors itself (setZoom)
+    setResizeAnchor(QGraphicsView::AnchorViewCenter);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setOptimizationFlag(QGraphicsView::DontAdjustForAntialiasing); // items pad their bounds
+    setBackgroundBrush(scene->graphStyle().canvas);
+    setFrameShape(QFrame::NoFrame);
+    setFocusPolicy(Qt::StrongFocus);
+    setAlignment(Qt::AlignCenter);
+
+    m_animation = new QVariantAnimation(this);
+    m_animation->setDuration(kAnimationMs);
+    m_animation->setEasingCurve(QEasingCurve::OutCubic);
+}
+
+double GraphCanvas::zoom() const {
+    return transform().m11();
+}
+
+void GraphCanvas::updateSceneRect() {
+    // Half a viewport of room around the graph at the current zoom: the graph can be panned
+    // to any edge, and a zoom can keep any point under the mouse even when the whole graph is
+    // smaller than the viewport (which would otherwise pin it to the centre).
+    const QRectF graph = m_scene->graphRect();
+    if (graph.isEmpty()) {
+        setSceneRect(QRectF());
+        return;
+    }
+    const double z = std::max(zoom(), kMinZoom);
+    const double dx = viewport()->width() / z / 2;
+    const double dy = viewport()->height() / z / 2;
+    setSceneRect(graph.adjusted(-dx, -dy, dx, dy));
+}
+
+void GraphCanvas::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    updateSceneRect();
+}
+
+void GraphCanvas::applyView(double zoom, QPointF centre) {
+    zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    const bool changed = std::abs(zoom - this->zoom()) > 1e-9;
+    setTransform(QTransform::fromScale(zoom, zoom));
+    updateSceneRect();
+    centerOn(centre);
+    if (changed)
+        emit zoomChanged(zoom);
+}
+
+void GraphCanvas::setZoom(double zoom, std::optional<QPointF> anchor) {
+    m_animation->stop();
+    zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    const QPoint viewportCentre = viewport()->rect().center();
+    const QPointF anchorScene = anchor.value_or(mapToScene(viewportCentre));
+    const QPointF anchorBefore = mapFromScene(anchorScene);
+    const bool changed = std::abs(zoom - this->zoom()) > 1e-9;
+    setTransform(QTransform::fromScale(zoom, zoom));
+    updateSceneRect();
+    // Scroll so the anchor is back under the same viewport pixel.
+    const QPointF anchorAfter = mapFromScene(anchorScene);
+    const QPointF shift = anchorAfter - anchorBefore;
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(shift.x()));
+    verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(shift.y()));
+    if (changed)
+        emit zoomChanged(zoom);
+}
+
+void GraphCanvas::animateTo(double zoom, QPointF centre) {
+    zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    m_animation->stop();
+    m_targetZoom = zoom;
+    m_targetCentre = centre;
+    if (!m_animated || !isVisible()) {
+        applyView(zoom, centre);
+        return;
+    }
+    const double fromZoom = this->zoom();
+    const QPointF fromCentre = mapToScene(viewport()->rect().center());
+    m_animation->disconnect(this);
+    connect(m_animation, &QVariantAnimation::valueChanged, this,
+            [this, fromZoom, fromCentre, zoom, centre](const QVariant& value) {
+                const double t = value.toDouble();
+                // Zoom moves geometrically, so zooming in and out feel alike.
+                const double z = fromZoom * std::pow(zoom / fromZoom, t);
+                applyView(z, fromCentre + (centre - fromCentre) * t);
+            });
+    m_animation->setStartValue(0.0);
+    m_animation->setEndValue(1.0);
+    m_animation->start();
+}
+
+void GraphCanvas::zoomBy(double factor) {
+    // Presses during an animation compound on where it is going, not on where it is.
+    if (m_animation->state() == QAbstractAnimation::Running) {
+        animateTo(m_targetZoom * factor, m_targetCentre);
+        return;
+    }
+    animateTo(zoom() * factor, mapToScene(viewport()->rect().center()));
+}
+
+void GraphCanvas::fitToView() {
+    const QRectF rect = m_scene->graphRect();
+    if (rect.isEmpty())
+        return;
+    const QSizeF size = viewport()->size();
+    const double fit = std::min(size.width() / rect.width(), size.height() / rect.height());
+    animateTo(std::min(fit, 1.0), rect.center());
+}
+
+void GraphCanvas::showStart() {
+    m_animation->stop();
+    const QRectF rect = m_scene->graphRect();
+    if (rect.isEmpty())
+        return;
+    const QSizeF size = viewport()->size();
+    const double fit = std::min(size.width() / rect.width(), size.height() / rect.height());
+    if (fit >= kMinStartZoom) {
+        applyView(std::min(fit, 1.0), rect.center());
+        return;
+    }
+    // Too big to read whole: start at the top, centred on the first nodes.
+    const double zoom = std::max(fit, kReadableZoom);
+    double topX = rect.center().x();
+    double topY = std::numeric_limits<double>::max();
+    for (std::size_t i = 0; i < m_scene->nodeCount(); ++i) {
+        const QRectF box = m_scene->node(i)->sceneBox();
+        if (box.top() < topY - 1) {
+            topY = box.top();
+            topX = box.center().x();
+        }
+    }
+    const double halfHeight = size.height() / (2 * zoom);
+    applyView(zoom, QPointF(topX, rect.top() + halfHeight));
+}
+
+void GraphCanvas::centreOnNode(const NodeItem* node) {
+    if (!node)
+        return;
+    // A jump into a zoomed-out view also zooms in, so the node can be read.
+    const double target = zoom() < kMinStartZoom ? kReadableZoom : zoom();
+    animateTo(target, node->sceneBox().center());
+}
+
+void GraphCanvas::centreOnRect(const QRectF& rect) {
+    const QSizeF size = viewport()->size();
+    const double fit =
+        std::min(size.width() / (rect.width() + 40), size.height() / (rect.height() + 40));
+    const double readable = zoom() < kMinStartZoom ? kReadableZoom : zoom();
+    animateTo(std::min(readable, fit), rect.center());
+}
+
+void GraphCanvas::selectNode(NodeItem* node) {
+    if (!node)
+        return;
+    m_scene->clearSelection();
+    node->setSelected(true);
+    centreOnNode(node);
+}
+
+void GraphCanvas::wheelEvent(QWheelEvent* event) {
+    // A wheel notch (120) zooms by about 15 %; touchpads send smaller steps, smoothly.
+    const QPoint delta = event->angleDelta();
+    const int steps = delta.y() != 0 ? delta.y() : delta.x();
+    if (steps == 0) {
+        event->ignore();
+        return;
+    }
+    const double factor = std::pow(2.0, steps / 600.0);
+    setZoom(zoom() * factor, mapToScene(event->position().toPoint()));
+    event->accept();
+}
+
+bool GraphCanvas::navigate(int key) {
+    NodeItem* current = m_scene->selectedNode();
+    if (!current)
+        return false;
+    const QPointF here = current->sceneBox().center();
+    std::vector<std::size_t> candidates;
+    if (key == Qt::Key_Up)
+        candidates = m_scene->predecessors(current->nodeIndex());
+    else if (key == Qt::Key_Down)
+        candidates = m_scene->successors(current->nodeIndex());
+    else {
+        // Neighbours on the same rank: boxes that span this node's vertical centre.
+        for (std::size_t i = 0; i < m_scene->nodeCount(); ++i) {
+            const QRectF box = m_scene->node(i)->sceneBox();
+            if (i == current->nodeIndex() || box.top() > here.y() || box.bottom() < here.y())
+                continue;
+            if ((key == Qt::Key_Left) == (box.center().x() < here.x()))
+                candidates.push_back(i);
+        }
+    }
+    // The nearest candidate horizontally: the one the eye expects.
+    NodeItem* best = nullptr;
+    double bestDistance = std::numeric_limits<double>::max();
+    for (std::size_t i : candidates) {
+        NodeItem* node = m_scene->node(i);
+        const double distance = std::abs(node->sceneBox().center().x() - here.x());
+        if (distance < bestDistance) {
+            best = node;
+            bestDistance = distance;
+        }
+    }
+    if (!best)
+        return true; // at the graph's edge: stay, but do not pan either
+    selectNode(best);
+    return true;
+}
+
+void GraphCanvas::keyPressEvent(QKeyEvent* event) {
+    const int key = event->key();
+    switch (key) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(1.25);
+        return;
+    case Qt::Key_Minus:
+    case Qt::Key_Underscore:
+        zoomBy(0.8);
+        return;
+    case Qt::Key_0:
+        animateTo(1.0, mapToScene(viewport()->rect().center()));
+        return;
+    case Qt::Key_F:
+        if (event->modifiers() == Qt::NoModifier) {
+            fitToView();
+            return;
+        }
+        break;
+    case Qt::Key_Slash:
+        emit searchRequested();
+        return;
+    case Qt::Key_Escape:
+        m_scene->clearSelection();
+        return;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (NodeItem* node = m_scene->selectedNode();
+            node && node->ref().kind == layout::NodeKind::Block) {
+            emit expandBlockRequested(static_cast<int>(node->ref().id));
+            return;
+        }
+        break;
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+        if (event->modifiers() == Qt::NoModifier && navigate(key))
+            return;
+        {
+            QScrollBar* bar = (key == Qt::Key_Up || key == Qt::Key_Down) ? verticalScrollBar()
+                                                                        : horizontalScrollBar();
+            const int sign = (key == Qt::Key_Up || key == Qt::Key_Left) ? -1 : 1;
+            bar->setValue(bar->value() + sign * kPanStep);
+        }
+        return;
+    default:
+        break;
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+    for (QGraphicsItem* item : items(event->position().toPoint())) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
+            if (node->ref().kind == layout::NodeKind::Block) {
+                emit expandBlockRequested(static_cast<int>(node->ref().id));
+                event->accept();
+                return;
+            }
+            break;
+        }
+        if (auto* cluster = qgraphicsitem_cast<ClusterItem*>(item)) {
+            emit collapseBlockRequested(cluster->block());
+            event->accept();
+            return;
+        }
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+} // namespace strata::views::graph

@@ -1,0 +1,73 @@
+#pragma once
+// The graph's viewport: zoom (wheel under the mouse, +/- keys, animated), pan (drag, arrow
+// keys), fit-to-view (F), keyboard navigation along edges (Up/Down to a producer/consumer,
+// Left/Right to a neighbour on the same rank), double-click to expand or collapse a block.
+
+#include <QGraphicsView>
+#include <optional>
+
+class QVariantAnimation;
+
+namespace strata::views::graph {
+
+class GraphScene;
+class NodeItem;
+
+class GraphCanvas : public QGraphicsView {
+    Q_OBJECT
+
+  public:
+    explicit GraphCanvas(GraphScene* scene, QWidget* parent = nullptr);
+
+    static constexpr double kMinZoom = 0.02;
+    static constexpr double kMaxZoom = 6.0;
+
+    GraphScene* graphScene() const { return m_scene; }
+    double zoom() const;
+    // Sets the zoom, keeping `anchor` (scene coordinates; default: the viewport's centre) where
+    // it is on screen. Clamped to [kMinZoom, kMaxZoom].
+    void setZoom(double zoom, std::optional<QPointF> anchor = std::nullopt);
+    // Multiplies the zoom around the viewport's centre, animated when animations are on.
+    void zoomBy(double factor);
+    // Shows the whole graph, at most at 100 %.
+    void fitToView();
+    // The first view of a new layout: the whole graph when that is readable, else its top
+    // (where the inputs are) at a readable zoom.
+    void showStart();
+    // Scrolls (animated when on) so that `node` is in the middle.
+    void centreOnNode(const NodeItem* node);
+    // Scrolls (animated when on) to `rect`, zooming out if needed to show all of it.
+    void centreOnRect(const QRectF& rect);
+    // Selects `node` alone and centres on it.
+    void selectNode(NodeItem* node);
+
+    // Animations make zoom and centring glide; tests turn them off to check results at once.
+    void setAnimated(bool animated) { m_animated = animated; }
+    bool isAnimated() const { return m_animated; }
+
+  signals:
+    void zoomChanged(double zoom);
+    void expandBlockRequested(int block);
+    void collapseBlockRequested(int block);
+    void searchRequested(); // "/" pressed
+
+  protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+  private:
+    void animateTo(double zoom, QPointF centre);
+    void applyView(double zoom, QPointF centre);
+    void updateSceneRect();
+    bool navigate(int key);
+
+    GraphScene* m_scene;
+    QVariantAnimation* m_animation = nullptr;
+    double m_targetZoom = 1;  // where the running animation goes
+    QPointF m_targetCentre;
+    bool m_animated = true;
+};
+
+} // namespace strata::views::graph

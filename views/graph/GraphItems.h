@@ -1,0 +1,140 @@
+#pragma once
+// The graphics items of the graph view: nodes (ops, collapsed blocks, graph inputs and
+// outputs), edges and block clusters. Everything they draw is prepared when they are made
+// (texts elided, paths built); paint() only paints, and paints less when zoomed far out
+// (level of detail) so that ten thousand items stay fluid.
+
+#include "layout/GraphLayout.h"
+#include "views/graph/GraphStyle.h"
+
+#include <QGraphicsItem>
+#include <QPainterPath>
+#include <QPolygonF>
+#include <QStaticText>
+
+namespace strata::views::graph {
+
+// Item types, so the scene can tell its items apart with qgraphicsitem_cast.
+enum ItemType {
+    NodeItemType = QGraphicsItem::UserType + 1,
+    EdgeItemType,
+    ClusterItemType,
+};
+
+// What a node shows; built by the scene from the graph.
+struct NodeContent {
+    layout::NodeKind kind = layout::NodeKind::Op;
+    QString title;
+    QString name;
+    QString detail;
+    QColor accent;  // op class colour, or block colour for collapsed blocks
+    QString badge;  // collapsed blocks: the badge text, or empty
+};
+
+class NodeItem : public QGraphicsItem {
+  public:
+    // `style` must outlive the item (the scene owns both).
+    NodeItem(std::size_t index, const layout::NodeBox& box, const NodeContent& content,
+             const GraphStyle* style);
+
+    // qgraphicsitem_cast needs Type: without it, every cast would succeed.
+    enum { Type = NodeItemType };
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+               QWidget* widget) override;
+
+    std::size_t nodeIndex() const { return m_index; }
+    layout::NodeRef ref() const { return m_ref; }
+    const NodeContent& content() const { return m_content; }
+    // The box in scene coordinates.
+    QRectF sceneBox() const { return m_box.translated(pos()); }
+
+    bool isSearchHit() const { return m_searchHit; }
+    void setSearchHit(bool hit);
+    void setBadge(const QString& badge);
+
+  private:
+    void prepareTexts();
+    void paintOp(QPainter* painter, bool detailed) const;
+    void paintBlock(QPainter* painter, bool detailed) const;
+    void paintTerminal(QPainter* painter, bool detailed) const;
+    // Title line at `titleTop`, the name and detail lines from `bodyTop` down.
+    void paintTexts(QPainter* painter, qreal titleTop, qreal bodyTop,
+                    const QColor& titleColor) const;
+    void paintOutline(QPainter* painter, const QPainterPath& outline) const;
+
+    std::size_t m_index;
+    layout::NodeRef m_ref;
+    NodeContent m_content;
+    const GraphStyle* m_style;
+    QRectF m_box; // local: (0, 0, width, height)
+    QStaticText m_title;
+    QStaticText m_name;
+    QStaticText m_detail;
+    QStaticText m_badge;
+    bool m_searchHit = false;
+};
+
+class EdgeItem : public QGraphicsItem {
+  public:
+    // `points`: the layout's cubic Bézier (3k+1 points), ending on the head's box.
+    EdgeItem(std::size_t index, const std::vector<layout::Point>& points, const GraphStyle* style);
+
+    // qgraphicsitem_cast needs Type: without it, every cast would succeed.
+    enum { Type = EdgeItemType };
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+               QWidget* widget) override;
+
+    std::size_t edgeIndex() const { return m_index; }
+    const QPainterPath& path() const { return m_path; }
+    bool isHighlighted() const { return m_highlighted; }
+    void setHighlighted(bool highlighted);
+
+  protected:
+    void hoverEnterEvent(QGraphicsSceneHoverEvent* event) override;
+    void hoverLeaveEvent(QGraphicsSceneHoverEvent* event) override;
+
+  private:
+    std::size_t m_index;
+    const GraphStyle* m_style;
+    QPainterPath m_path;
+    QPolygonF m_arrow;
+    QRectF m_bounds;
+    mutable QPainterPath m_shape; // stroked on first hit test only
+    bool m_highlighted = false;
+    bool m_hovered = false;
+};
+
+class ClusterItem : public QGraphicsItem {
+  public:
+    ClusterItem(const layout::ClusterBox& cluster, const GraphStyle* style);
+
+    // qgraphicsitem_cast needs Type: without it, every cast would succeed.
+    enum { Type = ClusterItemType };
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    // Only the badge takes clicks and hovers: the rest of the region lets drags pan the view.
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+               QWidget* widget) override;
+
+    int block() const { return m_block; }
+    QString badgeText() const { return m_badgeText; }
+    void setBadge(const QString& text);
+
+  private:
+    int m_block;
+    const GraphStyle* m_style;
+    QRectF m_box;
+    QRectF m_badgeRect;
+    QString m_badgeText;
+    QStaticText m_badge;
+    QColor m_color;
+};
+
+} // namespace strata::views::graph

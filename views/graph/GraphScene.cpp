@@ -1,0 +1,349 @@
+#include "views/graph/GraphScene.h"
+
+#include "layout/NodeLabel.h"
+#include "views/Format.h"
+#include "views/OpClassStyle.h"
+#include "views/graph/GraphItems.h"
+
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+
+namespace strata::views::graph {
+
+namespace {
+
+constexpr std::uint32_t kNoNode = UINT32_MAX;
+constexpr qreal kSceneMargin = 40;
+
+QString fromStd(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString escaped(const std::string& text) {
+    return fromStd(text).toHtmlEscaped();
+}
+
+QString valueSummary(const ir::Value& value) {
+    QStringList parts{formatShape(value.shape), fromStd(std::string(ir::dtypeName(value.dtype)))};
+    if (value.bytes() > 0)
+        parts << formatBytes(value.bytes());
+    return parts.join(QStringLiteral(" \u00b7 "));
+}
+
+} // namespace
+
+QString formatSeconds(double seconds) {
+    if (!std::isfinite(seconds))
+        return QStringLiteral("n/a");
+    const double s = std::fabs(seconds);
+    auto number = [](double v) {
+        return QString::number(v, 'f', v < 10 ? 2 : v < 100 ? 1 : 0);
+    };
+    if (s < 1e-3)
+        return number(seconds * 1e6) + QStringLiteral(" \u00b5s");
+    if (s < 1)
+        return number(seconds * 1e3) + QStringLiteral(" ms");
+    return number(seconds) + QStringLiteral(" s");
+}
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent), m_style(GraphStyle::standard()) {
+    // The scene is rebuilt, never edited item by item: a BSP index pays off for hit tests and
+    // exposure over thousands of static items.
+    setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+    connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+}
+
+GraphScene::~GraphScene() {
+    // Items first: their destructors may notify the scene, whose members must still be alive.
+    disconnect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+    clear();
+}
+
+void GraphScene::setGraphStyle(GraphStyle style) {
+    m_style = std::move(style);
+}
+
+void GraphScene::clearLayout() {
+    const QSignalBlocker blocker(this);
+    clear();
+    m_nodes.clear();
+    m_edges.clear();
+    m_clusters.clear();
+    m_nodeOfOp.clear();
+    m_edgesOfNode.clear();
+    m_highlighted.clear();
+    m_searchHits.clear();
+    m_layout.reset();
+    m_graph.reset();
+    m_input = {};
+    setSceneRect(QRectF());
+    emit selectionChanged();
+}
+
+void GraphScene::showLayout(std::shared_ptr<const ir::Graph> graph,
+                            std::shared_ptr<const layout::GraphLayout> layout,
+                            layout::LayoutInput input) {
+    clearLayout();
+    if (!graph || !layout)
+        return;
+    m_graph = std::move(graph);
+    m_layout = std::move(layout);
+    m_input = std::move(input);
+    const ir::Graph& g = *m_graph;
+    const layout::GraphLayout& lay = *m_layout;
+
+    m_nodeOfOp.assign(g.ops.size(), kNoNode);
+    m_nodes.reserve(lay.nodes.size());
+    for (std::size_t i = 0; i < lay.nodes.size(); ++i) {
+        const layout::NodeBox& box = lay.nodes[i];
+        const layout::NodeLabel label = layout::nodeLabel(g, m_input, box.ref);
+        NodeContent content{box.ref.kind, fromStd(label.title), fromStd(label.name),
+                            fromStd(label.detail), m_style.edge, {}};
+        switch (box.ref.kind) {
+        case layout::NodeKind::Op:
+            if (box.ref.id < g.ops.size()) {
+                content.accent = opClassColor(g.ops[box.ref.id].opClass);
+                m_nodeOfOp[box.ref.id] = static_cast<std::uint32_t>(i);
+            }
+            break;
+        case layout::NodeKind::Block: {
+            const int block = static_cast<int>(box.ref.id);
+            content.accent = blockColor(block);
+            for (std::size_t op = 0; op < m_input.blockOfOp.size() && op < g.ops.size(); ++op)
+                if (m_input.blockOfOp[op] == block)
+                    m_nodeOfOp[op] = static_cast<std::uint32_t>(i);
+            break;
+        }
+        case layout::NodeKind::Input:
+        case layout::NodeKind::Output:
+            content.accent = m_style.edge;
+            break;
+        }
+        auto* item = new NodeItem(i, box, content, &m_style);
+        addItem(item);
+        m_nodes.push_back(item);
+    }
+
+    m_edgesOfNode.assign(m_nodes.size(), {});
+    m_edges.reserve(lay.edges.size());
+    for (std::size_t i = 0; i < lay.edges.size(); ++i) {
+        const layout::EdgeRoute& route = lay.edges[i];
+        auto* item = new EdgeItem(i, route.points, &m_style);
+        addItem(item);
+        m_edges.push_back(item);
+        if (route.from < m_nodes.size() && route.to < m_nodes.size()) {
+            m_edgesOfNode[route.from].push_back(static_cast<std::uint32_t>(i));
+            m_edgesOfNode[route.to].push_back(static_cast<std::uint32_t>(i));
+        }
+    }
+
+    for (const layout::ClusterBox& box : lay.clusters) {
+        auto* item = new ClusterItem(box, &m_style);
+        addItem(item);
+        m_clusters.push_back(item);
+    }
+
+    // Tooltips and badges once the adjacency exists.
+    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+        m_nodes[i]->setToolTip(nodeToolTip(i));
+    for (std::size_t i = 0; i < m_edges.size(); ++i)
+        m_edges[i]->setToolTip(edgeToolTip(i));
+    setBadges(m_badges);
+    setSceneRect(graphRect());
+}
+
+QRectF GraphScene::graphRect() const {
+    if (!m_layout)
+        return {};
+    const layout::Rect& b = m_layout->bounds;
+    return QRectF(b.x, b.y, b.width, b.height)
+        .adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin);
+}
+
+void GraphScene::setBadges(std::vector<BlockBadge> badges) {
+    m_badges = std::move(badges);
+    for (ClusterItem* cluster : m_clusters) {
+        cluster->setBadge(badgeText(cluster->block()));
+        cluster->setToolTip(
+            tr("<b>%1</b><br>Double-click the badge to collapse the block into one node.")
+                .arg(badgeText(cluster->block()).toHtmlEscaped()));
+    }
+    for (NodeItem* node : m_nodes) {
+        if (node->ref().kind != layout::NodeKind::Block || m_input.blocksAreChunks)
+            continue;
+        const int block = static_cast<int>(node->ref().id);
+        const auto it = std::find_if(m_badges.begin(), m_badges.end(),
+                                     [&](const BlockBadge& b) { return b.block == block; });
+        QStringList parts;
+        if (it != m_badges.end()) {
+            if (it->mp > 0)
+                parts << tr("mp %1").arg(it->mp);
+            if (it->predictedSeconds)
+                parts << formatSeconds(*it->predictedSeconds);
+        }
+        node->setBadge(parts.join(QStringLiteral(" \u00b7 ")));
+    }
+}
+
+QString GraphScene::badgeText(int block) const {
+    if (m_input.blocksAreChunks && m_graph) {
+        const layout::NodeLabel label = layout::nodeLabel(*m_graph, m_input, layout::NodeRef::block(block));
+        return fromStd(label.title);
+    }
+    QStringList parts{tr("Block %1").arg(block)};
+    const auto it = std::find_if(m_badges.begin(), m_badges.end(),
+                                 [&](const BlockBadge& b) { return b.block == block; });
+    if (it != m_badges.end()) {
+        if (it->mp > 0)
+            parts << tr("mp %1").arg(it->mp);
+        if (it->predictedSeconds)
+            parts << formatSeconds(*it->predictedSeconds);
+    }
+    return parts.join(QStringLiteral(" \u00b7 "));
+}
+
+NodeItem* GraphScene::nodeForOp(ir::OpId op) const {
+    if (!op.valid() || op.index >= m_nodeOfOp.size() || m_nodeOfOp[op.index] == kNoNode)
+        return nullptr;
+    return m_nodes[m_nodeOfOp[op.index]];
+}
+
+NodeItem* GraphScene::nodeForBlock(int block) const {
+    for (NodeItem* node : m_nodes)
+        if (node->ref() == layout::NodeRef::block(block))
+            return node;
+    return nullptr;
+}
+
+ClusterItem* GraphScene::clusterForBlock(int block) const {
+    for (ClusterItem* cluster : m_clusters)
+        if (cluster->block() == block)
+            return cluster;
+    return nullptr;
+}
+
+NodeItem* GraphScene::selectedNode() const {
+    const QList<QGraphicsItem*> selected = selectedItems();
+    if (selected.size() != 1)
+        return nullptr;
+    return qgraphicsitem_cast<NodeItem*>(selected.front());
+}
+
+std::vector<std::size_t> GraphScene::predecessors(std::size_t node) const {
+    std::vector<std::size_t> out;
+    if (!m_layout || node >= m_edgesOfNode.size())
+        return out;
+    for (std::uint32_t e : m_edgesOfNode[node])
+        if (m_layout->edges[e].to == node)
+            out.push_back(m_layout->edges[e].from);
+    return out;
+}
+
+std::vector<std::size_t> GraphScene::successors(std::size_t node) const {
+    std::vector<std::size_t> out;
+    if (!m_layout || node >= m_edgesOfNode.size())
+        return out;
+    for (std::uint32_t e : m_edgesOfNode[node])
+        if (m_layout->edges[e].from == node)
+            out.push_back(m_layout->edges[e].to);
+    return out;
+}
+
+std::vector<ir::OpId> GraphScene::findOps(const QString& text) const {
+    std::vector<ir::OpId> out;
+    const QString needle = text.trimmed();
+    if (!m_graph || needle.isEmpty())
+        return out;
+    for (std::size_t i = 0; i < m_graph->ops.size(); ++i) {
+        const ir::Op& op = m_graph->ops[i];
+        if (fromStd(op.name).contains(needle, Qt::CaseInsensitive) ||
+            fromStd(op.type).contains(needle, Qt::CaseInsensitive))
+            out.push_back(ir::OpId(static_cast<std::uint32_t>(i)));
+    }
+    return out;
+}
+
+void GraphScene::markSearchHits(const std::vector<ir::OpId>& ops) {
+    for (std::uint32_t node : m_searchHits)
+        m_nodes[node]->setSearchHit(false);
+    m_searchHits.clear();
+    for (ir::OpId op : ops) {
+        if (NodeItem* node = nodeForOp(op)) {
+            node->setSearchHit(true);
+            m_searchHits.push_back(static_cast<std::uint32_t>(node->nodeIndex()));
+        }
+    }
+}
+
+void GraphScene::onSelectionChanged() {
+    for (std::uint32_t e : m_highlighted)
+        m_edges[e]->setHighlighted(false);
+    m_highlighted.clear();
+    for (QGraphicsItem* item : selectedItems()) {
+        auto* node = qgraphicsitem_cast<NodeItem*>(item);
+        if (!node || node->nodeIndex() >= m_edgesOfNode.size())
+            continue;
+        for (std::uint32_t e : m_edgesOfNode[node->nodeIndex()]) {
+            m_edges[e]->setHighlighted(true);
+            m_highlighted.push_back(e);
+        }
+    }
+}
+
+QString GraphScene::nodeToolTip(std::size_t index) const {
+    const layout::NodeRef ref = m_nodes[index]->ref();
+    const ir::Graph& g = *m_graph;
+    switch (ref.kind) {
+    case layout::NodeKind::Op: {
+        if (ref.id >= g.ops.size())
+            return {};
+        const ir::Op& op = g.ops[ref.id];
+        QString tip = QStringLiteral("<b>%1</b> %2").arg(escaped(op.type), escaped(op.name));
+        for (ir::ValueId out : op.outputs)
+            if (out.valid() && out.index < g.values.size())
+                tip += QStringLiteral("<br>\u2192 %1: %2")
+                           .arg(escaped(g.value(out).name), valueSummary(g.value(out)));
+        tip += QStringLiteral("<br>%1 \u00b7 read %2 \u00b7 write %3")
+                   .arg(formatFlops(op.cost.flops), formatBytes(op.cost.bytesRead),
+                        formatBytes(op.cost.bytesWritten));
+        return tip;
+    }
+    case layout::NodeKind::Block: {
+        const layout::NodeLabel label = layout::nodeLabel(g, m_input, ref);
+        return tr("<b>%1</b> \u00b7 %2<br>%3<br>Double-click to expand.")
+            .arg(escaped(label.title), escaped(label.name), escaped(label.detail));
+    }
+    case layout::NodeKind::Input:
+    case layout::NodeKind::Output: {
+        if (ref.id >= g.values.size())
+            return {};
+        return QStringLiteral("<b>%1</b> %2<br>%3")
+            .arg(ref.kind == layout::NodeKind::Input ? tr("Input") : tr("Output"),
+                 escaped(g.values[ref.id].name), valueSummary(g.values[ref.id]));
+    }
+    }
+    return {};
+}
+
+QString GraphScene::edgeToolTip(std::size_t index) const {
+    const layout::EdgeRoute& route = m_layout->edges[index];
+    const ir::Graph& g = *m_graph;
+    if (!route.value.valid() || route.value.index >= g.values.size())
+        return {};
+    const ir::Value& value = g.value(route.value);
+    QString tip = QStringLiteral("<b>%1</b><br>%2").arg(escaped(value.name), valueSummary(value));
+    if (route.valueCount > 1)
+        tip += route.valueCount == 2
+                   ? tr("<br>and 1 more tensor")
+                   : tr("<br>and %1 more tensors").arg(route.valueCount - 1);
+    auto nodeName = [&](std::uint32_t node) {
+        const layout::NodeLabel label = layout::nodeLabel(g, m_input, m_nodes[node]->ref());
+        return escaped(label.name.empty() ? label.title : label.name);
+    };
+    tip += QStringLiteral("<br><span style='color:#5f6670'>%1 \u2192 %2</span>")
+               .arg(nodeName(route.from), nodeName(route.to));
+    return tip;
+}
+
+} // namespace strata::views::graph

@@ -1,0 +1,112 @@
+#pragma once
+// The graph view: a search bar and zoom controls over the graph canvas, or a message (with a
+// busy indicator) while there is no layout to show. It shows layouts it is given and says
+// what the user picked; computing layouts is the caller's job (off the UI thread).
+//
+// Keys on the canvas: wheel or +/- zoom, drag or arrows pan, F fits, 0 is 100 %, Up/Down move
+// the selection to a producer/consumer, Left/Right to a neighbour, "/" searches, Enter or a
+// double-click expands a collapsed block, a double-click on a block's badge collapses it.
+
+#include "ir/Graph.h"
+#include "layout/GraphLayout.h"
+#include "layout/LayoutInput.h"
+#include "layout/NodeLabel.h"
+#include "views/graph/BlockBadge.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QStackedWidget;
+class QToolButton;
+
+namespace strata::views::graph {
+
+class GraphCanvas;
+class GraphScene;
+
+class GraphView : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit GraphView(QWidget* parent = nullptr);
+    ~GraphView() override;
+
+    // Shows `layout` of `graph` under `input` (the partition it was computed for) and frames
+    // its start. A selected op stays selected when it is in the new layout.
+    void showGraphLayout(std::shared_ptr<const ir::Graph> graph,
+                         std::shared_ptr<const layout::GraphLayout> layout,
+                         layout::LayoutInput input);
+    // Replaces the graph with a message, e.g. while the first layout runs or after it failed.
+    void showMessage(const QString& text, bool busy = false);
+    // A note in the corner while the shown graph is being re-laid out; empty hides it.
+    void setBusy(const QString& text);
+    void clear();
+
+    void setBadges(std::vector<BlockBadge> badges);
+
+    // Metrics for layout requests: what this view's fonts need. Safe to use in a worker.
+    layout::TextMetrics textMetrics() const;
+
+    GraphScene* scene() const { return m_scene; }
+    GraphCanvas* canvas() const { return m_canvas; }
+    QLineEdit* searchField() const { return m_search; }
+    bool isShowingGraph() const;
+    QString message() const;
+    std::optional<ir::OpId> selectedOp() const;
+    void setAnimated(bool animated);
+
+  public slots:
+    // Selects the op's node (or its collapsed block's) and centres on it. Emits opSelected
+    // when the selection changes.
+    void selectOp(strata::ir::OpId op);
+    // Centres on a block's node (collapsed) or cluster (expanded).
+    void centreOnBlock(int block);
+    void fitToView();
+    void zoomIn();
+    void zoomOut();
+    // Select and centre the next / previous search match.
+    void findNext();
+    void findPrevious();
+
+  signals:
+    void opSelected(strata::ir::OpId op);
+    void blockSelected(int block);
+    void expandBlockRequested(int block);
+    void collapseBlockRequested(int block);
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+  private:
+    QWidget* createToolBar();
+    QWidget* createMessagePage();
+    void onSelectionChanged();
+    void updateSearch();
+    void showMatch(int index);
+    void updateZoomLabel(double zoom);
+    void placeBusyNote();
+
+    GraphScene* m_scene = nullptr;
+    GraphCanvas* m_canvas = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QLabel* m_message = nullptr;
+    QProgressBar* m_messageBusy = nullptr;
+    QLabel* m_busyNote = nullptr;
+    QLineEdit* m_search = nullptr;
+    QLabel* m_matchLabel = nullptr;
+    QLabel* m_zoomLabel = nullptr;
+    QLabel* m_sizeLabel = nullptr;
+
+    std::vector<ir::OpId> m_matches;
+    int m_matchIndex = -1;
+    std::optional<ir::OpId> m_lastOp;     // last op announced through opSelected
+    std::optional<int> m_lastBlock;       // last block announced through blockSelected
+};
+
+} // namespace strata::views::graph
