@@ -1,10 +1,12 @@
 #include "MainWindow.h"
 
+#include "GraphTab.h"
 #include "ModelLoader.h"
 #include "views/Format.h"
 #include "views/ModelSummaryWidget.h"
 #include "views/OpTableModel.h"
 #include "views/OpTableView.h"
+#include "views/graph/GraphView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -31,6 +33,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -120,11 +123,32 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_splitter->setSizes({360, 1240});
     m_splitter->setChildrenCollapsible(false);
 
+    m_graphTab = new GraphTab;
+    m_graphTab->setObjectName(QStringLiteral("graphTab"));
+    connect(m_graphTab, &GraphTab::diagnosticsReported, this, &MainWindow::appendDiagnostics);
+    connect(m_graphTab, &GraphTab::statusMessage, this,
+            [this](const QString& text, int timeoutMs) {
+                statusBar()->showMessage(text, timeoutMs);
+            });
+    connect(m_graphTab, &GraphTab::layoutFinished, this, [this](bool ok) {
+        if (!m_loader->isLoading())
+            m_busy->hide();
+        emit graphLayoutFinished(ok);
+    });
+    connect(m_graphTab->view(), &views::graph::GraphView::opSelected, this,
+            &MainWindow::selectOpInTable);
+
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("centralTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_graphTab, tr("Graph"));
+    m_tabs->addTab(m_splitter, tr("Ops"));
+
     m_stack = new QStackedWidget;
     m_stack->setObjectName(QStringLiteral("centralStack"));
     m_placeholder = createPlaceholder();
     m_stack->addWidget(m_placeholder);
-    m_stack->addWidget(m_splitter);
+    m_stack->addWidget(m_tabs);
     setCentralWidget(m_stack);
 
     createActions();
@@ -257,6 +281,8 @@ QWidget* MainWindow::createOpTablePane() {
     layout->addWidget(m_opTable, 1);
 
     connect(m_opProxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateFilterCount);
+    connect(m_opTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &MainWindow::onOpTableCurrentChanged);
     updateFilterCount();
     return pane;
 }
@@ -312,6 +338,54 @@ void MainWindow::openFile(const QString& path) {
     m_loader->load(path, m_importOptions);
 }
 
+bool MainWindow::isLayingOut() const {
+    return m_graphTab->isLayingOut();
+}
+
+void MainWindow::setPartition(std::vector<int> blockOfOp,
+                              std::vector<views::graph::BlockBadge> badges) {
+    m_graphTab->setPartition(std::move(blockOfOp), std::move(badges));
+    if (m_graphTab->isLayingOut())
+        m_busy->show();
+}
+
+QStringList MainWindow::tabNames() {
+    return {QStringLiteral("graph"), QStringLiteral("ops")};
+}
+
+bool MainWindow::showTab(const QString& name) {
+    const int index = static_cast<int>(tabNames().indexOf(name.toLower()));
+    if (index < 0)
+        return false;
+    m_tabs->setCurrentIndex(index);
+    return true;
+}
+
+void MainWindow::selectOpInTable(ir::OpId op) {
+    if (m_syncingSelection)
+        return;
+    const QModelIndex source = m_opModel->index(static_cast<int>(op.index), 0);
+    const QModelIndex index = m_opProxy->mapFromSource(source);
+    if (!index.isValid())
+        return; // filtered out of the table
+    m_syncingSelection = true;
+    m_opTable->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_opTable->scrollTo(index);
+    m_syncingSelection = false;
+}
+
+void MainWindow::onOpTableCurrentChanged() {
+    if (m_syncingSelection)
+        return;
+    const QModelIndex index = m_opProxy->mapToSource(m_opTable->currentIndex());
+    if (!index.isValid())
+        return;
+    m_syncingSelection = true;
+    m_graphTab->view()->selectOp(ir::OpId(static_cast<std::uint32_t>(index.row())));
+    m_syncingSelection = false;
+}
+
 void MainWindow::showOpenDialog() {
     QString dir;
     if (!m_currentFile.isEmpty())
@@ -333,12 +407,13 @@ void MainWindow::showAbout() {
 }
 
 void MainWindow::onLoadStarted(const QString& path) {
+    // A layout of the model on screen is no longer worth finishing.
+    m_graphTab->cancelLayout();
     m_busy->show();
     statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
 }
 
 void MainWindow::onLoadFinished(const LoadResult& result) {
-    m_busy->hide();
     const QString fileName = QFileInfo(result.path).fileName();
     showDiagnostics(result);
 
@@ -348,8 +423,10 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
         m_opModel->setGraph(result.graph);
         m_summary->setGraph(result.graph, result.path);
         m_placeholderError->hide();
-        m_stack->setCurrentWidget(m_splitter);
+        m_stack->setCurrentWidget(m_tabs);
         m_opTable->fitColumns();
+        m_graph = result.graph;
+        m_graphTab->setGraph(result.graph);
         setWindowTitle(QStringLiteral("Strata \u2014 %1").arg(fileName));
         setWindowFilePath(result.path);
         m_totals->setText(tr("%1 ops  ·  %2  ·  %3 params")
@@ -373,33 +450,40 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
         }
         if (!QFileInfo::exists(result.path))
             removeRecentFile(result.path);
+        // Starting this load cancelled the layout of the model still on screen: redo it.
+        if (m_graph && !m_graphTab->view()->isShowingGraph())
+            m_graphTab->setGraph(m_graph);
     }
+    if (!m_graphTab->isLayingOut())
+        m_busy->hide();
     emit loadFinished(result.path, result.ok());
+}
+
+QTreeWidgetItem* MainWindow::diagnosticItem(const Diagnostic& d) const {
+    QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
+    if (d.severity == Severity::Error)
+        icon = QStyle::SP_MessageBoxCritical;
+    else if (d.severity == Severity::Warning)
+        icon = QStyle::SP_MessageBoxWarning;
+    auto* item = new QTreeWidgetItem;
+    item->setIcon(SeverityColumn, style()->standardIcon(icon));
+    item->setText(SeverityColumn, QString::fromLatin1(severityName(d.severity)));
+    item->setText(MessageColumn, fromStd(d.message));
+    item->setText(LocationColumn, locationText(d.where));
+    item->setToolTip(MessageColumn, fromStd(d.toString()));
+    item->setData(SeverityColumn, Qt::UserRole, static_cast<int>(d.severity));
+    return item;
 }
 
 void MainWindow::showDiagnostics(const LoadResult& result) {
     m_diagnostics->clear();
     const QFileInfo info(result.path);
     QList<QTreeWidgetItem*> items;
-    int errors = 0;
     int warnings = 0;
     for (const Diagnostic& d : result.diagnostics) {
-        QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
-        if (d.severity == Severity::Error) {
-            icon = QStyle::SP_MessageBoxCritical;
-            ++errors;
-        } else if (d.severity == Severity::Warning) {
-            icon = QStyle::SP_MessageBoxWarning;
+        if (d.severity == Severity::Warning)
             ++warnings;
-        }
-        auto* item = new QTreeWidgetItem;
-        item->setIcon(SeverityColumn, style()->standardIcon(icon));
-        item->setText(SeverityColumn, QString::fromLatin1(severityName(d.severity)));
-        item->setText(MessageColumn, fromStd(d.message));
-        item->setText(LocationColumn, locationText(d.where));
-        item->setToolTip(MessageColumn, fromStd(d.toString()));
-        item->setData(SeverityColumn, Qt::UserRole, static_cast<int>(d.severity));
-        items << item;
+        items << diagnosticItem(d);
     }
     if (result.ok()) {
         // Close the log with what was imported, so an import without warnings still says so.
@@ -416,6 +500,34 @@ void MainWindow::showDiagnostics(const LoadResult& result) {
         items << item;
     }
     m_diagnostics->addTopLevelItems(items);
+    updateDiagnosticsTitle();
+}
+
+void MainWindow::appendDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+    QList<QTreeWidgetItem*> items;
+    for (const Diagnostic& d : diagnostics) {
+        QTreeWidgetItem* item = diagnosticItem(d);
+        item->setText(LocationColumn, item->text(LocationColumn).isEmpty()
+                                          ? tr("graph layout")
+                                          : item->text(LocationColumn));
+        items << item;
+    }
+    m_diagnostics->addTopLevelItems(items);
+    updateDiagnosticsTitle();
+}
+
+void MainWindow::updateDiagnosticsTitle() {
+    int errors = 0;
+    int warnings = 0;
+    for (int i = 0; i < m_diagnostics->topLevelItemCount(); ++i) {
+        const QVariant severity = m_diagnostics->topLevelItem(i)->data(SeverityColumn, Qt::UserRole);
+        if (!severity.isValid())
+            continue;
+        if (severity.toInt() == static_cast<int>(Severity::Error))
+            ++errors;
+        else if (severity.toInt() == static_cast<int>(Severity::Warning))
+            ++warnings;
+    }
     QString title = tr("Diagnostics");
     if (errors > 0)
         title += errors == 1 ? tr(" (1 error)") : tr(" (%1 errors)").arg(errors);

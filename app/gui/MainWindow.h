@@ -1,8 +1,13 @@
 #pragma once
-// Strata's main window: model summary and op table side by side, import diagnostics in a dock,
-// imports in the background through ModelLoader.
+// Strata's main window: central tabs (the graph, laid out in the background by GraphTab; the
+// ops: model summary and op table side by side), import and layout diagnostics in a dock,
+// imports in the background through ModelLoader. Selecting an op in the graph selects its row
+// in the op table and back.
 
 #include "model/ImportOptions.h"
+#include "views/graph/BlockBadge.h"
+#include "base/Diagnostic.h"
+#include "ir/Graph.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -17,7 +22,9 @@ class QProgressBar;
 class QSortFilterProxyModel;
 class QSplitter;
 class QStackedWidget;
+class QTabWidget;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace strata::views {
 class ModelSummaryWidget;
@@ -27,6 +34,7 @@ class OpTableView;
 
 namespace strata::gui {
 
+class GraphTab;
 class ModelLoader;
 struct LoadResult;
 
@@ -47,8 +55,21 @@ class MainWindow : public QMainWindow {
     bool isLoading() const;
     QString currentFile() const { return m_currentFile; }
 
+    // Draws the schedule's fusion blocks on the graph: one block per op (-1 for none; empty:
+    // no blocks) with their badges. Lays the graph out again in the background.
+    void setPartition(std::vector<int> blockOfOp, std::vector<views::graph::BlockBadge> badges);
+    GraphTab* graphTab() const { return m_graphTab; }
+    bool isLayingOut() const;
+
+    // Central tabs by name, for --tab: "graph", "ops".
+    static QStringList tabNames();
+    // Shows the tab called `name`; false if there is none.
+    bool showTab(const QString& name);
+
   signals:
     void loadFinished(const QString& path, bool ok);
+    // After every layout attempt of the graph tab.
+    void graphLayoutFinished(bool ok);
 
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -68,6 +89,11 @@ class MainWindow : public QMainWindow {
     void onLoadStarted(const QString& path);
     void onLoadFinished(const LoadResult& result);
     void showDiagnostics(const LoadResult& result);
+    void appendDiagnostics(const std::vector<Diagnostic>& diagnostics);
+    QTreeWidgetItem* diagnosticItem(const Diagnostic& diagnostic) const;
+    void updateDiagnosticsTitle();
+    void selectOpInTable(ir::OpId op);
+    void onOpTableCurrentChanged();
     void updateFilterCount();
 
     void addRecentFile(const QString& path);
@@ -77,12 +103,16 @@ class MainWindow : public QMainWindow {
     ModelLoader* m_loader = nullptr;
     model::ImportOptions m_importOptions;
     QString m_currentFile;
+    std::shared_ptr<const ir::Graph> m_graph;
+    bool m_syncingSelection = false; // graph <-> table, so neither echoes the other
 
     views::OpTableModel* m_opModel = nullptr;
     QSortFilterProxyModel* m_opProxy = nullptr;
     views::ModelSummaryWidget* m_summary = nullptr;
 
     QStackedWidget* m_stack = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    GraphTab* m_graphTab = nullptr;
     QWidget* m_placeholder = nullptr;
     QLabel* m_placeholderError = nullptr;
     QSplitter* m_splitter = nullptr;

@@ -1,7 +1,7 @@
-// strata: the desktop app. `strata [MODEL] [--screenshot OUT.png] [--size WxH]
-// [--input-shape name=1x3x224x224 ...]`. With --screenshot it loads MODEL, renders the window
-// into OUT.png and exits: 0 when the model loaded, 1 when it did not (the screenshot then shows
-// the error), 2 on bad usage.
+// strata: the desktop app. `strata [MODEL] [--screenshot OUT.png] [--tab graph|ops]
+// [--size WxH] [--input-shape name=1x3x224x224 ...]`. With --screenshot it loads MODEL, runs
+// what the tab needs (the graph's layout), renders the window into OUT.png and exits: 0 when
+// the model loaded, 1 when it did not (the screenshot then shows the error), 2 on bad usage.
 
 #include "MainWindow.h"
 #include "model/ImportOptions.h"
@@ -24,6 +24,7 @@ constexpr int kUsageError = 2;
 struct Arguments {
     QString model;
     QString screenshot;
+    QString tab = QStringLiteral("graph");
     QSize size{1600, 1000};
     strata::model::ImportOptions importOptions;
 };
@@ -76,11 +77,16 @@ int main(int argc, char* argv[]) {
                                         QStringLiteral("Window size for --screenshot (default "
                                                        "1600x1000)."),
                                         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption tabOption(
+        QStringLiteral("tab"),
+        QStringLiteral("Tab to show: %1 (default graph).")
+            .arg(strata::gui::MainWindow::tabNames().join(QStringLiteral(", "))),
+        QStringLiteral("name"), QStringLiteral("graph"));
     const QCommandLineOption inputShapeOption(
         QStringLiteral("input-shape"),
         QStringLiteral("Static shape of a graph input, e.g. input=1x3x224x224. Repeatable."),
         QStringLiteral("name=shape"));
-    parser.addOptions({screenshotOption, sizeOption, inputShapeOption});
+    parser.addOptions({screenshotOption, tabOption, sizeOption, inputShapeOption});
     parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX model to open."),
                                  QStringLiteral("[MODEL]"));
 
@@ -108,6 +114,14 @@ int main(int argc, char* argv[]) {
                                           .arg(parser.value(sizeOption)));
         args.size = *size;
     }
+    if (parser.isSet(tabOption)) {
+        args.tab = parser.value(tabOption).trimmed().toLower();
+        if (!strata::gui::MainWindow::tabNames().contains(args.tab))
+            return usageError(parser, QStringLiteral("unknown --tab '%1': expected one of %2")
+                                          .arg(parser.value(tabOption),
+                                               strata::gui::MainWindow::tabNames().join(
+                                                   QStringLiteral(", "))));
+    }
     for (const QString& text : parser.values(inputShapeOption)) {
         auto parsed = strata::model::parseInputShape(text.toStdString());
         if (!parsed) {
@@ -122,6 +136,7 @@ int main(int argc, char* argv[]) {
 
     strata::gui::MainWindow window;
     window.setImportOptions(args.importOptions);
+    window.showTab(args.tab);
 
     if (args.screenshot.isEmpty()) {
         window.show();
@@ -142,6 +157,13 @@ int main(int argc, char* argv[]) {
                              loop.quit();
                          });
         window.openFile(args.model);
+        loop.exec();
+    }
+    // The graph tab needs its layout; the helper's own timeout bounds the wait.
+    if (loaded && args.tab == QLatin1String("graph") && window.isLayingOut()) {
+        QEventLoop loop;
+        QObject::connect(&window, &strata::gui::MainWindow::graphLayoutFinished, &loop,
+                         &QEventLoop::quit);
         loop.exec();
     }
     // Let layouts and deferred resizes (dock sizes, column widths) settle before grabbing.

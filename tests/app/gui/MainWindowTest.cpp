@@ -141,7 +141,7 @@ TEST_F(MainWindowTest, LoadsASampleIntoTheTableAndSummary) {
     EXPECT_GT(rows, 0);
     EXPECT_EQ(m_window->windowTitle(), QStringLiteral("Strata \u2014 resnet_tiny.onnx"));
     EXPECT_EQ(child<QStackedWidget>("centralStack")->currentWidget()->objectName(),
-              QStringLiteral("mainSplitter"));
+              QStringLiteral("centralTabs"));
     EXPECT_EQ(child<QLabel>("summaryNodes")->text(), QString::number(rows));
     EXPECT_EQ(child<QLabel>("summaryFile")->text(), QStringLiteral("resnet_tiny.onnx"));
     EXPECT_FALSE(child<QLabel>("statusTotals")->text().isEmpty());
