@@ -15,16 +15,14 @@ GraphTab::GraphTab(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
 
-    connect(m_runner, &LayoutRunner::progress, this,
-            [this](std::uint64_t, const QString& text) {
-                if (m_view->isShowingGraph())
-                    m_view->setBusy(text);
-                else
-                    m_view->showMessage(text, true);
-            });
+    connect(m_runner, &LayoutRunner::progress, this, [this](std::uint64_t, const QString& text) {
+        if (m_view->isShowingGraph())
+            m_view->setBusy(text);
+        else
+            m_view->showMessage(text, true);
+    });
     connect(m_runner, &LayoutRunner::finished, this, &GraphTab::onLayoutFinished);
-    connect(m_view, &views::graph::GraphView::expandBlockRequested, this,
-            &GraphTab::expandBlock);
+    connect(m_view, &views::graph::GraphView::expandBlockRequested, this, &GraphTab::expandBlock);
     connect(m_view, &views::graph::GraphView::collapseBlockRequested, this,
             &GraphTab::collapseBlock);
 }
@@ -99,8 +97,7 @@ void GraphTab::collapseBlock(int block) {
         return;
     layout::LayoutInput input = m_shown;
     input.collapsedBlocks.insert(
-        std::lower_bound(input.collapsedBlocks.begin(), input.collapsedBlocks.end(), block),
-        block);
+        std::lower_bound(input.collapsedBlocks.begin(), input.collapsedBlocks.end(), block), block);
     m_focusBlock = block;
     relayout(std::move(input), false, true);
 }

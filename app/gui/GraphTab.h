@@ -60,10 +60,10 @@ class GraphTab : public QWidget {
     LayoutRunner* m_runner = nullptr;
     views::graph::GraphView* m_view = nullptr;
     std::shared_ptr<const ir::Graph> m_graph;
-    layout::LayoutInput m_partition;              // blocks from the schedule, none collapsed
-    layout::LayoutInput m_shown;                  // what the view shows
+    layout::LayoutInput m_partition; // blocks from the schedule, none collapsed
+    layout::LayoutInput m_shown;     // what the view shows
     std::vector<views::graph::BlockBadge> m_badges;
-    int m_focusBlock = -1;                        // centre on it after an expand
+    int m_focusBlock = -1; // centre on it after an expand
 };
 
 } // namespace strata::gui

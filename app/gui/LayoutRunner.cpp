@@ -44,8 +44,8 @@ std::string withThousands(std::size_t n) {
 
 } // namespace
 
-std::shared_ptr<const LayoutRunner::Prepared>
-LayoutRunner::prepareRequest(const LayoutJob& job, bool forceOverview) {
+std::shared_ptr<const LayoutRunner::Prepared> LayoutRunner::prepareRequest(const LayoutJob& job,
+                                                                           bool forceOverview) {
     auto out = std::make_shared<Prepared>();
     try {
         const ir::Graph& graph = *job.graph;
@@ -56,9 +56,8 @@ LayoutRunner::prepareRequest(const LayoutJob& job, bool forceOverview) {
         const std::size_t fullNodes = layout::layoutNodeCount(graph, job.input);
         const bool useOverview =
             job.allowOverview && (forceOverview || fullNodes > job.overviewAbove);
-        out->input = useOverview
-                         ? layout::overviewInput(graph, job.input, job.limits.maxNodes)
-                         : job.input;
+        out->input =
+            useOverview ? layout::overviewInput(graph, job.input, job.limits.maxNodes) : job.input;
         out->overview = useOverview;
         auto request = layout::buildLayoutRequest(graph, out->input, job.metrics, job.limits);
         if (!request) {
@@ -66,12 +65,12 @@ LayoutRunner::prepareRequest(const LayoutJob& job, bool forceOverview) {
             return out;
         }
         if (useOverview && !forceOverview)
-            out->diagnostics.push_back(note(
-                "the graph has " + withThousands(graph.ops.size()) + " ops (" +
-                withThousands(fullNodes) + " nodes), more than a full layout shows at once (" +
-                withThousands(job.overviewAbove) + "): showing an overview of " +
-                withThousands(request->nodes.size()) +
-                " nodes; double-click a collapsed node to expand it"));
+            out->diagnostics.push_back(
+                note("the graph has " + withThousands(graph.ops.size()) + " ops (" +
+                     withThousands(fullNodes) + " nodes), more than a full layout shows at once (" +
+                     withThousands(job.overviewAbove) + "): showing an overview of " +
+                     withThousands(request->nodes.size()) +
+                     " nodes; double-click a collapsed node to expand it"));
         const std::string encoded = layout::encodeRequest(*request);
         out->encoded = QByteArray(encoded.data(), static_cast<qsizetype>(encoded.size()));
         out->request = std::move(*request);
@@ -168,8 +167,7 @@ void LayoutRunner::prepare(std::shared_ptr<Run> run, bool overview) {
     watcher->setFuture(QtConcurrent::run(&m_pool, prepareRequest, run->job, overview));
 }
 
-void LayoutRunner::onPrepared(std::shared_ptr<Run> run,
-                              std::shared_ptr<const Prepared> prepared) {
+void LayoutRunner::onPrepared(std::shared_ptr<Run> run, std::shared_ptr<const Prepared> prepared) {
     run->prepared = prepared;
     if (!prepared->request) {
         LayoutOutcome outcome;
@@ -227,28 +225,29 @@ void LayoutRunner::startHelper(std::shared_ptr<Run> run) {
         process->write(data);
         process->closeWriteChannel();
     });
-    connect(process, &QProcess::finished, this,
-            [this, run, process](int exitCode, QProcess::ExitStatus status) {
-                if (!isCurrent(run) || process != m_process)
-                    return;
-                m_timer->stop();
-                if (status == QProcess::CrashExit) {
-                    const QByteArray err = process->readAllStandardError().trimmed().right(400);
-                    onHelperDone(run, tr("the layout helper crashed%1")
-                                          .arg(err.isEmpty() ? QString()
-                                                             : QStringLiteral(": ") +
-                                                                   QString::fromUtf8(err)));
-                    return;
-                }
-                const QByteArray reply = process->readAllStandardOutput();
-                if (reply.trimmed().isEmpty()) {
-                    onHelperDone(run, tr("the layout helper exited with status %1 and no reply")
-                                          .arg(exitCode));
-                    return;
-                }
-                stopProcess();
-                readBack(run, reply);
-            });
+    connect(
+        process, &QProcess::finished, this,
+        [this, run, process](int exitCode, QProcess::ExitStatus status) {
+            if (!isCurrent(run) || process != m_process)
+                return;
+            m_timer->stop();
+            if (status == QProcess::CrashExit) {
+                const QByteArray err = process->readAllStandardError().trimmed().right(400);
+                onHelperDone(run, tr("the layout helper crashed%1")
+                                      .arg(err.isEmpty()
+                                               ? QString()
+                                               : QStringLiteral(": ") + QString::fromUtf8(err)));
+                return;
+            }
+            const QByteArray reply = process->readAllStandardOutput();
+            if (reply.trimmed().isEmpty()) {
+                onHelperDone(
+                    run, tr("the layout helper exited with status %1 and no reply").arg(exitCode));
+                return;
+            }
+            stopProcess();
+            readBack(run, reply);
+        });
     connect(process, &QProcess::errorOccurred, this,
             [this, run, process](QProcess::ProcessError error) {
                 if (error != QProcess::FailedToStart || !isCurrent(run) || process != m_process)
@@ -327,14 +326,13 @@ void LayoutRunner::finish(std::shared_ptr<Run> run, LayoutOutcome outcome) {
         outcome.input = run->prepared->input;
         outcome.overview = run->prepared->overview;
         // The prepare stage's notes (why an overview) come first.
-        std::vector<Diagnostic> all = run->prepared->request ? run->prepared->diagnostics
-                                                             : std::vector<Diagnostic>{};
+        std::vector<Diagnostic> all =
+            run->prepared->request ? run->prepared->diagnostics : std::vector<Diagnostic>{};
         all.insert(all.end(), run->notes.begin(), run->notes.end());
         all.insert(all.end(), outcome.diagnostics.begin(), outcome.diagnostics.end());
         outcome.diagnostics = std::move(all);
     } else {
-        run->notes.insert(run->notes.end(), outcome.diagnostics.begin(),
-                          outcome.diagnostics.end());
+        run->notes.insert(run->notes.end(), outcome.diagnostics.begin(), outcome.diagnostics.end());
         outcome.diagnostics = std::move(run->notes);
         if (outcome.diagnostics.empty())
             outcome.diagnostics.push_back(error("the layout failed without saying why"));

@@ -45,10 +45,10 @@ struct LayoutJob {
 struct LayoutOutcome {
     std::uint64_t generation = 0;
     std::shared_ptr<const ir::Graph> graph;
-    layout::LayoutInput input;                          // what was laid out
-    std::shared_ptr<const layout::GraphLayout> layout;  // null when there is none
-    std::vector<Diagnostic> diagnostics;                // why not, or what to know about it
-    bool overview = false;                              // the overview, not the full graph
+    layout::LayoutInput input;                         // what was laid out
+    std::shared_ptr<const layout::GraphLayout> layout; // null when there is none
+    std::vector<Diagnostic> diagnostics;               // why not, or what to know about it
+    bool overview = false;                             // the overview, not the full graph
     qint64 elapsedMs = 0;
 
     bool ok() const { return layout != nullptr; }
@@ -90,8 +90,7 @@ class LayoutRunner : public QObject {
     struct Run; // the state of the running layout, shared with its callbacks
 
     // Stage 1, on a worker: what to lay out, and the request for it. Never throws.
-    static std::shared_ptr<const Prepared> prepareRequest(const LayoutJob& job,
-                                                          bool forceOverview);
+    static std::shared_ptr<const Prepared> prepareRequest(const LayoutJob& job, bool forceOverview);
     void prepare(std::shared_ptr<Run> run, bool overview);
     void onPrepared(std::shared_ptr<Run> run, std::shared_ptr<const Prepared> prepared);
     void startHelper(std::shared_ptr<Run> run);

@@ -126,10 +126,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_graphTab = new GraphTab;
     m_graphTab->setObjectName(QStringLiteral("graphTab"));
     connect(m_graphTab, &GraphTab::diagnosticsReported, this, &MainWindow::appendDiagnostics);
-    connect(m_graphTab, &GraphTab::statusMessage, this,
-            [this](const QString& text, int timeoutMs) {
-                statusBar()->showMessage(text, timeoutMs);
-            });
+    connect(m_graphTab, &GraphTab::statusMessage, this, [this](const QString& text, int timeoutMs) {
+        statusBar()->showMessage(text, timeoutMs);
+    });
     connect(m_graphTab, &GraphTab::layoutFinished, this, [this](bool ok) {
         if (!m_loader->isLoading())
             m_busy->hide();
@@ -369,8 +368,8 @@ void MainWindow::selectOpInTable(ir::OpId op) {
     if (!index.isValid())
         return; // filtered out of the table
     m_syncingSelection = true;
-    m_opTable->selectionModel()->setCurrentIndex(
-        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_opTable->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                            QItemSelectionModel::Rows);
     m_opTable->scrollTo(index);
     m_syncingSelection = false;
 }
@@ -520,7 +519,8 @@ void MainWindow::updateDiagnosticsTitle() {
     int errors = 0;
     int warnings = 0;
     for (int i = 0; i < m_diagnostics->topLevelItemCount(); ++i) {
-        const QVariant severity = m_diagnostics->topLevelItem(i)->data(SeverityColumn, Qt::UserRole);
+        const QVariant severity =
+            m_diagnostics->topLevelItem(i)->data(SeverityColumn, Qt::UserRole);
         if (!severity.isValid())
             continue;
         if (severity.toInt() == static_cast<int>(Severity::Error))

@@ -4,10 +4,10 @@
 // imports in the background through ModelLoader. Selecting an op in the graph selects its row
 // in the op table and back.
 
-#include "model/ImportOptions.h"
-#include "views/graph/BlockBadge.h"
 #include "base/Diagnostic.h"
 #include "ir/Graph.h"
+#include "model/ImportOptions.h"
+#include "views/graph/BlockBadge.h"
 
 #include <QMainWindow>
 #include <QStringList>

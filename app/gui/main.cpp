@@ -117,10 +117,10 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(tabOption)) {
         args.tab = parser.value(tabOption).trimmed().toLower();
         if (!strata::gui::MainWindow::tabNames().contains(args.tab))
-            return usageError(parser, QStringLiteral("unknown --tab '%1': expected one of %2")
-                                          .arg(parser.value(tabOption),
-                                               strata::gui::MainWindow::tabNames().join(
-                                                   QStringLiteral(", "))));
+            return usageError(
+                parser, QStringLiteral("unknown --tab '%1': expected one of %2")
+                            .arg(parser.value(tabOption),
+                                 strata::gui::MainWindow::tabNames().join(QStringLiteral(", "))));
     }
     for (const QString& text : parser.values(inputShapeOption)) {
         auto parsed = strata::model::parseInputShape(text.toStdString());
@@ -159,8 +159,9 @@ int main(int argc, char* argv[]) {
         window.openFile(args.model);
         loop.exec();
     }
-    // The graph tab needs its layout; the helper's own timeout bounds the wait.
-    if (loaded && args.tab == QLatin1String("graph") && window.isLayingOut()) {
+    // Wait for the graph's layout (the helper's timeout bounds it), so that no tab shows a
+    // half-finished state.
+    if (loaded && window.isLayingOut()) {
         QEventLoop loop;
         QObject::connect(&window, &strata::gui::MainWindow::graphLayoutFinished, &loop,
                          &QEventLoop::quit);

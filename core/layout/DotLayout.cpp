@@ -1,9 +1,8 @@
 #include "layout/DotLayout.h"
 
+#include <cmath>
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
-
-#include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -241,8 +240,8 @@ Expected<GraphLayout> layoutWithDot(const LayoutRequest& request) {
     for (const auto& cluster : request.clusters) {
         Agraph_t* sub = agsubg(g, cstr("cluster_" + std::to_string(cluster.block)), 1);
         if (cluster.labelWidth > 0 && cluster.labelHeight > 0) {
-            char* html = agstrdup_html(g, cstr(labelPlaceholder(cluster.labelWidth,
-                                                                cluster.labelHeight)));
+            char* html =
+                agstrdup_html(g, cstr(labelPlaceholder(cluster.labelWidth, cluster.labelHeight)));
             agxset(sub, clusterLabel, html);
             agstrfree(g, html);
         }

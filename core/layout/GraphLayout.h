@@ -64,9 +64,9 @@ struct NodeBox {
 };
 
 struct EdgeRoute {
-    std::uint32_t from = 0; // index into GraphLayout::nodes (the tail)
-    std::uint32_t to = 0;   // index into GraphLayout::nodes (the head: the arrow points here)
-    ir::ValueId value;      // the tensor the edge carries (the first one when merged)
+    std::uint32_t from = 0;       // index into GraphLayout::nodes (the tail)
+    std::uint32_t to = 0;         // index into GraphLayout::nodes (the head: the arrow points here)
+    ir::ValueId value;            // the tensor the edge carries (the first one when merged)
     std::uint32_t valueCount = 1; // tensors merged into this edge (between collapsed blocks)
     // A piecewise cubic Bézier curve: p0, then (c1, c2, p) per segment, so 3k+1 points. It
     // starts on the tail's box and ends on the head's box.
@@ -80,11 +80,11 @@ struct ClusterBox {
 };
 
 struct GraphLayout {
-    Rect bounds;                       // encloses every node, edge and cluster
-    std::vector<NodeBox> nodes;        // in the order of the request's nodes
-    std::vector<EdgeRoute> edges;      // in the order of the request's edges
-    std::vector<ClusterBox> clusters;  // in the order of the request's clusters
-    std::vector<Diagnostic> warnings;  // what Graphviz complained about without failing
+    Rect bounds;                      // encloses every node, edge and cluster
+    std::vector<NodeBox> nodes;       // in the order of the request's nodes
+    std::vector<EdgeRoute> edges;     // in the order of the request's edges
+    std::vector<ClusterBox> clusters; // in the order of the request's clusters
+    std::vector<Diagnostic> warnings; // what Graphviz complained about without failing
 
     // Index of the node for `ref`, if it is in the layout. Linear: build a map for many calls.
     std::optional<std::size_t> findNode(NodeRef ref) const;

@@ -89,8 +89,8 @@ bool checkVersion(FieldReader& root) {
     if (!version)
         return false;
     if (*version != kProtocolVersion) {
-        root.error("strata_layout", "protocol version " + std::to_string(*version) +
-                                        ", expected " + std::to_string(kProtocolVersion));
+        root.error("strata_layout", "protocol version " + std::to_string(*version) + ", expected " +
+                                        std::to_string(kProtocolVersion));
         return false;
     }
     return true;
@@ -198,12 +198,9 @@ std::string encodeRequest(const LayoutRequest& request) {
         clusters.push_back({{"block", cluster.block},
                             {"label_width", cluster.labelWidth},
                             {"label_height", cluster.labelHeight}});
-    const Json document = {{"strata_layout", kProtocolVersion},
-                           {"node_sep", request.nodeSep},
-                           {"rank_sep", request.rankSep},
-                           {"nodes", std::move(nodes)},
-                           {"edges", std::move(edges)},
-                           {"clusters", std::move(clusters)}};
+    const Json document = {{"strata_layout", kProtocolVersion}, {"node_sep", request.nodeSep},
+                           {"rank_sep", request.rankSep},       {"nodes", std::move(nodes)},
+                           {"edges", std::move(edges)},         {"clusters", std::move(clusters)}};
     return document.dump();
 }
 
@@ -356,9 +353,8 @@ Expected<GraphLayout> decodeLayout(std::string_view text, const LayoutRequest& r
             const auto& expected = request.edges[i];
             if (*from != expected.from || *to != expected.to)
                 item.error("", "is not the edge the request has at this index");
-            layout.edges.push_back(
-                {expected.from, expected.to, expected.value, expected.valueCount,
-                 std::move(*points)});
+            layout.edges.push_back({expected.from, expected.to, expected.value, expected.valueCount,
+                                    std::move(*points)});
         }
     }
     if (const Json* clusters = root.array("clusters")) {

@@ -26,8 +26,7 @@ bool isBlockNode(const LayoutRequest& request, std::uint32_t node) {
 } // namespace
 
 Expected<LayoutRequest> buildLayoutRequest(const ir::Graph& graph, const LayoutInput& input,
-                                           const TextMetrics& metrics,
-                                           const LayoutLimits& limits) {
+                                           const TextMetrics& metrics, const LayoutLimits& limits) {
     if (auto problems = validateInput(graph, input); !problems.empty())
         return problems;
     const std::size_t nodeCount = layoutNodeCount(graph, input);
@@ -133,9 +132,9 @@ std::vector<Diagnostic> validateRequest(const LayoutRequest& request) {
         const auto& cluster = request.clusters[i];
         const Location where{.field = "clusters[" + std::to_string(i) + "]"};
         if (cluster.block < 0 || !clusters.insert(cluster.block).second)
-            out.push_back(error("cluster block " + std::to_string(cluster.block) +
-                                    " is negative or repeated",
-                                where));
+            out.push_back(
+                error("cluster block " + std::to_string(cluster.block) + " is negative or repeated",
+                      where));
         if (!nonNegative(cluster.labelWidth) || !nonNegative(cluster.labelHeight))
             out.push_back(error("cluster label size must be finite and not negative", where));
     }

@@ -26,15 +26,15 @@ struct LayoutRequest {
     };
     struct Cluster {
         int block = -1;
-        double labelWidth = 0;  // room for the badge, points
+        double labelWidth = 0; // room for the badge, points
         double labelHeight = 0;
     };
 
     std::vector<Node> nodes;
     std::vector<Edge> edges;
     std::vector<Cluster> clusters; // ascending block
-    double nodeSep = 20; // points between boxes of one rank
-    double rankSep = 30; // points between ranks
+    double nodeSep = 20;           // points between boxes of one rank
+    double rankSep = 30;           // points between ranks
 };
 
 // Turns `graph` under `input` into a request: one node per graph input, per op outside a

@@ -117,9 +117,8 @@ Size nodeSize(const NodeLabel& label, const TextMetrics& metrics) {
         text = std::max(text, metrics.textWidth(label.name, TextRole::Body));
     if (!label.detail.empty())
         text = std::max(text, metrics.textWidth(label.detail, TextRole::Body));
-    const double width =
-        std::clamp(text + 2 * metrics.paddingX, metrics.minWidth,
-                   std::max(metrics.minWidth, metrics.maxWidth));
+    const double width = std::clamp(text + 2 * metrics.paddingX, metrics.minWidth,
+                                    std::max(metrics.minWidth, metrics.maxWidth));
     const int lines = std::max(label.lineCount(), 1);
     // Whole points: dot rounds node sizes to points, and rounding down would cut the text.
     return {std::ceil(width), std::ceil(lines * metrics.lineHeight + 2 * metrics.paddingY)};

@@ -24,11 +24,11 @@ struct TextMetrics {
     std::function<double(std::string_view text, TextRole role)> measure;
     double charWidth = 6.6;
     double titleCharWidth = 7.4;
-    double lineHeight = 15;  // per line, both roles
-    double paddingX = 10;    // left and right of the text
-    double paddingY = 6;     // above and below the lines
-    double minWidth = 96;    // boxes are at least this wide...
-    double maxWidth = 240;   // ...and at most this wide: longer lines are elided when painted
+    double lineHeight = 15; // per line, both roles
+    double paddingX = 10;   // left and right of the text
+    double paddingY = 6;    // above and below the lines
+    double minWidth = 96;   // boxes are at least this wide...
+    double maxWidth = 240;  // ...and at most this wide: longer lines are elided when painted
     // Room a cluster (expanded block) keeps above its nodes for the block's badge.
     double clusterLabelWidth = 180;
     double clusterLabelHeight = 22;

@@ -339,7 +339,8 @@ TEST_F(GraphViewTest, AThousandNodeGraphPaintsAtEveryZoom) {
         const QRgb canvasColor = scene().graphStyle().canvas.rgb();
         for (int y = 0; y < image.height() && !drawn; y += 7)
             for (int x = 0; x < image.width() && !drawn; x += 7)
-                drawn = image.pixel(x, y) != canvasColor && image.pixel(x, y) != qRgb(255, 255, 255);
+                drawn =
+                    image.pixel(x, y) != canvasColor && image.pixel(x, y) != qRgb(255, 255, 255);
         EXPECT_TRUE(drawn) << "zoom " << zoom;
     }
 }

@@ -16,9 +16,9 @@ namespace strata::views::graph {
 namespace {
 
 constexpr int kAnimationMs = 180;
-constexpr int kPanStep = 80;           // pixels per arrow key press
-constexpr double kReadableZoom = 0.9;  // where the first view and search jumps go
-constexpr double kMinStartZoom = 0.6;  // fit the whole graph only when text stays readable
+constexpr int kPanStep = 80;          // pixels per arrow key press
+constexpr double kReadableZoom = 0.9; // where the first view and search jumps go
+constexpr double kMinStartZoom = 0.6; // fit the whole graph only when text stays readable
 
 } // namespace
 
@@ -277,7 +277,7 @@ void GraphCanvas::keyPressEvent(QKeyEvent* event) {
             return;
         {
             QScrollBar* bar = (key == Qt::Key_Up || key == Qt::Key_Down) ? verticalScrollBar()
-                                                                        : horizontalScrollBar();
+                                                                         : horizontalScrollBar();
             const int sign = (key == Qt::Key_Up || key == Qt::Key_Left) ? -1 : 1;
             bar->setValue(bar->value() + sign * kPanStep);
         }

@@ -65,7 +65,7 @@ class GraphCanvas : public QGraphicsView {
 
     GraphScene* m_scene;
     QVariantAnimation* m_animation = nullptr;
-    double m_targetZoom = 1;  // where the running animation goes
+    double m_targetZoom = 1; // where the running animation goes
     QPointF m_targetCentre;
     bool m_animated = true;
 };

@@ -55,7 +55,23 @@ NodeItem::NodeItem(std::size_t index, const layout::NodeBox& box, const NodeCont
     setFlag(ItemIsSelectable);
     setAcceptHoverEvents(false);
     setCursor(Qt::PointingHandCursor);
+    preparePaths();
     prepareTexts();
+}
+
+void NodeItem::preparePaths() {
+    const qreal radius = m_content.kind == layout::NodeKind::Op ? kNodeRadius
+                         : m_content.kind == layout::NodeKind::Block
+                             ? kNodeRadius + 1
+                             : std::min<qreal>(14, m_box.height() / 2);
+    m_outline.addRoundedRect(m_box, radius, radius);
+    if (m_content.kind == layout::NodeKind::Op) {
+        // The header band, clipped to the rounded box.
+        QPainterPath band;
+        band.addRect(
+            QRectF(0, 0, m_box.width(), m_style->metrics.paddingY + m_style->metrics.lineHeight));
+        m_header = m_outline.intersected(band);
+    }
 }
 
 void NodeItem::prepareTexts() {
@@ -105,7 +121,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     const qreal lod = levelOfDetail(painter);
     if (lod < kDetailLod) {
         // Far out: a flat box in the node's colour is all that can be seen anyway.
-        painter->fillRect(m_box, isSelected() ? m_style->accent
+        painter->fillRect(m_box, isSelected()  ? m_style->accent
                                  : m_searchHit ? m_style->searchHit
                                                : m_content.accent);
         return;
@@ -172,23 +188,17 @@ void NodeItem::paintTexts(QPainter* painter, qreal titleTop, qreal bodyTop,
 
 void NodeItem::paintOp(QPainter* painter, bool detailed) const {
     const layout::TextMetrics& metrics = m_style->metrics;
-    QPainterPath outline;
-    outline.addRoundedRect(m_box, kNodeRadius, kNodeRadius);
-
-    // Body, then the type's header band in the op class colour, clipped to the rounded box.
+    const qreal band = metrics.paddingY + metrics.lineHeight;
+    // Body, then the type's header band in the op class colour, then the border.
     painter->setPen(Qt::NoPen);
     painter->setBrush(m_style->nodeBody);
-    painter->drawPath(outline);
-    const qreal band = metrics.paddingY + metrics.lineHeight;
-    QPainterPath header;
-    header.addRect(QRectF(0, 0, m_box.width(), band));
+    painter->drawPath(m_outline);
     painter->setBrush(m_content.accent);
-    painter->drawPath(outline.intersected(header));
-
+    painter->drawPath(m_header);
     painter->setBrush(Qt::NoBrush);
     painter->setPen(QPen(m_content.accent.darker(125), 1));
-    painter->drawPath(outline);
-    paintOutline(painter, outline);
+    painter->drawPath(m_outline);
+    paintOutline(painter, m_outline);
     if (!detailed)
         return;
     // The title sits in the band; the body lines share what is left below it.
@@ -205,19 +215,17 @@ void NodeItem::paintBlock(QPainter* painter, bool detailed) const {
     painter->setBrush(QColor(0xFF, 0xFF, 0xFF));
     painter->drawRoundedRect(m_box.translated(4, 4), kNodeRadius + 1, kNodeRadius + 1);
 
-    QPainterPath outline;
-    outline.addRoundedRect(m_box, kNodeRadius + 1, kNodeRadius + 1);
     QColor fill = color;
     fill.setAlpha(38);
     painter->setPen(Qt::NoPen);
     painter->setBrush(Qt::white);
-    painter->drawPath(outline);
+    painter->drawPath(m_outline);
     painter->setBrush(fill);
-    painter->drawPath(outline);
+    painter->drawPath(m_outline);
     painter->setBrush(Qt::NoBrush);
     painter->setPen(QPen(color, 1.6));
-    painter->drawPath(outline);
-    paintOutline(painter, outline);
+    painter->drawPath(m_outline);
+    paintOutline(painter, m_outline);
     if (!detailed)
         return;
     paintTexts(painter, m_style->metrics.paddingY,
@@ -234,13 +242,10 @@ void NodeItem::paintBlock(QPainter* painter, bool detailed) const {
 }
 
 void NodeItem::paintTerminal(QPainter* painter, bool detailed) const {
-    const qreal radius = std::min<qreal>(14, m_box.height() / 2);
-    QPainterPath outline;
-    outline.addRoundedRect(m_box, radius, radius);
     painter->setPen(QPen(m_style->edge, 1));
     painter->setBrush(m_style->ioFill);
-    painter->drawPath(outline);
-    paintOutline(painter, outline);
+    painter->drawPath(m_outline);
+    paintOutline(painter, m_outline);
     if (detailed)
         paintTexts(painter, m_style->metrics.paddingY,
                    m_style->metrics.paddingY + m_style->metrics.lineHeight, m_style->mutedText);
@@ -257,8 +262,8 @@ EdgeItem::EdgeItem(std::size_t index, const std::vector<layout::Point>& points,
         return;
     m_path.moveTo(points[0].x, points[0].y);
     for (std::size_t i = 1; i + 2 < points.size(); i += 3)
-        m_path.cubicTo(points[i].x, points[i].y, points[i + 1].x, points[i + 1].y,
-                       points[i + 2].x, points[i + 2].y);
+        m_path.cubicTo(points[i].x, points[i].y, points[i + 1].x, points[i + 1].y, points[i + 2].x,
+                       points[i + 2].y);
 
     // The arrowhead points along the curve's last tangent; its tip is the curve's end, on the
     // head's box.

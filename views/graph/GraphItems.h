@@ -27,8 +27,8 @@ struct NodeContent {
     QString title;
     QString name;
     QString detail;
-    QColor accent;  // op class colour, or block colour for collapsed blocks
-    QString badge;  // collapsed blocks: the badge text, or empty
+    QColor accent; // op class colour, or block colour for collapsed blocks
+    QString badge; // collapsed blocks: the badge text, or empty
 };
 
 class NodeItem : public QGraphicsItem {
@@ -42,8 +42,7 @@ class NodeItem : public QGraphicsItem {
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
-    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
-               QWidget* widget) override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
     std::size_t nodeIndex() const { return m_index; }
     layout::NodeRef ref() const { return m_ref; }
@@ -56,6 +55,7 @@ class NodeItem : public QGraphicsItem {
     void setBadge(const QString& badge);
 
   private:
+    void preparePaths();
     void prepareTexts();
     void paintOp(QPainter* painter, bool detailed) const;
     void paintBlock(QPainter* painter, bool detailed) const;
@@ -69,7 +69,9 @@ class NodeItem : public QGraphicsItem {
     layout::NodeRef m_ref;
     NodeContent m_content;
     const GraphStyle* m_style;
-    QRectF m_box; // local: (0, 0, width, height)
+    QRectF m_box;           // local: (0, 0, width, height)
+    QPainterPath m_outline; // the rounded box
+    QPainterPath m_header;  // ops: the band behind the type
     QStaticText m_title;
     QStaticText m_name;
     QStaticText m_detail;
@@ -87,8 +89,7 @@ class EdgeItem : public QGraphicsItem {
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
-    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
-               QWidget* widget) override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
     std::size_t edgeIndex() const { return m_index; }
     const QPainterPath& path() const { return m_path; }
@@ -120,8 +121,7 @@ class ClusterItem : public QGraphicsItem {
     QRectF boundingRect() const override;
     // Only the badge takes clicks and hovers: the rest of the region lets drags pan the view.
     QPainterPath shape() const override;
-    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
-               QWidget* widget) override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
     int block() const { return m_block; }
     QString badgeText() const { return m_badgeText; }

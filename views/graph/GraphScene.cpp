@@ -37,9 +37,7 @@ QString formatSeconds(double seconds) {
     if (!std::isfinite(seconds))
         return QStringLiteral("n/a");
     const double s = std::fabs(seconds);
-    auto number = [](double v) {
-        return QString::number(v, 'f', v < 10 ? 2 : v < 100 ? 1 : 0);
-    };
+    auto number = [](double v) { return QString::number(v, 'f', v < 10 ? 2 : v < 100 ? 1 : 0); };
     if (s < 1e-3)
         return number(seconds * 1e6) + QStringLiteral(" \u00b5s");
     if (s < 1)
@@ -98,8 +96,8 @@ void GraphScene::showLayout(std::shared_ptr<const ir::Graph> graph,
     for (std::size_t i = 0; i < lay.nodes.size(); ++i) {
         const layout::NodeBox& box = lay.nodes[i];
         const layout::NodeLabel label = layout::nodeLabel(g, m_input, box.ref);
-        NodeContent content{box.ref.kind, fromStd(label.title), fromStd(label.name),
-                            fromStd(label.detail), m_style.edge, {}};
+        NodeContent content{box.ref.kind,          fromStd(label.title), fromStd(label.name),
+                            fromStd(label.detail), m_style.edge,         {}};
         switch (box.ref.kind) {
         case layout::NodeKind::Op:
             if (box.ref.id < g.ops.size()) {
@@ -188,7 +186,8 @@ void GraphScene::setBadges(std::vector<BlockBadge> badges) {
 
 QString GraphScene::badgeText(int block) const {
     if (m_input.blocksAreChunks && m_graph) {
-        const layout::NodeLabel label = layout::nodeLabel(*m_graph, m_input, layout::NodeRef::block(block));
+        const layout::NodeLabel label =
+            layout::nodeLabel(*m_graph, m_input, layout::NodeRef::block(block));
         return fromStd(label.title);
     }
     QStringList parts{tr("Block %1").arg(block)};
@@ -334,9 +333,8 @@ QString GraphScene::edgeToolTip(std::size_t index) const {
     const ir::Value& value = g.value(route.value);
     QString tip = QStringLiteral("<b>%1</b><br>%2").arg(escaped(value.name), valueSummary(value));
     if (route.valueCount > 1)
-        tip += route.valueCount == 2
-                   ? tr("<br>and 1 more tensor")
-                   : tr("<br>and %1 more tensors").arg(route.valueCount - 1);
+        tip += route.valueCount == 2 ? tr("<br>and 1 more tensor")
+                                     : tr("<br>and %1 more tensors").arg(route.valueCount - 1);
     auto nodeName = [&](std::uint32_t node) {
         const layout::NodeLabel label = layout::nodeLabel(g, m_input, m_nodes[node]->ref());
         return escaped(label.name.empty() ? label.title : label.name);

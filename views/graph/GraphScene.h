@@ -84,10 +84,10 @@ class GraphScene : public QGraphicsScene {
     layout::LayoutInput m_input;
     std::vector<BlockBadge> m_badges;
 
-    std::vector<NodeItem*> m_nodes;       // by layout node index
-    std::vector<EdgeItem*> m_edges;       // by layout edge index
-    std::vector<ClusterItem*> m_clusters; // by layout cluster index
-    std::vector<std::uint32_t> m_nodeOfOp;                // op index -> node index
+    std::vector<NodeItem*> m_nodes;                        // by layout node index
+    std::vector<EdgeItem*> m_edges;                        // by layout edge index
+    std::vector<ClusterItem*> m_clusters;                  // by layout cluster index
+    std::vector<std::uint32_t> m_nodeOfOp;                 // op index -> node index
     std::vector<std::vector<std::uint32_t>> m_edgesOfNode; // node -> incident edges
     std::vector<std::uint32_t> m_highlighted;              // edges lit for the selection
     std::vector<std::uint32_t> m_searchHits;               // nodes marked by the search

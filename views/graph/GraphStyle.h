@@ -19,10 +19,10 @@ struct GraphStyle {
     QColor text{0x20, 0x24, 0x2A};
     QColor mutedText{0x5F, 0x66, 0x70};
     QColor edge{0x8C, 0x93, 0x9D};
-    QColor accent{0x1F, 0x6F, 0xEB};     // selection
-    QColor searchHit{0xF5, 0xA6, 0x23};  // search matches
+    QColor accent{0x1F, 0x6F, 0xEB};    // selection
+    QColor searchHit{0xF5, 0xA6, 0x23}; // search matches
     QColor ioFill{0xEC, 0xEE, 0xF1};
-    layout::TextMetrics metrics;         // paddings and limits; measure is set by standard()
+    layout::TextMetrics metrics; // paddings and limits; measure is set by standard()
 
     // The style the view uses: sizes in pixels, so one scene unit is one pixel at 100 %.
     static GraphStyle standard();

@@ -56,8 +56,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
 
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
     connect(m_canvas, &GraphCanvas::zoomChanged, this, &GraphView::updateZoomLabel);
-    connect(m_canvas, &GraphCanvas::expandBlockRequested, this,
-            &GraphView::expandBlockRequested);
+    connect(m_canvas, &GraphCanvas::expandBlockRequested, this, &GraphView::expandBlockRequested);
     connect(m_canvas, &GraphCanvas::collapseBlockRequested, this,
             &GraphView::collapseBlockRequested);
     connect(m_canvas, &GraphCanvas::searchRequested, this, [this] {
@@ -172,15 +171,17 @@ void GraphView::showGraphLayout(std::shared_ptr<const ir::Graph> graph,
     m_scene->showLayout(std::move(graph), std::move(layout), std::move(input));
     m_stack->setCurrentWidget(m_canvas);
     setBusy({});
-    if (m_scene->input().collapsedBlocks.empty())
-        m_sizeLabel->setText(ops == 1 ? tr("1 op") : tr("%1 ops").arg(ops));
-    else
-        m_sizeLabel->setText(tr("%1 ops · %2 collapsed into one node each")
-                                 .arg(ops)
-                                 .arg(m_scene->input().blocksAreChunks
-                                          ? tr("chunks")
-                                          : tr("%1 blocks").arg(
-                                                m_scene->input().collapsedBlocks.size())));
+    const std::size_t collapsed = m_scene->input().collapsedBlocks.size();
+    QString size = ops == 1 ? tr("1 op") : tr("%1 ops").arg(ops);
+    if (collapsed > 0) {
+        const bool chunks = m_scene->input().blocksAreChunks;
+        size +=
+            QStringLiteral(" \u00b7 ") +
+            (collapsed == 1
+                 ? (chunks ? tr("1 chunk collapsed") : tr("1 block collapsed"))
+                 : (chunks ? tr("%1 chunks collapsed") : tr("%1 blocks collapsed")).arg(collapsed));
+    }
+    m_sizeLabel->setText(size);
     updateSearch();
     m_canvas->showStart();
     updateZoomLabel(m_canvas->zoom());
@@ -319,9 +320,8 @@ void GraphView::updateSearch() {
     else if (m_matches.empty())
         m_matchLabel->setText(tr("No match"));
     else
-        m_matchLabel->setText(m_matches.size() == 1
-                                  ? tr("1 match")
-                                  : tr("%1 matches").arg(m_matches.size()));
+        m_matchLabel->setText(m_matches.size() == 1 ? tr("1 match")
+                                                    : tr("%1 matches").arg(m_matches.size()));
 }
 
 void GraphView::showMatch(int index) {

@@ -105,8 +105,8 @@ class GraphView : public QWidget {
 
     std::vector<ir::OpId> m_matches;
     int m_matchIndex = -1;
-    std::optional<ir::OpId> m_lastOp;     // last op announced through opSelected
-    std::optional<int> m_lastBlock;       // last block announced through blockSelected
+    std::optional<ir::OpId> m_lastOp; // last op announced through opSelected
+    std::optional<int> m_lastBlock;   // last block announced through blockSelected
 };
 
 } // namespace strata::views::graph

@@ -3,9 +3,9 @@
 // overview whose chunks expand and collapse on request.
 
 #include "GraphTab.h"
-#include "MainWindow.h"
 
 #include "GuiTestSupport.h"
+#include "MainWindow.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
@@ -86,7 +86,8 @@ TEST_F(GraphTabTest, ASampleOpensIntoTheLaidOutGraph) {
         EXPECT_NE(scene().nodeForOp(ir::OpId(op)), nullptr);
     // The first view is readable: text is drawn (zoom above the level-of-detail cut).
     EXPECT_GE(view()->canvas()->zoom(), 0.5);
-    EXPECT_TRUE(m_window->statusBar()->currentMessage().startsWith(QStringLiteral("Graph laid out")))
+    EXPECT_TRUE(
+        m_window->statusBar()->currentMessage().startsWith(QStringLiteral("Graph laid out")))
         << m_window->statusBar()->currentMessage().toStdString();
 }
 

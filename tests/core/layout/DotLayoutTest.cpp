@@ -2,12 +2,12 @@
 // overlap, edges run from box to box, clusters hold their nodes, the bounds hold everything,
 // bad input and oversized graphs give diagnostics.
 
-#include "LayoutGraphs.h"
 #include "layout/DotLayout.h"
+
+#include "LayoutGraphs.h"
 #include "layout/LayoutRequest.h"
 
 #include <gtest/gtest.h>
-
 #include <set>
 
 namespace strata::layout {
@@ -109,8 +109,8 @@ TEST(DotLayoutTest, EdgesCarryTheirValuesAndConstantsAreNotDrawn) {
     std::set<std::string> carried;
     for (const EdgeRoute& edge : laid.layout.edges)
         carried.insert(graph->value(edge.value).name);
-    EXPECT_EQ(carried, (std::set<std::string>{"input", "stem_out", "left_out", "right_out",
-                                              "output"}));
+    EXPECT_EQ(carried,
+              (std::set<std::string>{"input", "stem_out", "left_out", "right_out", "output"}));
     expectEdgesOnTheirBoxes(laid.layout);
 }
 

@@ -1,8 +1,9 @@
 // What is laid out: partitions checked against the graph, node counts, chunked overviews of
 // big graphs, and the labels nodes are sized for.
 
-#include "LayoutGraphs.h"
 #include "layout/LayoutInput.h"
+
+#include "LayoutGraphs.h"
 #include "layout/LayoutRequest.h"
 #include "layout/NodeLabel.h"
 

@@ -1,17 +1,17 @@
 // The strata-layout helper's protocol: requests and layouts survive the round trip, every kind
 // of bad reply is a diagnostic, and the helper itself answers in the protocol.
 
-#include "LayoutGraphs.h"
-#include "layout/DotLayout.h"
 #include "layout/LayoutProtocol.h"
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include "LayoutGraphs.h"
+#include "layout/DotLayout.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,7 +130,9 @@ TEST(LayoutProtocolTest, MalformedRepliesGiveDiagnostics) {
     expectRefused(edited([](auto& j) { j.erase("ok"); }), "ok");
     expectRefused(edited([](auto& j) { j["nodes"].erase(0); }), "nodes, the request");
     expectRefused(edited([](auto& j) { j["nodes"][0]["id"] = 77; }), "not the node");
-    expectRefused(edited([](auto& j) { j["nodes"][1]["box"] = {1, 2, 3}; }),
+    expectRefused(edited([](auto& j) {
+                      j["nodes"][1]["box"] = {1, 2, 3};
+                  }),
                   "expected [x, y, width, height]");
     expectRefused(edited([](auto& j) { j["nodes"][1]["box"][2] = -4; }), "must not be negative");
     expectRefused(edited([](auto& j) { j["nodes"][1]["kind"] = "widget"; }), "unknown node kind");
@@ -140,8 +142,7 @@ TEST(LayoutProtocolTest, MalformedRepliesGiveDiagnostics) {
     expectRefused(edited([](auto& j) { j["edges"] = "none"; }), "edges");
     expectRefused(edited([](auto& j) { j["clusters"] = {1}; }), "clusters");
     expectRefused(edited([](auto& j) { j["bounds"] = nullptr; }), "bounds");
-    expectRefused("{\"strata_layout\": 1, \"ok\": true, \"bounds\": [0, 0, 1e999, 1]}",
-                  "finite");
+    expectRefused("{\"strata_layout\": 1, \"ok\": true, \"bounds\": [0, 0, 1e999, 1]}", "finite");
 }
 
 TEST(LayoutProtocolTest, MalformedRequestsGiveDiagnostics) {
@@ -172,14 +173,14 @@ struct HelperRun {
 // Runs the helper with `input` on stdin through files in a temporary folder.
 HelperRun runHelper(const std::string& input) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() /
-                         ("strata-layout-test-" + std::to_string(::getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("strata-layout-test-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     const fs::path in = dir / "request.json";
     const fs::path out = dir / "reply.json";
     std::ofstream(in, std::ios::binary) << input;
-    const std::string command = std::string("'") + STRATA_LAYOUT_HELPER + "' < '" +
-                                in.string() + "' > '" + out.string() + "'";
+    const std::string command = std::string("'") + STRATA_LAYOUT_HELPER + "' < '" + in.string() +
+                                "' > '" + out.string() + "'";
     const int status = std::system(command.c_str());
     HelperRun run;
     run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
