@@ -170,11 +170,17 @@ void GraphCanvas::centreOnNode(const NodeItem* node) {
 }
 
 void GraphCanvas::centreOnRect(const QRectF& rect) {
-    const QSizeF size = viewport()->size();
-    const double fit =
-        std::min(size.width() / (rect.width() + 40), size.height() / (rect.height() + 40));
-    const double readable = zoom() < kMinStartZoom ? kReadableZoom : zoom();
-    animateTo(std::min(readable, fit), rect.center());
+    // Keep a readable zoom; a rect too big for the viewport shows from its top-left corner
+    // (where a block's first ops and its badge are).
+    const double z = zoom() < kMinStartZoom ? kReadableZoom : zoom();
+    const QSizeF visible = QSizeF(viewport()->size()) / z;
+    constexpr double kMargin = 20;
+    QPointF centre = rect.center();
+    if (rect.width() + 2 * kMargin > visible.width())
+        centre.setX(rect.left() - kMargin + visible.width() / 2);
+    if (rect.height() + 2 * kMargin > visible.height())
+        centre.setY(rect.top() - kMargin + visible.height() / 2);
+    animateTo(z, centre);
 }
 
 void GraphCanvas::selectNode(NodeItem* node) {

@@ -36,7 +36,8 @@ class GraphCanvas : public QGraphicsView {
     void showStart();
     // Scrolls (animated when on) so that `node` is in the middle.
     void centreOnNode(const NodeItem* node);
-    // Scrolls (animated when on) to `rect`, zooming out if needed to show all of it.
+    // Scrolls (animated when on) to `rect` at a readable zoom: centred when it fits, else
+    // from its top-left corner.
     void centreOnRect(const QRectF& rect);
     // Selects `node` alone and centres on it.
     void selectNode(NodeItem* node);
