@@ -354,5 +354,22 @@ TEST_F(GraphViewTest, ANewLayoutKeepsTheSelection) {
     EXPECT_EQ(selected.count(), 0);
 }
 
+TEST_F(GraphViewTest, ALayoutOfAnotherGraphDoesNotCrash) {
+    // A caller bug (layout and graph out of step) must not take the app down.
+    const auto big = makeChain(10);
+    auto laid = layOut(*big, {}, m_view.textMetrics());
+    ASSERT_NE(laid, nullptr);
+    m_graph = makeChain(3);
+    m_view.showGraphLayout(m_graph, laid, {});
+    EXPECT_EQ(scene().nodeCount(), laid->nodes.size());
+    QImage image(400, 300, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    canvas().render(&painter);
+    painter.end();
+    QTest::keyClicks(m_view.searchField(), QStringLiteral("op"));
+    QTest::keyClick(m_view.searchField(), Qt::Key_Return);
+    EXPECT_TRUE(m_view.selectedOp());
+}
+
 } // namespace
 } // namespace strata::views::graph

@@ -328,7 +328,8 @@ QString GraphScene::nodeToolTip(std::size_t index) const {
 QString GraphScene::edgeToolTip(std::size_t index) const {
     const layout::EdgeRoute& route = m_layout->edges[index];
     const ir::Graph& g = *m_graph;
-    if (!route.value.valid() || route.value.index >= g.values.size())
+    if (!route.value.valid() || route.value.index >= g.values.size() ||
+        route.from >= m_nodes.size() || route.to >= m_nodes.size())
         return {};
     const ir::Value& value = g.value(route.value);
     QString tip = QStringLiteral("<b>%1</b><br>%2").arg(escaped(value.name), valueSummary(value));
