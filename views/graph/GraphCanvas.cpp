@@ -33,6 +33,10 @@ GraphCanvas::GraphCanvas(GraphScene* scene, QWidget* parent)
     setOptimizationFlag(QGraphicsView::DontAdjustForAntialiasing); // items pad their bounds
     setBackgroundBrush(scene->graphStyle().canvas);
     setFrameShape(QFrame::NoFrame);
+    // The scene rect reaches half a viewport past the graph (updateSceneRect), so scroll bars
+    // would always show; panning is by drag, arrows and the wheel's zoom anchor instead.
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setFocusPolicy(Qt::StrongFocus);
     setAlignment(Qt::AlignCenter);
 
