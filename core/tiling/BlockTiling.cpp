@@ -212,8 +212,9 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
         bool isInput = l < m_inputs.size();
         if (isInput) result.inputRegions[l] = demanded[l];
         // Double buffering overlaps the next tile's loads and the previous tile's stores with
-        // this tile's compute; a whole constant tensor (resident weights) is loaded once.
-        bool resident = isInput && v.isConstant && *demanded[l] == m_fullRegions[l];
+        // this tile's compute. An input read whole is the same for every tile: it stays
+        // resident, loaded once, and needs no second buffer.
+        bool resident = isInput && *demanded[l] == m_fullRegions[l];
         if (buffering > 1 && (isInput || m_isOutput[l]) && !resident)
             doubled += bytes * static_cast<std::uint64_t>(buffering - 1);
     }
@@ -312,6 +313,57 @@ std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int 
 
 std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityBytes, int buffering,
                                                        std::int64_t minTiles) const {
+    auto start = shrinkToFit(capacityBytes, buffering, minTiles);
+    if (!start) return std::nullopt;
+    return refine(std::move(*start), capacityBytes, buffering, minTiles);
+}
+
+// Hill climbing from a grid that fits: grow one dimension, or grow one and shrink another,
+// whichever lowers the estimated DRAM traffic most while every tile still fits and there are
+// still enough tiles. Undoes the halving greedy's overshoot (e.g. splitting columns so far that
+// a matmul's rows are re-read for each one).
+BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const {
+    const ir::Shape& shape = anchorShape();
+    const int mp = static_cast<int>(std::clamp<std::int64_t>(minTiles, 1, 1 << 20));
+    const std::int64_t wanted = std::min(minTiles, best.tiles());
+    auto traffic = [](const BlockCost& c) { return static_cast<double>(c.dramReadBytes); };
+    for (int step = 0; step < 64; ++step) {
+        std::vector<std::pair<double, ir::Shape>> moves; // (estimated traffic, extents)
+        const ir::Shape& at = best.grid.extents;
+        auto consider = [&](ir::Shape extents) {
+            TileGrid g = makeGrid(shape, extents);
+            if (g.tileCount() < wanted || g.tileCount() > kMaxTilesPerBlock) return;
+            GridEstimate e = estimate(g, buffering, mp);
+            if (e.footprint <= capacityBytes && e.dramBytes < traffic(best)) moves.emplace_back(e.dramBytes, std::move(extents));
+        };
+        for (std::size_t d = 0; d < at.size(); ++d) {
+            if (at[d] >= shape[d]) continue;
+            ir::Shape grown = at;
+            grown[d] = std::min(shape[d], at[d] * 2);
+            consider(grown);
+            for (std::size_t o = 0; o < at.size(); ++o) {
+                if (o == d || at[o] <= 1) continue;
+                ir::Shape swapped = grown;
+                swapped[o] = (at[o] + 1) / 2;
+                consider(swapped);
+            }
+        }
+        std::sort(moves.begin(), moves.end());
+        bool moved = false;
+        for (auto& [estimated, extents] : moves) {
+            BlockCost cost = evaluate(makeGrid(shape, extents), buffering, mp);
+            if (cost.sramPeakBytes > capacityBytes || traffic(cost) >= traffic(best)) continue;
+            best = std::move(cost);
+            moved = true;
+            break;
+        }
+        if (!moved) break;
+    }
+    return best;
+}
+
+std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, int buffering,
+                                                 std::int64_t minTiles) const {
     const ir::Shape& shape = anchorShape();
     ir::Shape extents = shape;
     for (auto& e : extents) e = std::max<std::int64_t>(1, e);

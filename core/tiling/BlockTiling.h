@@ -68,8 +68,9 @@ class BlockTiler {
     std::uint64_t peakFootprint(const TileGrid& grid, int buffering) const;
 
     // A grid whose every tile fits `capacityBytes`, with at least `minTiles` tiles (one per core;
-    // fewer when the anchor cannot be cut that finely), found by halving one dimension at a
-    // time, each time the one that adds the least DRAM traffic for the working set it saves.
+    // fewer when the anchor cannot be cut that finely): halve one dimension at a time, each time
+    // the one that adds the least DRAM traffic for the working set it saves, until it fits; then
+    // climb (grow a dimension, or grow one and halve another) while that lowers the traffic.
     // nullopt when even 1-element tiles do not fit.
     std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
                                        std::int64_t minTiles) const;
@@ -84,6 +85,8 @@ class BlockTiler {
         double dramBytes = 0;        // reads, extrapolated from the middle tile
     };
     GridEstimate estimate(const TileGrid& grid, int buffering, int mp) const;
+    std::optional<BlockCost> shrinkToFit(std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
+    BlockCost refine(BlockCost start, std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
     TileResult evaluateTile(const TileGrid& grid, const std::vector<std::int64_t>& position,
                             int buffering) const;
     Region anchorRegion(const TileGrid& grid, const std::vector<std::int64_t>& position) const;
