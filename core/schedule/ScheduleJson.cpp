@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <unistd.h>
 
 namespace strata::schedule {
@@ -90,9 +91,13 @@ static Expected<Schedule> scheduleFromDocument(const Json& doc, const std::strin
             if (id && (*id < 0 || *id > 1'000'000)) r.error("id", "block id must be within 0..1000000");
             b.id = id ? static_cast<int>(std::clamp<std::int64_t>(*id, 0, 1'000'000)) : static_cast<int>(i);
             auto mp = r.integer("mp");
-            b.mp = mp ? static_cast<int>(std::clamp<std::int64_t>(*mp, -1, 1 << 20)) : 1;
-            auto buffering = r.integerOr("buffering", 1);
-            b.buffering = static_cast<int>(std::clamp<std::int64_t>(buffering, -1, 1 << 20));
+            // Out-of-range knobs are kept (clamped to int) so validate() names the value.
+            auto toInt = [](std::int64_t v) {
+                return static_cast<int>(std::clamp<std::int64_t>(v, std::numeric_limits<int>::min(),
+                                                                  std::numeric_limits<int>::max()));
+            };
+            b.mp = mp ? toInt(*mp) : 1;
+            b.buffering = toInt(r.integerOr("buffering", 1));
             if (auto tile = readTile((*blocks)[i], r)) b.tile = std::move(*tile);
             if (const Json* ops = r.array("ops")) {
                 for (std::size_t k = 0; k < ops->size(); ++k) {

@@ -152,11 +152,10 @@ Region BlockTiler::anchorRegion(const TileGrid& grid, const std::vector<std::int
     return r;
 }
 
-BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
-                                                const std::vector<std::int64_t>& position,
-                                                int buffering) const {
-    TileResult result;
-    std::vector<std::optional<Region>> demanded(m_localValues.size());
+BlockTiler::Demand BlockTiler::demand(const TileGrid& grid, const std::vector<std::int64_t>& position) const {
+    Demand result;
+    std::vector<std::optional<Region>>& demanded = result.regions;
+    demanded.resize(m_localValues.size());
 
     // What this tile stores: its anchor tile and a proportional slice of the other outputs.
     for (ir::ValueId out : m_outputs) {
@@ -168,6 +167,7 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
             slice = fullRegion(v.shape);
         if (!slice || regionEmpty(*slice)) continue;
         result.writeBytes += regionBytes(*slice, v.dtype);
+        result.stores.emplace_back(out, *slice);
         demanded[localIndex(out)] = std::move(slice);
     }
 
@@ -187,6 +187,7 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
         }
         if (fraction == 0) continue; // nothing of this op is needed by this tile
         result.flops += op.cost.flops * fraction;
+        result.computed.push_back(p);
         auto needs = inputRegions(m_graph, op, outputRegions);
         for (std::size_t i = 0; i < op.inputs.size() && i < needs.size(); ++i) {
             if (!op.inputs[i].valid() || !needs[i] || regionEmpty(*needs[i])) continue;
@@ -194,6 +195,34 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
             slot = slot ? regionUnion(*slot, *needs[i]) : *needs[i];
         }
     }
+
+    std::reverse(result.computed.begin(), result.computed.end());
+    return result;
+}
+
+TilePlan BlockTiler::planTile(const TileGrid& grid, std::int64_t index) const {
+    Demand d = demand(grid, grid.position(index));
+    TilePlan plan;
+    plan.anchor = anchorRegion(grid, grid.position(index));
+    plan.flops = d.flops;
+    plan.stores = std::move(d.stores);
+    for (std::size_t l = 0; l < m_localValues.size(); ++l) {
+        if (!d.regions[l]) continue;
+        if (l < m_inputs.size()) plan.loads.emplace_back(m_localValues[l], *d.regions[l]);
+        else plan.computed.emplace_back(m_localValues[l], *d.regions[l]);
+    }
+    for (std::size_t p : d.computed) plan.ops.push_back(m_ops[p]);
+    return plan;
+}
+
+BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
+                                                const std::vector<std::int64_t>& position,
+                                                int buffering) const {
+    TileResult result;
+    Demand d = demand(grid, position);
+    result.flops = d.flops;
+    result.writeBytes = d.writeBytes;
+    const std::vector<std::optional<Region>>& demanded = d.regions;
 
     // Working set: every value's region, live from its producer (inputs: from the tile's start)
     // to its last reader; outputs are held until stored.

@@ -46,6 +46,16 @@ struct BlockCost {
     double recomputeRatio() const { return unfusedFlops > 0 ? flops / unfusedFlops - 1.0 : 0.0; }
 };
 
+// One tile of a block, as the compiler emits it.
+struct TilePlan {
+    Region anchor;                                        // the anchor region this tile makes
+    std::vector<std::pair<ir::ValueId, Region>> loads;    // block inputs read, in block-input order
+    std::vector<ir::OpId> ops;                            // ops that compute something, in order
+    std::vector<std::pair<ir::ValueId, Region>> computed; // region of every value the ops make
+    std::vector<std::pair<ir::ValueId, Region>> stores;   // block outputs written back
+    double flops = 0;
+};
+
 // The data-flow structure of a block, computed once and reused for every tile and candidate.
 class BlockTiler {
   public:
@@ -64,6 +74,9 @@ class BlockTiler {
     // The per-tile working set of the grid's largest (interior) tile; cheap, for tile search.
     std::uint64_t interiorFootprint(const TileGrid& grid, int buffering) const;
 
+    // Tile `index` of the grid (row-major): what it loads, computes and stores.
+    TilePlan planTile(const TileGrid& grid, std::int64_t index) const;
+
     // The largest working set over all tiles of the grid.
     std::uint64_t peakFootprint(const TileGrid& grid, int buffering) const;
 
@@ -80,6 +93,14 @@ class BlockTiler {
 
   private:
     struct TileResult;
+    struct Demand {
+        std::vector<std::optional<Region>> regions;   // per local value
+        std::vector<std::pair<ir::ValueId, Region>> stores;
+        std::vector<std::size_t> computed;            // op positions, in order
+        double flops = 0;
+        std::uint64_t writeBytes = 0;
+    };
+    Demand demand(const TileGrid& grid, const std::vector<std::int64_t>& position) const;
     struct GridEstimate {
         std::uint64_t footprint = 0; // of the middle tile(s)
         double dramBytes = 0;        // reads, extrapolated from the middle tile

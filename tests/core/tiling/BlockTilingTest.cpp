@@ -76,6 +76,26 @@ TEST(BlockTiler, FusedConvChainHaloRecomputeAndTraffic) {
     EXPECT_EQ(cost.sramPeakBytes, 6 * row + 2 * weights + 5 * row);
 }
 
+TEST(BlockTiler, PlanTileListsLoadsComputesAndStores) {
+    auto g = convChain();
+    auto ops = allOps(*g);
+    BlockTiler tiler(*g, ops);
+    TilePlan plan = tiler.planTile(makeGrid(tiler.anchorShape(), {1, 4, 4, 8}), 1); // rows [4,8)
+    auto rows = [](std::int64_t b, std::int64_t e) { return Region{{0, 1}, {0, 4}, {b, e}, {0, 8}}; };
+    EXPECT_EQ(plan.anchor, rows(4, 8));
+    ASSERT_EQ(plan.loads.size(), 3u);
+    EXPECT_EQ(g->value(plan.loads[0].first).name, "X");
+    EXPECT_EQ(plan.loads[0].second, rows(2, 8));
+    EXPECT_EQ(plan.loads[1].second, (Region{{0, 4}, {0, 4}, {0, 3}, {0, 3}}));
+    EXPECT_EQ(plan.ops, ops);
+    ASSERT_EQ(plan.computed.size(), 4u); // A, B, C, Y
+    EXPECT_EQ(plan.computed[0].second, rows(3, 8));
+    EXPECT_EQ(plan.computed[3].second, rows(4, 8));
+    ASSERT_EQ(plan.stores.size(), 1u);
+    EXPECT_EQ(g->value(plan.stores[0].first).name, "Y");
+    EXPECT_EQ(plan.stores[0].second, rows(4, 8));
+}
+
 TEST(BlockTiler, DoubleBufferingDoublesTheTransferredBuffers) {
     auto g = convChain();
     auto ops = allOps(*g);
