@@ -69,6 +69,7 @@ class Checker {
         int repeated = 0;
         for (const Block& b : m_schedule.blocks)
             for (ir::OpId op : b.ops) {
+                if (op.index >= owner.size()) continue; // reported by checkBlocks
                 const Block*& slot = owner[op.index];
                 if (slot && ++repeated <= kMaxReportedOps) {
                     m_out.push_back(error(slot == &b ? "op is listed twice in the block"

@@ -144,6 +144,14 @@ TEST(Validate, ScheduleForAnotherModel) {
     EXPECT_TRUE(mentions(validate(s, *g, t), "schedule was made for another model"));
 }
 
+TEST(Validate, OpNotInTheModel) {
+    auto g = test::convChain();
+    auto t = test::preset("mncore2");
+    Schedule s = perOp(*g, t);
+    s.blocks[0].ops.push_back(ir::OpId(999));
+    EXPECT_TRUE(mentions(validate(s, *g, t), "block 'B0': op #999 is not in the model"));
+}
+
 TEST(Validate, EmptyBlockAndDuplicateId) {
     auto g = test::convChain();
     auto t = test::preset("mncore2");
