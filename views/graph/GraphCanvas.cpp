@@ -3,6 +3,8 @@
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
 
+#include <QApplication>
+#include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QScrollBar>
 #include <QVariantAnimation>
@@ -195,6 +197,11 @@ void GraphCanvas::selectNode(NodeItem* node) {
     centreOnNode(node);
 }
 
+void GraphCanvas::restoreView(double zoom, QPointF centre) {
+    m_animation->stop();
+    applyView(zoom, centre);
+}
+
 void GraphCanvas::wheelEvent(QWheelEvent* event) {
     // A wheel notch (120) zooms by about 15 %; touchpads send smaller steps, smoothly.
     const QPoint delta = event->angleDelta();
@@ -315,6 +322,140 @@ void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
         }
     }
     QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+NodeItem* GraphCanvas::opNodeAt(QPoint viewportPos) const {
+    for (QGraphicsItem* item : items(viewportPos)) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item))
+            return node->ref().kind == layout::NodeKind::Op ? node : nullptr;
+    }
+    return nullptr;
+}
+
+NodeItem* GraphCanvas::draggedNode() const {
+    if (m_drag.node >= m_scene->nodeCount())
+        return nullptr;
+    NodeItem* node = m_scene->node(m_drag.node);
+    return node->ref() == layout::NodeRef::op(m_drag.op) ? node : nullptr;
+}
+
+void GraphCanvas::setDropBlock(int block) {
+    if (block == m_drag.dropBlock)
+        return;
+    auto mark = [this](int b, bool on) {
+        if (b < 0)
+            return;
+        if (ClusterItem* cluster = m_scene->clusterForBlock(b))
+            cluster->setDropTarget(on);
+        if (NodeItem* node = m_scene->nodeForBlock(b))
+            node->setDropTarget(on);
+    };
+    mark(m_drag.dropBlock, false);
+    m_drag.dropBlock = block;
+    mark(block, true);
+}
+
+void GraphCanvas::endDrag() {
+    setDropBlock(-1);
+    if (NodeItem* node = draggedNode()) {
+        node->setPos(m_drag.itemPos);
+        node->setDragged(false);
+    }
+    viewport()->unsetCursor();
+    m_drag = {};
+}
+
+void GraphCanvas::mousePressEvent(QMouseEvent* event) {
+    if (m_drag.active)
+        endDrag();
+    m_drag = {};
+    if (event->button() == Qt::LeftButton && event->modifiers() == Qt::NoModifier) {
+        if (NodeItem* node = opNodeAt(event->position().toPoint())) {
+            const ir::OpId op(node->ref().id);
+            // Only ops in a schedule block can move to another one.
+            if (m_scene->blockOfOp(op) >= 0) {
+                m_drag.node = node->nodeIndex();
+                m_drag.op = op;
+                m_drag.fromBlock = m_scene->blockOfOp(op);
+                m_drag.pressPos = event->position().toPoint();
+                m_drag.itemPos = node->pos();
+                m_drag.pressed = true;
+            }
+        }
+    }
+    QGraphicsView::mousePressEvent(event);
+}
+
+void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
+    if (m_drag.pressed && (event->buttons() & Qt::LeftButton)) {
+        const QPoint pos = event->position().toPoint();
+        NodeItem* node = draggedNode();
+        if (!node) {
+            m_drag = {}; // the layout changed under the mouse
+        } else {
+            if (!m_drag.active &&
+                (pos - m_drag.pressPos).manhattanLength() >= QApplication::startDragDistance()) {
+                m_drag.active = true;
+                node->setDragged(true);
+                viewport()->setCursor(Qt::ClosedHandCursor);
+            }
+            if (m_drag.active) {
+                const QPointF scenePos = mapToScene(pos);
+                node->setPos(m_drag.itemPos + scenePos - mapToScene(m_drag.pressPos));
+                const int block = m_scene->blockAt(scenePos);
+                setDropBlock(block == m_drag.fromBlock ? -1 : block);
+                event->accept();
+                return;
+            }
+        }
+    }
+    QGraphicsView::mouseMoveEvent(event);
+}
+
+void GraphCanvas::mouseReleaseEvent(QMouseEvent* event) {
+    if (m_drag.active && event->button() == Qt::LeftButton) {
+        const ir::OpId op = m_drag.op;
+        const int block = m_drag.dropBlock;
+        endDrag();
+        QGraphicsView::mouseReleaseEvent(event); // lets the scene release its mouse grab
+        if (block >= 0)
+            emit opDropRequested(op, block);
+        return;
+    }
+    if (event->button() == Qt::LeftButton)
+        m_drag = {};
+    QGraphicsView::mouseReleaseEvent(event);
+}
+
+void GraphCanvas::contextMenuEvent(QContextMenuEvent* event) {
+    const QPoint pos = event->pos();
+    for (QGraphicsItem* item : items(pos)) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
+            if (node->ref().kind == layout::NodeKind::Op) {
+                // The menu acts on what was clicked: make it the selection unless it is in it.
+                if (!node->isSelected()) {
+                    m_scene->clearSelection();
+                    node->setSelected(true);
+                }
+                emit opContextMenuRequested(ir::OpId(node->ref().id), event->globalPos());
+                event->accept();
+                return;
+            }
+            if (node->ref().kind == layout::NodeKind::Block && !m_scene->input().blocksAreChunks) {
+                emit blockContextMenuRequested(static_cast<int>(node->ref().id),
+                                               event->globalPos());
+                event->accept();
+                return;
+            }
+            break;
+        }
+    }
+    if (const int block = m_scene->blockAt(mapToScene(pos)); block >= 0) {
+        emit blockContextMenuRequested(block, event->globalPos());
+        event->accept();
+        return;
+    }
+    QGraphicsView::contextMenuEvent(event);
 }
 
 } // namespace strata::views::graph

@@ -1,7 +1,11 @@
 #pragma once
 // The graph's viewport: zoom (wheel under the mouse, +/- keys, animated), pan (drag, arrow
 // keys), fit-to-view (F), keyboard navigation along edges (Up/Down to a producer/consumer,
-// Left/Right to a neighbour on the same rank), double-click to expand or collapse a block.
+// Left/Right to a neighbour on the same rank), double-click to expand or collapse a block,
+// Ctrl+click to select several nodes, drag an op onto another block's region to ask for it to
+// move there, right-click for a context menu on an op or a block.
+
+#include "ir/Graph.h"
 
 #include <QGraphicsView>
 #include <optional>
@@ -41,6 +45,10 @@ class GraphCanvas : public QGraphicsView {
     void centreOnRect(const QRectF& rect);
     // Selects `node` alone and centres on it.
     void selectNode(NodeItem* node);
+    // Jumps to `zoom` with `centre` in the middle, without animation (keeps the view over a
+    // new layout of the same graph).
+    void restoreView(double zoom, QPointF centre);
+    bool isDraggingOp() const { return m_drag.active; }
 
     // Animations make zoom and centring glide; tests turn them off to check results at once.
     void setAnimated(bool animated) { m_animated = animated; }
@@ -51,11 +59,19 @@ class GraphCanvas : public QGraphicsView {
     void expandBlockRequested(int block);
     void collapseBlockRequested(int block);
     void searchRequested(); // "/" pressed
+    // An op was dragged from its block and dropped on `block`'s cluster or collapsed node.
+    void opDropRequested(strata::ir::OpId op, int block);
+    void opContextMenuRequested(strata::ir::OpId op, QPoint globalPos);
+    void blockContextMenuRequested(int block, QPoint globalPos);
 
   protected:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
   private:
@@ -63,6 +79,24 @@ class GraphCanvas : public QGraphicsView {
     void applyView(double zoom, QPointF centre);
     void updateSceneRect();
     bool navigate(int key);
+    NodeItem* opNodeAt(QPoint viewportPos) const;
+    // The node being dragged, if the scene still shows it (a new layout replaces the items).
+    NodeItem* draggedNode() const;
+    void setDropBlock(int block);
+    void endDrag();
+
+    // An op node pressed with the left button; a drag once the mouse moved far enough.
+    struct OpDrag {
+        std::size_t node = 0;
+        ir::OpId op;
+        int fromBlock = -1;
+        QPoint pressPos; // viewport
+        QPointF itemPos; // the node's position before the drag
+        bool pressed = false;
+        bool active = false;
+        int dropBlock = -1; // the block under the mouse, other than fromBlock
+    };
+    OpDrag m_drag;
 
     GraphScene* m_scene;
     QVariantAnimation* m_animation = nullptr;

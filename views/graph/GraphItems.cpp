@@ -18,7 +18,8 @@ constexpr qreal kDetailLod = 0.2;
 constexpr qreal kNodeRadius = 5;
 constexpr qreal kArrowLength = 8;
 constexpr qreal kArrowHalfWidth = 3.6;
-constexpr qreal kHaloWidth = 4; // search and selection halo, outside the box
+constexpr qreal kHaloWidth = 4;        // search and selection halo, outside the box
+const QColor kAlert(0xC6, 0x28, 0x28); // badges of blocks with a schedule error
 
 qreal levelOfDetail(const QPainter* painter) {
     return QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
@@ -108,12 +109,29 @@ void NodeItem::setSearchHit(bool hit) {
     update();
 }
 
-void NodeItem::setBadge(const QString& badge) {
-    if (badge == m_content.badge)
+void NodeItem::setBadge(const QString& badge, bool invalid) {
+    if (badge == m_content.badge && invalid == m_badgeInvalid)
         return;
     m_content.badge = badge;
+    m_badgeInvalid = invalid;
     m_badge = staticText(badge);
     m_badge.prepare(QTransform(), m_style->badgeFont);
+    update();
+}
+
+void NodeItem::setDragged(bool dragged) {
+    if (dragged == m_dragged)
+        return;
+    m_dragged = dragged;
+    setZValue(dragged ? 100 : 0);
+    setOpacity(dragged ? 0.85 : 1.0);
+    update();
+}
+
+void NodeItem::setDropTarget(bool target) {
+    if (target == m_dropTarget)
+        return;
+    m_dropTarget = target;
     update();
 }
 
@@ -189,6 +207,12 @@ void NodeItem::paintTexts(QPainter* painter, qreal titleTop, qreal bodyTop,
 void NodeItem::paintOp(QPainter* painter, bool detailed) const {
     const layout::TextMetrics& metrics = m_style->metrics;
     const qreal band = metrics.paddingY + metrics.lineHeight;
+    if (m_dragged) {
+        // Lifted off the canvas while it is dragged to another block.
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(QColor(0, 0, 0, 40));
+        painter->drawPath(m_outline.translated(3, 4));
+    }
     // Body, then the type's header band in the op class colour, then the border.
     painter->setPen(Qt::NoPen);
     painter->setBrush(m_style->nodeBody);
@@ -223,7 +247,7 @@ void NodeItem::paintBlock(QPainter* painter, bool detailed) const {
     painter->setBrush(fill);
     painter->drawPath(m_outline);
     painter->setBrush(Qt::NoBrush);
-    painter->setPen(QPen(color, 1.6));
+    painter->setPen(QPen(color, m_dropTarget ? 3.5 : 1.6));
     painter->drawPath(m_outline);
     paintOutline(painter, m_outline);
     if (!detailed)
@@ -233,7 +257,7 @@ void NodeItem::paintBlock(QPainter* painter, bool detailed) const {
     if (!m_content.badge.isEmpty()) {
         const QSizeF size = m_badge.size();
         const QRectF pill(m_box.right() - size.width() - 14, -9, size.width() + 12, 18);
-        paintPill(painter, pill, color);
+        paintPill(painter, pill, m_badgeInvalid ? kAlert : color);
         painter->setFont(m_style->badgeFont);
         painter->setPen(Qt::white);
         painter->drawStaticText(
@@ -354,7 +378,15 @@ ClusterItem::ClusterItem(const layout::ClusterBox& cluster, const GraphStyle* st
     setBadge(QStringLiteral("Block %1").arg(m_block));
 }
 
-void ClusterItem::setBadge(const QString& text) {
+void ClusterItem::setDropTarget(bool target) {
+    if (target == m_dropTarget)
+        return;
+    m_dropTarget = target;
+    update();
+}
+
+void ClusterItem::setBadge(const QString& text, bool invalid) {
+    m_invalid = invalid;
     m_badgeText = text;
     m_badge = staticText(text);
     m_badge.prepare(QTransform(), m_style->badgeFont);
@@ -375,18 +407,24 @@ QPainterPath ClusterItem::shape() const {
 
 void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     const qreal lod = levelOfDetail(painter);
+    const bool emphasised = isSelected() || m_dropTarget;
     QColor fill = m_color;
-    fill.setAlpha(24);
+    fill.setAlpha(m_dropTarget ? 60 : 24);
     QColor border = m_color;
-    border.setAlpha(isSelected() ? 255 : 150);
-    painter->setPen(QPen(border, isSelected() ? 2.4 : 1.3));
+    border.setAlpha(emphasised ? 255 : 150);
+    painter->setPen(QPen(border,
+                         m_dropTarget   ? 3.5
+                         : isSelected() ? 2.4
+                                        : 1.3,
+                         m_dropTarget ? Qt::DashLine : Qt::SolidLine));
     painter->setBrush(fill);
     painter->drawRoundedRect(m_box, 10, 10);
     if (lod < kTextLod)
         return;
-    paintPill(painter, m_badgeRect, m_color);
+    const QColor pill = m_invalid ? kAlert : m_color;
+    paintPill(painter, m_badgeRect, pill);
     painter->setFont(m_style->badgeFont);
-    painter->setPen(isDark(m_color) ? QColor(Qt::white) : m_style->text);
+    painter->setPen(isDark(pill) ? QColor(Qt::white) : m_style->text);
     const QSizeF size = m_badge.size();
     painter->drawStaticText(
         QPointF(m_badgeRect.x() + 8, m_badgeRect.y() + (m_badgeRect.height() - size.height()) / 2),

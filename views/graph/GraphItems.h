@@ -52,7 +52,12 @@ class NodeItem : public QGraphicsItem {
 
     bool isSearchHit() const { return m_searchHit; }
     void setSearchHit(bool hit);
-    void setBadge(const QString& badge);
+    // Collapsed blocks: the badge text, drawn as an alert when `invalid`.
+    void setBadge(const QString& badge, bool invalid = false);
+    // An op being dragged onto another block: drawn lifted, above everything else.
+    void setDragged(bool dragged);
+    // A collapsed block an op is dragged over.
+    void setDropTarget(bool target);
 
   private:
     void preparePaths();
@@ -77,6 +82,9 @@ class NodeItem : public QGraphicsItem {
     QStaticText m_detail;
     QStaticText m_badge;
     bool m_searchHit = false;
+    bool m_badgeInvalid = false;
+    bool m_dragged = false;
+    bool m_dropTarget = false;
 };
 
 class EdgeItem : public QGraphicsItem {
@@ -124,8 +132,15 @@ class ClusterItem : public QGraphicsItem {
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
     int block() const { return m_block; }
+    // The block's region in scene coordinates (clusters are not moved).
+    QRectF box() const { return m_box; }
     QString badgeText() const { return m_badgeText; }
-    void setBadge(const QString& text);
+    bool isBadgeInvalid() const { return m_invalid; }
+    // The badge text, drawn as an alert when `invalid`.
+    void setBadge(const QString& text, bool invalid = false);
+    // The block an op is being dragged over: drawn emphasised.
+    void setDropTarget(bool target);
+    bool isDropTarget() const { return m_dropTarget; }
 
   private:
     int m_block;
@@ -135,6 +150,8 @@ class ClusterItem : public QGraphicsItem {
     QString m_badgeText;
     QStaticText m_badge;
     QColor m_color;
+    bool m_invalid = false;
+    bool m_dropTarget = false;
 };
 
 } // namespace strata::views::graph

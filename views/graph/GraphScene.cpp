@@ -162,26 +162,39 @@ QRectF GraphScene::graphRect() const {
 void GraphScene::setBadges(std::vector<BlockBadge> badges) {
     m_badges = std::move(badges);
     for (ClusterItem* cluster : m_clusters) {
-        cluster->setBadge(badgeText(cluster->block()));
+        const BlockBadge* badge = findBadge(cluster->block());
+        cluster->setBadge(badgeText(cluster->block()), badge && badge->invalid);
         cluster->setToolTip(
-            tr("<b>%1</b><br>Double-click the badge to collapse the block into one node.")
-                .arg(badgeText(cluster->block()).toHtmlEscaped()));
+            tr("<b>%1</b>%2<br>Double-click the badge to collapse the block into one node.")
+                .arg(badgeText(cluster->block()).toHtmlEscaped(),
+                     badge && badge->invalid ? tr("<br><b style='color:#c62828'>The schedule "
+                                                  "check found an error in this block.</b>")
+                                             : QString()));
     }
     for (NodeItem* node : m_nodes) {
         if (node->ref().kind != layout::NodeKind::Block || m_input.blocksAreChunks)
             continue;
-        const int block = static_cast<int>(node->ref().id);
-        const auto it = std::find_if(m_badges.begin(), m_badges.end(),
-                                     [&](const BlockBadge& b) { return b.block == block; });
-        QStringList parts;
-        if (it != m_badges.end()) {
-            if (it->mp > 0)
-                parts << tr("mp %1").arg(it->mp);
-            if (it->predictedSeconds)
-                parts << formatSeconds(*it->predictedSeconds);
-        }
-        node->setBadge(parts.join(QStringLiteral(" \u00b7 ")));
+        const BlockBadge* badge = findBadge(static_cast<int>(node->ref().id));
+        node->setBadge(badge ? badgeDetails(*badge).join(QStringLiteral(" \u00b7 ")) : QString(),
+                       badge && badge->invalid);
     }
+}
+
+const BlockBadge* GraphScene::findBadge(int block) const {
+    const auto it = std::find_if(m_badges.begin(), m_badges.end(),
+                                 [&](const BlockBadge& b) { return b.block == block; });
+    return it == m_badges.end() ? nullptr : &*it;
+}
+
+QStringList GraphScene::badgeDetails(const BlockBadge& badge) {
+    QStringList parts;
+    if (badge.mp > 0)
+        parts << tr("mp %1").arg(badge.mp);
+    if (badge.predictedSeconds)
+        parts << formatSeconds(*badge.predictedSeconds);
+    if (badge.dramBytes)
+        parts << tr("DRAM %1").arg(formatBytes(*badge.dramBytes));
+    return parts;
 }
 
 QString GraphScene::badgeText(int block) const {
@@ -191,15 +204,28 @@ QString GraphScene::badgeText(int block) const {
         return fromStd(label.title);
     }
     QStringList parts{tr("Block %1").arg(block)};
-    const auto it = std::find_if(m_badges.begin(), m_badges.end(),
-                                 [&](const BlockBadge& b) { return b.block == block; });
-    if (it != m_badges.end()) {
-        if (it->mp > 0)
-            parts << tr("mp %1").arg(it->mp);
-        if (it->predictedSeconds)
-            parts << formatSeconds(*it->predictedSeconds);
-    }
+    if (const BlockBadge* badge = findBadge(block))
+        parts << badgeDetails(*badge);
     return parts.join(QStringLiteral(" \u00b7 "));
+}
+
+int GraphScene::blockOfOp(ir::OpId op) const {
+    if (!op.valid() || op.index >= m_input.blockOfOp.size() || m_input.blocksAreChunks)
+        return -1;
+    return m_input.blockOfOp[op.index];
+}
+
+int GraphScene::blockAt(QPointF scenePos) const {
+    if (m_input.blocksAreChunks)
+        return -1;
+    for (NodeItem* node : m_nodes)
+        if (node->ref().kind == layout::NodeKind::Block && node->sceneBox().contains(scenePos))
+            return static_cast<int>(node->ref().id);
+    // Clusters do not nest: the first whose region holds the point.
+    for (ClusterItem* cluster : m_clusters)
+        if (cluster->box().contains(scenePos))
+            return cluster->block();
+    return -1;
 }
 
 NodeItem* GraphScene::nodeForOp(ir::OpId op) const {

@@ -10,6 +10,7 @@
 #include "views/graph/GraphStyle.h"
 
 #include <QGraphicsScene>
+#include <QStringList>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -40,8 +41,14 @@ class GraphScene : public QGraphicsScene {
 
     // Badges of blocks (clusters and collapsed nodes); blocks without one show their id.
     void setBadges(std::vector<BlockBadge> badges);
-    // "Block 7 · mp 4 · 1.23 ms", or the op range of a chunk.
+    // "Block 7 · mp 4 · 1.23 ms · DRAM 2.5 MiB", or the op range of a chunk.
     QString badgeText(int block) const;
+    const BlockBadge* findBadge(int block) const;
+
+    // The schedule block the op is drawn in (-1: none, or the blocks are overview chunks).
+    int blockOfOp(ir::OpId op) const;
+    // The block whose cluster or collapsed node holds `scenePos`, or -1 (chunks: always -1).
+    int blockAt(QPointF scenePos) const;
 
     const ir::Graph* graph() const { return m_graph.get(); }
     const layout::GraphLayout* graphLayout() const { return m_layout.get(); }
@@ -74,6 +81,8 @@ class GraphScene : public QGraphicsScene {
     QRectF graphRect() const;
 
   private:
+    // "mp 4", "1.23 ms", "DRAM 2.5 MiB": what a badge adds to the block's name.
+    static QStringList badgeDetails(const BlockBadge& badge);
     void onSelectionChanged();
     QString nodeToolTip(std::size_t index) const;
     QString edgeToolTip(std::size_t index) const;

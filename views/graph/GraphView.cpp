@@ -12,6 +12,7 @@
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace strata::views::graph {
 
@@ -59,6 +60,11 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     connect(m_canvas, &GraphCanvas::expandBlockRequested, this, &GraphView::expandBlockRequested);
     connect(m_canvas, &GraphCanvas::collapseBlockRequested, this,
             &GraphView::collapseBlockRequested);
+    connect(m_canvas, &GraphCanvas::opDropRequested, this, &GraphView::opDropRequested);
+    connect(m_canvas, &GraphCanvas::opContextMenuRequested, this,
+            &GraphView::opContextMenuRequested);
+    connect(m_canvas, &GraphCanvas::blockContextMenuRequested, this,
+            &GraphView::blockContextMenuRequested);
     connect(m_canvas, &GraphCanvas::searchRequested, this, [this] {
         m_search->setFocus(Qt::ShortcutFocusReason);
         m_search->selectAll();
@@ -163,8 +169,11 @@ QWidget* GraphView::createMessagePage() {
 
 void GraphView::showGraphLayout(std::shared_ptr<const ir::Graph> graph,
                                 std::shared_ptr<const layout::GraphLayout> layout,
-                                layout::LayoutInput input) {
+                                layout::LayoutInput input, bool keepView) {
     const std::optional<ir::OpId> keep = m_lastOp;
+    keepView = keepView && isShowingGraph();
+    const double zoom = m_canvas->zoom();
+    const QPointF centre = m_canvas->mapToScene(m_canvas->viewport()->rect().center());
     m_lastOp.reset();
     m_lastBlock.reset();
     const std::size_t ops = graph ? graph->ops.size() : 0;
@@ -183,7 +192,10 @@ void GraphView::showGraphLayout(std::shared_ptr<const ir::Graph> graph,
     }
     m_sizeLabel->setText(size);
     updateSearch();
-    m_canvas->showStart();
+    if (keepView)
+        m_canvas->restoreView(zoom, centre);
+    else
+        m_canvas->showStart();
     updateZoomLabel(m_canvas->zoom());
     if (keep) {
         // Announced already: select it again without a second opSelected.
@@ -247,6 +259,32 @@ QString GraphView::message() const {
     return m_stack->currentWidget() == m_canvas ? QString() : m_message->text();
 }
 
+std::vector<ir::OpId> GraphView::selectedOps() const {
+    std::vector<ir::OpId> ops;
+    for (QGraphicsItem* item : m_scene->selectedItems())
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item);
+            node && node->ref().kind == layout::NodeKind::Op)
+            ops.push_back(ir::OpId(node->ref().id));
+    std::sort(ops.begin(), ops.end());
+    return ops;
+}
+
+std::vector<int> GraphView::selectedBlocks() const {
+    std::vector<int> blocks;
+    if (m_scene->input().blocksAreChunks)
+        return blocks;
+    for (QGraphicsItem* item : m_scene->selectedItems()) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
+            if (node->ref().kind == layout::NodeKind::Block)
+                blocks.push_back(static_cast<int>(node->ref().id));
+        } else if (auto* cluster = qgraphicsitem_cast<ClusterItem*>(item)) {
+            blocks.push_back(cluster->block());
+        }
+    }
+    std::sort(blocks.begin(), blocks.end());
+    return blocks;
+}
+
 std::optional<ir::OpId> GraphView::selectedOp() const {
     const NodeItem* node = m_scene->selectedNode();
     if (!node || node->ref().kind != layout::NodeKind::Op)
@@ -278,6 +316,21 @@ void GraphView::centreOnBlock(int block) {
         m_canvas->centreOnRect(cluster->sceneBoundingRect());
 }
 
+void GraphView::selectBlock(int block) {
+    if (NodeItem* node = m_scene->nodeForBlock(block)) {
+        m_canvas->selectNode(node);
+        return;
+    }
+    ClusterItem* cluster = m_scene->clusterForBlock(block);
+    if (!cluster)
+        return;
+    if (!cluster->isSelected() || m_scene->selectedItems().size() != 1) {
+        m_scene->clearSelection();
+        cluster->setSelected(true);
+    }
+    m_canvas->centreOnRect(cluster->box());
+}
+
 void GraphView::fitToView() {
     m_canvas->fitToView();
 }
@@ -291,6 +344,22 @@ void GraphView::zoomOut() {
 }
 
 void GraphView::onSelectionChanged() {
+    emitSingleSelection();
+    emit selectionChanged();
+}
+
+void GraphView::emitSingleSelection() {
+    const QList<QGraphicsItem*> selected = m_scene->selectedItems();
+    if (selected.size() == 1) {
+        if (auto* cluster = qgraphicsitem_cast<ClusterItem*>(selected.front())) {
+            if (m_lastBlock != cluster->block()) {
+                m_lastBlock = cluster->block();
+                m_lastOp.reset();
+                emit blockSelected(cluster->block());
+            }
+            return;
+        }
+    }
     const NodeItem* node = m_scene->selectedNode();
     if (!node)
         return;

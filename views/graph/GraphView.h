@@ -37,10 +37,12 @@ class GraphView : public QWidget {
     ~GraphView() override;
 
     // Shows `layout` of `graph` under `input` (the partition it was computed for) and frames
-    // its start. A selected op stays selected when it is in the new layout.
+    // its start, or, with `keepView` and a graph on screen, keeps the zoom and centre (a new
+    // layout of the same graph after an edit). A selected op stays selected when it is in the
+    // new layout.
     void showGraphLayout(std::shared_ptr<const ir::Graph> graph,
                          std::shared_ptr<const layout::GraphLayout> layout,
-                         layout::LayoutInput input);
+                         layout::LayoutInput input, bool keepView = false);
     // Replaces the graph with a message, e.g. while the first layout runs or after it failed.
     void showMessage(const QString& text, bool busy = false);
     // A note in the corner while the shown graph is being re-laid out; empty hides it.
@@ -58,6 +60,11 @@ class GraphView : public QWidget {
     bool isShowingGraph() const;
     QString message() const;
     std::optional<ir::OpId> selectedOp() const;
+    // Every selected op node (Ctrl+click selects several), in graph order.
+    std::vector<ir::OpId> selectedOps() const;
+    // Selected block clusters and collapsed block nodes (not the blocks of selected ops),
+    // ascending; none when the blocks are overview chunks.
+    std::vector<int> selectedBlocks() const;
     void setAnimated(bool animated);
 
   public slots:
@@ -66,6 +73,8 @@ class GraphView : public QWidget {
     void selectOp(strata::ir::OpId op);
     // Centres on a block's node (collapsed) or cluster (expanded).
     void centreOnBlock(int block);
+    // Selects a block's node or cluster alone and centres on it; emits blockSelected.
+    void selectBlock(int block);
     void fitToView();
     void zoomIn();
     void zoomOut();
@@ -78,6 +87,12 @@ class GraphView : public QWidget {
     void blockSelected(int block);
     void expandBlockRequested(int block);
     void collapseBlockRequested(int block);
+    // Any change of the selection (several items may be selected).
+    void selectionChanged();
+    // Editing requests from the canvas (see GraphCanvas); the view edits nothing itself.
+    void opDropRequested(strata::ir::OpId op, int block);
+    void opContextMenuRequested(strata::ir::OpId op, QPoint globalPos);
+    void blockContextMenuRequested(int block, QPoint globalPos);
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -87,6 +102,8 @@ class GraphView : public QWidget {
     QWidget* createToolBar();
     QWidget* createMessagePage();
     void onSelectionChanged();
+    // opSelected / blockSelected when one op or block is selected and it is a new one.
+    void emitSingleSelection();
     void updateSearch();
     void showMatch(int index);
     void updateZoomLabel(double zoom);

@@ -1,0 +1,173 @@
+// The schedule table model over a real schedule of a small graph: the model contract, one row
+// per block with its knobs and analysis, sorting by number, errors on their block's row, and
+// knob edits forwarded as requests without changing the model.
+
+#include "views/schedule/ScheduleTableModel.h"
+
+#include "TestGraphs.h"
+#include "schedule/Edits.h"
+#include "schedule/Strategies.h"
+#include "target/TargetLoader.h"
+#include "views/graph/GraphStyle.h"
+
+#include <QAbstractItemModelTester>
+#include <QColor>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <gtest/gtest.h>
+
+namespace strata::views::schedule {
+namespace {
+
+namespace sch = strata::schedule;
+using M = ScheduleTableModel;
+
+std::shared_ptr<const target::Target> mncore2() {
+    auto t = target::resolveTarget("mncore2");
+    EXPECT_TRUE(t.ok());
+    return std::make_shared<const target::Target>(std::move(*t));
+}
+
+ScheduleSnapshot snapshotOf(std::shared_ptr<const ir::Graph> graph,
+                            std::shared_ptr<const target::Target> target, sch::Schedule s) {
+    ScheduleSnapshot snap;
+    snap.revision = 1;
+    snap.check = std::make_shared<const sch::ScheduleCheck>(sch::checkSchedule(s, *graph, *target));
+    snap.schedule = std::make_shared<const sch::Schedule>(std::move(s));
+    snap.graph = std::move(graph);
+    snap.target = std::move(target);
+    return snap;
+}
+
+class ScheduleTableModelTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        m_graph = test::makeSmallGraph();
+        m_target = mncore2();
+        m_perOp = sch::makeSchedule(*m_graph, *m_target, sch::Strategy::PerOp);
+        ASSERT_EQ(m_perOp.blocks.size(), 3u);
+    }
+
+    QString text(int row, int column) const { return m_model.index(row, column).data().toString(); }
+
+    std::shared_ptr<const ir::Graph> m_graph;
+    std::shared_ptr<const target::Target> m_target;
+    sch::Schedule m_perOp;
+    M m_model;
+};
+
+TEST_F(ScheduleTableModelTest, PassesTheModelTester) {
+    QAbstractItemModelTester tester(&m_model,
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    EXPECT_EQ(m_model.rowCount(), 3);
+    m_model.setSnapshot({});
+    EXPECT_EQ(m_model.rowCount(), 0);
+
+    QSortFilterProxyModel proxy;
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    proxy.setSourceModel(&m_model);
+    proxy.setSortRole(M::SortRole);
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    proxy.sort(M::FlopsColumn, Qt::DescendingOrder);
+    EXPECT_EQ(proxy.rowCount(), 3);
+}
+
+TEST_F(ScheduleTableModelTest, OneRowPerBlockWithItsKnobsAndAnalysis) {
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    ASSERT_EQ(m_model.rowCount(), 3);
+    EXPECT_EQ(m_model.columnCount(), M::ColumnCount);
+    EXPECT_EQ(text(0, M::BlockColumn), QStringLiteral("B0"));
+    EXPECT_EQ(text(0, M::OpsColumn), QStringLiteral("1"));
+    EXPECT_EQ(text(0, M::RangeColumn), QStringLiteral("conv1"));
+    EXPECT_EQ(text(2, M::RangeColumn), QStringLiteral("fc"));
+    EXPECT_EQ(text(0, M::MpColumn), QString::number(m_target->maxMp()));
+    EXPECT_TRUE(text(0, M::TileColumn).endsWith(QLatin1Char('*')))
+        << text(0, M::TileColumn).toStdString();
+    EXPECT_FALSE(text(0, M::DramColumn).isEmpty());
+    EXPECT_TRUE(text(0, M::SramColumn).contains(QStringLiteral(" / ")));
+    EXPECT_TRUE(text(0, M::ErrorColumn).isEmpty());
+    EXPECT_EQ(m_model.index(1, 0).data(M::BlockIdRole).toInt(), m_perOp.blocks[1].id);
+    EXPECT_EQ(m_model.rowOfBlock(m_perOp.blocks[2].id), 2);
+    EXPECT_EQ(m_model.blockAt(2), m_perOp.blocks[2].id);
+    EXPECT_EQ(m_model.blockAt(3), -1);
+    // The block's colour is its cluster's in the graph.
+    EXPECT_EQ(m_model.index(1, M::BlockColumn).data(Qt::DecorationRole).value<QColor>(),
+              graph::blockColor(m_perOp.blocks[1].id));
+    const double fraction = m_model.index(0, M::SramColumn).data(M::SramFractionRole).toDouble();
+    EXPECT_GT(fraction, 0.0);
+    EXPECT_LE(fraction, 1.0);
+    EXPECT_EQ(m_model.index(0, M::MpColumn).data(M::MaxMpRole).toInt(), m_target->maxMp());
+}
+
+TEST_F(ScheduleTableModelTest, AFusedBlockShowsItsRange) {
+    auto fused = sch::mergeBlocks(m_perOp, *m_graph, m_perOp.blocks[0].id, m_perOp.blocks[1].id);
+    ASSERT_TRUE(fused.ok());
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, *fused));
+    ASSERT_EQ(m_model.rowCount(), 2);
+    EXPECT_EQ(text(0, M::OpsColumn), QStringLiteral("2"));
+    EXPECT_EQ(text(0, M::RangeColumn), QStringLiteral("conv1 \u2192 relu1"));
+    EXPECT_TRUE(m_model.index(0, M::RangeColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("relu1")));
+}
+
+TEST_F(ScheduleTableModelTest, SortsByNumberNotByText) {
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    for (int column = 0; column < M::ColumnCount; ++column)
+        EXPECT_TRUE(m_model.index(0, column).data(M::SortRole).isValid()) << column;
+    // fc's 1 GFLOP sorts above conv's few FLOPs, whatever the unit text says.
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&m_model);
+    proxy.setSortRole(M::SortRole);
+    proxy.sort(M::FlopsColumn, Qt::DescendingOrder);
+    EXPECT_EQ(proxy.index(0, M::RangeColumn).data().toString(), QStringLiteral("fc"));
+}
+
+TEST_F(ScheduleTableModelTest, ErrorsShowOnTheirBlocksRow) {
+    auto tooMany = sch::setMp(m_perOp, m_perOp.blocks[1].id, m_target->maxMp() + 1);
+    ASSERT_TRUE(tooMany.ok());
+    const ScheduleSnapshot snap = snapshotOf(m_graph, m_target, *tooMany);
+    ASSERT_FALSE(snap.check->valid());
+    m_model.setSnapshot(snap);
+    EXPECT_TRUE(m_model.index(1, 0).data(M::HasErrorRole).toBool());
+    EXPECT_FALSE(m_model.index(0, 0).data(M::HasErrorRole).toBool());
+    EXPECT_TRUE(text(1, M::ErrorColumn).contains(QStringLiteral("mp")))
+        << text(1, M::ErrorColumn).toStdString();
+    EXPECT_TRUE(text(0, M::ErrorColumn).isEmpty());
+    EXPECT_TRUE(m_model.index(1, 3).data(Qt::BackgroundRole).isValid());
+}
+
+TEST_F(ScheduleTableModelTest, KnobEditsAreRequestsNotChanges) {
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    const int id = m_perOp.blocks[0].id;
+    EXPECT_TRUE(m_model.flags(m_model.index(0, M::MpColumn)) & Qt::ItemIsEditable);
+    EXPECT_TRUE(m_model.flags(m_model.index(0, M::TileColumn)) & Qt::ItemIsEditable);
+    EXPECT_TRUE(m_model.flags(m_model.index(0, M::BufferingColumn)) & Qt::ItemIsEditable);
+    EXPECT_FALSE(m_model.flags(m_model.index(0, M::DramColumn)) & Qt::ItemIsEditable);
+    EXPECT_EQ(m_model.index(0, M::TileColumn).data(Qt::EditRole).toString(),
+              QStringLiteral("auto"));
+
+    QSignalSpy mp(&m_model, &M::mpEditRequested);
+    QSignalSpy tile(&m_model, &M::tileEditRequested);
+    QSignalSpy buffering(&m_model, &M::bufferingEditRequested);
+    EXPECT_FALSE(m_model.setData(m_model.index(0, M::MpColumn), 1));
+    EXPECT_FALSE(m_model.setData(m_model.index(0, M::TileColumn), QStringLiteral("1x4x4x4")));
+    EXPECT_FALSE(m_model.setData(m_model.index(0, M::BufferingColumn), 1));
+    // The same value asks for nothing.
+    EXPECT_FALSE(m_model.setData(m_model.index(0, M::TileColumn), QStringLiteral("auto")));
+    ASSERT_EQ(mp.count(), m_target->maxMp() == 1 ? 0 : 1);
+    if (mp.count()) {
+        EXPECT_EQ(mp.at(0).at(0).toInt(), id);
+    }
+    ASSERT_EQ(tile.count(), 1);
+    EXPECT_EQ(tile.at(0).at(1).toString(), QStringLiteral("1x4x4x4"));
+    ASSERT_EQ(buffering.count(), m_perOp.blocks[0].buffering == 1 ? 0 : 1);
+    // Nothing changed: the model waits for the next snapshot.
+    EXPECT_EQ(text(0, M::MpColumn), QString::number(m_perOp.blocks[0].mp));
+}
+
+} // namespace
+} // namespace strata::views::schedule

@@ -1,0 +1,149 @@
+#include "views/schedule/ScheduleTableView.h"
+
+#include "views/schedule/ScheduleItemDelegate.h"
+#include "views/schedule/ScheduleTableModel.h"
+
+#include <QHeaderView>
+#include <QItemSelection>
+#include <QResizeEvent>
+#include <algorithm>
+
+namespace strata::views::schedule {
+
+namespace {
+
+using M = ScheduleTableModel;
+
+struct ColumnLimits {
+    int column;
+    int minEm;
+    int maxEm;
+};
+
+// Widths in ems, so the table looks the same at any font size.
+constexpr ColumnLimits kLimits[] = {
+    {M::BlockColumn, 4, 7},     {M::OpsColumn, 3, 5},       {M::MpColumn, 3, 5},
+    {M::TileColumn, 6, 12},     {M::BufferingColumn, 5, 7}, {M::TilesColumn, 4, 7},
+    {M::SramColumn, 10, 14},    {M::DramColumn, 5, 8},      {M::FlopsColumn, 6, 9},
+    {M::RecomputeColumn, 6, 8}, {M::RangeColumn, 12, 30},
+};
+constexpr int kErrorMinEm = 8;
+
+} // namespace
+
+ScheduleTableView::ScheduleTableView(QWidget* parent) : QTableView(parent) {
+    setItemDelegate(new ScheduleItemDelegate(this));
+    setSortingEnabled(true);
+    setAlternatingRowColors(true);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::ExtendedSelection);
+    setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    setWordWrap(false);
+    setTextElideMode(Qt::ElideMiddle);
+    setShowGrid(false);
+    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    verticalHeader()->hide();
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+
+    QHeaderView* header = horizontalHeader();
+    header->setHighlightSections(false);
+    header->setSectionsMovable(true);
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    connect(header, &QHeaderView::sectionResized, this, [this](int logicalIndex, int, int) {
+        if (logicalIndex != M::ErrorColumn)
+            fitErrorColumn();
+    });
+}
+
+void ScheduleTableView::fitColumns() {
+    QHeaderView* header = horizontalHeader();
+    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    header->setMinimumSectionSize(2 * em);
+    const int padding = em;
+    auto contentWidth = [&](int column) {
+        return std::max(header->sectionSizeHint(column), sizeHintForColumn(column)) + padding;
+    };
+    m_fitting = true;
+    for (const ColumnLimits& l : kLimits)
+        header->resizeSection(l.column,
+                              std::clamp(contentWidth(l.column), l.minEm * em, l.maxEm * em));
+    m_fitting = false;
+    m_errorMinWidth = std::clamp(contentWidth(M::ErrorColumn), kErrorMinEm * em, 40 * em);
+    fitErrorColumn();
+}
+
+void ScheduleTableView::resizeEvent(QResizeEvent* event) {
+    QTableView::resizeEvent(event);
+    fitErrorColumn();
+}
+
+void ScheduleTableView::fitErrorColumn() {
+    if (m_fitting || !model() || model()->columnCount() <= M::ErrorColumn)
+        return;
+    m_fitting = true;
+    QHeaderView* header = horizontalHeader();
+    int others = 0;
+    for (int column = 0; column < header->count(); ++column)
+        if (column != M::ErrorColumn && !header->isSectionHidden(column))
+            others += header->sectionSize(column);
+    header->resizeSection(M::ErrorColumn, std::max(viewport()->width() - others, m_errorMinWidth));
+    m_fitting = false;
+}
+
+std::vector<int> ScheduleTableView::selectedBlocks() const {
+    std::vector<int> ids;
+    if (!selectionModel())
+        return ids;
+    for (const QModelIndex& index : selectionModel()->selectedRows())
+        ids.push_back(index.data(M::BlockIdRole).toInt());
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
+int ScheduleTableView::currentBlock() const {
+    const QModelIndex current = currentIndex();
+    return current.isValid() ? current.data(M::BlockIdRole).toInt() : -1;
+}
+
+QModelIndex ScheduleTableView::indexOfBlock(int id) const {
+    if (!model())
+        return {};
+    for (int row = 0; row < model()->rowCount(); ++row) {
+        const QModelIndex index = model()->index(row, 0);
+        if (index.data(M::BlockIdRole).toInt() == id)
+            return index;
+    }
+    return {};
+}
+
+void ScheduleTableView::selectBlock(int id) {
+    selectBlocks({id});
+}
+
+void ScheduleTableView::selectBlocks(const std::vector<int>& ids) {
+    if (!selectionModel())
+        return;
+    QItemSelection selection;
+    QModelIndex first;
+    for (int id : ids) {
+        const QModelIndex index = indexOfBlock(id);
+        if (!index.isValid())
+            continue;
+        if (!first.isValid())
+            first = index;
+        selection.select(index, index.siblingAtColumn(model()->columnCount() - 1));
+    }
+    if (!first.isValid()) {
+        selectionModel()->clearSelection();
+        return;
+    }
+    selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+    selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+    scrollTo(first);
+}
+
+} // namespace strata::views::schedule
