@@ -70,7 +70,20 @@ void GraphTab::setPartition(std::vector<int> blockOfOp,
                            0);
         return;
     }
+    if (input.blockOfOp == m_partition.blockOfOp && (isLayingOut() || m_view->isShowingGraph())) {
+        // Only the knobs changed: new badges on the same drawing.
+        setBadges(std::move(badges));
+        return;
+    }
+    // Blocks the user collapsed stay collapsed when they are still there (block ids are
+    // stable across edits); too big a graph falls back to the overview anyway.
+    if (!m_shown.blocksAreChunks)
+        for (int block : m_shown.collapsedBlocks)
+            if (std::find(input.blockOfOp.begin(), input.blockOfOp.end(), block) !=
+                input.blockOfOp.end())
+                input.collapsedBlocks.push_back(block);
     m_partition = input;
+    m_partition.collapsedBlocks.clear();
     m_badges = std::move(badges);
     relayout(std::move(input), true, true);
 }
@@ -108,6 +121,7 @@ void GraphTab::relayout(layout::LayoutInput input, bool allowOverview, bool keep
     job.input = std::move(input);
     job.metrics = m_view->textMetrics();
     job.allowOverview = allowOverview;
+    m_keepView = keepShown;
     const QString text = tr("Laying out %1 ops\u2026").arg(m_graph->ops.size());
     if (keepShown && m_view->isShowingGraph())
         m_view->setBusy(text);
@@ -123,7 +137,7 @@ void GraphTab::onLayoutFinished(const LayoutOutcome& outcome) {
         emit diagnosticsReported(outcome.diagnostics);
     if (outcome.ok()) {
         m_shown = outcome.input;
-        m_view->showGraphLayout(m_graph, outcome.layout, outcome.input);
+        m_view->showGraphLayout(m_graph, outcome.layout, outcome.input, m_keepView);
         m_view->setBadges(m_badges);
         if (m_focusBlock >= 0)
             m_view->centreOnBlock(m_focusBlock);

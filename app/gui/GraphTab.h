@@ -29,8 +29,10 @@ class GraphTab : public QWidget {
     // a layout still running for the previous graph.
     void setGraph(std::shared_ptr<const ir::Graph> graph);
     // Draws `blockOfOp` (one block per op, -1 for none; empty: no blocks) as clusters, with
-    // `badges`, and lays the graph out again. A partition that does not fit the graph is
-    // refused with a diagnostic and the current drawing stays.
+    // `badges`, and lays the graph out again, keeping the view where it is and the collapsed
+    // blocks that still exist collapsed; the same partition only gets the new badges. A
+    // partition that does not fit the graph is refused with a diagnostic and the current
+    // drawing stays.
     void setPartition(std::vector<int> blockOfOp, std::vector<views::graph::BlockBadge> badges);
     // New badge data for the blocks shown; no new layout.
     void setBadges(std::vector<views::graph::BlockBadge> badges);
@@ -63,7 +65,8 @@ class GraphTab : public QWidget {
     layout::LayoutInput m_partition; // blocks from the schedule, none collapsed
     layout::LayoutInput m_shown;     // what the view shows
     std::vector<views::graph::BlockBadge> m_badges;
-    int m_focusBlock = -1; // centre on it after an expand
+    int m_focusBlock = -1;   // centre on it after an expand
+    bool m_keepView = false; // the next layout replaces one of the same graph: keep the view
 };
 
 } // namespace strata::gui

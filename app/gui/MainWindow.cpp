@@ -1,12 +1,20 @@
 #include "MainWindow.h"
 
+#include "DiagnosticsPanel.h"
 #include "GraphTab.h"
 #include "ModelLoader.h"
+#include "ScheduleDocument.h"
+#include "ScheduleEditor.h"
+#include "SchedulePresentation.h"
+#include "ScheduleToolBar.h"
 #include "views/Format.h"
 #include "views/ModelSummaryWidget.h"
 #include "views/OpTableModel.h"
 #include "views/OpTableView.h"
+#include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
+#include "views/schedule/ScheduleTableModel.h"
+#include "views/schedule/ScheduleTableView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -34,7 +42,8 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
-#include <QTreeWidget>
+#include <QToolBar>
+#include <QUndoStack>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -48,8 +57,6 @@ const QString kRecentFilesKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kSplitterKey = QStringLiteral("mainWindow/splitter");
-
-enum DiagnosticColumn { SeverityColumn, MessageColumn, LocationColumn };
 
 QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
@@ -66,23 +73,6 @@ QStringList onnxFiles(const QMimeData* mime) {
             files << path;
     }
     return files;
-}
-
-QString locationText(const Location& where) {
-    QStringList parts;
-    if (!where.file.empty()) {
-        QString file = QFileInfo(fromStd(where.file)).fileName();
-        if (where.offset)
-            file += QStringLiteral(" @%1").arg(*where.offset);
-        parts << file;
-    }
-    if (!where.node.empty())
-        parts << QStringLiteral("node %1").arg(fromStd(where.node));
-    if (!where.value.empty())
-        parts << QStringLiteral("value %1").arg(fromStd(where.value));
-    if (!where.block.empty())
-        parts << QStringLiteral("block %1").arg(fromStd(where.block));
-    return parts.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -125,13 +115,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     m_graphTab = new GraphTab;
     m_graphTab->setObjectName(QStringLiteral("graphTab"));
-    connect(m_graphTab, &GraphTab::diagnosticsReported, this, &MainWindow::appendDiagnostics);
+    connect(m_graphTab, &GraphTab::diagnosticsReported, this,
+            [this](const std::vector<Diagnostic>& diagnostics) {
+                m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Layout, diagnostics);
+            });
     connect(m_graphTab, &GraphTab::statusMessage, this, [this](const QString& text, int timeoutMs) {
         statusBar()->showMessage(text, timeoutMs);
     });
     connect(m_graphTab, &GraphTab::layoutFinished, this, [this](bool ok) {
-        if (!m_loader->isLoading())
-            m_busy->hide();
+        updateBusy();
         emit graphLayoutFinished(ok);
     });
     connect(m_graphTab->view(), &views::graph::GraphView::opSelected, this,
@@ -150,10 +142,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_stack->addWidget(m_tabs);
     setCentralWidget(m_stack);
 
+    m_document = new ScheduleDocument(this);
+
     createActions();
     createMenus();
+    createScheduleDock();
     createDiagnosticsDock();
     createStatusBar();
+    connectSchedule();
 
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
@@ -188,6 +184,7 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(m_quitAction);
 
+    m_editMenu = menuBar()->addMenu(tr("&Edit"));
     m_viewMenu = menuBar()->addMenu(tr("&View"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -287,27 +284,42 @@ QWidget* MainWindow::createOpTablePane() {
 }
 
 void MainWindow::createDiagnosticsDock() {
-    m_diagnostics = new QTreeWidget;
+    m_diagnostics = new DiagnosticsPanel;
     m_diagnostics->setObjectName(QStringLiteral("diagnosticsList"));
-    m_diagnostics->setHeaderLabels({tr("Severity"), tr("Message"), tr("Location")});
-    m_diagnostics->setRootIsDecorated(false);
-    m_diagnostics->setUniformRowHeights(true);
-    m_diagnostics->setAlternatingRowColors(true);
-    m_diagnostics->setWordWrap(false);
-    m_diagnostics->setTextElideMode(Qt::ElideRight);
-    m_diagnostics->header()->setStretchLastSection(false);
-    m_diagnostics->header()->setSectionResizeMode(MessageColumn, QHeaderView::Stretch);
-    m_diagnostics->setColumnWidth(SeverityColumn, 110);
-    m_diagnostics->setColumnWidth(LocationColumn, 260);
-
     m_diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
     m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
     m_diagnosticsDock->setWidget(m_diagnostics);
-    m_diagnosticsDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::TopDockWidgetArea |
-                                       Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
-    addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
-    resizeDocks({m_diagnosticsDock}, {150}, Qt::Vertical);
+    m_diagnosticsDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    // Beside the schedule table: the table's errors and the full messages side by side.
+    splitDockWidget(m_scheduleDock, m_diagnosticsDock, Qt::Horizontal);
+    resizeDocks({m_scheduleDock, m_diagnosticsDock}, {1100, 500}, Qt::Horizontal);
     m_viewMenu->addAction(m_diagnosticsDock->toggleViewAction());
+    connect(m_diagnostics, &DiagnosticsPanel::countsChanged, this,
+            [this] { m_diagnosticsDock->setWindowTitle(m_diagnostics->title()); });
+    connect(m_diagnostics, &DiagnosticsPanel::blockActivated, this,
+            [this](int block) { m_editor->showBlock(block); });
+    connect(m_diagnostics, &DiagnosticsPanel::opActivated, this, &MainWindow::showOpByName);
+}
+
+void MainWindow::createScheduleDock() {
+    m_scheduleModel = new views::schedule::ScheduleTableModel(this);
+    m_scheduleProxy = new QSortFilterProxyModel(this);
+    m_scheduleProxy->setSourceModel(m_scheduleModel);
+    m_scheduleProxy->setSortRole(views::schedule::ScheduleTableModel::SortRole);
+    m_scheduleTable = new views::schedule::ScheduleTableView;
+    m_scheduleTable->setObjectName(QStringLiteral("scheduleTable"));
+    m_scheduleTable->setModel(m_scheduleProxy);
+    // Execution order until the user sorts by a column; a third click on it goes back.
+    m_scheduleTable->horizontalHeader()->setSortIndicatorClearable(true);
+    m_scheduleTable->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+
+    m_scheduleDock = new QDockWidget(tr("Schedule"), this);
+    m_scheduleDock->setObjectName(QStringLiteral("scheduleDock"));
+    m_scheduleDock->setWidget(m_scheduleTable);
+    m_scheduleDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    addDockWidget(Qt::BottomDockWidgetArea, m_scheduleDock);
+    resizeDocks({m_scheduleDock}, {260}, Qt::Vertical);
+    m_viewMenu->addAction(m_scheduleDock->toggleViewAction());
 }
 
 void MainWindow::createStatusBar() {
@@ -320,9 +332,107 @@ void MainWindow::createStatusBar() {
     m_busy->hide();
     m_totals = new QLabel;
     m_totals->setObjectName(QStringLiteral("statusTotals"));
+    m_scheduleTotals = new QLabel;
+    m_scheduleTotals->setObjectName(QStringLiteral("scheduleTotals"));
+    m_scheduleTotals->setTextFormat(Qt::RichText);
     statusBar()->addPermanentWidget(m_busy);
+    statusBar()->addPermanentWidget(m_scheduleTotals);
     statusBar()->addPermanentWidget(m_totals);
     statusBar()->showMessage(tr("Ready"));
+}
+
+void MainWindow::connectSchedule() {
+    m_editor =
+        new ScheduleEditor(m_document, m_graphTab->view(), m_scheduleTable, m_scheduleModel, this);
+    m_editMenu->addAction(m_editor->undoAction());
+    m_editMenu->addAction(m_editor->redoAction());
+    m_editMenu->addSeparator();
+    m_editMenu->addAction(m_editor->fuseAction());
+    m_editMenu->addAction(m_editor->splitAction());
+
+    m_scheduleBar = new ScheduleToolBar(this);
+    m_scheduleBar->addAction(m_editor->undoAction());
+    m_scheduleBar->addAction(m_editor->redoAction());
+    m_scheduleBar->addSeparator();
+    m_scheduleBar->addAction(m_editor->fuseAction());
+    m_scheduleBar->addAction(m_editor->splitAction());
+    addToolBar(Qt::TopToolBarArea, m_scheduleBar);
+    m_scheduleBar->showTarget(m_document->targetKey());
+    m_scheduleBar->showStrategy(m_document->strategy());
+    connect(m_scheduleBar, &ScheduleToolBar::targetRequested, m_document,
+            &ScheduleDocument::setTarget);
+    connect(m_scheduleBar, &ScheduleToolBar::strategyRequested, m_document,
+            &ScheduleDocument::setStrategy);
+
+    connect(m_document, &ScheduleDocument::targetChanged, m_scheduleBar,
+            &ScheduleToolBar::showTarget);
+    connect(m_document, &ScheduleDocument::strategyChanged, m_scheduleBar,
+            &ScheduleToolBar::showStrategy);
+    connect(m_document, &ScheduleDocument::snapshotChanged, this, &MainWindow::onScheduleSnapshot);
+    connect(m_document, &ScheduleDocument::scheduleChanged, this,
+            [this] { m_diagnostics->clearSource(DiagnosticsPanel::Source::Action); });
+    connect(m_document, &ScheduleDocument::busyChanged, this, &MainWindow::updateBusy);
+    connect(m_document, &ScheduleDocument::editRefused, this, &MainWindow::onEditRefused);
+    connect(m_document, &ScheduleDocument::problemsReported, this,
+            [this](const std::vector<Diagnostic>& diagnostics) {
+                m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
+                if (hasErrors(diagnostics)) {
+                    m_diagnosticsDock->show();
+                    m_diagnosticsDock->raise();
+                }
+            });
+    connect(
+        m_document, &ScheduleDocument::statusMessage, this,
+        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+}
+
+void MainWindow::onScheduleSnapshot() {
+    const views::schedule::ScheduleSnapshot& snapshot = m_document->snapshot();
+    m_scheduleModel->setSnapshot(snapshot);
+    if (snapshot.graph != m_fittedFor && snapshot.schedule) {
+        m_scheduleTable->fitColumns(); // once per model: later resets keep the user's widths
+        m_fittedFor = snapshot.graph;
+    }
+    m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Schedule,
+                                  snapshot.check ? snapshot.check->diagnostics
+                                                 : std::vector<Diagnostic>{});
+    const std::string_view strategy = schedule::strategyName(m_document->state().strategy);
+    m_scheduleTotals->setText(totalsText(
+        snapshot, m_document->state().target ? m_document->state().target->key : QString(),
+        QString::fromUtf8(strategy.data(), static_cast<qsizetype>(strategy.size()))));
+    if (snapshot.schedule && snapshot.graph == m_graph)
+        setPartition(partitionOf(snapshot), badgesOf(snapshot));
+    updateBusy();
+}
+
+void MainWindow::onEditRefused(const QString& reason, const std::vector<Diagnostic>& diagnostics) {
+    statusBar()->showMessage(reason, 15000);
+    if (diagnostics.empty()) {
+        m_diagnostics->clearSource(DiagnosticsPanel::Source::Action);
+        m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, reason, tr("edit"));
+    } else {
+        m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
+    }
+    m_diagnosticsDock->show();
+    m_diagnosticsDock->raise();
+    const int last = m_diagnostics->topLevelItemCount() - 1;
+    if (last >= 0)
+        m_diagnostics->scrollToItem(m_diagnostics->topLevelItem(last));
+}
+
+void MainWindow::showOpByName(const QString& name) {
+    if (!m_graph)
+        return;
+    if (const auto op = m_graph->findOp(name.toStdString()))
+        m_graphTab->view()->selectOp(*op);
+}
+
+void MainWindow::updateBusy() {
+    m_busy->setVisible(isBusy());
+}
+
+bool MainWindow::isBusy() const {
+    return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut();
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {
@@ -344,8 +454,7 @@ bool MainWindow::isLayingOut() const {
 void MainWindow::setPartition(std::vector<int> blockOfOp,
                               std::vector<views::graph::BlockBadge> badges) {
     m_graphTab->setPartition(std::move(blockOfOp), std::move(badges));
-    if (m_graphTab->isLayingOut())
-        m_busy->show();
+    updateBusy();
 }
 
 QStringList MainWindow::tabNames() {
@@ -426,6 +535,7 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
         m_opTable->fitColumns();
         m_graph = result.graph;
         m_graphTab->setGraph(result.graph);
+        m_document->setGraph(result.graph);
         setWindowTitle(QStringLiteral("Strata \u2014 %1").arg(fileName));
         setWindowFilePath(result.path);
         m_totals->setText(tr("%1 ops  ·  %2  ·  %3 params")
@@ -453,87 +563,31 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
         if (m_graph && !m_graphTab->view()->isShowingGraph())
             m_graphTab->setGraph(m_graph);
     }
-    if (!m_graphTab->isLayingOut())
-        m_busy->hide();
+    updateBusy();
     emit loadFinished(result.path, result.ok());
 }
 
-QTreeWidgetItem* MainWindow::diagnosticItem(const Diagnostic& d) const {
-    QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
-    if (d.severity == Severity::Error)
-        icon = QStyle::SP_MessageBoxCritical;
-    else if (d.severity == Severity::Warning)
-        icon = QStyle::SP_MessageBoxWarning;
-    auto* item = new QTreeWidgetItem;
-    item->setIcon(SeverityColumn, style()->standardIcon(icon));
-    item->setText(SeverityColumn, QString::fromLatin1(severityName(d.severity)));
-    item->setText(MessageColumn, fromStd(d.message));
-    item->setText(LocationColumn, locationText(d.where));
-    item->setToolTip(MessageColumn, fromStd(d.toString()));
-    item->setData(SeverityColumn, Qt::UserRole, static_cast<int>(d.severity));
-    return item;
-}
-
 void MainWindow::showDiagnostics(const LoadResult& result) {
+    if (!result.ok()) {
+        // The model on screen stays, and with it its schedule's diagnostics.
+        m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Import, result.diagnostics);
+        return;
+    }
     m_diagnostics->clear();
+    m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Import, result.diagnostics);
+    // Close the log with what was imported, so an import without warnings still says so.
+    int warnings = 0;
+    for (const Diagnostic& d : result.diagnostics)
+        warnings += d.severity == Severity::Warning ? 1 : 0;
     const QFileInfo info(result.path);
-    QList<QTreeWidgetItem*> items;
-    int warnings = 0;
-    for (const Diagnostic& d : result.diagnostics) {
-        if (d.severity == Severity::Warning)
-            ++warnings;
-        items << diagnosticItem(d);
-    }
-    if (result.ok()) {
-        // Close the log with what was imported, so an import without warnings still says so.
-        auto* item = new QTreeWidgetItem;
-        item->setIcon(SeverityColumn, style()->standardIcon(QStyle::SP_DialogApplyButton));
-        item->setText(SeverityColumn, tr("info"));
-        item->setText(MessageColumn, tr("Imported %1: %2 ops, %3 values, %4 warnings, %5 ms")
-                                         .arg(info.fileName())
-                                         .arg(result.graph->ops.size())
-                                         .arg(result.graph->values.size())
-                                         .arg(warnings)
-                                         .arg(result.elapsedMs));
-        item->setText(LocationColumn, info.fileName());
-        items << item;
-    }
-    m_diagnostics->addTopLevelItems(items);
-    updateDiagnosticsTitle();
-}
-
-void MainWindow::appendDiagnostics(const std::vector<Diagnostic>& diagnostics) {
-    QList<QTreeWidgetItem*> items;
-    for (const Diagnostic& d : diagnostics) {
-        QTreeWidgetItem* item = diagnosticItem(d);
-        item->setText(LocationColumn, item->text(LocationColumn).isEmpty()
-                                          ? tr("graph layout")
-                                          : item->text(LocationColumn));
-        items << item;
-    }
-    m_diagnostics->addTopLevelItems(items);
-    updateDiagnosticsTitle();
-}
-
-void MainWindow::updateDiagnosticsTitle() {
-    int errors = 0;
-    int warnings = 0;
-    for (int i = 0; i < m_diagnostics->topLevelItemCount(); ++i) {
-        const QVariant severity =
-            m_diagnostics->topLevelItem(i)->data(SeverityColumn, Qt::UserRole);
-        if (!severity.isValid())
-            continue;
-        if (severity.toInt() == static_cast<int>(Severity::Error))
-            ++errors;
-        else if (severity.toInt() == static_cast<int>(Severity::Warning))
-            ++warnings;
-    }
-    QString title = tr("Diagnostics");
-    if (errors > 0)
-        title += errors == 1 ? tr(" (1 error)") : tr(" (%1 errors)").arg(errors);
-    else if (warnings > 0)
-        title += warnings == 1 ? tr(" (1 warning)") : tr(" (%1 warnings)").arg(warnings);
-    m_diagnosticsDock->setWindowTitle(title);
+    m_diagnostics->appendInfo(DiagnosticsPanel::Source::Import,
+                              tr("Imported %1: %2 ops, %3 values, %4 warnings, %5 ms")
+                                  .arg(info.fileName())
+                                  .arg(result.graph->ops.size())
+                                  .arg(result.graph->values.size())
+                                  .arg(warnings)
+                                  .arg(result.elapsedMs),
+                              info.fileName());
 }
 
 void MainWindow::updateFilterCount() {

@@ -1,8 +1,10 @@
 #pragma once
 // Strata's main window: central tabs (the graph, laid out in the background by GraphTab; the
-// ops: model summary and op table side by side), import and layout diagnostics in a dock,
-// imports in the background through ModelLoader. Selecting an op in the graph selects its row
-// in the op table and back.
+// ops: model summary and op table side by side), the schedule table and the diagnostics in
+// docks, the target and strategy selectors in a toolbar. Imports run in the background
+// through ModelLoader, schedules through the ScheduleDocument, edits through the
+// ScheduleEditor. Selecting an op in the graph selects its row in the op table and its block's
+// row in the schedule table, and back.
 
 #include "base/Diagnostic.h"
 #include "ir/Graph.h"
@@ -23,19 +25,25 @@ class QSortFilterProxyModel;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
-class QTreeWidget;
-class QTreeWidgetItem;
 
 namespace strata::views {
 class ModelSummaryWidget;
 class OpTableModel;
 class OpTableView;
 } // namespace strata::views
+namespace strata::views::schedule {
+class ScheduleTableModel;
+class ScheduleTableView;
+} // namespace strata::views::schedule
 
 namespace strata::gui {
 
+class DiagnosticsPanel;
 class GraphTab;
 class ModelLoader;
+class ScheduleDocument;
+class ScheduleEditor;
+class ScheduleToolBar;
 struct LoadResult;
 
 class MainWindow : public QMainWindow {
@@ -53,6 +61,8 @@ class MainWindow : public QMainWindow {
     void openFile(const QString& path);
 
     bool isLoading() const;
+    // Loading, making or checking a schedule, or laying out the graph.
+    bool isBusy() const;
     QString currentFile() const { return m_currentFile; }
 
     // Draws the schedule's fusion blocks on the graph: one block per op (-1 for none; empty:
@@ -60,6 +70,11 @@ class MainWindow : public QMainWindow {
     void setPartition(std::vector<int> blockOfOp, std::vector<views::graph::BlockBadge> badges);
     GraphTab* graphTab() const { return m_graphTab; }
     bool isLayingOut() const;
+    ScheduleDocument* scheduleDocument() const { return m_document; }
+    ScheduleEditor* scheduleEditor() const { return m_editor; }
+    views::schedule::ScheduleTableModel* scheduleModel() const { return m_scheduleModel; }
+    views::schedule::ScheduleTableView* scheduleTable() const { return m_scheduleTable; }
+    DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
 
     // Central tabs by name, for --tab: "graph", "ops".
     static QStringList tabNames();
@@ -82,16 +97,19 @@ class MainWindow : public QMainWindow {
     QWidget* createPlaceholder();
     QWidget* createOpTablePane();
     void createDiagnosticsDock();
+    void createScheduleDock();
     void createStatusBar();
+    void connectSchedule();
 
     void showOpenDialog();
     void showAbout();
     void onLoadStarted(const QString& path);
     void onLoadFinished(const LoadResult& result);
     void showDiagnostics(const LoadResult& result);
-    void appendDiagnostics(const std::vector<Diagnostic>& diagnostics);
-    QTreeWidgetItem* diagnosticItem(const Diagnostic& diagnostic) const;
-    void updateDiagnosticsTitle();
+    void onScheduleSnapshot();
+    void onEditRefused(const QString& reason, const std::vector<Diagnostic>& diagnostics);
+    void showOpByName(const QString& name);
+    void updateBusy();
     void selectOpInTable(ir::OpId op);
     void onOpTableCurrentChanged();
     void updateFilterCount();
@@ -119,15 +137,26 @@ class MainWindow : public QMainWindow {
     views::OpTableView* m_opTable = nullptr;
     QLineEdit* m_filterEdit = nullptr;
     QLabel* m_filterCount = nullptr;
-    QTreeWidget* m_diagnostics = nullptr;
+    DiagnosticsPanel* m_diagnostics = nullptr;
     QDockWidget* m_diagnosticsDock = nullptr;
     QProgressBar* m_busy = nullptr;
     QLabel* m_totals = nullptr;
+    QLabel* m_scheduleTotals = nullptr;
+
+    ScheduleDocument* m_document = nullptr;
+    ScheduleEditor* m_editor = nullptr;
+    ScheduleToolBar* m_scheduleBar = nullptr;
+    views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;
+    QSortFilterProxyModel* m_scheduleProxy = nullptr;
+    views::schedule::ScheduleTableView* m_scheduleTable = nullptr;
+    QDockWidget* m_scheduleDock = nullptr;
+    std::shared_ptr<const ir::Graph> m_fittedFor; // the graph the schedule columns were fitted to
 
     QAction* m_openAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_aboutAction = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_editMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };
 

@@ -1,7 +1,7 @@
 // strata: the desktop app. `strata [MODEL] [--screenshot OUT.png] [--tab graph|ops]
 // [--size WxH] [--input-shape name=1x3x224x224 ...]`. With --screenshot it loads MODEL, runs
-// what the tab needs (the graph's layout), renders the window into OUT.png and exits: 0 when
-// the model loaded, 1 when it did not (the screenshot then shows the error), 2 on bad usage.
+// what the tab needs (the schedule, the graph's layout), renders the window into OUT.png and exits:
+// 0 when the model loaded, 1 when it did not (the screenshot then shows the error), 2 on bad usage.
 
 #include "MainWindow.h"
 #include "model/ImportOptions.h"
@@ -14,6 +14,7 @@
 #include <QPixmap>
 #include <QRegularExpression>
 #include <QTextStream>
+#include <QTimer>
 #include <cstdio>
 #include <optional>
 
@@ -159,12 +160,16 @@ int main(int argc, char* argv[]) {
         window.openFile(args.model);
         loop.exec();
     }
-    // Wait for the graph's layout (the helper's timeout bounds it), so that no tab shows a
-    // half-finished state.
-    if (loaded && window.isLayingOut()) {
+    // Wait for the schedule and the graph's layouts (the helper's timeout bounds each), so that
+    // no tab shows a half-finished state. Polled: several jobs hand over to each other.
+    if (loaded && window.isBusy()) {
         QEventLoop loop;
-        QObject::connect(&window, &strata::gui::MainWindow::graphLayoutFinished, &loop,
-                         &QEventLoop::quit);
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+            if (!window.isBusy())
+                loop.quit();
+        });
+        poll.start(25);
         loop.exec();
     }
     // Let layouts and deferred resizes (dock sizes, column widths) settle before grabbing.

@@ -54,7 +54,9 @@ GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent), m_style(GraphS
 
 GraphScene::~GraphScene() {
     // Items first: their destructors may notify the scene, whose members must still be alive.
-    disconnect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+    // Nobody hears about it: a selection shrinking item by item would reach views (and the
+    // window that owns them) halfway through their destruction.
+    blockSignals(true);
     clear();
 }
 

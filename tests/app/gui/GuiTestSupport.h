@@ -16,6 +16,13 @@
 namespace strata::gui::test {
 
 inline constexpr int kLoadTimeoutMs = 30'000;
+// Making a starting schedule and laying out its partition, on a loaded CI machine.
+inline constexpr int kSettleTimeoutMs = 120'000;
+
+// Waits until `busy()` is false; false on timeout.
+template <class Busy> bool waitUntilIdle(Busy busy, int timeoutMs = kSettleTimeoutMs) {
+    return QTest::qWaitFor([&] { return !busy(); }, timeoutMs);
+}
 
 inline QString samplePath(const char* fileName) {
     return QStringLiteral(STRATA_SAMPLES_DIR "/") + QLatin1String(fileName);

@@ -1,0 +1,47 @@
+#pragma once
+// The diagnostics dock's list: what the import, the layouts and the schedule have to say, one
+// row each (severity, message, where). Each source's rows can be replaced on their own (the
+// schedule check's with every revision). A row that names a block or an op is a link: a click
+// asks to show it.
+
+#include "base/Diagnostic.h"
+
+#include <QTreeWidget>
+#include <vector>
+
+namespace strata::gui {
+
+class DiagnosticsPanel : public QTreeWidget {
+    Q_OBJECT
+
+  public:
+    enum Column { SeverityColumn, MessageColumn, LocationColumn };
+    // Action: what the user's last action ran into (a refused edit, a target that did not
+    // load), replaced by the next one.
+    enum class Source { Import, Layout, Schedule, Action };
+
+    explicit DiagnosticsPanel(QWidget* parent = nullptr);
+
+    // Replaces the rows of `source` with `diagnostics`.
+    void setDiagnostics(Source source, const std::vector<Diagnostic>& diagnostics);
+    void appendDiagnostics(Source source, const std::vector<Diagnostic>& diagnostics);
+    // A closing "info" row, e.g. what was imported.
+    void appendInfo(Source source, const QString& message, const QString& location);
+    void clearSource(Source source);
+
+    int count(Severity severity) const;
+    // "Diagnostics", "Diagnostics (2 errors)", "Diagnostics (1 warning)".
+    QString title() const;
+
+  signals:
+    void countsChanged();
+    // A row naming a block (its id, from "B3") or an op (its name) was clicked.
+    void blockActivated(int block);
+    void opActivated(const QString& name);
+
+  private:
+    QTreeWidgetItem* makeItem(Source source, const Diagnostic& diagnostic) const;
+    void onItemClicked(QTreeWidgetItem* item);
+};
+
+} // namespace strata::gui

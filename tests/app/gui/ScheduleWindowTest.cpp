@@ -1,0 +1,290 @@
+// Schedules in the main window: a sample opens with its default schedule drawn as clusters and
+// listed one row per block; an op dragged onto a neighbouring block (through the view's own
+// request, and with the mouse) moves there and the table and the partition follow; Ctrl+Z /
+// Ctrl+Shift+Z restore it exactly; a refused edit says why and changes nothing; the table and
+// the graph share the selection; a diagnostic naming a block leads to it; the toolbar's
+// target selector makes a new schedule.
+
+#include "DiagnosticsPanel.h"
+#include "GraphTab.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "ScheduleDocument.h"
+#include "ScheduleEditor.h"
+#include "SchedulePresentation.h"
+#include "ScheduleToolBar.h"
+#include "schedule/Edits.h"
+#include "views/graph/GraphCanvas.h"
+#include "views/graph/GraphItems.h"
+#include "views/graph/GraphScene.h"
+#include "views/graph/GraphView.h"
+#include "views/schedule/ScheduleTableModel.h"
+#include "views/schedule/ScheduleTableView.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QUndoStack>
+#include <gtest/gtest.h>
+
+namespace strata::gui {
+namespace {
+
+namespace sch = strata::schedule;
+using views::schedule::ScheduleTableModel;
+
+class ScheduleWindowTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        QSettings().clear();
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1500, 950);
+        m_window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+        view()->setAnimated(false);
+    }
+
+    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
+    views::graph::GraphView* view() const { return m_window->graphTab()->view(); }
+    views::graph::GraphScene& scene() const { return *view()->scene(); }
+    ScheduleTableModel& model() const { return *m_window->scheduleModel(); }
+    const sch::Schedule& schedule() const { return *document().schedule(); }
+
+    bool settle() {
+        return test::waitUntilIdle([&] { return m_window->isBusy(); });
+    }
+
+    // Opens a sample and waits for its schedule and the layout of its partition; with
+    // `target`, schedules for that target (the host's core count depends on the machine).
+    bool open(const char* sample, const QString& target = {},
+              sch::Strategy strategy = ScheduleDocument::kDefaultStrategy) {
+        const QString path = test::samplePath(sample);
+        if (!QFileInfo::exists(path))
+            return false;
+        if (!target.isEmpty() && !document().setTarget(target))
+            return false;
+        document().setStrategy(strategy);
+        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
+        m_window->openFile(path);
+        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
+            !loaded.at(0).at(1).toBool())
+            return false;
+        return settle() && document().schedule() != nullptr;
+    }
+
+    // The table and the graph show exactly the current schedule.
+    void expectShown() {
+        ASSERT_TRUE(settle());
+        EXPECT_EQ(model().rowCount(), static_cast<int>(schedule().blocks.size()));
+        for (std::size_t i = 0; i < schedule().blocks.size(); ++i)
+            EXPECT_EQ(model().blockAt(static_cast<int>(i)), schedule().blocks[i].id);
+        EXPECT_EQ(m_window->graphTab()->shownInput().blockOfOp, partitionOf(document().snapshot()));
+        EXPECT_EQ(scene().clusterCount(), schedule().blocks.size());
+    }
+
+    // An op and a neighbouring block it may move into (core's moveOp accepts it).
+    std::optional<std::pair<ir::OpId, int>> boundaryMove() const {
+        for (const sch::Block& block : schedule().blocks)
+            for (ir::OpId op : block.ops)
+                for (int to : document().neighbourBlocks(op))
+                    if (sch::moveOp(schedule(), *document().graph(), op, to).ok())
+                        return std::pair{op, to};
+        return std::nullopt;
+    }
+
+    std::unique_ptr<MainWindow> m_window;
+};
+
+TEST_F(ScheduleWindowTest, ASampleOpensWithTheDefaultSchedule) {
+    if (!open("resnet_tiny.onnx"))
+        GTEST_SKIP() << "sample not generated";
+    EXPECT_EQ(schedule().strategy, "fuse-max");
+    EXPECT_EQ(document().targetKey(), QStringLiteral("host"));
+    auto* bar = m_window->findChild<ScheduleToolBar*>(QStringLiteral("scheduleToolBar"));
+    ASSERT_NE(bar, nullptr);
+    EXPECT_EQ(bar->targetBox()->currentText(), QStringLiteral("host"));
+    EXPECT_EQ(bar->strategyBox()->currentText(), QStringLiteral("fuse-max"));
+    expectShown();
+    auto* totals = m_window->findChild<QLabel*>(QStringLiteral("scheduleTotals"));
+    ASSERT_NE(totals, nullptr);
+    EXPECT_TRUE(totals->text().contains(QStringLiteral("%1 blocks").arg(schedule().blocks.size())))
+        << totals->text().toStdString();
+    EXPECT_TRUE(totals->text().contains(QStringLiteral("valid")));
+    // Badges say the block's mp, on the cluster of its colour.
+    const sch::Block& first = schedule().blocks.front();
+    ASSERT_NE(scene().clusterForBlock(first.id), nullptr);
+    EXPECT_TRUE(scene().clusterForBlock(first.id)->badgeText().contains(
+        QStringLiteral("mp %1").arg(first.mp)));
+}
+
+TEST_F(ScheduleWindowTest, AnOpDroppedOnANeighbourMovesAndUndoRestoresIt) {
+    if (!open("resnet_tiny.onnx", QStringLiteral("mncore2")))
+        GTEST_SKIP() << "sample not generated";
+    const auto move = boundaryMove();
+    ASSERT_TRUE(move);
+    const sch::Schedule before = schedule();
+    const int rowsBefore = model().rowCount();
+
+    emit view()->opDropRequested(move->first, move->second); // what a drag ends with
+    ASSERT_NE(schedule(), before);
+    EXPECT_EQ(document().blockOfOp(move->first), move->second);
+    const sch::Schedule after = schedule();
+    expectShown();
+    EXPECT_EQ(m_window->graphTab()->shownInput().blockOfOp[move->first.index], move->second);
+    EXPECT_EQ(scene().blockOfOp(move->first), move->second);
+    EXPECT_LE(model().rowCount(), rowsBefore);
+
+    QAction* undo = m_window->scheduleEditor()->undoAction();
+    QAction* redo = m_window->scheduleEditor()->redoAction();
+    EXPECT_EQ(undo->shortcut(), QKeySequence(QKeySequence::Undo));
+    EXPECT_EQ(redo->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    ASSERT_TRUE(undo->isEnabled());
+    undo->trigger();
+    EXPECT_EQ(schedule(), before);
+    expectShown();
+    EXPECT_EQ(model().rowCount(), rowsBefore);
+
+    redo->trigger();
+    EXPECT_EQ(schedule(), after);
+    expectShown();
+}
+
+TEST_F(ScheduleWindowTest, DraggingAnOpWithTheMouseMovesIt) {
+    if (!open("resnet_tiny.onnx", QStringLiteral("mncore2")))
+        GTEST_SKIP() << "sample not generated";
+    const auto move = boundaryMove();
+    ASSERT_TRUE(move);
+    views::graph::GraphCanvas* canvas = view()->canvas();
+    views::graph::NodeItem* node = scene().nodeForOp(move->first);
+    views::graph::ClusterItem* target = scene().clusterForBlock(move->second);
+    ASSERT_NE(node, nullptr);
+    ASSERT_NE(target, nullptr);
+    // Zoom out so both are on screen; drop on a point of the target's region off its nodes.
+    canvas->restoreView(0.3, node->sceneBox().united(target->box()).center());
+    const QPoint from = canvas->mapFromScene(node->sceneBox().center());
+    QPointF drop = target->box().bottomLeft() + QPointF(6, -6);
+    const QPoint to = canvas->mapFromScene(drop);
+    ASSERT_TRUE(canvas->viewport()->rect().contains(from));
+    ASSERT_TRUE(canvas->viewport()->rect().contains(to));
+    ASSERT_EQ(scene().blockAt(drop), move->second);
+
+    QTest::mousePress(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, from);
+    for (int step = 1; step <= 8; ++step) {
+        const QPoint at = from + (to - from) * step / 8;
+        QMouseEvent moveEvent(QEvent::MouseMove, at, canvas->viewport()->mapToGlobal(at),
+                              Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas->viewport(), &moveEvent);
+    }
+    EXPECT_TRUE(canvas->isDraggingOp());
+    EXPECT_TRUE(target->isDropTarget());
+    QTest::mouseRelease(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, to);
+    EXPECT_FALSE(canvas->isDraggingOp());
+    EXPECT_EQ(document().blockOfOp(move->first), move->second);
+    EXPECT_EQ(document().undoStack()->count(), 1);
+}
+
+TEST_F(ScheduleWindowTest, ARefusedFuseSaysWhyAndChangesNothing) {
+    if (!open("resnet_tiny.onnx", QStringLiteral("mncore2"), sch::Strategy::PerOp))
+        GTEST_SKIP() << "sample not generated";
+    ASSERT_GE(schedule().blocks.size(), 3u);
+    const sch::Schedule before = schedule();
+    // conv -> bn -> relu: fusing conv and relu alone would not be convex.
+    m_window->scheduleTable()->selectBlocks({before.blocks[0].id, before.blocks[2].id});
+    QAction* fuse = m_window->scheduleEditor()->fuseAction();
+    EXPECT_EQ(fuse->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_F));
+    ASSERT_TRUE(fuse->isEnabled());
+    fuse->trigger();
+    EXPECT_EQ(schedule(), before);
+    EXPECT_EQ(document().undoStack()->count(), 0);
+    const QString message = m_window->statusBar()->currentMessage();
+    EXPECT_TRUE(message.contains(QStringLiteral("refused")) &&
+                message.contains(QStringLiteral("convex")))
+        << message.toStdString();
+    DiagnosticsPanel* diagnostics = m_window->diagnosticsPanel();
+    EXPECT_GE(diagnostics->count(Severity::Error), 1);
+    EXPECT_TRUE(m_window->findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))->isVisible());
+
+    // An mp beyond the target from the check: refused, and the diagnostic leads to the block.
+    const int block = before.blocks[1].id;
+    EXPECT_TRUE(document().setMp(block, document().target()->maxMp() + 1).refused());
+    EXPECT_EQ(schedule(), before);
+    QTreeWidgetItem* row = nullptr;
+    for (int i = 0; i < diagnostics->topLevelItemCount(); ++i)
+        if (diagnostics->topLevelItem(i)
+                ->text(DiagnosticsPanel::LocationColumn)
+                .contains(QStringLiteral("block B%1").arg(block)))
+            row = diagnostics->topLevelItem(i);
+    ASSERT_NE(row, nullptr);
+    emit diagnostics->itemClicked(row, DiagnosticsPanel::LocationColumn);
+    EXPECT_EQ(m_window->scheduleTable()->currentBlock(), block);
+}
+
+TEST_F(ScheduleWindowTest, TableAndGraphShareTheSelection) {
+    if (!open("transformer_block.onnx", QStringLiteral("mncore2")))
+        GTEST_SKIP() << "sample not generated";
+    ASSERT_GE(schedule().blocks.size(), 2u);
+    const sch::Block& second = schedule().blocks[1];
+
+    // A row selects its block's cluster.
+    m_window->scheduleTable()->selectBlock(second.id);
+    EXPECT_EQ(view()->selectedBlocks(), std::vector<int>{second.id});
+
+    // An op selects its block's row; Ctrl+click on an op of another block adds that row.
+    const sch::Block& first = schedule().blocks[0];
+    view()->selectOp(first.ops.back());
+    EXPECT_EQ(m_window->scheduleTable()->selectedBlocks(), std::vector<int>{first.id});
+    views::graph::NodeItem* other = scene().nodeForOp(second.ops.front());
+    ASSERT_NE(other, nullptr);
+    view()->canvas()->centerOn(other);
+    QTest::mouseClick(view()->canvas()->viewport(), Qt::LeftButton, Qt::ControlModifier,
+                      view()->canvas()->mapFromScene(other->sceneBox().center()));
+    EXPECT_EQ(m_window->scheduleTable()->selectedBlocks(),
+              (std::vector<int>{std::min(first.id, second.id), std::max(first.id, second.id)}));
+    EXPECT_TRUE(m_window->scheduleEditor()->fuseAction()->isEnabled());
+}
+
+TEST_F(ScheduleWindowTest, KnobEditsInTheTableAreUndoable) {
+    if (!open("resnet_tiny.onnx", QStringLiteral("mncore2")))
+        GTEST_SKIP() << "sample not generated";
+    const sch::Schedule before = schedule();
+    const int id = before.blocks[0].id;
+    const QModelIndex mp =
+        m_window->scheduleTable()->model()->index(0, ScheduleTableModel::MpColumn);
+    m_window->scheduleTable()->model()->setData(mp, 1);
+    // The request is queued past the editor's commit.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return schedule().findBlock(id)->mp == 1; }, 5000));
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(model().index(0, ScheduleTableModel::MpColumn).data().toInt(), 1);
+    EXPECT_TRUE(scene().clusterForBlock(id)->badgeText().contains(QStringLiteral("mp 1")));
+    document().undoStack()->undo();
+    EXPECT_EQ(schedule(), before);
+}
+
+TEST_F(ScheduleWindowTest, TheTargetSelectorMakesANewSchedule) {
+    if (!open("mobilenet_tiny.onnx"))
+        GTEST_SKIP() << "sample not generated";
+    auto* bar = m_window->findChild<ScheduleToolBar*>(QStringLiteral("scheduleToolBar"));
+    QComboBox* box = bar->targetBox();
+    const int index = box->findData(QStringLiteral("mlu100"));
+    ASSERT_GE(index, 0);
+    box->setCurrentIndex(index);
+    emit box->activated(index);
+    EXPECT_TRUE(document().isMaking());
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(schedule().targetName, "mlu100");
+    EXPECT_EQ(schedule().blocks.front().mp, 32);
+    expectShown();
+    EXPECT_TRUE(m_window->findChild<QLabel*>(QStringLiteral("scheduleTotals"))
+                    ->text()
+                    .startsWith(QStringLiteral("mlu100")));
+    // Undo goes back to the host's schedule and the selector follows.
+    document().undoStack()->undo();
+    EXPECT_EQ(box->currentText(), QStringLiteral("host"));
+}
+
+} // namespace
+} // namespace strata::gui
