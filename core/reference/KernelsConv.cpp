@@ -89,6 +89,43 @@ std::array<tiling::Interval, 3> spatialRegion(const Window& w, const tiling::Reg
 
 // --- Conv ---
 
+// acc[i] += w * x[i]: the innermost loop of Conv. Contiguous, free of aliasing and unrolled in
+// blocks of 8 so that -O2's cheap vectoriser turns each block into SIMD instructions (each
+// element still gets exactly one multiply-add per call, so results do not depend on n).
+template <class T>
+void axpy(T* __restrict acc, const T* __restrict x, T w, std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        acc[i] += w * x[i];
+        acc[i + 1] += w * x[i + 1];
+        acc[i + 2] += w * x[i + 2];
+        acc[i + 3] += w * x[i + 3];
+        acc[i + 4] += w * x[i + 4];
+        acc[i + 5] += w * x[i + 5];
+        acc[i + 6] += w * x[i + 6];
+        acc[i + 7] += w * x[i + 7];
+    }
+    for (; i < n; ++i) acc[i] += w * x[i];
+}
+
+// acc[i] += w * x[i * stride], for strided convs.
+template <class T>
+void axpyStrided(T* __restrict acc, const T* __restrict x, std::int64_t stride, T w, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) acc[i] += w * x[i * stride];
+}
+
+// Whether a conv is 1x1 (every kernel dim, stride 1, no padding), so that input and output
+// positions coincide, and the region's part of a plane is one contiguous run: whole rows, and
+// whole planes of rows when it spans several depth slices.
+bool pointwiseRun(const Window& w, const std::array<tiling::Interval, 3>& sp) {
+    for (std::size_t s = 0; s < 3; ++s)
+        if (w.kernel[s] != 1 || w.stride[s] != 1 || w.padBegin[s] != 0 || w.in[s] != w.out[s])
+            return false;
+    const bool wholeRows = sp[2].begin == 0 && sp[2].end == w.out[2];
+    const bool wholePlanes = sp[1].begin == 0 && sp[1].end == w.out[1];
+    return wholeRows && (sp[0].size() == 1 || wholePlanes);
+}
+
 template <class T> void convLoop(const KernelContext& ctx, const Window& w) {
     const Tensor& x = ctx.in(0);
     const Tensor& wt = ctx.in(1);
@@ -104,7 +141,36 @@ template <class T> void convLoop(const KernelContext& ctx, const Window& w) {
     const auto [KD, KH, KW] = w.kernel;
     const auto sp = spatialRegion(w, ctx.region);
     const std::int64_t ow0 = sp[2].begin, ow1 = sp[2].end;
+    if (pointwiseRun(w, sp)) {
+        // Each input channel adds to the whole run in one sweep; every element still sees
+        // bias, then channels in order, as in the general loop below.
+        const std::int64_t first = (sp[0].begin * OH + sp[1].begin) * OW;
+        const std::int64_t plane = OD * OH * OW;
+        std::vector<T> acc(std::size_t(sp[0].size() * sp[1].size() * OW));
+        for (std::int64_t n = ctx.region[0].begin; n < ctx.region[0].end; ++n)
+            for (std::int64_t m = ctx.region[1].begin; m < ctx.region[1].end; ++m) {
+                const std::int64_t g = m / Mg;
+                std::fill(acc.begin(), acc.end(), B ? B[m] : T(0));
+                for (std::int64_t c = 0; c < Cg; ++c)
+                    axpy(acc.data(), X + (n * C + g * Cg + c) * plane + first, W[m * Cg + c],
+                         std::int64_t(acc.size()));
+                std::copy(acc.begin(), acc.end(), Y + (n * M + m) * plane + first);
+            }
+        return;
+    }
     std::vector<T> acc(std::size_t(ow1 - ow0));
+    // Per kernel column: the offset into an input row and the outputs whose tap lands inside
+    // it (0 <= ow * stride + offset < IW), the same for every row and channel.
+    const std::int64_t sw = w.stride[2];
+    struct Column {
+        std::int64_t offset, lo, hi;
+    };
+    std::vector<Column> columns;
+    for (std::int64_t kw = 0; kw < KW; ++kw) {
+        const std::int64_t offset = kw * w.dilation[2] - w.padBegin[2];
+        columns.push_back({offset, std::max(ow0, ceilDiv(-offset, sw)),
+                           std::min(ow1, floorDiv(IW - 1 - offset, sw) + 1)});
+    }
     for (std::int64_t n = ctx.region[0].begin; n < ctx.region[0].end; ++n)
         for (std::int64_t m = ctx.region[1].begin; m < ctx.region[1].end; ++m) {
             const std::int64_t g = m / Mg;
@@ -124,19 +190,13 @@ template <class T> void convLoop(const KernelContext& ctx, const Window& w) {
                                 const T* wRow = W + (((m * Cg + c) * KD + kd) * KH + kh) * KW;
                                 for (std::int64_t kw = 0; kw < KW; ++kw) {
                                     const T weight = wRow[kw];
-                                    const std::int64_t offset = kw * w.dilation[2] - w.padBegin[2];
-                                    const std::int64_t sw = w.stride[2];
-                                    // ow with 0 <= ow * sw + offset < IW
-                                    const std::int64_t lo = std::max(ow0, ceilDiv(-offset, sw));
-                                    const std::int64_t hi =
-                                        std::min(ow1, floorDiv(IW - 1 - offset, sw) + 1);
+                                    const auto [offset, lo, hi] = columns[std::size_t(kw)];
                                     T* a = acc.data() - ow0;
                                     if (sw == 1) {
-                                        const T* in = inRow + offset;
-                                        for (std::int64_t ow = lo; ow < hi; ++ow) a[ow] += weight * in[ow];
+                                        axpy(a + lo, inRow + offset + lo, weight, hi - lo);
                                     } else {
-                                        for (std::int64_t ow = lo; ow < hi; ++ow)
-                                            a[ow] += weight * inRow[ow * sw + offset];
+                                        axpyStrided(a + lo, inRow + lo * sw + offset, sw, weight,
+                                                    hi - lo);
                                     }
                                 }
                             }
