@@ -58,8 +58,8 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QTreeWidget(parent) {
     setTextElideMode(Qt::ElideRight);
     header()->setStretchLastSection(false);
     header()->setSectionResizeMode(MessageColumn, QHeaderView::Stretch);
-    setColumnWidth(SeverityColumn, 80);
-    setColumnWidth(LocationColumn, 220);
+    setColumnWidth(SeverityColumn, 76);
+    setColumnWidth(LocationColumn, 180);
     connect(this, &QTreeWidget::itemClicked, this, &DiagnosticsPanel::onItemClicked);
     connect(this, &QTreeWidget::itemActivated, this, &DiagnosticsPanel::onItemClicked);
 }

@@ -292,7 +292,7 @@ void MainWindow::createDiagnosticsDock() {
     m_diagnosticsDock->setAllowedAreas(Qt::AllDockWidgetAreas);
     // Beside the schedule table: the table's errors and the full messages side by side.
     splitDockWidget(m_scheduleDock, m_diagnosticsDock, Qt::Horizontal);
-    resizeDocks({m_scheduleDock, m_diagnosticsDock}, {1100, 500}, Qt::Horizontal);
+    resizeDocks({m_scheduleDock, m_diagnosticsDock}, {1150, 450}, Qt::Horizontal);
     m_viewMenu->addAction(m_diagnosticsDock->toggleViewAction());
     connect(m_diagnostics, &DiagnosticsPanel::countsChanged, this,
             [this] { m_diagnosticsDock->setWindowTitle(m_diagnostics->title()); });
@@ -351,8 +351,7 @@ void MainWindow::connectSchedule() {
     m_editMenu->addAction(m_editor->splitAction());
 
     m_scheduleBar = new ScheduleToolBar(this);
-    m_scheduleBar->addAction(m_editor->undoAction());
-    m_scheduleBar->addAction(m_editor->redoAction());
+    m_scheduleBar->addUndoRedo(m_document->undoStack());
     m_scheduleBar->addSeparator();
     m_scheduleBar->addAction(m_editor->fuseAction());
     m_scheduleBar->addAction(m_editor->splitAction());
@@ -406,7 +405,10 @@ void MainWindow::onScheduleSnapshot() {
 }
 
 void MainWindow::onEditRefused(const QString& reason, const std::vector<Diagnostic>& diagnostics) {
-    statusBar()->showMessage(reason, 15000);
+    // The whole reason is in the diagnostics dock; the status bar keeps clear of its totals.
+    const int room = statusBar()->width() - m_scheduleTotals->width() - m_totals->width() - 60;
+    statusBar()->showMessage(
+        statusBar()->fontMetrics().elidedText(reason, Qt::ElideRight, std::max(room, 200)), 15000);
     if (diagnostics.empty()) {
         m_diagnostics->clearSource(DiagnosticsPanel::Source::Action);
         m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, reason, tr("edit"));

@@ -1,6 +1,7 @@
 #include "ScheduleEditor.h"
 
 #include "ScheduleDocument.h"
+#include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
 #include "views/schedule/ScheduleTableModel.h"
 #include "views/schedule/ScheduleTableView.h"
@@ -128,9 +129,24 @@ void ScheduleEditor::splitAtSelection() {
 void ScheduleEditor::showBlock(int id) {
     m_syncing = true;
     m_table->selectBlock(id);
-    m_graph->selectBlock(id);
+    showInGraph(id, true);
     m_syncing = false;
     updateActions();
+}
+
+void ScheduleEditor::showInGraph(int id, bool select) {
+    if (!m_graph->scene()->input().blocksAreChunks) {
+        if (select)
+            m_graph->selectBlock(id);
+        else
+            m_graph->centreOnBlock(id);
+        return;
+    }
+    // The overview of a big graph draws chunks of ops, not blocks: show the chunk holding the
+    // block's first op.
+    const schedule::Schedule* s = m_document->schedule().get();
+    if (const schedule::Block* block = s ? s->findBlock(id) : nullptr; block && !block->ops.empty())
+        m_graph->selectOp(block->ops.front());
 }
 
 void ScheduleEditor::onGraphSelectionChanged() {
@@ -162,10 +178,7 @@ void ScheduleEditor::onTableSelectionChanged() {
                     return m_document->blockOfOp(op) == current;
                 });
             m_syncing = true;
-            if (inside)
-                m_graph->centreOnBlock(current);
-            else
-                m_graph->selectBlock(current);
+            showInGraph(current, !inside);
             m_syncing = false;
         }
     }

@@ -62,6 +62,9 @@ class ScheduleEditor : public QObject {
     void onTableSelectionChanged();
     void onSnapshotChanged();
     void updateActions();
+    // Selects (or only centres on) block `id` in the graph, or the chunk holding it when the
+    // graph shows the overview of a big model.
+    void showInGraph(int id, bool select);
     void showOpMenu(ir::OpId op, QPoint globalPos);
     void showBlockMenu(int block, QPoint globalPos);
     void addKnobMenus(QMenu& menu, int block);

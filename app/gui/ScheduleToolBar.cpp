@@ -2,11 +2,13 @@
 
 #include "target/Presets.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QUndoStack>
 
 namespace strata::gui {
 
@@ -68,6 +70,25 @@ int ScheduleToolBar::indexOfTarget(const QString& key) const {
         if (m_target->itemData(i).toString() == key)
             return i;
     return -1;
+}
+
+void ScheduleToolBar::addUndoRedo(QUndoStack* stack) {
+    QAction* undo = addAction(tr("Undo"), stack, &QUndoStack::undo);
+    undo->setObjectName(QStringLiteral("toolBarUndo"));
+    QAction* redo = addAction(tr("Redo"), stack, &QUndoStack::redo);
+    redo->setObjectName(QStringLiteral("toolBarRedo"));
+    auto update = [stack, undo, redo] {
+        undo->setEnabled(stack->canUndo());
+        redo->setEnabled(stack->canRedo());
+        undo->setToolTip(stack->canUndo() ? tr("Undo %1 (Ctrl+Z)").arg(stack->undoText())
+                                          : tr("Nothing to undo"));
+        redo->setToolTip(stack->canRedo() ? tr("Redo %1 (Ctrl+Shift+Z)").arg(stack->redoText())
+                                          : tr("Nothing to redo"));
+    };
+    connect(stack, &QUndoStack::indexChanged, this, update);
+    connect(stack, &QUndoStack::canUndoChanged, this, update);
+    connect(stack, &QUndoStack::canRedoChanged, this, update);
+    update();
 }
 
 void ScheduleToolBar::showTarget(const QString& key) {

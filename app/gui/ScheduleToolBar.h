@@ -9,6 +9,7 @@
 #include <QToolBar>
 
 class QComboBox;
+class QUndoStack;
 
 namespace strata::gui {
 
@@ -21,6 +22,11 @@ class ScheduleToolBar : public QToolBar {
     // Selects `key` (a preset name or a file path, added when new) without asking for it.
     void showTarget(const QString& key);
     void showStrategy(schedule::Strategy strategy);
+
+    // Undo and Redo buttons for `stack` with fixed labels: the Edit menu's actions say what
+    // they undo, but a button whose width changes with every edit would make the bar jump.
+    // They have no shortcuts (the menu's actions own Ctrl+Z and Ctrl+Shift+Z).
+    void addUndoRedo(QUndoStack* stack);
 
     QComboBox* targetBox() const { return m_target; }
     QComboBox* strategyBox() const { return m_strategy; }

@@ -26,6 +26,13 @@ QColor usageColor(double fraction) {
 
 } // namespace
 
+void ScheduleItemDelegate::initStyleOption(QStyleOptionViewItem* option,
+                                           const QModelIndex& index) const {
+    QStyledItemDelegate::initStyleOption(option, index);
+    if (index.column() == M::ErrorColumn)
+        option->textElideMode = Qt::ElideRight;
+}
+
 void ScheduleItemDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                                  const QModelIndex& index) const {
     const QVariant fraction = index.data(M::SramFractionRole);

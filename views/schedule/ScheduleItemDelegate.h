@@ -14,6 +14,11 @@ class ScheduleItemDelegate : public QStyledItemDelegate {
   public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
+  protected:
+    // Messages read from their start: the check column elides at the end, not the middle.
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
+
+  public:
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,

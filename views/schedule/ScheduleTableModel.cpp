@@ -21,6 +21,17 @@ QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }
 
+// "a/b/c/x → a/b/d/y" reads as "a/b/c/x → …/d/y": the shared path is said once.
+QString opRange(const QString& first, const QString& last) {
+    qsizetype shared = 0;
+    for (qsizetype i = 0; i < first.size() && i < last.size() && first[i] == last[i]; ++i)
+        if (first[i] == QLatin1Char('/'))
+            shared = i + 1;
+    if (shared <= 1)
+        return QStringLiteral("%1 \u2192 %2").arg(first, last);
+    return QStringLiteral("%1 \u2192 \u2026/%2").arg(first, last.mid(shared));
+}
+
 QString percent(double fraction) {
     if (fraction <= 0)
         return QStringLiteral("\u2014"); // no recompute reads faster as a dash than as "0.0 %"
@@ -90,11 +101,12 @@ std::vector<ScheduleTableModel::Row> ScheduleTableModel::buildRows(const Schedul
             const auto it = rowOfName.find(d.where.block);
             if (it == rowOfName.end() || d.severity == Severity::Note)
                 continue;
-            QString text = fromStd(d.message);
-            if (!d.where.node.empty())
-                text = QStringLiteral("%1: %2").arg(fromStd(d.where.node), text);
-            (d.severity == Severity::Error ? rows[it->second].errors : rows[it->second].warnings)
-                << text;
+            Row& row = rows[it->second];
+            (d.severity == Severity::Error ? row.errors : row.warnings) << fromStd(d.message);
+            row.problemDetails << (d.where.node.empty()
+                                       ? fromStd(d.message)
+                                       : QStringLiteral("%1: %2").arg(fromStd(d.where.node),
+                                                                      fromStd(d.message)));
         }
     }
     return rows;
@@ -211,7 +223,7 @@ QVariant ScheduleTableModel::displayData(const Row& row, int column) const {
     case RangeColumn:
         if (row.opCount <= 1)
             return row.firstOp;
-        return QStringLiteral("%1 \u2192 %2").arg(row.firstOp, row.lastOp);
+        return opRange(row.firstOp, row.lastOp);
     case MpColumn:
         return row.mp;
     case TileColumn:
@@ -308,11 +320,9 @@ QVariant ScheduleTableModel::toolTip(const Row& row, int column) const {
             .arg(row.sramCapacity ? 100.0 * static_cast<double>(row.sramPeak) / row.sramCapacity
                                   : 0.0,
                  0, 'f', 0);
-    case ErrorColumn: {
-        QStringList all = row.errors;
-        all << row.warnings;
-        return all.isEmpty() ? QVariant() : QVariant(all.join(QLatin1Char('\n')));
-    }
+    case ErrorColumn:
+        return row.problemDetails.isEmpty() ? QVariant()
+                                            : QVariant(row.problemDetails.join(QLatin1Char('\n')));
     default:
         return {};
     }

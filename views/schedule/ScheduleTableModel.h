@@ -92,6 +92,7 @@ class ScheduleTableModel : public QAbstractTableModel {
         double recompute = 0; // fraction of the block's own FLOPs
         QStringList errors;
         QStringList warnings;
+        QStringList problemDetails; // errors and warnings with the op they name, for the tooltip
     };
 
     static std::vector<Row> buildRows(const ScheduleSnapshot& snapshot);

@@ -22,12 +22,12 @@ struct ColumnLimits {
 
 // Widths in ems, so the table looks the same at any font size.
 constexpr ColumnLimits kLimits[] = {
-    {M::BlockColumn, 4, 7},     {M::OpsColumn, 3, 5},       {M::MpColumn, 3, 5},
-    {M::TileColumn, 6, 12},     {M::BufferingColumn, 5, 7}, {M::TilesColumn, 4, 7},
-    {M::SramColumn, 10, 14},    {M::DramColumn, 5, 8},      {M::FlopsColumn, 6, 9},
-    {M::RecomputeColumn, 6, 8}, {M::RangeColumn, 12, 30},
+    {M::BlockColumn, 4, 6}, {M::OpsColumn, 3, 4},       {M::RangeColumn, 12, 24},
+    {M::MpColumn, 3, 4},    {M::TileColumn, 6, 10},     {M::BufferingColumn, 5, 6},
+    {M::TilesColumn, 4, 6}, {M::SramColumn, 9, 12},     {M::DramColumn, 5, 7},
+    {M::FlopsColumn, 6, 8}, {M::RecomputeColumn, 7, 8},
 };
-constexpr int kErrorMinEm = 8;
+constexpr int kErrorMinEm = 6;
 
 } // namespace
 
@@ -71,7 +71,8 @@ void ScheduleTableView::fitColumns() {
         header->resizeSection(l.column,
                               std::clamp(contentWidth(l.column), l.minEm * em, l.maxEm * em));
     m_fitting = false;
-    m_errorMinWidth = std::clamp(contentWidth(M::ErrorColumn), kErrorMinEm * em, 40 * em);
+    // The check's messages take what is left and elide; their tooltips have them whole.
+    m_errorMinWidth = kErrorMinEm * em;
     fitErrorColumn();
 }
 
