@@ -219,7 +219,8 @@ QWidget* MainWindow::createPlaceholder() {
     layout->addWidget(title);
 
     auto* hint = new QLabel(tr("Strata shows the model's ops with their shapes, FLOPs and memory "
-                               "traffic."));
+                               "traffic, and schedules them into fusion blocks for the target "
+                               "chosen above."));
     hint->setAlignment(Qt::AlignCenter);
     hint->setPalette(dim);
     layout->addWidget(hint);
@@ -312,6 +313,7 @@ void MainWindow::createScheduleDock() {
     // Execution order until the user sorts by a column; a third click on it goes back.
     m_scheduleTable->horizontalHeader()->setSortIndicatorClearable(true);
     m_scheduleTable->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_scheduleTable->fitColumns(); // headers sized before there are rows
 
     m_scheduleDock = new QDockWidget(tr("Schedule"), this);
     m_scheduleDock->setObjectName(QStringLiteral("scheduleDock"));

@@ -196,47 +196,59 @@ void ScheduleEditor::updateActions() {
     m_split->setEnabled(hasSchedule && m_graph->selectedOps().size() == 1);
 }
 
-void ScheduleEditor::showOpMenu(ir::OpId op, QPoint globalPos) {
+std::unique_ptr<QMenu> ScheduleEditor::createOpMenu(ir::OpId op) {
     const auto graph = m_document->graph();
     if (!graph || op.index >= graph->ops.size() || !m_document->schedule())
-        return;
-    QMenu menu(m_window);
-    menu.setObjectName(QStringLiteral("opContextMenu"));
-    menu.addSection(fromStd(graph->op(op).name));
+        return nullptr;
+    auto menu = std::make_unique<QMenu>(m_window);
+    menu->setObjectName(QStringLiteral("opContextMenu"));
+    menu->addSection(fromStd(graph->op(op).name));
     const int own = m_document->blockOfOp(op);
 
-    QMenu* move = menu.addMenu(tr("&Move to Block"));
+    QMenu* move = menu->addMenu(tr("&Move to Block"));
     move->setObjectName(QStringLiteral("moveToMenu"));
     const std::vector<int> neighbours = m_document->neighbourBlocks(op);
     for (int block : neighbours)
-        move->addAction(blockLabel(block), [this, op, block] { m_document->moveOp(op, block); });
+        move->addAction(blockLabel(block), this,
+                        [this, op, block] { m_document->moveOp(op, block); });
     move->setEnabled(!neighbours.empty());
     if (neighbours.empty())
         move->setTitle(tr("&Move to Block (no neighbouring block)"));
 
-    QAction* split = menu.addAction(tr("&Split %1 Here").arg(fromStd(schedule::blockName(own))),
-                                    [this, op] { m_document->split(op); });
+    QAction* split = menu->addAction(tr("&Split %1 Here").arg(fromStd(schedule::blockName(own))),
+                                     this, [this, op] { m_document->split(op); });
+    split->setObjectName(QStringLiteral("splitHere"));
     split->setShortcut(m_split->shortcut());
     const schedule::Block* block = m_document->schedule()->findBlock(own);
     split->setEnabled(block && block->ops.size() > 1 && block->ops.front() != op);
     if (m_fuse->isEnabled())
-        menu.addAction(m_fuse);
-    menu.addSeparator();
+        menu->addAction(m_fuse);
+    menu->addSeparator();
     if (own >= 0)
-        addKnobMenus(menu, own);
-    menu.exec(globalPos);
+        addKnobMenus(*menu, own);
+    return menu;
+}
+
+std::unique_ptr<QMenu> ScheduleEditor::createBlockMenu(int block) {
+    if (!m_document->schedule() || !m_document->schedule()->findBlock(block))
+        return nullptr;
+    auto menu = std::make_unique<QMenu>(m_window);
+    menu->setObjectName(QStringLiteral("blockContextMenu"));
+    menu->addSection(blockLabel(block));
+    if (m_fuse->isEnabled())
+        menu->addAction(m_fuse);
+    addKnobMenus(*menu, block);
+    return menu;
+}
+
+void ScheduleEditor::showOpMenu(ir::OpId op, QPoint globalPos) {
+    if (auto menu = createOpMenu(op))
+        menu->exec(globalPos);
 }
 
 void ScheduleEditor::showBlockMenu(int block, QPoint globalPos) {
-    if (!m_document->schedule() || !m_document->schedule()->findBlock(block))
-        return;
-    QMenu menu(m_window);
-    menu.setObjectName(QStringLiteral("blockContextMenu"));
-    menu.addSection(blockLabel(block));
-    if (m_fuse->isEnabled())
-        menu.addAction(m_fuse);
-    addKnobMenus(menu, block);
-    menu.exec(globalPos);
+    if (auto menu = createBlockMenu(block))
+        menu->exec(globalPos);
 }
 
 void ScheduleEditor::addKnobMenus(QMenu& menu, int id) {
@@ -246,8 +258,9 @@ void ScheduleEditor::addKnobMenus(QMenu& menu, int id) {
         return;
     const QString name = fromStd(schedule::blockName(id));
     QMenu* mp = menu.addMenu(tr("MP of %1").arg(name));
+    mp->setObjectName(QStringLiteral("mpMenu"));
     for (int value : mpChoices(target->maxMp())) {
-        QAction* action = mp->addAction(QString::number(value),
+        QAction* action = mp->addAction(QString::number(value), this,
                                         [this, id, value] { m_document->setMp(id, value); });
         action->setCheckable(true);
         action->setChecked(value == block->mp);
@@ -260,7 +273,7 @@ void ScheduleEditor::addKnobMenus(QMenu& menu, int id) {
         action->setCheckable(true);
         action->setChecked(value == block->buffering);
     }
-    QAction* autoTile = menu.addAction(tr("Automatic Tile for %1").arg(name),
+    QAction* autoTile = menu.addAction(tr("Automatic Tile for %1").arg(name), this,
                                        [this, id] { m_document->setTile(id, {}); });
     autoTile->setEnabled(!block->tile.isAuto());
 }

@@ -13,6 +13,7 @@
 
 #include <QObject>
 #include <QPoint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -48,6 +49,12 @@ class ScheduleEditor : public QObject {
 
     // The blocks the actions work on (the table's selected rows), ascending ids.
     std::vector<int> selectedBlocks() const;
+
+    // The context menus, owned by the caller (shown on a right-click in the graph): for an op,
+    // "Move to Block" with its neighbouring blocks, "Split Here", Fuse and the knobs of its
+    // block; for a block, Fuse and its knobs. Null when there is nothing to edit.
+    std::unique_ptr<QMenu> createOpMenu(ir::OpId op);
+    std::unique_ptr<QMenu> createBlockMenu(int block);
 
   public slots:
     // Fuses the selected blocks (Ctrl+F).

@@ -25,6 +25,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -185,6 +186,39 @@ TEST_F(ScheduleWindowTest, DraggingAnOpWithTheMouseMovesIt) {
     EXPECT_FALSE(canvas->isDraggingOp());
     EXPECT_EQ(document().blockOfOp(move->first), move->second);
     EXPECT_EQ(document().undoStack()->count(), 1);
+}
+
+TEST_F(ScheduleWindowTest, AnOpsContextMenuMovesItToANeighbour) {
+    if (!open("resnet_tiny.onnx", QStringLiteral("mncore2")))
+        GTEST_SKIP() << "sample not generated";
+    const auto move = boundaryMove();
+    ASSERT_TRUE(move);
+    const auto menu = m_window->scheduleEditor()->createOpMenu(move->first);
+    ASSERT_NE(menu, nullptr);
+    auto* moveTo = menu->findChild<QMenu*>(QStringLiteral("moveToMenu"));
+    ASSERT_NE(moveTo, nullptr);
+    // One entry per neighbouring block, named by its id.
+    const std::vector<int> neighbours = document().neighbourBlocks(move->first);
+    ASSERT_EQ(moveTo->actions().size(), static_cast<qsizetype>(neighbours.size()));
+    QAction* entry = nullptr;
+    for (QAction* action : moveTo->actions())
+        if (action->text().startsWith(QStringLiteral("B%1 ").arg(move->second)))
+            entry = action;
+    ASSERT_NE(entry, nullptr);
+    entry->trigger();
+    EXPECT_EQ(document().blockOfOp(move->first), move->second);
+
+    // A block's menu sets its mp.
+    const int block = schedule().blocks.front().id;
+    const auto blockMenu = m_window->scheduleEditor()->createBlockMenu(block);
+    ASSERT_NE(blockMenu, nullptr);
+    auto* mp = blockMenu->findChild<QMenu*>(QStringLiteral("mpMenu"));
+    ASSERT_NE(mp, nullptr);
+    ASSERT_FALSE(mp->actions().isEmpty());
+    EXPECT_EQ(mp->actions().front()->text(), QStringLiteral("1"));
+    mp->actions().front()->trigger();
+    EXPECT_EQ(schedule().findBlock(block)->mp, 1);
+    EXPECT_EQ(document().undoStack()->count(), 2);
 }
 
 TEST_F(ScheduleWindowTest, ARefusedFuseSaysWhyAndChangesNothing) {
