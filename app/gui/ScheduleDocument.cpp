@@ -195,10 +195,12 @@ void ScheduleDocument::onJobFinished(const ScheduleJobResult& result) {
                                             : fromStd(result.failure.front().message)),
                                15000);
         }
-        // Back to what is shown.
+        // Back to what is shown; its check, if this job superseded it, runs again.
         m_requested = m_state;
         emit targetChanged(targetKey());
         emit strategyChanged(m_requested.strategy);
+        if (m_state.schedule && m_snapshot.revision != m_revision)
+            startChecking();
         setBusy();
         return;
     }

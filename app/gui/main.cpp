@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QImage>
@@ -161,12 +162,17 @@ int main(int argc, char* argv[]) {
         loop.exec();
     }
     // Wait for the schedule and the graph's layouts (the helper's timeout bounds each), so that
-    // no tab shows a half-finished state. Polled: several jobs hand over to each other.
+    // no tab shows a half-finished state. Polled: several jobs hand over to each other. A
+    // starting schedule of a big model can take a while; after kSettleLimitMs the window is
+    // shown as it is.
     if (loaded && window.isBusy()) {
+        constexpr qint64 kSettleLimitMs = 300'000;
+        QElapsedTimer waited;
+        waited.start();
         QEventLoop loop;
         QTimer poll;
         QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-            if (!window.isBusy())
+            if (!window.isBusy() || waited.elapsed() > kSettleLimitMs)
                 loop.quit();
         });
         poll.start(25);
