@@ -1,6 +1,7 @@
-// strata-cli: Strata's headless front end (inspect, schedule, validate; compile, emulate, run,
+// strata-cli: Strata's headless front end (inspect, schedule, validate, compile; emulate, run,
 // calibrate, compare and export as they land).
 
+#include "CompileCommand.h"
 #include "ExitCodes.h"
 #include "InspectCommand.h"
 #include "ScheduleCommand.h"
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
     strata::cli::addInspectCommand(app, exitCode);
     strata::cli::addScheduleCommand(app, exitCode);
     strata::cli::addValidateCommand(app, exitCode);
+    strata::cli::addCompileCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,5 +1,7 @@
 #include "tiling/BlockTiling.h"
 
+#include "tiling/SlotPacking.h"
+
 #include <algorithm>
 #include <cassert>
 #include <limits>
@@ -60,8 +62,16 @@ std::optional<Region> proportionalSlice(const ir::Shape& shape, const std::vecto
 struct BlockTiler::TileResult {
     double flops = 0;
     std::uint64_t writeBytes = 0;
-    std::uint64_t peakBytes = 0;
+    std::uint64_t peakBytes = 0;  // with this tile's whole inputs resident
+    std::uint64_t slotBytes = 0;
     std::vector<std::optional<Region>> inputRegions; // per block input
+    std::vector<std::size_t> wholeInputs;            // local indices of inputs read whole
+    struct Item {
+        std::size_t local;
+        bool whole;                                  // an input this tile reads whole
+        Lifetime life;
+    };
+    std::vector<Item> items;                         // every value the tile holds, local order
 };
 
 BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops)
@@ -224,35 +234,41 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
     result.writeBytes = d.writeBytes;
     const std::vector<std::optional<Region>>& demanded = d.regions;
 
-    // Working set: every value's region, live from its producer (inputs: from the tile's start)
-    // to its last reader; outputs are held until stored.
-    const int n = static_cast<int>(m_ops.size());
-    std::vector<std::int64_t> delta(static_cast<std::size_t>(n) + 1, 0);
-    std::uint64_t doubled = 0;
+    // Working memory, as the compiler lays it out (SlotPacking.h): inputs read whole stay
+    // resident, loaded once; everything else of the tile is packed into a slot by lifetime
+    // (positions among the ops the tile computes; stored values live to the end), and double
+    // buffering keeps two slots so the next tile loads while this one computes.
+    const int n = static_cast<int>(d.computed.size());
+    std::vector<int> tilePosition(m_ops.size(), -1);
+    for (int p = 0; p < n; ++p) tilePosition[d.computed[static_cast<std::size_t>(p)]] = p;
+    std::vector<int> lastUse(m_localValues.size(), -1);
+    for (int p = 0; p < n; ++p)
+        for (ir::ValueId in : m_graph.op(m_ops[d.computed[static_cast<std::size_t>(p)]]).inputs)
+            if (in.valid()) lastUse[static_cast<std::size_t>(localIndex(in))] = p;
+    std::vector<bool> stored(m_localValues.size(), false);
+    for (const auto& [value, region] : d.stores) stored[static_cast<std::size_t>(localIndex(value))] = true;
+
     result.inputRegions.resize(m_inputs.size());
+    std::uint64_t residentBytes = 0;
     for (std::size_t l = 0; l < m_localValues.size(); ++l) {
         if (!demanded[l]) continue;
         const ir::Value& v = m_graph.value(m_localValues[l]);
-        std::uint64_t bytes = regionBytes(*demanded[l], v.dtype);
-        int from = std::max(0, m_producedAt[l]);
-        int to = std::max(from, m_lastUse[l]);
-        delta[static_cast<std::size_t>(from)] += static_cast<std::int64_t>(bytes);
-        delta[static_cast<std::size_t>(to) + 1] -= static_cast<std::int64_t>(bytes);
-        bool isInput = l < m_inputs.size();
+        const bool isInput = l < m_inputs.size();
+        const bool whole = isInput && *demanded[l] == m_fullRegions[l];
         if (isInput) result.inputRegions[l] = demanded[l];
-        // Double buffering overlaps the next tile's loads and the previous tile's stores with
-        // this tile's compute. An input read whole is the same for every tile: it stays
-        // resident, loaded once, and needs no second buffer.
-        bool resident = isInput && *demanded[l] == m_fullRegions[l];
-        if (buffering > 1 && (isInput || m_isOutput[l]) && !resident)
-            doubled += bytes * static_cast<std::uint64_t>(buffering - 1);
+        if (whole) {
+            residentBytes += sramAligned(regionBytes(*demanded[l], v.dtype));
+            result.wholeInputs.push_back(l);
+        }
+        int from = isInput ? 0 : std::max(0, tilePosition[static_cast<std::size_t>(m_producedAt[l])]);
+        int to = stored[l] ? n - 1 : std::max(from, lastUse[l]);
+        result.items.push_back({l, whole, Lifetime{regionBytes(*demanded[l], v.dtype), from, to}});
     }
-    std::int64_t live = 0, peak = 0;
-    for (int p = 0; p < n; ++p) {
-        live += delta[static_cast<std::size_t>(p)];
-        peak = std::max(peak, live);
-    }
-    result.peakBytes = static_cast<std::uint64_t>(peak) + doubled;
+    std::vector<Lifetime> items;
+    for (const auto& item : result.items)
+        if (!item.whole) items.push_back(item.life);
+    result.slotBytes = packByLifetime(items).extent;
+    result.peakBytes = residentBytes + result.slotBytes * static_cast<std::uint64_t>(std::max(1, buffering));
     return result;
 }
 
@@ -265,11 +281,13 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
     std::vector<std::uint64_t> readBytes(m_inputs.size(), 0);
     std::vector<std::optional<Region>> firstRegion(m_inputs.size());
     std::vector<bool> invariant(m_inputs.size(), true);
+    std::vector<TileResult> all;
+    all.reserve(static_cast<std::size_t>(std::max<std::int64_t>(0, tiles)));
     for (std::int64_t t = 0; t < tiles; ++t) {
-        TileResult tile = evaluateTile(grid, grid.position(t), buffering);
+        all.push_back(evaluateTile(grid, grid.position(t), buffering));
+        TileResult& tile = all.back();
         cost.flops += tile.flops;
         cost.dramWriteBytes += tile.writeBytes;
-        cost.sramPeakBytes = std::max(cost.sramPeakBytes, tile.peakBytes);
         for (std::size_t i = 0; i < m_inputs.size(); ++i) {
             const auto& r = tile.inputRegions[i];
             if (t == 0) firstRegion[i] = r;
@@ -277,6 +295,32 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
             if (r) readBytes[i] += regionBytes(*r, m_graph.value(m_inputs[i]).dtype);
         }
     }
+    // Working memory as the compiler lays it out: the inputs every tile reads whole are resident
+    // for the block; each tile packs the rest into its slot.
+    std::vector<int> wholeIn(m_inputs.size(), 0);
+    for (const TileResult& tile : all)
+        for (std::size_t l : tile.wholeInputs) ++wholeIn[l];
+    std::uint64_t residentBytes = 0;
+    for (std::size_t l = 0; l < m_inputs.size(); ++l)
+        if (tiles > 0 && wholeIn[l] == tiles)
+            residentBytes += sramAligned(regionBytes(m_fullRegions[l], m_graph.value(m_inputs[l]).dtype));
+    std::uint64_t slotBytes = 0;
+    std::vector<Lifetime> items;
+    for (const TileResult& tile : all) {
+        std::uint64_t extent = tile.slotBytes;
+        bool partlyResident = false;
+        for (std::size_t l : tile.wholeInputs) partlyResident = partlyResident || wholeIn[l] != tiles;
+        if (partlyResident) {
+            // An input whole in this tile but not in every tile is loaded into the slot after all.
+            items.clear();
+            for (const auto& item : tile.items)
+                if (!item.whole || wholeIn[item.local] != tiles) items.push_back(item.life);
+            extent = packByLifetime(items).extent;
+        }
+        slotBytes = std::max(slotBytes, extent);
+    }
+    cost.sramPeakBytes = residentBytes + slotBytes * static_cast<std::uint64_t>(std::max(1, buffering));
+
     // An input every tile reads the same way is loaded once by each core that gets tiles.
     const std::uint64_t copies = static_cast<std::uint64_t>(std::clamp<std::int64_t>(tiles, 0, std::max(1, mp)));
     for (std::size_t i = 0; i < m_inputs.size(); ++i) {

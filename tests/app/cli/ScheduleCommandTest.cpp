@@ -135,3 +135,49 @@ TEST(ScheduleCommand, BadTargetAndStrategy) {
 
 } // namespace
 } // namespace strata::cli::test
+
+namespace strata::cli::test {
+namespace {
+
+TEST(CompileCommand, WritesAssemblyJsonAndScheduleAndReportsPasses) {
+    const TempDir dir;
+    const CliResult r = runCli({"compile", samplePath("resnet_tiny.onnx"), "-t", "mncore2", "-s", "rules", "-o",
+                                dir.path().string(), "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_GT(j["instructions"].get<int>(), 0);
+    EXPECT_GT(j["transfers"].get<int>(), 0);
+    EXPECT_GT(j["dram_bytes"].get<std::uint64_t>(), 0u);
+    ASSERT_EQ(j["passes"].size(), 5u);
+    EXPECT_EQ(j["passes"][0]["name"], "tile-blocks");
+    EXPECT_EQ(j["files"].size(), 3u);
+    const std::string assembly = readFile(dir.path() / "resnet_tiny.s");
+    EXPECT_TRUE(containsText(assembly, ".core 0"));
+    EXPECT_TRUE(containsText(assembly, "stem/conv"));
+    EXPECT_EQ(nlohmann::json::parse(readFile(dir.path() / "resnet_tiny.program.json"))["strata_program"], 1);
+}
+
+TEST(CompileCommand, DumpAfterAPassAndUnknownPass) {
+    CliResult r = runCli({"compile", samplePath("mobilenet_tiny.onnx"), "-t", "host", "--dump-after", "plan-dram"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(containsText(r.err, "; --- after plan-dram"));
+    EXPECT_TRUE(containsText(r.err, "DRAM plan"));
+    r = runCli({"compile", samplePath("mobilenet_tiny.onnx"), "-t", "host", "--dump-after", "optimise"});
+    EXPECT_EQ(r.exitCode, kBadInput);
+    EXPECT_TRUE(containsText(r.err, "no pass named 'optimise'"));
+}
+
+TEST(CompileCommand, InvalidScheduleIsRefused) {
+    const TempDir dir;
+    const std::string path = (dir.path() / "s.json").string();
+    ASSERT_EQ(runCli({"schedule", samplePath("resnet_tiny.onnx"), "-t", "mncore2", "-o", path}).exitCode, 0);
+    auto doc = nlohmann::json::parse(readFile(path));
+    doc["blocks"][0]["mp"] = 64;
+    writeFile(path, doc.dump());
+    const CliResult r = runCli({"compile", samplePath("resnet_tiny.onnx"), "-t", "mncore2", "--schedule", path});
+    EXPECT_EQ(r.exitCode, kInvalid);
+    EXPECT_TRUE(containsText(r.err, "mp 64 is outside"));
+}
+
+} // namespace
+} // namespace strata::cli::test

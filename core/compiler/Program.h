@@ -1,0 +1,118 @@
+#pragma once
+// The compiled program: per-core streams of instructions (docs/ISA.md). A transfer runs
+// asynchronously from its issue to the `wait` on its tag; a compute reads and writes the core's
+// working memory; a barrier synchronises all cores between dependent blocks. Every instruction
+// has a stable id (its index in Program::instructions) that emulated and measured timelines
+// both use, and its provenance (block, op, tile).
+
+#include "ir/Graph.h"
+#include "tiling/Region.h"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace strata::compiler {
+
+using InstrId = std::uint32_t;
+
+struct Provenance {
+    int block = -1;        // schedule block id; -1 for barriers
+    ir::OpId op;           // the op computed, or whose operand is moved; invalid for barriers
+    std::int64_t tile = -1;
+};
+
+// A box of elements in one memory instance: `shape` elements per dimension with `strides` (in
+// elements), starting `offset` bytes into the instance.
+struct Access {
+    std::string memory;    // memory space name ("DRAM", "L2BM", ...)
+    int instance = 0;      // group or core index for group/core-scoped spaces, else 0
+    std::uint64_t offset = 0;
+    ir::Shape shape;
+    std::vector<std::int64_t> strides;
+};
+
+struct Transfer {
+    std::string path;      // the target's transfer path
+    Access source;
+    Access destination;
+    std::uint64_t bytes = 0;
+    int tag = 0;
+    ir::ValueId value;     // the tensor moved
+    tiling::Region region; // the part of it
+};
+
+struct Wait {
+    int tag = 0;
+};
+
+struct Operand {
+    ir::ValueId value;
+    tiling::Region region;  // the part of the tensor held in working memory
+    std::uint64_t offset = 0; // its byte offset in working memory
+};
+
+// One op computing a region of its outputs from operands in working memory.
+struct Compute {
+    std::string opType;
+    double flops = 0;
+    std::vector<Operand> inputs;   // present inputs the region reads
+    std::vector<Operand> outputs;  // the regions it writes
+};
+
+struct Barrier {
+    int id = 0;            // the n-th barrier of the program; every core reaches each once
+};
+
+enum class InstrKind : std::uint8_t { Transfer, Wait, Compute, Barrier };
+const char* instrKindName(InstrKind kind); // "transfer", "wait", "compute", "barrier"
+
+struct Instruction {
+    InstrId id = 0;
+    int core = 0;
+    Provenance from;
+    std::variant<Transfer, Wait, Compute, Barrier> body;
+
+    InstrKind kind() const { return static_cast<InstrKind>(body.index()); }
+};
+
+// A tensor's home in main memory.
+struct DramBuffer {
+    ir::ValueId value;
+    std::uint64_t offset = 0;
+    std::uint64_t bytes = 0;
+    enum class Role : std::uint8_t { Input, Output, Weight, Intermediate } role = Role::Intermediate;
+    int firstBlock = 0;    // schedule position that writes it (inputs and weights: -1, before all)
+    int lastBlock = 0;     // schedule position of its last reader (outputs: past the end)
+};
+const char* dramRoleName(DramBuffer::Role role);
+
+// What one schedule block became.
+struct BlockCode {
+    int block = 0;         // schedule block id
+    ir::Shape tile;        // resolved tile extents of its anchor output
+    std::int64_t tiles = 0;
+    std::vector<int> cores;
+    std::uint64_t sramBytes = 0; // working memory the block uses on a core
+};
+
+struct Program {
+    std::string modelName;
+    std::string modelHash;
+    std::string targetName;
+    std::string mainMemory;          // e.g. "DRAM"
+    std::string workingMemory;       // e.g. "L2BM"
+    int cores = 1;
+    std::vector<DramBuffer> dram;
+    std::uint64_t dramBytes = 0;     // extent of the DRAM plan
+    std::vector<BlockCode> blocks;
+    std::vector<Instruction> instructions;     // id = index
+    std::vector<std::vector<InstrId>> streams; // per core, in issue order
+
+    const DramBuffer* dramOf(ir::ValueId value) const;
+    std::size_t count(InstrKind kind) const;
+    std::uint64_t transferredBytes() const;
+};
+
+} // namespace strata::compiler

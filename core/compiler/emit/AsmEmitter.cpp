@@ -1,0 +1,90 @@
+#include "compiler/emit/AsmEmitter.h"
+
+#include "base/Units.h"
+
+#include <fmt/format.h>
+
+namespace strata::compiler {
+namespace {
+
+std::string dims(const ir::Shape& shape) { return shape.empty() ? "1" : ir::shapeToString(shape); }
+
+std::string access(const Access& a, bool withStrides) {
+    std::string out = fmt::format("{}.{}+0x{:x}[{}", a.memory, a.instance, a.offset, dims(a.shape));
+    if (withStrides) {
+        out += " s";
+        for (std::size_t d = 0; d < a.strides.size(); ++d) out += (d ? "," : "") + std::to_string(a.strides[d]);
+    }
+    return out + "]";
+}
+
+std::string operand(const Operand& o, const std::string& memory, int core) {
+    return fmt::format("{}.{}+0x{:x}[{}]", memory, core, o.offset, dims([&] {
+                           ir::Shape s;
+                           for (const auto& i : o.region) s.push_back(i.size());
+                           return s;
+                       }()));
+}
+
+std::string where(const Instruction& in, const ir::Graph& g) {
+    std::string out;
+    if (in.from.block >= 0) out += "B" + std::to_string(in.from.block);
+    if (in.from.tile >= 0) out += " tile " + std::to_string(in.from.tile);
+    if (in.from.op.valid()) out += " " + g.op(in.from.op).name;
+    return out;
+}
+
+std::string line(const Instruction& in, const Program& p, const ir::Graph& g) {
+    const std::string id = fmt::format("i{:06}", in.id);
+    if (const auto* t = std::get_if<Transfer>(&in.body)) {
+        bool load = t->destination.memory == p.workingMemory;
+        return fmt::format("{}  {:<8} t{:<4} {} -> {}  ; {} {} {} · {}", id, t->path, t->tag,
+                           access(t->source, load), access(t->destination, !load), load ? "load" : "store",
+                           g.value(t->value).name, formatBytes(t->bytes), where(in, g));
+    }
+    if (const auto* w = std::get_if<Wait>(&in.body)) return fmt::format("{}  {:<8} t{}", id, "wait", w->tag);
+    if (const auto* c = std::get_if<Compute>(&in.body)) {
+        std::string outs, ins;
+        for (const Operand& o : c->outputs) outs += (outs.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);
+        for (const Operand& o : c->inputs) ins += (ins.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);
+        return fmt::format("{}  {:<8} {} <- {}  ; {} FLOP · {}", id, c->opType, outs, ins, formatCount(c->flops),
+                           where(in, g));
+    }
+    return fmt::format("{}  {:<8} b{}", id, "barrier", std::get<Barrier>(in.body).id);
+}
+
+} // namespace
+
+std::string emitAssembly(const Program& p, const ir::Graph& g) {
+    std::string out;
+    out += fmt::format("; Strata assembly (docs/ISA.md)\n; model {} ({}), target {}, {} cores\n", p.modelName,
+                       p.modelHash, p.targetName, p.cores);
+    out += fmt::format("; {} instructions: {} transfers ({}), {} computes, {} waits, {} barriers\n",
+                       p.instructions.size(), p.count(InstrKind::Transfer), formatBytes(p.transferredBytes()),
+                       p.count(InstrKind::Compute), p.count(InstrKind::Wait), p.count(InstrKind::Barrier));
+    out += fmt::format("; {} plan: {}\n", p.mainMemory, formatBytes(p.dramBytes));
+    for (const DramBuffer& b : p.dram)
+        out += fmt::format(";   {}+0x{:x} {:>10} {:<12} {}\n", p.mainMemory, b.offset, formatBytes(b.bytes),
+                           dramRoleName(b.role), g.value(b.value).name);
+    for (const BlockCode& b : p.blocks) {
+        std::string cores;
+        for (int c : b.cores) cores += (cores.empty() ? "" : ",") + std::to_string(c);
+        out += fmt::format("; B{}: tile {}, {} tiles on cores {}, {} of {} per core\n", b.block, dims(b.tile), b.tiles,
+                           cores, formatBytes(b.sramBytes), p.workingMemory);
+    }
+    for (std::size_t core = 0; core < p.streams.size(); ++core) {
+        out += fmt::format("\n.core {}\n", core);
+        int block = -2;
+        for (InstrId id : p.streams[core]) {
+            const Instruction& in = p.instructions[id];
+            if (in.from.block != block && in.from.block >= 0) {
+                block = in.from.block;
+                out += fmt::format("; --- B{}\n", block);
+            }
+            out += line(in, p, g) + "\n";
+        }
+    }
+    return out;
+}
+
+} // namespace strata::compiler

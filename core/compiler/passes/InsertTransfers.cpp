@@ -1,0 +1,352 @@
+#include "compiler/passes/InsertTransfers.h"
+
+#include "base/Units.h"
+#include "tiling/SlotPacking.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace strata::compiler {
+namespace {
+
+constexpr int kTagSpace = 1024; // tags cycle; the verifier checks none is reused in flight
+
+std::vector<std::int64_t> rowMajorStrides(const ir::Shape& shape) {
+    std::vector<std::int64_t> strides(shape.size(), 1);
+    for (std::size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+    return strides;
+}
+
+ir::Shape sizes(const tiling::Region& r) {
+    ir::Shape s;
+    for (const auto& i : r) s.push_back(i.size());
+    return s;
+}
+
+std::uint64_t regionBytes(const ir::Graph& g, ir::ValueId v, const tiling::Region& r) {
+    return static_cast<std::uint64_t>(tiling::regionElements(r)) * ir::dtypeSize(g.value(v).dtype);
+}
+
+// Byte offset of `inner`'s first element inside a row-major box `outer` of a tensor of `v`.
+std::uint64_t offsetWithin(const ir::Graph& g, ir::ValueId v, const tiling::Region& outer, const tiling::Region& inner) {
+    auto strides = rowMajorStrides(sizes(outer));
+    std::int64_t elements = 0;
+    for (std::size_t d = 0; d < inner.size(); ++d) elements += (inner[d].begin - outer[d].begin) * strides[d];
+    return static_cast<std::uint64_t>(elements) * ir::dtypeSize(g.value(v).dtype);
+}
+
+// Where each value of one tile sits in its slot: packed by lifetime, first fit, largest first.
+struct TileLayout {
+    std::map<std::uint32_t, std::pair<std::uint64_t, tiling::Region>> at; // value -> (offset, region held)
+    std::uint64_t extent = 0;
+};
+
+// The same packing schedule analysis assumed (tiling/SlotPacking.h): the tile's loads (block
+// inputs that are not resident) and computed values, in block-local order, by lifetime.
+TileLayout layoutTile(const ir::Graph& g, const tiling::TilePlan& tile, const std::vector<ir::ValueId>& resident) {
+    const int n = static_cast<int>(tile.ops.size());
+    std::map<std::uint32_t, int> lastUse, producedAt;
+    for (int p = 0; p < n; ++p) {
+        const ir::Op& op = g.op(tile.ops[static_cast<std::size_t>(p)]);
+        for (ir::ValueId in : op.inputs)
+            if (in.valid()) lastUse[in.index] = p;
+        for (ir::ValueId out : op.outputs)
+            if (out.valid()) producedAt[out.index] = p;
+    }
+    std::set<std::uint32_t> stored;
+    for (const auto& [v, r] : tile.stores) stored.insert(v.index);
+
+    std::vector<std::pair<ir::ValueId, tiling::Region>> held;
+    std::vector<tiling::Lifetime> items;
+    for (const auto& [v, r] : tile.loads) {
+        if (std::find(resident.begin(), resident.end(), v) != resident.end()) continue;
+        held.emplace_back(v, r);
+        items.push_back({regionBytes(g, v, r), 0, lastUse.count(v.index) ? lastUse[v.index] : 0});
+    }
+    for (const auto& [v, r] : tile.computed) {
+        int from = producedAt.count(v.index) ? producedAt[v.index] : 0;
+        int to = stored.count(v.index) ? n - 1 : std::max(from, lastUse.count(v.index) ? lastUse[v.index] : from);
+        held.emplace_back(v, r);
+        items.push_back({regionBytes(g, v, r), from, to});
+    }
+    tiling::Packing packing = tiling::packByLifetime(items);
+    TileLayout layout;
+    for (std::size_t i = 0; i < held.size(); ++i) layout.at[held[i].first.index] = {packing.offsets[i], held[i].second};
+    layout.extent = packing.extent;
+    return layout;
+}
+
+class StreamWriter {
+  public:
+    explicit StreamWriter(CompileState& state) : m_state(state), m_g(state.graph), m_t(state.target) {
+        m_program = &state.program;
+        m_program->cores = m_t.cores();
+        m_program->streams.assign(static_cast<std::size_t>(m_t.cores()), {});
+        m_nextTag.assign(static_cast<std::size_t>(m_t.cores()), 0);
+        m_load = m_t.pathBetween(m_t.mainMemory, m_t.workingMemory);
+        m_store = m_t.pathBetween(m_t.workingMemory, m_t.mainMemory);
+        const target::MemorySpace* main = m_t.findMemory(m_t.mainMemory);
+        m_mainPerGroup = main && main->scope == target::Scope::Group;
+        for (const DramBuffer& b : m_program->dram) m_dramOf[b.value.index] = &b;
+    }
+
+    void run() {
+        if (!m_load || !m_store) {
+            m_state.diagnostics.push_back(error("target '" + m_t.name + "' has no transfer path between '" +
+                                                m_t.mainMemory + "' and '" + m_t.workingMemory + "'"));
+            return;
+        }
+        std::set<std::uint32_t> writtenSinceBarrier;
+        for (std::size_t p = 0; p < m_state.blocks.size(); ++p) {
+            const TiledBlock& block = m_state.blocks[p];
+            bool needsBarrier = false;
+            for (const auto& tile : block.tiles)
+                for (const auto& [v, r] : tile.loads) needsBarrier = needsBarrier || writtenSinceBarrier.count(v.index);
+            if (needsBarrier) {
+                barrier();
+                writtenSinceBarrier.clear();
+            }
+            emitBlock(block);
+            for (const auto& tile : block.tiles)
+                for (const auto& [v, r] : tile.stores) writtenSinceBarrier.insert(v.index);
+        }
+    }
+
+  private:
+    struct Slot {
+        std::vector<int> storeTags;
+    };
+
+    int groupOf(int core) const { return core / std::max(1, m_t.coresPerGroup); }
+
+    InstrId append(int core, Provenance from, decltype(Instruction::body) body) {
+        Instruction in;
+        in.id = static_cast<InstrId>(m_program->instructions.size());
+        in.core = core;
+        in.from = from;
+        in.body = std::move(body);
+        m_program->instructions.push_back(std::move(in));
+        m_program->streams[static_cast<std::size_t>(core)].push_back(m_program->instructions.back().id);
+        return m_program->instructions.back().id;
+    }
+
+    int nextTag(int core) {
+        int& next = m_nextTag[static_cast<std::size_t>(core)];
+        int tag = next;
+        next = (next + 1) % kTagSpace;
+        return tag;
+    }
+
+    Access dramAccess(ir::ValueId v, const tiling::Region& r, int core) const {
+        auto found = m_dramOf.find(v.index);
+        const DramBuffer* home = found == m_dramOf.end() ? nullptr : found->second;
+        Access a;
+        a.memory = m_t.mainMemory;
+        a.instance = m_mainPerGroup ? groupOf(core) : 0;
+        const ir::Shape& shape = m_g.value(v).shape;
+        a.strides = rowMajorStrides(shape);
+        std::int64_t first = 0;
+        for (std::size_t d = 0; d < r.size(); ++d) first += r[d].begin * a.strides[d];
+        a.offset = (home ? home->offset : 0) + static_cast<std::uint64_t>(first) * ir::dtypeSize(m_g.value(v).dtype);
+        a.shape = sizes(r);
+        return a;
+    }
+
+    Access sramAccess(std::uint64_t offset, const tiling::Region& held, const tiling::Region& part, ir::ValueId v,
+                      int core) const {
+        Access a;
+        a.memory = m_t.workingMemory;
+        a.instance = core;
+        a.offset = offset + offsetWithin(m_g, v, held, part);
+        a.shape = sizes(part);
+        a.strides = rowMajorStrides(sizes(held));
+        return a;
+    }
+
+    int transfer(int core, Provenance from, const target::TransferPath& path, Access src, Access dst, ir::ValueId v,
+                 const tiling::Region& region) {
+        Transfer t;
+        t.path = path.name;
+        t.source = std::move(src);
+        t.destination = std::move(dst);
+        t.bytes = regionBytes(m_g, v, region);
+        t.tag = nextTag(core);
+        t.value = v;
+        t.region = region;
+        int tag = t.tag;
+        append(core, from, std::move(t));
+        return tag;
+    }
+
+    void wait(int core, Provenance from, int tag) { append(core, from, Wait{tag}); }
+
+    void barrier() {
+        for (int c = 0; c < m_t.cores(); ++c) append(c, Provenance{}, Barrier{m_barriers});
+        ++m_barriers;
+    }
+
+    ir::OpId firstReader(const tiling::TilePlan& tile, ir::ValueId v) const {
+        for (ir::OpId op : tile.ops)
+            for (ir::ValueId in : m_g.op(op).inputs)
+                if (in == v) return op;
+        return {};
+    }
+
+    void emitBlock(const TiledBlock& block) {
+        const int id = block.block.id;
+        // Working memory: resident inputs, then the slots.
+        std::map<std::uint32_t, std::uint64_t> residentAt;
+        std::uint64_t residentBytes = 0;
+        for (ir::ValueId v : block.resident) {
+            residentAt[v.index] = residentBytes;
+            residentBytes += tiling::sramAligned(m_g.value(v).bytes());
+        }
+        std::vector<TileLayout> layouts;
+        std::uint64_t slotBytes = 0;
+        for (const auto& tile : block.tiles) {
+            layouts.push_back(layoutTile(m_g, tile, block.resident));
+            slotBytes = std::max(slotBytes, layouts.back().extent);
+        }
+        const std::uint64_t total = residentBytes + slotBytes * static_cast<std::uint64_t>(block.buffering);
+        BlockCode code{id, block.grid.extents, block.grid.tileCount(), {}, total};
+        std::set<int> cores(block.coreOfTile.begin(), block.coreOfTile.end());
+        code.cores.assign(cores.begin(), cores.end());
+        m_program->blocks.push_back(code);
+        if (total > m_t.workingMemoryBytes()) {
+            m_state.diagnostics.push_back(error("working-memory plan needs " + formatBytes(total) + " (resident " +
+                                                    formatBytes(residentBytes) + " + " + std::to_string(block.buffering) +
+                                                    " x " + formatBytes(slotBytes) + "), '" + m_t.workingMemory +
+                                                    "' holds " + formatBytes(m_t.workingMemoryBytes()),
+                                                Location{.block = schedule::blockName(id)}));
+            return;
+        }
+
+        for (int core : code.cores) {
+            std::vector<std::size_t> mine;
+            for (std::size_t t = 0; t < block.tiles.size(); ++t)
+                if (block.coreOfTile[t] == core) mine.push_back(t);
+            emitCore(block, core, mine, residentAt, residentBytes, slotBytes, layouts);
+        }
+    }
+
+    void emitCore(const TiledBlock& block, int core, const std::vector<std::size_t>& mine,
+                  const std::map<std::uint32_t, std::uint64_t>& residentAt, std::uint64_t residentBytes,
+                  std::uint64_t slotBytes, const std::vector<TileLayout>& layouts) {
+        const int id = block.block.id;
+        std::map<std::uint32_t, int> pendingResident; // value -> tag not yet waited
+        for (ir::ValueId v : block.resident) {
+            const tiling::Region whole = tiling::fullRegion(m_g.value(v).shape);
+            Provenance from{id, mine.empty() ? ir::OpId{} : firstReader(block.tiles[mine.front()], v), -1};
+            pendingResident[v.index] = transfer(core, from, *m_load, dramAccess(v, whole, core),
+                                                sramAccess(residentAt.at(v.index), whole, whole, v, core), v, whole);
+        }
+        std::vector<Slot> slots(static_cast<std::size_t>(block.buffering));
+        std::vector<std::map<std::uint32_t, int>> pendingLoads(mine.size()); // per local tile: value -> tag
+
+        auto slotBase = [&](std::size_t k) { return residentBytes + slotBytes * (k % slots.size()); };
+        auto issueLoads = [&](std::size_t k) {
+            Slot& slot = slots[k % slots.size()];
+            const std::size_t t = mine[k];
+            // The slot's previous tile: its stores and any load no op read must land first.
+            for (int tag : slot.storeTags) wait(core, Provenance{id, {}, static_cast<std::int64_t>(t)}, tag);
+            slot.storeTags.clear();
+            if (k >= slots.size()) {
+                for (auto [v, tag] : pendingLoads[k - slots.size()]) wait(core, Provenance{id, {}, static_cast<std::int64_t>(t)}, tag);
+                pendingLoads[k - slots.size()].clear();
+            }
+            const tiling::TilePlan& tile = block.tiles[t];
+            for (const auto& [v, r] : tile.loads) {
+                if (residentAt.count(v.index)) continue;
+                const auto& [offset, held] = layouts[t].at.at(v.index);
+                Provenance from{id, firstReader(tile, v), static_cast<std::int64_t>(t)};
+                pendingLoads[k][v.index] =
+                    transfer(core, from, *m_load, dramAccess(v, r, core), sramAccess(slotBase(k) + offset, held, r, v, core), v, r);
+            }
+        };
+
+        if (!mine.empty()) issueLoads(0);
+        for (std::size_t k = 0; k < mine.size(); ++k) {
+            const std::size_t t = mine[k];
+            const tiling::TilePlan& tile = block.tiles[t];
+            if (slots.size() > 1 && k + 1 < mine.size()) issueLoads(k + 1);
+            for (ir::OpId opId : tile.ops) {
+                const ir::Op& op = m_g.op(opId);
+                Provenance from{id, opId, static_cast<std::int64_t>(t)};
+                Compute c;
+                c.opType = op.type;
+                for (ir::ValueId in : op.inputs) {
+                    if (!in.valid()) continue;
+                    if (auto it = pendingResident.find(in.index); it != pendingResident.end()) {
+                        wait(core, from, it->second);
+                        pendingResident.erase(it);
+                    }
+                    if (auto it = pendingLoads[k].find(in.index); it != pendingLoads[k].end()) {
+                        wait(core, from, it->second);
+                        pendingLoads[k].erase(it);
+                    }
+                    if (auto o = operand(in, layouts[t], residentAt, slotBase(k))) c.inputs.push_back(std::move(*o));
+                }
+                double fraction = 0;
+                for (ir::ValueId out : op.outputs) {
+                    auto o = out.valid() ? operand(out, layouts[t], residentAt, slotBase(k)) : std::nullopt;
+                    if (!o) continue;
+                    std::int64_t total = m_g.value(out).elements();
+                    if (total > 0) fraction = std::max(fraction, double(tiling::regionElements(o->region)) / double(total));
+                    c.outputs.push_back(std::move(*o));
+                }
+                c.flops = op.cost.flops * fraction;
+                append(core, from, std::move(c));
+            }
+            Slot& slot = slots[k % slots.size()];
+            for (const auto& [v, r] : tile.stores) {
+                const auto& [offset, held] = layouts[t].at.at(v.index);
+                Provenance from{id, m_g.value(v).producer, static_cast<std::int64_t>(t)};
+                slot.storeTags.push_back(transfer(core, from, *m_store, sramAccess(slotBase(k) + offset, held, r, v, core),
+                                                  dramAccess(v, r, core), v, r));
+            }
+            if (slots.size() == 1 && k + 1 < mine.size()) issueLoads(k + 1);
+        }
+        // Loads never consumed (a tile reading nothing of them) are still waited.
+        for (auto& pending : pendingLoads)
+            for (auto [v, tag] : pending) wait(core, Provenance{id, {}, -1}, tag);
+        for (auto [v, tag] : pendingResident) wait(core, Provenance{id, {}, -1}, tag);
+        for (Slot& slot : slots)
+            for (int tag : slot.storeTags) wait(core, Provenance{id, {}, -1}, tag);
+    }
+
+    // Where `v` is in working memory for this tile; nullopt when the tile holds none of it.
+    std::optional<Operand> operand(ir::ValueId v, const TileLayout& layout,
+                                   const std::map<std::uint32_t, std::uint64_t>& residentAt, std::uint64_t base) const {
+        Operand o;
+        o.value = v;
+        if (auto it = residentAt.find(v.index); it != residentAt.end()) {
+            o.region = tiling::fullRegion(m_g.value(v).shape);
+            o.offset = it->second;
+            return o;
+        }
+        auto it = layout.at.find(v.index);
+        if (it == layout.at.end()) return std::nullopt;
+        o.region = it->second.second;
+        o.offset = base + it->second.first;
+        return o;
+    }
+
+    CompileState& m_state;
+    const ir::Graph& m_g;
+    const target::Target& m_t;
+    Program* m_program = nullptr;
+    const target::TransferPath* m_load = nullptr;
+    const target::TransferPath* m_store = nullptr;
+    bool m_mainPerGroup = false;
+    std::vector<int> m_nextTag;
+    int m_barriers = 0;
+    std::map<std::uint32_t, const DramBuffer*> m_dramOf;
+};
+
+} // namespace
+
+void insertTransfers(CompileState& state) { StreamWriter(state).run(); }
+
+} // namespace strata::compiler

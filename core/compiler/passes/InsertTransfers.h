@@ -1,0 +1,21 @@
+#pragma once
+#include "compiler/CompileState.h"
+
+namespace strata::compiler {
+
+// Writes every core's instruction stream, block by block:
+//  - working memory per core: the block's resident inputs (read whole by every tile) once at
+//    offset 0, then `buffering` slots; each tile's loads and computed values are packed into its
+//    slot by lifetime (first fit, largest first);
+//  - per tile: loads of its input regions (halos included) as tagged transfers on the target's
+//    main->working path, a wait before the first compute that reads each, the computes of its
+//    ops, and tagged stores of its output slices on the working->main path. Double buffering
+//    issues the next tile's loads before computing this one; a slot's stores are waited before
+//    the slot is loaded again, and a core waits all its stores at the end of a block;
+//  - a barrier on every core before a block that reads what an earlier block wrote since the
+//    last barrier.
+// Pre: tileBlocks, planDram, distributeTiles. Errors (no path between the memories, a block
+// whose slots do not fit the working memory) go to the diagnostics.
+void insertTransfers(CompileState& state);
+
+} // namespace strata::compiler

@@ -1,0 +1,166 @@
+#include "compiler/passes/Verify.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace strata::compiler {
+namespace {
+
+struct Range {
+    std::uint64_t begin = 0, end = 0;
+    bool overlaps(const Range& o) const { return begin < o.end && o.begin < end; }
+};
+
+Range rangeOf(const Access& a, std::uint32_t elementBytes) {
+    std::int64_t last = 0;
+    for (std::size_t d = 0; d < a.shape.size(); ++d) {
+        if (a.shape[d] == 0) return {a.offset, a.offset};
+        last += (a.shape[d] - 1) * a.strides[d];
+    }
+    return {a.offset, a.offset + static_cast<std::uint64_t>(last + 1) * elementBytes};
+}
+
+Range rangeOf(const Operand& o, std::uint32_t elementBytes) {
+    return {o.offset, o.offset + static_cast<std::uint64_t>(tiling::regionElements(o.region)) * elementBytes};
+}
+
+class CoreChecker {
+  public:
+    CoreChecker(const Program& p, const ir::Graph& g, const target::Target& t, int core,
+                const std::map<std::uint32_t, int>& storeEpoch, std::vector<Diagnostic>& out)
+        : m_p(p), m_g(g), m_t(t), m_core(core), m_storeEpoch(storeEpoch), m_out(out),
+          m_capacity(t.workingMemoryBytes()) {}
+
+    void run() {
+        for (InstrId id : m_p.streams[static_cast<std::size_t>(m_core)]) {
+            const Instruction& in = m_p.instructions[id];
+            if (const auto* t = std::get_if<Transfer>(&in.body)) transfer(in, *t);
+            else if (const auto* w = std::get_if<Wait>(&in.body)) wait(in, *w);
+            else if (const auto* c = std::get_if<Compute>(&in.body)) compute(in, *c);
+            else barrier(in);
+        }
+        for (const auto& [tag, id] : m_inFlight) report("transfer never waited", id, "unwaited");
+    }
+
+  private:
+    std::uint32_t elementBytes(ir::ValueId v) const { return static_cast<std::uint32_t>(ir::dtypeSize(m_g.value(v).dtype)); }
+    bool isWorking(const Access& a) const { return a.memory == m_t.workingMemory; }
+
+    void report(const std::string& what, InstrId id, const std::string& kind) {
+        if (!m_reported.insert(kind).second) return;
+        const Instruction& in = m_p.instructions[id];
+        Location where;
+        if (in.from.block >= 0) where.block = schedule::blockName(in.from.block);
+        if (in.from.op.valid()) where.node = m_g.op(in.from.op).name;
+        m_out.push_back(error("core " + std::to_string(m_core) + ", instruction " + std::to_string(id) + ": " + what, where));
+    }
+
+    // Something writes `r`: refuse if an in-flight transfer touches it, and forget what was there.
+    void overwrite(const Range& r, InstrId id) {
+        for (const auto& [tag, other] : m_inFlight) {
+            const Transfer& t = std::get<Transfer>(m_p.instructions[other].body);
+            const Access& sram = isWorking(t.source) ? t.source : t.destination;
+            if (isWorking(sram) && rangeOf(sram, elementBytes(t.value)).overlaps(r))
+                report("overwrites working memory that in-flight transfer " + std::to_string(other) + " uses", id, "race");
+        }
+        std::erase_if(m_ready, [&](const auto& e) { return e.second.overlaps(r); });
+    }
+
+    void checkBounds(const Access& a, std::uint32_t bytes, InstrId id) {
+        if (isWorking(a) && rangeOf(a, bytes).end > m_capacity) report("access beyond the working memory", id, "overflow");
+    }
+
+    void transfer(const Instruction& in, const Transfer& t) {
+        if (m_inFlight.count(t.tag)) report("tag " + std::to_string(t.tag) + " reused while in flight", in.id, "tag");
+        checkBounds(t.source, elementBytes(t.value), in.id);
+        checkBounds(t.destination, elementBytes(t.value), in.id);
+        if (isWorking(t.destination)) {
+            overwrite(rangeOf(t.destination, elementBytes(t.value)), in.id);
+            // A tensor written by a block must be read after a barrier that follows its store.
+            if (auto it = m_storeEpoch.find(t.value.index); it != m_storeEpoch.end() && it->second >= m_epoch)
+                report("loads '" + m_g.value(t.value).name + "' before the barrier after its store", in.id, "dram-order");
+        } else {
+            Range src = rangeOf(t.source, elementBytes(t.value));
+            if (!covered(t.value, src)) report("stores working memory no compute wrote", in.id, "store-source");
+        }
+        m_inFlight[t.tag] = in.id;
+    }
+
+    void wait(const Instruction& in, const Wait& w) {
+        auto it = m_inFlight.find(w.tag);
+        if (it == m_inFlight.end()) {
+            report("waits on tag " + std::to_string(w.tag) + ", which is not in flight", in.id, "wait");
+            return;
+        }
+        const Transfer& t = std::get<Transfer>(m_p.instructions[it->second].body);
+        if (isWorking(t.destination)) m_ready.emplace_back(t.value.index, rangeOf(t.destination, elementBytes(t.value)));
+        m_inFlight.erase(it);
+    }
+
+    bool covered(ir::ValueId v, const Range& r) const {
+        return std::any_of(m_ready.begin(), m_ready.end(), [&](const auto& e) {
+            return e.first == v.index && e.second.begin <= r.begin && r.end <= e.second.end;
+        });
+    }
+
+    void compute(const Instruction& in, const Compute& c) {
+        for (const Operand& o : c.inputs) {
+            Range r = rangeOf(o, elementBytes(o.value));
+            if (r.end > m_capacity) report("operand beyond the working memory", in.id, "overflow");
+            if (!covered(o.value, r))
+                report("reads '" + m_g.value(o.value).name + "' before its load was waited (or after it was overwritten)",
+                       in.id, "read");
+        }
+        for (const Operand& o : c.outputs) {
+            Range r = rangeOf(o, elementBytes(o.value));
+            if (r.end > m_capacity) report("result beyond the working memory", in.id, "overflow");
+            overwrite(r, in.id);
+            m_ready.emplace_back(o.value.index, r);
+        }
+    }
+
+    void barrier(const Instruction& in) {
+        if (!m_inFlight.empty()) report("reaches a barrier with transfers in flight", in.id, "barrier");
+        ++m_epoch;
+    }
+
+    const Program& m_p;
+    const ir::Graph& m_g;
+    const target::Target& m_t;
+    int m_core;
+    const std::map<std::uint32_t, int>& m_storeEpoch;
+    std::vector<Diagnostic>& m_out;
+    std::uint64_t m_capacity;
+    std::map<int, InstrId> m_inFlight;
+    std::vector<std::pair<std::uint32_t, Range>> m_ready; // value index, bytes it holds
+    std::set<std::string> m_reported;
+    int m_epoch = 0;
+};
+
+} // namespace
+
+std::vector<Diagnostic> verifyProgram(const Program& program, const ir::Graph& graph, const target::Target& target) {
+    std::vector<Diagnostic> out;
+    // The epoch (barriers passed) of the last store of every tensor, over all cores.
+    std::map<std::uint32_t, int> storeEpoch;
+    for (const auto& stream : program.streams) {
+        int epoch = 0;
+        for (InstrId id : stream) {
+            const Instruction& in = program.instructions[id];
+            if (in.kind() == InstrKind::Barrier) ++epoch;
+            if (const auto* t = std::get_if<Transfer>(&in.body); t && t->destination.memory == target.mainMemory)
+                storeEpoch[t->value.index] = std::max(storeEpoch[t->value.index], epoch);
+        }
+    }
+    for (int core = 0; core < static_cast<int>(program.streams.size()); ++core)
+        CoreChecker(program, graph, target, core, storeEpoch, out).run();
+    return out;
+}
+
+void verify(CompileState& state) {
+    auto found = verifyProgram(state.program, state.graph, state.target);
+    state.diagnostics.insert(state.diagnostics.end(), found.begin(), found.end());
+}
+
+} // namespace strata::compiler
