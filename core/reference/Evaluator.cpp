@@ -40,6 +40,16 @@ std::string reasonFor(const ir::Graph* graph, const ir::Op& op) {
                        std::string(ir::dtypeName(graph->value(op.outputs[i]).dtype)) +
                        ", which the reference evaluator does not hold";
     }
+    if (graph && kernel->broadcasts) {
+        const ir::Shape& out = graph->value(op.outputs[0]).shape;
+        for (std::size_t i = 0; i < op.inputs.size(); ++i) {
+            if (!op.inputs[i].valid()) continue;
+            const ir::Shape& in = graph->value(op.inputs[i]).shape;
+            if (!kernels::broadcastsTo(in, out))
+                return op.type + ": input " + std::to_string(i) + " (" + ir::shapeToString(in) +
+                       ") does not broadcast to the output (" + ir::shapeToString(out) + ")";
+        }
+    }
     if (!kernel->check) return {};
     std::string why = kernel->check(kernels::SupportQuery{graph, op});
     return why.empty() ? why : op.type + ": " + why;

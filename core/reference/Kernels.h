@@ -59,8 +59,12 @@ using SupportFn = std::string (*)(const SupportQuery&);
 struct KernelInfo {
     std::string_view type;
     KernelFn run;
-    SupportFn check; // null: every use of the op type is supported
+    SupportFn check;         // null: every use of the op type is supported
+    bool broadcasts = false; // every input broadcasts (numpy rules) to the output's shape
 };
+
+// Whether `in` broadcasts to `out` under numpy's rules (right-aligned, dims equal or 1).
+bool broadcastsTo(const ir::Shape& in, const ir::Shape& out);
 
 std::span<const KernelInfo> elementwiseKernels();
 std::span<const KernelInfo> convKernels();

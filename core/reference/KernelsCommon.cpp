@@ -73,6 +73,14 @@ std::vector<std::int64_t> broadcastStrides(const ir::Shape& inShape, std::size_t
     return out;
 }
 
+bool broadcastsTo(const ir::Shape& in, const ir::Shape& out) {
+    if (in.size() > out.size()) return false;
+    const std::size_t shift = out.size() - in.size();
+    for (std::size_t d = 0; d < in.size(); ++d)
+        if (in[d] != 1 && in[d] != out[shift + d]) return false;
+    return true;
+}
+
 double scalarInput(const KernelContext& ctx, std::size_t i, double fallback) {
     if (!ctx.has(i) || ctx.in(i).elements() == 0) return fallback;
     return ctx.in(i).at(0);

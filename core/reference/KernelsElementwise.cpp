@@ -551,6 +551,67 @@ Result castKernel(const KernelContext& ctx) {
     return std::nullopt;
 }
 
+// QuantizeLinear / DequantizeLinear (opset 10-17): scale and zero point are scalars or 1-D
+// along `axis` (per channel).
+std::int64_t perAxis(const KernelContext& ctx, std::size_t input, const Index& i) {
+    if (!ctx.has(input) || ctx.in(input).elements() <= 1) return 0;
+    const auto axis = normalizeAxis(ctx.op.attrInt("axis", 1), std::int64_t(i.size()));
+    return axis ? i[std::size_t(*axis)] : 0;
+}
+
+Result quantizeKernel(const KernelContext& ctx) {
+    const auto strides = stridesOf(ctx.outShape());
+    const Tensor& x = ctx.in(0);
+    visitIntegral(ctx.output.dtype, [&]<class Q>(TypeTag<Q>) {
+        Q* out = ctx.output.data<Q>();
+        forEachIndex(ctx.region, [&](const Index& i) {
+            const std::int64_t at = dot(i, strides);
+            const double scale = ctx.in(1).at(perAxis(ctx, 1, i));
+            const double zero = ctx.has(2) ? ctx.in(2).at(perAxis(ctx, 2, i)) : 0.0;
+            // Divided in float32 for float32 input, as onnx's reference; rounded half to even.
+            const double ratio = x.dtype == ir::DType::Float64 ? x.at(at) / scale
+                                                               : double(float(x.at(at)) / float(scale));
+            const double q = std::nearbyint(ratio) + zero;
+            out[at] = saturatingFromDouble<Q>(q);
+        });
+    });
+    return std::nullopt;
+}
+
+std::string quantizeCheck(const SupportQuery& q) {
+    if (!q.graph) return {};
+    const ir::DType out = q.outputType(0);
+    if (out != ir::DType::UInt8 && out != ir::DType::Int8) return "output must be int8 or uint8";
+    if (!isFloatType(q.inputType(0)) && q.inputType(0) != ir::DType::Int32)
+        return "input dtype is not supported";
+    return {};
+}
+
+Result dequantizeKernel(const KernelContext& ctx) {
+    const auto strides = stridesOf(ctx.outShape());
+    const Tensor& x = ctx.in(0);
+    visitFloating(ctx.output.dtype, [&]<class T>(TypeTag<T>) {
+        T* out = ctx.output.data<T>();
+        forEachIndex(ctx.region, [&](const Index& i) {
+            const std::int64_t at = dot(i, strides);
+            const double scale = ctx.in(1).at(perAxis(ctx, 1, i));
+            const double zero = ctx.has(2) ? ctx.in(2).at(perAxis(ctx, 2, i)) : 0.0;
+            // In float, as the spec's (x - zero_point) * scale with float operands.
+            out[at] = store<T>(Compute<T>(float(x.at(at) - zero) * float(scale)));
+        });
+    });
+    return std::nullopt;
+}
+
+std::string dequantizeCheck(const SupportQuery& q) {
+    if (!q.graph) return {};
+    const ir::DType in = q.inputType(0);
+    if (in != ir::DType::UInt8 && in != ir::DType::Int8 && in != ir::DType::Int32)
+        return "input must be int8, uint8 or int32";
+    if (!isFloatType(q.outputType(0))) return "output must be floating";
+    return {};
+}
+
 std::string castCheck(const SupportQuery& q) {
     // onnx 1.12 (the suite Strata is checked against) truncates to bfloat16, later versions and
     // PyTorch round to nearest even: no answer is right for both, so none is given.
@@ -560,68 +621,70 @@ std::string castCheck(const SupportQuery& q) {
 }
 
 constexpr KernelInfo kKernels[] = {
-    {"Abs", unaryKernel<Abs>, unaryCheck<Abs>},
-    {"Acos", unaryKernel<Acos>, unaryCheck<Acos>},
-    {"Acosh", unaryKernel<Acosh>, unaryCheck<Acosh>},
-    {"Add", arithKernel<Arith::Add>, numericCheck},
-    {"And", logicKernel<Logic::And>, boolCheck},
-    {"Asin", unaryKernel<Asin>, unaryCheck<Asin>},
-    {"Asinh", unaryKernel<Asinh>, unaryCheck<Asinh>},
-    {"Atan", unaryKernel<Atan>, unaryCheck<Atan>},
-    {"Atanh", unaryKernel<Atanh>, unaryCheck<Atanh>},
-    {"BitShift", bitShiftKernel, bitShiftCheck},
-    {"Cast", castKernel, castCheck},
-    {"CastLike", castKernel, castCheck},
-    {"Ceil", unaryKernel<Ceil>, unaryCheck<Ceil>},
-    {"Celu", unaryKernel<Celu>, unaryCheck<Celu>},
-    {"Clip", clipKernel, clipCheck},
-    {"Cos", unaryKernel<Cos>, unaryCheck<Cos>},
-    {"Cosh", unaryKernel<Cosh>, unaryCheck<Cosh>},
-    {"Div", arithKernel<Arith::Div>, numericCheck},
-    {"Elu", unaryKernel<Elu>, unaryCheck<Elu>},
-    {"Equal", compareKernel<Cmp::Equal>, compareCheck<Cmp::Equal>},
-    {"Erf", unaryKernel<Erf>, unaryCheck<Erf>},
-    {"Exp", unaryKernel<Exp>, unaryCheck<Exp>},
-    {"Floor", unaryKernel<Floor>, unaryCheck<Floor>},
-    {"Greater", compareKernel<Cmp::Greater>, compareCheck<Cmp::Greater>},
-    {"GreaterOrEqual", compareKernel<Cmp::GreaterOrEqual>, compareCheck<Cmp::GreaterOrEqual>},
-    {"HardSigmoid", unaryKernel<HardSigmoid>, unaryCheck<HardSigmoid>},
-    {"HardSwish", unaryKernel<HardSwish>, unaryCheck<HardSwish>},
-    {"IsInf", isInfKernel, floatToBoolCheck},
-    {"IsNaN", isNanKernel, floatToBoolCheck},
-    {"LeakyRelu", unaryKernel<LeakyRelu>, unaryCheck<LeakyRelu>},
-    {"Less", compareKernel<Cmp::Less>, compareCheck<Cmp::Less>},
-    {"LessOrEqual", compareKernel<Cmp::LessOrEqual>, compareCheck<Cmp::LessOrEqual>},
-    {"Log", unaryKernel<Log>, unaryCheck<Log>},
-    {"Max", foldKernel<Fold::Max>, numericCheck},
-    {"Mean", foldKernel<Fold::Mean>, floatCheck},
-    {"Min", foldKernel<Fold::Min>, numericCheck},
-    {"Mod", modKernel, modCheck},
-    {"Mul", arithKernel<Arith::Mul>, numericCheck},
-    {"Neg", unaryKernel<Neg>, unaryCheck<Neg>},
-    {"Not", unaryKernel<Not>, unaryCheck<Not>},
-    {"Or", logicKernel<Logic::Or>, boolCheck},
-    {"Pow", powKernel, powCheck},
-    {"PRelu", preluKernel, numericCheck},
-    {"Reciprocal", unaryKernel<Reciprocal>, unaryCheck<Reciprocal>},
-    {"Relu", unaryKernel<Relu>, unaryCheck<Relu>},
-    {"Round", unaryKernel<Round>, unaryCheck<Round>},
-    {"Selu", unaryKernel<Selu>, unaryCheck<Selu>},
-    {"Shrink", unaryKernel<Shrink>, unaryCheck<Shrink>},
-    {"Sigmoid", unaryKernel<Sigmoid>, unaryCheck<Sigmoid>},
-    {"Sign", unaryKernel<Sign>, unaryCheck<Sign>},
-    {"Sin", unaryKernel<Sin>, unaryCheck<Sin>},
-    {"Sinh", unaryKernel<Sinh>, unaryCheck<Sinh>},
-    {"Softplus", unaryKernel<Softplus>, unaryCheck<Softplus>},
-    {"Softsign", unaryKernel<Softsign>, unaryCheck<Softsign>},
-    {"Sqrt", unaryKernel<Sqrt>, unaryCheck<Sqrt>},
-    {"Sub", arithKernel<Arith::Sub>, numericCheck},
-    {"Sum", foldKernel<Fold::Sum>, numericCheck},
-    {"Tan", unaryKernel<Tan>, unaryCheck<Tan>},
-    {"Tanh", unaryKernel<Tanh>, unaryCheck<Tanh>},
-    {"ThresholdedRelu", unaryKernel<ThresholdedRelu>, unaryCheck<ThresholdedRelu>},
-    {"Where", whereKernel, whereCheck},
-    {"Xor", logicKernel<Logic::Xor>, boolCheck},
+    {"Abs", unaryKernel<Abs>, unaryCheck<Abs>, true},
+    {"Acos", unaryKernel<Acos>, unaryCheck<Acos>, true},
+    {"Acosh", unaryKernel<Acosh>, unaryCheck<Acosh>, true},
+    {"Add", arithKernel<Arith::Add>, numericCheck, true},
+    {"And", logicKernel<Logic::And>, boolCheck, true},
+    {"Asin", unaryKernel<Asin>, unaryCheck<Asin>, true},
+    {"Asinh", unaryKernel<Asinh>, unaryCheck<Asinh>, true},
+    {"Atan", unaryKernel<Atan>, unaryCheck<Atan>, true},
+    {"Atanh", unaryKernel<Atanh>, unaryCheck<Atanh>, true},
+    {"BitShift", bitShiftKernel, bitShiftCheck, true},
+    {"Cast", castKernel, castCheck, true},
+    {"CastLike", castKernel, castCheck, true},
+    {"Ceil", unaryKernel<Ceil>, unaryCheck<Ceil>, true},
+    {"Celu", unaryKernel<Celu>, unaryCheck<Celu>, true},
+    {"Clip", clipKernel, clipCheck, true},
+    {"Cos", unaryKernel<Cos>, unaryCheck<Cos>, true},
+    {"Cosh", unaryKernel<Cosh>, unaryCheck<Cosh>, true},
+    {"DequantizeLinear", dequantizeKernel, dequantizeCheck},
+    {"Div", arithKernel<Arith::Div>, numericCheck, true},
+    {"Elu", unaryKernel<Elu>, unaryCheck<Elu>, true},
+    {"Equal", compareKernel<Cmp::Equal>, compareCheck<Cmp::Equal>, true},
+    {"Erf", unaryKernel<Erf>, unaryCheck<Erf>, true},
+    {"Exp", unaryKernel<Exp>, unaryCheck<Exp>, true},
+    {"Floor", unaryKernel<Floor>, unaryCheck<Floor>, true},
+    {"Greater", compareKernel<Cmp::Greater>, compareCheck<Cmp::Greater>, true},
+    {"GreaterOrEqual", compareKernel<Cmp::GreaterOrEqual>, compareCheck<Cmp::GreaterOrEqual>, true},
+    {"HardSigmoid", unaryKernel<HardSigmoid>, unaryCheck<HardSigmoid>, true},
+    {"HardSwish", unaryKernel<HardSwish>, unaryCheck<HardSwish>, true},
+    {"IsInf", isInfKernel, floatToBoolCheck, true},
+    {"IsNaN", isNanKernel, floatToBoolCheck, true},
+    {"LeakyRelu", unaryKernel<LeakyRelu>, unaryCheck<LeakyRelu>, true},
+    {"Less", compareKernel<Cmp::Less>, compareCheck<Cmp::Less>, true},
+    {"LessOrEqual", compareKernel<Cmp::LessOrEqual>, compareCheck<Cmp::LessOrEqual>, true},
+    {"Log", unaryKernel<Log>, unaryCheck<Log>, true},
+    {"Max", foldKernel<Fold::Max>, numericCheck, true},
+    {"Mean", foldKernel<Fold::Mean>, floatCheck, true},
+    {"Min", foldKernel<Fold::Min>, numericCheck, true},
+    {"Mod", modKernel, modCheck, true},
+    {"Mul", arithKernel<Arith::Mul>, numericCheck, true},
+    {"Neg", unaryKernel<Neg>, unaryCheck<Neg>, true},
+    {"Not", unaryKernel<Not>, unaryCheck<Not>, true},
+    {"Or", logicKernel<Logic::Or>, boolCheck, true},
+    {"Pow", powKernel, powCheck, true},
+    {"PRelu", preluKernel, numericCheck, true},
+    {"QuantizeLinear", quantizeKernel, quantizeCheck},
+    {"Reciprocal", unaryKernel<Reciprocal>, unaryCheck<Reciprocal>, true},
+    {"Relu", unaryKernel<Relu>, unaryCheck<Relu>, true},
+    {"Round", unaryKernel<Round>, unaryCheck<Round>, true},
+    {"Selu", unaryKernel<Selu>, unaryCheck<Selu>, true},
+    {"Shrink", unaryKernel<Shrink>, unaryCheck<Shrink>, true},
+    {"Sigmoid", unaryKernel<Sigmoid>, unaryCheck<Sigmoid>, true},
+    {"Sign", unaryKernel<Sign>, unaryCheck<Sign>, true},
+    {"Sin", unaryKernel<Sin>, unaryCheck<Sin>, true},
+    {"Sinh", unaryKernel<Sinh>, unaryCheck<Sinh>, true},
+    {"Softplus", unaryKernel<Softplus>, unaryCheck<Softplus>, true},
+    {"Softsign", unaryKernel<Softsign>, unaryCheck<Softsign>, true},
+    {"Sqrt", unaryKernel<Sqrt>, unaryCheck<Sqrt>, true},
+    {"Sub", arithKernel<Arith::Sub>, numericCheck, true},
+    {"Sum", foldKernel<Fold::Sum>, numericCheck, true},
+    {"Tan", unaryKernel<Tan>, unaryCheck<Tan>, true},
+    {"Tanh", unaryKernel<Tanh>, unaryCheck<Tanh>, true},
+    {"ThresholdedRelu", unaryKernel<ThresholdedRelu>, unaryCheck<ThresholdedRelu>, true},
+    {"Where", whereKernel, whereCheck, true},
+    {"Xor", logicKernel<Logic::Xor>, boolCheck, true},
 };
 
 } // namespace

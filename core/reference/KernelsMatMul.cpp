@@ -121,7 +121,8 @@ template <class T> void gemmLoop(const KernelContext& ctx) {
 Result gemmKernel(const KernelContext& ctx) {
     if (ctx.in(0).shape.size() != 2 || ctx.in(1).shape.size() != 2)
         return "A and B must be matrices";
-    if (ctx.has(2) && ctx.in(2).shape.size() > 2) return "C must have rank 2 or less";
+    if (ctx.has(2) && !broadcastsTo(ctx.in(2).shape, ctx.outShape()))
+        return "C does not broadcast to the output";
     visitNumeric(ctx.output.dtype, [&]<class T>(TypeTag<T>) { gemmLoop<T>(ctx); });
     return std::nullopt;
 }

@@ -209,6 +209,8 @@ Result layerNormKernel(const KernelContext& ctx) {
     const double eps = attrFloat(ctx.op, "epsilon", 1e-5);
     const std::vector<bool> reduced = suffixFrom(std::size_t(rank), std::size_t(*axis));
     const ir::Shape inner(x.shape.begin() + *axis, x.shape.end());
+    if (!broadcastsTo(ctx.in(1).shape, inner) || (ctx.has(2) && !broadcastsTo(ctx.in(2).shape, inner)))
+        return "scale and bias must broadcast to the normalised dims";
     // Y's region picks rows and elements; a statistics output's region picks rows only.
     tiling::Region region = ctx.region;
     if (ctx.outputIndex != 0)

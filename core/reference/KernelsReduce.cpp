@@ -4,6 +4,7 @@
 
 #include "reference/Kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -186,6 +187,51 @@ std::string argCheck(const SupportQuery& q) {
     return {};
 }
 
+// TopK: output 0 holds the k largest (or smallest) values along the axis, sorted, ties broken
+// by lower index; output 1 their indices. Each row the region touches is ranked in full.
+Result topKKernel(const KernelContext& ctx) {
+    const Tensor& x = ctx.in(0);
+    const auto rank = std::int64_t(x.shape.size());
+    const auto axis = normalizeAxis(ctx.op.attrInt("axis", -1), rank);
+    if (!axis) return "axis out of range";
+    const auto a = std::size_t(*axis);
+    const bool largest = ctx.op.attrInt("largest", 1) != 0;
+    const std::int64_t n = x.shape[a];
+    const auto inStrides = stridesOf(x.shape);
+    const auto outStrides = stridesOf(ctx.outShape());
+    tiling::Region rows = ctx.region;
+    rows[a] = {0, 1};
+    visitNumeric(x.dtype, [&]<class T>(TypeTag<T>) {
+        const T* X = x.data<T>();
+        std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+        forEachIndex(rows, [&](const Index& row) {
+            const std::int64_t base = dot(row, inStrides);
+            auto value = [&](std::int64_t i) { return load(X[base + i * inStrides[a]]); };
+            for (std::int64_t i = 0; i < n; ++i) order[std::size_t(i)] = i;
+            std::stable_sort(order.begin(), order.end(), [&](std::int64_t p, std::int64_t q) {
+                return largest ? value(p) > value(q) : value(p) < value(q);
+            });
+            Index at = row;
+            for (std::int64_t j = ctx.region[a].begin; j < ctx.region[a].end; ++j) {
+                at[a] = j;
+                const std::int64_t o = dot(at, outStrides), i = order[std::size_t(j)];
+                if (ctx.outputIndex == 0) ctx.output.data<T>()[o] = X[base + i * inStrides[a]];
+                else ctx.output.data<std::int64_t>()[o] = i;
+            }
+        });
+    });
+    return std::nullopt;
+}
+
+std::string topKCheck(const SupportQuery& q) {
+    if (q.op.outputs.size() != 2) return "expects both outputs (values and indices)";
+    if (!q.graph) return {};
+    if (q.inputType(0) != q.outputType(0) || !isNumericType(q.inputType(0)))
+        return "dtype is not supported";
+    if (q.outputType(1) != ir::DType::Int64) return "indices must be int64";
+    return {};
+}
+
 constexpr KernelInfo kKernels[] = {
     {"ArgMax", argKernel<true>, argCheck},
     {"ArgMin", argKernel<false>, argCheck},
@@ -199,6 +245,7 @@ constexpr KernelInfo kKernels[] = {
     {"ReduceProd", reduceKernel<Reduce::Prod>, reduceCheck},
     {"ReduceSum", reduceKernel<Reduce::Sum>, reduceCheck},
     {"ReduceSumSquare", reduceKernel<Reduce::SumSquare>, reduceCheck},
+    {"TopK", topKKernel, topKCheck},
 };
 
 } // namespace

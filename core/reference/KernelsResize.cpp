@@ -27,6 +27,9 @@ struct ResizeParams {
     bool excludeOutside = false;
     double extrapolation = 0;
     std::vector<double> scales;             // per dim
+    // The resized length per dim as onnx's reference uses it in coordinate transforms: scale *
+    // input length when scales are given (not rounded), else the output size.
+    std::vector<double> lengths;
     std::vector<double> roi;                // 2 * rank, for tf_crop_and_resize
 };
 
@@ -39,18 +42,18 @@ std::array<double, 4> cubicCoeffs(double r, double a) {
 
 // Neighbours of output coordinate x along dim d; empty when it extrapolates.
 std::vector<Tap> tapsFor(const ResizeParams& p, std::size_t d, std::int64_t x, std::int64_t in,
-                         std::int64_t out, std::size_t rank) {
-    const double scale = p.scales[d];
+                         std::size_t rank) {
+    const double scale = p.scales[d], out = p.lengths[d];
     double xo;
     if (p.transform == "asymmetric") xo = double(x) / scale;
     else if (p.transform == "pytorch_half_pixel") xo = out == 1 ? -0.5 : (double(x) + 0.5) / scale - 0.5;
     else if (p.transform == "align_corners")
-        xo = out == 1 ? 0 : double(x) * double(in - 1) / double(out - 1);
+        xo = out == 1 ? 0 : double(x) * double(in - 1) / (out - 1);
     else if (p.transform == "tf_half_pixel_for_nn") xo = (double(x) + 0.5) / scale;
     else if (p.transform == "tf_crop_and_resize") {
         const double start = p.roi[d], end = p.roi[rank + d];
         xo = out == 1 ? (end - start) * double(in - 1) / 2
-                      : double(x) * (end - start) * double(in - 1) / double(out - 1);
+                      : double(x) * (end - start) * double(in - 1) / (out - 1);
         xo += start * double(in - 1);
         if (xo < 0 || xo > double(in - 1)) return {};
     } else xo = (double(x) + 0.5) / scale - 0.5; // half_pixel
@@ -90,17 +93,19 @@ std::vector<Tap> tapsFor(const ResizeParams& p, std::size_t d, std::int64_t x, s
     return taps;
 }
 
-Result resizeLoop(const KernelContext& ctx, const ResizeParams& p) {
+Result resizeLoop(const KernelContext& ctx, ResizeParams p) {
     const Tensor& x = ctx.in(0);
     const std::size_t rank = x.shape.size();
     if (p.scales.size() != rank) return "scales must have one entry per dim";
+    if (p.lengths.empty())
+        for (std::size_t d = 0; d < rank; ++d) p.lengths.push_back(p.scales[d] * double(x.shape[d]));
     if (p.transform == "tf_crop_and_resize" && p.roi.size() != 2 * rank)
         return "roi must have 2 * rank entries";
     // Taps of every output coordinate in the region, per dim (nullopt: extrapolated).
     std::vector<std::vector<std::vector<Tap>>> taps(rank);
     for (std::size_t d = 0; d < rank; ++d)
         for (std::int64_t i = ctx.region[d].begin; i < ctx.region[d].end; ++i)
-            taps[d].push_back(tapsFor(p, d, i, x.shape[d], ctx.outShape()[d], rank));
+            taps[d].push_back(tapsFor(p, d, i, x.shape[d], rank));
     const auto inStrides = stridesOf(x.shape);
     const auto outStrides = stridesOf(ctx.outShape());
     visitNumeric(x.dtype, [&]<class T>(TypeTag<T>) {
@@ -151,8 +156,10 @@ Result resizeKernel(const KernelContext& ctx) {
     if (ctx.has(1)) p.roi = ctx.in(1).toDoubles();
     if (ctx.has(2)) p.scales = ctx.in(2).toDoubles();
     if (p.scales.empty()) // sizes given: the scale is the size ratio
-        for (std::size_t d = 0; d < ctx.outShape().size(); ++d)
+        for (std::size_t d = 0; d < ctx.outShape().size(); ++d) {
             p.scales.push_back(double(ctx.outShape()[d]) / double(ctx.in(0).shape[d]));
+            p.lengths.push_back(double(ctx.outShape()[d]));
+        }
     return resizeLoop(ctx, p);
 }
 

@@ -232,7 +232,7 @@ std::string padCheck(const SupportQuery& q) {
 
 Result expandKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
-    if (x.shape.size() > ctx.outShape().size()) return "input rank exceeds the output's";
+    if (!broadcastsTo(x.shape, ctx.outShape())) return "input does not broadcast to the output";
     const auto strides = broadcastStrides(x.shape, ctx.outShape().size());
     gatherElements(x, ctx.output, ctx.region, [&](const Index& i) { return dot(i, strides); });
     return std::nullopt;
