@@ -3,6 +3,7 @@
 #include "reference/Kernels.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 namespace strata::reference {
@@ -11,12 +12,16 @@ namespace {
 
 using kernels::KernelInfo;
 
+// Every family's table.
+std::array<std::span<const KernelInfo>, 9> kernelTables() {
+    return {kernels::elementwiseKernels(), kernels::convertKernels(), kernels::convKernels(),
+            kernels::matMulKernels(), kernels::normKernels(), kernels::reduceKernels(),
+            kernels::shapeKernels(), kernels::indexKernels(), kernels::resizeKernels()};
+}
+
 const KernelInfo* findKernel(const ir::Op& op) {
     if (!op.domain.empty()) return nullptr;
-    for (auto table : {kernels::elementwiseKernels(), kernels::convKernels(),
-                       kernels::matMulKernels(), kernels::normKernels(),
-                       kernels::reduceKernels(), kernels::shapeKernels(),
-                       kernels::indexKernels(), kernels::resizeKernels()})
+    for (auto table : kernelTables())
         for (const KernelInfo& k : table)
             if (k.type == op.type) return &k;
     return nullptr;
@@ -185,6 +190,28 @@ Expected<std::vector<Tensor>> evaluate(const ir::Graph& graph, const std::vector
     return outputs;
 }
 
+std::vector<Tensor> sampleInputs(const ir::Graph& graph, std::uint64_t seed) {
+    std::uint64_t state = seed;
+    auto next = [&] { // splitmix64
+        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    };
+    std::vector<Tensor> inputs;
+    for (ir::ValueId id : graph.inputs) {
+        const ir::Value& v = graph.value(id);
+        if (!kernels::isFloatType(v.dtype)) {
+            inputs.push_back(zerosLike(v));
+            continue;
+        }
+        std::vector<double> values(static_cast<std::size_t>(v.elements()));
+        for (double& x : values) x = double(next() >> 11) * 0x1p-52 - 1.0; // [-1, 1)
+        inputs.push_back(fromValues(v.dtype, v.shape, values));
+    }
+    return inputs;
+}
+
 bool supports(const ir::Op& op) { return reasonFor(nullptr, op).empty(); }
 
 bool supports(const ir::Graph& graph, const ir::Op& op) { return reasonFor(&graph, op).empty(); }
@@ -195,10 +222,7 @@ std::string unsupportedReason(const ir::Graph& graph, const ir::Op& op) {
 
 std::vector<std::string> supportedOpTypes() {
     std::vector<std::string> types;
-    for (auto table : {kernels::elementwiseKernels(), kernels::convKernels(),
-                       kernels::matMulKernels(), kernels::normKernels(),
-                       kernels::reduceKernels(), kernels::shapeKernels(),
-                       kernels::indexKernels(), kernels::resizeKernels()})
+    for (auto table : kernelTables())
         for (const KernelInfo& k : table) types.emplace_back(k.type);
     std::sort(types.begin(), types.end());
     types.erase(std::unique(types.begin(), types.end()), types.end());

@@ -10,6 +10,7 @@
 #include "tiling/Region.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ Expected<Done> computeRegion(const ir::Graph& graph, const ir::Op& op,
                              const std::vector<const Tensor*>& inputs,
                              const tiling::Region& outputRegion, Tensor& output,
                              std::size_t outputIndex = 0);
+
+// Deterministic inputs for `graph` (one per graph.inputs): floating elements uniform in
+// [-1, 1) from a splitmix64 stream seeded with `seed` (the same on every platform), integral
+// and bool elements zero (valid as indices and shapes).
+std::vector<Tensor> sampleInputs(const ir::Graph& graph, std::uint64_t seed);
 
 // Whether the evaluator handles this op type with these attributes (the graph's dtypes and
 // opset are not looked at; use the graph overload for an exact answer).

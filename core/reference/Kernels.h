@@ -67,6 +67,7 @@ struct KernelInfo {
 bool broadcastsTo(const ir::Shape& in, const ir::Shape& out);
 
 std::span<const KernelInfo> elementwiseKernels();
+std::span<const KernelInfo> convertKernels();
 std::span<const KernelInfo> convKernels();
 std::span<const KernelInfo> matMulKernels();
 std::span<const KernelInfo> normKernels();

@@ -219,6 +219,19 @@ TEST(Evaluate, OpsWithoutNodeTests) {
     EXPECT_NE(unsupportedReason(*valued, valued->ops[0]).find("value attribute"), std::string::npos);
 }
 
+TEST(Evaluate, SampleInputsAreDeterministic) {
+    auto g = graphOf(model("(float[2, 3] X, int64[2] I) => (float[2, 3] Y)", "Y = Relu (X)"));
+    const auto a = sampleInputs(*g, 42), b = sampleInputs(*g, 42), c = sampleInputs(*g, 43);
+    ASSERT_EQ(a.size(), g->inputs.size());
+    EXPECT_EQ(a[0].bytes, b[0].bytes);
+    EXPECT_NE(a[0].bytes, c[0].bytes);
+    for (float v : floatsOf(a[0])) {
+        EXPECT_GE(v, -1.f);
+        EXPECT_LT(v, 1.f);
+    }
+    EXPECT_EQ(a[1].toInt64s(), (std::vector<std::int64_t>{0, 0}));
+}
+
 TEST(BadInput, UnsupportedOpIsNamed) {
     auto g = graphOf(model("(float[2, 3, 4] X, float[1, 16, 3] W, float[1, 16, 4] R) => (float[2, 1, 3, 4] Y)",
                            "Y = RNN <hidden_size = 4> (X, W, R)"));
