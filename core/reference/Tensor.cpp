@@ -43,21 +43,21 @@ Tensor zeros(ir::DType dtype, ir::Shape shape) {
 Tensor fromFloats(ir::Shape shape, std::span<const float> values) {
     Tensor t = zeros(ir::DType::Float32, std::move(shape));
     assert(std::int64_t(values.size()) == t.elements());
-    std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+    if (!t.bytes.empty()) std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
     return t;
 }
 
 Tensor fromDoubles(ir::Shape shape, std::span<const double> values) {
     Tensor t = zeros(ir::DType::Float64, std::move(shape));
     assert(std::int64_t(values.size()) == t.elements());
-    std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+    if (!t.bytes.empty()) std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
     return t;
 }
 
 Tensor fromInt64s(ir::Shape shape, std::span<const std::int64_t> values) {
     Tensor t = zeros(ir::DType::Int64, std::move(shape));
     assert(std::int64_t(values.size()) == t.elements());
-    std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+    if (!t.bytes.empty()) std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
     return t;
 }
 

@@ -41,7 +41,7 @@ Expected<NamedTensor> readTensorFile(const std::filesystem::path& path) {
             return error("raw_data has " + std::to_string(proto.raw_data().size()) + " bytes, " +
                              std::to_string(t.bytes.size()) + " expected",
                          {.file = path.string()});
-        std::memcpy(t.bytes.data(), proto.raw_data().data(), t.bytes.size());
+        if (!t.bytes.empty()) std::memcpy(t.bytes.data(), proto.raw_data().data(), t.bytes.size());
         return out;
     }
     using ir::DType;
