@@ -14,13 +14,15 @@ Closeness compare(const Tensor& actual, const Tensor& expected, double atol, dou
                     ir::shapeToString(expected.shape);
         return c;
     }
-    const bool floating = kernels::isFloatType(actual.dtype) && kernels::isFloatType(expected.dtype);
+    const bool floating =
+        kernels::isFloatType(actual.dtype) && kernels::isFloatType(expected.dtype);
     if (actual.dtype != expected.dtype && !floating) {
         c.message = "dtype " + std::string(ir::dtypeName(actual.dtype)) + ", expected " +
                     std::string(ir::dtypeName(expected.dtype));
         return c;
     }
-    if (!floating) atol = rtol = 0;
+    if (!floating)
+        atol = rtol = 0;
     const std::int64_t n = expected.elements();
     double worstExcess = -1;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -33,7 +35,8 @@ Closeness compare(const Tensor& actual, const Tensor& expected, double atol, dou
             within = std::memcmp(actual.bytes.data() + i * size, expected.bytes.data() + i * size,
                                  size) == 0;
             excess = within ? 0 : std::fabs(a - e);
-            if (!within && excess > c.maxAbs) c.maxAbs = excess;
+            if (!within && excess > c.maxAbs)
+                c.maxAbs = excess;
         } else if (std::isnan(a) || std::isnan(e)) {
             within = std::isnan(a) && std::isnan(e);
             excess = within ? 0 : INFINITY;
@@ -47,9 +50,11 @@ Closeness compare(const Tensor& actual, const Tensor& expected, double atol, dou
             excess = diff - bound;
             if (diff > c.maxAbs) {
                 c.maxAbs = diff;
-                if (worstExcess < 0) c.worstIndex = std::size_t(i);
+                if (worstExcess < 0)
+                    c.worstIndex = std::size_t(i);
             }
-            if (e != 0) c.maxRel = std::max(c.maxRel, diff / std::fabs(e));
+            if (e != 0)
+                c.maxRel = std::max(c.maxRel, diff / std::fabs(e));
         }
         if (!within) {
             ++c.mismatches;
@@ -64,9 +69,9 @@ Closeness compare(const Tensor& actual, const Tensor& expected, double atol, dou
         const auto w = std::int64_t(c.worstIndex);
         c.message = std::to_string(c.mismatches) + " of " + std::to_string(n) +
                     " elements differ; worst at " + std::to_string(w) + ": " +
-                    std::to_string(actual.at(w)) + " vs expected " + std::to_string(expected.at(w)) +
-                    " (max abs " + std::to_string(c.maxAbs) + ", max rel " +
-                    std::to_string(c.maxRel) + ")";
+                    std::to_string(actual.at(w)) + " vs expected " +
+                    std::to_string(expected.at(w)) + " (max abs " + std::to_string(c.maxAbs) +
+                    ", max rel " + std::to_string(c.maxRel) + ")";
     }
     return c;
 }

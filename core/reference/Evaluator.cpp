@@ -15,15 +15,17 @@ using kernels::KernelInfo;
 // Every family's table.
 std::array<std::span<const KernelInfo>, 9> kernelTables() {
     return {kernels::elementwiseKernels(), kernels::convertKernels(), kernels::convKernels(),
-            kernels::matMulKernels(), kernels::normKernels(), kernels::reduceKernels(),
-            kernels::shapeKernels(), kernels::indexKernels(), kernels::resizeKernels()};
+            kernels::matMulKernels(),      kernels::normKernels(),    kernels::reduceKernels(),
+            kernels::shapeKernels(),       kernels::indexKernels(),   kernels::resizeKernels()};
 }
 
 const KernelInfo* findKernel(const ir::Op& op) {
-    if (!op.domain.empty()) return nullptr;
+    if (!op.domain.empty())
+        return nullptr;
     for (auto table : kernelTables())
         for (const KernelInfo& k : table)
-            if (k.type == op.type) return &k;
+            if (k.type == op.type)
+                return &k;
     return nullptr;
 }
 
@@ -33,7 +35,8 @@ std::string reasonFor(const ir::Graph* graph, const ir::Op& op) {
         return "op type '" + (op.domain.empty() ? "" : op.domain + ".") + op.type +
                "' is not supported by the reference evaluator";
     if (graph) {
-        if (op.outputs.empty()) return op.type + ": op has no outputs";
+        if (op.outputs.empty())
+            return op.type + ": op has no outputs";
         for (std::size_t i = 0; i < op.inputs.size(); ++i)
             if (op.inputs[i].valid() && !isSupportedDType(graph->value(op.inputs[i]).dtype))
                 return op.type + ": input " + std::to_string(i) + " has dtype " +
@@ -48,14 +51,16 @@ std::string reasonFor(const ir::Graph* graph, const ir::Op& op) {
     if (graph && kernel->broadcasts) {
         const ir::Shape& out = graph->value(op.outputs[0]).shape;
         for (std::size_t i = 0; i < op.inputs.size(); ++i) {
-            if (!op.inputs[i].valid()) continue;
+            if (!op.inputs[i].valid())
+                continue;
             const ir::Shape& in = graph->value(op.inputs[i]).shape;
             if (!kernels::broadcastsTo(in, out))
                 return op.type + ": input " + std::to_string(i) + " (" + ir::shapeToString(in) +
                        ") does not broadcast to the output (" + ir::shapeToString(out) + ")";
         }
     }
-    if (!kernel->check) return {};
+    if (!kernel->check)
+        return {};
     std::string why = kernel->check(kernels::SupportQuery{graph, op});
     return why.empty() ? why : op.type + ": " + why;
 }
@@ -79,21 +84,23 @@ Expected<Done> computeRegion(const ir::Graph& graph, const ir::Op& op,
                              const tiling::Region& outputRegion, Tensor& output,
                              std::size_t outputIndex) {
     const Location where{.node = op.name};
-    if (std::string why = reasonFor(&graph, op); !why.empty()) return error(why, where);
+    if (std::string why = reasonFor(&graph, op); !why.empty())
+        return error(why, where);
     if (outputIndex >= op.outputs.size())
-        return error(op.type + " has " + std::to_string(op.outputs.size()) +
-                         " output(s); output " + std::to_string(outputIndex) + " was asked for",
+        return error(op.type + " has " + std::to_string(op.outputs.size()) + " output(s); output " +
+                         std::to_string(outputIndex) + " was asked for",
                      where);
     if (inputs.size() != op.inputs.size())
         return error(op.type + " takes " + std::to_string(op.inputs.size()) + " input(s) here, " +
                          std::to_string(inputs.size()) + " were given",
                      where);
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-        if (!op.inputs[i].valid()) continue; // an omitted input is not read
+        if (!op.inputs[i].valid())
+            continue; // an omitted input is not read
         const ir::Value& v = graph.value(op.inputs[i]);
         if (!inputs[i])
-            return error(op.type + ": input " + std::to_string(i) + " ('" + v.name + "') is missing",
-                         where);
+            return error(
+                op.type + ": input " + std::to_string(i) + " ('" + v.name + "') is missing", where);
         if (!matches(*inputs[i], v))
             return error(op.type + ": input " + std::to_string(i) + " ('" + v.name + "') is " +
                              describe(*inputs[i]) + ", the graph says " + describe(v),
@@ -109,14 +116,17 @@ Expected<Done> computeRegion(const ir::Graph& graph, const ir::Op& op,
         return error(op.type + ": region " + tiling::regionToString(outputRegion) +
                          " is not inside output '" + out.name + "' (" + describe(out) + ")",
                      where);
-    if (tiling::regionEmpty(outputRegion)) return Done{};
+    if (tiling::regionEmpty(outputRegion))
+        return Done{};
 
     // Omitted inputs reach kernels as nullptr even when the caller passed something.
     std::vector<const Tensor*> present(inputs);
     for (std::size_t i = 0; i < present.size(); ++i)
-        if (!op.inputs[i].valid()) present[i] = nullptr;
+        if (!op.inputs[i].valid())
+            present[i] = nullptr;
     const kernels::KernelContext ctx{graph, op, present, outputRegion, outputIndex, output};
-    if (auto failure = findKernel(op)->run(ctx)) return error(op.type + ": " + *failure, where);
+    if (auto failure = findKernel(op)->run(ctx))
+        return error(op.type + ": " + *failure, where);
     return Done{};
 }
 
@@ -135,25 +145,31 @@ Expected<std::vector<Tensor>> evaluate(const ir::Graph& graph, const std::vector
     for (const ir::Op& op : graph.ops)
         if (std::string why = reasonFor(&graph, op); !why.empty())
             problems.push_back(error(why, {.node = op.name}));
-    if (!problems.empty()) return problems;
+    if (!problems.empty())
+        return problems;
 
     // Tensors by value id; an intermediate is dropped after its last consumer.
     std::vector<std::optional<Tensor>> values(graph.values.size());
     std::vector<int> usesLeft(graph.values.size(), 0);
     for (const ir::Op& op : graph.ops)
         for (ir::ValueId in : op.inputs)
-            if (in.valid()) ++usesLeft[in.index];
+            if (in.valid())
+                ++usesLeft[in.index];
     std::vector<bool> isOutput(graph.values.size(), false);
-    for (ir::ValueId out : graph.outputs) isOutput[out.index] = true;
-    for (std::size_t i = 0; i < inputs.size(); ++i) values[graph.inputs[i].index] = inputs[i];
+    for (ir::ValueId out : graph.outputs)
+        isOutput[out.index] = true;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        values[graph.inputs[i].index] = inputs[i];
 
     auto materialize = [&](ir::ValueId id) -> std::optional<Diagnostic> {
-        if (values[id.index]) return std::nullopt;
+        if (values[id.index])
+            return std::nullopt;
         const ir::Value& v = graph.value(id);
         if (!v.isConstant)
             return error("value has no producer and is not a graph input", {.value = v.name});
         auto t = constantTensor(v);
-        if (!t) return t.diagnostics().front();
+        if (!t)
+            return t.diagnostics().front();
         values[id.index] = std::move(*t);
         return std::nullopt;
     };
@@ -161,7 +177,8 @@ Expected<std::vector<Tensor>> evaluate(const ir::Graph& graph, const std::vector
     for (const ir::Op& op : graph.ops) {
         std::vector<const Tensor*> in(op.inputs.size(), nullptr);
         for (std::size_t i = 0; i < op.inputs.size(); ++i) {
-            if (!op.inputs[i].valid()) continue;
+            if (!op.inputs[i].valid())
+                continue;
             if (auto d = materialize(op.inputs[i])) {
                 d->where.node = op.name;
                 return *d;
@@ -172,7 +189,8 @@ Expected<std::vector<Tensor>> evaluate(const ir::Graph& graph, const std::vector
         for (std::size_t k = 0; k < op.outputs.size(); ++k) {
             Tensor t = zerosLike(graph.value(op.outputs[k]));
             auto done = computeRegion(graph, op, in, tiling::fullRegion(t.shape), t, k);
-            if (!done) return done.takeDiagnostics();
+            if (!done)
+                return done.takeDiagnostics();
             results.push_back(std::move(t));
         }
         for (std::size_t k = 0; k < op.outputs.size(); ++k)
@@ -184,7 +202,8 @@ Expected<std::vector<Tensor>> evaluate(const ir::Graph& graph, const std::vector
 
     std::vector<Tensor> outputs;
     for (ir::ValueId id : graph.outputs) {
-        if (auto d = materialize(id)) return *d;
+        if (auto d = materialize(id))
+            return *d;
         outputs.push_back(*values[id.index]);
     }
     return outputs;
@@ -206,15 +225,20 @@ std::vector<Tensor> sampleInputs(const ir::Graph& graph, std::uint64_t seed) {
             continue;
         }
         std::vector<double> values(static_cast<std::size_t>(v.elements()));
-        for (double& x : values) x = double(next() >> 11) * 0x1p-52 - 1.0; // [-1, 1)
+        for (double& x : values)
+            x = double(next() >> 11) * 0x1p-52 - 1.0; // [-1, 1)
         inputs.push_back(fromValues(v.dtype, v.shape, values));
     }
     return inputs;
 }
 
-bool supports(const ir::Op& op) { return reasonFor(nullptr, op).empty(); }
+bool supports(const ir::Op& op) {
+    return reasonFor(nullptr, op).empty();
+}
 
-bool supports(const ir::Graph& graph, const ir::Op& op) { return reasonFor(&graph, op).empty(); }
+bool supports(const ir::Graph& graph, const ir::Op& op) {
+    return reasonFor(&graph, op).empty();
+}
 
 std::string unsupportedReason(const ir::Graph& graph, const ir::Op& op) {
     return reasonFor(&graph, op);
@@ -223,7 +247,8 @@ std::string unsupportedReason(const ir::Graph& graph, const ir::Op& op) {
 std::vector<std::string> supportedOpTypes() {
     std::vector<std::string> types;
     for (auto table : kernelTables())
-        for (const KernelInfo& k : table) types.emplace_back(k.type);
+        for (const KernelInfo& k : table)
+            types.emplace_back(k.type);
     std::sort(types.begin(), types.end());
     types.erase(std::unique(types.begin(), types.end()), types.end());
     return types;

@@ -85,7 +85,8 @@ bool hasAttr(const ir::Op& op, std::string_view name);
 // --- support checks shared by families ---
 // "" when every listed input and output dtype satisfies `ok` (absent ones are skipped).
 template <class Pred> std::string checkTypes(const SupportQuery& q, Pred ok) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     for (std::size_t i = 0; i < q.op.inputs.size(); ++i)
         if (q.hasInput(i) && !ok(q.inputType(i)))
             return "input " + std::to_string(i) + " of dtype " +
@@ -96,9 +97,9 @@ template <class Pred> std::string checkTypes(const SupportQuery& q, Pred ok) {
                    std::string(ir::dtypeName(q.outputType(i))) + " is not supported";
     return {};
 }
-bool isFloatType(ir::DType t);     // float32, float64, float16, bfloat16
-bool isNumericType(ir::DType t);   // floating or integral, not bool
-bool isIndexType(ir::DType t);     // int32, int64
+bool isFloatType(ir::DType t);   // float32, float64, float16, bfloat16
+bool isNumericType(ir::DType t); // floating or integral, not bool
+bool isIndexType(ir::DType t);   // int32, int64
 
 // --- index helpers ---
 std::vector<std::int64_t> stridesOf(const ir::Shape& shape);
@@ -111,19 +112,24 @@ std::vector<std::int64_t> broadcastStrides(const ir::Shape& inShape, std::size_t
 
 // Calls fn(index) for every index of `region` in row-major order.
 template <class F> void forEachIndex(const tiling::Region& region, F&& fn) {
-    if (tiling::regionEmpty(region)) return;
+    if (tiling::regionEmpty(region))
+        return;
     Index index(region.size());
-    for (std::size_t d = 0; d < region.size(); ++d) index[d] = region[d].begin;
+    for (std::size_t d = 0; d < region.size(); ++d)
+        index[d] = region[d].begin;
     while (true) {
         fn(static_cast<const Index&>(index));
         std::size_t d = region.size();
         while (d > 0) {
             --d;
-            if (++index[d] < region[d].end) break;
+            if (++index[d] < region[d].end)
+                break;
             index[d] = region[d].begin;
-            if (d == 0) return;
+            if (d == 0)
+                return;
         }
-        if (region.empty()) return;
+        if (region.empty())
+            return;
     }
 }
 
@@ -147,17 +153,21 @@ void forEachBroadcast(const ir::Shape& outShape, const tiling::Region& region,
                       const std::vector<const ir::Shape*>& inShapes, F&& fn) {
     const auto outStrides = stridesOf(outShape);
     std::vector<std::vector<std::int64_t>> inStrides;
-    for (const ir::Shape* s : inShapes) inStrides.push_back(broadcastStrides(*s, outShape.size()));
+    for (const ir::Shape* s : inShapes)
+        inStrides.push_back(broadcastStrides(*s, outShape.size()));
     const std::size_t k = inShapes.size();
     std::vector<std::int64_t> offsets(k), last(k);
-    for (std::size_t i = 0; i < k; ++i) last[i] = outShape.empty() ? 0 : inStrides[i].back();
+    for (std::size_t i = 0; i < k; ++i)
+        last[i] = outShape.empty() ? 0 : inStrides[i].back();
     forEachRow(region, [&](const Index& index, std::int64_t count) {
         std::int64_t out = dot(index, outStrides);
-        for (std::size_t i = 0; i < k; ++i) offsets[i] = dot(index, inStrides[i]);
+        for (std::size_t i = 0; i < k; ++i)
+            offsets[i] = dot(index, inStrides[i]);
         for (std::int64_t j = 0; j < count; ++j) {
             fn(out, static_cast<const std::vector<std::int64_t>&>(offsets));
             ++out;
-            for (std::size_t i = 0; i < k; ++i) offsets[i] += last[i];
+            for (std::size_t i = 0; i < k; ++i)
+                offsets[i] += last[i];
         }
     });
 }
@@ -173,7 +183,8 @@ void gatherElements(const Tensor& input, Tensor& output, const tiling::Region& r
         T* out = output.data<T>();
         forEachIndex(region, [&](const Index& index) {
             const std::int64_t from = source(index);
-            if (from >= 0) out[dot(index, outStrides)] = in[from];
+            if (from >= 0)
+                out[dot(index, outStrides)] = in[from];
         });
     });
 }

@@ -18,7 +18,9 @@ using Dims3 = std::array<std::int64_t, 3>;
 std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return -floorDiv(-a, b); }
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
+    return -floorDiv(-a, b);
+}
 
 // Geometry of a window op over N x C x spatial tensors.
 struct Window {
@@ -31,13 +33,14 @@ struct Window {
 
 // Reads strides, dilations, kernel_shape (or `kernel` when given), pads and auto_pad. The output
 // shape comes from the graph; SAME pads follow from it.
-std::optional<Window> windowOf(const ir::Op& op, const ir::Shape& inShape, const ir::Shape& outShape,
-                               std::vector<std::int64_t> kernel) {
+std::optional<Window> windowOf(const ir::Op& op, const ir::Shape& inShape,
+                               const ir::Shape& outShape, std::vector<std::int64_t> kernel) {
     if (inShape.size() < 3 || inShape.size() > 5 || outShape.size() != inShape.size())
         return std::nullopt;
     Window w;
     w.spatial = inShape.size() - 2;
-    if (kernel.empty()) kernel = op.attrInts("kernel_shape");
+    if (kernel.empty())
+        kernel = op.attrInts("kernel_shape");
     const auto strides = op.attrInts("strides");
     const auto dilations = op.attrInts("dilations");
     const auto pads = op.attrInts("pads");
@@ -53,11 +56,11 @@ std::optional<Window> windowOf(const ir::Op& op, const ir::Shape& inShape, const
         w.kernel[s] = kernel[i];
         w.stride[s] = strides.empty() ? 1 : strides[i];
         w.dilation[s] = dilations.empty() ? 1 : dilations[i];
-        if (w.stride[s] < 1 || w.dilation[s] < 1 || w.kernel[s] < 1) return std::nullopt;
+        if (w.stride[s] < 1 || w.dilation[s] < 1 || w.kernel[s] < 1)
+            return std::nullopt;
         if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-            const std::int64_t total =
-                std::max<std::int64_t>(0, (w.out[s] - 1) * w.stride[s] +
-                                              (w.kernel[s] - 1) * w.dilation[s] + 1 - w.in[s]);
+            const std::int64_t total = std::max<std::int64_t>(
+                0, (w.out[s] - 1) * w.stride[s] + (w.kernel[s] - 1) * w.dilation[s] + 1 - w.in[s]);
             w.padBegin[s] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
             w.padEnd[s] = total - w.padBegin[s];
         } else if (autoPad == "NOTSET" && !pads.empty()) {
@@ -75,7 +78,8 @@ std::string windowCheck(const SupportQuery& q) {
         return "auto_pad '" + autoPad + "' is not supported";
     if (q.graph) {
         const auto& in = q.graph->value(q.op.inputs[0]).shape;
-        if (in.size() < 3 || in.size() > 5) return "only 1-D to 3-D windows are supported";
+        if (in.size() < 3 || in.size() > 5)
+            return "only 1-D to 3-D windows are supported";
     }
     return {};
 }
@@ -83,7 +87,8 @@ std::string windowCheck(const SupportQuery& q) {
 // The three spatial slots of an output region; missing slots are [0, 1).
 std::array<tiling::Interval, 3> spatialRegion(const Window& w, const tiling::Region& region) {
     std::array<tiling::Interval, 3> r{tiling::Interval{0, 1}, {0, 1}, {0, 1}};
-    for (std::size_t i = 0; i < w.spatial; ++i) r[w.slot(i)] = region[2 + i];
+    for (std::size_t i = 0; i < w.spatial; ++i)
+        r[w.slot(i)] = region[2 + i];
     return r;
 }
 
@@ -92,8 +97,7 @@ std::array<tiling::Interval, 3> spatialRegion(const Window& w, const tiling::Reg
 // acc[i] += w * x[i]: the innermost loop of Conv. Contiguous, free of aliasing and unrolled in
 // blocks of 8 so that -O2's cheap vectoriser turns each block into SIMD instructions (each
 // element still gets exactly one multiply-add per call, so results do not depend on n).
-template <class T>
-void axpy(T* __restrict acc, const T* __restrict x, T w, std::int64_t n) {
+template <class T> void axpy(T* __restrict acc, const T* __restrict x, T w, std::int64_t n) {
     std::int64_t i = 0;
     for (; i + 8 <= n; i += 8) {
         acc[i] += w * x[i];
@@ -105,13 +109,16 @@ void axpy(T* __restrict acc, const T* __restrict x, T w, std::int64_t n) {
         acc[i + 6] += w * x[i + 6];
         acc[i + 7] += w * x[i + 7];
     }
-    for (; i < n; ++i) acc[i] += w * x[i];
+    for (; i < n; ++i)
+        acc[i] += w * x[i];
 }
 
 // acc[i] += w * x[i * stride], for strided convs.
 template <class T>
-void axpyStrided(T* __restrict acc, const T* __restrict x, std::int64_t stride, T w, std::int64_t n) {
-    for (std::int64_t i = 0; i < n; ++i) acc[i] += w * x[i * stride];
+void axpyStrided(T* __restrict acc, const T* __restrict x, std::int64_t stride, T w,
+                 std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i)
+        acc[i] += w * x[i * stride];
 }
 
 // Whether a conv is 1x1 (every kernel dim, stride 1, no padding), so that input and output
@@ -180,12 +187,15 @@ template <class T> void convLoop(const KernelContext& ctx, const Window& w) {
                     for (std::int64_t c = 0; c < Cg; ++c) {
                         const std::int64_t cin = g * Cg + c;
                         for (std::int64_t kd = 0; kd < KD; ++kd) {
-                            const std::int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
-                            if (id < 0 || id >= ID) continue;
+                            const std::int64_t id =
+                                od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+                            if (id < 0 || id >= ID)
+                                continue;
                             for (std::int64_t kh = 0; kh < KH; ++kh) {
                                 const std::int64_t ih =
                                     oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
-                                if (ih < 0 || ih >= IH) continue;
+                                if (ih < 0 || ih >= IH)
+                                    continue;
                                 const T* inRow = X + (((n * C + cin) * ID + id) * IH + ih) * IW;
                                 const T* wRow = W + (((m * Cg + c) * KD + kd) * KH + kh) * KW;
                                 for (std::int64_t kw = 0; kw < KW; ++kw) {
@@ -214,25 +224,29 @@ std::vector<std::int64_t> weightKernel(const ir::Shape& weightShape) {
 
 Result convKernel(const KernelContext& ctx) {
     const auto w = windowOf(ctx.op, ctx.in(0).shape, ctx.outShape(), weightKernel(ctx.in(1).shape));
-    if (!w) return "inconsistent window attributes";
+    if (!w)
+        return "inconsistent window attributes";
     const std::int64_t group = ctx.op.attrInt("group", 1);
     if (group < 1 || ctx.in(0).shape[1] != ctx.in(1).shape[1] * group ||
         ctx.in(1).shape[0] % group != 0)
         return "channels do not match group " + std::to_string(group);
-    if (ctx.outShape()[1] != ctx.in(1).shape[0]) return "output channels do not match the weight";
-    if (ctx.in(0).dtype == ir::DType::Float32) convLoop<float>(ctx, *w);
-    else convLoop<double>(ctx, *w);
+    if (ctx.outShape()[1] != ctx.in(1).shape[0])
+        return "output channels do not match the weight";
+    if (ctx.in(0).dtype == ir::DType::Float32)
+        convLoop<float>(ctx, *w);
+    else
+        convLoop<double>(ctx, *w);
     return std::nullopt;
 }
 
 std::string floatConvCheck(const SupportQuery& q) {
-    if (auto why = windowCheck(q); !why.empty()) return why;
-    if (const auto k = q.op.attrInts("kernel_shape"); q.graph && !k.empty() &&
-        k != weightKernel(q.graph->value(q.op.inputs[1]).shape))
+    if (auto why = windowCheck(q); !why.empty())
+        return why;
+    if (const auto k = q.op.attrInts("kernel_shape");
+        q.graph && !k.empty() && k != weightKernel(q.graph->value(q.op.inputs[1]).shape))
         return "kernel_shape differs from the weight's shape";
-    return checkTypes(q, [](ir::DType t) {
-        return t == ir::DType::Float32 || t == ir::DType::Float64;
-    });
+    return checkTypes(
+        q, [](ir::DType t) { return t == ir::DType::Float32 || t == ir::DType::Float64; });
 }
 
 // --- ConvTranspose ---
@@ -254,7 +268,8 @@ template <class T> void convTransposeLoop(const KernelContext& ctx, const Window
     // Input position feeding output o through kernel tap k, or -1.
     auto source = [&](std::size_t s, std::int64_t o, std::int64_t k, std::int64_t in) {
         const std::int64_t t = o + w.padBegin[s] - k * w.dilation[s];
-        if (t < 0 || t % w.stride[s] != 0) return std::int64_t(-1);
+        if (t < 0 || t % w.stride[s] != 0)
+            return std::int64_t(-1);
         const std::int64_t i = t / w.stride[s];
         return i < in ? i : std::int64_t(-1);
     };
@@ -268,13 +283,16 @@ template <class T> void convTransposeLoop(const KernelContext& ctx, const Window
                         for (std::int64_t c = g * Cg; c < (g + 1) * Cg; ++c)
                             for (std::int64_t kd = 0; kd < KD; ++kd) {
                                 const std::int64_t id = source(0, od, kd, ID);
-                                if (id < 0) continue;
+                                if (id < 0)
+                                    continue;
                                 for (std::int64_t kh = 0; kh < KH; ++kh) {
                                     const std::int64_t ih = source(1, oh, kh, IH);
-                                    if (ih < 0) continue;
+                                    if (ih < 0)
+                                        continue;
                                     for (std::int64_t kw = 0; kw < KW; ++kw) {
                                         const std::int64_t iw = source(2, ow, kw, IW);
-                                        if (iw < 0) continue;
+                                        if (iw < 0)
+                                            continue;
                                         acc += X[(((n * C + c) * ID + id) * IH + ih) * IW + iw] *
                                                W[(((c * Mg + mg) * KD + kd) * KH + kh) * KW + kw];
                                     }
@@ -290,16 +308,16 @@ Result convTransposeKernel(const KernelContext& ctx) {
     const ir::Shape& inShape = ctx.in(0).shape;
     // Pads: explicit, or derived from the output size (output_shape or SAME) per the spec.
     ir::Op geometry = op;
-    std::erase_if(geometry.attributes, [](const ir::Attribute& a) {
-        return a.name == "pads" || a.name == "auto_pad";
-    });
+    std::erase_if(geometry.attributes,
+                  [](const ir::Attribute& a) { return a.name == "pads" || a.name == "auto_pad"; });
     auto w = windowOf(geometry, inShape, ctx.outShape(), weightKernel(ctx.in(1).shape));
-    if (!w) return "inconsistent window attributes";
+    if (!w)
+        return "inconsistent window attributes";
     const std::string autoPad = attrString(op, "auto_pad", "NOTSET");
     const auto pads = op.attrInts("pads");
     const auto outputPadding = op.attrInts("output_padding");
-    const bool derived = hasAttr(op, "output_shape") || autoPad == "SAME_UPPER" ||
-                         autoPad == "SAME_LOWER";
+    const bool derived =
+        hasAttr(op, "output_shape") || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
     for (std::size_t i = 0; i < w->spatial; ++i) {
         const std::size_t s = w->slot(i);
         if (derived) {
@@ -318,8 +336,10 @@ Result convTransposeKernel(const KernelContext& ctx) {
     if (group < 1 || inShape[1] % group != 0 || ctx.in(1).shape[0] != inShape[1] ||
         ctx.outShape()[1] != ctx.in(1).shape[1] * group)
         return "channels do not match group " + std::to_string(group);
-    if (ctx.in(0).dtype == ir::DType::Float32) convTransposeLoop<float>(ctx, *w);
-    else convTransposeLoop<double>(ctx, *w);
+    if (ctx.in(0).dtype == ir::DType::Float32)
+        convTransposeLoop<float>(ctx, *w);
+    else
+        convTransposeLoop<double>(ctx, *w);
     return std::nullopt;
 }
 
@@ -362,17 +382,21 @@ template <Pool K, class T> void poolLoop(const KernelContext& ctx, const Window&
                         }
                         double sum = 0;
                         C best = std::numeric_limits<C>::lowest();
-                        if constexpr (std::is_floating_point_v<C>) best = -std::numeric_limits<C>::infinity();
+                        if constexpr (std::is_floating_point_v<C>)
+                            best = -std::numeric_limits<C>::infinity();
                         std::int64_t count = 0, bestAt = -1;
                         for (std::int64_t kd = 0; kd < w.kernel[0]; ++kd) {
                             const std::int64_t id = start[0] + kd * w.dilation[0];
-                            if (id < 0 || id >= ID) continue;
+                            if (id < 0 || id >= ID)
+                                continue;
                             for (std::int64_t kh = 0; kh < w.kernel[1]; ++kh) {
                                 const std::int64_t ih = start[1] + kh * w.dilation[1];
-                                if (ih < 0 || ih >= IH) continue;
+                                if (ih < 0 || ih >= IH)
+                                    continue;
                                 for (std::int64_t kw = 0; kw < w.kernel[2]; ++kw) {
                                     const std::int64_t iw = start[2] + kw * w.dilation[2];
-                                    if (iw < 0 || iw >= IW) continue;
+                                    if (iw < 0 || iw >= IW)
+                                        continue;
                                     const C v = load(in[(id * IH + ih) * IW + iw]);
                                     ++count;
                                     if constexpr (K == Pool::Max) {
@@ -389,10 +413,13 @@ template <Pool K, class T> void poolLoop(const KernelContext& ctx, const Window&
                                 }
                             }
                         }
-                        const std::int64_t at = (((n * channels + c) * OD + od) * OH + oh) * OW + ow;
+                        const std::int64_t at =
+                            (((n * channels + c) * OD + od) * OH + oh) * OW + ow;
                         if constexpr (K == Pool::Max) {
-                            if (indices) indices[at] = plane * ID * IH * IW + bestAt;
-                            else Y[at] = store<T>(best);
+                            if (indices)
+                                indices[at] = plane * ID * IH * IW + bestAt;
+                            else
+                                Y[at] = store<T>(best);
                         } else if constexpr (K == Pool::Average) {
                             const std::int64_t divisor = includePad ? padded : count;
                             Y[at] = store<T>(C(divisor ? sum / double(divisor) : 0.0));
@@ -405,19 +432,24 @@ template <Pool K, class T> void poolLoop(const KernelContext& ctx, const Window&
 
 template <Pool K> Result poolKernel(const KernelContext& ctx) {
     const auto w = windowOf(ctx.op, ctx.in(0).shape, ctx.outShape(), {});
-    if (!w) return "inconsistent window attributes";
+    if (!w)
+        return "inconsistent window attributes";
     visitNumeric(ctx.in(0).dtype, [&]<class T>(TypeTag<T>) {
-        if constexpr (K == Pool::Max || kIsFloating<T>) poolLoop<K, T>(ctx, *w);
+        if constexpr (K == Pool::Max || kIsFloating<T>)
+            poolLoop<K, T>(ctx, *w);
     });
     return std::nullopt;
 }
 
 std::string maxPoolCheck(const SupportQuery& q) {
-    if (auto why = windowCheck(q); !why.empty()) return why;
+    if (auto why = windowCheck(q); !why.empty())
+        return why;
     if (q.graph && q.op.outputs.size() == 2 && q.outputType(1) != ir::DType::Int64)
         return "indices must be int64";
-    if (q.graph && q.inputType(0) != q.outputType(0)) return "input and output dtypes differ";
-    if (!q.graph) return {};
+    if (q.graph && q.inputType(0) != q.outputType(0))
+        return "input and output dtypes differ";
+    if (!q.graph)
+        return {};
     const ir::DType t = q.inputType(0);
     if (!(t == ir::DType::Float32 || t == ir::DType::Float64 || t == ir::DType::Float16 ||
           t == ir::DType::Int8 || t == ir::DType::UInt8))
@@ -426,10 +458,12 @@ std::string maxPoolCheck(const SupportQuery& q) {
 }
 
 std::string averagePoolCheck(const SupportQuery& q) {
-    if (auto why = windowCheck(q); !why.empty()) return why;
+    if (auto why = windowCheck(q); !why.empty())
+        return why;
     if (!q.op.attrInts("dilations").empty())
         for (auto d : q.op.attrInts("dilations"))
-            if (d != 1) return "dilations are not supported"; // AveragePool has none before 19
+            if (d != 1)
+                return "dilations are not supported"; // AveragePool has none before 19
     return checkTypes(q, isFloatType);
 }
 
@@ -437,7 +471,8 @@ std::string averagePoolCheck(const SupportQuery& q) {
 template <Pool K> Result globalPoolKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
     std::int64_t plane = 1;
-    for (std::size_t d = 2; d < x.shape.size(); ++d) plane *= x.shape[d];
+    for (std::size_t d = 2; d < x.shape.size(); ++d)
+        plane *= x.shape[d];
     const std::int64_t channels = x.shape[1];
     visitFloating(x.dtype, [&]<class T>(TypeTag<T>) {
         using C = Compute<T>;
@@ -450,10 +485,13 @@ template <Pool K> Result globalPoolKernel(const KernelContext& ctx) {
                 C best = -std::numeric_limits<C>::infinity();
                 for (std::int64_t i = 0; i < plane; ++i) {
                     const C v = load(in[i]);
-                    if constexpr (K == Pool::Max) best = (v > best || std::isnan(v)) ? v : best;
-                    else sum += double(v);
+                    if constexpr (K == Pool::Max)
+                        best = (v > best || std::isnan(v)) ? v : best;
+                    else
+                        sum += double(v);
                 }
-                Y[n * channels + c] = K == Pool::Max ? store<T>(best) : store<T>(C(sum / double(plane)));
+                Y[n * channels + c] =
+                    K == Pool::Max ? store<T>(best) : store<T>(C(sum / double(plane)));
             }
     });
     return std::nullopt;
@@ -466,7 +504,8 @@ std::string globalPoolCheck(const SupportQuery& q) {
 }
 
 std::string lpPoolCheck(const SupportQuery& q) {
-    if (auto why = windowCheck(q); !why.empty()) return why;
+    if (auto why = windowCheck(q); !why.empty())
+        return why;
     return checkTypes(q, isFloatType);
 }
 
@@ -482,6 +521,8 @@ constexpr KernelInfo kKernels[] = {
 
 } // namespace
 
-std::span<const KernelInfo> convKernels() { return kKernels; }
+std::span<const KernelInfo> convKernels() {
+    return kKernels;
+}
 
 } // namespace strata::reference::kernels

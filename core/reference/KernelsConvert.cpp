@@ -39,7 +39,8 @@ std::string castCheck(const SupportQuery& q) {
 // QuantizeLinear / DequantizeLinear (opset 10-17): scale and zero point are scalars or 1-D
 // along `axis` (per channel).
 std::int64_t perAxis(const KernelContext& ctx, std::size_t input, const Index& i) {
-    if (!ctx.has(input) || ctx.in(input).elements() <= 1) return 0;
+    if (!ctx.has(input) || ctx.in(input).elements() <= 1)
+        return 0;
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", 1), std::int64_t(i.size()));
     return axis ? i[std::size_t(*axis)] : 0;
 }
@@ -54,8 +55,9 @@ Result quantizeKernel(const KernelContext& ctx) {
             const double scale = ctx.in(1).at(perAxis(ctx, 1, i));
             const double zero = ctx.has(2) ? ctx.in(2).at(perAxis(ctx, 2, i)) : 0.0;
             // Divided in float32 for float32 input, as onnx's reference; rounded half to even.
-            const double ratio = x.dtype == ir::DType::Float64 ? x.at(at) / scale
-                                                               : double(float(x.at(at)) / float(scale));
+            const double ratio = x.dtype == ir::DType::Float64
+                                     ? x.at(at) / scale
+                                     : double(float(x.at(at)) / float(scale));
             const double q = std::nearbyint(ratio) + zero;
             out[at] = saturatingFromDouble<Q>(q);
         });
@@ -64,9 +66,11 @@ Result quantizeKernel(const KernelContext& ctx) {
 }
 
 std::string quantizeCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     const ir::DType out = q.outputType(0);
-    if (out != ir::DType::UInt8 && out != ir::DType::Int8) return "output must be int8 or uint8";
+    if (out != ir::DType::UInt8 && out != ir::DType::Int8)
+        return "output must be int8 or uint8";
     if (!isFloatType(q.inputType(0)) && q.inputType(0) != ir::DType::Int32)
         return "input dtype is not supported";
     return {};
@@ -89,11 +93,13 @@ Result dequantizeKernel(const KernelContext& ctx) {
 }
 
 std::string dequantizeCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     const ir::DType in = q.inputType(0);
     if (in != ir::DType::UInt8 && in != ir::DType::Int8 && in != ir::DType::Int32)
         return "input must be int8, uint8 or int32";
-    if (!isFloatType(q.outputType(0))) return "output must be floating";
+    if (!isFloatType(q.outputType(0)))
+        return "output must be floating";
     return {};
 }
 
@@ -106,6 +112,8 @@ constexpr KernelInfo kKernels[] = {
 
 } // namespace
 
-std::span<const KernelInfo> convertKernels() { return kKernels; }
+std::span<const KernelInfo> convertKernels() {
+    return kKernels;
+}
 
 } // namespace strata::reference::kernels

@@ -19,23 +19,29 @@ enum class Domain { Float, Signed, Numeric, Bool };
 
 bool inDomain(Domain d, ir::DType t) {
     switch (d) {
-    case Domain::Float: return isFloatType(t);
+    case Domain::Float:
+        return isFloatType(t);
     case Domain::Signed:
         return isFloatType(t) || t == ir::DType::Int8 || t == ir::DType::Int16 ||
                t == ir::DType::Int32 || t == ir::DType::Int64;
-    case Domain::Numeric: return isNumericType(t);
-    case Domain::Bool: return t == ir::DType::Bool;
+    case Domain::Numeric:
+        return isNumericType(t);
+    case Domain::Bool:
+        return t == ir::DType::Bool;
     }
     return false;
 }
 
 template <Domain D, class F> bool visitDomain(ir::DType t, F&& f) {
-    if (!inDomain(D, t)) return false;
-    if constexpr (D == Domain::Float) return visitFloating(t, f);
+    if (!inDomain(D, t))
+        return false;
+    if constexpr (D == Domain::Float)
+        return visitFloating(t, f);
     else if constexpr (D == Domain::Bool) {
         f(TypeTag<bool>{});
         return true;
-    } else return visitNumeric(t, f);
+    } else
+        return visitNumeric(t, f);
 }
 
 // --- unary ops: one struct each, constructed from the op's attributes ---
@@ -89,7 +95,8 @@ struct Sigmoid {
     explicit Sigmoid(const ir::Op&) {}
     template <class C> C operator()(C x) const {
         // Two forms so that neither exp() overflows.
-        if (x >= C(0)) return C(1) / (C(1) + std::exp(-x));
+        if (x >= C(0))
+            return C(1) / (C(1) + std::exp(-x));
         const C e = std::exp(x);
         return e / (C(1) + e);
     }
@@ -141,8 +148,10 @@ struct Abs {
     static constexpr Domain domain = Domain::Numeric;
     explicit Abs(const ir::Op&) {}
     template <class C> C operator()(C x) const {
-        if constexpr (std::is_unsigned_v<C>) return x;
-        else return x < C(0) ? C(-x) : x;
+        if constexpr (std::is_unsigned_v<C>)
+            return x;
+        else
+            return x < C(0) ? C(-x) : x;
     }
 };
 struct Sign {
@@ -150,7 +159,8 @@ struct Sign {
     explicit Sign(const ir::Op&) {}
     template <class C> C operator()(C x) const {
         if constexpr (std::is_floating_point_v<C>)
-            if (std::isnan(x)) return x;
+            if (std::isnan(x))
+                return x;
         return x > C(0) ? C(1) : x < C(0) ? C(-1) : C(0);
     }
 };
@@ -166,11 +176,11 @@ struct Not {
 };
 
 // Float math functions without parameters.
-#define STRATA_FLOAT_UNARY(Name, expr)                                                         \
-    struct Name {                                                                               \
-        static constexpr Domain domain = Domain::Float;                                         \
-        explicit Name(const ir::Op&) {}                                                         \
-        template <class C> C operator()(C x) const { return C(expr); }                          \
+#define STRATA_FLOAT_UNARY(Name, expr)                                                             \
+    struct Name {                                                                                  \
+        static constexpr Domain domain = Domain::Float;                                            \
+        explicit Name(const ir::Op&) {}                                                            \
+        template <class C> C operator()(C x) const { return C(expr); }                             \
     };
 STRATA_FLOAT_UNARY(Exp, std::exp(x))
 STRATA_FLOAT_UNARY(Log, std::log(x))
@@ -202,16 +212,20 @@ template <class Op> Result unaryKernel(const KernelContext& ctx) {
         const auto strides = stridesOf(ctx.outShape());
         forEachRow(ctx.region, [&](const Index& index, std::int64_t count) {
             const std::int64_t base = dot(index, strides);
-            for (std::int64_t j = base; j < base + count; ++j) out[j] = store<T>(f(load(in[j])));
+            for (std::int64_t j = base; j < base + count; ++j)
+                out[j] = store<T>(f(load(in[j])));
         });
     });
     return std::nullopt;
 }
 
 template <class Op> std::string unaryCheck(const SupportQuery& q) {
-    if (q.op.inputs.size() != 1 || q.op.outputs.size() != 1) return "expects one input and one output";
-    if (!q.graph) return {};
-    if (q.inputType(0) != q.outputType(0)) return "input and output dtypes differ";
+    if (q.op.inputs.size() != 1 || q.op.outputs.size() != 1)
+        return "expects one input and one output";
+    if (!q.graph)
+        return {};
+    if (q.inputType(0) != q.outputType(0))
+        return "input and output dtypes differ";
     return checkTypes(q, [](ir::DType t) { return inDomain(Op::domain, t); });
 }
 
@@ -223,7 +237,8 @@ Result isNanKernel(const KernelContext& ctx) {
         bool* out = ctx.output.data<bool>();
         forEachRow(ctx.region, [&](const Index& index, std::int64_t count) {
             const std::int64_t base = dot(index, strides);
-            for (std::int64_t j = base; j < base + count; ++j) out[j] = std::isnan(load(in[j]));
+            for (std::int64_t j = base; j < base + count; ++j)
+                out[j] = std::isnan(load(in[j]));
         });
     });
     return std::nullopt;
@@ -248,7 +263,8 @@ Result isInfKernel(const KernelContext& ctx) {
 }
 
 std::string floatToBoolCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     if (!isFloatType(q.inputType(0)) || q.outputType(0) != ir::DType::Bool)
         return "expects a floating input and a bool output";
     return {};
@@ -276,9 +292,12 @@ template <Arith K> Result arithKernel(const KernelContext& ctx) {
         map2<T, T, T>(ctx, ctx.in(0), ctx.in(1), [&](T x, T y) {
             const auto a = load(x), b = load(y);
             using C = std::remove_cv_t<decltype(a)>;
-            if constexpr (K == Arith::Add) return store<T>(C(a + b));
-            else if constexpr (K == Arith::Sub) return store<T>(C(a - b));
-            else if constexpr (K == Arith::Mul) return store<T>(C(a * b));
+            if constexpr (K == Arith::Add)
+                return store<T>(C(a + b));
+            else if constexpr (K == Arith::Sub)
+                return store<T>(C(a - b));
+            else if constexpr (K == Arith::Mul)
+                return store<T>(C(a * b));
             else {
                 if constexpr (!kIsFloating<T>) {
                     if (b == 0) {
@@ -290,21 +309,29 @@ template <Arith K> Result arithKernel(const KernelContext& ctx) {
             }
         });
     });
-    if (divByZero) return "integer division by zero";
+    if (divByZero)
+        return "integer division by zero";
     return std::nullopt;
 }
 
 std::string sameTypeCheck(const SupportQuery& q, bool (*ok)(ir::DType)) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     const ir::DType t = q.outputType(0);
-    if (!ok(t)) return "dtype " + std::string(ir::dtypeName(t)) + " is not supported";
+    if (!ok(t))
+        return "dtype " + std::string(ir::dtypeName(t)) + " is not supported";
     for (std::size_t i = 0; i < q.op.inputs.size(); ++i)
-        if (q.hasInput(i) && q.inputType(i) != t) return "inputs and output must share a dtype";
+        if (q.hasInput(i) && q.inputType(i) != t)
+            return "inputs and output must share a dtype";
     return {};
 }
 
-std::string numericCheck(const SupportQuery& q) { return sameTypeCheck(q, isNumericType); }
-std::string floatCheck(const SupportQuery& q) { return sameTypeCheck(q, isFloatType); }
+std::string numericCheck(const SupportQuery& q) {
+    return sameTypeCheck(q, isNumericType);
+}
+std::string floatCheck(const SupportQuery& q) {
+    return sameTypeCheck(q, isFloatType);
+}
 
 Result modKernel(const KernelContext& ctx) {
     const bool cFmod = ctx.op.attrInt("fmod", 0) != 0;
@@ -315,7 +342,8 @@ Result modKernel(const KernelContext& ctx) {
             using C = std::remove_cv_t<decltype(a)>;
             if constexpr (std::is_floating_point_v<C>) {
                 C r = C(std::fmod(a, b));
-                if (!cFmod && r != 0 && ((r < 0) != (b < 0))) r += b;
+                if (!cFmod && r != 0 && ((r < 0) != (b < 0)))
+                    r += b;
                 return store<T>(r);
             } else {
                 if (b == 0) {
@@ -324,12 +352,14 @@ Result modKernel(const KernelContext& ctx) {
                 }
                 C r = C(a % b);
                 if constexpr (std::is_signed_v<C>)
-                    if (!cFmod && r != 0 && ((r < 0) != (b < 0))) r = C(r + b);
+                    if (!cFmod && r != 0 && ((r < 0) != (b < 0)))
+                        r = C(r + b);
                 return r;
             }
         });
     });
-    if (divByZero) return "integer modulo by zero";
+    if (divByZero)
+        return "integer modulo by zero";
     return std::nullopt;
 }
 
@@ -351,8 +381,10 @@ Result powKernel(const KernelContext& ctx) {
 }
 
 std::string powCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
-    if (q.inputType(0) != q.outputType(0)) return "base and output dtypes differ";
+    if (!q.graph)
+        return {};
+    if (q.inputType(0) != q.outputType(0))
+        return "base and output dtypes differ";
     return checkTypes(q, isNumericType);
 }
 
@@ -371,7 +403,8 @@ Result bitShiftKernel(const KernelContext& ctx) {
     const bool left = attrString(ctx.op, "direction", "") == "LEFT";
     visitIntegral(ctx.output.dtype, [&]<class T>(TypeTag<T>) {
         map2<T, T, T>(ctx, ctx.in(0), ctx.in(1), [&](T x, T s) {
-            if (std::uint64_t(s) >= sizeof(T) * 8) return T(0);
+            if (std::uint64_t(s) >= sizeof(T) * 8)
+                return T(0);
             return left ? T(x << s) : T(x >> s);
         });
     });
@@ -380,7 +413,8 @@ Result bitShiftKernel(const KernelContext& ctx) {
 
 std::string bitShiftCheck(const SupportQuery& q) {
     const std::string dir = attrString(q.op, "direction", "");
-    if (dir != "LEFT" && dir != "RIGHT") return "direction must be LEFT or RIGHT";
+    if (dir != "LEFT" && dir != "RIGHT")
+        return "direction must be LEFT or RIGHT";
     return sameTypeCheck(q, [](ir::DType t) {
         return t == ir::DType::UInt8 || t == ir::DType::UInt16 || t == ir::DType::UInt32 ||
                t == ir::DType::UInt64;
@@ -391,9 +425,12 @@ enum class Logic { And, Or, Xor };
 
 template <Logic K> Result logicKernel(const KernelContext& ctx) {
     map2<bool, bool, bool>(ctx, ctx.in(0), ctx.in(1), [](bool a, bool b) {
-        if constexpr (K == Logic::And) return a && b;
-        else if constexpr (K == Logic::Or) return a || b;
-        else return a != b;
+        if constexpr (K == Logic::And)
+            return a && b;
+        else if constexpr (K == Logic::Or)
+            return a || b;
+        else
+            return a != b;
     });
     return std::nullopt;
 }
@@ -408,20 +445,28 @@ template <Cmp K> Result compareKernel(const KernelContext& ctx) {
     visitAny(ctx.in(0).dtype, [&]<class T>(TypeTag<T>) {
         map2<bool, T, T>(ctx, ctx.in(0), ctx.in(1), [](T x, T y) {
             const auto a = load(x), b = load(y);
-            if constexpr (K == Cmp::Equal) return a == b;
-            else if constexpr (K == Cmp::Less) return a < b;
-            else if constexpr (K == Cmp::Greater) return a > b;
-            else if constexpr (K == Cmp::LessOrEqual) return a <= b;
-            else return a >= b;
+            if constexpr (K == Cmp::Equal)
+                return a == b;
+            else if constexpr (K == Cmp::Less)
+                return a < b;
+            else if constexpr (K == Cmp::Greater)
+                return a > b;
+            else if constexpr (K == Cmp::LessOrEqual)
+                return a <= b;
+            else
+                return a >= b;
         });
     });
     return std::nullopt;
 }
 
 template <Cmp K> std::string compareCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
-    if (q.inputType(0) != q.inputType(1)) return "inputs must share a dtype";
-    if (q.outputType(0) != ir::DType::Bool) return "output must be bool";
+    if (!q.graph)
+        return {};
+    if (q.inputType(0) != q.inputType(1))
+        return "inputs must share a dtype";
+    if (q.outputType(0) != ir::DType::Bool)
+        return "output must be bool";
     const ir::DType t = q.inputType(0);
     if (!(isNumericType(t) || (K == Cmp::Equal && t == ir::DType::Bool)))
         return "dtype " + std::string(ir::dtypeName(t)) + " is not supported";
@@ -433,10 +478,12 @@ enum class Fold { Max, Min, Sum, Mean };
 // Max/Min/Sum/Mean over any number of broadcast inputs.
 template <Fold K> Result foldKernel(const KernelContext& ctx) {
     std::vector<const ir::Shape*> shapes;
-    for (const Tensor* t : ctx.inputs) shapes.push_back(&t->shape);
+    for (const Tensor* t : ctx.inputs)
+        shapes.push_back(&t->shape);
     visitNumeric(ctx.output.dtype, [&]<class T>(TypeTag<T>) {
         std::vector<const T*> in;
-        for (const Tensor* t : ctx.inputs) in.push_back(t->data<T>());
+        for (const Tensor* t : ctx.inputs)
+            in.push_back(t->data<T>());
         T* out = ctx.output.data<T>();
         forEachBroadcast(ctx.outShape(), ctx.region, shapes,
                          [&](std::int64_t o, const std::vector<std::int64_t>& off) {
@@ -448,7 +495,8 @@ template <Fold K> Result foldKernel(const KernelContext& ctx) {
                                      acc = C(acc + v);
                                  } else {
                                      if constexpr (std::is_floating_point_v<C>) {
-                                         if (std::isnan(acc)) continue; // numpy propagates NaN
+                                         if (std::isnan(acc))
+                                             continue; // numpy propagates NaN
                                          if (std::isnan(v)) {
                                              acc = v;
                                              continue;
@@ -457,7 +505,8 @@ template <Fold K> Result foldKernel(const KernelContext& ctx) {
                                      acc = K == Fold::Max ? std::max(acc, v) : std::min(acc, v);
                                  }
                              }
-                             if constexpr (K == Fold::Mean) acc = C(acc / C(in.size()));
+                             if constexpr (K == Fold::Mean)
+                                 acc = C(acc / C(in.size()));
                              out[o] = store<T>(acc);
                          });
     });
@@ -482,8 +531,10 @@ Result whereKernel(const KernelContext& ctx) {
 }
 
 std::string whereCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
-    if (q.inputType(0) != ir::DType::Bool) return "condition must be bool";
+    if (!q.graph)
+        return {};
+    if (q.inputType(0) != ir::DType::Bool)
+        return "condition must be bool";
     if (q.inputType(1) != q.outputType(0) || q.inputType(2) != q.outputType(0))
         return "X, Y and output must share a dtype";
     return {};
@@ -499,11 +550,15 @@ Result clipKernel(const KernelContext& ctx) {
             hi = std::numeric_limits<C>::infinity();
         }
         if (ctx.opset() < 11) {
-            if (hasAttr(ctx.op, "min")) lo = C(attrFloat(ctx.op, "min", 0));
-            if (hasAttr(ctx.op, "max")) hi = C(attrFloat(ctx.op, "max", 0));
+            if (hasAttr(ctx.op, "min"))
+                lo = C(attrFloat(ctx.op, "min", 0));
+            if (hasAttr(ctx.op, "max"))
+                hi = C(attrFloat(ctx.op, "max", 0));
         } else {
-            if (ctx.has(1)) lo = load(ctx.in(1).data<T>()[0]);
-            if (ctx.has(2)) hi = load(ctx.in(2).data<T>()[0]);
+            if (ctx.has(1))
+                lo = load(ctx.in(1).data<T>()[0]);
+            if (ctx.has(2))
+                hi = load(ctx.in(2).data<T>()[0]);
         }
         const T* in = ctx.in(0).data<T>();
         T* out = ctx.output.data<T>();
@@ -527,13 +582,13 @@ Result clipKernel(const KernelContext& ctx) {
 }
 
 std::string clipCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     for (std::size_t i = 1; i < q.op.inputs.size(); ++i)
         if (q.hasInput(i) && q.graph->value(q.op.inputs[i]).elements() != 1)
             return "min and max must be scalars";
     return numericCheck(q);
 }
-
 
 constexpr KernelInfo kKernels[] = {
     {"Abs", unaryKernel<Abs>, unaryCheck<Abs>, true},
@@ -600,6 +655,8 @@ constexpr KernelInfo kKernels[] = {
 
 } // namespace
 
-std::span<const KernelInfo> elementwiseKernels() { return kKernels; }
+std::span<const KernelInfo> elementwiseKernels() {
+    return kKernels;
+}
 
 } // namespace strata::reference::kernels

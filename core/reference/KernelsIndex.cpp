@@ -13,12 +13,14 @@ namespace {
 using Result = std::optional<std::string>;
 
 std::string indexError(std::int64_t index, std::int64_t dim) {
-    return "index " + std::to_string(index) + " is out of range for a dim of " + std::to_string(dim);
+    return "index " + std::to_string(index) + " is out of range for a dim of " +
+           std::to_string(dim);
 }
 
 // An index that may count from the back; nullopt when outside [-dim, dim).
 std::optional<std::int64_t> wrapIndex(std::int64_t index, std::int64_t dim) {
-    if (index < -dim || index >= dim) return std::nullopt;
+    if (index < -dim || index >= dim)
+        return std::nullopt;
     return index < 0 ? index + dim : index;
 }
 
@@ -27,7 +29,8 @@ Result gatherKernel(const KernelContext& ctx) {
     const auto indices = ctx.in(1).toInt64s();
     const ir::Shape& iShape = ctx.in(1).shape;
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", 0), std::int64_t(data.shape.size()));
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const auto a = std::size_t(*axis);
     const auto strides = stridesOf(data.shape);
     const auto iStrides = stridesOf(iShape);
@@ -36,14 +39,16 @@ Result gatherKernel(const KernelContext& ctx) {
     // Output dims: data[:axis], indices dims, data[axis+1:].
     gatherElements(data, ctx.output, ctx.region, [&](const Index& i) -> std::int64_t {
         std::int64_t at = 0;
-        for (std::size_t d = 0; d < iShape.size(); ++d) at += i[a + d] * iStrides[d];
+        for (std::size_t d = 0; d < iShape.size(); ++d)
+            at += i[a + d] * iStrides[d];
         const auto k = wrapIndex(indices[std::size_t(at)], dim);
         if (!k) {
             failure = indexError(indices[std::size_t(at)], dim);
             return -1;
         }
         std::int64_t offset = *k * strides[a];
-        for (std::size_t d = 0; d < a; ++d) offset += i[d] * strides[d];
+        for (std::size_t d = 0; d < a; ++d)
+            offset += i[d] * strides[d];
         for (std::size_t d = a + 1; d < data.shape.size(); ++d)
             offset += i[d - 1 + iShape.size()] * strides[d];
         return offset;
@@ -52,9 +57,12 @@ Result gatherKernel(const KernelContext& ctx) {
 }
 
 std::string indicesCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
-    if (!isIndexType(q.inputType(1))) return "indices must be int32 or int64";
-    if (q.inputType(0) != q.outputType(0)) return "data and output dtypes differ";
+    if (!q.graph)
+        return {};
+    if (!isIndexType(q.inputType(1)))
+        return "indices must be int32 or int64";
+    if (q.inputType(0) != q.outputType(0))
+        return "data and output dtypes differ";
     return {};
 }
 
@@ -62,7 +70,8 @@ Result gatherElementsKernel(const KernelContext& ctx) {
     const Tensor& data = ctx.in(0);
     const auto indices = ctx.in(1).toInt64s();
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", 0), std::int64_t(data.shape.size()));
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const auto a = std::size_t(*axis);
     const auto strides = stridesOf(data.shape);
     const auto iStrides = stridesOf(ctx.in(1).shape);
@@ -81,7 +90,8 @@ Result gatherElementsKernel(const KernelContext& ctx) {
     return failure;
 }
 
-// GatherND: indices [..., m] pick slices data[b..., i0..im-1, ...] (batch_dims leading dims shared).
+// GatherND: indices [..., m] pick slices data[b..., i0..im-1, ...] (batch_dims leading dims
+// shared).
 Result gatherNdKernel(const KernelContext& ctx) {
     const Tensor& data = ctx.in(0);
     const auto indices = ctx.in(1).toInt64s();
@@ -89,16 +99,19 @@ Result gatherNdKernel(const KernelContext& ctx) {
     const auto batch = std::size_t(ctx.op.attrInt("batch_dims", 0));
     const auto m = std::size_t(iShape.back());
     const std::size_t q = iShape.size();
-    if (batch + m > data.shape.size()) return "index tuples are longer than the data's rank";
+    if (batch + m > data.shape.size())
+        return "index tuples are longer than the data's rank";
     const auto strides = stridesOf(data.shape);
     const auto iStrides = stridesOf(iShape);
     std::optional<std::string> failure;
     // Output dims: indices dims [:-1], then data dims [batch + m:].
     gatherElements(data, ctx.output, ctx.region, [&](const Index& i) -> std::int64_t {
         std::int64_t tuple = 0;
-        for (std::size_t d = 0; d + 1 < q; ++d) tuple += i[d] * iStrides[d];
+        for (std::size_t d = 0; d + 1 < q; ++d)
+            tuple += i[d] * iStrides[d];
         std::int64_t offset = 0;
-        for (std::size_t d = 0; d < batch; ++d) offset += i[d] * strides[d];
+        for (std::size_t d = 0; d < batch; ++d)
+            offset += i[d] * strides[d];
         for (std::size_t k = 0; k < m; ++k) {
             const std::int64_t raw = indices[std::size_t(tuple + std::int64_t(k))];
             const auto v = wrapIndex(raw, data.shape[batch + k]);
@@ -116,7 +129,8 @@ Result gatherNdKernel(const KernelContext& ctx) {
 }
 
 std::string gatherNdCheck(const SupportQuery& q) {
-    if (q.graph && q.inputType(1) != ir::DType::Int64) return "indices must be int64";
+    if (q.graph && q.inputType(1) != ir::DType::Int64)
+        return "indices must be int64";
     return indicesCheck(q);
 }
 
@@ -135,11 +149,13 @@ template <class Target> Result scatter(const KernelContext& ctx, Target target) 
         const T* upd = updates.data<T>();
         Index at(data.shape.size());
         for (std::int64_t u = 0; u < updates.elements() && !failure; ++u) {
-            if (!target(u, at, failure)) continue;
+            if (!target(u, at, failure))
+                continue;
             bool inside = true;
             for (std::size_t d = 0; d < at.size(); ++d)
                 inside = inside && at[d] >= ctx.region[d].begin && at[d] < ctx.region[d].end;
-            if (!inside) continue;
+            if (!inside)
+                continue;
             T& dst = out[dot(at, strides)];
             const T v = upd[u];
             if constexpr (std::is_same_v<T, bool>) {
@@ -169,7 +185,8 @@ Result scatterElementsKernel(const KernelContext& ctx) {
     const auto indices = ctx.in(1).toInt64s();
     const ir::Shape& iShape = ctx.in(1).shape;
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", 0), std::int64_t(data.shape.size()));
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const auto a = std::size_t(*axis);
     return scatter(ctx, [&](std::int64_t u, Index& at, std::optional<std::string>& failure) {
         unravel(u, iShape, at, 0);
@@ -189,7 +206,8 @@ Result scatterNdKernel(const KernelContext& ctx) {
     const Tensor& data = ctx.in(0);
     const auto indices = ctx.in(1).toInt64s();
     const auto m = std::size_t(ctx.in(1).shape.back());
-    if (m > data.shape.size()) return "index tuples are longer than the data's rank";
+    if (m > data.shape.size())
+        return "index tuples are longer than the data's rank";
     const ir::Shape sliceShape(data.shape.begin() + std::ptrdiff_t(m), data.shape.end());
     const std::int64_t slice = ir::elementCount(sliceShape).value_or(0);
     return scatter(ctx, [&](std::int64_t u, Index& at, std::optional<std::string>& failure) {
@@ -212,7 +230,8 @@ std::string scatterCheck(const SupportQuery& q) {
     const std::string reduction = attrString(q.op, "reduction", "none");
     if (reduction != "none" && reduction != "add" && reduction != "mul")
         return "reduction '" + reduction + "' is not supported";
-    if (q.graph && q.inputType(2) != q.inputType(0)) return "updates and data dtypes differ";
+    if (q.graph && q.inputType(2) != q.inputType(0))
+        return "updates and data dtypes differ";
     return indicesCheck(q);
 }
 
@@ -222,7 +241,8 @@ Result oneHotKernel(const KernelContext& ctx) {
     const std::int64_t depth = std::int64_t(ctx.in(1).at(0));
     const auto rank = std::int64_t(ctx.outShape().size());
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", -1), rank);
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const auto a = std::size_t(*axis);
     const auto iStrides = stridesOf(iShape);
     const auto outStrides = stridesOf(ctx.outShape());
@@ -231,9 +251,11 @@ Result oneHotKernel(const KernelContext& ctx) {
     forEachIndex(ctx.region, [&](const Index& i) {
         std::int64_t at = 0;
         for (std::size_t d = 0, k = 0; d < i.size(); ++d)
-            if (d != a) at += i[d] * iStrides[k++];
+            if (d != a)
+                at += i[d] * iStrides[k++];
         std::int64_t v = indices[std::size_t(at)];
-        if (v < 0) v += depth;
+        if (v < 0)
+            v += depth;
         const bool on = v == i[a];
         std::memcpy(ctx.output.bytes.data() + dot(i, outStrides) * std::int64_t(size),
                     values.bytes.data() + (on ? size : 0), size);
@@ -242,8 +264,8 @@ Result oneHotKernel(const KernelContext& ctx) {
 }
 
 std::string oneHotCheck(const SupportQuery& q) {
-    if (q.graph && (q.inputType(2) != q.outputType(0) ||
-                    q.graph->value(q.op.inputs[2]).elements() != 2))
+    if (q.graph &&
+        (q.inputType(2) != q.outputType(0) || q.graph->value(q.op.inputs[2]).elements() != 2))
         return "values must hold [off, on] in the output's dtype";
     return {};
 }
@@ -252,15 +274,18 @@ Result triluKernel(const KernelContext& ctx) {
     const bool upper = ctx.op.attrInt("upper", 1) != 0;
     const std::int64_t k = ctx.has(1) ? std::int64_t(ctx.in(1).at(0)) : 0;
     const std::size_t r = ctx.outShape().size();
-    if (r < 2) return "input must be at least 2-D";
+    if (r < 2)
+        return "input must be at least 2-D";
     const auto strides = stridesOf(ctx.outShape());
     const std::size_t size = ir::dtypeSize(ctx.output.dtype);
     forEachIndex(ctx.region, [&](const Index& i) {
         const std::int64_t diagonal = i[r - 1] - i[r - 2];
         const bool keep = upper ? diagonal >= k : diagonal <= k;
         const std::int64_t at = dot(i, strides) * std::int64_t(size);
-        if (keep) std::memcpy(ctx.output.bytes.data() + at, ctx.in(0).bytes.data() + at, size);
-        else std::memset(ctx.output.bytes.data() + at, 0, size);
+        if (keep)
+            std::memcpy(ctx.output.bytes.data() + at, ctx.in(0).bytes.data() + at, size);
+        else
+            std::memset(ctx.output.bytes.data() + at, 0, size);
     });
     return std::nullopt;
 }
@@ -278,12 +303,14 @@ Result eyeLikeKernel(const KernelContext& ctx) {
 }
 
 std::string triluCheck(const SupportQuery& q) {
-    if (q.graph && q.inputType(0) != q.outputType(0)) return "input and output dtypes differ";
+    if (q.graph && q.inputType(0) != q.outputType(0))
+        return "input and output dtypes differ";
     return {};
 }
 
 std::string eyeLikeCheck(const SupportQuery& q) {
-    if (q.graph && q.graph->value(q.op.inputs[0]).shape.size() != 2) return "input must be 2-D";
+    if (q.graph && q.graph->value(q.op.inputs[0]).shape.size() != 2)
+        return "input must be 2-D";
     return {};
 }
 
@@ -300,16 +327,19 @@ Result rangeKernel(const KernelContext& ctx) {
 }
 
 std::string rangeCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     for (std::size_t i = 0; i < 3; ++i)
-        if (q.inputType(i) != q.outputType(0)) return "inputs and output must share a dtype";
+        if (q.inputType(i) != q.outputType(0))
+            return "inputs and output must share a dtype";
     return checkTypes(q, isNumericType);
 }
 
 Result cumSumKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
     const auto axis = normalizeAxis(std::int64_t(ctx.in(1).at(0)), std::int64_t(x.shape.size()));
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const auto a = std::size_t(*axis);
     const bool exclusive = ctx.op.attrInt("exclusive", 0) != 0;
     const bool reverse = ctx.op.attrInt("reverse", 0) != 0;
@@ -331,7 +361,8 @@ Result cumSumKernel(const KernelContext& ctx) {
 }
 
 std::string cumSumCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     if (q.inputType(0) != q.outputType(0) || !isNumericType(q.inputType(0)))
         return "dtype is not supported";
     return {};
@@ -342,7 +373,8 @@ Result shapeKernel(const KernelContext& ctx) {
     const ir::Shape& shape = ctx.in(0).shape;
     const auto rank = std::int64_t(shape.size());
     std::int64_t start = ctx.op.attrInt("start", 0);
-    if (start < 0) start += rank;
+    if (start < 0)
+        start += rank;
     start = std::clamp<std::int64_t>(start, 0, rank);
     std::int64_t* out = ctx.output.data<std::int64_t>();
     for (std::int64_t i = ctx.region[0].begin; i < ctx.region[0].end; ++i)
@@ -367,7 +399,8 @@ Result constantOfShapeKernel(const KernelContext& ctx) {
 
 std::string constantOfShapeCheck(const SupportQuery& q) {
     // The value attribute is a tensor, which the IR does not keep.
-    if (hasAttr(q.op, "value")) return "a value attribute is not supported (only zeros)";
+    if (hasAttr(q.op, "value"))
+        return "a value attribute is not supported (only zeros)";
     return {};
 }
 
@@ -389,6 +422,8 @@ constexpr KernelInfo kKernels[] = {
 
 } // namespace
 
-std::span<const KernelInfo> indexKernels() { return kKernels; }
+std::span<const KernelInfo> indexKernels() {
+    return kKernels;
+}
 
 } // namespace strata::reference::kernels

@@ -1,6 +1,6 @@
-// MatMul (numpy semantics: batched, broadcast batch dims, 1-D operands), Gemm and Einsum. Each output
-// element is a dot product over the full K, summed in order k = 0, 1, ..., so any region gives
-// the same values as the whole tensor.
+// MatMul (numpy semantics: batched, broadcast batch dims, 1-D operands), Gemm and Einsum. Each
+// output element is a dot product over the full K, summed in order k = 0, 1, ..., so any region
+// gives the same values as the whole tensor.
 
 #include "reference/Kernels.h"
 
@@ -27,7 +27,8 @@ template <class T> void matMulLoop(const KernelContext& ctx) {
     auto batchStrides = [&](const ir::Shape& s, bool vector, std::int64_t matrix) {
         const ir::Shape batch(s.begin(), s.end() - (vector ? 1 : 2));
         auto strides = broadcastStrides(batch, batchRank);
-        for (auto& st : strides) st *= matrix;
+        for (auto& st : strides)
+            st *= matrix;
         return strides;
     };
     const auto aStrides = batchStrides(a.shape, aVector, M * K);
@@ -53,15 +54,18 @@ template <class T> void matMulLoop(const KernelContext& ctx) {
             for (std::int64_t k = 0; k < K; ++k) {
                 const C av = load(Ab[m * K + k]);
                 const T* bRow = Bb + k * N;
-                for (std::int64_t n = cols.begin; n < cols.end; ++n) row[n] += av * load(bRow[n]);
+                for (std::int64_t n = cols.begin; n < cols.end; ++n)
+                    row[n] += av * load(bRow[n]);
             }
-            for (std::int64_t n = cols.begin; n < cols.end; ++n) Yb[m * N + n] = store<T>(row[n]);
+            for (std::int64_t n = cols.begin; n < cols.end; ++n)
+                Yb[m * N + n] = store<T>(row[n]);
         }
     });
 }
 
 Result matMulKernel(const KernelContext& ctx) {
-    if (ctx.in(0).shape.empty() || ctx.in(1).shape.empty()) return "operands must not be scalars";
+    if (ctx.in(0).shape.empty() || ctx.in(1).shape.empty())
+        return "operands must not be scalars";
     visitNumeric(ctx.output.dtype, [&]<class T>(TypeTag<T>) { matMulLoop<T>(ctx); });
     return std::nullopt;
 }
@@ -72,7 +76,8 @@ bool isMatMulType(ir::DType t) {
 }
 
 std::string matMulCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     if (q.inputType(0) != q.outputType(0) || q.inputType(1) != q.outputType(0))
         return "inputs and output must share a dtype";
     return checkTypes(q, isMatMulType);
@@ -96,25 +101,29 @@ template <class T> void gemmLoop(const KernelContext& ctx) {
     const tiling::Interval rows = ctx.region[0], cols = ctx.region[1];
     std::vector<C> aRow(static_cast<std::size_t>(K)), acc(static_cast<std::size_t>(cols.size()));
     for (std::int64_t m = rows.begin; m < rows.end; ++m) {
-        for (std::int64_t k = 0; k < K; ++k) aRow[k] = load(transA ? A[k * M + m] : A[m * K + k]);
+        for (std::int64_t k = 0; k < K; ++k)
+            aRow[k] = load(transA ? A[k * M + m] : A[m * K + k]);
         C* row = acc.data() - cols.begin;
         if (transB) {
             for (std::int64_t n = cols.begin; n < cols.end; ++n) {
                 const T* bRow = B + n * K;
                 C sum = 0;
-                for (std::int64_t k = 0; k < K; ++k) sum += aRow[k] * load(bRow[k]);
+                for (std::int64_t k = 0; k < K; ++k)
+                    sum += aRow[k] * load(bRow[k]);
                 row[n] = sum;
             }
         } else {
             std::fill(acc.begin(), acc.end(), C(0));
             for (std::int64_t k = 0; k < K; ++k) {
                 const T* bRow = B + k * N;
-                for (std::int64_t n = cols.begin; n < cols.end; ++n) row[n] += aRow[k] * load(bRow[n]);
+                for (std::int64_t n = cols.begin; n < cols.end; ++n)
+                    row[n] += aRow[k] * load(bRow[n]);
             }
         }
         for (std::int64_t n = cols.begin; n < cols.end; ++n) {
             C v = alpha * row[n];
-            if (c) v += beta * load(c->data<T>()[m * cStrides[0] + n * cStrides[1]]);
+            if (c)
+                v += beta * load(c->data<T>()[m * cStrides[0] + n * cStrides[1]]);
             Y[m * N + n] = store<T>(v);
         }
     }
@@ -130,7 +139,8 @@ Result gemmKernel(const KernelContext& ctx) {
 }
 
 std::string gemmCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     for (std::size_t i = 0; i < q.op.inputs.size(); ++i)
         if (q.hasInput(i) && q.inputType(i) != q.outputType(0))
             return "inputs and output must share a dtype";
@@ -155,8 +165,10 @@ std::optional<Einsum> parseEinsum(std::string equation, const std::vector<const 
     const std::string lhs = equation.substr(0, arrow);
     std::vector<std::string> terms(1);
     for (char c : lhs) {
-        if (c == ',') terms.emplace_back();
-        else terms.back() += c;
+        if (c == ',')
+            terms.emplace_back();
+        else
+            terms.back() += c;
     }
     if (terms.size() != in.size()) {
         why = "equation has " + std::to_string(terms.size()) + " operand(s), op has " +
@@ -174,7 +186,8 @@ std::optional<Einsum> parseEinsum(std::string equation, const std::vector<const 
             why = "operand " + std::to_string(k) + " has fewer dims than labels";
             return std::nullopt;
         }
-        if (dots != std::string::npos) ellipsisRank = std::max(ellipsisRank, in[k]->shape.size() - letters);
+        if (dots != std::string::npos)
+            ellipsisRank = std::max(ellipsisRank, in[k]->shape.size() - letters);
     }
     // Ellipsis dims are labels 0 .. ellipsisRank-1, right-aligned across operands.
     e.sizes.assign(ellipsisRank, 1);
@@ -192,7 +205,8 @@ std::optional<Einsum> parseEinsum(std::string equation, const std::vector<const 
         for (std::size_t i = 0; i < t.size();) {
             if (t.compare(i, 3, "...") == 0) {
                 const std::size_t n = shape.size() - (t.size() - 3);
-                for (std::size_t j = 0; j < n; ++j) labels.push_back(int(ellipsisRank - n + j));
+                for (std::size_t j = 0; j < n; ++j)
+                    labels.push_back(int(ellipsisRank - n + j));
                 i += 3;
                 continue;
             }
@@ -206,7 +220,8 @@ std::optional<Einsum> parseEinsum(std::string equation, const std::vector<const 
         for (std::size_t d = 0; d < labels.size(); ++d) {
             std::int64_t& size = e.sizes[std::size_t(labels[d])];
             const std::int64_t dim = shape[d];
-            if (size == -1 || size == 1) size = std::max<std::int64_t>(size, dim);
+            if (size == -1 || size == 1)
+                size = std::max<std::int64_t>(size, dim);
             else if (dim != 1 && dim != size) {
                 why = "label sizes disagree";
                 return std::nullopt;
@@ -218,9 +233,11 @@ std::optional<Einsum> parseEinsum(std::string equation, const std::vector<const 
         const std::string rhs = equation.substr(arrow + 2);
         for (std::size_t i = 0; i < rhs.size();) {
             if (rhs.compare(i, 3, "...") == 0) {
-                for (std::size_t j = 0; j < ellipsisRank; ++j) e.output.push_back(int(j));
+                for (std::size_t j = 0; j < ellipsisRank; ++j)
+                    e.output.push_back(int(j));
                 i += 3;
-            } else if (std::isalpha(static_cast<unsigned char>(rhs[i])) && letterId[std::size_t(rhs[i])] >= 0) {
+            } else if (std::isalpha(static_cast<unsigned char>(rhs[i])) &&
+                       letterId[std::size_t(rhs[i])] >= 0) {
                 e.output.push_back(letterId[std::size_t(rhs[i++])]);
             } else {
                 why = "output label '" + std::string(1, rhs[i]) + "' is not an input label";
@@ -228,9 +245,11 @@ std::optional<Einsum> parseEinsum(std::string equation, const std::vector<const 
             }
         }
     } else { // implicit: ellipsis dims, then letters used once, alphabetically
-        for (std::size_t j = 0; j < ellipsisRank; ++j) e.output.push_back(int(j));
+        for (std::size_t j = 0; j < ellipsisRank; ++j)
+            e.output.push_back(int(j));
         for (int c = 0; c < 128; ++c)
-            if (count[std::size_t(c)] == 1) e.output.push_back(letterId[std::size_t(c)]);
+            if (count[std::size_t(c)] == 1)
+                e.output.push_back(letterId[std::size_t(c)]);
     }
     return e;
 }
@@ -241,9 +260,11 @@ Result einsumKernel(const KernelContext& ctx) {
     std::string why;
     std::vector<const Tensor*> in(ctx.inputs.begin(), ctx.inputs.end());
     const auto e = parseEinsum(attrString(ctx.op, "equation", ""), in, why);
-    if (!e) return why;
+    if (!e)
+        return why;
     std::vector<bool> inOutput(e->sizes.size(), false);
-    for (int l : e->output) inOutput[std::size_t(l)] = true;
+    for (int l : e->output)
+        inOutput[std::size_t(l)] = true;
     tiling::Region summed;
     std::vector<int> summedLabels;
     for (std::size_t l = 0; l < e->sizes.size(); ++l)
@@ -253,21 +274,25 @@ Result einsumKernel(const KernelContext& ctx) {
         }
     const auto outStrides = stridesOf(ctx.outShape());
     std::vector<std::vector<std::int64_t>> strides;
-    for (const Tensor* t : in) strides.push_back(stridesOf(t->shape));
+    for (const Tensor* t : in)
+        strides.push_back(stridesOf(t->shape));
     visitNumeric(ctx.output.dtype, [&]<class T>(TypeTag<T>) {
         using Acc = std::conditional_t<kIsFloating<T>, double, Compute<T>>;
         std::vector<std::int64_t> value(e->sizes.size(), 0); // current index of each label
         T* Y = ctx.output.data<T>();
         forEachIndex(ctx.region, [&](const Index& out) {
-            for (std::size_t d = 0; d < out.size(); ++d) value[std::size_t(e->output[d])] = out[d];
+            for (std::size_t d = 0; d < out.size(); ++d)
+                value[std::size_t(e->output[d])] = out[d];
             Acc sum = 0;
             forEachIndex(summed, [&](const Index& s) {
-                for (std::size_t j = 0; j < s.size(); ++j) value[std::size_t(summedLabels[j])] = s[j];
+                for (std::size_t j = 0; j < s.size(); ++j)
+                    value[std::size_t(summedLabels[j])] = s[j];
                 Acc product = 1;
                 for (std::size_t k = 0; k < in.size(); ++k) {
                     std::int64_t at = 0;
                     for (std::size_t d = 0; d < e->inputs[k].size(); ++d)
-                        if (in[k]->shape[d] != 1) at += value[std::size_t(e->inputs[k][d])] * strides[k][d];
+                        if (in[k]->shape[d] != 1)
+                            at += value[std::size_t(e->inputs[k][d])] * strides[k][d];
                     product = Acc(product * Acc(load(in[k]->data<T>()[at])));
                 }
                 sum = Acc(sum + product);
@@ -279,8 +304,10 @@ Result einsumKernel(const KernelContext& ctx) {
 }
 
 std::string einsumCheck(const SupportQuery& q) {
-    if (attrString(q.op, "equation", "").empty()) return "equation is missing";
-    if (!q.graph) return {};
+    if (attrString(q.op, "equation", "").empty())
+        return "equation is missing";
+    if (!q.graph)
+        return {};
     for (std::size_t i = 0; i < q.op.inputs.size(); ++i)
         if (!q.hasInput(i) || q.inputType(i) != q.outputType(0))
             return "inputs and output must share a dtype";
@@ -295,6 +322,8 @@ constexpr KernelInfo kKernels[] = {
 
 } // namespace
 
-std::span<const KernelInfo> matMulKernels() { return kKernels; }
+std::span<const KernelInfo> matMulKernels() {
+    return kKernels;
+}
 
 } // namespace strata::reference::kernels

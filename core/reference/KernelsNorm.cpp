@@ -17,26 +17,30 @@ using Result = std::optional<std::string>;
 
 // The rows of a tensor over the dims marked in `reduced`, restricted to a region.
 struct Rows {
-    std::vector<std::int64_t> offsets; // of a row's elements from its base, row-major over reduced dims
-    std::vector<char> wanted;          // whether each of them lies in the region
-    tiling::Region outer;              // the region with the reduced dims collapsed to [0, 1)
+    std::vector<std::int64_t>
+        offsets;              // of a row's elements from its base, row-major over reduced dims
+    std::vector<char> wanted; // whether each of them lies in the region
+    tiling::Region outer;     // the region with the reduced dims collapsed to [0, 1)
     std::vector<std::int64_t> strides;
 };
 
-Rows rowsOf(const ir::Shape& shape, const tiling::Region& region, const std::vector<bool>& reduced) {
+Rows rowsOf(const ir::Shape& shape, const tiling::Region& region,
+            const std::vector<bool>& reduced) {
     Rows rows;
     rows.strides = stridesOf(shape);
     tiling::Region inner;
     rows.outer = region;
     for (std::size_t d = 0; d < shape.size(); ++d) {
         inner.push_back(reduced[d] ? tiling::Interval{0, shape[d]} : tiling::Interval{0, 1});
-        if (reduced[d]) rows.outer[d] = {0, 1};
+        if (reduced[d])
+            rows.outer[d] = {0, 1};
     }
     forEachIndex(inner, [&](const Index& index) {
         rows.offsets.push_back(dot(index, rows.strides));
         bool in = true;
         for (std::size_t d = 0; d < shape.size(); ++d)
-            if (reduced[d]) in = in && index[d] >= region[d].begin && index[d] < region[d].end;
+            if (reduced[d])
+                in = in && index[d] >= region[d].begin && index[d] < region[d].end;
         rows.wanted.push_back(in);
     });
     return rows;
@@ -49,7 +53,8 @@ template <class F> void forEachRowOf(const Rows& rows, F&& fn) {
 
 std::vector<bool> suffixFrom(std::size_t rank, std::size_t axis) {
     std::vector<bool> r(rank, false);
-    for (std::size_t d = axis; d < rank; ++d) r[d] = true;
+    for (std::size_t d = axis; d < rank; ++d)
+        r[d] = true;
     return r;
 }
 
@@ -61,9 +66,12 @@ enum class Soft { Softmax, LogSoftmax, Hardmax };
 std::optional<std::vector<bool>> softmaxDims(const KernelContext& ctx) {
     const auto rank = std::int64_t(ctx.outShape().size());
     const bool modern = ctx.opset() >= 13;
-    const auto axis = normalizeAxis(ctx.op.attrInt("axis", modern ? -1 : 1), std::max<std::int64_t>(rank, 1));
-    if (!axis) return std::nullopt;
-    if (rank == 0) return std::vector<bool>{};
+    const auto axis =
+        normalizeAxis(ctx.op.attrInt("axis", modern ? -1 : 1), std::max<std::int64_t>(rank, 1));
+    if (!axis)
+        return std::nullopt;
+    if (rank == 0)
+        return std::vector<bool>{};
     if (modern) {
         std::vector<bool> r(std::size_t(rank), false);
         r[std::size_t(*axis)] = true;
@@ -74,7 +82,8 @@ std::optional<std::vector<bool>> softmaxDims(const KernelContext& ctx) {
 
 template <Soft K> Result softmaxKernel(const KernelContext& ctx) {
     const auto reduced = softmaxDims(ctx);
-    if (!reduced) return "axis out of range";
+    if (!reduced)
+        return "axis out of range";
     const Rows rows = rowsOf(ctx.outShape(), ctx.region, *reduced);
     visitFloating(ctx.output.dtype, [&]<class T>(TypeTag<T>) {
         const T* X = ctx.in(0).data<T>();
@@ -96,11 +105,15 @@ template <Soft K> Result softmaxKernel(const KernelContext& ctx) {
                 sum += std::exp(e[i]);
             }
             for (std::size_t i = 0; i < rows.offsets.size(); ++i) {
-                if (!rows.wanted[i]) continue;
+                if (!rows.wanted[i])
+                    continue;
                 double y;
-                if constexpr (K == Soft::Softmax) y = std::exp(e[i]) / sum;
-                else if constexpr (K == Soft::LogSoftmax) y = e[i] - std::log(sum);
-                else y = i == argmax ? 1.0 : 0.0;
+                if constexpr (K == Soft::Softmax)
+                    y = std::exp(e[i]) / sum;
+                else if constexpr (K == Soft::LogSoftmax)
+                    y = e[i] - std::log(sum);
+                else
+                    y = i == argmax ? 1.0 : 0.0;
                 Y[base + rows.offsets[i]] = store<T>(Compute<T>(y));
             }
         });
@@ -108,7 +121,9 @@ template <Soft K> Result softmaxKernel(const KernelContext& ctx) {
     return std::nullopt;
 }
 
-std::string softmaxCheck(const SupportQuery& q) { return checkTypes(q, isFloatType); }
+std::string softmaxCheck(const SupportQuery& q) {
+    return checkTypes(q, isFloatType);
+}
 
 // --- BatchNormalization (inference) ---
 
@@ -136,13 +151,18 @@ Result batchNormKernel(const KernelContext& ctx) {
 }
 
 std::string batchNormCheck(const SupportQuery& q) {
-    if (q.op.attrInt("training_mode", 0) != 0) return "training_mode is not supported";
-    if (q.op.attrInt("spatial", 1) != 1) return "spatial=0 is not supported";
-    if (q.op.outputs.size() != 1) return "only the inference form (one output) is supported";
-    if (q.op.inputs.size() != 5) return "expects 5 inputs";
+    if (q.op.attrInt("training_mode", 0) != 0)
+        return "training_mode is not supported";
+    if (q.op.attrInt("spatial", 1) != 1)
+        return "spatial=0 is not supported";
+    if (q.op.outputs.size() != 1)
+        return "only the inference form (one output) is supported";
+    if (q.op.inputs.size() != 5)
+        return "expects 5 inputs";
     if (q.graph) {
         const auto& x = q.graph->value(q.op.inputs[0]).shape;
-        if (x.size() < 2) return "input must have a channel dim";
+        if (x.size() < 2)
+            return "input must have a channel dim";
         for (std::size_t i = 1; i < 5; ++i)
             if (q.graph->value(q.op.inputs[i]).elements() != x[1])
                 return "scale, B, mean and var must have one element per channel";
@@ -159,7 +179,8 @@ struct Moments {
 template <class T> Moments momentsOf(const T* X, std::int64_t base, const Rows& rows) {
     Moments m;
     const double n = double(rows.offsets.size());
-    for (auto off : rows.offsets) m.mean += double(load(X[base + off]));
+    for (auto off : rows.offsets)
+        m.mean += double(load(X[base + off]));
     m.mean /= n;
     for (auto off : rows.offsets) {
         const double d = double(load(X[base + off])) - m.mean;
@@ -205,16 +226,19 @@ Result layerNormKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
     const auto rank = std::int64_t(x.shape.size());
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", -1), rank);
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const double eps = attrFloat(ctx.op, "epsilon", 1e-5);
     const std::vector<bool> reduced = suffixFrom(std::size_t(rank), std::size_t(*axis));
     const ir::Shape inner(x.shape.begin() + *axis, x.shape.end());
-    if (!broadcastsTo(ctx.in(1).shape, inner) || (ctx.has(2) && !broadcastsTo(ctx.in(2).shape, inner)))
+    if (!broadcastsTo(ctx.in(1).shape, inner) ||
+        (ctx.has(2) && !broadcastsTo(ctx.in(2).shape, inner)))
         return "scale and bias must broadcast to the normalised dims";
     // Y's region picks rows and elements; a statistics output's region picks rows only.
     tiling::Region region = ctx.region;
     if (ctx.outputIndex != 0)
-        for (std::int64_t d = *axis; d < rank; ++d) region[std::size_t(d)] = {0, x.shape[std::size_t(d)]};
+        for (std::int64_t d = *axis; d < rank; ++d)
+            region[std::size_t(d)] = {0, x.shape[std::size_t(d)]};
     const Rows rows = rowsOf(x.shape, region, reduced);
     const auto scaleStrides = broadcastStrides(ctx.in(1).shape, inner.size());
     const auto biasStrides =
@@ -225,7 +249,8 @@ Result layerNormKernel(const KernelContext& ctx) {
     std::vector<std::int64_t> scaleAt, biasAt;
     forEachIndex(tiling::fullRegion(inner), [&](const Index& i) {
         scaleAt.push_back(dot(i, scaleStrides));
-        if (ctx.has(2)) biasAt.push_back(dot(i, biasStrides));
+        if (ctx.has(2))
+            biasAt.push_back(dot(i, biasStrides));
     });
     const auto statStrides = stridesOf(ctx.outShape());
     visitFloating(x.dtype, [&]<class T>(TypeTag<T>) {
@@ -239,7 +264,8 @@ Result layerNormKernel(const KernelContext& ctx) {
                     if (rows.wanted[i]) {
                         const double v = double(load(X[base + rows.offsets[i]]));
                         double y = (v - m.mean) * inv * scale[scaleAt[i]];
-                        if (!bias.empty()) y += bias[biasAt[i]];
+                        if (!bias.empty())
+                            y += bias[biasAt[i]];
                         Y[base + rows.offsets[i]] = store<T>(Compute<T>(y));
                     }
             } else {
@@ -263,11 +289,13 @@ std::string layerNormCheck(const SupportQuery& q) {
 Result mvnKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
     auto axes = ctx.op.attrInts("axes");
-    if (!hasAttr(ctx.op, "axes")) axes = {0, 2, 3};
+    if (!hasAttr(ctx.op, "axes"))
+        axes = {0, 2, 3};
     std::vector<bool> reduced(x.shape.size(), false);
     for (auto a : axes) {
         const auto axis = normalizeAxis(a, std::int64_t(x.shape.size()));
-        if (!axis) return "axis out of range";
+        if (!axis)
+            return "axis out of range";
         reduced[std::size_t(*axis)] = true;
     }
     const Rows rows = rowsOf(x.shape, ctx.region, reduced);
@@ -314,8 +342,10 @@ Result lrnKernel(const KernelContext& ctx) {
 }
 
 std::string lrnCheck(const SupportQuery& q) {
-    if (q.op.attrInt("size", 0) < 1) return "size must be positive";
-    if (q.graph && q.graph->value(q.op.inputs[0]).shape.size() < 2) return "input needs channels";
+    if (q.op.attrInt("size", 0) < 1)
+        return "size must be positive";
+    if (q.graph && q.graph->value(q.op.inputs[0]).shape.size() < 2)
+        return "input needs channels";
     return checkTypes(q, isFloatType);
 }
 
@@ -332,6 +362,8 @@ constexpr KernelInfo kKernels[] = {
 
 } // namespace
 
-std::span<const KernelInfo> normKernels() { return kKernels; }
+std::span<const KernelInfo> normKernels() {
+    return kKernels;
+}
 
 } // namespace strata::reference::kernels

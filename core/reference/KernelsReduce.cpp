@@ -27,7 +27,8 @@ struct Reduction {
         std::size_t o = 0;
         for (std::size_t d = 0; d < reduced.size(); ++d) {
             if (reduced[d]) {
-                if (keepDims) ++o;
+                if (keepDims)
+                    ++o;
                 continue;
             }
             offset += out[o++] * inStrides[d];
@@ -63,10 +64,12 @@ std::optional<std::vector<bool>> reducedDims(const KernelContext& ctx) {
         axes = ctx.op.attrInts("axes");
         given = !axes.empty();
     }
-    std::vector<bool> reduced(std::size_t(rank), !given && ctx.op.attrInt("noop_with_empty_axes", 0) == 0);
+    std::vector<bool> reduced(std::size_t(rank),
+                              !given && ctx.op.attrInt("noop_with_empty_axes", 0) == 0);
     for (auto a : axes) {
         const auto axis = normalizeAxis(a, rank);
-        if (!axis) return std::nullopt;
+        if (!axis)
+            return std::nullopt;
         reduced[std::size_t(*axis)] = true;
     }
     return reduced;
@@ -74,7 +77,8 @@ std::optional<std::vector<bool>> reducedDims(const KernelContext& ctx) {
 
 template <Reduce K> Result reduceKernel(const KernelContext& ctx) {
     const auto reduced = reducedDims(ctx);
-    if (!reduced) return "axis out of range";
+    if (!reduced)
+        return "axis out of range";
     const Tensor& x = ctx.in(0);
     const bool keepDims = ctx.op.attrInt("keepdims", 1) != 0;
     const Reduction r = reductionOf(x.shape, *reduced, keepDims);
@@ -93,7 +97,8 @@ template <Reduce K> Result reduceKernel(const KernelContext& ctx) {
         forEachIndex(ctx.region, [&](const Index& out) {
             const std::int64_t base = r.base(out);
             Acc acc = 0;
-            if constexpr (K == Reduce::Prod) acc = 1;
+            if constexpr (K == Reduce::Prod)
+                acc = 1;
             if constexpr (K == Reduce::Max || K == Reduce::Min) {
                 acc = Acc(load(X[base + r.offsets[0]]));
                 for (auto off : r.offsets) {
@@ -107,26 +112,36 @@ template <Reduce K> Result reduceKernel(const KernelContext& ctx) {
                 }
             } else if constexpr (K == Reduce::LogSumExp) {
                 double max = -std::numeric_limits<double>::infinity();
-                for (auto off : r.offsets) max = std::max(max, double(load(X[base + off])));
+                for (auto off : r.offsets)
+                    max = std::max(max, double(load(X[base + off])));
                 double sum = 0;
                 if (std::isinf(max)) {
                     acc = Acc(max);
                 } else {
-                    for (auto off : r.offsets) sum += std::exp(double(load(X[base + off])) - max);
+                    for (auto off : r.offsets)
+                        sum += std::exp(double(load(X[base + off])) - max);
                     acc = Acc(max + std::log(sum));
                 }
             } else {
                 for (auto off : r.offsets) {
                     const Acc v = Acc(load(X[base + off]));
-                    if constexpr (K == Reduce::Prod) acc = Acc(acc * v);
-                    else if constexpr (K == Reduce::L1 && std::is_unsigned_v<Acc>) acc = Acc(acc + v);
-                    else if constexpr (K == Reduce::L1) acc = Acc(acc + (v < 0 ? Acc(-v) : v));
-                    else if constexpr (K == Reduce::L2 || K == Reduce::SumSquare) acc = Acc(acc + v * v);
-                    else acc = Acc(acc + v);
+                    if constexpr (K == Reduce::Prod)
+                        acc = Acc(acc * v);
+                    else if constexpr (K == Reduce::L1 && std::is_unsigned_v<Acc>)
+                        acc = Acc(acc + v);
+                    else if constexpr (K == Reduce::L1)
+                        acc = Acc(acc + (v < 0 ? Acc(-v) : v));
+                    else if constexpr (K == Reduce::L2 || K == Reduce::SumSquare)
+                        acc = Acc(acc + v * v);
+                    else
+                        acc = Acc(acc + v);
                 }
-                if constexpr (K == Reduce::Mean) acc = Acc(double(acc) / count);
-                else if constexpr (K == Reduce::L2) acc = Acc(std::sqrt(double(acc)));
-                else if constexpr (K == Reduce::LogSum) acc = Acc(std::log(double(acc)));
+                if constexpr (K == Reduce::Mean)
+                    acc = Acc(double(acc) / count);
+                else if constexpr (K == Reduce::L2)
+                    acc = Acc(std::sqrt(double(acc)));
+                else if constexpr (K == Reduce::LogSum)
+                    acc = Acc(std::log(double(acc)));
             }
             Y[dot(out, outStrides)] = convertElement<T>(acc);
         });
@@ -139,9 +154,12 @@ std::string reduceCheck(const SupportQuery& q) {
         q.op.attrInt("noop_with_empty_axes", 0) != 0)
         return "noop_with_empty_axes with computed axes is not supported";
     if (q.graph) {
-        if (q.inputType(0) != q.outputType(0)) return "input and output dtypes differ";
-        if (q.graph->value(q.op.inputs[0]).elements() == 0) return "empty input";
-        if (!isNumericType(q.inputType(0))) return "dtype is not supported";
+        if (q.inputType(0) != q.outputType(0))
+            return "input and output dtypes differ";
+        if (q.graph->value(q.op.inputs[0]).elements() == 0)
+            return "empty input";
+        if (!isNumericType(q.inputType(0)))
+            return "dtype is not supported";
     }
     return {};
 }
@@ -150,7 +168,8 @@ template <bool Max> Result argKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
     const auto rank = std::int64_t(x.shape.size());
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", 0), rank);
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const bool keepDims = ctx.op.attrInt("keepdims", 1) != 0;
     const bool last = ctx.op.attrInt("select_last_index", 0) != 0;
     std::vector<bool> reduced(std::size_t(rank), false);
@@ -166,8 +185,8 @@ template <bool Max> Result argKernel(const KernelContext& ctx) {
             std::int64_t at = 0;
             for (std::size_t i = 1; i < r.offsets.size(); ++i) {
                 const auto v = load(X[base + r.offsets[i]]);
-                const bool better = Max ? (v > best || (last && v == best))
-                                        : (v < best || (last && v == best));
+                const bool better =
+                    Max ? (v > best || (last && v == best)) : (v < best || (last && v == best));
                 if (better) {
                     best = v;
                     at = std::int64_t(i);
@@ -180,10 +199,14 @@ template <bool Max> Result argKernel(const KernelContext& ctx) {
 }
 
 std::string argCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
-    if (q.outputType(0) != ir::DType::Int64) return "output must be int64";
-    if (!isNumericType(q.inputType(0))) return "dtype is not supported";
-    if (q.graph->value(q.op.inputs[0]).elements() == 0) return "empty input";
+    if (!q.graph)
+        return {};
+    if (q.outputType(0) != ir::DType::Int64)
+        return "output must be int64";
+    if (!isNumericType(q.inputType(0)))
+        return "dtype is not supported";
+    if (q.graph->value(q.op.inputs[0]).elements() == 0)
+        return "empty input";
     return {};
 }
 
@@ -193,7 +216,8 @@ Result topKKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
     const auto rank = std::int64_t(x.shape.size());
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", -1), rank);
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const auto a = std::size_t(*axis);
     const bool largest = ctx.op.attrInt("largest", 1) != 0;
     const std::int64_t n = x.shape[a];
@@ -207,7 +231,8 @@ Result topKKernel(const KernelContext& ctx) {
         forEachIndex(rows, [&](const Index& row) {
             const std::int64_t base = dot(row, inStrides);
             auto value = [&](std::int64_t i) { return load(X[base + i * inStrides[a]]); };
-            for (std::int64_t i = 0; i < n; ++i) order[std::size_t(i)] = i;
+            for (std::int64_t i = 0; i < n; ++i)
+                order[std::size_t(i)] = i;
             std::stable_sort(order.begin(), order.end(), [&](std::int64_t p, std::int64_t q) {
                 return largest ? value(p) > value(q) : value(p) < value(q);
             });
@@ -215,8 +240,10 @@ Result topKKernel(const KernelContext& ctx) {
             for (std::int64_t j = ctx.region[a].begin; j < ctx.region[a].end; ++j) {
                 at[a] = j;
                 const std::int64_t o = dot(at, outStrides), i = order[std::size_t(j)];
-                if (ctx.outputIndex == 0) ctx.output.data<T>()[o] = X[base + i * inStrides[a]];
-                else ctx.output.data<std::int64_t>()[o] = i;
+                if (ctx.outputIndex == 0)
+                    ctx.output.data<T>()[o] = X[base + i * inStrides[a]];
+                else
+                    ctx.output.data<std::int64_t>()[o] = i;
             }
         });
     });
@@ -224,11 +251,14 @@ Result topKKernel(const KernelContext& ctx) {
 }
 
 std::string topKCheck(const SupportQuery& q) {
-    if (q.op.outputs.size() != 2) return "expects both outputs (values and indices)";
-    if (!q.graph) return {};
+    if (q.op.outputs.size() != 2)
+        return "expects both outputs (values and indices)";
+    if (!q.graph)
+        return {};
     if (q.inputType(0) != q.outputType(0) || !isNumericType(q.inputType(0)))
         return "dtype is not supported";
-    if (q.outputType(1) != ir::DType::Int64) return "indices must be int64";
+    if (q.outputType(1) != ir::DType::Int64)
+        return "indices must be int64";
     return {};
 }
 
@@ -250,6 +280,8 @@ constexpr KernelInfo kKernels[] = {
 
 } // namespace
 
-std::span<const KernelInfo> reduceKernels() { return kKernels; }
+std::span<const KernelInfo> reduceKernels() {
+    return kKernels;
+}
 
 } // namespace strata::reference::kernels

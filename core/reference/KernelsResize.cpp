@@ -20,17 +20,17 @@ struct Tap {
 };
 
 struct ResizeParams {
-    std::string mode = "nearest";           // nearest, linear, cubic
-    std::string transform = "half_pixel";   // coordinate_transformation_mode
+    std::string mode = "nearest";         // nearest, linear, cubic
+    std::string transform = "half_pixel"; // coordinate_transformation_mode
     std::string nearestMode = "round_prefer_floor";
     double cubicA = -0.75;
     bool excludeOutside = false;
     double extrapolation = 0;
-    std::vector<double> scales;             // per dim
+    std::vector<double> scales; // per dim
     // The resized length per dim as onnx's reference uses it in coordinate transforms: scale *
     // input length when scales are given (not rounded), else the output size.
     std::vector<double> lengths;
-    std::vector<double> roi;                // 2 * rank, for tf_crop_and_resize
+    std::vector<double> roi; // 2 * rank, for tf_crop_and_resize
 };
 
 std::array<double, 4> cubicCoeffs(double r, double a) {
@@ -45,18 +45,23 @@ std::vector<Tap> tapsFor(const ResizeParams& p, std::size_t d, std::int64_t x, s
                          std::size_t rank) {
     const double scale = p.scales[d], out = p.lengths[d];
     double xo;
-    if (p.transform == "asymmetric") xo = double(x) / scale;
-    else if (p.transform == "pytorch_half_pixel") xo = out == 1 ? -0.5 : (double(x) + 0.5) / scale - 0.5;
+    if (p.transform == "asymmetric")
+        xo = double(x) / scale;
+    else if (p.transform == "pytorch_half_pixel")
+        xo = out == 1 ? -0.5 : (double(x) + 0.5) / scale - 0.5;
     else if (p.transform == "align_corners")
         xo = out == 1 ? 0 : double(x) * double(in - 1) / (out - 1);
-    else if (p.transform == "tf_half_pixel_for_nn") xo = (double(x) + 0.5) / scale;
+    else if (p.transform == "tf_half_pixel_for_nn")
+        xo = (double(x) + 0.5) / scale;
     else if (p.transform == "tf_crop_and_resize") {
         const double start = p.roi[d], end = p.roi[rank + d];
         xo = out == 1 ? (end - start) * double(in - 1) / 2
                       : double(x) * (end - start) * double(in - 1) / (out - 1);
         xo += start * double(in - 1);
-        if (xo < 0 || xo > double(in - 1)) return {};
-    } else xo = (double(x) + 0.5) / scale - 0.5; // half_pixel
+        if (xo < 0 || xo > double(in - 1))
+            return {};
+    } else
+        xo = (double(x) + 0.5) / scale - 0.5; // half_pixel
     const auto clampIndex = [&](std::int64_t i) { return std::clamp<std::int64_t>(i, 0, in - 1); };
     const double fl = std::floor(xo);
     const auto x0 = std::int64_t(fl);
@@ -65,10 +70,14 @@ std::vector<Tap> tapsFor(const ResizeParams& p, std::size_t d, std::int64_t x, s
     if (p.mode == "nearest") {
         std::int64_t i = x0;
         if (r != 0) {
-            if (p.nearestMode == "round_prefer_ceil") i = r >= 0.5 ? x0 + 1 : x0;
-            else if (p.nearestMode == "floor") i = x0;
-            else if (p.nearestMode == "ceil") i = x0 + 1;
-            else i = r > 0.5 ? x0 + 1 : x0; // round_prefer_floor
+            if (p.nearestMode == "round_prefer_ceil")
+                i = r >= 0.5 ? x0 + 1 : x0;
+            else if (p.nearestMode == "floor")
+                i = x0;
+            else if (p.nearestMode == "ceil")
+                i = x0 + 1;
+            else
+                i = r > 0.5 ? x0 + 1 : x0; // round_prefer_floor
         }
         taps.push_back({clampIndex(i), 1.0});
     } else if (p.mode == "linear") {
@@ -76,18 +85,22 @@ std::vector<Tap> tapsFor(const ResizeParams& p, std::size_t d, std::int64_t x, s
         taps.push_back({x0 + 1, r});
     } else {
         const auto c = cubicCoeffs(r, p.cubicA);
-        for (int k = 0; k < 4; ++k) taps.push_back({x0 - 1 + k, c[std::size_t(k)]});
+        for (int k = 0; k < 4; ++k)
+            taps.push_back({x0 - 1 + k, c[std::size_t(k)]});
     }
     if (p.mode != "nearest") {
         if (p.excludeOutside) {
             double sum = 0;
             for (Tap& t : taps) {
-                if (t.index < 0 || t.index >= in) t.weight = 0;
+                if (t.index < 0 || t.index >= in)
+                    t.weight = 0;
                 sum += t.weight;
             }
-            for (Tap& t : taps) t.weight /= sum;
+            for (Tap& t : taps)
+                t.weight /= sum;
         }
-        for (Tap& t : taps) t.index = clampIndex(t.index);
+        for (Tap& t : taps)
+            t.index = clampIndex(t.index);
     }
     std::erase_if(taps, [](const Tap& t) { return t.weight == 0; });
     return taps;
@@ -96,9 +109,11 @@ std::vector<Tap> tapsFor(const ResizeParams& p, std::size_t d, std::int64_t x, s
 Result resizeLoop(const KernelContext& ctx, ResizeParams p) {
     const Tensor& x = ctx.in(0);
     const std::size_t rank = x.shape.size();
-    if (p.scales.size() != rank) return "scales must have one entry per dim";
+    if (p.scales.size() != rank)
+        return "scales must have one entry per dim";
     if (p.lengths.empty())
-        for (std::size_t d = 0; d < rank; ++d) p.lengths.push_back(p.scales[d] * double(x.shape[d]));
+        for (std::size_t d = 0; d < rank; ++d)
+            p.lengths.push_back(p.scales[d] * double(x.shape[d]));
     if (p.transform == "tf_crop_and_resize" && p.roi.size() != 2 * rank)
         return "roi must have 2 * rank entries";
     // Taps of every output coordinate in the region, per dim (nullopt: extrapolated).
@@ -135,8 +150,10 @@ Result resizeLoop(const KernelContext& ctx, ResizeParams p) {
                     }
                     sum += w * double(load(X[at]));
                     std::size_t d = rank;
-                    while (d > 0 && ++pick[d - 1] == dims[d - 1]->size()) pick[--d] = 0;
-                    if (d == 0) break;
+                    while (d > 0 && ++pick[d - 1] == dims[d - 1]->size())
+                        pick[--d] = 0;
+                    if (d == 0)
+                        break;
                 }
             }
             Y[dot(out, outStrides)] = convertElement<T>(sum);
@@ -153,8 +170,10 @@ Result resizeKernel(const KernelContext& ctx) {
     p.cubicA = attrFloat(ctx.op, "cubic_coeff_a", -0.75);
     p.excludeOutside = ctx.op.attrInt("exclude_outside", 0) != 0;
     p.extrapolation = attrFloat(ctx.op, "extrapolation_value", 0.0);
-    if (ctx.has(1)) p.roi = ctx.in(1).toDoubles();
-    if (ctx.has(2)) p.scales = ctx.in(2).toDoubles();
+    if (ctx.has(1))
+        p.roi = ctx.in(1).toDoubles();
+    if (ctx.has(2))
+        p.scales = ctx.in(2).toDoubles();
     if (p.scales.empty()) // sizes given: the scale is the size ratio
         for (std::size_t d = 0; d < ctx.outShape().size(); ++d) {
             p.scales.push_back(double(ctx.outShape()[d]) / double(ctx.in(0).shape[d]));
@@ -164,7 +183,8 @@ Result resizeKernel(const KernelContext& ctx) {
 }
 
 std::string resizeCheck(const SupportQuery& q) {
-    if (q.graph && q.opset() < 11) return "Resize before opset 11 is not supported";
+    if (q.graph && q.opset() < 11)
+        return "Resize before opset 11 is not supported";
     const std::string mode = attrString(q.op, "mode", "nearest");
     if (mode != "nearest" && mode != "linear" && mode != "cubic")
         return "mode '" + mode + "' is not supported";
@@ -175,7 +195,8 @@ std::string resizeCheck(const SupportQuery& q) {
     const std::string n = attrString(q.op, "nearest_mode", "round_prefer_floor");
     if (n != "round_prefer_floor" && n != "round_prefer_ceil" && n != "floor" && n != "ceil")
         return "nearest_mode '" + n + "' is not supported";
-    if (hasAttr(q.op, "antialias") || hasAttr(q.op, "axes") || hasAttr(q.op, "keep_aspect_ratio_policy"))
+    if (hasAttr(q.op, "antialias") || hasAttr(q.op, "axes") ||
+        hasAttr(q.op, "keep_aspect_ratio_policy"))
         return "opset 18 attributes are not supported";
     if (q.graph && (q.inputType(0) != q.outputType(0) || !isNumericType(q.inputType(0))))
         return "dtype is not supported";
@@ -194,7 +215,8 @@ Result upsampleKernel(const KernelContext& ctx) {
 
 std::string upsampleCheck(const SupportQuery& q) {
     const std::string mode = attrString(q.op, "mode", "nearest");
-    if (mode != "nearest" && mode != "linear") return "mode '" + mode + "' is not supported";
+    if (mode != "nearest" && mode != "linear")
+        return "mode '" + mode + "' is not supported";
     if (q.graph && (q.inputType(0) != q.outputType(0) || !isNumericType(q.inputType(0))))
         return "dtype is not supported";
     return {};
@@ -207,6 +229,8 @@ constexpr KernelInfo kKernels[] = {
 
 } // namespace
 
-std::span<const KernelInfo> resizeKernels() { return kKernels; }
+std::span<const KernelInfo> resizeKernels() {
+    return kKernels;
+}
 
 } // namespace strata::reference::kernels

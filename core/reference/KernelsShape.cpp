@@ -22,7 +22,8 @@ Result copyKernel(const KernelContext& ctx) {
         forEachIndex(ctx.region, [&](const Index& i) { mask[dot(i, strides)] = true; });
         return std::nullopt;
     }
-    if (ctx.in(0).elements() != ctx.output.elements()) return "element counts differ";
+    if (ctx.in(0).elements() != ctx.output.elements())
+        return "element counts differ";
     const auto strides = stridesOf(ctx.outShape());
     const std::size_t size = ir::dtypeSize(ctx.output.dtype);
     forEachRow(ctx.region, [&](const Index& index, std::int64_t count) {
@@ -34,7 +35,8 @@ Result copyKernel(const KernelContext& ctx) {
 }
 
 std::string copyCheck(const SupportQuery& q) {
-    if (q.graph && q.inputType(0) != q.outputType(0)) return "input and output dtypes differ";
+    if (q.graph && q.inputType(0) != q.outputType(0))
+        return "input and output dtypes differ";
     return {};
 }
 
@@ -54,12 +56,15 @@ Result transposeKernel(const KernelContext& ctx) {
     const std::size_t rank = x.shape.size();
     auto perm = ctx.op.attrInts("perm");
     if (perm.empty())
-        for (std::size_t d = rank; d-- > 0;) perm.push_back(std::int64_t(d));
-    if (perm.size() != rank) return "perm has the wrong length";
+        for (std::size_t d = rank; d-- > 0;)
+            perm.push_back(std::int64_t(d));
+    if (perm.size() != rank)
+        return "perm has the wrong length";
     const auto inStrides = stridesOf(x.shape);
     std::vector<std::int64_t> strides(rank); // input stride of each output dim
     for (std::size_t d = 0; d < rank; ++d) {
-        if (perm[d] < 0 || perm[d] >= std::int64_t(rank)) return "perm out of range";
+        if (perm[d] < 0 || perm[d] >= std::int64_t(rank))
+            return "perm out of range";
         strides[d] = inStrides[std::size_t(perm[d])];
     }
     gatherElements(x, ctx.output, ctx.region, [&](const Index& i) { return dot(i, strides); });
@@ -69,7 +74,8 @@ Result transposeKernel(const KernelContext& ctx) {
 Result concatKernel(const KernelContext& ctx) {
     const auto rank = std::int64_t(ctx.outShape().size());
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", 0), rank);
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const auto a = std::size_t(*axis);
     // Region of the output each input fills, copied one input at a time.
     std::int64_t start = 0;
@@ -91,7 +97,8 @@ Result concatKernel(const KernelContext& ctx) {
 }
 
 std::string concatCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     for (std::size_t i = 0; i < q.op.inputs.size(); ++i)
         if (!q.hasInput(i) || q.inputType(i) != q.outputType(0))
             return "inputs and output must share a dtype";
@@ -102,7 +109,8 @@ std::string concatCheck(const SupportQuery& q) {
 Result splitKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
     const auto axis = normalizeAxis(ctx.op.attrInt("axis", 0), std::int64_t(x.shape.size()));
-    if (!axis) return "axis out of range";
+    if (!axis)
+        return "axis out of range";
     const auto a = std::size_t(*axis);
     std::int64_t start = 0;
     for (std::size_t k = 0; k < ctx.outputIndex; ++k)
@@ -117,13 +125,17 @@ Result splitKernel(const KernelContext& ctx) {
 }
 
 std::string splitCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
+    if (!q.graph)
+        return {};
     std::int64_t total = 0;
     const auto& in = q.graph->value(q.op.inputs[0]).shape;
     const auto axis = normalizeAxis(q.op.attrInt("axis", 0), std::int64_t(in.size()));
-    if (!axis) return "axis out of range";
-    for (ir::ValueId out : q.op.outputs) total += q.graph->value(out).shape[std::size_t(*axis)];
-    if (total != in[std::size_t(*axis)]) return "outputs do not cover the input (an output is unnamed)";
+    if (!axis)
+        return "axis out of range";
+    for (ir::ValueId out : q.op.outputs)
+        total += q.graph->value(out).shape[std::size_t(*axis)];
+    if (total != in[std::size_t(*axis)])
+        return "outputs do not cover the input (an output is unnamed)";
     return copyCheck(q);
 }
 
@@ -137,17 +149,23 @@ std::optional<std::pair<Index, Index>> sliceStarts(const KernelContext& ctx) {
         axes = ctx.op.attrInts("axes");
     } else {
         starts = ctx.in(1).toInt64s();
-        if (ctx.has(3)) axes = ctx.in(3).toInt64s();
-        if (ctx.has(4)) steps = ctx.in(4).toInt64s();
+        if (ctx.has(3))
+            axes = ctx.in(3).toInt64s();
+        if (ctx.has(4))
+            steps = ctx.in(4).toInt64s();
     }
     if (axes.empty())
-        for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(std::int64_t(i));
-    if (steps.empty()) steps.assign(starts.size(), 1);
-    if (axes.size() != starts.size() || steps.size() != starts.size()) return std::nullopt;
+        for (std::size_t i = 0; i < starts.size(); ++i)
+            axes.push_back(std::int64_t(i));
+    if (steps.empty())
+        steps.assign(starts.size(), 1);
+    if (axes.size() != starts.size() || steps.size() != starts.size())
+        return std::nullopt;
     Index start(std::size_t(rank), 0), step(std::size_t(rank), 1);
     for (std::size_t i = 0; i < starts.size(); ++i) {
         const auto axis = normalizeAxis(axes[i], rank);
-        if (!axis || steps[i] == 0) return std::nullopt;
+        if (!axis || steps[i] == 0)
+            return std::nullopt;
         const std::int64_t dim = shape[std::size_t(*axis)];
         std::int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
         s = steps[i] > 0 ? std::clamp<std::int64_t>(s, 0, dim)
@@ -160,22 +178,27 @@ std::optional<std::pair<Index, Index>> sliceStarts(const KernelContext& ctx) {
 
 Result sliceKernel(const KernelContext& ctx) {
     const auto ss = sliceStarts(ctx);
-    if (!ss) return "inconsistent starts, axes or steps";
+    if (!ss)
+        return "inconsistent starts, axes or steps";
     const auto& [start, step] = *ss;
     const auto strides = stridesOf(ctx.in(0).shape);
     gatherElements(ctx.in(0), ctx.output, ctx.region, [&](const Index& i) {
         std::int64_t offset = 0;
-        for (std::size_t d = 0; d < i.size(); ++d) offset += (start[d] + i[d] * step[d]) * strides[d];
+        for (std::size_t d = 0; d < i.size(); ++d)
+            offset += (start[d] + i[d] * step[d]) * strides[d];
         return offset;
     });
     return std::nullopt;
 }
 
 std::string sliceCheck(const SupportQuery& q) {
-    if (!q.graph) return {};
-    if (q.inputType(0) != q.outputType(0)) return "input and output dtypes differ";
+    if (!q.graph)
+        return {};
+    if (q.inputType(0) != q.outputType(0))
+        return "input and output dtypes differ";
     for (std::size_t i = 1; i < q.op.inputs.size(); ++i)
-        if (q.hasInput(i) && !isIndexType(q.inputType(i))) return "starts/ends/axes/steps must be int32 or int64";
+        if (q.hasInput(i) && !isIndexType(q.inputType(i)))
+            return "starts/ends/axes/steps must be int32 or int64";
     return {};
 }
 
@@ -184,9 +207,11 @@ Result padKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
     const std::size_t rank = x.shape.size();
     const auto pads = ctx.opset() < 11 ? ctx.op.attrInts("pads") : ctx.in(1).toInt64s();
-    if (pads.size() != 2 * rank) return "pads must have 2 * rank entries";
+    if (pads.size() != 2 * rank)
+        return "pads must have 2 * rank entries";
     const std::string mode = attrString(ctx.op, "mode", "constant");
-    const double value = ctx.opset() < 11 ? attrFloat(ctx.op, "value", 0.0) : scalarInput(ctx, 2, 0.0);
+    const double value =
+        ctx.opset() < 11 ? attrFloat(ctx.op, "value", 0.0) : scalarInput(ctx, 2, 0.0);
     const auto strides = stridesOf(x.shape);
     // The pad value in the output's dtype, written where no input element maps.
     Tensor fill = fromValues(ctx.output.dtype, {}, std::vector<double>{value});
@@ -211,7 +236,8 @@ Result padKernel(const KernelContext& ctx) {
                 } else {
                     const std::int64_t period = 2 * (n - 1);
                     j = ((j % period) + period) % period;
-                    if (j >= n) j = period - j;
+                    if (j >= n)
+                        j = period - j;
                 }
             }
             offset += j * strides[d];
@@ -225,14 +251,17 @@ std::string padCheck(const SupportQuery& q) {
     const std::string mode = attrString(q.op, "mode", "constant");
     if (mode != "constant" && mode != "reflect" && mode != "edge")
         return "mode '" + mode + "' is not supported";
-    if (q.graph && q.inputType(0) != q.outputType(0)) return "input and output dtypes differ";
-    if (q.op.inputs.size() > 3) return "the axes input (opset 18) is not supported";
+    if (q.graph && q.inputType(0) != q.outputType(0))
+        return "input and output dtypes differ";
+    if (q.op.inputs.size() > 3)
+        return "the axes input (opset 18) is not supported";
     return {};
 }
 
 Result expandKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
-    if (!broadcastsTo(x.shape, ctx.outShape())) return "input does not broadcast to the output";
+    if (!broadcastsTo(x.shape, ctx.outShape()))
+        return "input does not broadcast to the output";
     const auto strides = broadcastStrides(x.shape, ctx.outShape().size());
     gatherElements(x, ctx.output, ctx.region, [&](const Index& i) { return dot(i, strides); });
     return std::nullopt;
@@ -240,11 +269,13 @@ Result expandKernel(const KernelContext& ctx) {
 
 Result tileKernel(const KernelContext& ctx) {
     const Tensor& x = ctx.in(0);
-    if (x.shape.size() != ctx.outShape().size()) return "repeats do not match the rank";
+    if (x.shape.size() != ctx.outShape().size())
+        return "repeats do not match the rank";
     const auto strides = stridesOf(x.shape);
     gatherElements(x, ctx.output, ctx.region, [&](const Index& i) {
         std::int64_t offset = 0;
-        for (std::size_t d = 0; d < i.size(); ++d) offset += (i[d] % x.shape[d]) * strides[d];
+        for (std::size_t d = 0; d < i.size(); ++d)
+            offset += (i[d] % x.shape[d]) * strides[d];
         return offset;
     });
     return std::nullopt;
@@ -261,7 +292,8 @@ Result depthToSpaceKernel(const KernelContext& ctx) {
     gatherElements(x, ctx.output, ctx.region, [&](const Index& i) {
         const std::int64_t bh = i[2] % b, bw = i[3] % b;
         const std::int64_t c = crd ? i[1] * b * b + bh * b + bw : (bh * b + bw) * outC + i[1];
-        return i[0] * strides[0] + c * strides[1] + (i[2] / b) * strides[2] + (i[3] / b) * strides[3];
+        return i[0] * strides[0] + c * strides[1] + (i[2] / b) * strides[2] +
+               (i[3] / b) * strides[3];
     });
     return std::nullopt;
 }
@@ -281,33 +313,31 @@ Result spaceToDepthKernel(const KernelContext& ctx) {
 }
 
 std::string blockCheck(const SupportQuery& q) {
-    if (q.op.attrInt("blocksize", 0) < 1) return "blocksize must be positive";
+    if (q.op.attrInt("blocksize", 0) < 1)
+        return "blocksize must be positive";
     const std::string mode = attrString(q.op, "mode", "DCR");
-    if (mode != "DCR" && mode != "CRD") return "mode '" + mode + "' is not supported";
-    if (q.graph && q.graph->value(q.op.inputs[0]).shape.size() != 4) return "input must be 4-D";
+    if (mode != "DCR" && mode != "CRD")
+        return "mode '" + mode + "' is not supported";
+    if (q.graph && q.graph->value(q.op.inputs[0]).shape.size() != 4)
+        return "input must be 4-D";
     return copyCheck(q);
 }
 
 constexpr KernelInfo kKernels[] = {
-    {"Concat", concatKernel, concatCheck},
-    {"DepthToSpace", depthToSpaceKernel, blockCheck},
-    {"Dropout", copyKernel, dropoutCheck},
-    {"Expand", expandKernel, copyCheck},
-    {"Flatten", copyKernel, copyCheck},
-    {"Identity", copyKernel, copyCheck},
-    {"Pad", padKernel, padCheck},
-    {"Reshape", copyKernel, copyCheck},
-    {"Slice", sliceKernel, sliceCheck},
-    {"SpaceToDepth", spaceToDepthKernel, blockCheck},
-    {"Split", splitKernel, splitCheck},
-    {"Squeeze", copyKernel, copyCheck},
-    {"Tile", tileKernel, copyCheck},
-    {"Transpose", transposeKernel, copyCheck},
+    {"Concat", concatKernel, concatCheck}, {"DepthToSpace", depthToSpaceKernel, blockCheck},
+    {"Dropout", copyKernel, dropoutCheck}, {"Expand", expandKernel, copyCheck},
+    {"Flatten", copyKernel, copyCheck},    {"Identity", copyKernel, copyCheck},
+    {"Pad", padKernel, padCheck},          {"Reshape", copyKernel, copyCheck},
+    {"Slice", sliceKernel, sliceCheck},    {"SpaceToDepth", spaceToDepthKernel, blockCheck},
+    {"Split", splitKernel, splitCheck},    {"Squeeze", copyKernel, copyCheck},
+    {"Tile", tileKernel, copyCheck},       {"Transpose", transposeKernel, copyCheck},
     {"Unsqueeze", copyKernel, copyCheck},
 };
 
 } // namespace
 
-std::span<const KernelInfo> shapeKernels() { return kKernels; }
+std::span<const KernelInfo> shapeKernels() {
+    return kKernels;
+}
 
 } // namespace strata::reference::kernels

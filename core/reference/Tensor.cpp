@@ -7,11 +7,14 @@
 
 namespace strata::reference {
 
-std::int64_t Tensor::elements() const { return ir::elementCount(shape).value_or(0); }
+std::int64_t Tensor::elements() const {
+    return ir::elementCount(shape).value_or(0);
+}
 
 double Tensor::at(std::int64_t i) const {
     double out = 0;
-    const bool known = visitAny(dtype, [&]<class T>(TypeTag<T>) { out = double(load(data<T>()[i])); });
+    const bool known =
+        visitAny(dtype, [&]<class T>(TypeTag<T>) { out = double(load(data<T>()[i])); });
     assert(known);
     (void)known;
     return out;
@@ -28,7 +31,8 @@ std::vector<std::int64_t> Tensor::toInt64s() const {
 
 std::vector<double> Tensor::toDoubles() const {
     std::vector<double> out(static_cast<std::size_t>(elements()));
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = at(std::int64_t(i));
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = at(std::int64_t(i));
     return out;
 }
 
@@ -43,21 +47,24 @@ Tensor zeros(ir::DType dtype, ir::Shape shape) {
 Tensor fromFloats(ir::Shape shape, std::span<const float> values) {
     Tensor t = zeros(ir::DType::Float32, std::move(shape));
     assert(std::int64_t(values.size()) == t.elements());
-    if (!t.bytes.empty()) std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+    if (!t.bytes.empty())
+        std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
     return t;
 }
 
 Tensor fromDoubles(ir::Shape shape, std::span<const double> values) {
     Tensor t = zeros(ir::DType::Float64, std::move(shape));
     assert(std::int64_t(values.size()) == t.elements());
-    if (!t.bytes.empty()) std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+    if (!t.bytes.empty())
+        std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
     return t;
 }
 
 Tensor fromInt64s(ir::Shape shape, std::span<const std::int64_t> values) {
     Tensor t = zeros(ir::DType::Int64, std::move(shape));
     assert(std::int64_t(values.size()) == t.elements());
-    if (!t.bytes.empty()) std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+    if (!t.bytes.empty())
+        std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
     return t;
 }
 
@@ -65,12 +72,15 @@ Tensor fromValues(ir::DType dtype, ir::Shape shape, std::span<const double> valu
     Tensor t = zeros(dtype, std::move(shape));
     assert(std::int64_t(values.size()) == t.elements());
     visitAny(dtype, [&]<class T>(TypeTag<T>) {
-        for (std::size_t i = 0; i < values.size(); ++i) t.data<T>()[i] = convertElement<T>(values[i]);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            t.data<T>()[i] = convertElement<T>(values[i]);
     });
     return t;
 }
 
-Tensor zerosLike(const ir::Value& value) { return zeros(value.dtype, value.shape); }
+Tensor zerosLike(const ir::Value& value) {
+    return zeros(value.dtype, value.shape);
+}
 
 Expected<Tensor> constantTensor(const ir::Value& value) {
     if (!isSupportedDType(value.dtype))
@@ -85,7 +95,8 @@ Expected<Tensor> constantTensor(const ir::Value& value) {
                          ir::shapeToString(value.shape) +
                          (value.data.empty() ? " (its data was not loaded)" : ""),
                      {.value = value.name});
-    if (!t.bytes.empty()) std::memcpy(t.bytes.data(), value.data.data, t.bytes.size());
+    if (!t.bytes.empty())
+        std::memcpy(t.bytes.data(), value.data.data, t.bytes.size());
     return t;
 }
 
@@ -122,32 +133,39 @@ std::uint16_t floatToHalf(float value) {
     const std::uint32_t absBits = f & 0x7fffffff;
     if (absBits >= 0x7f800000) // inf or NaN
         return std::uint16_t(sign | 0x7c00 | (absBits > 0x7f800000 ? 0x200 : 0));
-    if (absBits >= 0x477ff000) return std::uint16_t(sign | 0x7c00); // rounds to inf
+    if (absBits >= 0x477ff000)
+        return std::uint16_t(sign | 0x7c00); // rounds to inf
     if (absBits < 0x38800000) {
         // Result is subnormal or zero: add the implicit bit and shift with round-to-even.
-        if (absBits < 0x33000000) return sign; // below half the smallest subnormal
+        if (absBits < 0x33000000)
+            return sign; // below half the smallest subnormal
         const std::uint32_t exponent = absBits >> 23;
         const std::uint32_t mantissa = (absBits & 0x7fffff) | 0x800000;
         const std::uint32_t shift = 126 - exponent; // 14..24
         std::uint32_t half = mantissa >> shift;
         const std::uint32_t rest = mantissa & ((1u << shift) - 1);
         const std::uint32_t halfway = 1u << (shift - 1);
-        if (rest > halfway || (rest == halfway && (half & 1))) ++half;
+        if (rest > halfway || (rest == halfway && (half & 1)))
+            ++half;
         return std::uint16_t(sign | half);
     }
     // Normal: rebias the exponent, round the mantissa to 10 bits (to even).
     std::uint32_t bits = absBits - 0x38000000; // exponent 127 -> 15
     const std::uint32_t rest = bits & 0x1fff;
     bits >>= 13;
-    if (rest > 0x1000 || (rest == 0x1000 && (bits & 1))) ++bits; // may carry into inf: correct
+    if (rest > 0x1000 || (rest == 0x1000 && (bits & 1)))
+        ++bits; // may carry into inf: correct
     return std::uint16_t(sign | bits);
 }
 
-float bfloat16ToFloat(std::uint16_t bits) { return std::bit_cast<float>(std::uint32_t(bits) << 16); }
+float bfloat16ToFloat(std::uint16_t bits) {
+    return std::bit_cast<float>(std::uint32_t(bits) << 16);
+}
 
 std::uint16_t floatToBfloat16(float value) {
     std::uint32_t f = std::bit_cast<std::uint32_t>(value);
-    if ((f & 0x7fffffff) > 0x7f800000) return std::uint16_t((f >> 16) | 0x40); // quiet NaN
+    if ((f & 0x7fffffff) > 0x7f800000)
+        return std::uint16_t((f >> 16) | 0x40); // quiet NaN
     f += 0x7fff + ((f >> 16) & 1);
     return std::uint16_t(f >> 16);
 }

@@ -4,19 +4,17 @@
 // and bool outputs). Prints passes / supported / total and why the others were skipped.
 
 #include "TensorFiles.h"
-
 #include "model/OnnxImporter.h"
 #include "reference/Compare.h"
 #include "reference/Evaluator.h"
 
-#include <gtest/gtest.h>
-#include <onnx/onnx_pb.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <iostream>
 #include <map>
+#include <onnx/onnx_pb.h>
 #include <set>
 
 namespace strata {
@@ -45,7 +43,8 @@ std::vector<fs::path> numbered(const fs::path& dir, const std::string& stem) {
 
 // onnx 1.12 stores bfloat16 test data as uint16 (the same bits).
 void relabelBfloat16(reference::Tensor& t, ir::DType wanted) {
-    if (wanted == ir::DType::BFloat16 && t.dtype == ir::DType::UInt16) t.dtype = wanted;
+    if (wanted == ir::DType::BFloat16 && t.dtype == ir::DType::UInt16)
+        t.dtype = wanted;
 }
 
 // Runs one test data set; returns an empty string when every output matches.
@@ -53,12 +52,14 @@ std::string runDataSet(const ir::Graph& g, const fs::path& dataSet) {
     std::vector<test::NamedTensor> given, expected;
     for (const auto& pb : numbered(dataSet, "input_")) {
         auto t = test::readTensorFile(pb);
-        if (!t) return "input unreadable: " + t.diagnostics().front().toString();
+        if (!t)
+            return "input unreadable: " + t.diagnostics().front().toString();
         given.push_back(std::move(*t));
     }
     for (const auto& pb : numbered(dataSet, "output_")) {
         auto t = test::readTensorFile(pb);
-        if (!t) return "output unreadable: " + t.diagnostics().front().toString();
+        if (!t)
+            return "output unreadable: " + t.diagnostics().front().toString();
         expected.push_back(std::move(*t));
     }
     // Inputs by name, or by position when the files are unnamed.
@@ -67,13 +68,16 @@ std::string runDataSet(const ir::Graph& g, const fs::path& dataSet) {
         const std::string& name = g.value(g.inputs[i]).name;
         auto it = std::find_if(given.begin(), given.end(),
                                [&](const test::NamedTensor& t) { return t.name == name; });
-        if (it == given.end() && given.size() == g.inputs.size()) it = given.begin() + std::ptrdiff_t(i);
-        if (it == given.end()) return "no data for input '" + name + "'";
+        if (it == given.end() && given.size() == g.inputs.size())
+            it = given.begin() + std::ptrdiff_t(i);
+        if (it == given.end())
+            return "no data for input '" + name + "'";
         inputs.push_back(it->tensor);
         relabelBfloat16(inputs.back(), g.value(g.inputs[i]).dtype);
     }
     auto outputs = reference::evaluate(g, inputs);
-    if (!outputs) return "evaluation failed: " + outputs.diagnostics().front().toString();
+    if (!outputs)
+        return "evaluation failed: " + outputs.diagnostics().front().toString();
     if (outputs->size() != expected.size())
         return std::to_string(outputs->size()) + " outputs, " + std::to_string(expected.size()) +
                " expected";
@@ -81,7 +85,8 @@ std::string runDataSet(const ir::Graph& g, const fs::path& dataSet) {
     for (std::size_t k = 0; k < expected.size(); ++k) {
         relabelBfloat16(expected[k].tensor, (*outputs)[k].dtype);
         const auto c = reference::compare((*outputs)[k], expected[k].tensor, kAtol, kRtol);
-        if (!c.ok) problems += "output " + std::to_string(k) + ": " + c.message + "; ";
+        if (!c.ok)
+            problems += "output " + std::to_string(k) + ": " + c.message + "; ";
     }
     return problems;
 }
@@ -93,23 +98,28 @@ Expected<model::ImportedModel> importWithInputsBound(const fs::path& dir, const 
                                                      bool allButFirst) {
     onnx::ModelProto m;
     std::ifstream in(dir / "model.onnx", std::ios::binary);
-    if (!m.ParseFromIstream(&in)) return error("unreadable model");
+    if (!m.ParseFromIstream(&in))
+        return error("unreadable model");
     int bound = 0;
     for (const auto& pb : numbered(dataSet, "input_")) {
         onnx::TensorProto t;
         std::ifstream data(pb, std::ios::binary);
-        if (!t.ParseFromIstream(&data) || t.name().empty()) continue;
+        if (!t.ParseFromIstream(&data) || t.name().empty())
+            continue;
         const bool integral =
             t.data_type() == onnx::TensorProto::INT64 || t.data_type() == onnx::TensorProto::INT32;
         const auto& inputs = m.graph().input();
-        const auto it = std::find_if(inputs.begin(), inputs.end(),
-                                     [&](const onnx::ValueInfoProto& v) { return v.name() == t.name(); });
-        if (it == inputs.end() || (allButFirst ? it == inputs.begin() : !integral)) continue;
+        const auto it =
+            std::find_if(inputs.begin(), inputs.end(),
+                         [&](const onnx::ValueInfoProto& v) { return v.name() == t.name(); });
+        if (it == inputs.end() || (allButFirst ? it == inputs.begin() : !integral))
+            continue;
         *m.mutable_graph()->add_initializer() = t;
         options.inputShapes.erase(t.name());
         ++bound;
     }
-    if (!bound) return error("no inputs to bind");
+    if (!bound)
+        return error("no inputs to bind");
     const std::string bytes = m.SerializeAsString();
     return model::importOnnxBytes(std::as_bytes(std::span(bytes.data(), bytes.size())),
                                   (dir / "model.onnx").string(), dir.string(), options);
@@ -117,7 +127,7 @@ Expected<model::ImportedModel> importWithInputsBound(const fs::path& dir, const 
 
 struct SuiteResult {
     int total = 0, imported = 0, supported = 0, passed = 0;
-    int bound = 0; // imported once some inputs were made constants
+    int bound = 0;                          // imported once some inputs were made constants
     std::map<std::string, int> unsupported; // reason -> models
     std::vector<std::string> failures;
     std::set<std::string> exercised; // op types of the models that passed
@@ -129,7 +139,8 @@ struct SuiteResult {
 SuiteResult runSuite(const fs::path& root) {
     SuiteResult r;
     for (const auto& dir : sortedDirs(root, "test_")) {
-        if (!fs::exists(dir / "model.onnx")) continue;
+        if (!fs::exists(dir / "model.onnx"))
+            continue;
         ++r.total;
         const auto dataSets = sortedDirs(dir, "test_data_set_");
         model::ImportOptions options;
@@ -144,17 +155,20 @@ SuiteResult runSuite(const fs::path& root) {
             // constants in exported models: bind them from the data and try again, integer
             // inputs first, then every input after the first.
             model = importWithInputsBound(dir, dataSets.front(), options, false);
-            if (!model) model = importWithInputsBound(dir, dataSets.front(), options, true);
+            if (!model)
+                model = importWithInputsBound(dir, dataSets.front(), options, true);
             if (model) {
                 ++r.bound;
                 sets = {dataSets.front()}; // other data sets may hold other integers
             }
         }
-        if (!model) continue; // import coverage is ConformanceTest's business
+        if (!model)
+            continue; // import coverage is ConformanceTest's business
         ++r.imported;
         const ir::Graph& g = *model->graph;
-        auto unsupported = std::find_if(g.ops.begin(), g.ops.end(),
-                                        [&](const ir::Op& op) { return !reference::supports(g, op); });
+        auto unsupported = std::find_if(g.ops.begin(), g.ops.end(), [&](const ir::Op& op) {
+            return !reference::supports(g, op);
+        });
         if (unsupported != g.ops.end()) {
             ++r.unsupported[reference::unsupportedReason(g, *unsupported)];
             continue;
@@ -163,12 +177,15 @@ SuiteResult runSuite(const fs::path& root) {
         std::string problems;
         for (const auto& ds : sets) {
             const std::string p = runDataSet(g, ds);
-            if (!p.empty()) problems += ds.filename().string() + ": " + p;
+            if (!p.empty())
+                problems += ds.filename().string() + ": " + p;
         }
         if (problems.empty()) {
             ++r.passed;
-            for (const ir::Op& op : g.ops) r.exercised.insert(op.type);
-        } else r.failures.push_back(dir.filename().string() + ": " + problems);
+            for (const ir::Op& op : g.ops)
+                r.exercised.insert(op.type);
+        } else
+            r.failures.push_back(dir.filename().string() + ": " + problems);
     }
     return r;
 }
@@ -176,17 +193,21 @@ SuiteResult runSuite(const fs::path& root) {
 void report(const std::string& suite, const SuiteResult& r) {
     std::cout << "reference conformance (" << suite << "): " << r.passed << " passed / "
               << r.supported << " supported / " << r.total << " tests (" << r.imported
-              << " imported, " << r.bound << " of them with shape-giving inputs bound as constants)\n";
+              << " imported, " << r.bound
+              << " of them with shape-giving inputs bound as constants)\n";
     std::cout << "  not supported (first unsupported op of each imported model):\n";
-    for (const auto& [reason, n] : r.unsupported) std::cout << "    " << n << " x " << reason << '\n';
-    for (const auto& f : r.failures) ADD_FAILURE() << suite << "/" << f;
+    for (const auto& [reason, n] : r.unsupported)
+        std::cout << "    " << n << " x " << reason << '\n';
+    for (const auto& f : r.failures)
+        ADD_FAILURE() << suite << "/" << f;
 }
 
 const fs::path kRoot = STRATA_ONNX_TESTDATA;
 
 // Issue 6's rule: every test of every op kind the evaluator claims to support passes.
 TEST(ReferenceConformance, OnnxBackendNodeTests) {
-    ASSERT_TRUE(fs::is_directory(kRoot / "node")) << kRoot << " is missing: install libonnx-testdata";
+    ASSERT_TRUE(fs::is_directory(kRoot / "node"))
+        << kRoot << " is missing: install libonnx-testdata";
     const SuiteResult r = runSuite(kRoot / "node");
     report("node", r);
     EXPECT_EQ(r.passed, r.supported);
@@ -194,7 +215,8 @@ TEST(ReferenceConformance, OnnxBackendNodeTests) {
     EXPECT_GT(r.supported, 550);
     std::string untested;
     for (const auto& type : reference::supportedOpTypes())
-        if (!r.exercised.count(type)) untested += " " + type;
+        if (!r.exercised.count(type))
+            untested += " " + type;
     std::cout << "  supported op types: " << reference::supportedOpTypes().size() << ", "
               << r.exercised.size() << " of them in passing node tests; not exercised:" << untested
               << '\n';

@@ -2,14 +2,14 @@
 // and a region computed from inputs poisoned outside the regions bounds inference names
 // (tiling::inputRegions) is still right and touches nothing outside itself.
 
-#include "reference/Evaluator.h"
-#include "support/TestModels.h"
 #include "tiling/Region.h"
 
-#include <gtest/gtest.h>
+#include "reference/Evaluator.h"
+#include "support/TestModels.h"
 
 #include <cmath>
 #include <cstring>
+#include <gtest/gtest.h>
 #include <limits>
 #include <random>
 
@@ -25,7 +25,8 @@ Tensor randomTensor(const ir::Value& v, std::mt19937& rng) {
     Tensor t = zerosLike(v);
     std::uniform_real_distribution<float> uniform(-1.f, 1.f);
     if (v.dtype == ir::DType::Float32)
-        for (std::int64_t i = 0; i < t.elements(); ++i) t.floats()[i] = uniform(rng);
+        for (std::int64_t i = 0; i < t.elements(); ++i)
+            t.floats()[i] = uniform(rng);
     return t;
 }
 
@@ -33,11 +34,13 @@ Tensor randomTensor(const ir::Value& v, std::mt19937& rng) {
 std::vector<tiling::Interval> randomPieces(std::int64_t n, std::mt19937& rng) {
     std::vector<std::int64_t> cuts{0, n};
     std::uniform_int_distribution<std::int64_t> at(1, std::max<std::int64_t>(n - 1, 1));
-    for (int k = 0; k < 2 && n > 1; ++k) cuts.push_back(at(rng));
+    for (int k = 0; k < 2 && n > 1; ++k)
+        cuts.push_back(at(rng));
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     std::vector<tiling::Interval> pieces;
-    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) pieces.push_back({cuts[i], cuts[i + 1]});
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i)
+        pieces.push_back({cuts[i], cuts[i + 1]});
     return pieces;
 }
 
@@ -46,7 +49,8 @@ tiling::Region randomRegion(const ir::Shape& shape, std::mt19937& rng) {
     for (std::int64_t d : shape) {
         std::uniform_int_distribution<std::int64_t> pick(0, d - 1);
         std::int64_t a = pick(rng), b = pick(rng);
-        if (a > b) std::swap(a, b);
+        if (a > b)
+            std::swap(a, b);
         r.push_back({a, b + 1});
     }
     return r;
@@ -59,7 +63,8 @@ bool sameBits(const Tensor& a, const Tensor& b) {
 // Float32 `t` with every element outside `keep` set to `poison`.
 Tensor poisoned(const Tensor& t, const tiling::Region& keep, float poison) {
     Tensor out = t;
-    if (t.dtype != ir::DType::Float32) return out;
+    if (t.dtype != ir::DType::Float32)
+        return out;
     std::vector<std::int64_t> index(t.shape.size(), 0);
     for (std::int64_t i = 0; i < t.elements(); ++i) {
         std::int64_t rest = i;
@@ -69,7 +74,8 @@ Tensor poisoned(const Tensor& t, const tiling::Region& keep, float poison) {
             rest /= t.shape[d];
             inside = inside && x >= keep[d].begin && x < keep[d].end;
         }
-        if (!inside) out.floats()[i] = poison;
+        if (!inside)
+            out.floats()[i] = poison;
     }
     return out;
 }
@@ -84,7 +90,8 @@ void checkRegions(const std::string& text, int trials = 12) {
     ASSERT_TRUE(supports(g, op)) << unsupportedReason(g, op);
     std::mt19937 rng(1234);
     std::vector<Tensor> inputs;
-    for (ir::ValueId id : g.inputs) inputs.push_back(randomTensor(g.value(id), rng));
+    for (ir::ValueId id : g.inputs)
+        inputs.push_back(randomTensor(g.value(id), rng));
     auto whole = evaluate(g, inputs);
     ASSERT_TRUE(whole.ok()) << test::joined(whole.diagnostics());
 
@@ -98,8 +105,10 @@ void checkRegions(const std::string& text, int trials = 12) {
             continue;
         }
         const auto pos = std::find(g.inputs.begin(), g.inputs.end(), id);
-        if (pos != g.inputs.end()) opInputs.push_back(inputs[std::size_t(pos - g.inputs.begin())]);
-        else opInputs.push_back(*constantTensor(g.value(id)));
+        if (pos != g.inputs.end())
+            opInputs.push_back(inputs[std::size_t(pos - g.inputs.begin())]);
+        else
+            opInputs.push_back(*constantTensor(g.value(id)));
     }
     for (std::size_t i = 0; i < op.inputs.size(); ++i)
         in.push_back(op.inputs[i].valid() ? &opInputs[i] : nullptr);
@@ -112,17 +121,21 @@ void checkRegions(const std::string& text, int trials = 12) {
         for (int trial = 0; trial < trials; ++trial) {
             // 1. A random tiling of the whole output.
             std::vector<std::vector<tiling::Interval>> pieces;
-            for (std::int64_t d : shape) pieces.push_back(randomPieces(d, rng));
+            for (std::int64_t d : shape)
+                pieces.push_back(randomPieces(d, rng));
             Tensor tiled = zerosLike(g.value(op.outputs[k]));
             std::vector<std::size_t> pick(shape.size(), 0);
             while (true) {
                 tiling::Region tile;
-                for (std::size_t d = 0; d < shape.size(); ++d) tile.push_back(pieces[d][pick[d]]);
+                for (std::size_t d = 0; d < shape.size(); ++d)
+                    tile.push_back(pieces[d][pick[d]]);
                 auto done = computeRegion(g, op, in, tile, tiled, k);
                 ASSERT_TRUE(done.ok()) << test::joined(done.diagnostics());
                 std::size_t d = shape.size();
-                while (d > 0 && ++pick[d - 1] == pieces[d - 1].size()) pick[--d] = 0;
-                if (d == 0) break;
+                while (d > 0 && ++pick[d - 1] == pieces[d - 1].size())
+                    pick[--d] = 0;
+                if (d == 0)
+                    break;
             }
             EXPECT_TRUE(sameBits(tiled, expected)) << "output " << k << ", trial " << trial;
 
@@ -145,7 +158,8 @@ void checkRegions(const std::string& text, int trials = 12) {
                         needed[i] ? *needed[i] : tiling::Region(in[i]->shape.size(), {0, 0});
                     dirty.push_back(poisoned(*in[i], keep, poison));
                 }
-                for (std::size_t i = 0; i < in.size(); ++i) dirtyIn.push_back(in[i] ? &dirty[i] : nullptr);
+                for (std::size_t i = 0; i < in.size(); ++i)
+                    dirtyIn.push_back(in[i] ? &dirty[i] : nullptr);
                 Tensor out = zerosLike(g.value(op.outputs[k]));
                 const std::vector<std::byte> untouched(out.bytes.size(), std::byte{0x5a});
                 out.bytes = untouched;
@@ -164,8 +178,8 @@ void checkRegions(const std::string& text, int trials = 12) {
                         inside = inside && index[d] >= region[d].begin && index[d] < region[d].end;
                     }
                     const std::byte* got = out.bytes.data() + std::size_t(i) * size;
-                    const std::byte* ref = inside ? expected.bytes.data() + std::size_t(i) * size
-                                                  : untouched.data();
+                    const std::byte* ref =
+                        inside ? expected.bytes.data() + std::size_t(i) * size : untouched.data();
                     ASSERT_EQ(std::memcmp(got, ref, size), 0)
                         << "output " << k << " element " << i << (inside ? " inside " : " outside ")
                         << tiling::regionToString(region) << ", poison " << poison;
@@ -176,8 +190,9 @@ void checkRegions(const std::string& text, int trials = 12) {
 }
 
 TEST(ComputeRegion, ConvStridePadsDilationBias) {
-    checkRegions(model("(float[2, 3, 11, 10] X, float[4, 3, 3, 3] W, float[4] B) => (float[2, 4, 5, 4] Y)",
-                       "Y = Conv <pads = [1, 0, 2, 1], strides = [2, 2], dilations = [2, 1]> (X, W, B)"));
+    checkRegions(
+        model("(float[2, 3, 11, 10] X, float[4, 3, 3, 3] W, float[4] B) => (float[2, 4, 5, 4] Y)",
+              "Y = Conv <pads = [1, 0, 2, 1], strides = [2, 2], dilations = [2, 1]> (X, W, B)"));
 }
 
 TEST(ComputeRegion, GroupedAndDepthwiseConv) {
@@ -190,24 +205,30 @@ TEST(ComputeRegion, GroupedAndDepthwiseConv) {
 TEST(ComputeRegion, Conv1dAnd3d) {
     checkRegions(model("(float[1, 2, 12] X, float[3, 2, 4] W) => (float[1, 3, 5] Y)",
                        "Y = Conv <strides = [2], pads = [1, 0]> (X, W)"));
-    checkRegions(model("(float[1, 2, 5, 6, 6] X, float[2, 2, 2, 3, 3] W) => (float[1, 2, 4, 4, 4] Y)",
-                       "Y = Conv (X, W)"), 4);
+    checkRegions(
+        model("(float[1, 2, 5, 6, 6] X, float[2, 2, 2, 3, 3] W) => (float[1, 2, 4, 4, 4] Y)",
+              "Y = Conv (X, W)"),
+        4);
 }
 
 TEST(ComputeRegion, ConvTranspose) {
-    checkRegions(model("(float[1, 2, 4, 5] X, float[2, 3, 3, 3] W, float[3] B) => (float[1, 3, 8, 10] Y)",
-                       "Y = ConvTranspose <strides = [2, 2], pads = [1, 1, 0, 0]> (X, W, B)"));
+    checkRegions(
+        model("(float[1, 2, 4, 5] X, float[2, 3, 3, 3] W, float[3] B) => (float[1, 3, 8, 10] Y)",
+              "Y = ConvTranspose <strides = [2, 2], pads = [1, 1, 0, 0]> (X, W, B)"));
 }
 
 TEST(ComputeRegion, Pools) {
-    checkRegions(model("(float[1, 3, 9, 9] X) => (float[1, 3, 5, 5] Y)",
-                       "Y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (X)"));
+    checkRegions(
+        model("(float[1, 3, 9, 9] X) => (float[1, 3, 5, 5] Y)",
+              "Y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (X)"));
     checkRegions(model("(float[1, 3, 8, 8] X) => (float[1, 3, 4, 4] Y)",
                        "Y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], ceil_mode = 1> (X)"));
-    checkRegions(model("(float[2, 3, 7, 8] X) => (float[2, 3, 4, 4] Y)",
-                       "Y = AveragePool <kernel_shape = [3, 2], strides = [2, 2], pads = [1, 0, 1, 0], "
-                       "count_include_pad = 1> (X)"));
-    checkRegions(model("(float[2, 3, 7, 8] X) => (float[2, 3, 1, 1] Y)", "Y = GlobalAveragePool (X)"));
+    checkRegions(
+        model("(float[2, 3, 7, 8] X) => (float[2, 3, 4, 4] Y)",
+              "Y = AveragePool <kernel_shape = [3, 2], strides = [2, 2], pads = [1, 0, 1, 0], "
+              "count_include_pad = 1> (X)"));
+    checkRegions(
+        model("(float[2, 3, 7, 8] X) => (float[2, 3, 1, 1] Y)", "Y = GlobalAveragePool (X)"));
 }
 
 TEST(ComputeRegion, MatMulAndGemm) {
@@ -221,12 +242,15 @@ TEST(ComputeRegion, MatMulAndGemm) {
 }
 
 TEST(ComputeRegion, SoftmaxAndNormalizations) {
-    checkRegions(model("(float[2, 3, 5, 4] X) => (float[2, 3, 5, 4] Y)", "Y = Softmax <axis = 2> (X)"));
-    checkRegions(model("(float[2, 3, 5, 4] X) => (float[2, 3, 5, 4] Y)", "Y = Softmax <axis = 1> (X)", 11));
+    checkRegions(
+        model("(float[2, 3, 5, 4] X) => (float[2, 3, 5, 4] Y)", "Y = Softmax <axis = 2> (X)"));
+    checkRegions(
+        model("(float[2, 3, 5, 4] X) => (float[2, 3, 5, 4] Y)", "Y = Softmax <axis = 1> (X)", 11));
     checkRegions(model("(float[2, 3, 5] X) => (float[2, 3, 5] Y)", "Y = LogSoftmax (X)"));
-    checkRegions(model("(float[2, 4, 6] X, float[6] S, float[6] B) => (float[2, 4, 6] Y, float[2, 4, 1] M, "
-                       "float[2, 4, 1] R)",
-                       "Y, M, R = LayerNormalization <axis = -1> (X, S, B)"));
+    checkRegions(
+        model("(float[2, 4, 6] X, float[6] S, float[6] B) => (float[2, 4, 6] Y, float[2, 4, 1] M, "
+              "float[2, 4, 1] R)",
+              "Y, M, R = LayerNormalization <axis = -1> (X, S, B)"));
     checkRegions(model("(float[2, 3, 4, 5] X, float[3] S, float[3] B) => (float[2, 3, 4, 5] Y)",
                        "Y = InstanceNormalization (X, S, B)"));
     checkRegions(model("(float[1, 3, 4, 4] X, float[3] S, float[3] B, float[3] M, float[3] V) => "
@@ -235,17 +259,20 @@ TEST(ComputeRegion, SoftmaxAndNormalizations) {
 }
 
 TEST(ComputeRegion, ReductionsAndElementwise) {
-    checkRegions(model("(float[3, 4, 5] X) => (float[3, 1, 5] Y)",
-                       "Y = ReduceMean <axes = [1]> (X)"));
+    checkRegions(
+        model("(float[3, 4, 5] X) => (float[3, 1, 5] Y)", "Y = ReduceMean <axes = [1]> (X)"));
     checkRegions(model("(float[3, 4, 5] X) => (float[4] Y)",
                        "Y = ReduceMax <axes = [0, 2], keepdims = 0> (X)"));
-    checkRegions(model("(float[3, 1, 5] A, float[4, 1] B) => (float[3, 4, 5] Y)", "Y = Add (A, B)"));
+    checkRegions(
+        model("(float[3, 1, 5] A, float[4, 1] B) => (float[3, 4, 5] Y)", "Y = Add (A, B)"));
     checkRegions(model("(float[3, 4] X) => (float[3, 4] Y)", "Y = Sigmoid (X)"));
 }
 
 TEST(ComputeRegion, DataMovement) {
-    checkRegions(model("(float[2, 3, 4] X) => (float[4, 2, 3] Y)", "Y = Transpose <perm = [2, 0, 1]> (X)"));
-    checkRegions(model("(float[2, 3] A, float[2, 5] B) => (float[2, 8] Y)", "Y = Concat <axis = 1> (A, B)"));
+    checkRegions(
+        model("(float[2, 3, 4] X) => (float[4, 2, 3] Y)", "Y = Transpose <perm = [2, 0, 1]> (X)"));
+    checkRegions(
+        model("(float[2, 3] A, float[2, 5] B) => (float[2, 8] Y)", "Y = Concat <axis = 1> (A, B)"));
     checkRegions(model("(float[2, 9] X) => (float[2, 4] A, float[2, 5] B)",
                        "s = Constant <value = int64[2] {4, 5}> ()\n"
                        "  A, B = Split <axis = 1> (X, s)"));
@@ -282,14 +309,17 @@ TEST(ComputeRegion, EmptyRegionComputesNothingAndBadRegionsAreRejected) {
     EXPECT_EQ(y.floats()[0], 7);
     auto outside = computeRegion(g, g.ops[0], {&x}, {{0, 3}, {0, 3}}, y);
     ASSERT_FALSE(outside.ok());
-    EXPECT_TRUE(test::mentions(outside.diagnostics(), "is not inside output")) << test::joined(outside.diagnostics());
+    EXPECT_TRUE(test::mentions(outside.diagnostics(), "is not inside output"))
+        << test::joined(outside.diagnostics());
     Tensor wrong = zeros(ir::DType::Float32, {3, 2});
     auto badOut = computeRegion(g, g.ops[0], {&x}, {{0, 2}, {0, 3}}, wrong);
     ASSERT_FALSE(badOut.ok());
-    EXPECT_TRUE(test::mentions(badOut.diagnostics(), "output tensor is float32 3x2")) << test::joined(badOut.diagnostics());
+    EXPECT_TRUE(test::mentions(badOut.diagnostics(), "output tensor is float32 3x2"))
+        << test::joined(badOut.diagnostics());
     auto badIn = computeRegion(g, g.ops[0], {&wrong}, {{0, 2}, {0, 3}}, y);
     ASSERT_FALSE(badIn.ok());
-    EXPECT_TRUE(test::mentions(badIn.diagnostics(), "input 0 ('X') is float32 3x2, the graph says float32 2x3"))
+    EXPECT_TRUE(test::mentions(badIn.diagnostics(),
+                               "input 0 ('X') is float32 3x2, the graph says float32 2x3"))
         << test::joined(badIn.diagnostics());
     auto badIndex = computeRegion(g, g.ops[0], {&x}, {{0, 2}, {0, 3}}, y, 1);
     ASSERT_FALSE(badIndex.ok());
