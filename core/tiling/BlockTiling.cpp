@@ -103,21 +103,12 @@ BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops)
     std::sort(m_localIndex.begin(), m_localIndex.end());
     for (ir::ValueId id : m_localValues) m_fullRegions.push_back(fullRegion(graph.value(id).shape));
 
-    const int n = static_cast<int>(m_ops.size());
-    m_lastUse.assign(m_localValues.size(), -1);
-    m_isOutput.assign(m_localValues.size(), false);
-    for (int p = 0; p < n; ++p)
-        for (ir::ValueId in : graph.op(m_ops[p]).inputs)
-            if (in.valid()) m_lastUse[localIndex(in)] = p;
-
     for (std::size_t l = m_inputs.size(); l < m_localValues.size(); ++l) {
         ir::ValueId id = m_localValues[l];
         const ir::Value& v = graph.value(id);
         bool leaves = std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
         for (ir::OpId c : v.consumers) leaves = leaves || !inBlock(c);
         if (!leaves) continue;
-        m_isOutput[l] = true;
-        m_lastUse[l] = n - 1; // held until stored at the end of the tile
         m_outputs.push_back(id);
     }
     // The anchor is the output made last; a block whose results are all unused anchors on the
@@ -136,9 +127,6 @@ BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops)
                 m_anchor = out;
                 break;
             }
-        int l = localIndex(m_anchor);
-        m_isOutput[l] = true;
-        m_lastUse[l] = n - 1;
         m_outputs.push_back(m_anchor);
     }
 }
@@ -368,13 +356,6 @@ BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int bufferin
         e.dramBytes += *r == m_fullRegions[i] ? bytes * copies : bytes * static_cast<double>(tiles);
     }
     return e;
-}
-
-std::uint64_t BlockTiler::peakFootprint(const TileGrid& grid, int buffering) const {
-    std::uint64_t peak = 0;
-    for (std::int64_t t = 0; t < grid.tileCount(); ++t)
-        peak = std::max(peak, evaluateTile(grid, grid.position(t), buffering).peakBytes);
-    return peak;
 }
 
 std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int buffering,

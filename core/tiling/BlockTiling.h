@@ -77,9 +77,6 @@ class BlockTiler {
     // Tile `index` of the grid (row-major): what it loads, computes and stores.
     TilePlan planTile(const TileGrid& grid, std::int64_t index) const;
 
-    // The largest working set over all tiles of the grid.
-    std::uint64_t peakFootprint(const TileGrid& grid, int buffering) const;
-
     // A grid whose every tile fits `capacityBytes`, with at least `minTiles` tiles (one per core;
     // fewer when the anchor cannot be cut that finely): halve one dimension at a time, each time
     // the one that adds the least DRAM traffic for the working set it saves, until it fits; then
@@ -120,9 +117,7 @@ class BlockTiler {
 
     // Block-local value numbering: inputs first, then values produced by the block's ops.
     std::vector<ir::ValueId> m_localValues;
-    std::vector<int> m_lastUse;          // op position of the last in-block read; ops.size() for outputs
     std::vector<int> m_producedAt;       // op position producing it; -1 for block inputs
-    std::vector<bool> m_isOutput;
     std::vector<Region> m_fullRegions;   // per local value
     std::vector<std::pair<std::uint32_t, int>> m_localIndex; // (value index, local), sorted
     int localIndex(ir::ValueId id) const;                    // -1 if not the block's
