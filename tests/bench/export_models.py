@@ -2,7 +2,7 @@
 """Exports benchmark models to ONNX (opset 17, dynamic batch "N"), with seeded random weights.
 
 Usage: export_models.py MODEL OUTPUT.onnx
-  MODEL: resnet50 | mobilenet_v2 (torchvision), or transformer (a pre-norm encoder written
+  MODEL: a torchvision model name (resnet50, mobilenet_v2, densenet121, ...), or transformer (a pre-norm encoder written
          out in plain torch ops: 4 layers, d_model 256, 8 heads, sequence 128; PyTorch's own
          TransformerEncoder exports a fused fast-path op in eval mode that ONNX cannot express)
 

@@ -2,6 +2,7 @@
 # Produces the large models for the benchmarks (they are not committed):
 #   OUTDIR/resnet50.onnx           torchvision ResNet-50, random weights, ~100 MB
 #   OUTDIR/mobilenet_v2.onnx       torchvision MobileNetV2, random weights, ~14 MB
+#   OUTDIR/densenet121.onnx        torchvision DenseNet-121, random weights, ~32 MB
 #   OUTDIR/transformer.onnx        torch.nn.TransformerEncoder, 4 layers, d_model 256
 #   OUTDIR/transformer_stack.onnx  ~13,000-node transformer from strata_make_samples
 #
@@ -45,7 +46,7 @@ if ! "$python" -c 'import torchvision' 2>/dev/null; then
 fi
 
 mkdir -p "$outdir"
-for model in resnet50 mobilenet_v2 transformer; do
+for model in resnet50 mobilenet_v2 densenet121 transformer; do
     "$python" "$here/export_models.py" "$model" "$outdir/$model.onnx"
 done
 "$make_samples" -o "$outdir/transformer_stack.onnx"
