@@ -3,6 +3,7 @@
 
 #include "base/Diagnostic.h"
 #include "compiler/Program.h"
+#include "schedule/Analysis.h"
 #include "schedule/Schedule.h"
 #include "target/Target.h"
 #include "tiling/BlockTiling.h"
@@ -25,6 +26,7 @@ struct CompileState {
     const ir::Graph& graph;
     const target::Target& target;
     schedule::Schedule schedule;
+    schedule::ScheduleAnalysis analysis; // validation's per-block analysis: the resolved grids
     std::vector<TiledBlock> blocks;      // in schedule order
     Program program;
     std::vector<Diagnostic> diagnostics;

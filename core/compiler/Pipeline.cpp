@@ -79,10 +79,10 @@ const std::vector<Pass>& passes() {
 
 Expected<CompileResult> compile(const ir::Graph& graph, const target::Target& target, const schedule::Schedule& schedule,
                                 const CompileOptions& options) {
-    auto problems = schedule::validate(schedule, graph, target);
-    if (hasErrors(problems)) return problems;
+    schedule::ScheduleCheck check = schedule::checkSchedule(schedule, graph, target);
+    if (!check.valid()) return std::move(check.diagnostics);
 
-    CompileState state{graph, target, schedule, {}, {}, {}};
+    CompileState state{graph, target, schedule, std::move(check.analysis), {}, {}, {}};
     state.program.modelName = graph.name;
     state.program.modelHash = graph.contentHash;
     state.program.targetName = target.name;

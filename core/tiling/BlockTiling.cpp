@@ -41,10 +41,6 @@ TileGrid makeGrid(const ir::Shape& anchorShape, const ir::Shape& extents) {
 
 namespace {
 
-std::uint64_t regionBytes(const Region& region, ir::DType dtype) {
-    return static_cast<std::uint64_t>(regionElements(region)) * ir::dtypeSize(dtype);
-}
-
 // Slice `position` of `counts` equal parts along each dimension of `shape`.
 std::optional<Region> proportionalSlice(const ir::Shape& shape, const std::vector<std::int64_t>& counts,
                                         const std::vector<std::int64_t>& position) {

@@ -12,6 +12,10 @@ Region fullRegion(const ir::Shape& shape) {
     return region;
 }
 
+std::uint64_t regionBytes(const Region& region, ir::DType dtype) {
+    return static_cast<std::uint64_t>(regionElements(region)) * ir::dtypeSize(dtype);
+}
+
 std::int64_t regionElements(const Region& region) {
     std::int64_t n = 1;
     for (const Interval& i : region) n *= i.size();

@@ -25,6 +25,7 @@ using Region = std::vector<Interval>;
 
 Region fullRegion(const ir::Shape& shape);
 std::int64_t regionElements(const Region& region); // product of sizes; 1 for rank 0
+std::uint64_t regionBytes(const Region& region, ir::DType dtype);
 bool regionEmpty(const Region& region);             // some dimension has size 0
 // Smallest region containing both; both must have the same rank.
 Region regionUnion(const Region& a, const Region& b);

@@ -25,10 +25,6 @@ ir::Shape sizes(const tiling::Region& r) {
     return s;
 }
 
-std::uint64_t regionBytes(const ir::Graph& g, ir::ValueId v, const tiling::Region& r) {
-    return static_cast<std::uint64_t>(tiling::regionElements(r)) * ir::dtypeSize(g.value(v).dtype);
-}
-
 // Byte offset of `inner`'s first element inside a row-major box `outer` of a tensor of `v`.
 std::uint64_t offsetWithin(const ir::Graph& g, ir::ValueId v, const tiling::Region& outer, const tiling::Region& inner) {
     auto strides = rowMajorStrides(sizes(outer));
@@ -63,13 +59,13 @@ TileLayout layoutTile(const ir::Graph& g, const tiling::TilePlan& tile, const st
     for (const auto& [v, r] : tile.loads) {
         if (std::find(resident.begin(), resident.end(), v) != resident.end()) continue;
         held.emplace_back(v, r);
-        items.push_back({regionBytes(g, v, r), 0, lastUse.count(v.index) ? lastUse[v.index] : 0});
+        items.push_back({tiling::regionBytes(r, g.value(v).dtype), 0, lastUse.count(v.index) ? lastUse[v.index] : 0});
     }
     for (const auto& [v, r] : tile.computed) {
         int from = producedAt.count(v.index) ? producedAt[v.index] : 0;
         int to = stored.count(v.index) ? n - 1 : std::max(from, lastUse.count(v.index) ? lastUse[v.index] : from);
         held.emplace_back(v, r);
-        items.push_back({regionBytes(g, v, r), from, to});
+        items.push_back({tiling::regionBytes(r, g.value(v).dtype), from, to});
     }
     tiling::Packing packing = tiling::packByLifetime(items);
     TileLayout layout;
@@ -171,7 +167,7 @@ class StreamWriter {
         t.path = path.name;
         t.source = std::move(src);
         t.destination = std::move(dst);
-        t.bytes = regionBytes(m_g, v, region);
+        t.bytes = tiling::regionBytes(region, m_g.value(v).dtype);
         t.tag = nextTag(core);
         t.value = v;
         t.region = region;

@@ -5,23 +5,20 @@
 namespace strata::compiler {
 
 void tileBlocks(CompileState& state) {
-    const std::uint64_t capacity = state.target.workingMemoryBytes();
-    for (const schedule::Block& block : state.schedule.blocks) {
+    for (std::size_t b = 0; b < state.schedule.blocks.size(); ++b) {
+        const schedule::Block& block = state.schedule.blocks[b];
+        const schedule::BlockAnalysis* analysed =
+            b < state.analysis.blocks.size() ? &state.analysis.blocks[b] : nullptr;
+        if (!analysed || !analysed->analysed || analysed->blockId != block.id) {
+            state.diagnostics.push_back(error("block has no tiling analysis; validate the schedule first",
+                                              Location{.block = schedule::blockName(block.id)}));
+            continue;
+        }
         TiledBlock tiled;
         tiled.block = block;
         tiled.buffering = std::clamp(block.buffering, 1, 2);
+        tiled.grid = analysed->cost.grid;
         tiling::BlockTiler tiler(state.graph, block.ops);
-        if (block.tile.extents) {
-            tiled.grid = tiling::makeGrid(tiler.anchorShape(), *block.tile.extents);
-        } else {
-            auto chosen = tiler.chooseAndEvaluate(capacity, tiled.buffering, std::max(1, block.mp));
-            if (!chosen) {
-                state.diagnostics.push_back(error("no tile fits the working memory",
-                                                  Location{.block = schedule::blockName(block.id)}));
-                continue;
-            }
-            tiled.grid = chosen->grid;
-        }
         for (std::int64_t t = 0; t < tiled.grid.tileCount(); ++t) tiled.tiles.push_back(tiler.planTile(tiled.grid, t));
 
         for (ir::ValueId in : tiler.blockInputs()) {

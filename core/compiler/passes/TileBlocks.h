@@ -3,11 +3,11 @@
 
 namespace strata::compiler {
 
-// Tiles every block of the schedule: resolves "auto" tiles exactly as schedule analysis does
-// (largest DRAM-frugal grid that fits the working memory with at least mp tiles), then plans
+// Tiles every block of the schedule with the grid schedule analysis chose for it (explicit, or
+// the automatic one: DRAM-frugal, fitting the working memory, at least mp tiles), then plans
 // each tile with bounds inference: its loads (halos included), the region each op computes, and
 // the slices it stores. Marks inputs that every tile reads whole as resident.
-// Pre: the schedule is valid for the graph and target (validate() has no errors).
+// Pre: state.analysis is checkSchedule()'s analysis of state.schedule, without errors.
 void tileBlocks(CompileState& state);
 
 } // namespace strata::compiler

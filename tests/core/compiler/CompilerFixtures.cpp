@@ -1,6 +1,7 @@
 #include "CompilerFixtures.h"
 
 #include "model/OnnxImporter.h"
+#include "schedule/Validate.h"
 #include "support/TestModels.h"
 #include "target/TargetLoader.h"
 
@@ -43,7 +44,9 @@ target::Target presetTarget(const std::string& name) {
 }
 
 compiler::CompileState stateFor(const ir::Graph& graph, const target::Target& target, schedule::Schedule schedule) {
-    compiler::CompileState state{graph, target, std::move(schedule), {}, {}, {}};
+    auto check = schedule::checkSchedule(schedule, graph, target);
+    if (!check.valid()) throw std::runtime_error(joined(check.diagnostics));
+    compiler::CompileState state{graph, target, std::move(schedule), std::move(check.analysis), {}, {}, {}};
     state.program.mainMemory = target.mainMemory;
     state.program.workingMemory = target.workingMemory;
     return state;

@@ -14,7 +14,7 @@ std::shared_ptr<const ir::Graph> convChainWithWeights();
 std::shared_ptr<const ir::Graph> sampleGraph(const std::string& file);
 target::Target presetTarget(const std::string& name);
 
-// A compile state holding `schedule`, ready for the first pass.
+// A compile state holding `schedule` and its analysis, ready for the first pass.
 compiler::CompileState stateFor(const ir::Graph& graph, const target::Target& target, schedule::Schedule schedule);
 
 } // namespace strata::test
