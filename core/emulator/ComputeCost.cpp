@@ -1,0 +1,29 @@
+#include "emulator/ComputeCost.h"
+
+#include "tiling/Region.h"
+
+namespace strata::emulator {
+
+double computeWork(const compiler::Compute& compute, ir::OpClass opClass) {
+    if (opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul) return compute.flops / 2;
+    double elements = 0;
+    for (const compiler::Operand& out : compute.outputs) elements += double(tiling::regionElements(out.region));
+    return elements;
+}
+
+double computeCycles(const compiler::Compute& compute, ir::OpClass opClass, const target::Target& target) {
+    const double throughput = target.throughput.of(opClass);
+    const double work = computeWork(compute, opClass);
+    return target.overheads.computeCycles + (throughput > 0 ? work / throughput : 0);
+}
+
+std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph) {
+    std::uint64_t bytes = 0;
+    for (const auto* operands : {&compute.inputs, &compute.outputs})
+        for (const compiler::Operand& o : *operands)
+            if (o.value.valid() && o.value.index < graph.values.size())
+                bytes += tiling::regionBytes(o.region, graph.value(o.value).dtype);
+    return bytes;
+}
+
+} // namespace strata::emulator

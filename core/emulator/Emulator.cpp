@@ -1,0 +1,389 @@
+#include "emulator/Emulator.h"
+
+#include "emulator/Contention.h"
+#include "emulator/ComputeCost.h"
+#include "emulator/ProgramCheck.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <queue>
+
+namespace strata::emulator {
+namespace {
+
+using compiler::InstrKind;
+constexpr double kForever = std::numeric_limits<double>::infinity();
+
+// A core resuming its stream, or a transfer whose latency part is over.
+struct Wakeup {
+    double time;
+    std::uint64_t sequence;  // ties in time go in the order they were scheduled: deterministic
+    std::uint32_t what;      // core, or transfer instruction id
+    bool latencyOver;
+    bool operator>(const Wakeup& o) const { return time != o.time ? time > o.time : sequence > o.sequence; }
+};
+
+// A transfer in its throughput part.
+struct Moving {
+    std::uint32_t transfer;
+    std::uint32_t core;
+    std::uint16_t path;
+    double remaining;        // bytes, as of Simulation::m_settledAt
+    double rate = 0;         // bytes/cycle
+    double finishAt = kForever;
+};
+
+// Time is in cycles of the target's clock here; events get picoseconds.
+class Simulation {
+  public:
+    Simulation(const compiler::Program& program, const target::Target& target, const CheckedProgram& checked,
+               const EmulateOptions& options, trace::Trace& out)
+        : m_program(program), m_target(target), m_checked(checked), m_options(options), m_trace(out),
+          m_contention(target), m_sharing(m_contention.capacities()), m_psPerCycle(1e12 / target.clockHz),
+          m_cores(static_cast<std::size_t>(program.cores)),
+          m_inFlight(static_cast<std::size_t>(program.cores) * target.paths.size(), 0),
+          m_done(program.instructions.size(), 0) {
+        for (const compiler::BlockCode& b : program.blocks) {
+            if (b.block < 0) continue;
+            if (static_cast<std::size_t>(b.block) >= m_sramOfBlock.size()) m_sramOfBlock.resize(static_cast<std::size_t>(b.block) + 1, 0);
+            m_sramOfBlock[static_cast<std::size_t>(b.block)] = b.sramBytes;
+        }
+        if (m_options.counters) makeCounters();
+    }
+
+    // Runs to the end; false (with diagnostics) when cores are left blocked forever.
+    bool run(std::vector<Diagnostic>& diagnostics) {
+        for (std::uint32_t c = 0; c < m_cores.size(); ++c) schedule(0, c);
+        for (;;) {
+            if (m_dirty && (m_wakeups.empty() || m_wakeups.top().time > m_now)) shareBandwidth();
+            const double nextWakeup = m_wakeups.empty() ? kForever : m_wakeups.top().time;
+            const double nextFinish = m_moving.empty() || m_dirty ? kForever : m_nextFinish;
+            if (nextWakeup == kForever && nextFinish == kForever) break;
+            if (nextFinish <= nextWakeup) {
+                m_now = nextFinish;
+                finishTransfers();
+                continue;
+            }
+            const Wakeup w = m_wakeups.top();
+            m_wakeups.pop();
+            m_now = w.time;
+            if (w.latencyOver)
+                startMoving(w.what);
+            else
+                runCore(w.what, m_now);
+        }
+        return reportBlocked(diagnostics);
+    }
+
+  private:
+    enum class Blocked : std::uint8_t { No, Wait, Barrier, Slot, Done };
+    struct Core {
+        std::size_t pc = 0;
+        Blocked blocked = Blocked::No;
+        std::uint16_t slotPath = 0;     // Slot: the path it needs a free slot on
+        std::uint32_t waitingOn = 0;    // Wait: the transfer
+        int block = INT_MIN;            // for the SRAM counter
+    };
+
+    std::int64_t ps(double cycles) const { return std::llround(cycles * m_psPerCycle); }
+
+    void schedule(double time, std::uint32_t core, bool latencyOver = false) {
+        m_wakeups.push({time, m_sequence++, core, latencyOver});
+    }
+
+    // Issues the core's instructions from time t until one must wait for something global. Only
+    // computes run ahead of the simulation clock; anything that touches shared state (a transfer
+    // issue, a wait, a barrier) happens when the clock reaches it.
+    void runCore(std::uint32_t c, double t) {
+        Core& core = m_cores[c];
+        const auto& stream = m_program.streams[c];
+        core.blocked = Blocked::No;
+        while (core.pc < stream.size()) {
+            const compiler::InstrId id = stream[core.pc];
+            const compiler::Instruction& in = m_program.instructions[id];
+            trace::Event& event = m_trace.events[id];
+            const InstrKind kind = in.kind();
+            if (kind != InstrKind::Compute && t > m_now) return schedule(t, c);
+            if (kind != InstrKind::Barrier) enterBlock(c, in.from.block, t);
+            switch (kind) {
+            case InstrKind::Compute:
+                event.startPs = ps(t);
+                t += computeCycles(std::get<compiler::Compute>(in.body), m_checked.opClassOf[id], m_target);
+                event.endPs = ps(t);
+                break;
+            case InstrKind::Transfer: {
+                const std::uint16_t p = m_checked.pathOf[id];
+                int& inFlight = m_inFlight[c * m_target.paths.size() + p];
+                if (inFlight >= m_target.paths[p].maxInFlight) {
+                    core.blocked = Blocked::Slot;
+                    core.slotPath = p;
+                    return;
+                }
+                ++inFlight;
+                event.startPs = ps(t);
+                schedule(t + m_target.paths[p].latencyCycles, id, true);
+                t += m_target.overheads.transferIssueCycles;
+                break;
+            }
+            case InstrKind::Wait:
+                event.startPs = ps(t);
+                if (!m_done[m_checked.waitsFor[id]]) {
+                    core.blocked = Blocked::Wait;
+                    core.waitingOn = m_checked.waitsFor[id];
+                    return;
+                }
+                t += m_target.overheads.waitCycles;
+                event.endPs = ps(t);
+                break;
+            case InstrKind::Barrier:
+                event.startPs = ps(t);
+                core.blocked = Blocked::Barrier;
+                if (++m_arrived == m_cores.size()) releaseBarrier(t);
+                return;
+            }
+            ++core.pc;
+        }
+        core.blocked = Blocked::Done;
+        sample(m_sramCounter, c, t, 0);
+    }
+
+    void releaseBarrier(double t) {
+        m_arrived = 0;
+        const double release = t + m_target.overheads.barrierCycles;
+        for (std::uint32_t c = 0; c < m_cores.size(); ++c) {
+            Core& core = m_cores[c];
+            m_trace.events[m_program.streams[c][core.pc]].endPs = ps(release);
+            ++core.pc;
+            core.blocked = Blocked::No;
+            schedule(release, c);
+        }
+    }
+
+    // Brings every moving transfer's remaining bytes up to now, at the rates they had.
+    void settle() {
+        const double elapsed = m_now - m_settledAt;
+        if (elapsed > 0)
+            for (Moving& m : m_moving) m.remaining -= m.rate * elapsed;
+        m_settledAt = m_now;
+    }
+
+    void startMoving(std::uint32_t transfer) {
+        const auto& t = std::get<compiler::Transfer>(m_program.instructions[transfer].body);
+        if (t.bytes == 0) return finish(transfer);
+        settle();
+        const auto core = static_cast<std::uint32_t>(m_program.instructions[transfer].core);
+        m_moving.push_back({transfer, core, m_checked.pathOf[transfer], double(t.bytes)});
+        m_dirty = true;
+    }
+
+    void finishTransfers() {
+        settle();
+        m_finished.clear();
+        std::size_t kept = 0;
+        for (const Moving& m : m_moving) {
+            if (m.finishAt <= m_now)
+                m_finished.push_back(m.transfer);
+            else
+                m_moving[kept++] = m;
+        }
+        m_moving.resize(kept);
+        m_dirty = true;
+        for (std::uint32_t transfer : m_finished) finish(transfer);
+    }
+
+    // A transfer completed: its slot frees, and its core resumes if it was waiting for it.
+    void finish(std::uint32_t transfer) {
+        m_done[transfer] = 1;
+        m_trace.events[transfer].endPs = ps(m_now);
+        const auto c = static_cast<std::uint32_t>(m_program.instructions[transfer].core);
+        const std::uint16_t p = m_checked.pathOf[transfer];
+        --m_inFlight[c * m_target.paths.size() + p];
+        Core& core = m_cores[c];
+        if (core.blocked == Blocked::Wait && core.waitingOn == transfer) {
+            const double resume = m_now + m_target.overheads.waitCycles;
+            m_trace.events[m_program.streams[c][core.pc]].endPs = ps(resume);
+            ++core.pc;
+            runCore(c, resume);
+        } else if (core.blocked == Blocked::Slot && core.slotPath == p) {
+            runCore(c, m_now);
+        }
+    }
+
+    void shareBandwidth() {
+        m_dirty = false;
+        m_demands.clear();
+        for (const Moving& m : m_moving)
+            m_demands.push_back({m_target.paths[m.path].bytesPerCycle, m_contention.route(m.path, static_cast<int>(m.core))});
+        m_rates.resize(m_moving.size());
+        m_sharing.share(m_demands, m_rates);
+        m_nextFinish = kForever;
+        for (std::size_t i = 0; i < m_moving.size(); ++i) {
+            Moving& m = m_moving[i];
+            m.rate = m_rates[i];
+            m.finishAt = std::max(m_now, m_now + m.remaining / m.rate);
+            m_nextFinish = std::min(m_nextFinish, m.finishAt);
+        }
+        if (m_options.counters) samplePathBandwidth();
+    }
+
+    void makeCounters() {
+        std::vector<std::uint8_t> used(m_target.paths.size(), 0);
+        for (std::size_t i = 0; i < m_program.instructions.size(); ++i)
+            if (m_program.instructions[i].kind() == InstrKind::Transfer) used[m_checked.pathOf[i]] = 1;
+        m_pathCounter.assign(m_target.paths.size(), -1);
+        for (std::size_t p = 0; p < used.size(); ++p) {
+            if (!used[p]) continue;
+            m_pathCounter[p] = static_cast<int>(m_trace.counters.size());
+            m_trace.counters.push_back({trace::Counter::Kind::PathBandwidth, static_cast<std::uint32_t>(p), {{0, 0}}});
+        }
+        m_sramCounter = static_cast<int>(m_trace.counters.size());
+        for (std::size_t c = 0; c < m_cores.size(); ++c)
+            m_trace.counters.push_back({trace::Counter::Kind::SramBytes, static_cast<std::uint32_t>(c), {{0, 0}}});
+        m_pathRate.assign(m_target.paths.size(), 0);
+        m_lastPathRate.assign(m_target.paths.size(), 0);
+    }
+
+    // Appends a sample to counter `first + offset`; a later sample at the same time replaces it.
+    void sample(int first, std::uint32_t offset, double cycles, double value) {
+        if (!m_options.counters || first < 0) return;
+        auto& samples = m_trace.counters[static_cast<std::size_t>(first) + offset].samples;
+        const std::int64_t at = ps(cycles);
+        if (!samples.empty() && samples.back().timePs == at)
+            samples.back().value = value;
+        else if (samples.empty() || samples.back().value != value)
+            samples.push_back({at, value});
+    }
+
+    void samplePathBandwidth() {
+        std::fill(m_pathRate.begin(), m_pathRate.end(), 0.0);
+        for (const Moving& m : m_moving) m_pathRate[m.path] += m.rate;
+        const double gbPerSecondPerBytePerCycle = m_target.clockHz / 1e9;
+        for (std::size_t p = 0; p < m_pathRate.size(); ++p) {
+            if (m_pathRate[p] == m_lastPathRate[p] || m_pathCounter[p] < 0) continue;
+            m_lastPathRate[p] = m_pathRate[p];
+            sample(m_pathCounter[p], 0, m_now, m_pathRate[p] * gbPerSecondPerBytePerCycle);
+        }
+    }
+
+    void enterBlock(std::uint32_t c, int block, double t) {
+        Core& core = m_cores[c];
+        if (block < 0 || block == core.block) return;
+        core.block = block;
+        const auto b = static_cast<std::size_t>(block);
+        sample(m_sramCounter, c, t, b < m_sramOfBlock.size() ? double(m_sramOfBlock[b]) : 0.0);
+    }
+
+    bool reportBlocked(std::vector<Diagnostic>& diagnostics) const {
+        bool ok = true;
+        for (std::size_t c = 0; c < m_cores.size(); ++c) {
+            const Core& core = m_cores[c];
+            if (core.blocked == Blocked::Done) continue;
+            ok = false;
+            if (diagnostics.size() >= 20) continue;
+            const compiler::InstrId id = m_program.streams[c][core.pc];
+            const char* why = core.blocked == Blocked::Barrier ? "at a barrier that not every core reaches"
+                              : core.blocked == Blocked::Wait  ? "waiting on a transfer that never completes"
+                                                               : "waiting for a transfer slot that never frees";
+            diagnostics.push_back(error(fmt::format("program deadlocks: core {} is stuck at {} {}", c, instructionName(id), why)));
+        }
+        return ok;
+    }
+
+    const compiler::Program& m_program;
+    const target::Target& m_target;
+    const CheckedProgram& m_checked;
+    const EmulateOptions& m_options;
+    trace::Trace& m_trace;
+    Contention m_contention;
+    BandwidthSharing m_sharing;
+    double m_psPerCycle;
+
+    double m_now = 0;
+    double m_settledAt = 0;
+    std::uint64_t m_sequence = 0;
+    std::priority_queue<Wakeup, std::vector<Wakeup>, std::greater<>> m_wakeups;
+    std::vector<Core> m_cores;
+    std::vector<int> m_inFlight;            // per (core, path)
+    std::vector<std::uint8_t> m_done;       // per instruction: transfer complete
+    std::size_t m_arrived = 0;              // cores at the current barrier
+
+    std::vector<Moving> m_moving;
+    bool m_dirty = false;                   // the moving set changed since rates were shared
+    double m_nextFinish = kForever;
+    std::vector<FlowDemand> m_demands;
+    std::vector<double> m_rates;
+    std::vector<std::uint32_t> m_finished;
+
+    std::vector<std::uint64_t> m_sramOfBlock;
+    std::vector<int> m_pathCounter;         // per path: counter index, -1 when unused
+    int m_sramCounter = -1;                 // first of the per-core SRAM counters
+    std::vector<double> m_pathRate, m_lastPathRate;
+};
+
+trace::EventKind eventKind(InstrKind kind) {
+    switch (kind) {
+    case InstrKind::Transfer: return trace::EventKind::Transfer;
+    case InstrKind::Compute: return trace::EventKind::Compute;
+    case InstrKind::Wait: return trace::EventKind::Wait;
+    case InstrKind::Barrier: return trace::EventKind::Barrier;
+    }
+    return trace::EventKind::Compute;
+}
+
+// The trace's header and every event's static fields; the simulation fills in the times.
+trace::Trace traceSkeleton(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
+                           const CheckedProgram& checked) {
+    trace::Trace t;
+    t.source = trace::Source::Emulated;
+    t.target = target.name;
+    t.clockHz = target.clockHz;
+    t.cores = program.cores;
+    t.modelName = program.modelName.empty() ? graph.name : program.modelName;
+    t.modelHash = program.modelHash.empty() ? graph.contentHash : program.modelHash;
+    t.mainMemory = program.mainMemory.empty() ? target.mainMemory : program.mainMemory;
+    for (const target::TransferPath& p : target.paths) t.paths.push_back({p.name, p.source, p.destination});
+    t.ops.reserve(graph.ops.size());
+    for (const ir::Op& op : graph.ops) t.ops.push_back(op.name);
+    t.events.resize(program.instructions.size());
+    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+        const compiler::Instruction& in = program.instructions[i];
+        trace::Event& e = t.events[i];
+        e.id = in.id;
+        e.core = static_cast<std::uint32_t>(in.core);
+        e.kind = eventKind(in.kind());
+        e.block = in.from.block;
+        e.op = in.from.op.valid() && in.from.op.index < graph.ops.size() ? in.from.op.index : trace::kNone;
+        e.tile = static_cast<std::int32_t>(std::clamp<std::int64_t>(in.from.tile, -1, INT32_MAX));
+        if (const auto* transfer = std::get_if<compiler::Transfer>(&in.body)) {
+            e.path = checked.pathOf[i];
+            e.bytes = transfer->bytes;
+        } else if (const auto* compute = std::get_if<compiler::Compute>(&in.body)) {
+            e.bytes = operandBytes(*compute, graph);
+        } else if (in.kind() == InstrKind::Wait) {
+            e.link = static_cast<std::int32_t>(checked.waitsFor[i]);
+        } else if (const auto* barrier = std::get_if<compiler::Barrier>(&in.body)) {
+            e.link = barrier->id;
+        }
+    }
+    return t;
+}
+
+} // namespace
+
+Expected<trace::Trace> emulate(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
+                               const EmulateOptions& options) {
+    std::vector<Diagnostic> diagnostics;
+    if (!(target.clockHz > 0)) return error("target '" + target.name + "' has no clock");
+    const CheckedProgram checked = checkProgram(program, target, graph, diagnostics);
+    if (hasErrors(diagnostics)) return diagnostics;
+    trace::Trace trace = traceSkeleton(program, target, graph, checked);
+    Simulation simulation(program, target, checked, options, trace);
+    if (!simulation.run(diagnostics)) return diagnostics;
+    return trace;
+}
+
+} // namespace strata::emulator

@@ -1,0 +1,30 @@
+#pragma once
+// The emulator: predicts the timeline of a compiled program on a target (docs/EMULATOR.md).
+// A discrete-event simulation: every core issues its stream in order; computes, waits and
+// barriers cost the target's fixed overheads (computes also their work at the op class's
+// throughput); transfers run asynchronously with a latency part and a throughput part, and
+// concurrent transfers share the bandwidth of the resources they occupy (max-min fair, rates
+// recomputed at every start and end). Contention comes from the target file only.
+// Deterministic: the same program, target and graph always give the same trace.
+
+#include "base/Expected.h"
+#include "compiler/Program.h"
+#include "ir/Graph.h"
+#include "target/Target.h"
+#include "trace/Trace.h"
+
+namespace strata::emulator {
+
+struct EmulateOptions {
+    bool counters = true;         // path bandwidth and SRAM occupancy over time
+};
+
+// The emulated trace: one event per instruction (events[i] is instruction i), counters, and the
+// header (target, clock, model). `graph` is the one the program was compiled from (op classes,
+// op names, operand dtypes). Errors: a program that does not fit the target or graph (unknown
+// path, a wait on a tag its core never issued, barriers that do not match across cores) or that
+// deadlocks.
+Expected<trace::Trace> emulate(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
+                               const EmulateOptions& options = {});
+
+} // namespace strata::emulator

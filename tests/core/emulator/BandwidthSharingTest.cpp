@@ -1,0 +1,78 @@
+// Max-min fair sharing, by hand.
+
+#include "emulator/BandwidthSharing.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::emulator {
+namespace {
+
+TEST(BandwidthSharing, EqualFlowsSplitAResource) {
+    BandwidthSharing sharing({16});
+    const ResourceUse port[] = {{0, 1}};
+    std::vector<FlowDemand> flows(4, FlowDemand{16, port});
+    std::vector<double> rates(4);
+    sharing.share(flows, rates);
+    for (double r : rates) EXPECT_DOUBLE_EQ(r, 4);
+}
+
+TEST(BandwidthSharing, ACappedFlowLeavesTheRestToOthers) {
+    BandwidthSharing sharing({16});
+    const ResourceUse port[] = {{0, 1}};
+    std::vector<FlowDemand> flows{{2, port}, {100, port}};
+    std::vector<double> rates(2);
+    sharing.share(flows, rates);
+    EXPECT_DOUBLE_EQ(rates[0], 2);
+    EXPECT_DOUBLE_EQ(rates[1], 14);
+}
+
+TEST(BandwidthSharing, FlowsOnDisjointResourcesDoNotInteract) {
+    BandwidthSharing sharing({16, 8});
+    const ResourceUse a[] = {{0, 1}};
+    const ResourceUse b[] = {{1, 1}};
+    std::vector<FlowDemand> flows{{100, a}, {100, b}};
+    std::vector<double> rates(2);
+    sharing.share(flows, rates);
+    EXPECT_DOUBLE_EQ(rates[0], 16);
+    EXPECT_DOUBLE_EQ(rates[1], 8);
+}
+
+TEST(BandwidthSharing, ABottleneckElsewhereFreesShareHere) {
+    // Flow 0 uses r0 (10) and r1 (4); flow 1 uses r0 only. r1 limits flow 0 to 4, so flow 1
+    // gets the 6 left on r0.
+    BandwidthSharing sharing({10, 4});
+    const ResourceUse both[] = {{0, 1}, {1, 1}};
+    const ResourceUse first[] = {{0, 1}};
+    std::vector<FlowDemand> flows{{100, both}, {100, first}};
+    std::vector<double> rates(2);
+    sharing.share(flows, rates);
+    EXPECT_DOUBLE_EQ(rates[0], 4);
+    EXPECT_DOUBLE_EQ(rates[1], 6);
+}
+
+TEST(BandwidthSharing, WeightsCountABroadcastsShare) {
+    // A broadcast spread over two instances (weight 1/2 each) and a flow on instance 1:
+    // 0.5 x + y <= 16 with x = y gives 32/3 each.
+    BandwidthSharing sharing({16, 16});
+    const ResourceUse broadcast[] = {{0, 0.5}, {1, 0.5}};
+    const ResourceUse local[] = {{1, 1}};
+    std::vector<FlowDemand> flows{{32, broadcast}, {16, local}};
+    std::vector<double> rates(2);
+    sharing.share(flows, rates);
+    EXPECT_DOUBLE_EQ(rates[0], 32.0 / 3);
+    EXPECT_DOUBLE_EQ(rates[1], 32.0 / 3);
+}
+
+TEST(BandwidthSharing, ScratchIsResetBetweenCalls) {
+    BandwidthSharing sharing({16});
+    const ResourceUse port[] = {{0, 1}};
+    std::vector<double> rates(2);
+    std::vector<FlowDemand> two(2, FlowDemand{16, port});
+    sharing.share(two, rates);
+    std::vector<FlowDemand> one(1, FlowDemand{16, port});
+    sharing.share(one, rates);
+    EXPECT_DOUBLE_EQ(rates[0], 16);
+}
+
+} // namespace
+} // namespace strata::emulator

@@ -1,0 +1,235 @@
+// Hand-computed timelines on the tiny target (EmulatorFixtures.h): 1 cycle = 1 ns = 1000 ps;
+// load/store/aux move 16 B/cycle after a 100-cycle latency, so 1600 bytes alone take 200 cycles.
+
+#include "EmulatorFixtures.h"
+#include "emulator/Emulator.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::emulator {
+namespace {
+
+using test::ProgramBuilder;
+
+constexpr std::int64_t kNs = 1000; // ps
+
+trace::Trace run(const compiler::Program& program, const target::Target& target = test::tinyTarget()) {
+    auto trace = emulate(program, target, test::tinyGraph());
+    EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.diagnostics().front().toString());
+    return trace.ok() ? *trace : trace::Trace{};
+}
+
+void expectSpan(const trace::Trace& t, compiler::InstrId id, std::int64_t startNs, std::int64_t endNs) {
+    EXPECT_EQ(t.events[id].startPs, startNs * kNs) << "start of i" << id;
+    EXPECT_EQ(t.events[id].endPs, endNs * kNs) << "end of i" << id;
+}
+
+TEST(Emulator, OneTransferTakesLatencyPlusBytesOverBandwidth) {
+    ProgramBuilder b(1);
+    auto load = b.transfer(0, "load", 1600, 0);
+    auto wait = b.wait(0, 0);
+    auto t = run(b.program());
+    // 100 latency + 1600 / 16 = 200 cycles; the wait blocks until then.
+    expectSpan(t, load, 0, 200);
+    expectSpan(t, wait, 0, 200);
+    EXPECT_EQ(t.endPs(), 200 * kNs);
+    EXPECT_EQ(t.events[load].bytes, 1600u);
+    EXPECT_EQ(t.events[wait].link, static_cast<std::int32_t>(load));
+}
+
+TEST(Emulator, TwoTransfersOnOneResourceShareItsBandwidthAndOverlapTheirLatency) {
+    ProgramBuilder b(1);
+    auto first = b.transfer(0, "load", 1600, 0);
+    auto second = b.transfer(0, "load", 1600, 1);
+    b.wait(0, 0);
+    b.wait(0, 1);
+    auto t = run(b.program());
+    // Both latencies overlap (0..100), then 8 B/cycle each: 1600 / 8 = 200 more cycles.
+    // 300 = 100 + 3200 / 16, not 2 x 200.
+    expectSpan(t, first, 0, 300);
+    expectSpan(t, second, 0, 300);
+}
+
+TEST(Emulator, TransfersOnDisjointPathsRunInParallel) {
+    ProgramBuilder b(2);
+    auto load = b.transfer(0, "load", 1600, 0);
+    auto aux = b.transfer(0, "aux", 1600, 1);
+    auto otherGroup = b.transfer(1, "load", 1600, 0); // group 1's own port
+    b.wait(0, 0);
+    b.wait(0, 1);
+    b.wait(1, 0);
+    auto t = run(b.program());
+    expectSpan(t, load, 0, 200);
+    expectSpan(t, aux, 0, 200);
+    expectSpan(t, otherGroup, 0, 200);
+}
+
+TEST(Emulator, WaitBlocksItsStreamAndChargesOverheads) {
+    auto target = test::tinyTarget();
+    target.overheads = {3, 2, 1, 10}; // compute, transfer issue, wait, barrier
+    ProgramBuilder b(1);
+    auto load = b.transfer(0, "load", 1600, 0);
+    auto early = b.relu(0, 50);
+    auto wait = b.wait(0, 0);
+    auto late = b.relu(0, 50);
+    auto t = run(b.program(), target);
+    expectSpan(t, load, 0, 200);   // starts at issue; the stream is busy 2 cycles issuing it
+    expectSpan(t, early, 2, 55);   // 3 + 50 elements at 1 per cycle
+    expectSpan(t, wait, 55, 201);  // blocked until 200, then 1 cycle
+    expectSpan(t, late, 201, 254);
+}
+
+TEST(Emulator, DoubleBufferingHidesALoadBehindCompute) {
+    ProgramBuilder b(1);
+    auto load0 = b.transfer(0, "load", 1600, 0);
+    b.wait(0, 0);
+    auto load1 = b.transfer(0, "load", 1600, 1); // next tile's load before this tile's compute
+    auto compute0 = b.conv(0, 300);
+    auto wait1 = b.wait(0, 1);
+    auto compute1 = b.conv(0, 300);
+    auto t = run(b.program());
+    expectSpan(t, load0, 0, 200);
+    expectSpan(t, load1, 200, 400);
+    expectSpan(t, compute0, 200, 500);
+    expectSpan(t, wait1, 500, 500); // load 1 landed at 400: no stall
+    expectSpan(t, compute1, 500, 800);
+    // Single buffered it would be 200 + 300 + 200 + 300 = 1000.
+    EXPECT_EQ(t.endPs(), 800 * kNs);
+}
+
+TEST(Emulator, BarrierReleasesEveryCoreWhenTheLastArrives) {
+    auto target = test::tinyTarget();
+    target.overheads.barrierCycles = 10;
+    ProgramBuilder b(2);
+    b.conv(0, 100);
+    b.conv(1, 300);
+    b.barrier();
+    auto after0 = b.conv(0, 50);
+    auto after1 = b.conv(1, 50);
+    auto t = run(b.program(), target);
+    expectSpan(t, 2, 100, 310); // core 0's barrier (i2): arrived 100, released 300 + 10
+    expectSpan(t, 3, 300, 310);             // core 1's barrier (i3)
+    expectSpan(t, after0, 310, 360);
+    expectSpan(t, after1, 310, 360);
+    EXPECT_EQ(t.events[2].link, 0);
+}
+
+TEST(Emulator, BroadcastOccupiesEveryGroupsResources) {
+    ProgramBuilder b(2);
+    auto broadcast = b.transfer(0, "bcast", 3200, 0);
+    auto load = b.transfer(1, "load", 1600, 0); // group 1: shares port.1 with half the broadcast
+    b.wait(0, 0);
+    b.wait(1, 0);
+    auto t = run(b.program());
+    // From 100: port.1 carries 0.5 x broadcast + load <= 16; max-min fair gives both 32/3 B/cycle
+    // (port.0 carries 0.5 x 32/3, not full). The load's 1600 B take 150 cycles: done at 250.
+    // The broadcast has moved 1600 B by then; alone again at 32 B/cycle the rest takes 50: 300.
+    expectSpan(t, load, 0, 250);
+    expectSpan(t, broadcast, 0, 300);
+}
+
+TEST(Emulator, BroadcastAloneRunsAtItsCombinedRate) {
+    ProgramBuilder b(2);
+    auto broadcast = b.transfer(0, "bcast", 3200, 0);
+    b.wait(0, 0);
+    auto t = run(b.program());
+    // 32 B/cycle: 16 on each group's port. 100 + 3200 / 32 = 200.
+    expectSpan(t, broadcast, 0, 200);
+}
+
+TEST(Emulator, FullPathStallsIssueUntilASlotFrees) {
+    auto target = test::tinyTarget();
+    target.paths[0].maxInFlight = 2;
+    ProgramBuilder b(1);
+    auto first = b.transfer(0, "load", 1600, 0);
+    auto second = b.transfer(0, "load", 1600, 1);
+    auto third = b.transfer(0, "load", 1600, 2);
+    b.wait(0, 0);
+    b.wait(0, 1);
+    b.wait(0, 2);
+    auto t = run(b.program(), target);
+    expectSpan(t, first, 0, 300);
+    expectSpan(t, second, 0, 300);
+    expectSpan(t, third, 300, 500); // issued when a slot frees at 300, then alone: 200
+}
+
+TEST(Emulator, ZeroByteTransferTakesItsLatency) {
+    ProgramBuilder b(1);
+    auto load = b.transfer(0, "load", 0, 0);
+    b.wait(0, 0);
+    auto t = run(b.program());
+    expectSpan(t, load, 0, 100);
+}
+
+TEST(Emulator, ContentionComesFromTheTargetFile) {
+    // Give aux the port too: the two transfers that ran in parallel now share it.
+    auto target = test::tinyTarget();
+    target.paths[2].resources = {"port"};
+    ProgramBuilder b(1);
+    auto load = b.transfer(0, "load", 1600, 0);
+    auto aux = b.transfer(0, "aux", 1600, 1);
+    b.wait(0, 0);
+    b.wait(0, 1);
+    auto t = run(b.program(), target);
+    expectSpan(t, load, 0, 300);
+    expectSpan(t, aux, 0, 300);
+}
+
+TEST(Emulator, EventsCarryProvenanceAndCounters) {
+    ProgramBuilder b(1);
+    b.transfer(0, "load", 1600, 0, 3);
+    b.wait(0, 0, 3);
+    auto relu = b.relu(0, 64, 3);
+    auto t = run(b.program());
+    EXPECT_EQ(t.events[relu].kind, trace::EventKind::Compute);
+    EXPECT_EQ(t.events[relu].block, 3);
+    EXPECT_EQ(t.opName(t.events[relu]), "relu");
+    EXPECT_EQ(t.events[relu].bytes, 64u * 4); // its output region, float
+    EXPECT_EQ(t.pathName(t.events[0]), "load");
+    EXPECT_EQ(t.target, "tiny");
+    EXPECT_EQ(t.clockHz, 1e9);
+    // load's bandwidth: 0, then 16 GB/s from 100 to 200 ns, then 0.
+    const trace::Counter* bandwidth = nullptr;
+    for (const auto& c : t.counters)
+        if (c.kind == trace::Counter::Kind::PathBandwidth) bandwidth = &c;
+    ASSERT_NE(bandwidth, nullptr);
+    EXPECT_EQ(bandwidth->samples, (std::vector<trace::CounterSample>{{0, 0}, {100 * kNs, 16}, {200 * kNs, 0}}));
+}
+
+TEST(EmulatorErrors, WaitOnATagNeverIssued) {
+    ProgramBuilder b(1);
+    b.wait(0, 7);
+    auto t = emulate(b.program(), test::tinyTarget(), test::tinyGraph());
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.diagnostics().front().message.find("waits on tag t7"), std::string::npos) << t.diagnostics().front().message;
+}
+
+TEST(EmulatorErrors, UnknownPath) {
+    ProgramBuilder b(1);
+    b.transfer(0, "mvp", 16, 0);
+    b.wait(0, 0);
+    auto t = emulate(b.program(), test::tinyTarget(), test::tinyGraph());
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.diagnostics().front().message.find("no path 'mvp'"), std::string::npos);
+}
+
+TEST(EmulatorErrors, BarriersThatDoNotMatchAcrossCores) {
+    ProgramBuilder b(2);
+    b.barrier();
+    auto program = b.program();
+    program.streams[1].clear();
+    program.instructions.pop_back();
+    auto t = emulate(program, test::tinyTarget(), test::tinyGraph());
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.diagnostics().front().message.find("never all meet"), std::string::npos) << t.diagnostics().front().message;
+}
+
+TEST(EmulatorErrors, MoreCoresThanTheTarget) {
+    ProgramBuilder b(3);
+    auto t = emulate(b.program(), test::tinyTarget(), test::tinyGraph());
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.diagnostics().front().message.find("3 cores"), std::string::npos);
+}
+
+} // namespace
+} // namespace strata::emulator
