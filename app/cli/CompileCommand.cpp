@@ -5,6 +5,7 @@
 #include "TargetArg.h"
 #include "compiler/Pipeline.h"
 #include "compiler/emit/AsmEmitter.h"
+#include "compiler/emit/CppEmitter.h"
 #include "compiler/emit/JsonEmitter.h"
 #include "schedule/ScheduleJson.h"
 #include "schedule/Strategies.h"
@@ -59,6 +60,12 @@ int runCompile(const CompileArgs& args) {
         }
         s = schedule::makeSchedule(*graph, *target, *strategy);
     }
+    for (const std::string& kind : args.emit) {
+        if (kind != "asm" && kind != "json" && kind != "cpp") {
+            std::cerr << "error: --emit: '" << kind << "' is not available (asm, json, cpp)\n";
+            return kExitBadInput;
+        }
+    }
     for (const std::string& name : args.dumpAfter) {
         bool known = name == "all";
         for (const auto& pass : compiler::passes()) known = known || pass.name == name;
@@ -85,23 +92,28 @@ int runCompile(const CompileArgs& args) {
         const std::filesystem::path dir(args.outputDir);
         const std::string stem = graph->name.empty() ? "model" : graph->name;
         for (const std::string& kind : args.emit) {
-            std::filesystem::path path;
-            std::string text;
+            std::vector<std::pair<std::filesystem::path, std::string>> outputs;
             if (kind == "asm") {
-                path = dir / (stem + ".s");
-                text = compiler::emitAssembly(program, *graph);
+                outputs.emplace_back(dir / (stem + ".s"), compiler::emitAssembly(program, *graph));
             } else if (kind == "json") {
-                path = dir / (stem + ".program.json");
-                text = compiler::programToJson(program, *graph).dump(1) + "\n";
+                outputs.emplace_back(dir / (stem + ".program.json"), compiler::programToJson(program, *graph).dump(1) + "\n");
             } else {
-                std::cerr << "error: --emit: '" << kind << "' is not available (asm, json)\n";
-                return kExitBadInput;
+                auto cpp = compiler::emitCpp(program, *graph);
+                if (!cpp) {
+                    printDiagnostics(cpp.diagnostics());
+                    return kExitFailed;
+                }
+                outputs.emplace_back(dir / (stem + ".cpp"), std::move(cpp->source));
+                outputs.emplace_back(dir / (stem + ".weights.bin"),
+                                     std::string(reinterpret_cast<const char*>(cpp->weights.data()), cpp->weights.size()));
             }
-            if (!writeText(path, text)) {
-                std::cerr << "error: cannot write " << path.string() << "\n";
-                return kExitFailed;
+            for (const auto& [path, text] : outputs) {
+                if (!writeText(path, text)) {
+                    std::cerr << "error: cannot write " << path.string() << "\n";
+                    return kExitFailed;
+                }
+                files.push_back(path.string());
             }
-            files.push_back(path.string());
         }
         auto schedulePath = dir / (stem + ".schedule.json");
         auto diags = schedule::saveScheduleFile(schedulePath.string(), s, *graph);
@@ -143,7 +155,7 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
     addTargetOption(cmd, args->target);
     cmd->add_option("--schedule", args->schedulePath, "Schedule JSON file (default: make one with --strategy)");
     cmd->add_option("-s,--strategy", args->strategy, "per-op, rules or fuse-max")->capture_default_str();
-    cmd->add_option("--emit", args->emit, "What to write: asm, json")->delimiter(',')->capture_default_str();
+    cmd->add_option("--emit", args->emit, "What to write: asm, json, cpp (C++ source and its weights file)")->delimiter(',')->capture_default_str();
     cmd->add_option("-o,--output", args->outputDir, "Folder for the emitted files");
     cmd->add_option("--dump-after", args->dumpAfter, "Print the IR after this pass (repeatable; 'all')")->delimiter(',');
     cmd->add_flag("--json", args->json, "Print one JSON object instead of text");

@@ -3,6 +3,7 @@
 // themselves, grouped by op family (one .cpp per family). inputRegions() in RegionInference.cpp
 // picks the rule, calls it once per requested output and unions the answers.
 
+#include "ir/ConstantValues.h"
 #include "tiling/Region.h"
 
 #include <cstddef>
@@ -35,11 +36,8 @@ using Rule = InputRegions (*)(const RuleContext&);
 
 // --- shared helpers (RegionRules.cpp) ---
 
-// The elements of an int64 or int32 constant; nullopt for anything else or missing bytes.
-std::optional<std::vector<std::int64_t>> constantInts(const ir::Graph& graph, ir::ValueId id);
-
-// The elements of a float32 or float64 constant; nullopt for anything else or missing bytes.
-std::optional<std::vector<double>> constantFloats(const ir::Graph& graph, ir::ValueId id);
+using ir::constantFloats;
+using ir::constantInts;
 
 // Every present input whole: the conservative answer, and the start of most rules.
 InputRegions fullInputs(const RuleContext& ctx);

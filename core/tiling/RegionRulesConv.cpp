@@ -3,6 +3,7 @@
 // fall in the padding does not claim the edge it skips.
 
 #include "tiling/RegionRules.h"
+#include "tiling/Window.h"
 
 #include <algorithm>
 #include <limits>
@@ -13,43 +14,15 @@ namespace {
 
 using Ints = std::vector<std::int64_t>;
 
-// Where the window sits along each spatial dim.
-struct Window {
-    Ints kernel, strides, dilations, padBegin;
-};
-
 Ints intsOr(const ir::Op& op, std::string_view name, std::size_t n, std::int64_t fallback) {
     Ints v = op.attrInts(name);
     return v.empty() ? Ints(n, fallback) : v;
 }
 
-// The window of a Conv or pool reading `in` and producing `out` (both N,C,spatial...). SAME_*
-// pads are derived from the static output size. nullopt when the attributes do not fit the
-// ranks.
-std::optional<Window> windowOf(const ir::Op& op, Ints kernel, const ir::Shape& in,
-                               const ir::Shape& out) {
-    const std::size_t n = in.size() - 2;
-    Window w{std::move(kernel), intsOr(op, "strides", n, 1), intsOr(op, "dilations", n, 1), {}};
-    const Ints pads = intsOr(op, "pads", 2 * n, 0);
-    if (w.kernel.size() != n || w.strides.size() != n || w.dilations.size() != n ||
-        pads.size() != 2 * n || out.size() != in.size())
-        return std::nullopt;
-    const std::string_view autoPad = attrString(op, "auto_pad", "NOTSET");
-    for (std::size_t i = 0; i < n; ++i) {
-        if (w.strides[i] <= 0 || w.dilations[i] <= 0 || w.kernel[i] <= 0) return std::nullopt;
-        const std::int64_t span = (w.kernel[i] - 1) * w.dilations[i] + 1;
-        const std::int64_t total =
-            std::max<std::int64_t>(0, (out[i + 2] - 1) * w.strides[i] + span - in[i + 2]);
-        if (autoPad == "SAME_UPPER")
-            w.padBegin.push_back(total / 2); // the odd pixel goes at the end
-        else if (autoPad == "SAME_LOWER")
-            w.padBegin.push_back(total - total / 2);
-        else if (autoPad == "VALID")
-            w.padBegin.push_back(0);
-        else
-            w.padBegin.push_back(pads[i]);
-    }
-    return w;
+using Window = SlidingWindow;
+
+std::optional<Window> windowOf(const ir::Op& op, Ints kernel, const ir::Shape& in, const ir::Shape& out) {
+    return slidingWindow(op, std::move(kernel), in, out);
 }
 
 // Bounding box of the in-range positions o*stride - padBegin + t*dilation for o in `out` and
@@ -108,9 +81,7 @@ InputRegions convRule(const RuleContext& ctx) {
     const ir::Shape& w = ctx.inputShape(1);
     const ir::Shape& y = ctx.outputShape();
     if (x.size() < 3 || w.size() != x.size() || y.size() != x.size()) return regions;
-    Ints kernel = ctx.op.attrInts("kernel_shape");
-    if (kernel.empty()) kernel.assign(w.begin() + 2, w.end());
-    const auto window = windowOf(ctx.op, kernel, x, y);
+    const auto window = windowOf(ctx.op, convKernel(ctx.op, w), x, y);
     const std::int64_t group = ctx.op.attrInt("group", 1);
     if (!window || group <= 0 || y[1] % group != 0 || x[1] % group != 0) return regions;
 

@@ -94,23 +94,45 @@ class StreamWriter {
                                                 m_t.mainMemory + "' and '" + m_t.workingMemory + "'"));
             return;
         }
-        std::set<std::uint32_t> writtenSinceBarrier;
+        // Since the last barrier: the main-memory ranges read and written. A block needs a
+        // barrier before it when it reads what was written (RAW), or writes over what was read
+        // or written (WAR, WAW: the DRAM plan reuses space, and another core may still be on it).
+        std::vector<ByteRange> read, written;
         for (std::size_t p = 0; p < m_state.blocks.size(); ++p) {
             const TiledBlock& block = m_state.blocks[p];
-            bool needsBarrier = false;
-            for (const auto& tile : block.tiles)
-                for (const auto& [v, r] : tile.loads) needsBarrier = needsBarrier || writtenSinceBarrier.count(v.index);
-            if (needsBarrier) {
+            std::vector<ByteRange> loads, stores;
+            for (const auto& tile : block.tiles) {
+                for (const auto& [v, r] : tile.loads) addRange(loads, v);
+                for (const auto& [v, r] : tile.stores) addRange(stores, v);
+            }
+            if (overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
                 barrier();
-                writtenSinceBarrier.clear();
+                read.clear();
+                written.clear();
             }
             emitBlock(block);
-            for (const auto& tile : block.tiles)
-                for (const auto& [v, r] : tile.stores) writtenSinceBarrier.insert(v.index);
+            read.insert(read.end(), loads.begin(), loads.end());
+            written.insert(written.end(), stores.begin(), stores.end());
         }
     }
 
   private:
+    struct ByteRange {
+        std::uint64_t begin, end;
+    };
+
+    void addRange(std::vector<ByteRange>& ranges, ir::ValueId v) const {
+        auto it = m_dramOf.find(v.index);
+        if (it != m_dramOf.end()) ranges.push_back({it->second->offset, it->second->offset + it->second->bytes});
+    }
+
+    static bool overlaps(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b) {
+        for (const ByteRange& x : a)
+            for (const ByteRange& y : b)
+                if (x.begin < y.end && y.begin < x.end) return true;
+        return false;
+    }
+
     struct Slot {
         std::vector<int> storeTags;
     };

@@ -138,6 +138,77 @@ class CoreChecker {
     int m_epoch = 0;
 };
 
+// One main-memory access by a transfer.
+struct MainAccess {
+    Range bytes;                 // the span from first to last byte
+    const Transfer* transfer;
+    int core;
+    bool write;
+    InstrId id;
+
+    // Strided boxes of one tensor interleave in memory, so for those compare the regions;
+    // distinct tensors whose spans meet share bytes (the plan reused space).
+    bool conflicts(const MainAccess& o) const {
+        if (!bytes.overlaps(o.bytes)) return false;
+        if (transfer->value != o.transfer->value) return true;
+        for (std::size_t d = 0; d < transfer->region.size() && d < o.transfer->region.size(); ++d) {
+            const auto& a = transfer->region[d];
+            const auto& b = o.transfer->region[d];
+            if (!(a.begin < b.end && b.begin < a.end)) return false;
+        }
+        return true;
+    }
+};
+
+// Between two barriers, cores run in any order relative to each other: a main-memory write must
+// not overlap another core's read or write of the same bytes (the DRAM plan reuses space, so
+// this is about bytes, not tensors).
+void checkMainMemoryRaces(const Program& p, const ir::Graph& g, const target::Target& t, std::vector<Diagnostic>& out) {
+    std::vector<std::vector<MainAccess>> epochs(1);
+    for (std::size_t core = 0; core < p.streams.size(); ++core) {
+        std::size_t epoch = 0;
+        for (InstrId id : p.streams[core]) {
+            const Instruction& in = p.instructions[id];
+            if (in.kind() == InstrKind::Barrier) {
+                if (++epoch >= epochs.size()) epochs.resize(epoch + 1);
+            } else if (const auto* tr = std::get_if<Transfer>(&in.body)) {
+                const auto bytes = static_cast<std::uint32_t>(ir::dtypeSize(g.value(tr->value).dtype));
+                const bool write = tr->destination.memory == t.mainMemory;
+                const Access& main = write ? tr->destination : tr->source;
+                if (main.memory == t.mainMemory)
+                    epochs[epoch].push_back({rangeOf(main, bytes), tr, static_cast<int>(core), write, id});
+            }
+        }
+    }
+    for (const auto& accesses : epochs) {
+        std::vector<MainAccess> writes;
+        for (const MainAccess& a : accesses)
+            if (a.write) writes.push_back(a);
+        std::sort(writes.begin(), writes.end(), [](const auto& a, const auto& b) { return a.bytes.begin < b.bytes.begin; });
+        std::vector<std::uint64_t> maxEnd(writes.size()); // of writes[0..i]: where to stop walking back
+        for (std::size_t i = 0; i < writes.size(); ++i)
+            maxEnd[i] = std::max(writes[i].bytes.end, i ? maxEnd[i - 1] : 0);
+        for (const MainAccess& a : accesses) {
+            auto it = std::lower_bound(writes.begin(), writes.end(), a.bytes.end,
+                                       [](const MainAccess& w, std::uint64_t end) { return w.bytes.begin < end; });
+            for (auto i = static_cast<std::size_t>(it - writes.begin()); i-- > 0 && maxEnd[i] > a.bytes.begin;) {
+                const MainAccess& w = writes[i];
+                if (w.core == a.core || !w.conflicts(a)) continue;
+                const Instruction& in = p.instructions[w.id];
+                Location where;
+                if (in.from.block >= 0) where.block = schedule::blockName(in.from.block);
+                if (in.from.op.valid()) where.node = g.op(in.from.op).name;
+                out.push_back(error("core " + std::to_string(w.core) + ", instruction " + std::to_string(w.id) +
+                                        ": writes " + t.mainMemory + " bytes that core " + std::to_string(a.core) +
+                                        " " + (a.write ? "writes" : "reads") + " (instruction " + std::to_string(a.id) +
+                                        ") with no barrier between",
+                                    where));
+                return; // one race says enough: the barriers are wrong
+            }
+        }
+    }
+}
+
 } // namespace
 
 std::vector<Diagnostic> verifyProgram(const Program& program, const ir::Graph& graph, const target::Target& target) {
@@ -155,6 +226,7 @@ std::vector<Diagnostic> verifyProgram(const Program& program, const ir::Graph& g
     }
     for (int core = 0; core < static_cast<int>(program.streams.size()); ++core)
         CoreChecker(program, graph, target, core, storeEpoch, out).run();
+    checkMainMemoryRaces(program, graph, target, out);
     return out;
 }
 

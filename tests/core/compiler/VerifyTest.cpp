@@ -59,6 +59,21 @@ TEST_F(VerifyTest, WorkingMemoryOverflow) {
     EXPECT_TRUE(mentions(verifyProgram(program, *g, t), "beyond the working memory"));
 }
 
+// Found by running the generated C++: with the DRAM plan reusing space, a block may overwrite
+// bytes another core still reads unless a barrier separates them.
+TEST(VerifyRaces, MainMemoryRaceBetweenCoresWithoutABarrier) {
+    auto g = test::sampleGraph("resnet_tiny.onnx");
+    const target::Target host = test::presetTarget("host");
+    auto r = compile(*g, host, schedule::makeSchedule(*g, host, schedule::Strategy::PerOp));
+    ASSERT_TRUE(r.ok()) << test::joined(r.diagnostics());
+    Program p = r->program;
+    EXPECT_TRUE(verifyProgram(p, *g, host).empty());
+    for (auto& stream : p.streams)
+        std::erase_if(stream, [&](InstrId id) { return p.instructions[id].kind() == InstrKind::Barrier; });
+    auto found = verifyProgram(p, *g, host);
+    EXPECT_TRUE(mentions(found, "with no barrier between")) << test::joined(found);
+}
+
 TEST_F(VerifyTest, LoadBeforeTheBarrierAfterItsStore) {
     // Without the barriers, block 1 would load A while block 0 may still be storing it.
     for (auto& stream : program.streams)

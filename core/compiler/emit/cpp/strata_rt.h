@@ -1,0 +1,581 @@
+// strata_rt: the small runtime that Strata's generated C++ carries inline (see docs/CODEGEN.md).
+// It is plain C++20 with no dependencies, so a generated file builds with `g++ -O2 -std=c++20`.
+//
+// Every compute instruction works on operands held in a core's scratch memory: a *box* of a
+// tensor (the region the tile holds), stored row-major over the box. Kernels walk the output
+// box in the tensor's own coordinates and read inputs at the coordinates ONNX semantics name,
+// so a kernel is the textbook loop restricted to a tile. Build with -DSTRATA_RT_CHECK to have
+// every read checked against its operand's box (a compiler bug then stops with a message
+// instead of reading garbage).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+#include <vector>
+
+namespace strata_rt {
+
+using i64 = std::int64_t;
+constexpr int kMaxRank = 8;
+
+// A box of a tensor in memory: `lo` and `ext` per dimension in the tensor's coordinates, `full`
+// the tensor's shape. `data` is null for an operand a tile does not hold (only its shape counts).
+template <class T>
+struct View {
+    T* data = nullptr;
+    int rank = 0;
+    i64 lo[kMaxRank] = {};
+    i64 ext[kMaxRank] = {};
+    i64 full[kMaxRank] = {};
+    i64 stride[kMaxRank] = {};
+
+    i64 offset(const i64* idx) const {
+        i64 o = 0;
+        for (int d = 0; d < rank; ++d) {
+#ifdef STRATA_RT_CHECK
+            if (idx[d] < lo[d] || idx[d] >= lo[d] + ext[d]) {
+                std::fprintf(stderr, "strata_rt: read of dim %d at %lld outside the operand box [%lld,%lld)\n", d,
+                             static_cast<long long>(idx[d]), static_cast<long long>(lo[d]),
+                             static_cast<long long>(lo[d] + ext[d]));
+                std::abort();
+            }
+#endif
+            o += (idx[d] - lo[d]) * stride[d];
+        }
+        return o;
+    }
+    T& at(const i64* idx) const { return data[offset(idx)]; }
+    i64 count() const {
+        i64 n = 1;
+        for (int d = 0; d < rank; ++d) n *= ext[d];
+        return n;
+    }
+    bool sameBox(const View& o) const {
+        if (rank != o.rank) return false;
+        for (int d = 0; d < rank; ++d)
+            if (lo[d] != o.lo[d] || ext[d] != o.ext[d]) return false;
+        return true;
+    }
+};
+
+// view<float>(scratch + 0x40, {lo...}, {ext...}, {full...})
+template <class T>
+View<T> view(void* data, std::initializer_list<i64> lo, std::initializer_list<i64> ext,
+              std::initializer_list<i64> full) {
+    View<T> v;
+    v.data = static_cast<T*>(data);
+    v.rank = static_cast<int>(full.size());
+    std::copy(lo.begin(), lo.end(), v.lo);
+    std::copy(ext.begin(), ext.end(), v.ext);
+    std::copy(full.begin(), full.end(), v.full);
+    i64 s = 1;
+    for (int d = v.rank; d-- > 0;) {
+        v.stride[d] = s;
+        s *= v.ext[d];
+    }
+    return v;
+}
+
+// An input the tile does not read (e.g. a Concat operand outside the tile): its shape only.
+template <class T>
+View<T> absent(std::initializer_list<i64> full) {
+    View<T> v;
+    v.rank = static_cast<int>(full.size());
+    std::copy(full.begin(), full.end(), v.full);
+    return v;
+}
+
+// Calls f(idx) for every coordinate of the box, last dimension fastest.
+template <class T, class F>
+void forEachIndex(const View<T>& box, F&& f) {
+    if (box.count() == 0) return;
+    i64 idx[kMaxRank];
+    for (int d = 0; d < box.rank; ++d) idx[d] = box.lo[d];
+    for (;;) {
+        f(idx);
+        int d = box.rank - 1;
+        for (; d >= 0; --d) {
+            if (++idx[d] < box.lo[d] + box.ext[d]) break;
+            idx[d] = box.lo[d];
+        }
+        if (d < 0) return;
+    }
+}
+
+// --- transfers -------------------------------------------------------------------------------
+
+// Copies a box of `shape` elements of `bytes` each between two strided layouts (strides in
+// elements). The innermost contiguous run is one memcpy.
+inline void move(void* dst, std::initializer_list<i64> dstStrides, const void* src,
+                 std::initializer_list<i64> srcStrides, std::initializer_list<i64> shape, std::size_t bytes) {
+    const int rank = static_cast<int>(shape.size());
+    const i64* n = shape.begin();
+    const i64* ds = dstStrides.begin();
+    const i64* ss = srcStrides.begin();
+    for (int d = 0; d < rank; ++d)
+        if (n[d] == 0) return;
+    if (rank == 0) {
+        std::memcpy(dst, src, bytes);
+        return;
+    }
+    const bool contiguous = ds[rank - 1] == 1 && ss[rank - 1] == 1;
+    const int outer = contiguous ? rank - 1 : rank;
+    const std::size_t run = contiguous ? static_cast<std::size_t>(n[rank - 1]) * bytes : bytes;
+    i64 idx[kMaxRank] = {};
+    auto* out = static_cast<unsigned char*>(dst);
+    const auto* in = static_cast<const unsigned char*>(src);
+    for (;;) {
+        i64 od = 0, os = 0;
+        for (int d = 0; d < outer; ++d) {
+            od += idx[d] * ds[d];
+            os += idx[d] * ss[d];
+        }
+        std::memcpy(out + od * static_cast<i64>(bytes), in + os * static_cast<i64>(bytes), run);
+        int d = outer - 1;
+        for (; d >= 0; --d) {
+            if (++idx[d] < n[d]) break;
+            idx[d] = 0;
+        }
+        if (d < 0) return;
+    }
+}
+
+// --- elementwise -----------------------------------------------------------------------------
+
+// Maps right-aligned output coordinates to an input's, with size-1 dims broadcast.
+template <class T>
+void broadcastIndex(const View<T>& in, int outRank, const i64* outIdx, i64* inIdx) {
+    const int shift = outRank - in.rank;
+    for (int d = 0; d < in.rank; ++d) inIdx[d] = in.full[d] == 1 ? 0 : outIdx[d + shift];
+}
+
+template <class T, class F>
+void map(const View<T>& out, const View<T>& x, F f) {
+    if (out.sameBox(x)) {
+        const i64 n = out.count();
+        for (i64 i = 0; i < n; ++i) out.data[i] = f(x.data[i]);
+        return;
+    }
+    i64 xi[kMaxRank];
+    forEachIndex(out, [&](const i64* idx) {
+        broadcastIndex(x, out.rank, idx, xi);
+        out.at(idx) = f(x.at(xi));
+    });
+}
+
+template <class T, class F>
+void zip(const View<T>& out, const View<T>& a, const View<T>& b, F f) {
+    if (out.sameBox(a) && out.sameBox(b)) {
+        const i64 n = out.count();
+        for (i64 i = 0; i < n; ++i) out.data[i] = f(a.data[i], b.data[i]);
+        return;
+    }
+    i64 ai[kMaxRank], bi[kMaxRank];
+    forEachIndex(out, [&](const i64* idx) {
+        broadcastIndex(a, out.rank, idx, ai);
+        broadcastIndex(b, out.rank, idx, bi);
+        out.at(idx) = f(a.at(ai), b.at(bi));
+    });
+}
+
+inline float relu(float v) { return v > 0 ? v : 0.0f; }
+inline float sigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+inline float tanh_(float v) { return std::tanh(v); }
+inline float exp_(float v) { return std::exp(v); }
+inline float log_(float v) { return std::log(v); }
+inline float sqrt_(float v) { return std::sqrt(v); }
+inline float erf_(float v) { return std::erf(v); }
+inline float neg(float v) { return -v; }
+inline float abs_(float v) { return std::fabs(v); }
+inline float reciprocal(float v) { return 1.0f / v; }
+inline float floor_(float v) { return std::floor(v); }
+inline float ceil_(float v) { return std::ceil(v); }
+inline float sin_(float v) { return std::sin(v); }
+inline float cos_(float v) { return std::cos(v); }
+inline float softplus(float v) { return std::log1p(std::exp(v)); }
+inline float hardSwish(float v) { return v * std::clamp(v / 6.0f + 0.5f, 0.0f, 1.0f); }
+inline float identity(float v) { return v; }
+
+struct Clip {
+    float lo, hi;
+    float operator()(float v) const { return std::min(std::max(v, lo), hi); }
+};
+struct LeakyRelu {
+    float alpha;
+    float operator()(float v) const { return v >= 0 ? v : alpha * v; }
+};
+struct Elu {
+    float alpha;
+    float operator()(float v) const { return v >= 0 ? v : alpha * (std::exp(v) - 1.0f); }
+};
+struct HardSigmoid {
+    float alpha, beta;
+    float operator()(float v) const { return std::clamp(alpha * v + beta, 0.0f, 1.0f); }
+};
+
+inline float add(float a, float b) { return a + b; }
+inline float sub(float a, float b) { return a - b; }
+inline float mul(float a, float b) { return a * b; }
+inline float div(float a, float b) { return a / b; }
+inline float pow_(float a, float b) { return std::pow(a, b); }
+inline float max_(float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
+inline float min_(float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
+inline float prelu(float x, float slope) { return x >= 0 ? x : slope * x; }
+
+// --- convolution and pooling (N, C, H, W) ----------------------------------------------------
+
+struct Window2d {
+    i64 kernel[2], stride[2], padBegin[2], dilation[2];
+};
+
+// y[n, m, oh, ow] = b[m] + sum over the group's channels and taps of x * w; taps in the padding
+// read zero.
+inline void conv2d(const View<float>& y, const View<float>& x, const View<float>& w, const View<float>* b,
+                   const Window2d& win, i64 group) {
+    const i64 cinPerGroup = w.full[1];
+    const i64 coutPerGroup = y.full[1] / group;
+    i64 yi[4], xi[4], wi[4], bi[1];
+    for (yi[0] = y.lo[0]; yi[0] < y.lo[0] + y.ext[0]; ++yi[0])
+        for (yi[1] = y.lo[1]; yi[1] < y.lo[1] + y.ext[1]; ++yi[1]) {
+            const i64 g = yi[1] / coutPerGroup;
+            bi[0] = yi[1];
+            const float bias = b ? b->at(bi) : 0.0f;
+            wi[0] = yi[1];
+            xi[0] = yi[0];
+            for (yi[2] = y.lo[2]; yi[2] < y.lo[2] + y.ext[2]; ++yi[2])
+                for (yi[3] = y.lo[3]; yi[3] < y.lo[3] + y.ext[3]; ++yi[3]) {
+                    float acc = bias;
+                    for (i64 c = 0; c < cinPerGroup; ++c) {
+                        xi[1] = g * cinPerGroup + c;
+                        wi[1] = c;
+                        for (wi[2] = 0; wi[2] < win.kernel[0]; ++wi[2]) {
+                            xi[2] = yi[2] * win.stride[0] - win.padBegin[0] + wi[2] * win.dilation[0];
+                            if (xi[2] < 0 || xi[2] >= x.full[2]) continue;
+                            for (wi[3] = 0; wi[3] < win.kernel[1]; ++wi[3]) {
+                                xi[3] = yi[3] * win.stride[1] - win.padBegin[1] + wi[3] * win.dilation[1];
+                                if (xi[3] < 0 || xi[3] >= x.full[3]) continue;
+                                acc += x.at(xi) * w.at(wi);
+                            }
+                        }
+                    }
+                    y.at(yi) = acc;
+                }
+        }
+}
+
+// Max or average over each window. Average divides by the taps inside the input, or with
+// countPad by the taps inside the padded input (never those past the end padding).
+inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& win, bool isMax, bool countPad,
+                   const i64 padEnd[2]) {
+    i64 xi[4];
+    forEachIndex(y, [&](const i64* yi) {
+        xi[0] = yi[0];
+        xi[1] = yi[1];
+        float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+        i64 inside = 0, padded = 0;
+        for (i64 kh = 0; kh < win.kernel[0]; ++kh) {
+            xi[2] = yi[2] * win.stride[0] - win.padBegin[0] + kh * win.dilation[0];
+            const bool hIn = xi[2] >= 0 && xi[2] < x.full[2];
+            const bool hPad = xi[2] >= -win.padBegin[0] && xi[2] < x.full[2] + padEnd[0];
+            for (i64 kw = 0; kw < win.kernel[1]; ++kw) {
+                xi[3] = yi[3] * win.stride[1] - win.padBegin[1] + kw * win.dilation[1];
+                const bool wIn = xi[3] >= 0 && xi[3] < x.full[3];
+                const bool wPad = xi[3] >= -win.padBegin[1] && xi[3] < x.full[3] + padEnd[1];
+                padded += hPad && wPad;
+                if (!hIn || !wIn) continue;
+                ++inside;
+                const float v = x.at(xi);
+                acc = isMax ? std::max(acc, v) : acc + v;
+            }
+        }
+        y.at(yi) = isMax ? acc : acc / static_cast<float>(countPad ? padded : inside);
+    });
+}
+
+// Mean or max over all spatial positions, per (n, c).
+inline void globalPool(const View<float>& y, const View<float>& x, bool isMax) {
+    i64 xi[kMaxRank];
+    forEachIndex(y, [&](const i64* yi) {
+        float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+        View<float> spatial = x;
+        spatial.lo[0] = yi[0];
+        spatial.ext[0] = 1;
+        spatial.lo[1] = yi[1];
+        spatial.ext[1] = 1;
+        i64 n = 0;
+        forEachIndex(spatial, [&](const i64* si) {
+            std::copy(si, si + x.rank, xi);
+            const float v = x.at(xi);
+            acc = isMax ? std::max(acc, v) : acc + v;
+            ++n;
+        });
+        y.at(yi) = isMax ? acc : acc / static_cast<float>(n);
+    });
+}
+
+// --- matrix products -------------------------------------------------------------------------
+
+// y = alpha * op(A) * op(B) + beta * C, C broadcast to y.
+inline void gemm(const View<float>& y, const View<float>& a, const View<float>& b, const View<float>* c, bool transA,
+                 bool transB, float alpha, float beta) {
+    const i64 k = transA ? a.full[0] : a.full[1];
+    i64 ai[2], bi[2], ci[2];
+    for (i64 i = y.lo[0]; i < y.lo[0] + y.ext[0]; ++i)
+        for (i64 j = y.lo[1]; j < y.lo[1] + y.ext[1]; ++j) {
+            float acc = 0;
+            for (i64 p = 0; p < k; ++p) {
+                ai[0] = transA ? p : i;
+                ai[1] = transA ? i : p;
+                bi[0] = transB ? j : p;
+                bi[1] = transB ? p : j;
+                acc += a.at(ai) * b.at(bi);
+            }
+            const i64 yi[2] = {i, j};
+            float bias = 0;
+            if (c) {
+                broadcastIndex(*c, 2, yi, ci);
+                bias = beta * c->at(ci);
+            }
+            y.at(yi) = alpha * acc + bias;
+        }
+}
+
+// Batched numpy matmul, both operands of rank >= 2; batch dims broadcast.
+inline void matmul(const View<float>& y, const View<float>& a, const View<float>& b) {
+    const int r = y.rank;
+    const i64 k = a.full[a.rank - 1];
+    i64 ai[kMaxRank], bi[kMaxRank];
+    View<float> rows = y; // the output box without its last dim: one (batch, i) per visit
+    rows.ext[r - 1] = 1;
+    forEachIndex(rows, [&](const i64* yi0) {
+        i64 yi[kMaxRank];
+        std::copy(yi0, yi0 + r, yi);
+        broadcastIndex(a, r, yi, ai);
+        broadcastIndex(b, r, yi, bi);
+        ai[a.rank - 2] = yi[r - 2];
+        for (i64 j = y.lo[r - 1]; j < y.lo[r - 1] + y.ext[r - 1]; ++j) {
+            yi[r - 1] = j;
+            bi[b.rank - 1] = j;
+            float acc = 0;
+            for (i64 p = 0; p < k; ++p) {
+                ai[a.rank - 1] = p;
+                bi[b.rank - 2] = p;
+                acc += a.at(ai) * b.at(bi);
+            }
+            y.at(yi) = acc;
+        }
+    });
+}
+
+// --- normalisation ---------------------------------------------------------------------------
+
+// Inference batch-norm over channel dim 1.
+inline void batchNorm(const View<float>& y, const View<float>& x, const View<float>& scale, const View<float>& bias,
+                      const View<float>& mean, const View<float>& var, float epsilon) {
+    forEachIndex(y, [&](const i64* yi) {
+        const i64 c[1] = {yi[1]};
+        const float inv = scale.at(c) / std::sqrt(var.at(c) + epsilon);
+        y.at(yi) = (x.at(yi) - mean.at(c)) * inv + bias.at(c);
+    });
+}
+
+// The box with dims from `axis` on covering the whole tensor; visits one normalised group.
+template <class T>
+View<T> outerBox(const View<T>& v, int axis) {
+    View<T> outer = v;
+    for (int d = axis; d < v.rank; ++d) {
+        outer.lo[d] = 0;
+        outer.ext[d] = 1;
+    }
+    return outer;
+}
+
+// The part of `v`'s box that shares `outerIdx` on dims [0, axis); with `whole`, dims from
+// `axis` on span the whole tensor instead of the box.
+template <class T>
+View<T> groupBox(const View<T>& v, int axis, const i64* outerIdx, bool whole) {
+    View<T> group = v;
+    for (int d = 0; d < axis; ++d) {
+        group.lo[d] = outerIdx[d];
+        group.ext[d] = 1;
+    }
+    for (int d = axis; whole && d < v.rank; ++d) {
+        group.lo[d] = 0;
+        group.ext[d] = v.full[d];
+    }
+    return group;
+}
+
+// Normalises over dims [axis, rank), then scale and bias broadcast over those dims. Accumulates
+// in double: the group may be long.
+inline void layerNorm(const View<float>& y, const View<float>& x, const View<float>& scale, const View<float>* bias,
+                      int axis, float epsilon) {
+    i64 si[kMaxRank];
+    forEachIndex(outerBox(y, axis), [&](const i64* outer) {
+        double sum = 0, sq = 0;
+        i64 n = 0;
+        forEachIndex(groupBox(x, axis, outer, true), [&](const i64* xi) {
+            const double v = x.at(xi);
+            sum += v;
+            sq += v * v;
+            ++n;
+        });
+        const double mean = sum / static_cast<double>(n);
+        const double var = std::max(0.0, sq / static_cast<double>(n) - mean * mean);
+        const float inv = static_cast<float>(1.0 / std::sqrt(var + epsilon));
+        forEachIndex(groupBox(y, axis, outer, false), [&](const i64* yi) {
+            broadcastIndex(scale, y.rank, yi, si);
+            float v = (x.at(yi) - static_cast<float>(mean)) * inv * scale.at(si);
+            if (bias) {
+                broadcastIndex(*bias, y.rank, yi, si);
+                v += bias->at(si);
+            }
+            y.at(yi) = v;
+        });
+    });
+}
+
+// Softmax along one axis (opset >= 13 semantics): each output row needs its whole axis.
+inline void softmax(const View<float>& y, const View<float>& x, int axis) {
+    View<float> rows = y;
+    rows.ext[axis] = 1;
+    rows.lo[axis] = 0;
+    i64 idx[kMaxRank];
+    forEachIndex(rows, [&](const i64* r) {
+        std::copy(r, r + y.rank, idx);
+        float peak = -std::numeric_limits<float>::infinity();
+        for (idx[axis] = 0; idx[axis] < x.full[axis]; ++idx[axis]) peak = std::max(peak, x.at(idx));
+        double sum = 0;
+        for (idx[axis] = 0; idx[axis] < x.full[axis]; ++idx[axis]) sum += std::exp(x.at(idx) - peak);
+        for (idx[axis] = y.lo[axis]; idx[axis] < y.lo[axis] + y.ext[axis]; ++idx[axis])
+            y.at(idx) = static_cast<float>(std::exp(x.at(idx) - peak) / sum);
+    });
+}
+
+enum class Reduce { Sum, Mean, Max, Min };
+
+// Reduces the dims flagged in `axes` (a bit per input dim); keepDims keeps them as size 1.
+inline void reduce(const View<float>& y, const View<float>& x, unsigned axes, bool keepDims, Reduce kind) {
+    i64 xi[kMaxRank];
+    forEachIndex(y, [&](const i64* yi) {
+        View<float> group = x;
+        for (int d = 0, o = 0; d < x.rank; ++d) {
+            if (axes >> d & 1u) {
+                group.lo[d] = 0;
+                group.ext[d] = x.full[d];
+                o += keepDims;
+            } else {
+                group.lo[d] = yi[o++];
+                group.ext[d] = 1;
+            }
+        }
+        double acc = kind == Reduce::Max ? -INFINITY : kind == Reduce::Min ? INFINITY : 0.0;
+        i64 n = 0;
+        forEachIndex(group, [&](const i64* gi) {
+            std::copy(gi, gi + x.rank, xi);
+            const double v = x.at(xi);
+            acc = kind == Reduce::Max ? std::max(acc, v) : kind == Reduce::Min ? std::min(acc, v) : acc + v;
+            ++n;
+        });
+        y.at(yi) = static_cast<float>(kind == Reduce::Mean ? acc / static_cast<double>(n) : acc);
+    });
+}
+
+// --- data movement ---------------------------------------------------------------------------
+
+// Reshape, Flatten, Squeeze, Unsqueeze: the same elements in the same row-major order.
+template <class T>
+void reshape(const View<T>& y, const View<T>& x) {
+    i64 xi[kMaxRank];
+    forEachIndex(y, [&](const i64* yi) {
+        i64 flat = 0;
+        for (int d = 0; d < y.rank; ++d) flat = flat * y.full[d] + yi[d];
+        for (int d = x.rank; d-- > 0;) {
+            xi[d] = flat % x.full[d];
+            flat /= x.full[d];
+        }
+        y.at(yi) = x.at(xi);
+    });
+}
+
+// y[i0..in] = x[i at perm^-1]: output dim d is input dim perm[d].
+template <class T>
+void transpose(const View<T>& y, const View<T>& x, std::initializer_list<int> perm) {
+    i64 xi[kMaxRank];
+    forEachIndex(y, [&](const i64* yi) {
+        int d = 0;
+        for (int p : perm) xi[p] = yi[d++];
+        y.at(yi) = x.at(xi);
+    });
+}
+
+template <class T>
+void concat(const View<T>& y, std::initializer_list<View<T>> xs, int axis) {
+    i64 xi[kMaxRank];
+    forEachIndex(y, [&](const i64* yi) {
+        i64 base = 0;
+        for (const View<T>& x : xs) {
+            if (yi[axis] < base + x.full[axis]) {
+                std::copy(yi, yi + y.rank, xi);
+                xi[axis] -= base;
+                y.at(yi) = x.at(xi);
+                return;
+            }
+            base += x.full[axis];
+        }
+    });
+}
+
+// y[i] = x[start + i * step] per dim (the emitter resolves ONNX's starts/ends/axes/steps).
+template <class T>
+void slice(const View<T>& y, const View<T>& x, std::initializer_list<i64> starts, std::initializer_list<i64> steps) {
+    i64 xi[kMaxRank];
+    forEachIndex(y, [&](const i64* yi) {
+        for (int d = 0; d < y.rank; ++d) xi[d] = starts.begin()[d] + yi[d] * steps.begin()[d];
+        y.at(yi) = x.at(xi);
+    });
+}
+
+// Constant-mode Pad: positions outside the input take `value`.
+template <class T>
+void pad(const View<T>& y, const View<T>& x, std::initializer_list<i64> padBegin, T value) {
+    i64 xi[kMaxRank];
+    forEachIndex(y, [&](const i64* yi) {
+        bool inside = true;
+        for (int d = 0; d < y.rank; ++d) {
+            xi[d] = yi[d] - padBegin.begin()[d];
+            inside = inside && xi[d] >= 0 && xi[d] < x.full[d];
+        }
+        y.at(yi) = inside ? x.at(xi) : value;
+    });
+}
+
+// --- files -----------------------------------------------------------------------------------
+
+// Reads exactly `bytes` bytes of `path` into `out`; false with a message when it cannot.
+inline bool readFile(const char* path, std::vector<unsigned char>& out, std::size_t bytes) {
+    std::FILE* f = std::fopen(path, "rb");
+    if (!f) {
+        std::fprintf(stderr, "cannot open '%s'\n", path);
+        return false;
+    }
+    out.resize(bytes + 1);
+    const std::size_t got = std::fread(out.data(), 1, bytes + 1, f);
+    std::fclose(f);
+    out.resize(bytes);
+    if (got != bytes) {
+        std::fprintf(stderr, "'%s' holds %s%zu bytes, expected %zu\n", path, got > bytes ? "more than " : "",
+                     got > bytes ? bytes : got, bytes);
+        return false;
+    }
+    return true;
+}
+
+} // namespace strata_rt

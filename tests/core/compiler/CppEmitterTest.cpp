@@ -1,0 +1,210 @@
+// The C++ emitter: the generated file builds with the system compiler and reproduces an unfused
+// reference evaluation of the same graph, for the samples on every preset and strategy; and it
+// refuses what its runtime cannot compute, by name.
+
+#include "CompilerFixtures.h"
+#include "compiler/Pipeline.h"
+#include "compiler/emit/CppEmitter.h"
+#include "reference/Compare.h"
+#include "reference/Evaluator.h"
+#include "schedule/Strategies.h"
+#include "support/TestModels.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace strata::test {
+namespace {
+
+using compiler::CppProgram;
+
+std::string idText(compiler::InstrId id) {
+    std::string digits = std::to_string(id);
+    return "// i" + std::string(6 - std::min<std::size_t>(6, digits.size()), '0') + digits + " ";
+}
+
+compiler::Program compileWith(const ir::Graph& g, const target::Target& t, schedule::Strategy strategy) {
+    auto result = compiler::compile(g, t, schedule::makeSchedule(g, t, strategy));
+    if (!result) throw std::runtime_error(joined(result.diagnostics()));
+    return std::move(result->program);
+}
+
+void writeBytes(const std::filesystem::path& path, const void* data, std::size_t size) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+}
+
+std::string readBytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Builds the generated file (with every read checked against its operand box) and runs it on
+// sample inputs; returns the outputs it wrote, one tensor per graph output.
+std::vector<reference::Tensor> buildAndRun(const ir::Graph& g, const CppProgram& cpp, const TempDir& dir,
+                                           const std::vector<reference::Tensor>& inputs, const std::string& flags = "") {
+    writeBytes(dir.path() / "model.cpp", cpp.source.data(), cpp.source.size());
+    writeBytes(dir.path() / "model.weights.bin", cpp.weights.data(), cpp.weights.size());
+    std::string in;
+    for (const auto& t : inputs) in.append(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size());
+    writeBytes(dir.path() / "input.bin", in.data(), in.size());
+
+    const std::string p = dir.path().string();
+    const std::string build = std::string(STRATA_CXX) + " -O2 -std=c++20 -DSTRATA_RT_CHECK " + flags + " " + p +
+                              "/model.cpp -o " + p + "/model -pthread 2> " + p + "/build.log";
+    if (std::system(build.c_str()) != 0) {
+        ADD_FAILURE() << "the generated C++ does not build:\n" << readBytes(dir.path() / "build.log").substr(0, 4000);
+        return {};
+    }
+    const std::string run = p + "/model " + p + "/model.weights.bin " + p + "/input.bin " + p + "/output.bin 2> " + p +
+                            "/run.log";
+    if (std::system(run.c_str()) != 0) {
+        ADD_FAILURE() << "the generated program failed:\n" << readBytes(dir.path() / "run.log");
+        return {};
+    }
+    const std::string out = readBytes(dir.path() / "output.bin");
+    EXPECT_EQ(out.size(), cpp.outputBytes);
+    std::vector<reference::Tensor> outputs;
+    std::size_t at = 0;
+    for (ir::ValueId id : g.outputs) {
+        const ir::Value& v = g.value(id);
+        reference::Tensor t{v.dtype, v.shape, std::vector<std::byte>(v.bytes())};
+        if (at + v.bytes() <= out.size()) std::memcpy(t.bytes.data(), out.data() + at, v.bytes());
+        at += v.bytes();
+        outputs.push_back(std::move(t));
+    }
+    return outputs;
+}
+
+void expectMatchesReference(const ir::Graph& g, const compiler::Program& program, const std::string& flags = "") {
+    auto cpp = compiler::emitCpp(program, g);
+    ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
+    const auto inputs = reference::sampleInputs(g, 7);
+    auto expected = reference::evaluate(g, inputs);
+    ASSERT_TRUE(expected) << joined(expected.diagnostics());
+    TempDir dir;
+    const auto actual = buildAndRun(g, *cpp, dir, inputs, flags);
+    ASSERT_EQ(actual.size(), expected->size());
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+        auto c = reference::compare(actual[i], (*expected)[i], 1e-4, 1e-3);
+        EXPECT_TRUE(c.ok) << g.value(g.outputs[i]).name << ": " << c.message;
+    }
+}
+
+struct Case {
+    const char* sample;
+    const char* target;
+    schedule::Strategy strategy;
+};
+
+class CppEmitterSamples : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CppEmitterSamples, GeneratedCodeReproducesTheReference) {
+    const Case& c = GetParam();
+    auto g = sampleGraph(c.sample);
+    expectMatchesReference(*g, compileWith(*g, presetTarget(c.target), c.strategy));
+}
+
+std::string caseName(const ::testing::TestParamInfo<Case>& info) {
+    std::string name = std::string(info.param.sample) + "_" + info.param.target + "_" +
+                       std::string(schedule::strategyName(info.param.strategy));
+    for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return name;
+}
+
+using schedule::Strategy;
+INSTANTIATE_TEST_SUITE_P(
+    Samples, CppEmitterSamples,
+    ::testing::Values(Case{"resnet_tiny.onnx", "host", Strategy::PerOp}, Case{"resnet_tiny.onnx", "host", Strategy::Rules},
+                      Case{"resnet_tiny.onnx", "host", Strategy::FuseMax},
+                      Case{"resnet_tiny.onnx", "mncore2", Strategy::FuseMax},
+                      Case{"resnet_tiny.onnx", "mlu100", Strategy::Rules},
+                      Case{"mobilenet_tiny.onnx", "host", Strategy::Rules},
+                      Case{"mobilenet_tiny.onnx", "host", Strategy::FuseMax},
+                      Case{"mobilenet_tiny.onnx", "mncore2", Strategy::FuseMax},
+                      Case{"transformer_block.onnx", "host", Strategy::PerOp},
+                      Case{"transformer_block.onnx", "host", Strategy::FuseMax},
+                      Case{"transformer_block.onnx", "mncore2", Strategy::Rules}),
+    caseName);
+
+TEST(CppEmitter, ThreadedBuildMatchesToo) {
+    auto g = sampleGraph("resnet_tiny.onnx");
+    expectMatchesReference(*g, compileWith(*g, presetTarget("host"), Strategy::FuseMax), "-DSTRATA_THREADS");
+}
+
+// Larger models on request: STRATA_CPP_MODELS=a.onnx:b.onnx (e.g. the benchmark exports,
+// tests/bench/make_bench_models.sh), each compiled for the host with the rules and fuse-max
+// schedules; STRATA_CPP_TARGETS=host,mncore2 to change the targets.
+TEST(CppEmitter, ModelsFromEnvironment) {
+    const char* list = std::getenv("STRATA_CPP_MODELS");
+    if (!list || !*list) GTEST_SKIP() << "set STRATA_CPP_MODELS to check more models";
+    const char* targetList = std::getenv("STRATA_CPP_TARGETS");
+    std::stringstream paths(list), targets(targetList && *targetList ? targetList : "host");
+    std::vector<std::string> targetNames;
+    for (std::string name; std::getline(targets, name, ',');) targetNames.push_back(name);
+    for (std::string path; std::getline(paths, path, ':');) {
+        auto m = model::importOnnxFile(path);
+        ASSERT_TRUE(m.ok()) << path << ": " << joined(m.diagnostics());
+        for (const std::string& targetName : targetNames)
+            for (Strategy strategy : {Strategy::Rules, Strategy::FuseMax}) {
+                SCOPED_TRACE(path + " " + targetName + " " + std::string(schedule::strategyName(strategy)));
+                expectMatchesReference(*m->graph, compileWith(*m->graph, presetTarget(targetName), strategy));
+            }
+    }
+}
+
+TEST(CppEmitter, FilesDescribeThemselves) {
+    auto g = sampleGraph("resnet_tiny.onnx");
+    const auto program = compileWith(*g, presetTarget("host"), Strategy::Rules);
+    auto cpp = compiler::emitCpp(program, *g);
+    ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
+    std::uint64_t weightBytes = 0;
+    for (const auto& b : program.dram)
+        if (b.role == compiler::DramBuffer::Role::Weight) weightBytes += b.bytes;
+    EXPECT_EQ(cpp->weights.size(), weightBytes);
+    EXPECT_EQ(cpp->inputBytes, g->value(g->inputs[0]).bytes());
+    EXPECT_EQ(cpp->outputBytes, g->value(g->outputs[0]).bytes());
+    // Every instruction appears under its assembly line, and the header says how to build it.
+    for (const auto& in : program.instructions)
+        EXPECT_NE(cpp->source.find(idText(in.id)), std::string::npos) << in.id;
+    EXPECT_NE(cpp->source.find("g++ -O2 -std=c++20 resnet_tiny.cpp"), std::string::npos);
+}
+
+TEST(CppEmitter, RefusesAnOpItHasNoKernelFor) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 8] X) => (float[1, 8] Y) {
+    Y = Hardmax <axis = 1> (X)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const auto program = compileWith(*m->graph, presetTarget("host"), Strategy::PerOp);
+    auto cpp = compiler::emitCpp(program, *m->graph);
+    ASSERT_FALSE(cpp);
+    EXPECT_TRUE(mentions(cpp.diagnostics(), "Hardmax")) << joined(cpp.diagnostics());
+    EXPECT_TRUE(mentions(cpp.diagnostics(), "no kernel in the C++ runtime")) << joined(cpp.diagnostics());
+}
+
+TEST(CppEmitter, RefusesAUseItDoesNotCover) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 2, 16] X, float[4, 2, 3] W) => (float[1, 4, 14] Y) {
+    Y = Conv (X, W)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const auto program = compileWith(*m->graph, presetTarget("host"), Strategy::PerOp);
+    auto cpp = compiler::emitCpp(program, *m->graph);
+    ASSERT_FALSE(cpp);
+    EXPECT_TRUE(mentions(cpp.diagnostics(), "2-D convolutions only")) << joined(cpp.diagnostics());
+}
+
+} // namespace
+} // namespace strata::test
