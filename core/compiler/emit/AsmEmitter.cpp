@@ -35,25 +35,27 @@ std::string where(const Instruction& in, const ir::Graph& g) {
 }
 
 std::string line(const Instruction& in, const Program& p, const ir::Graph& g) {
-    const std::string id = fmt::format("i{:06}", in.id);
+    return fmt::format("i{:06}  {}", in.id, instructionText(in, p, g));
+}
+
+} // namespace
+
+std::string instructionText(const Instruction& in, const Program& p, const ir::Graph& g) {
     if (const auto* t = std::get_if<Transfer>(&in.body)) {
         bool load = t->destination.memory == p.workingMemory;
-        return fmt::format("{}  {:<8} t{:<4} {} -> {}  ; {} {} {} · {}", id, t->path, t->tag,
-                           access(t->source, load), access(t->destination, !load), load ? "load" : "store",
-                           g.value(t->value).name, formatBytes(t->bytes), where(in, g));
+        return fmt::format("{:<8} t{:<4} {} -> {}  ; {} {} {} · {}", t->path, t->tag, access(t->source, load),
+                           access(t->destination, !load), load ? "load" : "store", g.value(t->value).name,
+                           formatBytes(t->bytes), where(in, g));
     }
-    if (const auto* w = std::get_if<Wait>(&in.body)) return fmt::format("{}  {:<8} t{}", id, "wait", w->tag);
+    if (const auto* w = std::get_if<Wait>(&in.body)) return fmt::format("{:<8} t{}", "wait", w->tag);
     if (const auto* c = std::get_if<Compute>(&in.body)) {
         std::string outs, ins;
         for (const Operand& o : c->outputs) outs += (outs.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);
         for (const Operand& o : c->inputs) ins += (ins.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);
-        return fmt::format("{}  {:<8} {} <- {}  ; {} FLOP · {}", id, c->opType, outs, ins, formatCount(c->flops),
-                           where(in, g));
+        return fmt::format("{:<8} {} <- {}  ; {} FLOP · {}", c->opType, outs, ins, formatCount(c->flops), where(in, g));
     }
-    return fmt::format("{}  {:<8} b{}", id, "barrier", std::get<Barrier>(in.body).id);
+    return fmt::format("{:<8} b{}", "barrier", std::get<Barrier>(in.body).id);
 }
-
-} // namespace
 
 std::string emitAssembly(const Program& p, const ir::Graph& g) {
     std::string out;

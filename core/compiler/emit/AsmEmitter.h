@@ -10,4 +10,8 @@ namespace strata::compiler {
 
 std::string emitAssembly(const Program& program, const ir::Graph& graph);
 
+// One instruction's line as emitAssembly() writes it, without the leading id ("mvp t0 ... ; load
+// ..."), for views that show the id in a column of its own.
+std::string instructionText(const Instruction& instruction, const Program& program, const ir::Graph& graph);
+
 } // namespace strata::compiler
