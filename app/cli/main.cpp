@@ -2,8 +2,10 @@
 // calibrate, compare and export as they land).
 
 #include "CompileCommand.h"
+#include "EmulateCommand.h"
 #include "ExitCodes.h"
 #include "InspectCommand.h"
+#include "MicrobenchCommand.h"
 #include "ScheduleCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -19,6 +21,8 @@ int main(int argc, char** argv) {
     strata::cli::addScheduleCommand(app, exitCode);
     strata::cli::addValidateCommand(app, exitCode);
     strata::cli::addCompileCommand(app, exitCode);
+    strata::cli::addEmulateCommand(app, exitCode);
+    strata::cli::addMicrobenchCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

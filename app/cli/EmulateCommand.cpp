@@ -1,0 +1,167 @@
+#include "EmulateCommand.h"
+
+#include "ExitCodes.h"
+#include "ModelArgs.h"
+#include "TargetArg.h"
+#include "compiler/Pipeline.h"
+#include "emulator/Emulator.h"
+#include "schedule/ScheduleJson.h"
+#include "schedule/Strategies.h"
+#include "trace/TraceCsv.h"
+#include "trace/TraceJson.h"
+#include "trace/TraceSummary.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace strata::cli {
+
+namespace {
+
+struct EmulateArgs {
+    ModelArgs model;
+    std::string target;
+    std::string schedulePath;
+    std::string strategy = "rules";
+    std::string tracePath;
+    std::string csvPath;
+    bool json = false;
+};
+
+constexpr std::size_t kTableBlocks = 15; // the text report lists the slowest blocks only
+
+double ns(std::int64_t ps) { return double(ps) / 1e3; }
+
+std::string duration(std::int64_t ps) {
+    const double v = double(ps);
+    if (v >= 1e9) return fmt::format("{:.3f} ms", v / 1e9);
+    if (v >= 1e6) return fmt::format("{:.3f} us", v / 1e6);
+    return fmt::format("{:.1f} ns", v / 1e3);
+}
+
+nlohmann::ordered_json summaryJson(const trace::Trace& trace, const trace::TraceSummary& summary) {
+    nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
+    for (const auto& b : summary.blocks)
+        blocks.push_back({{"id", b.block},
+                          {"time_ns", ns(b.timePs)},
+                          {"transfer_ns", ns(b.transferPs)},
+                          {"compute_ns", ns(b.computePs)},
+                          {"stall_ns", ns(b.stallPs)},
+                          {"dram_bytes", b.dramBytes}});
+    nlohmann::ordered_json paths = nlohmann::ordered_json::array();
+    for (const auto& p : summary.paths)
+        paths.push_back({{"name", trace.paths[p.path].name}, {"bytes", p.bytes}, {"busy_fraction", p.busyFraction}});
+    return {{"source", std::string(trace::sourceName(trace.source))},
+            {"total_ns", ns(summary.totalPs)},
+            {"events", trace.events.size()},
+            {"blocks", blocks},
+            {"paths", paths}};
+}
+
+void printTable(const trace::Trace& trace, const trace::TraceSummary& summary, const std::string& strategyLabel,
+                std::size_t blockCount) {
+    std::cout << fmt::format("Emulated '{}' on {} ({}, {} blocks): {} events, total {} (emulated, not measured)\n",
+                             trace.modelName, trace.target, strategyLabel, blockCount, trace.events.size(),
+                             duration(summary.totalPs));
+    std::vector<trace::BlockSummary> blocks = summary.blocks;
+    std::stable_sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& b) { return a.timePs > b.timePs; });
+    std::cout << fmt::format("\n{:<8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "block", "time", "transfer", "compute",
+                             "stall", "DRAM bytes");
+    for (std::size_t i = 0; i < std::min(blocks.size(), kTableBlocks); ++i) {
+        const auto& b = blocks[i];
+        std::cout << fmt::format("{:<8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", schedule::blockName(b.block),
+                                 duration(b.timePs), duration(b.transferPs), duration(b.computePs), duration(b.stallPs),
+                                 b.dramBytes);
+    }
+    if (blocks.size() > kTableBlocks)
+        std::cout << fmt::format("({} more blocks; --json lists all)\n", blocks.size() - kTableBlocks);
+    std::cout << fmt::format("\n{:<12} {:>16} {:>10} {:>8}\n", "path", "bytes", "transfers", "busy");
+    for (const auto& p : summary.paths)
+        if (p.transfers > 0)
+            std::cout << fmt::format("{:<12} {:>16} {:>10} {:>7.1f}%\n", trace.paths[p.path].name, p.bytes, p.transfers,
+                                     100 * p.busyFraction);
+    const auto& c = summary.critical;
+    auto share = [&](std::int64_t ps) { return summary.totalPs > 0 ? 100.0 * double(ps) / double(summary.totalPs) : 0.0; };
+    std::cout << fmt::format("\ncritical path: {} events; compute {:.1f}%, transfer {:.1f}%, wait {:.1f}%, barrier {:.1f}%, "
+                             "idle {:.1f}%\n",
+                             c.events.size(), share(c.computePs), share(c.transferPs), share(c.waitPs),
+                             share(c.barrierPs), share(c.gapPs));
+}
+
+template <class Write> bool writeFile(const std::string& path, Write write) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (out) write(out);
+    if (!out) std::cerr << "error: cannot write " << path << "\n";
+    return static_cast<bool>(out);
+}
+
+int runEmulate(const EmulateArgs& args) {
+    auto graph = loadModel(args.model);
+    if (!graph) return kExitBadInput;
+    auto target = loadTarget(args.target, args.model.quiet);
+    if (!target) return kExitBadInput;
+
+    schedule::Schedule s;
+    if (!args.schedulePath.empty()) {
+        auto loaded = schedule::loadScheduleFile(args.schedulePath, *graph);
+        if (!loaded) {
+            printDiagnostics(loaded.diagnostics());
+            return kExitBadInput;
+        }
+        s = std::move(loaded).value();
+    } else {
+        auto strategy = schedule::parseStrategy(args.strategy);
+        if (!strategy) {
+            std::cerr << "error: unknown strategy '" << args.strategy << "' (per-op, rules, fuse-max)\n";
+            return kExitBadInput;
+        }
+        s = schedule::makeSchedule(*graph, *target, *strategy);
+    }
+    auto compiled = compiler::compile(*graph, *target, s);
+    if (!compiled) {
+        printDiagnostics(compiled.diagnostics());
+        return kExitFailed;
+    }
+    auto trace = emulator::emulate(compiled->program, *target, *graph);
+    if (!trace) {
+        printDiagnostics(trace.diagnostics());
+        return kExitFailed;
+    }
+    const trace::TraceSummary summary = trace::summarize(*trace);
+
+    if (!args.tracePath.empty() && !writeFile(args.tracePath, [&](std::ostream& o) { trace::writeTraceJson(*trace, o); }))
+        return kExitFailed;
+    if (!args.csvPath.empty() && !writeFile(args.csvPath, [&](std::ostream& o) { trace::writeTraceCsv(*trace, o); }))
+        return kExitFailed;
+
+    if (args.json) {
+        std::cout << summaryJson(*trace, summary).dump(2) << "\n";
+    } else {
+        printTable(*trace, summary, args.schedulePath.empty() ? s.strategy : args.schedulePath, s.blocks.size());
+        for (const auto* path : {&args.tracePath, &args.csvPath})
+            if (!path->empty()) std::cout << "wrote " << *path << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void addEmulateCommand(CLI::App& app, int& exitCode) {
+    auto args = std::make_shared<EmulateArgs>();
+    CLI::App* cmd = app.add_subcommand("emulate", "Predict the timeline of the compiled model on a target");
+    addModelOptions(cmd, args->model);
+    addTargetOption(cmd, args->target);
+    cmd->add_option("--schedule", args->schedulePath, "Schedule JSON file (default: make one with --strategy)");
+    cmd->add_option("-s,--strategy", args->strategy, "per-op, rules or fuse-max")->capture_default_str();
+    cmd->add_option("--trace", args->tracePath, "Write the timeline as Chrome trace JSON (opens in Perfetto)");
+    cmd->add_option("--csv", args->csvPath, "Write the timeline's events as CSV");
+    cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+    cmd->callback([args, &exitCode] { exitCode = runEmulate(*args); });
+}
+
+} // namespace strata::cli
