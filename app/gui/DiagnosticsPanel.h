@@ -17,8 +17,8 @@ class DiagnosticsPanel : public QTreeWidget {
   public:
     enum Column { SeverityColumn, MessageColumn, LocationColumn };
     // Action: what the user's last action ran into (a refused edit, a target that did not
-    // load), replaced by the next one.
-    enum class Source { Import, Layout, Schedule, Action };
+    // load), replaced by the next one. Compile: the last compile's errors or warnings.
+    enum class Source { Import, Layout, Schedule, Action, Compile };
 
     explicit DiagnosticsPanel(QWidget* parent = nullptr);
 

@@ -1,8 +1,10 @@
 #include "MainWindow.h"
 
+#include "CompileController.h"
 #include "DiagnosticsPanel.h"
 #include "GraphTab.h"
 #include "ModelLoader.h"
+#include "ProgramLinker.h"
 #include "ScheduleDocument.h"
 #include "ScheduleEditor.h"
 #include "SchedulePresentation.h"
@@ -13,6 +15,8 @@
 #include "views/OpTableView.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
+#include "views/pipeline/PipelineView.h"
+#include "views/program/ProgramView.h"
 #include "views/schedule/ScheduleTableModel.h"
 #include "views/schedule/ScheduleTableView.h"
 
@@ -132,7 +136,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("centralTabs"));
     m_tabs->setDocumentMode(true);
+    m_programView = new views::program::ProgramView;
+    m_programView->setObjectName(QStringLiteral("programTab"));
+    m_pipelineView = new views::pipeline::PipelineView;
+    m_pipelineView->setObjectName(QStringLiteral("pipelineTab"));
+    // In the order of tabNames().
     m_tabs->addTab(m_graphTab, tr("Graph"));
+    m_tabs->addTab(m_programView, tr("Program"));
+    m_tabs->addTab(m_pipelineView, tr("Pipeline"));
     m_tabs->addTab(m_splitter, tr("Ops"));
 
     m_stack = new QStackedWidget;
@@ -150,6 +161,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createDiagnosticsDock();
     createStatusBar();
     connectSchedule();
+    connectCompile();
 
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
@@ -387,6 +399,34 @@ void MainWindow::connectSchedule() {
         [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
 }
 
+void MainWindow::connectCompile() {
+    m_compile = new CompileController(m_document, m_programView, m_pipelineView, this);
+    m_linker = new ProgramLinker(m_graphTab->view(), m_scheduleTable, m_programView, this);
+    connect(m_compile, &CompileController::programShown, m_linker, &ProgramLinker::followSelection);
+    m_scheduleBar->addSeparator();
+    m_scheduleBar->addAction(m_compile->compileAction());
+    auto* build = new QMenu(tr("&Build"), this);
+    build->addAction(m_compile->compileAction());
+    build->addAction(m_compile->cancelAction());
+    menuBar()->insertMenu(m_viewMenu->menuAction(), build);
+    statusBar()->insertPermanentWidget(0, m_compile->progressWidget());
+    connect(m_compile, &CompileController::busyChanged, this, &MainWindow::updateBusy);
+    connect(
+        m_compile, &CompileController::statusMessage, this,
+        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    connect(m_compile, &CompileController::diagnosticsReported, this,
+            [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
+                m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Compile, diagnostics);
+                if (!summary.isEmpty())
+                    m_diagnostics->appendInfo(DiagnosticsPanel::Source::Compile, summary,
+                                              tr("compile"));
+                if (hasErrors(diagnostics)) {
+                    m_diagnosticsDock->show();
+                    m_diagnosticsDock->raise();
+                }
+            });
+}
+
 void MainWindow::onScheduleSnapshot() {
     const views::schedule::ScheduleSnapshot& snapshot = m_document->snapshot();
     m_scheduleModel->setSnapshot(snapshot);
@@ -436,7 +476,8 @@ void MainWindow::updateBusy() {
 }
 
 bool MainWindow::isBusy() const {
-    return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut();
+    return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
+           (m_compile && m_compile->isCompiling());
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {
@@ -462,7 +503,8 @@ void MainWindow::setPartition(std::vector<int> blockOfOp,
 }
 
 QStringList MainWindow::tabNames() {
-    return {QStringLiteral("graph"), QStringLiteral("ops")};
+    return {QStringLiteral("graph"), QStringLiteral("program"), QStringLiteral("pipeline"),
+            QStringLiteral("ops")};
 }
 
 bool MainWindow::showTab(const QString& name) {

@@ -1,10 +1,12 @@
 #pragma once
 // Strata's main window: central tabs (the graph, laid out in the background by GraphTab; the
-// ops: model summary and op table side by side), the schedule table and the diagnostics in
-// docks, the target and strategy selectors in a toolbar. Imports run in the background
-// through ModelLoader, schedules through the ScheduleDocument, edits through the
-// ScheduleEditor. Selecting an op in the graph selects its row in the op table and its block's
-// row in the schedule table, and back.
+// compiled program's listing and its compiler passes, compiled in the background by the
+// CompileController; the ops: model summary and op table side by side), the schedule table
+// and the diagnostics in docks, the target and strategy selectors and Compile in a toolbar. Imports
+// run in the background through ModelLoader, schedules through the ScheduleDocument, edits through
+// the ScheduleEditor. Selecting an op in the graph selects its row in the op table and its block's
+// row in the schedule table and highlights its instructions in the listing, and back
+// (ProgramLinker).
 
 #include "base/Diagnostic.h"
 #include "ir/Graph.h"
@@ -35,11 +37,19 @@ namespace strata::views::schedule {
 class ScheduleTableModel;
 class ScheduleTableView;
 } // namespace strata::views::schedule
+namespace strata::views::program {
+class ProgramView;
+}
+namespace strata::views::pipeline {
+class PipelineView;
+}
 
 namespace strata::gui {
 
+class CompileController;
 class DiagnosticsPanel;
 class GraphTab;
+class ProgramLinker;
 class ModelLoader;
 class ScheduleDocument;
 class ScheduleEditor;
@@ -61,7 +71,7 @@ class MainWindow : public QMainWindow {
     void openFile(const QString& path);
 
     bool isLoading() const;
-    // Loading, making or checking a schedule, or laying out the graph.
+    // Loading, making or checking a schedule, laying out the graph, or compiling.
     bool isBusy() const;
     QString currentFile() const { return m_currentFile; }
 
@@ -75,8 +85,11 @@ class MainWindow : public QMainWindow {
     views::schedule::ScheduleTableModel* scheduleModel() const { return m_scheduleModel; }
     views::schedule::ScheduleTableView* scheduleTable() const { return m_scheduleTable; }
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
+    CompileController* compileController() const { return m_compile; }
+    views::program::ProgramView* programView() const { return m_programView; }
+    views::pipeline::PipelineView* pipelineView() const { return m_pipelineView; }
 
-    // Central tabs by name, for --tab: "graph", "ops".
+    // Central tabs by name, for --tab: "graph", "program", "pipeline", "ops".
     static QStringList tabNames();
     // Shows the tab called `name`; false if there is none.
     bool showTab(const QString& name);
@@ -100,6 +113,7 @@ class MainWindow : public QMainWindow {
     void createScheduleDock();
     void createStatusBar();
     void connectSchedule();
+    void connectCompile();
 
     void showOpenDialog();
     void showAbout();
@@ -146,6 +160,10 @@ class MainWindow : public QMainWindow {
     ScheduleDocument* m_document = nullptr;
     ScheduleEditor* m_editor = nullptr;
     ScheduleToolBar* m_scheduleBar = nullptr;
+    views::program::ProgramView* m_programView = nullptr;
+    views::pipeline::PipelineView* m_pipelineView = nullptr;
+    CompileController* m_compile = nullptr;
+    ProgramLinker* m_linker = nullptr;
     views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;
     QSortFilterProxyModel* m_scheduleProxy = nullptr;
     views::schedule::ScheduleTableView* m_scheduleTable = nullptr;

@@ -1,10 +1,15 @@
-// strata: the desktop app. `strata [MODEL] [--screenshot OUT.png] [--tab graph|ops]
-// [--size WxH] [--input-shape name=1x3x224x224 ...]`. With --screenshot it loads MODEL, runs
-// what the tab needs (the schedule, the graph's layout), renders the window into OUT.png and exits:
+// strata: the desktop app. `strata [MODEL] [--screenshot OUT.png]
+// [--tab graph|program|pipeline|ops] [--target NAME] [--strategy NAME] [--size WxH]
+// [--input-shape name=1x3x224x224 ...]`. With
+// --screenshot it loads MODEL, runs what the tab needs (the schedule, the graph's layout, a
+// compile for program and pipeline), renders the window into OUT.png and exits:
 // 0 when the model loaded, 1 when it did not (the screenshot then shows the error), 2 on bad usage.
 
+#include "CompileController.h"
 #include "MainWindow.h"
+#include "ScheduleDocument.h"
 #include "model/ImportOptions.h"
+#include "schedule/Strategies.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -27,6 +32,8 @@ struct Arguments {
     QString model;
     QString screenshot;
     QString tab = QStringLiteral("graph");
+    QString target;   // a preset name or target file; empty: the document's default
+    QString strategy; // empty: the document's default
     QSize size{1600, 1000};
     strata::model::ImportOptions importOptions;
 };
@@ -56,6 +63,25 @@ bool saveScreenshot(QWidget& window, const QString& path) {
         return false;
     }
     return true;
+}
+
+// Waits until the window's background jobs are done (each bounded by its own timeout), so that
+// no tab shows a half-finished state. Polled: several jobs hand over to each other. A starting
+// schedule of a big model can take a while; after kSettleLimitMs the window is shown as it is.
+void waitUntilSettled(const strata::gui::MainWindow& window) {
+    constexpr qint64 kSettleLimitMs = 300'000;
+    if (!window.isBusy())
+        return;
+    QElapsedTimer waited;
+    waited.start();
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (!window.isBusy() || waited.elapsed() > kSettleLimitMs)
+            loop.quit();
+    });
+    poll.start(25);
+    loop.exec();
 }
 
 } // namespace
@@ -88,7 +114,16 @@ int main(int argc, char* argv[]) {
         QStringLiteral("input-shape"),
         QStringLiteral("Static shape of a graph input, e.g. input=1x3x224x224. Repeatable."),
         QStringLiteral("name=shape"));
-    parser.addOptions({screenshotOption, tabOption, sizeOption, inputShapeOption});
+    const QCommandLineOption targetOption(
+        QStringLiteral("target"),
+        QStringLiteral("Target to schedule and compile for: a preset or a target file."),
+        QStringLiteral("name"));
+    const QCommandLineOption strategyOption(
+        QStringLiteral("strategy"),
+        QStringLiteral("Strategy of the starting schedule: per-op, rules or fuse-max."),
+        QStringLiteral("name"));
+    parser.addOptions(
+        {screenshotOption, tabOption, sizeOption, inputShapeOption, targetOption, strategyOption});
     parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX model to open."),
                                  QStringLiteral("[MODEL]"));
 
@@ -136,8 +171,23 @@ int main(int argc, char* argv[]) {
         args.importOptions.inputShapes[parsed->first] = parsed->second;
     }
 
+    args.target = parser.value(targetOption).trimmed();
+    std::optional<strata::schedule::Strategy> strategy;
+    if (parser.isSet(strategyOption)) {
+        strategy =
+            strata::schedule::parseStrategy(parser.value(strategyOption).trimmed().toStdString());
+        if (!strategy)
+            return usageError(parser, QStringLiteral("unknown --strategy '%1': expected per-op, "
+                                                     "rules or fuse-max")
+                                          .arg(parser.value(strategyOption)));
+    }
+
     strata::gui::MainWindow window;
     window.setImportOptions(args.importOptions);
+    if (!args.target.isEmpty() && !window.scheduleDocument()->setTarget(args.target))
+        return usageError(parser, QStringLiteral("cannot load --target '%1'").arg(args.target));
+    if (strategy)
+        window.scheduleDocument()->setStrategy(*strategy);
     window.showTab(args.tab);
 
     if (args.screenshot.isEmpty()) {
@@ -161,22 +211,13 @@ int main(int argc, char* argv[]) {
         window.openFile(args.model);
         loop.exec();
     }
-    // Wait for the schedule and the graph's layouts (the helper's timeout bounds each), so that
-    // no tab shows a half-finished state. Polled: several jobs hand over to each other. A
-    // starting schedule of a big model can take a while; after kSettleLimitMs the window is
-    // shown as it is.
-    if (loaded && window.isBusy()) {
-        constexpr qint64 kSettleLimitMs = 300'000;
-        QElapsedTimer waited;
-        waited.start();
-        QEventLoop loop;
-        QTimer poll;
-        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-            if (!window.isBusy() || waited.elapsed() > kSettleLimitMs)
-                loop.quit();
-        });
-        poll.start(25);
-        loop.exec();
+    if (loaded) {
+        waitUntilSettled(window);
+        // The listing and the passes need a compile of the schedule just made.
+        if (args.tab == QLatin1String("program") || args.tab == QLatin1String("pipeline")) {
+            window.compileController()->compile();
+            waitUntilSettled(window);
+        }
     }
     // Let layouts and deferred resizes (dock sizes, column widths) settle before grabbing.
     for (int i = 0; i < 3; ++i)

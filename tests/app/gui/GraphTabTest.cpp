@@ -78,7 +78,9 @@ TEST_F(GraphTabTest, ASampleOpensIntoTheLaidOutGraph) {
     ASSERT_NE(tabs, nullptr);
     EXPECT_EQ(tabs->currentWidget()->objectName(), QStringLiteral("graphTab"));
     EXPECT_EQ(tabs->tabText(0), QStringLiteral("Graph"));
-    EXPECT_EQ(tabs->tabText(1), QStringLiteral("Ops"));
+    EXPECT_EQ(tabs->tabText(1), QStringLiteral("Program"));
+    EXPECT_EQ(tabs->tabText(2), QStringLiteral("Pipeline"));
+    EXPECT_EQ(tabs->tabText(3), QStringLiteral("Ops"));
     EXPECT_TRUE(view()->isShowingGraph());
     EXPECT_FALSE(m_window->isLayingOut());
     EXPECT_EQ(scene().nodeCount(),

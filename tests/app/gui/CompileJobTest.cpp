@@ -1,0 +1,120 @@
+// The background compile job: a sample compiles with every pass recorded and dumped, progress
+// comes per step, a cancelled or superseded job reports nothing, a job stopped between passes
+// says so, and bad input is a diagnostic.
+
+#include "CompileJob.h"
+
+#include "GuiTestSupport.h"
+#include "model/OnnxImporter.h"
+#include "schedule/Strategies.h"
+#include "target/TargetLoader.h"
+
+#include <QSignalSpy>
+#include <gtest/gtest.h>
+
+namespace strata::gui {
+namespace {
+
+class CompileJobTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const QString path = test::samplePath("resnet_tiny.onnx");
+        if (!QFileInfo::exists(path))
+            GTEST_SKIP() << "sample not generated";
+        auto imported = model::importOnnxFile(path.toStdString());
+        ASSERT_TRUE(imported.ok());
+        m_request.graph = imported->graph;
+        auto target = target::resolveTarget("mncore2");
+        ASSERT_TRUE(target.ok());
+        m_request.target = std::make_shared<const target::Target>(std::move(*target));
+        m_request.targetName = QStringLiteral("mncore2");
+        m_request.schedule = std::make_shared<const schedule::Schedule>(
+            schedule::makeSchedule(*m_request.graph, *m_request.target, schedule::Strategy::Rules));
+        m_request.revision = 7;
+    }
+
+    CompileRequest m_request;
+};
+
+TEST_F(CompileJobTest, CompilesWithEveryPassRecordedAndDumped) {
+    std::vector<std::string> steps;
+    const CompileOutcome outcome =
+        CompileJob::run(m_request, [&](int step, const std::string& name) {
+            EXPECT_EQ(step, static_cast<int>(steps.size()));
+            steps.push_back(name);
+            return true;
+        });
+    ASSERT_TRUE(outcome.ok()) << (outcome.failure.empty() ? ""
+                                                          : outcome.failure.front().toString());
+    EXPECT_FALSE(outcome.cancelled);
+    ASSERT_EQ(static_cast<int>(steps.size()), CompileJob::stepCount());
+    EXPECT_EQ(steps.front(), "check");
+    // The same program as the pipeline's own driver makes.
+    auto reference = compiler::compile(*m_request.graph, *m_request.target, *m_request.schedule);
+    ASSERT_TRUE(reference.ok());
+    EXPECT_EQ(outcome.result->program.instructions.size(), reference->program.instructions.size());
+    EXPECT_EQ(outcome.result->program.streams, reference->program.streams);
+    ASSERT_EQ(outcome.result->passes.size(), compiler::passes().size());
+    for (std::size_t i = 0; i < compiler::passes().size(); ++i) {
+        EXPECT_EQ(outcome.result->passes[i].name, compiler::passes()[i].name);
+        EXPECT_EQ(steps[i + 1], compiler::passes()[i].name);
+        EXPECT_FALSE(outcome.result->passes[i].dump.empty());
+    }
+}
+
+TEST_F(CompileJobTest, StopsBetweenPassesWhenToldTo) {
+    const CompileOutcome outcome =
+        CompileJob::run(m_request, [](int step, const std::string&) { return step < 3; });
+    EXPECT_TRUE(outcome.cancelled);
+    EXPECT_FALSE(outcome.ok());
+    EXPECT_TRUE(outcome.failure.empty());
+}
+
+TEST_F(CompileJobTest, MissingInputIsADiagnostic) {
+    CompileRequest empty;
+    const CompileOutcome outcome =
+        CompileJob::run(empty, [](int, const std::string&) { return true; });
+    EXPECT_FALSE(outcome.ok());
+    ASSERT_FALSE(outcome.failure.empty());
+    EXPECT_EQ(outcome.failure.front().severity, Severity::Error);
+}
+
+TEST_F(CompileJobTest, ReportsProgressAndTheResultInTheBackground) {
+    CompileJob job;
+    QSignalSpy progress(&job, &CompileJob::progress);
+    QSignalSpy finished(&job, &CompileJob::finished);
+    const std::uint64_t generation = job.start(m_request);
+    EXPECT_TRUE(job.isRunning());
+    ASSERT_TRUE(finished.wait(test::kSettleTimeoutMs));
+    EXPECT_FALSE(job.isRunning());
+    const auto outcome = finished.at(0).at(0).value<CompileOutcome>();
+    EXPECT_EQ(outcome.generation, generation);
+    EXPECT_EQ(outcome.request.revision, 7u);
+    EXPECT_TRUE(outcome.ok());
+    QTest::qWait(20); // queued progress may trail the result
+    EXPECT_GE(progress.count(), 1);
+    for (const auto& args : progress)
+        EXPECT_EQ(args.at(1).toInt(), CompileJob::stepCount());
+}
+
+TEST_F(CompileJobTest, ACancelledOrSupersededJobReportsNothing) {
+    CompileJob job;
+    QSignalSpy finished(&job, &CompileJob::finished);
+    job.start(m_request);
+    job.cancel();
+    EXPECT_FALSE(job.isRunning());
+    QTest::qWait(500);
+    EXPECT_EQ(finished.count(), 0);
+
+    CompileRequest second = m_request;
+    second.revision = 8;
+    job.start(m_request);
+    job.start(second); // supersedes the first
+    ASSERT_TRUE(finished.wait(test::kSettleTimeoutMs));
+    QTest::qWait(100);
+    ASSERT_EQ(finished.count(), 1);
+    EXPECT_EQ(finished.at(0).at(0).value<CompileOutcome>().request.revision, 8u);
+}
+
+} // namespace
+} // namespace strata::gui
