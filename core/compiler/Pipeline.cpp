@@ -79,6 +79,8 @@ const std::vector<Pass>& passes() {
 
 Expected<CompileResult> compile(const ir::Graph& graph, const target::Target& target, const schedule::Schedule& schedule,
                                 const CompileOptions& options) {
+    auto proceed = [&](int step, const std::string& name) { return !options.proceed || options.proceed(step, name); };
+    if (!proceed(0, "check")) return error("compile cancelled");
     schedule::ScheduleCheck check = schedule::checkSchedule(schedule, graph, target);
     if (!check.valid()) return std::move(check.diagnostics);
 
@@ -93,7 +95,9 @@ Expected<CompileResult> compile(const ir::Graph& graph, const target::Target& ta
         return std::any_of(options.dumpAfter.begin(), options.dumpAfter.end(),
                            [&](const std::string& d) { return d == name || d == "all"; });
     };
+    int step = 1;
     for (const Pass& pass : passes()) {
+        if (!proceed(step++, pass.name)) return error("compile cancelled");
         auto start = std::chrono::steady_clock::now();
         pass.run(state);
         PassRecord record;

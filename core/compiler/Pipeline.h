@@ -29,6 +29,9 @@ struct PassRecord {
 
 struct CompileOptions {
     std::vector<std::string> dumpAfter;               // pass names; "all" for every pass
+    // Asked before each step (0: the schedule check, then 1.. for each pass, with its name);
+    // false stops the compile with a "compile cancelled" error. For progress and cancel.
+    std::function<bool(int step, const std::string& name)> proceed;
 };
 
 struct CompileResult {
@@ -38,6 +41,7 @@ struct CompileResult {
 };
 
 // Runs every pass on a schedule that validate() accepts; stops at the first pass with errors.
+// Steps: the schedule check, then each pass (so steps = passes().size() + 1).
 Expected<CompileResult> compile(const ir::Graph& graph, const target::Target& target,
                                 const schedule::Schedule& schedule, const CompileOptions& options = {});
 

@@ -41,6 +41,10 @@ struct Transfer {
     int tag = 0;
     ir::ValueId value;     // the tensor moved
     tiling::Region region; // the part of it
+    // A broadcast (a path with `broadcast`): the further cores whose working memory receives
+    // the same bytes at the same offset. They may read them after the next barrier, which the
+    // issuing core reaches only once it has waited on the transfer.
+    std::vector<int> alsoTo;
 };
 
 struct Wait {

@@ -43,9 +43,10 @@ std::string line(const Instruction& in, const Program& p, const ir::Graph& g) {
 std::string instructionText(const Instruction& in, const Program& p, const ir::Graph& g) {
     if (const auto* t = std::get_if<Transfer>(&in.body)) {
         bool load = t->destination.memory == p.workingMemory;
+        const std::string kind = !load ? "store" : t->alsoTo.empty() ? "load" : "broadcast to every core:";
         return fmt::format("{:<8} t{:<4} {} -> {}  ; {} {} {} · {}", t->path, t->tag, access(t->source, load),
-                           access(t->destination, !load), load ? "load" : "store", g.value(t->value).name,
-                           formatBytes(t->bytes), where(in, g));
+                           access(t->destination, !load), kind, g.value(t->value).name, formatBytes(t->bytes),
+                           where(in, g));
     }
     if (const auto* w = std::get_if<Wait>(&in.body)) return fmt::format("{:<8} t{}", "wait", w->tag);
     if (const auto* c = std::get_if<Compute>(&in.body)) {

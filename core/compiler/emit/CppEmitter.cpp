@@ -234,6 +234,10 @@ class CppWriter {
             s += fmt::format("    rt::move({} + 0x{:x}, {}, {} + 0x{:x}, {}, {}, {});\n", base(t->destination),
                              t->destination.offset, list(t->destination.strides), base(t->source), t->source.offset,
                              list(t->source.strides), list(t->source.shape), e);
+            for (int core : t->alsoTo) // a broadcast: the same bytes into the further cores' scratch
+                s += fmt::format("    rt::move(m.scratch[{}].data() + 0x{:x}, {}, {} + 0x{:x}, {}, {}, {});\n", core,
+                                 t->destination.offset, list(t->destination.strides), base(t->source),
+                                 t->source.offset, list(t->source.strides), list(t->source.shape), e);
             return s;
         }
         if (const auto* c = std::get_if<Compute>(&in.body)) {

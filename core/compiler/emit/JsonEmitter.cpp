@@ -39,6 +39,7 @@ Json programToJson(const Program& p, const ir::Graph& g) {
         if (const auto* t = std::get_if<Transfer>(&in.body)) {
             j.update({{"path", t->path}, {"tag", t->tag}, {"bytes", t->bytes}, {"value", g.value(t->value).name},
                       {"region", region(t->region)}, {"src", access(t->source)}, {"dst", access(t->destination)}});
+            if (!t->alsoTo.empty()) j["also_to"] = t->alsoTo; // a broadcast: further cores receiving it
         } else if (const auto* w = std::get_if<Wait>(&in.body)) {
             j["tag"] = w->tag;
         } else if (const auto* c = std::get_if<Compute>(&in.body)) {

@@ -83,6 +83,9 @@ class StreamWriter {
         m_nextTag.assign(static_cast<std::size_t>(m_t.cores()), 0);
         m_load = m_t.pathBetween(m_t.mainMemory, m_t.workingMemory);
         m_store = m_t.pathBetween(m_t.workingMemory, m_t.mainMemory);
+        for (const target::TransferPath& path : m_t.paths)
+            if (path.broadcast && path.source == m_t.mainMemory && path.destination == m_t.workingMemory)
+                m_broadcast = &path;
         const target::MemorySpace* main = m_t.findMemory(m_t.mainMemory);
         m_mainPerGroup = main && main->scope == target::Scope::Group;
         for (const DramBuffer& b : m_program->dram) m_dramOf[b.value.index] = &b;
@@ -105,12 +108,16 @@ class StreamWriter {
                 for (const auto& [v, r] : tile.loads) addRange(loads, v);
                 for (const auto& [v, r] : tile.stores) addRange(stores, v);
             }
-            if (overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
-                barrier();
+            const bool broadcasts = !broadcastWeights(block).empty();
+            // A broadcast lands in every core's working memory: no core may still be on the
+            // previous block, so it starts after a barrier too.
+            if (broadcasts || overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
+                if (!m_barrierLast) barrier();
                 read.clear();
                 written.clear();
             }
             emitBlock(block);
+            m_barrierLast = false;
             read.insert(read.end(), loads.begin(), loads.end());
             written.insert(written.end(), stores.begin(), stores.end());
         }
@@ -203,6 +210,36 @@ class StreamWriter {
     void barrier() {
         for (int c = 0; c < m_t.cores(); ++c) append(c, Provenance{}, Barrier{m_barriers});
         ++m_barriers;
+        m_barrierLast = true;
+    }
+
+    // The weights of a block that runs on every core, when the target can broadcast from main
+    // to working memory: one transfer delivers each to all cores instead of one per core.
+    std::vector<ir::ValueId> broadcastWeights(const TiledBlock& block) const {
+        std::vector<ir::ValueId> out;
+        if (!m_broadcast || m_t.cores() < 2) return out;
+        std::set<int> cores(block.coreOfTile.begin(), block.coreOfTile.end());
+        if (static_cast<int>(cores.size()) != m_t.cores()) return out;
+        for (ir::ValueId v : block.resident)
+            if (m_g.value(v).isConstant) out.push_back(v);
+        return out;
+    }
+
+    // Core 0 broadcasts the block's weights and waits; the barrier after makes them every
+    // core's to read.
+    void emitBroadcasts(const TiledBlock& block, const std::vector<ir::ValueId>& weights,
+                        const std::map<std::uint32_t, std::uint64_t>& residentAt) {
+        std::vector<int> tags, others;
+        for (int c = 1; c < m_t.cores(); ++c) others.push_back(c);
+        for (ir::ValueId v : weights) {
+            const tiling::Region whole = tiling::fullRegion(m_g.value(v).shape);
+            Provenance from{block.block.id, block.tiles.empty() ? ir::OpId{} : firstReader(block.tiles.front(), v), -1};
+            tags.push_back(transfer(0, from, *m_broadcast, dramAccess(v, whole, 0),
+                                    sramAccess(residentAt.at(v.index), whole, whole, v, 0), v, whole));
+            std::get<Transfer>(m_program->instructions.back().body).alsoTo = others;
+        }
+        for (int tag : tags) wait(0, Provenance{block.block.id, {}, -1}, tag);
+        barrier();
     }
 
     ir::OpId firstReader(const tiling::TilePlan& tile, ir::ValueId v) const {
@@ -241,20 +278,24 @@ class StreamWriter {
             return;
         }
 
+        const std::vector<ir::ValueId> broadcast = broadcastWeights(block);
+        if (!broadcast.empty()) emitBroadcasts(block, broadcast, residentAt);
         for (int core : code.cores) {
             std::vector<std::size_t> mine;
             for (std::size_t t = 0; t < block.tiles.size(); ++t)
                 if (block.coreOfTile[t] == core) mine.push_back(t);
-            emitCore(block, core, mine, residentAt, residentBytes, slotBytes, layouts);
+            emitCore(block, core, mine, residentAt, residentBytes, slotBytes, layouts, broadcast);
         }
     }
 
     void emitCore(const TiledBlock& block, int core, const std::vector<std::size_t>& mine,
                   const std::map<std::uint32_t, std::uint64_t>& residentAt, std::uint64_t residentBytes,
-                  std::uint64_t slotBytes, const std::vector<TileLayout>& layouts) {
+                  std::uint64_t slotBytes, const std::vector<TileLayout>& layouts,
+                  const std::vector<ir::ValueId>& broadcast) {
         const int id = block.block.id;
         std::map<std::uint32_t, int> pendingResident; // value -> tag not yet waited
         for (ir::ValueId v : block.resident) {
+            if (std::find(broadcast.begin(), broadcast.end(), v) != broadcast.end()) continue;
             const tiling::Region whole = tiling::fullRegion(m_g.value(v).shape);
             Provenance from{id, mine.empty() ? ir::OpId{} : firstReader(block.tiles[mine.front()], v), -1};
             pendingResident[v.index] = transfer(core, from, *m_load, dramAccess(v, whole, core),
@@ -357,6 +398,8 @@ class StreamWriter {
     Program* m_program = nullptr;
     const target::TransferPath* m_load = nullptr;
     const target::TransferPath* m_store = nullptr;
+    const target::TransferPath* m_broadcast = nullptr; // main -> working memory, to every core
+    bool m_barrierLast = true;                          // nothing issued since the last barrier (or the start)
     bool m_mainPerGroup = false;
     std::vector<int> m_nextTag;
     int m_barriers = 0;

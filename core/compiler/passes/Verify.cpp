@@ -25,11 +25,21 @@ Range rangeOf(const Operand& o, std::uint32_t elementBytes) {
     return {o.offset, o.offset + static_cast<std::uint64_t>(tiling::regionElements(o.region)) * elementBytes};
 }
 
+// Bytes a broadcast put into a further core's working memory, readable there from the next
+// barrier on.
+struct Delivery {
+    int core;
+    std::uint32_t value;
+    Range bytes;
+};
+using Deliveries = std::vector<std::vector<Delivery>>; // by epoch
+
 class CoreChecker {
   public:
     CoreChecker(const Program& p, const ir::Graph& g, const target::Target& t, int core,
-                const std::map<std::uint32_t, int>& storeEpoch, std::vector<Diagnostic>& out)
-        : m_p(p), m_g(g), m_t(t), m_core(core), m_storeEpoch(storeEpoch), m_out(out),
+                const std::map<std::uint32_t, int>& storeEpoch, const Deliveries& deliveries,
+                std::vector<Diagnostic>& out)
+        : m_p(p), m_g(g), m_t(t), m_core(core), m_storeEpoch(storeEpoch), m_deliveries(deliveries), m_out(out),
           m_capacity(t.workingMemoryBytes()) {}
 
     void run() {
@@ -122,6 +132,12 @@ class CoreChecker {
 
     void barrier(const Instruction& in) {
         if (!m_inFlight.empty()) report("reaches a barrier with transfers in flight", in.id, "barrier");
+        if (static_cast<std::size_t>(m_epoch) < m_deliveries.size())
+            for (const Delivery& d : m_deliveries[static_cast<std::size_t>(m_epoch)])
+                if (d.core == m_core) {
+                    overwrite(d.bytes, in.id);
+                    m_ready.emplace_back(d.value, d.bytes);
+                }
         ++m_epoch;
     }
 
@@ -130,6 +146,7 @@ class CoreChecker {
     const target::Target& m_t;
     int m_core;
     const std::map<std::uint32_t, int>& m_storeEpoch;
+    const Deliveries& m_deliveries;
     std::vector<Diagnostic>& m_out;
     std::uint64_t m_capacity;
     std::map<int, InstrId> m_inFlight;
@@ -215,17 +232,26 @@ std::vector<Diagnostic> verifyProgram(const Program& program, const ir::Graph& g
     std::vector<Diagnostic> out;
     // The epoch (barriers passed) of the last store of every tensor, over all cores.
     std::map<std::uint32_t, int> storeEpoch;
+    Deliveries deliveries;
     for (const auto& stream : program.streams) {
         int epoch = 0;
         for (InstrId id : stream) {
             const Instruction& in = program.instructions[id];
             if (in.kind() == InstrKind::Barrier) ++epoch;
-            if (const auto* t = std::get_if<Transfer>(&in.body); t && t->destination.memory == target.mainMemory)
+            const auto* t = std::get_if<Transfer>(&in.body);
+            if (t && t->destination.memory == target.mainMemory)
                 storeEpoch[t->value.index] = std::max(storeEpoch[t->value.index], epoch);
+            if (t && !t->alsoTo.empty()) {
+                if (deliveries.size() <= static_cast<std::size_t>(epoch)) deliveries.resize(static_cast<std::size_t>(epoch) + 1);
+                const auto bytes = static_cast<std::uint32_t>(ir::dtypeSize(graph.value(t->value).dtype));
+                for (int core : t->alsoTo)
+                    deliveries[static_cast<std::size_t>(epoch)].push_back(
+                        {core, t->value.index, rangeOf(t->destination, bytes)});
+            }
         }
     }
     for (int core = 0; core < static_cast<int>(program.streams.size()); ++core)
-        CoreChecker(program, graph, target, core, storeEpoch, out).run();
+        CoreChecker(program, graph, target, core, storeEpoch, deliveries, out).run();
     checkMainMemoryRaces(program, graph, target, out);
     return out;
 }

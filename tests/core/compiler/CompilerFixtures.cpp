@@ -1,6 +1,8 @@
 #include "CompilerFixtures.h"
 
 #include "model/OnnxImporter.h"
+#include "schedule/Edits.h"
+#include "schedule/Strategies.h"
 #include "schedule/Validate.h"
 #include "support/TestModels.h"
 #include "target/TargetLoader.h"
@@ -29,6 +31,18 @@ chain (float[1, 4, 8, 8] X, float[4, 4, 3, 3] W1, float[4, 4, 3, 3] W2) => (floa
     auto m = importProto(proto);
     if (!m) throw std::runtime_error(joined(m.diagnostics()));
     return m->graph;
+}
+
+schedule::Schedule rowTilesOnEveryCore(const ir::Graph& graph, const target::Target& target) {
+    schedule::Schedule s = schedule::makeSchedule(graph, target, schedule::Strategy::PerOp, {.mp = 8});
+    for (const auto& b : std::vector(s.blocks)) {
+        ir::Shape tile = graph.value(graph.op(b.ops.front()).outputs[0]).shape;
+        tile[2] = 1;
+        auto edited = schedule::setTile(s, graph, b.id, schedule::TileSpec{tile});
+        if (!edited) throw std::runtime_error(joined(edited.diagnostics()));
+        s = std::move(edited).value();
+    }
+    return s;
 }
 
 std::shared_ptr<const ir::Graph> sampleGraph(const std::string& file) {

@@ -11,6 +11,9 @@ namespace strata::test {
 // initializers.
 std::shared_ptr<const ir::Graph> convChainWithWeights();
 
+// Per-op blocks of an N,C,8,W graph, each split into 8 row tiles over the target's 8 cores.
+schedule::Schedule rowTilesOnEveryCore(const ir::Graph& graph, const target::Target& target);
+
 std::shared_ptr<const ir::Graph> sampleGraph(const std::string& file);
 target::Target presetTarget(const std::string& name);
 

@@ -5,6 +5,7 @@
 #include "compiler/passes/InsertTransfers.h"
 #include "compiler/passes/PlanDram.h"
 #include "compiler/passes/TileBlocks.h"
+#include "compiler/passes/Verify.h"
 #include "schedule/Edits.h"
 #include "schedule/Strategies.h"
 #include "support/TestModels.h"
@@ -131,6 +132,29 @@ TEST_F(PassesTest, DoubleBufferingLoadsTheNextTileBeforeComputing) {
     }
     ASSERT_GE(loadTile1, 0);
     EXPECT_LT(loadTile1, computeTile0);
+}
+
+// On mncore2 a block on all 8 cores gets its weights by one mvb each from core 0, which waits
+// before the barrier that hands them to every core; no core loads them on its own.
+TEST_F(PassesTest, WeightsOfABlockOnEveryCoreAreBroadcast) {
+    auto state = test::stateFor(*g, t, test::rowTilesOnEveryCore(*g, t));
+    tileBlocks(state);
+    planDram(state);
+    distributeTiles(state);
+    insertTransfers(state);
+    ASSERT_FALSE(state.failed()) << test::joined(state.diagnostics);
+    const Program& p = state.program;
+    int broadcasts = 0;
+    for (const Instruction& in : p.instructions) {
+        const auto* tr = std::get_if<Transfer>(&in.body);
+        if (!tr || !g->value(tr->value).isConstant) continue;
+        EXPECT_EQ(tr->path, "mvb") << in.id;
+        EXPECT_EQ(in.core, 0);
+        EXPECT_EQ(tr->alsoTo, (std::vector<int>{1, 2, 3, 4, 5, 6, 7}));
+        ++broadcasts;
+    }
+    EXPECT_EQ(broadcasts, 2); // W1 and W2, once each
+    EXPECT_TRUE(verifyProgram(p, *g, t).empty()) << test::joined(verifyProgram(p, *g, t));
 }
 
 } // namespace

@@ -79,6 +79,21 @@ TEST(Pipeline, RefusesAnInvalidSchedule) {
     EXPECT_TRUE(test::mentions(r.diagnostics(), "mp 99 is outside"));
 }
 
+TEST(Pipeline, AsksBeforeEachStepAndStopsWhenTold) {
+    auto g = test::convChainWithWeights();
+    auto t = test::presetTarget("mncore2");
+    std::vector<std::string> asked;
+    CompileOptions options;
+    options.proceed = [&](int step, const std::string& name) {
+        asked.push_back(std::to_string(step) + ":" + name);
+        return step < 2;
+    };
+    auto r = compile(*g, t, schedule::makeSchedule(*g, t, Strategy::PerOp), options);
+    ASSERT_FALSE(r.ok());
+    EXPECT_TRUE(test::mentions(r.diagnostics(), "compile cancelled"));
+    EXPECT_EQ(asked, (std::vector<std::string>{"0:check", "1:tile-blocks", "2:plan-dram"}));
+}
+
 TEST(Emitters, AssemblyNamesNodesBlocksAndTiles) {
     auto g = test::sampleGraph("resnet_tiny.onnx");
     auto t = test::presetTarget("mncore2");

@@ -74,6 +74,24 @@ TEST(VerifyRaces, MainMemoryRaceBetweenCoresWithoutABarrier) {
     EXPECT_TRUE(mentions(found, "with no barrier between")) << test::joined(found);
 }
 
+// A broadcast's further cores may read its bytes only after the barrier that follows it.
+TEST(VerifyBroadcast, ReadBeforeTheBarrierThatDeliversIt) {
+    auto g = test::convChainWithWeights();
+    const target::Target t = test::presetTarget("mncore2");
+    auto r = compile(*g, t, test::rowTilesOnEveryCore(*g, t));
+    ASSERT_TRUE(r.ok()) << test::joined(r.diagnostics());
+    Program p = r->program;
+    // Core 1 skips the first barrier, the one right after the broadcasts of block 0.
+    auto& stream = p.streams[1];
+    auto first = std::find_if(stream.begin(), stream.end(),
+                              [&](InstrId id) { return p.instructions[id].kind() == InstrKind::Barrier; });
+    ASSERT_NE(first, stream.end());
+    stream.erase(first);
+    auto found = verifyProgram(p, *g, t);
+    EXPECT_TRUE(mentions(found, "core 1")) << test::joined(found);
+    EXPECT_TRUE(mentions(found, "before its load was waited")) << test::joined(found);
+}
+
 TEST_F(VerifyTest, LoadBeforeTheBarrierAfterItsStore) {
     // Without the barriers, block 1 would load A while block 0 may still be storing it.
     for (auto& stream : program.streams)
