@@ -1,7 +1,6 @@
 #include "emulator/Emulator.h"
 
 #include "emulator/Contention.h"
-#include "emulator/ComputeCost.h"
 #include "emulator/ProgramCheck.h"
 
 #include <fmt/format.h>
@@ -11,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <queue>
+#include <span>
 
 namespace strata::emulator {
 namespace {
@@ -32,9 +32,12 @@ struct Moving {
     std::uint32_t transfer;
     std::uint32_t core;
     std::uint16_t path;
-    double remaining;        // bytes, as of Simulation::m_settledAt
+    std::span<const ResourceUse> route;
+    double remaining;        // bytes, as of settledAt
+    double settledAt;
     double rate = 0;         // bytes/cycle
     double finishAt = kForever;
+    bool affected = false;   // to be re-shared at the next shareBandwidth
 };
 
 // Time is in cycles of the target's clock here; events get picoseconds.
@@ -42,11 +45,12 @@ class Simulation {
   public:
     Simulation(const compiler::Program& program, const target::Target& target, const CheckedProgram& checked,
                const EmulateOptions& options, trace::Trace& out)
-        : m_program(program), m_target(target), m_checked(checked), m_options(options), m_trace(out),
+        : m_program(program), m_target(target), m_steps(checked.steps), m_options(options), m_trace(out),
           m_contention(target), m_sharing(m_contention.capacities()), m_psPerCycle(1e12 / target.clockHz),
           m_cores(static_cast<std::size_t>(program.cores)),
           m_inFlight(static_cast<std::size_t>(program.cores) * target.paths.size(), 0),
-          m_done(program.instructions.size(), 0) {
+          m_done(program.instructions.size(), 0), m_changedInstance(m_contention.capacities().size(), 0),
+          m_pathRate(target.paths.size(), 0), m_pathFlows(target.paths.size(), 0) {
         for (const compiler::BlockCode& b : program.blocks) {
             if (b.block < 0) continue;
             if (static_cast<std::size_t>(b.block) >= m_sramOfBlock.size()) m_sramOfBlock.resize(static_cast<std::size_t>(b.block) + 1, 0);
@@ -104,19 +108,19 @@ class Simulation {
         core.blocked = Blocked::No;
         while (core.pc < stream.size()) {
             const compiler::InstrId id = stream[core.pc];
-            const compiler::Instruction& in = m_program.instructions[id];
+            const Step& step = m_steps[id];
             trace::Event& event = m_trace.events[id];
-            const InstrKind kind = in.kind();
+            const InstrKind kind = step.kind;
             if (kind != InstrKind::Compute && t > m_now) return schedule(t, c);
-            if (kind != InstrKind::Barrier) enterBlock(c, in.from.block, t);
+            if (kind != InstrKind::Barrier) enterBlock(c, step.block, t);
             switch (kind) {
             case InstrKind::Compute:
                 event.startPs = ps(t);
-                t += computeCycles(std::get<compiler::Compute>(in.body), m_checked.opClassOf[id], m_target);
+                t += step.amount;
                 event.endPs = ps(t);
                 break;
             case InstrKind::Transfer: {
-                const std::uint16_t p = m_checked.pathOf[id];
+                const std::uint16_t p = step.path;
                 int& inFlight = m_inFlight[c * m_target.paths.size() + p];
                 if (inFlight >= m_target.paths[p].maxInFlight) {
                     core.blocked = Blocked::Slot;
@@ -131,9 +135,9 @@ class Simulation {
             }
             case InstrKind::Wait:
                 event.startPs = ps(t);
-                if (!m_done[m_checked.waitsFor[id]]) {
+                if (!m_done[step.link]) {
                     core.blocked = Blocked::Wait;
-                    core.waitingOn = m_checked.waitsFor[id];
+                    core.waitingOn = step.link;
                     return;
                 }
                 t += m_target.overheads.waitCycles;
@@ -163,44 +167,52 @@ class Simulation {
         }
     }
 
-    // Brings every moving transfer's remaining bytes up to now, at the rates they had.
-    void settle() {
-        const double elapsed = m_now - m_settledAt;
-        if (elapsed > 0)
-            for (Moving& m : m_moving) m.remaining -= m.rate * elapsed;
-        m_settledAt = m_now;
-    }
-
     void startMoving(std::uint32_t transfer) {
-        const auto& t = std::get<compiler::Transfer>(m_program.instructions[transfer].body);
-        if (t.bytes == 0) return finish(transfer);
-        settle();
-        const auto core = static_cast<std::uint32_t>(m_program.instructions[transfer].core);
-        m_moving.push_back({transfer, core, m_checked.pathOf[transfer], double(t.bytes)});
-        m_dirty = true;
+        const Step& step = m_steps[transfer];
+        if (step.amount == 0) return finish(transfer);
+        m_moving.push_back({transfer, step.core, step.path, m_contention.route(step.path, step.core), step.amount, m_now});
+        ++m_pathFlows[step.path];
+        m_moving.back().affected = true;
+        markChanged(m_moving.back().route);
     }
 
     void finishTransfers() {
-        settle();
         m_finished.clear();
         std::size_t kept = 0;
         for (const Moving& m : m_moving) {
-            if (m.finishAt <= m_now)
+            if (m.finishAt <= m_now) {
                 m_finished.push_back(m.transfer);
-            else
+                markChanged(m.route);
+                // Exactly 0 when a path falls idle, whatever rounding the sums collected.
+                m_pathRate[m.path] = --m_pathFlows[m.path] == 0 ? 0.0 : m_pathRate[m.path] - m.rate;
+            } else {
                 m_moving[kept++] = m;
+            }
         }
         m_moving.resize(kept);
         m_dirty = true;
         for (std::uint32_t transfer : m_finished) finish(transfer);
     }
 
+    // A transfer on `route` started or ended: the rates of transfers sharing its resources
+    // (directly or through others) may change; nothing else does.
+    void markChanged(std::span<const ResourceUse> route) {
+        m_dirty = true;
+        for (const ResourceUse& u : route) markInstance(u.instance);
+    }
+
+    void markInstance(std::uint32_t instance) {
+        if (m_changedInstance[instance]) return;
+        m_changedInstance[instance] = 1;
+        m_changedList.push_back(instance);
+    }
+
     // A transfer completed: its slot frees, and its core resumes if it was waiting for it.
     void finish(std::uint32_t transfer) {
         m_done[transfer] = 1;
         m_trace.events[transfer].endPs = ps(m_now);
-        const auto c = static_cast<std::uint32_t>(m_program.instructions[transfer].core);
-        const std::uint16_t p = m_checked.pathOf[transfer];
+        const std::uint32_t c = m_steps[transfer].core;
+        const std::uint16_t p = m_steps[transfer].path;
         --m_inFlight[c * m_target.paths.size() + p];
         Core& core = m_cores[c];
         if (core.blocked == Blocked::Wait && core.waitingOn == transfer) {
@@ -213,27 +225,52 @@ class Simulation {
         }
     }
 
+    // Re-shares bandwidth among the transfers connected (through shared resource instances) to
+    // one that started or ended; the others keep their rates and finish times.
     void shareBandwidth() {
         m_dirty = false;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (Moving& m : m_moving) {
+                if (m.affected) continue;
+                for (const ResourceUse& u : m.route)
+                    if (m_changedInstance[u.instance]) m.affected = true;
+                if (!m.affected) continue;
+                grew = true;
+                for (const ResourceUse& u : m.route) markInstance(u.instance);
+            }
+        }
         m_demands.clear();
-        for (const Moving& m : m_moving)
-            m_demands.push_back({m_target.paths[m.path].bytesPerCycle, m_contention.route(m.path, static_cast<int>(m.core))});
-        m_rates.resize(m_moving.size());
-        m_sharing.share(m_demands, m_rates);
-        m_nextFinish = kForever;
+        m_affected.clear();
         for (std::size_t i = 0; i < m_moving.size(); ++i) {
             Moving& m = m_moving[i];
-            m.rate = m_rates[i];
-            m.finishAt = std::max(m_now, m_now + m.remaining / m.rate);
-            m_nextFinish = std::min(m_nextFinish, m.finishAt);
+            if (!m.affected) continue;
+            m.remaining -= m.rate * (m_now - m.settledAt);
+            m.settledAt = m_now;
+            m_pathRate[m.path] -= m.rate;
+            m_affected.push_back(i);
+            m_demands.push_back({m_target.paths[m.path].bytesPerCycle, m.route});
         }
+        m_rates.resize(m_demands.size());
+        m_sharing.share(m_demands, m_rates);
+        for (std::size_t k = 0; k < m_affected.size(); ++k) {
+            Moving& m = m_moving[m_affected[k]];
+            m.affected = false;
+            m.rate = m_rates[k];
+            m_pathRate[m.path] += m.rate;
+            m.finishAt = std::max(m_now, m_now + m.remaining / m.rate);
+        }
+        m_nextFinish = kForever;
+        for (const Moving& m : m_moving) m_nextFinish = std::min(m_nextFinish, m.finishAt);
+        for (std::uint32_t instance : m_changedList) m_changedInstance[instance] = 0;
+        m_changedList.clear();
         if (m_options.counters) samplePathBandwidth();
     }
 
     void makeCounters() {
         std::vector<std::uint8_t> used(m_target.paths.size(), 0);
-        for (std::size_t i = 0; i < m_program.instructions.size(); ++i)
-            if (m_program.instructions[i].kind() == InstrKind::Transfer) used[m_checked.pathOf[i]] = 1;
+        for (const Step& step : m_steps)
+            if (step.kind == InstrKind::Transfer) used[step.path] = 1;
         m_pathCounter.assign(m_target.paths.size(), -1);
         for (std::size_t p = 0; p < used.size(); ++p) {
             if (!used[p]) continue;
@@ -243,7 +280,6 @@ class Simulation {
         m_sramCounter = static_cast<int>(m_trace.counters.size());
         for (std::size_t c = 0; c < m_cores.size(); ++c)
             m_trace.counters.push_back({trace::Counter::Kind::SramBytes, static_cast<std::uint32_t>(c), {{0, 0}}});
-        m_pathRate.assign(m_target.paths.size(), 0);
         m_lastPathRate.assign(m_target.paths.size(), 0);
     }
 
@@ -259,8 +295,6 @@ class Simulation {
     }
 
     void samplePathBandwidth() {
-        std::fill(m_pathRate.begin(), m_pathRate.end(), 0.0);
-        for (const Moving& m : m_moving) m_pathRate[m.path] += m.rate;
         const double gbPerSecondPerBytePerCycle = m_target.clockHz / 1e9;
         for (std::size_t p = 0; p < m_pathRate.size(); ++p) {
             if (m_pathRate[p] == m_lastPathRate[p] || m_pathCounter[p] < 0) continue;
@@ -295,7 +329,7 @@ class Simulation {
 
     const compiler::Program& m_program;
     const target::Target& m_target;
-    const CheckedProgram& m_checked;
+    const std::vector<Step>& m_steps;
     const EmulateOptions& m_options;
     trace::Trace& m_trace;
     Contention m_contention;
@@ -303,7 +337,6 @@ class Simulation {
     double m_psPerCycle;
 
     double m_now = 0;
-    double m_settledAt = 0;
     std::uint64_t m_sequence = 0;
     std::priority_queue<Wakeup, std::vector<Wakeup>, std::greater<>> m_wakeups;
     std::vector<Core> m_cores;
@@ -314,6 +347,9 @@ class Simulation {
     std::vector<Moving> m_moving;
     bool m_dirty = false;                   // the moving set changed since rates were shared
     double m_nextFinish = kForever;
+    std::vector<std::uint8_t> m_changedInstance; // per resource instance: touched by a change
+    std::vector<std::uint32_t> m_changedList;    // the instances marked, to unmark them
+    std::vector<std::size_t> m_affected;
     std::vector<FlowDemand> m_demands;
     std::vector<double> m_rates;
     std::vector<std::uint32_t> m_finished;
@@ -321,7 +357,9 @@ class Simulation {
     std::vector<std::uint64_t> m_sramOfBlock;
     std::vector<int> m_pathCounter;         // per path: counter index, -1 when unused
     int m_sramCounter = -1;                 // first of the per-core SRAM counters
-    std::vector<double> m_pathRate, m_lastPathRate;
+    std::vector<double> m_pathRate;         // per path: bandwidth in use now, bytes/cycle
+    std::vector<int> m_pathFlows;           // per path: transfers moving
+    std::vector<double> m_lastPathRate;     // per path: as last sampled
 };
 
 trace::EventKind eventKind(InstrKind kind) {
@@ -349,25 +387,18 @@ trace::Trace traceSkeleton(const compiler::Program& program, const target::Targe
     t.ops.reserve(graph.ops.size());
     for (const ir::Op& op : graph.ops) t.ops.push_back(op.name);
     t.events.resize(program.instructions.size());
-    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
-        const compiler::Instruction& in = program.instructions[i];
+    for (std::size_t i = 0; i < checked.steps.size(); ++i) {
+        const Step& step = checked.steps[i];
         trace::Event& e = t.events[i];
-        e.id = in.id;
-        e.core = static_cast<std::uint32_t>(in.core);
-        e.kind = eventKind(in.kind());
-        e.block = in.from.block;
-        e.op = in.from.op.valid() && in.from.op.index < graph.ops.size() ? in.from.op.index : trace::kNone;
-        e.tile = static_cast<std::int32_t>(std::clamp<std::int64_t>(in.from.tile, -1, INT32_MAX));
-        if (const auto* transfer = std::get_if<compiler::Transfer>(&in.body)) {
-            e.path = checked.pathOf[i];
-            e.bytes = transfer->bytes;
-        } else if (const auto* compute = std::get_if<compiler::Compute>(&in.body)) {
-            e.bytes = operandBytes(*compute, graph);
-        } else if (in.kind() == InstrKind::Wait) {
-            e.link = static_cast<std::int32_t>(checked.waitsFor[i]);
-        } else if (const auto* barrier = std::get_if<compiler::Barrier>(&in.body)) {
-            e.link = barrier->id;
-        }
+        e.id = static_cast<std::uint32_t>(i);
+        e.core = step.core;
+        e.kind = eventKind(step.kind);
+        e.block = step.block;
+        e.op = step.op;
+        e.tile = step.tile;
+        e.bytes = step.bytes;
+        if (step.kind == InstrKind::Transfer) e.path = step.path;
+        if (step.kind == InstrKind::Wait || step.kind == InstrKind::Barrier) e.link = static_cast<std::int32_t>(step.link);
     }
     return t;
 }

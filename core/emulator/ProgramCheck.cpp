@@ -1,13 +1,45 @@
 #include "emulator/ProgramCheck.h"
 
+#include "emulator/ComputeCost.h"
+
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
 #include <unordered_map>
 
 namespace strata::emulator {
 namespace {
 
 constexpr std::size_t kMaxProblems = 20; // a broken program gets a readable list, not millions
+
+// The last transfer issued with each tag on one core. Compiled programs use small tags (a flat
+// table); anything else falls back to a map.
+class TagTable {
+  public:
+    void clear() {
+        std::fill(m_small.begin(), m_small.end(), kNoInstruction);
+        m_large.clear();
+    }
+    void set(int tag, std::uint32_t transfer) {
+        if (tag >= 0 && tag < kSmall) {
+            if (static_cast<std::size_t>(tag) >= m_small.size()) m_small.resize(static_cast<std::size_t>(tag) + 1, kNoInstruction);
+            m_small[static_cast<std::size_t>(tag)] = transfer;
+        } else {
+            m_large[tag] = transfer;
+        }
+    }
+    std::uint32_t find(int tag) const {
+        if (tag >= 0 && tag < kSmall) return static_cast<std::size_t>(tag) < m_small.size() ? m_small[static_cast<std::size_t>(tag)] : kNoInstruction;
+        auto it = m_large.find(tag);
+        return it == m_large.end() ? kNoInstruction : it->second;
+    }
+
+  private:
+    static constexpr int kSmall = 1 << 16;
+    std::vector<std::uint32_t> m_small;
+    std::unordered_map<int, std::uint32_t> m_large;
+};
 
 class Checker {
   public:
@@ -16,66 +48,11 @@ class Checker {
 
     CheckedProgram run() {
         const std::size_t n = m_program.instructions.size();
-        m_checked.pathOf.assign(n, 0xffff);
-        m_checked.waitsFor.assign(n, kNoInstruction);
-        m_checked.opClassOf.assign(n, ir::OpClass::Other);
+        m_checked.steps.assign(n, Step{});
         if (!shapeFits()) return m_checked;
 
-        std::vector<std::uint8_t> seen(n, 0);
-        std::vector<std::size_t> barrierCounts;
-        for (int core = 0; core < m_program.cores && !full(); ++core) {
-            std::unordered_map<int, std::uint32_t> lastTransferWithTag;
-            std::size_t barriers = 0;
-            for (compiler::InstrId id : m_program.streams[static_cast<std::size_t>(core)]) {
-                if (full()) break;
-                if (id >= n) {
-                    problem(fmt::format("core {}'s stream names instruction {}, the program has {}", core, id, n));
-                    continue;
-                }
-                if (seen[id]++) {
-                    problem(fmt::format("{} appears in a stream twice", instructionName(id)));
-                    continue;
-                }
-                const compiler::Instruction& in = m_program.instructions[id];
-                if (in.core != core) problem(fmt::format("{} belongs to core {} but is in core {}'s stream", instructionName(id), in.core, core));
-                if (const auto* t = std::get_if<compiler::Transfer>(&in.body)) {
-                    const target::TransferPath* path = m_target.findPath(t->path);
-                    if (!path) {
-                        problem(fmt::format("{}: target '{}' has no path '{}'", instructionName(id), m_target.name, t->path));
-                        continue;
-                    }
-                    m_checked.pathOf[id] = static_cast<std::uint16_t>(path - m_target.paths.data());
-                    lastTransferWithTag[t->tag] = id;
-                } else if (const auto* w = std::get_if<compiler::Wait>(&in.body)) {
-                    auto found = lastTransferWithTag.find(w->tag);
-                    if (found == lastTransferWithTag.end())
-                        problem(fmt::format("{}: waits on tag t{}, which core {} has not issued before it", instructionName(id), w->tag, core));
-                    else
-                        m_checked.waitsFor[id] = found->second;
-                } else if (const auto* c = std::get_if<compiler::Compute>(&in.body)) {
-                    if (in.from.op.valid() && in.from.op.index >= m_graph.ops.size())
-                        problem(fmt::format("{}: op {} is not in the model ({} ops)", instructionName(id), in.from.op.index, m_graph.ops.size()));
-                    else if (in.from.op.valid())
-                        m_checked.opClassOf[id] = m_graph.op(in.from.op).opClass;
-                    for (const auto* operands : {&c->inputs, &c->outputs})
-                        for (const compiler::Operand& o : *operands)
-                            if (o.value.valid() && o.value.index >= m_graph.values.size())
-                                problem(fmt::format("{}: value {} is not in the model", instructionName(id), o.value.index));
-                } else if (const auto* b = std::get_if<compiler::Barrier>(&in.body)) {
-                    if (b->id != static_cast<int>(barriers))
-                        problem(fmt::format("{}: core {}'s barrier number {} is b{}", instructionName(id), core, barriers, b->id));
-                    ++barriers;
-                }
-            }
-            barrierCounts.push_back(barriers);
-        }
-        for (std::size_t core = 1; core < barrierCounts.size() && !full(); ++core)
-            if (barrierCounts[core] != barrierCounts[0])
-                problem(fmt::format("core {} reaches {} barriers, core 0 reaches {}: they would never all meet", core,
-                                    barrierCounts[core], barrierCounts[0]));
-        for (std::size_t id = 0; id < n && !full(); ++id)
-            if (!seen[id]) problem(fmt::format("{} is in no stream", instructionName(static_cast<std::uint32_t>(id))));
-        m_checked.barriers = barrierCounts.empty() ? 0 : barrierCounts[0];
+        for (std::size_t id = 0; id < n && !full(); ++id) describe(static_cast<std::uint32_t>(id));
+        if (!full()) walkStreams();
         return m_checked;
     }
 
@@ -94,12 +71,104 @@ class Checker {
             problem("the target has too many paths");
             return false;
         }
-        for (std::size_t i = 0; i < m_program.instructions.size(); ++i)
-            if (m_program.instructions[i].id != i) {
-                problem(fmt::format("instruction {} has id {}", i, m_program.instructions[i].id));
-                return false;
-            }
         return true;
+    }
+
+    // What one instruction is, in id order (one sequential walk over the instructions). A
+    // transfer's or wait's `link` holds its tag until walkStreams() resolves the waits.
+    void describe(std::uint32_t id) {
+        const compiler::Instruction& in = m_program.instructions[id];
+        Step& step = m_checked.steps[id];
+        if (in.id != id) problem(fmt::format("instruction {} has id {}", id, in.id));
+        if (in.core < 0 || in.core >= m_program.cores) {
+            problem(fmt::format("{} belongs to core {}, the program has {}", instructionName(id), in.core, m_program.cores));
+            return;
+        }
+        step.kind = in.kind();
+        step.core = static_cast<std::uint16_t>(in.core);
+        step.block = in.from.block;
+        step.tile = static_cast<std::int32_t>(std::clamp<std::int64_t>(in.from.tile, -1, INT32_MAX));
+        if (in.from.op.valid() && in.from.op.index >= m_graph.ops.size())
+            problem(fmt::format("{}: op {} is not in the model ({} ops)", instructionName(id), in.from.op.index, m_graph.ops.size()));
+        else if (in.from.op.valid())
+            step.op = in.from.op.index;
+        if (const auto* t = std::get_if<compiler::Transfer>(&in.body)) {
+            const target::TransferPath* path = findPath(t->path);
+            if (!path) return problem(fmt::format("{}: target '{}' has no path '{}'", instructionName(id), m_target.name, t->path));
+            step.path = static_cast<std::uint16_t>(path - m_target.paths.data());
+            step.amount = double(t->bytes);
+            step.bytes = t->bytes;
+            step.link = static_cast<std::uint32_t>(t->tag);
+        } else if (const auto* w = std::get_if<compiler::Wait>(&in.body)) {
+            step.link = static_cast<std::uint32_t>(w->tag);
+        } else if (const auto* c = std::get_if<compiler::Compute>(&in.body)) {
+            for (const auto* operands : {&c->inputs, &c->outputs})
+                for (const compiler::Operand& o : *operands)
+                    if (o.value.valid() && o.value.index >= m_graph.values.size())
+                        return problem(fmt::format("{}: value {} is not in the model", instructionName(id), o.value.index));
+            const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
+            step.amount = emulator::computeCycles(*c, opClass, m_target);
+            step.bytes = operandBytes(*c, m_graph);
+        } else if (const auto* b = std::get_if<compiler::Barrier>(&in.body)) {
+            step.link = static_cast<std::uint32_t>(b->id);
+        }
+    }
+
+    // Every instruction in exactly its own core's stream; each wait after a transfer with its tag
+    // (resolved to that transfer); barriers numbered in order and as many on every core.
+    void walkStreams() {
+        const std::size_t n = m_checked.steps.size();
+        std::vector<std::uint8_t> seen(n, 0);
+        std::vector<std::size_t> barrierCounts;
+        for (int core = 0; core < m_program.cores && !full(); ++core) {
+            m_tags.clear();
+            std::size_t barriers = 0;
+            for (compiler::InstrId id : m_program.streams[static_cast<std::size_t>(core)]) {
+                if (full()) break;
+                if (id >= n) {
+                    problem(fmt::format("core {}'s stream names instruction {}, the program has {}", core, id, n));
+                    continue;
+                }
+                if (seen[id]++) {
+                    problem(fmt::format("{} appears in a stream twice", instructionName(id)));
+                    continue;
+                }
+                Step& step = m_checked.steps[id];
+                if (step.core != core) {
+                    problem(fmt::format("{} belongs to core {} but is in core {}'s stream", instructionName(id), step.core, core));
+                    continue;
+                }
+                const auto tag = static_cast<int>(step.link);
+                switch (step.kind) {
+                case compiler::InstrKind::Transfer: m_tags.set(tag, id); break;
+                case compiler::InstrKind::Wait:
+                    step.link = m_tags.find(tag);
+                    if (step.link == kNoInstruction)
+                        problem(fmt::format("{}: waits on tag t{}, which core {} has not issued before it", instructionName(id), tag, core));
+                    break;
+                case compiler::InstrKind::Barrier:
+                    if (tag != static_cast<int>(barriers))
+                        problem(fmt::format("{}: core {}'s barrier number {} is b{}", instructionName(id), core, barriers, tag));
+                    ++barriers;
+                    break;
+                case compiler::InstrKind::Compute: break;
+                }
+            }
+            barrierCounts.push_back(barriers);
+        }
+        for (std::size_t core = 1; core < barrierCounts.size() && !full(); ++core)
+            if (barrierCounts[core] != barrierCounts[0])
+                problem(fmt::format("core {} reaches {} barriers, core 0 reaches {}: they would never all meet", core,
+                                    barrierCounts[core], barrierCounts[0]));
+        for (std::size_t id = 0; id < n && !full(); ++id)
+            if (!seen[id]) problem(fmt::format("{} is in no stream", instructionName(static_cast<std::uint32_t>(id))));
+        m_checked.barriers = barrierCounts.empty() ? 0 : barrierCounts[0];
+    }
+
+    // Consecutive transfers mostly use one path: look the name up only when it changes.
+    const target::TransferPath* findPath(const std::string& name) {
+        if (!m_lastPath || m_lastPath->name != name) m_lastPath = m_target.findPath(name);
+        return m_lastPath;
     }
 
     bool full() const { return m_problems >= kMaxProblems; }
@@ -112,6 +181,8 @@ class Checker {
     const ir::Graph& m_graph;
     std::vector<Diagnostic>& m_diagnostics;
     CheckedProgram m_checked;
+    TagTable m_tags;
+    const target::TransferPath* m_lastPath = nullptr;
     std::size_t m_problems = 0;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // What the emulator needs to know about a program before running it, checked once: every
-// instruction's path, the transfer each wait waits on, op classes, and that the streams,
+// instruction's path, the transfer each wait waits on, compute times, and that the streams,
 // barriers and ids are consistent. A program the compiler wrote passes; a hand-made or edited
 // one gets a diagnostic per problem instead of undefined timing.
 
@@ -16,10 +16,22 @@ namespace strata::emulator {
 
 inline constexpr std::uint32_t kNoInstruction = 0xffffffffu;
 
+// One instruction as the emulator reads it: compact (40 bytes), so neither the event loop nor
+// the trace's construction walks the full instructions (hundreds of bytes each) out of cache.
+struct Step {
+    double amount = 0;                     // compute: cycles (ComputeCost.h); transfer: bytes
+    std::uint64_t bytes = 0;               // transfer: bytes; compute: working-memory operand bytes
+    std::uint32_t link = kNoInstruction;   // wait: the transfer it waits on; barrier: its number
+    std::int32_t block = -1;
+    std::uint32_t op = kNoInstruction;     // op index in the graph, kNoInstruction when none
+    std::int32_t tile = -1;
+    std::uint16_t core = 0;
+    std::uint16_t path = 0xffff;           // transfer: index into target.paths
+    compiler::InstrKind kind = compiler::InstrKind::Compute;
+};
+
 struct CheckedProgram {
-    std::vector<std::uint16_t> pathOf;     // per instruction: index into target.paths (transfers)
-    std::vector<std::uint32_t> waitsFor;   // per instruction: the transfer a wait waits on
-    std::vector<ir::OpClass> opClassOf;    // per instruction (computes)
+    std::vector<Step> steps;               // per instruction id
     std::size_t barriers = 0;              // barriers per core
 };
 

@@ -130,6 +130,29 @@ TEST(TraceJson, ForeignTraceWithOnlyTsAndDurLoads) {
     EXPECT_NE(loaded->warnings[0].message.find("phase 'B'"), std::string::npos);
 }
 
+TEST(TraceJson, TheDocumentedMinimalExampleLoads) {
+    // docs/TRACE_FORMAT.md, "Example": keep the two in step.
+    const char* text = R"({
+  "strata": {"schema_version": 1, "source": "measured", "target": "my-npu", "clock_hz": 1.2e9,
+             "paths": [{"name": "dma_in", "from": "HBM", "to": "SRAM"}]},
+  "traceEvents": [
+    {"ph": "X", "name": "load x", "pid": 1, "tid": 2, "ts": 0.0, "dur": 1.25,
+     "args": {"id": 0, "kind": "transfer", "core": 0, "path": "dma_in", "bytes": 65536, "block": 0}},
+    {"ph": "X", "name": "wait", "pid": 1, "tid": 1, "ts": 0.002, "dur": 1.3,
+     "args": {"id": 1, "kind": "wait", "core": 0, "block": 0, "link": 0}}
+  ]
+})";
+    auto loaded = parseTraceJson(text, "example.json");
+    ASSERT_TRUE(loaded.ok()) << loaded.diagnostics().front().toString();
+    const Trace& t = loaded->trace;
+    ASSERT_EQ(t.events.size(), 2u);
+    EXPECT_EQ(t.events[0].endPs, 1250000);
+    EXPECT_EQ(t.events[1].startPs, 2000);
+    EXPECT_EQ(t.events[1].link, 0);
+    EXPECT_EQ(t.paths[0].from, "HBM");
+    EXPECT_EQ(t.source, Source::Measured);
+}
+
 TEST(TraceCsv, OneRowPerEventWithQuotedNames) {
     std::ostringstream out;
     writeTraceCsv(handTrace(), out);
