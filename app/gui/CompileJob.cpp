@@ -1,66 +1,35 @@
 #include "CompileJob.h"
 
-#include "compiler/CompileState.h"
-#include "schedule/Validate.h"
+#include "compiler/Pipeline.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
-#include <chrono>
 #include <exception>
 
 namespace strata::gui {
 
 namespace {
 
-// compiler::compile() with a question before each step. It mirrors Pipeline.cpp's driver
-// (which has no hook for progress or cancel yet): the same check, state and records.
+// compiler::compile() with every pass dumped (the Pipeline tab shows them) and the job's
+// question before each step.
 std::shared_ptr<const compiler::CompileResult>
 compileInSteps(const CompileRequest& request, std::vector<Diagnostic>& failure, bool& cancelled,
                const std::function<bool(int, const std::string&)>& proceed) {
-    const ir::Graph& graph = *request.graph;
-    const target::Target& target = *request.target;
-    if (!proceed(0, "check")) {
-        cancelled = true;
+    compiler::CompileOptions options;
+    options.dumpAfter = {"all"};
+    options.proceed = [&](int step, const std::string& name) {
+        cancelled = !proceed(step, name);
+        return !cancelled;
+    };
+    auto result = compiler::compile(*request.graph, *request.target, *request.schedule, options);
+    if (cancelled) return nullptr;
+    if (!result) {
+        failure = result.takeDiagnostics();
         return nullptr;
     }
-    schedule::ScheduleCheck check = schedule::checkSchedule(*request.schedule, graph, target);
-    if (!check.valid()) {
-        failure = std::move(check.diagnostics);
-        return nullptr;
-    }
-    compiler::CompileState state{graph, target, *request.schedule, std::move(check.analysis), {},
-                                 {},    {}};
-    state.program.modelName = graph.name;
-    state.program.modelHash = graph.contentHash;
-    state.program.targetName = target.name;
-    state.program.mainMemory = target.mainMemory;
-    state.program.workingMemory = target.workingMemory;
-    auto result = std::make_shared<compiler::CompileResult>();
-    int step = 1;
-    for (const compiler::Pass& pass : compiler::passes()) {
-        if (!proceed(step++, pass.name)) {
-            cancelled = true;
-            return nullptr;
-        }
-        const auto start = std::chrono::steady_clock::now();
-        pass.run(state);
-        compiler::PassRecord record;
-        record.name = pass.name;
-        record.milliseconds =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
-        record.dump = pass.dump(state);
-        result->passes.push_back(std::move(record));
-        if (state.failed()) {
-            failure = std::move(state.diagnostics);
-            return nullptr;
-        }
-    }
-    result->program = std::move(state.program);
-    result->warnings = std::move(state.diagnostics);
-    return result;
+    return std::make_shared<compiler::CompileResult>(std::move(result).value());
 }
 
 } // namespace
