@@ -18,6 +18,14 @@ namespace {
 using compiler::InstrKind;
 constexpr double kForever = std::numeric_limits<double>::infinity();
 
+// std::llround without the library call (two per instruction): x - trunc(x) is exact, so
+// comparing it with 0.5 rounds halves away from zero exactly as llround does.
+std::int64_t roundHalfAway(double x) {
+    const auto whole = static_cast<std::int64_t>(x);
+    const double fraction = x - static_cast<double>(whole);
+    return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole;
+}
+
 // A core resuming its stream, or a transfer whose latency part is over.
 struct Wakeup {
     double time;
@@ -93,7 +101,7 @@ class Simulation {
         int block = INT_MIN;            // for the SRAM counter
     };
 
-    std::int64_t ps(double cycles) const { return std::llround(cycles * m_psPerCycle); }
+    std::int64_t ps(double cycles) const { return roundHalfAway(cycles * m_psPerCycle); }
 
     void schedule(double time, std::uint32_t core, bool latencyOver = false) {
         m_wakeups.push({time, m_sequence++, core, latencyOver});
@@ -229,22 +237,17 @@ class Simulation {
     // one that started or ended; the others keep their rates and finish times.
     void shareBandwidth() {
         m_dirty = false;
-        for (bool grew = true; grew;) {
-            grew = false;
-            for (Moving& m : m_moving) {
-                if (m.affected) continue;
-                for (const ResourceUse& u : m.route)
-                    if (m_changedInstance[u.instance]) m.affected = true;
-                if (!m.affected) continue;
-                grew = true;
-                for (const ResourceUse& u : m.route) markInstance(u.instance);
-            }
-        }
+        markConnected();
         m_demands.clear();
         m_affected.clear();
+        // The earliest finish: unaffected transfers keep theirs, affected ones are added below.
+        m_nextFinish = kForever;
         for (std::size_t i = 0; i < m_moving.size(); ++i) {
             Moving& m = m_moving[i];
-            if (!m.affected) continue;
+            if (!m.affected) {
+                m_nextFinish = std::min(m_nextFinish, m.finishAt);
+                continue;
+            }
             m.remaining -= m.rate * (m_now - m.settledAt);
             m.settledAt = m_now;
             m_pathRate[m.path] -= m.rate;
@@ -259,12 +262,31 @@ class Simulation {
             m.rate = m_rates[k];
             m_pathRate[m.path] += m.rate;
             m.finishAt = std::max(m_now, m_now + m.remaining / m.rate);
+            m_nextFinish = std::min(m_nextFinish, m.finishAt);
         }
-        m_nextFinish = kForever;
-        for (const Moving& m : m_moving) m_nextFinish = std::min(m_nextFinish, m.finishAt);
         for (std::uint32_t instance : m_changedList) m_changedInstance[instance] = 0;
         m_changedList.clear();
         if (m_options.counters) samplePathBandwidth();
+    }
+
+    // Marks every transfer sharing a changed instance as affected, and its instances as changed,
+    // to a fixed point. Another pass is needed only when a pass marked new instances: one pass
+    // usually suffices, as transfers mostly share one resource.
+    void markConnected() {
+        for (std::size_t marked = 0; marked != m_changedList.size();) {
+            marked = m_changedList.size();
+            for (Moving& m : m_moving) {
+                if (m.affected || !touchesChanged(m.route)) continue;
+                m.affected = true;
+                for (const ResourceUse& u : m.route) markInstance(u.instance);
+            }
+        }
+    }
+
+    bool touchesChanged(std::span<const ResourceUse> route) const {
+        for (const ResourceUse& u : route)
+            if (m_changedInstance[u.instance]) return true;
+        return false;
     }
 
     void makeCounters() {

@@ -1,6 +1,7 @@
 #include "emulator/ProgramCheck.h"
 
 #include "emulator/ComputeCost.h"
+#include "tiling/Region.h"
 
 #include <fmt/format.h>
 
@@ -102,13 +103,18 @@ class Checker {
         } else if (const auto* w = std::get_if<compiler::Wait>(&in.body)) {
             step.link = static_cast<std::uint32_t>(w->tag);
         } else if (const auto* c = std::get_if<compiler::Compute>(&in.body)) {
+            // One walk over the operands (they are out of cache): check each and sum its bytes.
+            std::uint64_t bytes = 0;
             for (const auto* operands : {&c->inputs, &c->outputs})
-                for (const compiler::Operand& o : *operands)
-                    if (o.value.valid() && o.value.index >= m_graph.values.size())
+                for (const compiler::Operand& o : *operands) {
+                    if (!o.value.valid()) continue;
+                    if (o.value.index >= m_graph.values.size())
                         return problem(fmt::format("{}: value {} is not in the model", instructionName(id), o.value.index));
+                    bytes += tiling::regionBytes(o.region, m_graph.value(o.value).dtype);
+                }
             const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
             step.amount = emulator::computeCycles(*c, opClass, m_target);
-            step.bytes = operandBytes(*c, m_graph);
+            step.bytes = bytes;
         } else if (const auto* b = std::get_if<compiler::Barrier>(&in.body)) {
             step.link = static_cast<std::uint32_t>(b->id);
         }
