@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <unordered_map>
+#include <utility>
 
 namespace strata::emulator {
 namespace {
@@ -171,8 +172,11 @@ class Checker {
         m_checked.barriers = barrierCounts.empty() ? 0 : barrierCounts[0];
     }
 
-    // Consecutive transfers mostly use one path: look the name up only when it changes.
+    // Transfers mostly alternate between a load and a store path: look a name up only when it is
+    // neither of the last two found.
     const target::TransferPath* findPath(const std::string& name) {
+        if (m_lastPath && m_lastPath->name == name) return m_lastPath;
+        std::swap(m_lastPath, m_otherPath);
         if (!m_lastPath || m_lastPath->name != name) m_lastPath = m_target.findPath(name);
         return m_lastPath;
     }
@@ -189,6 +193,7 @@ class Checker {
     CheckedProgram m_checked;
     TagTable m_tags;
     const target::TransferPath* m_lastPath = nullptr;
+    const target::TransferPath* m_otherPath = nullptr; // the one found before m_lastPath
     std::size_t m_problems = 0;
 };
 
