@@ -409,10 +409,11 @@ trace::Trace traceSkeleton(const compiler::Program& program, const target::Targe
     for (const target::TransferPath& p : target.paths) t.paths.push_back({p.name, p.source, p.destination});
     t.ops.reserve(graph.ops.size());
     for (const ir::Op& op : graph.ops) t.ops.push_back(op.name);
-    t.events.resize(program.instructions.size());
+    // Built in place rather than resized and overwritten: one write over the events, not two.
+    t.events.reserve(checked.steps.size());
     for (std::size_t i = 0; i < checked.steps.size(); ++i) {
         const Step& step = checked.steps[i];
-        trace::Event& e = t.events[i];
+        trace::Event& e = t.events.emplace_back();
         e.id = static_cast<std::uint32_t>(i);
         e.core = step.core;
         e.kind = eventKind(step.kind);
