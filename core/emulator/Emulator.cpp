@@ -187,15 +187,14 @@ class Simulation {
     void finishTransfers() {
         m_finished.clear();
         std::size_t kept = 0;
-        for (std::size_t i = 0; i < m_moving.size(); ++i) {
-            const Moving& m = m_moving[i];
+        for (const Moving& m : m_moving) {
             if (m.finishAt <= m_now) {
                 m_finished.push_back(m.transfer);
                 markChanged(m.route);
                 // Exactly 0 when a path falls idle, whatever rounding the sums collected.
                 m_pathRate[m.path] = --m_pathFlows[m.path] == 0 ? 0.0 : m_pathRate[m.path] - m.rate;
-            } else if (kept++ != i) {
-                m_moving[kept - 1] = m; // most stay where they are: no self-copy
+            } else {
+                m_moving[kept++] = m;
             }
         }
         m_moving.resize(kept);
