@@ -103,11 +103,12 @@ class StreamWriter {
         std::vector<ByteRange> read, written;
         for (std::size_t p = 0; p < m_state.blocks.size(); ++p) {
             const TiledBlock& block = m_state.blocks[p];
-            std::vector<ByteRange> loads, stores;
+            std::set<std::uint32_t> loaded, stored; // each tensor once, however many tiles touch it
             for (const auto& tile : block.tiles) {
-                for (const auto& [v, r] : tile.loads) addRange(loads, v);
-                for (const auto& [v, r] : tile.stores) addRange(stores, v);
+                for (const auto& [v, r] : tile.loads) loaded.insert(v.index);
+                for (const auto& [v, r] : tile.stores) stored.insert(v.index);
             }
+            const std::vector<ByteRange> loads = rangesOf(loaded), stores = rangesOf(stored);
             const bool broadcasts = !broadcastWeights(block).empty();
             // A broadcast lands in every core's working memory: no core may still be on the
             // previous block, so it starts after a barrier too.
@@ -128,9 +129,12 @@ class StreamWriter {
         std::uint64_t begin, end;
     };
 
-    void addRange(std::vector<ByteRange>& ranges, ir::ValueId v) const {
-        auto it = m_dramOf.find(v.index);
-        if (it != m_dramOf.end()) ranges.push_back({it->second->offset, it->second->offset + it->second->bytes});
+    std::vector<ByteRange> rangesOf(const std::set<std::uint32_t>& values) const {
+        std::vector<ByteRange> ranges;
+        for (std::uint32_t v : values)
+            if (auto it = m_dramOf.find(v); it != m_dramOf.end())
+                ranges.push_back({it->second->offset, it->second->offset + it->second->bytes});
+        return ranges;
     }
 
     static bool overlaps(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b) {
