@@ -2,13 +2,13 @@
 
 #include "ExitCodes.h"
 #include "ModelArgs.h"
+#include "ScheduleArg.h"
 #include "TargetArg.h"
 #include "compiler/Pipeline.h"
 #include "compiler/emit/AsmEmitter.h"
 #include "compiler/emit/CppEmitter.h"
 #include "compiler/emit/JsonEmitter.h"
 #include "schedule/ScheduleJson.h"
-#include "schedule/Strategies.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,8 +24,7 @@ namespace {
 struct CompileArgs {
     ModelArgs model;
     std::string target;
-    std::string schedulePath;
-    std::string strategy = "rules";
+    ScheduleArgs schedule;
     std::vector<std::string> emit{"asm", "json"};
     std::string outputDir;
     std::vector<std::string> dumpAfter;
@@ -44,22 +43,9 @@ int runCompile(const CompileArgs& args) {
     auto target = loadTarget(args.target, args.model.quiet);
     if (!target) return kExitBadInput;
 
-    schedule::Schedule s;
-    if (!args.schedulePath.empty()) {
-        auto loaded = schedule::loadScheduleFile(args.schedulePath, *graph);
-        if (!loaded) {
-            printDiagnostics(loaded.diagnostics());
-            return kExitBadInput;
-        }
-        s = std::move(loaded).value();
-    } else {
-        auto strategy = schedule::parseStrategy(args.strategy);
-        if (!strategy) {
-            std::cerr << "error: unknown strategy '" << args.strategy << "' (per-op, rules, fuse-max)\n";
-            return kExitBadInput;
-        }
-        s = schedule::makeSchedule(*graph, *target, *strategy);
-    }
+    auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
+    if (!loadedSchedule) return kExitBadInput;
+    const schedule::Schedule& s = *loadedSchedule;
     for (const std::string& kind : args.emit) {
         if (kind != "asm" && kind != "json" && kind != "cpp") {
             std::cerr << "error: --emit: '" << kind << "' is not available (asm, json, cpp)\n";
@@ -153,8 +139,7 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
     CLI::App* cmd = app.add_subcommand("compile", "Compile a model for a target: per-core instruction streams");
     addModelOptions(cmd, args->model);
     addTargetOption(cmd, args->target);
-    cmd->add_option("--schedule", args->schedulePath, "Schedule JSON file (default: make one with --strategy)");
-    cmd->add_option("-s,--strategy", args->strategy, "per-op, rules or fuse-max")->capture_default_str();
+    addScheduleOptions(cmd, args->schedule);
     cmd->add_option("--emit", args->emit, "What to write: asm, json, cpp (C++ source and its weights file)")->delimiter(',')->capture_default_str();
     cmd->add_option("-o,--output", args->outputDir, "Folder for the emitted files");
     cmd->add_option("--dump-after", args->dumpAfter, "Print the IR after this pass (repeatable; 'all')")->delimiter(',');

@@ -2,11 +2,10 @@
 
 #include "ExitCodes.h"
 #include "ModelArgs.h"
+#include "ScheduleArg.h"
 #include "TargetArg.h"
 #include "compiler/Pipeline.h"
 #include "emulator/Emulator.h"
-#include "schedule/ScheduleJson.h"
-#include "schedule/Strategies.h"
 #include "trace/TraceCsv.h"
 #include "trace/TraceJson.h"
 #include "trace/TraceSummary.h"
@@ -26,8 +25,7 @@ namespace {
 struct EmulateArgs {
     ModelArgs model;
     std::string target;
-    std::string schedulePath;
-    std::string strategy = "rules";
+    ScheduleArgs schedule;
     std::string tracePath;
     std::string csvPath;
     bool json = false;
@@ -106,22 +104,9 @@ int runEmulate(const EmulateArgs& args) {
     auto target = loadTarget(args.target, args.model.quiet);
     if (!target) return kExitBadInput;
 
-    schedule::Schedule s;
-    if (!args.schedulePath.empty()) {
-        auto loaded = schedule::loadScheduleFile(args.schedulePath, *graph);
-        if (!loaded) {
-            printDiagnostics(loaded.diagnostics());
-            return kExitBadInput;
-        }
-        s = std::move(loaded).value();
-    } else {
-        auto strategy = schedule::parseStrategy(args.strategy);
-        if (!strategy) {
-            std::cerr << "error: unknown strategy '" << args.strategy << "' (per-op, rules, fuse-max)\n";
-            return kExitBadInput;
-        }
-        s = schedule::makeSchedule(*graph, *target, *strategy);
-    }
+    auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
+    if (!loadedSchedule) return kExitBadInput;
+    const schedule::Schedule& s = *loadedSchedule;
     auto compiled = compiler::compile(*graph, *target, s);
     if (!compiled) {
         printDiagnostics(compiled.diagnostics());
@@ -142,7 +127,7 @@ int runEmulate(const EmulateArgs& args) {
     if (args.json) {
         std::cout << summaryJson(*trace, summary).dump(2) << "\n";
     } else {
-        printTable(*trace, summary, args.schedulePath.empty() ? s.strategy : args.schedulePath, s.blocks.size());
+        printTable(*trace, summary, args.schedule.path.empty() ? s.strategy : args.schedule.path, s.blocks.size());
         for (const auto* path : {&args.tracePath, &args.csvPath})
             if (!path->empty()) std::cout << "wrote " << *path << "\n";
     }
@@ -156,8 +141,7 @@ void addEmulateCommand(CLI::App& app, int& exitCode) {
     CLI::App* cmd = app.add_subcommand("emulate", "Predict the timeline of the compiled model on a target");
     addModelOptions(cmd, args->model);
     addTargetOption(cmd, args->target);
-    cmd->add_option("--schedule", args->schedulePath, "Schedule JSON file (default: make one with --strategy)");
-    cmd->add_option("-s,--strategy", args->strategy, "per-op, rules or fuse-max")->capture_default_str();
+    addScheduleOptions(cmd, args->schedule);
     cmd->add_option("--trace", args->tracePath, "Write the timeline as Chrome trace JSON (opens in Perfetto)");
     cmd->add_option("--csv", args->csvPath, "Write the timeline's events as CSV");
     cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
