@@ -1,0 +1,41 @@
+#pragma once
+// The host runtime (docs/RUNTIME.md): runs a program compiled for a host-like target for real on
+// this computer and times every instruction, so "measured" timelines have the same schema and
+// event ids as the emulator's predictions. Main memory is one byte buffer, every core a scratch
+// buffer and a worker thread that issues its stream in order; transfers are strided copies done
+// by the issuing core's thread (synchronous: the `wait` that follows is near-instant), computes
+// run the kernels the C++ emitter lowers each op to, barriers are a reusable std::barrier.
+
+#include "base/Expected.h"
+#include "compiler/Program.h"
+#include "ir/Graph.h"
+#include "reference/Tensor.h"
+#include "target/Target.h"
+#include "trace/Trace.h"
+
+#include <vector>
+
+namespace strata::runtime {
+
+struct RunOptions {
+    int repeat = 1;          // the trace and outputs are those of the repeat with the median total
+    bool timestamps = true;  // per-instruction timestamps (off: only totals; to measure overhead)
+};
+
+struct RunResult {
+    trace::Trace trace;                       // source Measured, events[i] is instruction i (same ids as the program and the emulator)
+    std::vector<double> totalsNs;             // one per repeat
+    std::vector<reference::Tensor> outputs;   // the graph outputs, in graph order
+};
+
+// Runs a program compiled for a host-like target (main memory + one working memory per core):
+// main memory is one byte buffer of program.dramBytes (inputs and weights copied to their
+// DramBuffer offsets), every core has a scratch buffer of the target's working-memory capacity
+// and its own worker thread. `graph` may be empty and `inputs` empty for programs without
+// computes (emulator::microbenchProgram). Fails, before running anything, on a program that does
+// not fit the target, graph or buffers (unknown path or memory, an access out of bounds, a wait
+// on a tag never issued, an op without a kernel) and on inputs of the wrong count, dtype or shape.
+Expected<RunResult> run(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
+                        const std::vector<reference::Tensor>& inputs, const RunOptions& options = {});
+
+} // namespace strata::runtime
