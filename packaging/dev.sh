@@ -2,6 +2,8 @@
 # Strata's two set-up commands (see README.md):
 #   packaging/dev.sh run   build, then start the app on a bundled sample model
 #   packaging/dev.sh test  build with warnings as errors, then run every test
+# and, for maintainers (packaging/README.md):
+#   packaging/dev.sh package   build the Debian package into build/default
 # Both install missing Debian packages first (apt-get; quiet when nothing is missing).
 set -euo pipefail
 
@@ -9,7 +11,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config dpkg-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libgraphviz-dev nlohmann-json3-dev libcli11-dev libfmt-dev libeigen3-dev libxxhash-dev
@@ -57,8 +59,13 @@ case "${1:-}" in
     build ci
     QT_QPA_PLATFORM=offscreen ctest --preset ci -j "$(nproc)"
     ;;
+  package)
+    install_missing
+    build default
+    (cd build/default && cpack -G DEB)
+    ;;
   *)
-    echo "usage: packaging/dev.sh run [MODEL] | test" >&2
+    echo "usage: packaging/dev.sh run [MODEL] | test | package" >&2
     exit 2
     ;;
 esac
