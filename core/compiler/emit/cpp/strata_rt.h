@@ -111,14 +111,10 @@ void forEachIndex(const View<T>& box, F&& f) {
 
 // --- transfers -------------------------------------------------------------------------------
 
-// Copies a box of `shape` elements of `bytes` each between two strided layouts (strides in
-// elements). The innermost contiguous run is one memcpy.
-inline void move(void* dst, std::initializer_list<i64> dstStrides, const void* src,
-                 std::initializer_list<i64> srcStrides, std::initializer_list<i64> shape, std::size_t bytes) {
-    const int rank = static_cast<int>(shape.size());
-    const i64* n = shape.begin();
-    const i64* ds = dstStrides.begin();
-    const i64* ss = srcStrides.begin();
+// Copies a box of `n` elements per dim (`rank` dims) of `bytes` each between two strided
+// layouts (strides in elements). The innermost contiguous run is one memcpy.
+inline void moveBox(void* dst, const i64* ds, const void* src, const i64* ss, const i64* n, int rank,
+                    std::size_t bytes) {
     for (int d = 0; d < rank; ++d)
         if (n[d] == 0) return;
     if (rank == 0) {
@@ -145,6 +141,13 @@ inline void move(void* dst, std::initializer_list<i64> dstStrides, const void* s
         }
         if (d < 0) return;
     }
+}
+
+// move(dst, {dst strides}, src, {src strides}, {shape}, bytes): moveBox as the generated code
+// writes it.
+inline void move(void* dst, std::initializer_list<i64> dstStrides, const void* src,
+                 std::initializer_list<i64> srcStrides, std::initializer_list<i64> shape, std::size_t bytes) {
+    moveBox(dst, dstStrides.begin(), src, srcStrides.begin(), shape.begin(), static_cast<int>(shape.size()), bytes);
 }
 
 // --- elementwise -----------------------------------------------------------------------------
@@ -507,21 +510,25 @@ void reshape(const View<T>& y, const View<T>& x) {
 
 // y[i0..in] = x[i at perm^-1]: output dim d is input dim perm[d].
 template <class T>
-void transpose(const View<T>& y, const View<T>& x, std::initializer_list<int> perm) {
+void transpose(const View<T>& y, const View<T>& x, const i64* perm) {
     i64 xi[kMaxRank];
     forEachIndex(y, [&](const i64* yi) {
-        int d = 0;
-        for (int p : perm) xi[p] = yi[d++];
+        for (int d = 0; d < y.rank; ++d) xi[perm[d]] = yi[d];
         y.at(yi) = x.at(xi);
     });
 }
+template <class T>
+void transpose(const View<T>& y, const View<T>& x, std::initializer_list<i64> perm) {
+    transpose(y, x, perm.begin());
+}
 
 template <class T>
-void concat(const View<T>& y, std::initializer_list<View<T>> xs, int axis) {
+void concat(const View<T>& y, const View<T>* xs, std::size_t count, int axis) {
     i64 xi[kMaxRank];
     forEachIndex(y, [&](const i64* yi) {
         i64 base = 0;
-        for (const View<T>& x : xs) {
+        for (std::size_t i = 0; i < count; ++i) {
+            const View<T>& x = xs[i];
             if (yi[axis] < base + x.full[axis]) {
                 std::copy(yi, yi + y.rank, xi);
                 xi[axis] -= base;
@@ -532,29 +539,41 @@ void concat(const View<T>& y, std::initializer_list<View<T>> xs, int axis) {
         }
     });
 }
+template <class T>
+void concat(const View<T>& y, std::initializer_list<View<T>> xs, int axis) {
+    concat(y, xs.begin(), xs.size(), axis);
+}
 
 // y[i] = x[start + i * step] per dim (the emitter resolves ONNX's starts/ends/axes/steps).
 template <class T>
-void slice(const View<T>& y, const View<T>& x, std::initializer_list<i64> starts, std::initializer_list<i64> steps) {
+void slice(const View<T>& y, const View<T>& x, const i64* starts, const i64* steps) {
     i64 xi[kMaxRank];
     forEachIndex(y, [&](const i64* yi) {
-        for (int d = 0; d < y.rank; ++d) xi[d] = starts.begin()[d] + yi[d] * steps.begin()[d];
+        for (int d = 0; d < y.rank; ++d) xi[d] = starts[d] + yi[d] * steps[d];
         y.at(yi) = x.at(xi);
     });
+}
+template <class T>
+void slice(const View<T>& y, const View<T>& x, std::initializer_list<i64> starts, std::initializer_list<i64> steps) {
+    slice(y, x, starts.begin(), steps.begin());
 }
 
 // Constant-mode Pad: positions outside the input take `value`.
 template <class T>
-void pad(const View<T>& y, const View<T>& x, std::initializer_list<i64> padBegin, T value) {
+void pad(const View<T>& y, const View<T>& x, const i64* padBegin, T value) {
     i64 xi[kMaxRank];
     forEachIndex(y, [&](const i64* yi) {
         bool inside = true;
         for (int d = 0; d < y.rank; ++d) {
-            xi[d] = yi[d] - padBegin.begin()[d];
+            xi[d] = yi[d] - padBegin[d];
             inside = inside && xi[d] >= 0 && xi[d] < x.full[d];
         }
         y.at(yi) = inside ? x.at(xi) : value;
     });
+}
+template <class T>
+void pad(const View<T>& y, const View<T>& x, std::initializer_list<i64> padBegin, T value) {
+    pad(y, x, padBegin.begin(), value);
 }
 
 // --- files -----------------------------------------------------------------------------------

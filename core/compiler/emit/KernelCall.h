@@ -1,0 +1,79 @@
+#pragma once
+// One compute instruction resolved to a kernel of strata_rt (emit/cpp/strata_rt.h): which
+// kernel, the operand views (boxes of tensors in the core's working memory) and the op's
+// attributes and constant operands resolved once (axes, pads, clip bounds, slice starts). The
+// C++ emitter prints it as a call (CppOps.h); the host runtime (core/runtime) executes it. The
+// op -> kernel decision exists here only.
+
+#include "base/Expected.h"
+#include "compiler/Program.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace strata::compiler {
+
+// A box of one tensor in working memory: `lo` and `ext` per dim in the tensor's coordinates,
+// stored row-major over the box at `offset`. Not `present`: the tile does not hold it (e.g. a
+// Concat operand outside the tile); only `full` counts then.
+struct KernelView {
+    ir::ValueId value;
+    ir::DType dtype = ir::DType::Float32;
+    bool present = false;
+    std::uint64_t offset = 0;
+    std::vector<std::int64_t> lo, ext, full;
+};
+
+enum class Kernel : std::uint8_t {
+    Map, Zip, Conv2d, Pool2d, GlobalPool, Gemm, MatMul, BatchNorm, LayerNorm, Softmax, Reduce,
+    Reshape, Transpose, Concat, Slice, Pad,
+};
+
+// The scalar function of Map and Zip (strata_rt's functions and function objects).
+enum class ScalarFn : std::uint8_t {
+    None, Relu, Sigmoid, Tanh, Exp, Log, Sqrt, Erf, Neg, Abs, Reciprocal, Floor, Ceil, Sin, Cos, Softplus,
+    HardSwish, Clip, LeakyRelu, Elu, HardSigmoid, // unary; the last four take params
+    Add, Sub, Mul, Div, Pow, Max, Min, PRelu,      // binary
+};
+const char* scalarFnName(ScalarFn fn); // strata_rt's name: "relu", "tanh_", "Clip", "add", ...
+
+enum class ReduceKind : std::uint8_t { Sum, Mean, Max, Min };
+const char* reduceKindName(ReduceKind kind); // "Sum", ...
+
+struct KernelCall {
+    Kernel kernel = Kernel::Map;
+    ScalarFn fn = ScalarFn::None;
+    // One per op input / output, in op order; an omitted optional input has an invalid value.
+    std::vector<KernelView> inputs;
+    std::vector<KernelView> outputs;
+    // Clip {lo, hi}; LeakyRelu, Elu {alpha}; HardSigmoid {alpha, beta}; Gemm {alpha, beta};
+    // BatchNorm, LayerNorm {epsilon}; Pad {value}.
+    std::vector<float> params;
+    // Transpose: perm; Slice: starts then steps (rank each); Pad: pads at the beginning;
+    // Pool2d: pads at the end (2).
+    std::vector<std::int64_t> ints;
+    std::array<std::int64_t, 8> window{}; // Conv2d, Pool2d: kernel[2], stride[2], padBegin[2], dilation[2]
+    std::int64_t group = 1;               // Conv2d
+    int axis = 0;                         // LayerNorm, Softmax, Concat
+    unsigned axesMask = 0;                // Reduce: a bit per input dim
+    ReduceKind reduce = ReduceKind::Sum;
+    bool transA = false, transB = false;  // Gemm
+    bool isMax = false;                   // Pool2d, GlobalPool
+    bool countPad = false;                // Pool2d
+    bool keepDims = true;                 // Reduce
+
+    bool hasInput(std::size_t i) const { return i < inputs.size() && inputs[i].value.valid(); }
+};
+
+// Resolves `compute` (of `op`, a member of `graph`). An op strata_rt has no kernel for, or a
+// use of it that its kernel does not cover, is an error naming the op and why.
+Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op, const Compute& compute);
+
+// Op types strata_rt has a kernel for (attributes may still rule a use out), sorted.
+const std::vector<std::string>& kernelOpTypes();
+
+// The C++ element type of a dtype ("float", "std::int64_t", ...); empty when there is none.
+std::string elementType(ir::DType dtype);
+
+} // namespace strata::compiler

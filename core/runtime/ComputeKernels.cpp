@@ -1,0 +1,172 @@
+#include "runtime/ComputeKernels.h"
+
+#include <cstring>
+
+namespace strata::runtime {
+namespace {
+
+using compiler::Kernel;
+using compiler::ScalarFn;
+
+template <class T>
+rt::View<T> as(const rt::View<unsigned char>& v) {
+    rt::View<T> out;
+    out.data = reinterpret_cast<T*>(v.data);
+    out.rank = v.rank;
+    std::memcpy(out.lo, v.lo, sizeof v.lo);
+    std::memcpy(out.ext, v.ext, sizeof v.ext);
+    std::memcpy(out.full, v.full, sizeof v.full);
+    std::memcpy(out.stride, v.stride, sizeof v.stride);
+    return out;
+}
+
+void map(const PreparedCompute& p) {
+    const auto y = as<float>(p.output), x = as<float>(p.inputs[0]);
+    const auto& q = p.call.params;
+    switch (p.call.fn) {
+    case ScalarFn::Relu: return rt::map(y, x, [](float v) { return rt::relu(v); });
+    case ScalarFn::Sigmoid: return rt::map(y, x, rt::sigmoid);
+    case ScalarFn::Tanh: return rt::map(y, x, rt::tanh_);
+    case ScalarFn::Exp: return rt::map(y, x, rt::exp_);
+    case ScalarFn::Log: return rt::map(y, x, rt::log_);
+    case ScalarFn::Sqrt: return rt::map(y, x, rt::sqrt_);
+    case ScalarFn::Erf: return rt::map(y, x, rt::erf_);
+    case ScalarFn::Neg: return rt::map(y, x, [](float v) { return -v; });
+    case ScalarFn::Abs: return rt::map(y, x, rt::abs_);
+    case ScalarFn::Reciprocal: return rt::map(y, x, [](float v) { return 1.0f / v; });
+    case ScalarFn::Floor: return rt::map(y, x, rt::floor_);
+    case ScalarFn::Ceil: return rt::map(y, x, rt::ceil_);
+    case ScalarFn::Sin: return rt::map(y, x, rt::sin_);
+    case ScalarFn::Cos: return rt::map(y, x, rt::cos_);
+    case ScalarFn::Softplus: return rt::map(y, x, rt::softplus);
+    case ScalarFn::HardSwish: return rt::map(y, x, [](float v) { return rt::hardSwish(v); });
+    case ScalarFn::Clip: return rt::map(y, x, rt::Clip{q[0], q[1]});
+    case ScalarFn::LeakyRelu: return rt::map(y, x, rt::LeakyRelu{q[0]});
+    case ScalarFn::Elu: return rt::map(y, x, rt::Elu{q[0]});
+    case ScalarFn::HardSigmoid: return rt::map(y, x, rt::HardSigmoid{q[0], q[1]});
+    default: return;
+    }
+}
+
+void zip(const PreparedCompute& p) {
+    const auto y = as<float>(p.output), a = as<float>(p.inputs[0]), b = as<float>(p.inputs[1]);
+    switch (p.call.fn) {
+    case ScalarFn::Add: return rt::zip(y, a, b, [](float u, float v) { return u + v; });
+    case ScalarFn::Sub: return rt::zip(y, a, b, [](float u, float v) { return u - v; });
+    case ScalarFn::Mul: return rt::zip(y, a, b, [](float u, float v) { return u * v; });
+    case ScalarFn::Div: return rt::zip(y, a, b, [](float u, float v) { return u / v; });
+    case ScalarFn::Pow: return rt::zip(y, a, b, rt::pow_);
+    case ScalarFn::Max: return rt::zip(y, a, b, rt::max_);
+    case ScalarFn::Min: return rt::zip(y, a, b, rt::min_);
+    case ScalarFn::PRelu: return rt::zip(y, a, b, rt::prelu);
+    default: return;
+    }
+}
+
+// Kernels that only move elements work on any type of the element's size.
+template <class T>
+void move(const PreparedCompute& p) {
+    const auto y = as<T>(p.output);
+    const compiler::KernelCall& c = p.call;
+    switch (c.kernel) {
+    case Kernel::Reshape: {
+        const auto x = as<T>(p.inputs[0]);
+        // The same row-major order: a whole tensor held in both boxes is one copy.
+        if (x.count() == y.count() && y.count() == [&] {
+                rt::i64 n = 1;
+                for (int d = 0; d < y.rank; ++d) n *= y.full[d];
+                return n;
+            }()) {
+            std::memcpy(y.data, x.data, static_cast<std::size_t>(y.count()) * sizeof(T));
+            return;
+        }
+        return rt::reshape(y, x);
+    }
+    case Kernel::Transpose: return rt::transpose(y, as<T>(p.inputs[0]), c.ints.data());
+    case Kernel::Concat: {
+        std::vector<rt::View<T>> xs;
+        xs.reserve(p.inputs.size());
+        for (const auto& x : p.inputs) xs.push_back(as<T>(x));
+        return rt::concat(y, xs.data(), xs.size(), c.axis);
+    }
+    case Kernel::Slice: {
+        const std::size_t rank = c.ints.size() / 2;
+        return rt::slice(y, as<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank);
+    }
+    default: return;
+    }
+}
+
+void moveAny(const PreparedCompute& p) {
+    switch (ir::dtypeSize(p.call.outputs[0].dtype)) {
+    case 1: return move<std::uint8_t>(p);
+    case 2: return move<std::uint16_t>(p);
+    case 8: return move<std::uint64_t>(p);
+    default: return move<std::uint32_t>(p);
+    }
+}
+
+const rt::View<float>* optionalInput(const PreparedCompute& p, std::size_t i, rt::View<float>& storage) {
+    if (!p.call.hasInput(i)) return nullptr;
+    storage = as<float>(p.inputs[i]);
+    return &storage;
+}
+
+rt::Window2d windowOf(const compiler::KernelCall& c) {
+    rt::Window2d w;
+    for (int d = 0; d < 2; ++d) {
+        w.kernel[d] = c.window[static_cast<std::size_t>(d)];
+        w.stride[d] = c.window[static_cast<std::size_t>(2 + d)];
+        w.padBegin[d] = c.window[static_cast<std::size_t>(4 + d)];
+        w.dilation[d] = c.window[static_cast<std::size_t>(6 + d)];
+    }
+    return w;
+}
+
+} // namespace
+
+void runCompute(const PreparedCompute& p, Workspace& workspace) {
+    const compiler::KernelCall& c = p.call;
+    rt::View<float> extra;
+    switch (c.kernel) {
+    case Kernel::Map: return map(p);
+    case Kernel::Zip: return zip(p);
+    case Kernel::Conv2d: {
+        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), w = as<float>(p.inputs[1]);
+        const rt::View<float>* b = optionalInput(p, 2, extra);
+        if (!fastConv(y, x, w, b, c, workspace)) rt::conv2d(y, x, w, b, windowOf(c), c.group);
+        return;
+    }
+    case Kernel::Pool2d:
+        return rt::pool2d(as<float>(p.output), as<float>(p.inputs[0]), windowOf(c), c.isMax, c.countPad, c.ints.data());
+    case Kernel::GlobalPool: return rt::globalPool(as<float>(p.output), as<float>(p.inputs[0]), c.isMax);
+    case Kernel::Gemm: {
+        const auto y = as<float>(p.output), a = as<float>(p.inputs[0]), b = as<float>(p.inputs[1]);
+        const rt::View<float>* bias = optionalInput(p, 2, extra);
+        if (!fastGemm(y, a, b, bias, c)) rt::gemm(y, a, b, bias, c.transA, c.transB, c.params[0], c.params[1]);
+        return;
+    }
+    case Kernel::MatMul: {
+        const auto y = as<float>(p.output), a = as<float>(p.inputs[0]), b = as<float>(p.inputs[1]);
+        if (!fastMatMul(y, a, b)) rt::matmul(y, a, b);
+        return;
+    }
+    case Kernel::BatchNorm:
+        return rt::batchNorm(as<float>(p.output), as<float>(p.inputs[0]), as<float>(p.inputs[1]), as<float>(p.inputs[2]),
+                             as<float>(p.inputs[3]), as<float>(p.inputs[4]), c.params[0]);
+    case Kernel::LayerNorm:
+        return rt::layerNorm(as<float>(p.output), as<float>(p.inputs[0]), as<float>(p.inputs[1]),
+                             optionalInput(p, 2, extra), c.axis, c.params[0]);
+    case Kernel::Softmax: return rt::softmax(as<float>(p.output), as<float>(p.inputs[0]), c.axis);
+    case Kernel::Reduce:
+        return rt::reduce(as<float>(p.output), as<float>(p.inputs[0]), c.axesMask, c.keepDims,
+                          static_cast<rt::Reduce>(c.reduce));
+    case Kernel::Pad: return rt::pad(as<float>(p.output), as<float>(p.inputs[0]), c.ints.data(), c.params[0]);
+    case Kernel::Reshape:
+    case Kernel::Transpose:
+    case Kernel::Concat:
+    case Kernel::Slice: return moveAny(p);
+    }
+}
+
+} // namespace strata::runtime

@@ -1,0 +1,91 @@
+#include "runtime/Executor.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
+#include <barrier>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace strata::runtime {
+namespace {
+
+std::int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Best effort: a container or a busy machine may refuse, and the run is still correct.
+void pinToCpu(std::thread& thread, int core) {
+    const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(static_cast<int>(static_cast<unsigned>(core) % cpus), &set);
+    (void)pthread_setaffinity_np(thread.native_handle(), sizeof(set), &set);
+}
+
+} // namespace
+
+Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Workspace>& workspaces) {
+    const auto cores = static_cast<std::ptrdiff_t>(program.streams.size());
+    Timing timing;
+    if (timestamps) {
+        timing.startNs.assign(program.instructions.size(), 0);
+        timing.endNs.assign(program.instructions.size(), 0);
+    }
+    std::int64_t start = 0;
+    // Every worker created and waiting: the run starts when the last one arrives.
+    auto begin = [&start]() noexcept { start = nowNs(); };
+    std::barrier ready(cores, begin);
+    std::barrier sync(cores);
+    std::vector<std::int64_t> ends(static_cast<std::size_t>(cores), 0);
+    std::mutex failureMutex;
+
+    auto worker = [&](std::size_t core) {
+        Workspace& workspace = workspaces[core];
+        bool failed = false;
+        ready.arrive_and_wait();
+        for (std::uint32_t id : program.streams[core]) {
+            const PreparedInstruction& in = program.instructions[id];
+            if (timestamps) timing.startNs[id] = nowNs();
+            if (in.kind == compiler::InstrKind::Barrier) {
+                sync.arrive_and_wait();
+            } else if (!failed) {
+                // After a failure the worker still meets every barrier, so no other one hangs.
+                try {
+                    if (in.kind == compiler::InstrKind::Transfer)
+                        for (const Copy& copy : in.copies) copy.run();
+                    else if (in.kind == compiler::InstrKind::Compute)
+                        runCompute(program.computes[in.compute], workspace);
+                } catch (const std::exception& e) {
+                    failed = true;
+                    std::lock_guard lock(failureMutex);
+                    if (timing.failure.empty()) timing.failure = e.what();
+                }
+            }
+            if (timestamps) timing.endNs[id] = nowNs();
+        }
+        ends[core] = nowNs();
+    };
+
+    std::vector<std::thread> threads;
+    threads.reserve(static_cast<std::size_t>(cores));
+    for (std::ptrdiff_t core = 0; core < cores; ++core) {
+        threads.emplace_back(worker, static_cast<std::size_t>(core));
+        pinToCpu(threads.back(), static_cast<int>(core));
+    }
+    for (std::thread& t : threads) t.join();
+
+    for (std::int64_t end : ends) timing.totalNs = std::max(timing.totalNs, end - start);
+    if (timestamps)
+        for (std::size_t i = 0; i < timing.startNs.size(); ++i) {
+            timing.startNs[i] -= start;
+            timing.endNs[i] -= start;
+        }
+    return timing;
+}
+
+} // namespace strata::runtime

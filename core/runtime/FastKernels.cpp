@@ -1,0 +1,213 @@
+// The compute-bound kernels on OpenBLAS: convolution as sgemm over an im2col matrix (none for
+// 1x1 stride-1 windows, whose input box already is that matrix), depthwise convolution as a
+// direct loop over output rows, Gemm and MatMul as sgemm on the operand boxes in place.
+#include "runtime/ComputeKernels.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <array>
+
+namespace strata::runtime {
+namespace {
+
+using rt::i64;
+
+// Whether `v`'s box holds [lo, lo + n) of dim d.
+bool holds(const rt::View<float>& v, int d, i64 lo, i64 n) { return v.lo[d] <= lo && lo + n <= v.lo[d] + v.ext[d]; }
+bool whole(const rt::View<float>& v, int d) { return v.lo[d] == 0 && v.ext[d] == v.full[d]; }
+
+float* at(const rt::View<float>& v, std::initializer_list<i64> idx) { return v.data + v.offset(idx.begin()); }
+
+// Ceiling division for a positive divisor.
+i64 ceilDiv(i64 a, i64 b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+struct Conv {
+    const rt::View<float>& y;
+    const rt::View<float>& x;
+    const rt::View<float>& w;
+    const rt::View<float>* b;
+    i64 kh, kw, sh, sw, ph, pw, dh, dw;
+
+    // The output columns [first, last] whose input column (y.lo[3] + ow) * sw + off lies inside x.
+    void columnRange(i64 off, i64& first, i64& last) const {
+        const i64 base = y.lo[3] * sw + off;
+        first = base >= 0 ? 0 : ceilDiv(-base, sw);
+        last = std::min(y.ext[3] - 1, x.full[3] - 1 - base < 0 ? -1 : (x.full[3] - 1 - base) / sw);
+    }
+
+    void addBias(float* out, i64 m, i64 count) const {
+        const float v = b ? *at(*b, {m}) : 0.0f;
+        std::fill(out, out + count, v);
+    }
+
+    // groups == input channels, one input channel per group: each output plane from one input
+    // plane, tap by tap over whole rows.
+    void depthwise(i64 n, i64 perGroup) const {
+        const i64 oh = y.ext[2], ow = y.ext[3];
+        for (i64 m = y.lo[1]; m < y.lo[1] + y.ext[1]; ++m) {
+            const i64 c = m / perGroup;
+            float* out = at(y, {n, m, y.lo[2], y.lo[3]});
+            addBias(out, m, oh * ow);
+            for (i64 i = 0; i < kh; ++i)
+                for (i64 r = 0; r < oh; ++r) {
+                    const i64 ih = (y.lo[2] + r) * sh - ph + i * dh;
+                    if (ih < 0 || ih >= x.full[2]) continue;
+                    const float* in = x.data + x.offset(std::array<i64, 4>{n, c, ih, x.lo[3]}.data()) - x.lo[3];
+                    float* row = out + r * ow;
+                    for (i64 j = 0; j < kw; ++j) {
+                        const float tap = *at(w, {m, 0, i, j});
+                        const i64 off = -pw + j * dw;
+                        i64 first, last;
+                        columnRange(off, first, last);
+                        const float* src = in + y.lo[3] * sw + off;
+                        if (sw == 1)
+                            for (i64 q = first; q <= last; ++q) row[q] += tap * src[q];
+                        else
+                            for (i64 q = first; q <= last; ++q) row[q] += tap * src[q * sw];
+                    }
+                }
+        }
+    }
+
+    // The (channels x taps) x (output positions) matrix of group g's input for batch n.
+    void im2col(i64 n, i64 firstChannel, i64 channels, float* col) const {
+        const i64 oh = y.ext[2], ow = y.ext[3];
+        for (i64 c = 0; c < channels; ++c)
+            for (i64 i = 0; i < kh; ++i)
+                for (i64 j = 0; j < kw; ++j) {
+                    float* dst = col + ((c * kh + i) * kw + j) * oh * ow;
+                    const i64 off = -pw + j * dw;
+                    i64 first, last;
+                    columnRange(off, first, last);
+                    for (i64 r = 0; r < oh; ++r) {
+                        float* row = dst + r * ow;
+                        const i64 ih = (y.lo[2] + r) * sh - ph + i * dh;
+                        if (ih < 0 || ih >= x.full[2] || first > last) {
+                            std::fill(row, row + ow, 0.0f);
+                            continue;
+                        }
+                        const float* in = x.data + x.offset(std::array<i64, 4>{n, firstChannel + c, ih, x.lo[3]}.data()) -
+                                          x.lo[3] + y.lo[3] * sw + off;
+                        std::fill(row, row + first, 0.0f);
+                        if (sw == 1)
+                            std::copy(in + first, in + last + 1, row + first);
+                        else
+                            for (i64 q = first; q <= last; ++q) row[q] = in[q * sw];
+                        std::fill(row + last + 1, row + ow, 0.0f);
+                    }
+                }
+    }
+
+    bool pointwise() const {
+        return kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && x.lo[2] == y.lo[2] &&
+               x.ext[2] == y.ext[2] && x.lo[3] == y.lo[3] && x.ext[3] == y.ext[3];
+    }
+};
+
+} // namespace
+
+bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w, const rt::View<float>* b,
+              const compiler::KernelCall& call, Workspace& workspace) {
+    const auto& win = call.window;
+    const Conv conv{y, x, w, b, win[0], win[1], win[2], win[3], win[4], win[5], win[6], win[7]};
+    const i64 group = call.group;
+    const i64 cinPerGroup = w.full[1];
+    const i64 coutPerGroup = y.full[1] / group;
+    if (y.rank != 4 || x.rank != 4 || w.rank != 4 || coutPerGroup < 1) return false;
+    // The weights' taps and channels whole, and every input channel of the groups in the box.
+    if (!whole(w, 1) || !whole(w, 2) || !whole(w, 3) || !holds(w, 0, y.lo[1], y.ext[1])) return false;
+    const i64 firstGroup = y.lo[1] / coutPerGroup, lastGroup = (y.lo[1] + y.ext[1] - 1) / coutPerGroup;
+    if (!holds(x, 1, firstGroup * cinPerGroup, (lastGroup - firstGroup + 1) * cinPerGroup)) return false;
+    if (b && !holds(*b, 0, y.lo[1], y.ext[1])) return false;
+    if (y.count() == 0) return true;
+
+    const i64 positions = y.ext[2] * y.ext[3];
+    const i64 k = cinPerGroup * conv.kh * conv.kw;
+    for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n) {
+        if (cinPerGroup == 1 && group > 1) {
+            conv.depthwise(n, coutPerGroup);
+            continue;
+        }
+        for (i64 g = firstGroup; g <= lastGroup; ++g) {
+            const i64 m0 = std::max(y.lo[1], g * coutPerGroup);
+            const i64 m1 = std::min(y.lo[1] + y.ext[1], (g + 1) * coutPerGroup);
+            const float* columns;
+            if (conv.pointwise()) {
+                columns = at(x, {n, g * cinPerGroup, y.lo[2], y.lo[3]});
+            } else {
+                if (workspace.columns.size() < static_cast<std::size_t>(k * positions))
+                    workspace.columns.resize(static_cast<std::size_t>(k * positions));
+                conv.im2col(n, g * cinPerGroup, cinPerGroup, workspace.columns.data());
+                columns = workspace.columns.data();
+            }
+            float* out = at(y, {n, m0, y.lo[2], y.lo[3]});
+            for (i64 m = m0; m < m1; ++m) conv.addBias(out + (m - m0) * positions, m, positions);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m1 - m0), static_cast<int>(positions),
+                        static_cast<int>(k), 1.0f, at(w, {m0, 0, 0, 0}), static_cast<int>(k), columns,
+                        static_cast<int>(positions), 1.0f, out, static_cast<int>(positions));
+        }
+    }
+    return true;
+}
+
+bool fastGemm(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b, const rt::View<float>* c,
+              const compiler::KernelCall& call) {
+    const bool ta = call.transA, tb = call.transB;
+    const i64 k = ta ? a.full[0] : a.full[1];
+    const i64 i0 = y.lo[0], rows = y.ext[0], j0 = y.lo[1], cols = y.ext[1];
+    if (y.rank != 2 || a.rank != 2 || b.rank != 2) return false;
+    if (!(ta ? whole(a, 0) && holds(a, 1, i0, rows) : whole(a, 1) && holds(a, 0, i0, rows))) return false;
+    if (!(tb ? whole(b, 1) && holds(b, 0, j0, cols) : whole(b, 0) && holds(b, 1, j0, cols))) return false;
+    if (y.count() == 0) return true;
+    const float alpha = call.params[0], beta = call.params[1];
+    float betaC = 0.0f;
+    if (c && beta != 0.0f) {
+        i64 ci[2];
+        for (i64 i = 0; i < rows; ++i)
+            for (i64 j = 0; j < cols; ++j) {
+                const i64 yi[2] = {i0 + i, j0 + j};
+                rt::broadcastIndex(*c, 2, yi, ci);
+                y.data[i * cols + j] = beta * c->at(ci);
+            }
+        betaC = 1.0f;
+    }
+    const float* pa = ta ? at(a, {0, i0}) : at(a, {i0, 0});
+    const float* pb = tb ? at(b, {j0, 0}) : at(b, {0, j0});
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(rows),
+                static_cast<int>(cols), static_cast<int>(k), alpha, pa, static_cast<int>(a.stride[0]), pb,
+                static_cast<int>(b.stride[0]), betaC, y.data, static_cast<int>(y.stride[0]));
+    return true;
+}
+
+bool fastMatMul(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b) {
+    const int r = y.rank, ra = a.rank, rb = b.rank;
+    if (r < 2 || ra < 2 || rb < 2) return false;
+    const i64 k = a.full[ra - 1];
+    const i64 rows = y.ext[r - 2], cols = y.ext[r - 1];
+    if (!whole(a, ra - 1) || !holds(a, ra - 2, y.lo[r - 2], rows)) return false;
+    if (!whole(b, rb - 2) || !holds(b, rb - 1, y.lo[r - 1], cols)) return false;
+    if (y.count() == 0) return true;
+    rt::View<float> batches = y;
+    batches.ext[r - 2] = batches.ext[r - 1] = 1;
+    bool fits = true;
+    i64 ai[rt::kMaxRank], bi[rt::kMaxRank];
+    rt::forEachIndex(batches, [&](const i64* yi) {
+        rt::broadcastIndex(a, r, yi, ai);
+        rt::broadcastIndex(b, r, yi, bi);
+        ai[ra - 2] = y.lo[r - 2];
+        ai[ra - 1] = 0;
+        bi[rb - 2] = 0;
+        bi[rb - 1] = y.lo[r - 1];
+        for (int d = 0; d < ra - 2; ++d) fits = fits && ai[d] >= a.lo[d] && ai[d] < a.lo[d] + a.ext[d];
+        for (int d = 0; d < rb - 2; ++d) fits = fits && bi[d] >= b.lo[d] && bi[d] < b.lo[d] + b.ext[d];
+        if (!fits) return;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows), static_cast<int>(cols),
+                    static_cast<int>(k), 1.0f, a.data + a.offset(ai), static_cast<int>(a.stride[ra - 2]),
+                    b.data + b.offset(bi), static_cast<int>(b.stride[rb - 2]), 0.0f, &y.at(yi),
+                    static_cast<int>(y.stride[r - 2]));
+    });
+    return fits;
+}
+
+} // namespace strata::runtime

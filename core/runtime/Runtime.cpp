@@ -1,0 +1,179 @@
+#include "runtime/Runtime.h"
+
+#include "runtime/Executor.h"
+#include "runtime/Prepared.h"
+
+#include <cblas.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace strata::runtime {
+namespace {
+
+Diagnostic problem(std::string message, Location where = {}) {
+    return error("host runtime: " + std::move(message), std::move(where));
+}
+
+std::vector<Diagnostic> checkInputs(const ir::Graph& graph, const std::vector<reference::Tensor>& inputs) {
+    std::vector<Diagnostic> out;
+    if (inputs.size() != graph.inputs.size()) {
+        out.push_back(problem(fmt::format("{} inputs given, the model has {}", inputs.size(), graph.inputs.size())));
+        return out;
+    }
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const ir::Value& v = graph.value(graph.inputs[i]);
+        const reference::Tensor& t = inputs[i];
+        if (t.dtype != v.dtype || t.shape != v.shape || t.bytes.size() != v.bytes())
+            out.push_back(problem(fmt::format("input '{}' is {} {} ({} bytes), the model needs {} {}", v.name,
+                                              ir::dtypeName(t.dtype), ir::shapeToString(t.shape), t.bytes.size(),
+                                              ir::dtypeName(v.dtype), ir::shapeToString(v.shape)),
+                                  Location{.value = v.name}));
+    }
+    return out;
+}
+
+// Where the driver writes weights and inputs before every repeat (a DRAM plan may reuse their
+// space once their last reader is done).
+struct Placement {
+    std::uint64_t offset;
+    const std::byte* bytes;
+    std::size_t size;
+};
+
+std::vector<Placement> placements(const compiler::Program& program, const ir::Graph& graph,
+                                  const std::vector<reference::Tensor>& inputs, std::vector<Diagnostic>& problems) {
+    std::vector<Placement> out;
+    for (const compiler::DramBuffer& b : program.dram) {
+        if (b.role != compiler::DramBuffer::Role::Weight) continue;
+        const ir::Value& v = graph.value(b.value);
+        if (!v.data.data || v.data.size != b.bytes) {
+            problems.push_back(problem(fmt::format("weight '{}' has {} bytes of data, its buffer {}", v.name, v.data.size,
+                                                   b.bytes),
+                                       Location{.value = v.name}));
+            continue;
+        }
+        out.push_back({b.offset, v.data.data, v.data.size});
+    }
+    for (std::size_t i = 0; i < graph.inputs.size() && i < inputs.size(); ++i)
+        if (const compiler::DramBuffer* home = program.dramOf(graph.inputs[i]))
+            out.push_back({home->offset, inputs[i].bytes.data(), std::min<std::size_t>(inputs[i].bytes.size(), home->bytes)});
+    return out;
+}
+
+trace::EventKind eventKind(compiler::InstrKind kind) {
+    switch (kind) {
+    case compiler::InstrKind::Transfer: return trace::EventKind::Transfer;
+    case compiler::InstrKind::Compute: return trace::EventKind::Compute;
+    case compiler::InstrKind::Wait: return trace::EventKind::Wait;
+    case compiler::InstrKind::Barrier: return trace::EventKind::Barrier;
+    }
+    return trace::EventKind::Compute;
+}
+
+// The header and every event's static fields, as the emulator fills them (compare matches the
+// two by id), with the measured times of one repeat.
+trace::Trace measuredTrace(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
+                           const emulator::CheckedProgram& checked, const Timing& timing) {
+    trace::Trace t;
+    t.source = trace::Source::Measured;
+    t.target = target.name;
+    t.clockHz = 0; // wall-clock times: no cycles
+    t.cores = program.cores;
+    t.modelName = program.modelName.empty() ? graph.name : program.modelName;
+    t.modelHash = program.modelHash.empty() ? graph.contentHash : program.modelHash;
+    t.mainMemory = program.mainMemory.empty() ? target.mainMemory : program.mainMemory;
+    for (const target::TransferPath& p : target.paths) t.paths.push_back({p.name, p.source, p.destination});
+    t.ops.reserve(graph.ops.size());
+    for (const ir::Op& op : graph.ops) t.ops.push_back(op.name);
+    t.events.reserve(checked.steps.size());
+    for (std::size_t i = 0; i < checked.steps.size(); ++i) {
+        const emulator::Step& step = checked.steps[i];
+        trace::Event& e = t.events.emplace_back();
+        e.id = static_cast<std::uint32_t>(i);
+        e.core = step.core;
+        e.kind = eventKind(step.kind);
+        e.source = trace::Source::Measured;
+        e.block = step.block;
+        e.op = step.op;
+        e.tile = step.tile;
+        e.bytes = step.bytes;
+        if (step.kind == compiler::InstrKind::Transfer) e.path = step.path;
+        if (step.kind == compiler::InstrKind::Wait || step.kind == compiler::InstrKind::Barrier)
+            e.link = static_cast<std::int32_t>(step.link);
+        if (i < timing.startNs.size()) {
+            e.startPs = timing.startNs[i] * 1000;
+            e.endPs = std::max(timing.endNs[i], timing.startNs[i]) * 1000;
+        }
+    }
+    return t;
+}
+
+std::vector<reference::Tensor> readOutputs(const compiler::Program& program, const ir::Graph& graph, const Buffer& main) {
+    std::vector<reference::Tensor> out;
+    for (ir::ValueId id : graph.outputs) {
+        const ir::Value& v = graph.value(id);
+        reference::Tensor t = reference::zerosLike(v);
+        if (const compiler::DramBuffer* home = program.dramOf(id))
+            std::memcpy(t.bytes.data(), main.data() + home->offset, std::min<std::size_t>(t.bytes.size(), home->bytes));
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+} // namespace
+
+Expected<RunResult> run(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
+                        const std::vector<reference::Tensor>& inputs, const RunOptions& options) {
+    std::vector<Diagnostic> problems = checkInputs(graph, inputs);
+    if (options.repeat < 1) problems.push_back(problem("repeat must be at least 1"));
+    const target::MemorySpace* working = target.findMemory(target.workingMemory);
+    const target::MemorySpace* main = target.findMemory(target.mainMemory);
+    if (!working || !main || working->scope != target::Scope::Core)
+        problems.push_back(problem(fmt::format("target '{}' is not host-like: it needs a main memory and a per-core "
+                                               "working memory",
+                                               target.name)));
+    for (ir::ValueId id : graph.outputs)
+        if (!program.dramOf(id))
+            problems.push_back(problem(fmt::format("output '{}' has no buffer in main memory", graph.value(id).name)));
+    if (!problems.empty()) return problems;
+
+    const std::uint64_t mainBytes = mainMemoryBytes(program, graph);
+    if (mainBytes > main->capacityBytes)
+        return problem(fmt::format("the program needs {} bytes of main memory, target '{}' has {}", mainBytes,
+                                   target.name, main->capacityBytes));
+    Memories memories;
+    memories.main = Buffer(mainBytes);
+    for (int core = 0; core < std::max(1, program.cores); ++core) memories.scratch.emplace_back(working->capacityBytes);
+
+    const PreparedProgram prepared = prepare(program, target, graph, memories, problems);
+    const std::vector<Placement> places = placements(program, graph, inputs, problems);
+    if (hasErrors(problems)) return problems;
+
+    // Our worker threads are the parallelism; OpenBLAS must not add its own on top.
+    openblas_set_num_threads(1);
+    std::vector<Workspace> workspaces(prepared.streams.size());
+    RunResult result;
+    std::vector<Timing> timings;
+    std::vector<std::vector<reference::Tensor>> outputs;
+    for (int r = 0; r < options.repeat; ++r) {
+        for (const Placement& p : places) std::memcpy(memories.main.data() + p.offset, p.bytes, p.size);
+        Timing timing = execute(prepared, options.timestamps, workspaces);
+        if (!timing.failure.empty()) return problem("a kernel failed: " + timing.failure);
+        result.totalsNs.push_back(static_cast<double>(timing.totalNs));
+        outputs.push_back(readOutputs(program, graph, memories.main));
+        timings.push_back(std::move(timing));
+    }
+    // The repeat with the median total (the lower one of an even count).
+    std::vector<std::size_t> order(timings.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return timings[a].totalNs < timings[b].totalNs; });
+    const std::size_t median = order[(order.size() - 1) / 2];
+    result.trace = measuredTrace(program, target, graph, prepared.checked, timings[median]);
+    result.outputs = std::move(outputs[median]);
+    return result;
+}
+
+} // namespace strata::runtime
