@@ -92,12 +92,13 @@ class Simulation {
     }
 
   private:
-    enum class Blocked : std::uint8_t { No, Wait, Barrier, Slot, Done };
+    enum class Blocked : std::uint8_t { No, Wait, Barrier, Slot, Busy, Done };
     struct Core {
         std::size_t pc = 0;
         Blocked blocked = Blocked::No;
         std::uint16_t slotPath = 0;     // Slot: the path it needs a free slot on
-        std::uint32_t waitingOn = 0;    // Wait: the transfer
+        std::uint32_t waitingOn = 0;    // Wait, Busy: the transfer
+        double busyUntil = 0;           // Busy: the end of the issue overhead, the earliest resume
         int block = INT_MIN;            // for the SRAM counter
     };
 
@@ -139,6 +140,13 @@ class Simulation {
                 event.startPs = ps(t);
                 schedule(t + m_target.paths[p].latencyCycles, id, true);
                 t += m_target.overheads.transferIssueCycles;
+                if (m_target.paths[p].issuerBusy) {
+                    // The core copies the bytes itself: its stream resumes when they have moved.
+                    core.blocked = Blocked::Busy;
+                    core.waitingOn = id;
+                    core.busyUntil = t;
+                    return;
+                }
                 break;
             }
             case InstrKind::Wait:
@@ -223,7 +231,10 @@ class Simulation {
         const std::uint16_t p = m_steps[transfer].path;
         --m_inFlight[c * m_target.paths.size() + p];
         Core& core = m_cores[c];
-        if (core.blocked == Blocked::Wait && core.waitingOn == transfer) {
+        if (core.blocked == Blocked::Busy && core.waitingOn == transfer) {
+            ++core.pc;
+            runCore(c, std::max(m_now, core.busyUntil));
+        } else if (core.blocked == Blocked::Wait && core.waitingOn == transfer) {
             const double resume = m_now + m_target.overheads.waitCycles;
             m_trace.events[m_program.streams[c][core.pc]].endPs = ps(resume);
             ++core.pc;
@@ -341,8 +352,9 @@ class Simulation {
             ok = false;
             if (diagnostics.size() >= 20) continue;
             const compiler::InstrId id = m_program.streams[c][core.pc];
+            const bool onTransfer = core.blocked == Blocked::Wait || core.blocked == Blocked::Busy;
             const char* why = core.blocked == Blocked::Barrier ? "at a barrier that not every core reaches"
-                              : core.blocked == Blocked::Wait  ? "waiting on a transfer that never completes"
+                              : onTransfer                     ? "waiting on a transfer that never completes"
                                                                : "waiting for a transfer slot that never frees";
             diagnostics.push_back(error(fmt::format("program deadlocks: core {} is stuck at {} {}", c, instructionName(id), why)));
         }

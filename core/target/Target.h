@@ -55,6 +55,10 @@ struct TransferPath {
     std::vector<std::string> resources;// shared resources occupied while transferring
     bool broadcast = false;            // reads every source instance, writes every destination one
     std::string note;
+    // The issuing core itself moves the bytes (a CPU's memcpy, no DMA engine): its stream can
+    // issue nothing else until the transfer completes. After `note` so older brace-initialised
+    // paths stay valid.
+    bool issuerBusy = false;
 
     bool operator==(const TransferPath&) const = default;
 };

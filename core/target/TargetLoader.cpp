@@ -125,9 +125,10 @@ void readPaths(FieldReader& root, Target& target) {
             }
         }
         path.broadcast = item.booleanOr("broadcast", false);
+        path.issuerBusy = item.booleanOr("issuer_busy", false);
         path.note = item.stringOr("note", "");
         item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
-                              "max_in_flight", "resources", "broadcast", "note"});
+                              "max_in_flight", "resources", "broadcast", "issuer_busy", "note"});
         target.paths.push_back(std::move(path));
     }
 }

@@ -54,6 +54,7 @@ Json pathJson(const TransferPath& path) {
     out["max_in_flight"] = path.maxInFlight;
     out["resources"] = path.resources;
     if (path.broadcast) out["broadcast"] = true;
+    if (path.issuerBusy) out["issuer_busy"] = true;
     putNote(out, path.note);
     return out;
 }

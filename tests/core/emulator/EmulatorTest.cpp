@@ -196,6 +196,41 @@ TEST(Emulator, EventsCarryProvenanceAndCounters) {
     EXPECT_EQ(bandwidth->samples, (std::vector<trace::CounterSample>{{0, 0}, {100 * kNs, 16}, {200 * kNs, 0}}));
 }
 
+TEST(Emulator, IssuerBusyTransfersRunBackToBackAndHoldTheStream) {
+    auto target = test::tinyTarget();
+    target.paths[0].issuerBusy = true; // load: the core copies the bytes itself
+    target.overheads = {3, 2, 1, 10};  // compute, transfer issue, wait, barrier
+    ProgramBuilder b(1);
+    auto first = b.transfer(0, "load", 1600, 0);
+    auto second = b.transfer(0, "load", 1600, 1);
+    auto relu = b.relu(0, 50);
+    auto wait0 = b.wait(0, 0);
+    auto wait1 = b.wait(0, 1);
+    auto t = run(b.program(), target);
+    // Each alone: 100 latency + 1600 / 16 = 200 cycles; the stream is held until the end, so
+    // the second starts at 200, not at 2, and the compute only when the second is done.
+    expectSpan(t, first, 0, 200);
+    expectSpan(t, second, 200, 400);
+    expectSpan(t, relu, 400, 453); // 3 + 50 elements
+    expectSpan(t, wait0, 453, 454); // already complete: only the wait overhead
+    expectSpan(t, wait1, 454, 455);
+}
+
+TEST(Emulator, IssuerBusyTransferStillSharesBandwidth) {
+    auto target = test::tinyTarget();
+    target.paths[0].issuerBusy = true; // load, on the port; store stays asynchronous
+    ProgramBuilder b(1);
+    auto store = b.transfer(0, "store", 1600, 0);
+    auto load = b.transfer(0, "load", 1600, 1);
+    auto relu = b.relu(0, 50);
+    b.wait(0, 0);
+    auto t = run(b.program(), target);
+    // Both issued at 0, latencies overlap, then 8 B/cycle each on the port: 100 + 200 = 300.
+    expectSpan(t, store, 0, 300);
+    expectSpan(t, load, 0, 300);
+    expectSpan(t, relu, 300, 350);
+}
+
 TEST(EmulatorErrors, WaitOnATagNeverIssued) {
     ProgramBuilder b(1);
     b.wait(0, 7);

@@ -198,6 +198,7 @@ TEST(TargetBadInput, WrongTypes) {
     doc["topology"]["groups"] = 2.5;
     doc["resources"] = "bus";
     doc["paths"][0]["broadcast"] = "yes";
+    doc["paths"][1]["issuer_busy"] = 1;
     doc["paths"][1]["resources"] = {7};
     doc["memories"][1]["kind"] = "flash";
     doc["name"] = nullptr;
@@ -207,6 +208,8 @@ TEST(TargetBadInput, WrongTypes) {
     EXPECT_TRUE(reportsError(diagnostics, "resources", "expected an array, got a string"));
     EXPECT_TRUE(
         reportsError(diagnostics, "paths[0].broadcast", "expected a boolean, got a string"));
+    EXPECT_TRUE(
+        reportsError(diagnostics, "paths[1].issuer_busy", "expected a boolean, got a number"));
     EXPECT_TRUE(
         reportsError(diagnostics, "paths[1].resources[0]", "expected a string, got a number"));
     EXPECT_TRUE(reportsError(diagnostics, "memories[1].kind",

@@ -92,6 +92,27 @@ TEST(TargetPresets, HostIsCompletedByTheProbe) {
               std::string::npos);
 }
 
+TEST(TargetPresets, HostCopiesAreIssuerBusy) {
+    // A CPU has no DMA engine: its own thread copies the bytes. Accelerators' paths are async.
+    const target::Target host = preset("host");
+    EXPECT_TRUE(host.findPath("load")->issuerBusy);
+    EXPECT_TRUE(host.findPath("store")->issuerBusy);
+    for (const std::string name : {"mncore2", "mlu100"})
+        for (const auto& path : preset(name).paths) EXPECT_FALSE(path.issuerBusy) << name << " " << path.name;
+}
+
+TEST(TargetLoader, IssuerBusyReadAndWritten) {
+    nlohmann::json doc = smallTarget();
+    doc["paths"][1]["issuer_busy"] = true;
+    auto loaded = target::parseTarget(doc.dump(), "small.json");
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_FALSE(loaded->paths[0].issuerBusy); // absent: false
+    EXPECT_TRUE(loaded->paths[1].issuerBusy);
+    const auto written = nlohmann::json::parse(target::targetToJson(*loaded));
+    EXPECT_FALSE(written["paths"][0].contains("issuer_busy"));
+    EXPECT_EQ(written["paths"][1]["issuer_busy"], true);
+}
+
 TEST(TargetRoundTrip, WriteThenLoadGivesTheSameTarget) {
     for (const std::string& name : target::presetNames()) {
         SCOPED_TRACE(name);
