@@ -2,6 +2,7 @@
 
 #include "CompileController.h"
 #include "DiagnosticsPanel.h"
+#include "EmulateController.h"
 #include "GraphTab.h"
 #include "ModelLoader.h"
 #include "ProgramLinker.h"
@@ -162,6 +163,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createStatusBar();
     connectSchedule();
     connectCompile();
+    connectEmulate();
 
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
@@ -405,10 +407,10 @@ void MainWindow::connectCompile() {
     connect(m_compile, &CompileController::programShown, m_linker, &ProgramLinker::followSelection);
     m_scheduleBar->addSeparator();
     m_scheduleBar->addAction(m_compile->compileAction());
-    auto* build = new QMenu(tr("&Build"), this);
-    build->addAction(m_compile->compileAction());
-    build->addAction(m_compile->cancelAction());
-    menuBar()->insertMenu(m_viewMenu->menuAction(), build);
+    m_buildMenu = new QMenu(tr("&Build"), this);
+    m_buildMenu->addAction(m_compile->compileAction());
+    m_buildMenu->addAction(m_compile->cancelAction());
+    menuBar()->insertMenu(m_viewMenu->menuAction(), m_buildMenu);
     statusBar()->insertPermanentWidget(0, m_compile->progressWidget());
     connect(m_compile, &CompileController::busyChanged, this, &MainWindow::updateBusy);
     connect(
@@ -425,6 +427,21 @@ void MainWindow::connectCompile() {
                     m_diagnosticsDock->raise();
                 }
             });
+}
+
+void MainWindow::connectEmulate() {
+    m_emulate = new EmulateController(m_document, m_graphTab, m_scheduleModel, this);
+    m_scheduleBar->addAction(m_emulate->emulateAction());
+    m_buildMenu->addSeparator();
+    m_buildMenu->addAction(m_emulate->emulateAction());
+    m_buildMenu->addAction(m_emulate->cancelAction());
+    m_buildMenu->addAction(m_emulate->autoAction());
+    statusBar()->insertPermanentWidget(0, m_emulate->progressWidget());
+    statusBar()->insertPermanentWidget(3, m_emulate->totalLabel()); // before the schedule's totals
+    connect(m_emulate, &EmulateController::busyChanged, this, &MainWindow::updateBusy);
+    connect(
+        m_emulate, &EmulateController::statusMessage, this,
+        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
 }
 
 void MainWindow::onScheduleSnapshot() {
@@ -477,7 +494,7 @@ void MainWindow::updateBusy() {
 
 bool MainWindow::isBusy() const {
     return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
-           (m_compile && m_compile->isCompiling());
+           (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating());
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {

@@ -47,6 +47,7 @@ class PipelineView;
 namespace strata::gui {
 
 class CompileController;
+class EmulateController;
 class DiagnosticsPanel;
 class GraphTab;
 class ProgramLinker;
@@ -86,6 +87,7 @@ class MainWindow : public QMainWindow {
     views::schedule::ScheduleTableView* scheduleTable() const { return m_scheduleTable; }
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
     CompileController* compileController() const { return m_compile; }
+    EmulateController* emulateController() const { return m_emulate; }
     views::program::ProgramView* programView() const { return m_programView; }
     views::pipeline::PipelineView* pipelineView() const { return m_pipelineView; }
 
@@ -114,6 +116,7 @@ class MainWindow : public QMainWindow {
     void createStatusBar();
     void connectSchedule();
     void connectCompile();
+    void connectEmulate();
 
     void showOpenDialog();
     void showAbout();
@@ -163,6 +166,8 @@ class MainWindow : public QMainWindow {
     views::program::ProgramView* m_programView = nullptr;
     views::pipeline::PipelineView* m_pipelineView = nullptr;
     CompileController* m_compile = nullptr;
+    EmulateController* m_emulate = nullptr;
+    QMenu* m_buildMenu = nullptr;
     ProgramLinker* m_linker = nullptr;
     views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;
     QSortFilterProxyModel* m_scheduleProxy = nullptr;

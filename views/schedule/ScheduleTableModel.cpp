@@ -1,6 +1,7 @@
 #include "views/schedule/ScheduleTableModel.h"
 
 #include "views/Format.h"
+#include "views/graph/GraphScene.h"
 #include "views/graph/GraphStyle.h"
 #include "views/schedule/TileText.h"
 
@@ -47,6 +48,17 @@ void ScheduleTableModel::setSnapshot(ScheduleSnapshot snapshot) {
     m_rows = buildRows(snapshot);
     m_snapshot = std::move(snapshot);
     endResetModel();
+}
+
+void ScheduleTableModel::setPredictions(const std::unordered_map<int, double>& secondsByBlock) {
+    for (Row& row : m_rows) {
+        const auto it = secondsByBlock.find(row.id);
+        row.predictedSeconds =
+            it == secondsByBlock.end() ? std::nullopt : std::optional<double>(it->second);
+    }
+    if (!m_rows.empty())
+        emit dataChanged(index(0, PredictedColumn),
+                         index(static_cast<int>(m_rows.size()) - 1, PredictedColumn));
 }
 
 std::vector<ScheduleTableModel::Row> ScheduleTableModel::buildRows(const ScheduleSnapshot& snap) {
@@ -142,6 +154,7 @@ bool ScheduleTableModel::isNumeric(int column) {
     case DramColumn:
     case FlopsColumn:
     case RecomputeColumn:
+    case PredictedColumn:
         return true;
     default:
         return false;
@@ -244,6 +257,8 @@ QVariant ScheduleTableModel::displayData(const Row& row, int column) const {
         return a ? formatFlops(row.flops) : QString();
     case RecomputeColumn:
         return a ? percent(row.recompute) : QString();
+    case PredictedColumn:
+        return row.predictedSeconds ? graph::formatSeconds(*row.predictedSeconds) : QString();
     case ErrorColumn:
         if (!row.errors.isEmpty())
             return row.errors.front();
@@ -279,6 +294,8 @@ QVariant ScheduleTableModel::sortData(const Row& row, int column) const {
         return row.flops;
     case RecomputeColumn:
         return row.recompute;
+    case PredictedColumn:
+        return row.predictedSeconds.value_or(-1.0); // none sorts first
     case ErrorColumn:
         // Errors first when sorted descending, then warnings, then the rest by id.
         return (row.errors.isEmpty() ? 0 : 2) + (row.warnings.isEmpty() ? 0 : 1);
@@ -353,6 +370,9 @@ QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation
             return tr("FLOPs computed, halo recompute included");
         case RecomputeColumn:
             return tr("Halo recompute over the ops' own FLOPs");
+        case PredictedColumn:
+            return tr("The emulator's time for the block, first event to last, over all its "
+                      "cores (updated after each edit)");
         default:
             return {};
         }
@@ -382,6 +402,8 @@ QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation
         return tr("FLOPs");
     case RecomputeColumn:
         return tr("Recompute");
+    case PredictedColumn:
+        return tr("Predicted");
     case ErrorColumn:
         return tr("Check");
     default:

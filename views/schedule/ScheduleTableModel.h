@@ -8,6 +8,8 @@
 
 #include <QAbstractTableModel>
 #include <QStringList>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace strata::views::schedule {
@@ -28,6 +30,7 @@ class ScheduleTableModel : public QAbstractTableModel {
         DramColumn,
         FlopsColumn,
         RecomputeColumn,
+        PredictedColumn,
         ErrorColumn,
         ColumnCount
     };
@@ -47,8 +50,13 @@ class ScheduleTableModel : public QAbstractTableModel {
 
     explicit ScheduleTableModel(QObject* parent = nullptr);
 
-    // Shows `snapshot` (an empty one clears the table). Resets the model.
+    // Shows `snapshot` (an empty one clears the table). Resets the model; the predicted times
+    // go with it (they belong to one schedule).
     void setSnapshot(ScheduleSnapshot snapshot);
+    // The emulator's time per block (seconds, by block id) for the schedule shown; blocks not
+    // in the map show none. Changes only the Predicted column.
+    void setPredictions(const std::unordered_map<int, double>& secondsByBlock);
+    void clearPredictions() { setPredictions({}); }
     const ScheduleSnapshot& snapshot() const { return m_snapshot; }
 
     // The row of block `id`, or -1.
@@ -90,6 +98,7 @@ class ScheduleTableModel : public QAbstractTableModel {
         quint64 dramBytes = 0;
         double flops = 0;
         double recompute = 0; // fraction of the block's own FLOPs
+        std::optional<double> predictedSeconds;
         QStringList errors;
         QStringList warnings;
         QStringList problemDetails; // errors and warnings with the op they name, for the tooltip

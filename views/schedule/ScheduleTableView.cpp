@@ -25,7 +25,7 @@ constexpr ColumnLimits kLimits[] = {
     {M::BlockColumn, 4, 6}, {M::OpsColumn, 3, 4},       {M::RangeColumn, 12, 24},
     {M::MpColumn, 3, 4},    {M::TileColumn, 6, 10},     {M::BufferingColumn, 5, 6},
     {M::TilesColumn, 4, 6}, {M::SramColumn, 9, 12},     {M::DramColumn, 5, 7},
-    {M::FlopsColumn, 6, 8}, {M::RecomputeColumn, 7, 8},
+    {M::FlopsColumn, 6, 8}, {M::RecomputeColumn, 7, 8}, {M::PredictedColumn, 8, 9},
 };
 constexpr int kErrorMinEm = 6;
 
