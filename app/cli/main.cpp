@@ -4,6 +4,7 @@
 #include "CompileCommand.h"
 #include "EmulateCommand.h"
 #include "ExitCodes.h"
+#include "ExportCommand.h"
 #include "InspectCommand.h"
 #include "MicrobenchCommand.h"
 #include "ScheduleCommand.h"
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
     strata::cli::addCompileCommand(app, exitCode);
     strata::cli::addEmulateCommand(app, exitCode);
     strata::cli::addMicrobenchCommand(app, exitCode);
+    strata::cli::addExportCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,119 @@
+#include "ExportCommand.h"
+
+#include "ExitCodes.h"
+#include "ModelArgs.h"
+#include "ScheduleArg.h"
+#include "TargetArg.h"
+#include "compiler/Pipeline.h"
+#include "emulator/Emulator.h"
+#include "export/Bundle.h"
+#include "reference/Evaluator.h"
+#include "runtime/Runtime.h"
+#include "trace/TraceJson.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+#include <optional>
+
+namespace strata::cli {
+namespace {
+
+struct ExportArgs {
+    ModelArgs model;
+    std::string target;
+    ScheduleArgs schedule;
+    std::string measuredPath;
+    bool measure = false;
+    std::string outputDir;
+    bool json = false;
+};
+
+constexpr int kMeasureRepeats = 3; // the median run's trace is exported
+
+int runExport(const ExportArgs& args) {
+    auto graph = loadModel(args.model);
+    if (!graph) return kExitBadInput;
+    auto target = loadTarget(args.target, args.model.quiet);
+    if (!target) return kExitBadInput;
+    auto s = loadSchedule(args.schedule, *graph, *target);
+    if (!s) return kExitBadInput;
+
+    std::optional<trace::Trace> measured;
+    if (!args.measuredPath.empty()) {
+        auto loaded = trace::loadTraceFile(args.measuredPath);
+        if (!loaded) {
+            printDiagnostics(loaded.diagnostics());
+            return kExitBadInput;
+        }
+        if (loaded->trace.modelHash != graph->contentHash)
+            std::cerr << "warning: " << args.measuredPath << " was recorded for another model or version of it\n";
+        measured = std::move(loaded->trace);
+    }
+
+    auto compiled = compiler::compile(*graph, *target, *s);
+    if (!compiled) {
+        printDiagnostics(compiled.diagnostics());
+        return kExitFailed;
+    }
+    auto emulated = emulator::emulate(compiled->program, *target, *graph);
+    if (!emulated) {
+        printDiagnostics(emulated.diagnostics());
+        return kExitFailed;
+    }
+
+    if (args.measure) {
+        // Deterministic inputs: the same run each time, and the one `strata-cli run` makes.
+        runtime::RunOptions options;
+        options.repeat = kMeasureRepeats;
+        auto run = runtime::run(compiled->program, *target, *graph, reference::sampleInputs(*graph, 1), options);
+        if (!run) {
+            printDiagnostics(run.diagnostics());
+            return kExitFailed;
+        }
+        measured = std::move(run->trace);
+    }
+
+    exporting::BundleInput input;
+    input.graph = graph.get();
+    input.target = &*target;
+    input.schedule = &*s;
+    input.program = &compiled->program;
+    input.emulated = &*emulated;
+    input.measured = measured ? &*measured : nullptr;
+    auto bundle = exporting::writeBundle(input, args.outputDir);
+    if (!bundle) {
+        printDiagnostics(bundle.diagnostics());
+        return kExitFailed;
+    }
+    if (!args.model.quiet) printDiagnostics(bundle->notes);
+
+    if (args.json) {
+        nlohmann::ordered_json files = nlohmann::ordered_json::array();
+        for (const auto& f : bundle->files) files.push_back({{"name", f.name}, {"what", f.what}});
+        std::cout << nlohmann::ordered_json{{"folder", args.outputDir}, {"files", files}}.dump(2) << "\n";
+    } else {
+        std::cout << "Exported '" << graph->name << "' on " << target->name << " to " << args.outputDir << ":\n";
+        for (const auto& f : bundle->files) std::cout << "  " << f.name << "  (" << f.what << ")\n";
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void addExportCommand(CLI::App& app, int& exitCode) {
+    auto args = std::make_shared<ExportArgs>();
+    CLI::App* cmd = app.add_subcommand("export", "Write every artefact of one compile into a folder, with a report");
+    addModelOptions(cmd, args->model);
+    addTargetOption(cmd, args->target);
+    addScheduleOptions(cmd, args->schedule);
+    cmd->add_option("--measured", args->measuredPath, "A measured trace to include (strata-cli run --trace, or imported)");
+    cmd->add_flag("--measure", args->measure, "Run the program on this computer (host target) and include the measured trace")
+        ->excludes("--measured");
+    cmd->add_option("-o,--output", args->outputDir, "The bundle's folder (created if needed)")->required();
+    cmd->add_flag("--json", args->json, "Print the files written as one JSON object");
+    cmd->callback([args, &exitCode] { exitCode = runExport(*args); });
+}
+
+} // namespace strata::cli
