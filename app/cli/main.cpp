@@ -7,6 +7,7 @@
 #include "ExportCommand.h"
 #include "InspectCommand.h"
 #include "MicrobenchCommand.h"
+#include "RunCommand.h"
 #include "ScheduleCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
     strata::cli::addCompileCommand(app, exitCode);
     strata::cli::addEmulateCommand(app, exitCode);
     strata::cli::addMicrobenchCommand(app, exitCode);
+    strata::cli::addRunCommand(app, exitCode);
     strata::cli::addExportCommand(app, exitCode);
     try {
         app.parse(argc, argv);

@@ -159,6 +159,43 @@ void broadcastIndex(const View<T>& in, int outRank, const i64* outIdx, i64* inId
     for (int d = 0; d < in.rank; ++d) inIdx[d] = in.full[d] == 1 ? 0 : outIdx[d + shift];
 }
 
+// The step along the output's last dim in an input's box: 1, or 0 when that dim broadcasts.
+template <class T>
+i64 innerStep(const View<T>& in) {
+    return in.rank == 0 || in.full[in.rank - 1] == 1 ? 0 : 1;
+}
+
+// Row by row over the output box: the last dim is contiguous in every box, so only the first
+// element of a row needs index arithmetic.
+template <class T, class F>
+void forEachRow(const View<T>& out, F&& row) {
+    if (out.rank == 0) {
+        const i64 none[1] = {0};
+        row(none, out.data, i64{1});
+        return;
+    }
+    View<T> rows = out;
+    rows.ext[out.rank - 1] = 1;
+    const i64 n = out.ext[out.rank - 1];
+    forEachIndex(rows, [&](const i64* idx) { row(idx, &out.at(idx), n); });
+}
+
+// The first element of a row of `in` at output index `idx` (its last element is checked too).
+template <class T>
+const T* rowStart(const View<T>& in, int outRank, const i64* idx, i64 n) {
+    if (in.rank == 0) return in.data;
+    i64 ii[kMaxRank];
+    broadcastIndex(in, outRank, idx, ii);
+#ifdef STRATA_RT_CHECK
+    ii[in.rank - 1] += (n - 1) * innerStep(in);
+    (void)in.at(ii);
+    ii[in.rank - 1] -= (n - 1) * innerStep(in);
+#else
+    (void)n;
+#endif
+    return &in.at(ii);
+}
+
 template <class T, class F>
 void map(const View<T>& out, const View<T>& x, F f) {
     if (out.sameBox(x)) {
@@ -166,10 +203,10 @@ void map(const View<T>& out, const View<T>& x, F f) {
         for (i64 i = 0; i < n; ++i) out.data[i] = f(x.data[i]);
         return;
     }
-    i64 xi[kMaxRank];
-    forEachIndex(out, [&](const i64* idx) {
-        broadcastIndex(x, out.rank, idx, xi);
-        out.at(idx) = f(x.at(xi));
+    const i64 sx = innerStep(x);
+    forEachRow(out, [&](const i64* idx, T* o, i64 n) {
+        const T* xp = rowStart(x, out.rank, idx, n);
+        for (i64 i = 0; i < n; ++i) o[i] = f(xp[i * sx]);
     });
 }
 
@@ -180,11 +217,11 @@ void zip(const View<T>& out, const View<T>& a, const View<T>& b, F f) {
         for (i64 i = 0; i < n; ++i) out.data[i] = f(a.data[i], b.data[i]);
         return;
     }
-    i64 ai[kMaxRank], bi[kMaxRank];
-    forEachIndex(out, [&](const i64* idx) {
-        broadcastIndex(a, out.rank, idx, ai);
-        broadcastIndex(b, out.rank, idx, bi);
-        out.at(idx) = f(a.at(ai), b.at(bi));
+    const i64 sa = innerStep(a), sb = innerStep(b);
+    forEachRow(out, [&](const i64* idx, T* o, i64 n) {
+        const T* ap = rowStart(a, out.rank, idx, n);
+        const T* bp = rowStart(b, out.rank, idx, n);
+        for (i64 i = 0; i < n; ++i) o[i] = f(ap[i * sa], bp[i * sb]);
     });
 }
 
@@ -277,29 +314,46 @@ inline void conv2d(const View<float>& y, const View<float>& x, const View<float>
 // countPad by the taps inside the padded input (never those past the end padding).
 inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& win, bool isMax, bool countPad,
                    const i64 padEnd[2]) {
-    i64 xi[4];
-    forEachIndex(y, [&](const i64* yi) {
-        xi[0] = yi[0];
-        xi[1] = yi[1];
-        float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
-        i64 inside = 0, padded = 0;
-        for (i64 kh = 0; kh < win.kernel[0]; ++kh) {
-            xi[2] = yi[2] * win.stride[0] - win.padBegin[0] + kh * win.dilation[0];
-            const bool hIn = xi[2] >= 0 && xi[2] < x.full[2];
-            const bool hPad = xi[2] >= -win.padBegin[0] && xi[2] < x.full[2] + padEnd[0];
-            for (i64 kw = 0; kw < win.kernel[1]; ++kw) {
-                xi[3] = yi[3] * win.stride[1] - win.padBegin[1] + kw * win.dilation[1];
-                const bool wIn = xi[3] >= 0 && xi[3] < x.full[3];
-                const bool wPad = xi[3] >= -win.padBegin[1] && xi[3] < x.full[3] + padEnd[1];
-                padded += hPad && wPad;
-                if (!hIn || !wIn) continue;
-                ++inside;
-                const float v = x.at(xi);
-                acc = isMax ? std::max(acc, v) : acc + v;
+    i64 yi[4], xi[4];
+    for (yi[0] = y.lo[0]; yi[0] < y.lo[0] + y.ext[0]; ++yi[0])
+        for (yi[1] = y.lo[1]; yi[1] < y.lo[1] + y.ext[1]; ++yi[1])
+            for (yi[2] = y.lo[2]; yi[2] < y.lo[2] + y.ext[2]; ++yi[2]) {
+                yi[3] = y.lo[3];
+                float* out = &y.at(yi);
+                for (i64 ow = 0; ow < y.ext[3]; ++ow) {
+                    const i64 col = y.lo[3] + ow;
+                    float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+                    i64 inside = 0, padded = 0;
+                    for (i64 kh = 0; kh < win.kernel[0]; ++kh) {
+                        const i64 ih = yi[2] * win.stride[0] - win.padBegin[0] + kh * win.dilation[0];
+                        const bool hIn = ih >= 0 && ih < x.full[2];
+                        const bool hPad = ih >= -win.padBegin[0] && ih < x.full[2] + padEnd[0];
+                        const float* row = nullptr;
+                        if (hIn) { // the row's element at column c is row[c]
+                            xi[0] = yi[0];
+                            xi[1] = yi[1];
+                            xi[2] = ih;
+                            xi[3] = x.lo[3];
+                            row = &x.at(xi) - x.lo[3];
+                        }
+                        for (i64 kw = 0; kw < win.kernel[1]; ++kw) {
+                            const i64 iw = col * win.stride[1] - win.padBegin[1] + kw * win.dilation[1];
+                            const bool wIn = iw >= 0 && iw < x.full[3];
+                            const bool wPad = iw >= -win.padBegin[1] && iw < x.full[3] + padEnd[1];
+                            padded += hPad && wPad;
+                            if (!hIn || !wIn) continue;
+                            ++inside;
+#ifdef STRATA_RT_CHECK
+                            xi[3] = iw;
+                            (void)x.at(xi);
+#endif
+                            const float v = row[iw];
+                            acc = isMax ? std::max(acc, v) : acc + v;
+                        }
+                    }
+                    out[ow] = isMax ? acc : acc / static_cast<float>(countPad ? padded : inside);
+                }
             }
-        }
-        y.at(yi) = isMax ? acc : acc / static_cast<float>(countPad ? padded : inside);
-    });
 }
 
 // Mean or max over all spatial positions, per (n, c).

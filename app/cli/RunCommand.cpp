@@ -1,0 +1,196 @@
+#include "RunCommand.h"
+
+#include "ExitCodes.h"
+#include "ModelArgs.h"
+#include "ScheduleArg.h"
+#include "TargetArg.h"
+#include "compiler/Pipeline.h"
+#include "reference/Compare.h"
+#include "reference/Evaluator.h"
+#include "runtime/Runtime.h"
+#include "trace/TraceJson.h"
+#include "trace/TraceSummary.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+namespace strata::cli {
+namespace {
+
+// The tolerance of --check (numpy.allclose): float32 kernels summing in another order than the
+// reference (blocked sgemm, im2col) differ by rounding only.
+constexpr double kAbsTolerance = 1e-4;
+constexpr double kRelTolerance = 1e-3;
+constexpr std::uint64_t kInputSeed = 7;
+
+struct RunArgs {
+    ModelArgs model;
+    ScheduleArgs schedule;
+    std::string inputPath;
+    std::string tracePath;
+    int repeat = 1;
+    bool check = false;
+    bool json = false;
+};
+
+double ns(std::int64_t ps) { return double(ps) / 1e3; }
+
+std::string duration(double ns) {
+    if (ns >= 1e6) return fmt::format("{:.3f} ms", ns / 1e6);
+    if (ns >= 1e3) return fmt::format("{:.3f} us", ns / 1e3);
+    return fmt::format("{:.1f} ns", ns);
+}
+
+// --input: the graph inputs' raw little-endian elements, one after another (as the generated
+// C++'s input.bin).
+std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path, const ir::Graph& graph) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::cerr << "error: cannot open input file '" << path << "'\n";
+        return std::nullopt;
+    }
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::uint64_t expected = 0;
+    for (ir::ValueId id : graph.inputs) expected += graph.value(id).bytes();
+    if (bytes.size() != expected) {
+        std::string layout;
+        for (ir::ValueId id : graph.inputs) {
+            const ir::Value& v = graph.value(id);
+            layout += fmt::format("{}{} {} {} ({} bytes)", layout.empty() ? "" : ", ", v.name, ir::dtypeName(v.dtype),
+                                  ir::shapeToString(v.shape), v.bytes());
+        }
+        std::cerr << fmt::format("error: input file '{}' holds {} bytes; the model's inputs need {}: {}\n", path,
+                                 bytes.size(), expected, layout);
+        return std::nullopt;
+    }
+    std::vector<reference::Tensor> out;
+    std::size_t at = 0;
+    for (ir::ValueId id : graph.inputs) {
+        reference::Tensor t = reference::zerosLike(graph.value(id));
+        std::memcpy(t.bytes.data(), bytes.data() + at, t.bytes.size());
+        at += t.bytes.size();
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+nlohmann::ordered_json blocksJson(const trace::TraceSummary& summary) {
+    nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
+    for (const auto& b : summary.blocks)
+        blocks.push_back({{"id", b.block},
+                          {"time_ns", ns(b.timePs)},
+                          {"transfer_ns", ns(b.transferPs)},
+                          {"compute_ns", ns(b.computePs)},
+                          {"stall_ns", ns(b.stallPs)},
+                          {"dram_bytes", b.dramBytes}});
+    return blocks;
+}
+
+int runRun(const RunArgs& args) {
+    auto graph = loadModel(args.model);
+    if (!graph) return kExitBadInput;
+    auto target = loadTarget("host", args.model.quiet);
+    if (!target) return kExitBadInput;
+    if (args.repeat < 1) {
+        std::cerr << "error: --repeat must be at least 1\n";
+        return kExitBadInput;
+    }
+    std::vector<reference::Tensor> inputs;
+    if (!args.inputPath.empty()) {
+        auto read = readInputs(args.inputPath, *graph);
+        if (!read) return kExitBadInput;
+        inputs = std::move(*read);
+    } else {
+        inputs = reference::sampleInputs(*graph, kInputSeed);
+    }
+    auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
+    if (!loadedSchedule) return kExitBadInput;
+    auto compiled = compiler::compile(*graph, *target, *loadedSchedule);
+    if (!compiled) {
+        printDiagnostics(compiled.diagnostics());
+        return kExitFailed;
+    }
+    runtime::RunOptions options;
+    options.repeat = args.repeat;
+    auto result = runtime::run(compiled->program, *target, *graph, inputs, options);
+    if (!result) {
+        printDiagnostics(result.diagnostics());
+        return kExitFailed;
+    }
+
+    double maxAbs = 0;
+    bool matches = true;
+    if (args.check) {
+        auto expected = reference::evaluate(*graph, inputs);
+        if (!expected) {
+            std::cerr << "error: --check: the reference cannot evaluate the model\n";
+            printDiagnostics(expected.diagnostics());
+            return kExitFailed;
+        }
+        for (std::size_t i = 0; i < expected->size(); ++i) {
+            const auto c = reference::compare(result->outputs[i], (*expected)[i], kAbsTolerance, kRelTolerance);
+            maxAbs = std::max(maxAbs, c.maxAbs);
+            if (!c.ok) {
+                matches = false;
+                std::cerr << fmt::format("error: --check: output '{}' differs from the reference (atol {}, rtol {}): {}\n",
+                                         graph->value(graph->outputs[i]).name, kAbsTolerance, kRelTolerance, c.message);
+            }
+        }
+    }
+
+    std::vector<double> totals = result->totalsNs;
+    std::sort(totals.begin(), totals.end());
+    const double median = totals[(totals.size() - 1) / 2];
+    const trace::TraceSummary summary = trace::summarize(result->trace);
+    if (!args.tracePath.empty()) {
+        std::ofstream out(args.tracePath, std::ios::binary | std::ios::trunc);
+        if (out) trace::writeTraceJson(result->trace, out);
+        if (!out) {
+            std::cerr << "error: cannot write " << args.tracePath << "\n";
+            return kExitFailed;
+        }
+    }
+    if (args.json) {
+        nlohmann::ordered_json j = {{"source", "measured"}, {"total_ns", median}, {"events", result->trace.events.size()}};
+        if (args.check) j["max_abs_error"] = maxAbs;
+        j["blocks"] = blocksJson(summary);
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << fmt::format("Ran '{}' on this machine ({} cores, {} blocks): {} events, total {} (measured, median "
+                                 "of {})\n",
+                                 result->trace.modelName, compiled->program.cores, loadedSchedule->blocks.size(),
+                                 result->trace.events.size(), duration(median), totals.size());
+        if (args.check)
+            std::cout << fmt::format("check: {} (max abs error {:.3g}, atol {}, rtol {})\n",
+                                     matches ? "outputs match the reference" : "OUTPUTS DIFFER", maxAbs, kAbsTolerance,
+                                     kRelTolerance);
+        if (!args.tracePath.empty()) std::cout << "wrote " << args.tracePath << "\n";
+    }
+    return matches ? kExitOk : kExitFailed;
+}
+
+} // namespace
+
+void addRunCommand(CLI::App& app, int& exitCode) {
+    auto args = std::make_shared<RunArgs>();
+    CLI::App* cmd = app.add_subcommand("run", "Run the compiled model on this machine and measure every instruction");
+    addModelOptions(cmd, args->model);
+    addScheduleOptions(cmd, args->schedule);
+    cmd->add_option("--input", args->inputPath,
+                    "Input file: the graph inputs' raw little-endian elements, one after another (default: "
+                    "deterministic values)");
+    cmd->add_flag("--check", args->check, "Compare the outputs with the reference evaluation of the unfused graph");
+    cmd->add_option("--repeat", args->repeat, "Runs; the trace and total are the median run's")->default_val(1);
+    cmd->add_option("--trace", args->tracePath, "Write the measured timeline as Chrome trace JSON");
+    cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+    cmd->callback([args, &exitCode] { exitCode = runRun(*args); });
+}
+
+} // namespace strata::cli

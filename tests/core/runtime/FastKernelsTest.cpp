@@ -1,0 +1,141 @@
+// The runtime's OpenBLAS and direct kernels against strata_rt's plain loops (the ones the
+// generated C++ runs, themselves checked against the reference evaluator) on tiles: partial
+// output boxes, input boxes with halos, grouped, depthwise, strided, dilated and padded windows,
+// transposed and broadcast matrix products.
+
+#include "runtime/ComputeKernels.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace strata::test {
+namespace {
+
+namespace rt = strata_rt;
+using rt::i64;
+
+// A box of a tensor with its own storage.
+struct Box {
+    std::vector<float> data;
+    rt::View<float> view;
+
+    Box(std::vector<i64> full, std::vector<i64> lo, std::vector<i64> ext, std::mt19937& rng) {
+        view.rank = static_cast<int>(full.size());
+        i64 n = 1;
+        for (std::size_t d = 0; d < full.size(); ++d) {
+            view.full[d] = full[d];
+            view.lo[d] = lo[d];
+            view.ext[d] = ext[d];
+            n *= ext[d];
+        }
+        for (int d = view.rank, s = 1; d-- > 0;) {
+            view.stride[d] = s;
+            s *= static_cast<int>(view.ext[d]);
+        }
+        std::uniform_real_distribution<float> u(-1, 1);
+        data.resize(static_cast<std::size_t>(n));
+        for (float& v : data) v = u(rng);
+        view.data = data.data();
+    }
+    static Box whole(std::vector<i64> full, std::mt19937& rng) { return Box(full, std::vector<i64>(full.size(), 0), full, rng); }
+};
+
+void expectNear(const std::vector<float>& a, const std::vector<float>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4f) << "element " << i;
+}
+
+struct ConvCase {
+    const char* name;
+    i64 n, c, h, w, m, group, k, stride, pad, dilation;
+    i64 rows0, rows, ch0, chs; // the output tile: rows [rows0, rows0 + rows), channels [ch0, ch0 + chs)
+};
+
+class FastConvTest : public ::testing::TestWithParam<ConvCase> {};
+
+TEST_P(FastConvTest, MatchesTheLoop) {
+    const ConvCase& p = GetParam();
+    std::mt19937 rng(3);
+    const i64 oh = (p.h + 2 * p.pad - p.dilation * (p.k - 1) - 1) / p.stride + 1;
+    const i64 ow = (p.w + 2 * p.pad - p.dilation * (p.k - 1) - 1) / p.stride + 1;
+    ASSERT_LE(p.rows0 + p.rows, oh);
+    // The input rows the tile reads (its halo), clipped to the tensor.
+    const i64 first = std::max<i64>(0, p.rows0 * p.stride - p.pad);
+    const i64 last = std::min<i64>(p.h - 1, (p.rows0 + p.rows - 1) * p.stride - p.pad + (p.k - 1) * p.dilation);
+    Box x({p.n, p.c, p.h, p.w}, {0, 0, first, 0}, {p.n, p.c, last - first + 1, p.w}, rng);
+    Box w({p.m, p.c / p.group, p.k, p.k}, {p.ch0, 0, 0, 0}, {p.chs, p.c / p.group, p.k, p.k}, rng);
+    Box b({p.m}, {p.ch0}, {p.chs}, rng);
+    Box fast({p.n, p.m, oh, ow}, {0, p.ch0, p.rows0, 0}, {p.n, p.chs, p.rows, ow}, rng);
+    Box loop = fast;
+    loop.view.data = loop.data.data();
+
+    compiler::KernelCall call;
+    call.kernel = compiler::Kernel::Conv2d;
+    call.window = {p.k, p.k, p.stride, p.stride, p.pad, p.pad, p.dilation, p.dilation};
+    call.group = p.group;
+    runtime::Workspace workspace;
+    ASSERT_TRUE(runtime::fastConv(fast.view, x.view, w.view, &b.view, call, workspace));
+    const rt::Window2d win{{p.k, p.k}, {p.stride, p.stride}, {p.pad, p.pad}, {p.dilation, p.dilation}};
+    rt::conv2d(loop.view, x.view, w.view, &b.view, win, p.group);
+    expectNear(fast.data, loop.data);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Windows, FastConvTest,
+    ::testing::Values(ConvCase{"plain3x3", 1, 8, 10, 10, 16, 1, 3, 1, 1, 1, 0, 10, 0, 16},
+                      ConvCase{"rowTileWithHalo", 1, 8, 12, 9, 6, 1, 3, 1, 1, 1, 4, 5, 2, 3},
+                      ConvCase{"stride2dilation2", 2, 4, 13, 11, 5, 1, 3, 2, 2, 2, 1, 3, 0, 5},
+                      ConvCase{"pointwise", 1, 16, 7, 7, 8, 1, 1, 1, 0, 1, 2, 3, 0, 8},
+                      ConvCase{"grouped", 1, 8, 9, 9, 12, 4, 3, 1, 1, 1, 0, 9, 3, 7},
+                      ConvCase{"depthwise", 1, 6, 11, 11, 6, 6, 3, 1, 1, 1, 3, 4, 1, 4},
+                      ConvCase{"depthwiseStride2", 1, 6, 12, 12, 6, 6, 5, 2, 2, 1, 0, 6, 0, 6},
+                      ConvCase{"depthwiseMultiplier", 1, 4, 8, 8, 8, 4, 3, 1, 0, 1, 0, 6, 0, 8}),
+    [](const ::testing::TestParamInfo<ConvCase>& info) { return std::string(info.param.name); });
+
+TEST(FastGemm, EveryTransposeWithBroadcastBiasOnARowTile) {
+    std::mt19937 rng(5);
+    for (bool ta : {false, true})
+        for (bool tb : {false, true}) {
+            const i64 m = 9, k = 7, n = 6;
+            Box a = ta ? Box::whole({k, m}, rng) : Box::whole({m, k}, rng);
+            Box b = tb ? Box::whole({n, k}, rng) : Box::whole({k, n}, rng);
+            Box c = Box::whole({1, n}, rng);
+            Box fast({m, n}, {2, 1}, {5, 4}, rng);
+            Box loop = fast;
+            loop.view.data = loop.data.data();
+            compiler::KernelCall call;
+            call.transA = ta;
+            call.transB = tb;
+            call.params = {0.5f, 2.0f};
+            ASSERT_TRUE(runtime::fastGemm(fast.view, a.view, b.view, &c.view, call));
+            rt::gemm(loop.view, a.view, b.view, &c.view, ta, tb, 0.5f, 2.0f);
+            expectNear(fast.data, loop.data);
+        }
+}
+
+TEST(FastMatMul, BroadcastBatchesOnATile) {
+    std::mt19937 rng(9);
+    Box a = Box::whole({2, 1, 5, 4}, rng);
+    Box b = Box::whole({3, 4, 6}, rng);
+    Box fast({2, 3, 5, 6}, {0, 1, 1, 2}, {2, 2, 3, 4}, rng);
+    Box loop = fast;
+    loop.view.data = loop.data.data();
+    ASSERT_TRUE(runtime::fastMatMul(fast.view, a.view, b.view));
+    rt::matmul(loop.view, a.view, b.view);
+    expectNear(fast.data, loop.data);
+}
+
+TEST(FastConv, DeclinesAWeightBoxWithoutWholeTaps) {
+    std::mt19937 rng(1);
+    Box x = Box::whole({1, 2, 5, 5}, rng);
+    Box w({4, 2, 3, 3}, {0, 0, 0, 0}, {4, 1, 3, 3}, rng);
+    Box y = Box::whole({1, 4, 5, 5}, rng);
+    compiler::KernelCall call;
+    call.window = {3, 3, 1, 1, 1, 1, 1, 1};
+    runtime::Workspace workspace;
+    EXPECT_FALSE(runtime::fastConv(y.view, x.view, w.view, nullptr, call, workspace));
+}
+
+} // namespace
+} // namespace strata::test

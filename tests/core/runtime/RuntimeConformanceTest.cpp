@@ -1,0 +1,171 @@
+// The ONNX backend node tests (Debian's libonnx-testdata) through the whole host path: import,
+// per-op schedule, compile for the host target, run on the host runtime, compare with the
+// suite's expected outputs (rtol 1e-3 as onnx's backend; atol 1e-5, since sgemm sums in another
+// order than numpy). A test is supported when every op lowers to a runtime kernel; every
+// supported test must pass. Prints passes / supported / total and why the others were not run.
+
+#include "TensorFiles.h"
+#include "compiler/Pipeline.h"
+#include "compiler/emit/KernelCall.h"
+#include "model/OnnxImporter.h"
+#include "reference/Compare.h"
+#include "runtime/Runtime.h"
+#include "schedule/Strategies.h"
+#include "target/TargetLoader.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kRtol = 1e-3;
+constexpr double kAtol = 1e-5;
+
+std::vector<fs::path> sortedDirs(const fs::path& root, const std::string& prefix) {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(root))
+        if (e.is_directory() && e.path().filename().string().rfind(prefix, 0) == 0) out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<fs::path> numbered(const fs::path& dir, const std::string& stem) {
+    std::vector<fs::path> out;
+    for (int i = 0; fs::exists(dir / (stem + std::to_string(i) + ".pb")); ++i)
+        out.push_back(dir / (stem + std::to_string(i) + ".pb"));
+    return out;
+}
+
+// Why the runtime cannot compute `op` (empty when it can), from the lowering the runtime uses
+// with a whole-tensor compute.
+std::string refusal(const ir::Graph& g, const ir::Op& op) {
+    compiler::Compute c;
+    c.opType = op.type;
+    for (ir::ValueId v : op.inputs)
+        if (v.valid()) c.inputs.push_back({v, tiling::fullRegion(g.value(v).shape), 0});
+    for (ir::ValueId v : op.outputs)
+        if (v.valid()) c.outputs.push_back({v, tiling::fullRegion(g.value(v).shape), 0});
+    auto call = compiler::lowerCompute(g, op, c);
+    return call ? std::string() : call.diagnostics().front().message;
+}
+
+// "Conv 'n1': why" -> "Conv: why", so one reason counts all the tests it refuses.
+std::string withoutNodeName(const std::string& why) {
+    const auto open = why.find(" '");
+    const auto close = open == std::string::npos ? open : why.find('\'', open + 2);
+    if (close == std::string::npos) return why;
+    return why.substr(0, open) + (why.compare(close + 1, 1, ":") == 0 ? "" : ":") + why.substr(close + 1);
+}
+
+// Runs one data set; empty when every output matches.
+std::string runDataSet(const ir::Graph& g, const compiler::Program& program, const target::Target& target,
+                       const fs::path& dataSet) {
+    std::vector<test::NamedTensor> given, expected;
+    for (const auto& pb : numbered(dataSet, "input_")) {
+        auto t = test::readTensorFile(pb);
+        if (!t) return "input unreadable";
+        given.push_back(std::move(*t));
+    }
+    for (const auto& pb : numbered(dataSet, "output_")) {
+        auto t = test::readTensorFile(pb);
+        if (!t) return "output unreadable";
+        expected.push_back(std::move(*t));
+    }
+    std::vector<reference::Tensor> inputs;
+    for (std::size_t i = 0; i < g.inputs.size(); ++i) {
+        const std::string& name = g.value(g.inputs[i]).name;
+        auto it = std::find_if(given.begin(), given.end(), [&](const test::NamedTensor& t) { return t.name == name; });
+        if (it == given.end() && given.size() == g.inputs.size()) it = given.begin() + std::ptrdiff_t(i);
+        if (it == given.end()) return "no data for input '" + name + "'";
+        inputs.push_back(it->tensor);
+    }
+    auto result = runtime::run(program, target, g, inputs);
+    if (!result) return "run failed: " + result.diagnostics().front().message;
+    if (result->outputs.size() != expected.size()) return "output count differs";
+    std::string problems;
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        const auto c = reference::compare(result->outputs[k], expected[k].tensor, kAtol, kRtol);
+        if (!c.ok) problems += "output " + std::to_string(k) + ": " + c.message + "; ";
+    }
+    return problems;
+}
+
+struct SuiteResult {
+    int total = 0, imported = 0, supported = 0, passed = 0, notCompiled = 0;
+    std::map<std::string, int> unsupported; // first refusal -> tests
+    std::vector<std::string> failures;
+    std::set<std::string> exercised;
+};
+
+SuiteResult runSuite(const fs::path& root, const target::Target& target) {
+    SuiteResult r;
+    for (const auto& dir : sortedDirs(root, "test_")) {
+        if (!fs::exists(dir / "model.onnx")) continue;
+        ++r.total;
+        const auto dataSets = sortedDirs(dir, "test_data_set_");
+        model::ImportOptions options;
+        if (!dataSets.empty())
+            for (const auto& pb : numbered(dataSets.front(), "input_"))
+                if (auto t = test::readTensorFile(pb); t && !t->name.empty()) options.inputShapes[t->name] = t->tensor.shape;
+        auto model = model::importOnnxFile((dir / "model.onnx").string(), options);
+        if (!model) continue; // import coverage is ConformanceTest's business
+        ++r.imported;
+        const ir::Graph& g = *model->graph;
+        std::string why;
+        for (const ir::Op& op : g.ops)
+            if (why = refusal(g, op); !why.empty()) break;
+        if (g.ops.empty()) why = "no ops left after import";
+        if (!why.empty()) {
+            ++r.unsupported[withoutNodeName(why)];
+            continue;
+        }
+        ++r.supported;
+        auto compiled = compiler::compile(g, target, schedule::makeSchedule(g, target, schedule::Strategy::PerOp));
+        if (!compiled) {
+            r.failures.push_back(dir.filename().string() + ": does not compile: " + compiled.diagnostics().front().message);
+            continue;
+        }
+        std::string problems;
+        for (const auto& ds : dataSets)
+            if (std::string p = runDataSet(g, compiled->program, target, ds); !p.empty())
+                problems += ds.filename().string() + ": " + p;
+        if (problems.empty()) {
+            ++r.passed;
+            for (const ir::Op& op : g.ops) r.exercised.insert(op.type);
+        } else {
+            r.failures.push_back(dir.filename().string() + ": " + problems);
+        }
+    }
+    return r;
+}
+
+const fs::path kRoot = STRATA_ONNX_TESTDATA;
+
+TEST(RuntimeConformance, OnnxBackendNodeTests) {
+    ASSERT_TRUE(fs::is_directory(kRoot / "node")) << kRoot << " is missing: install libonnx-testdata";
+    auto target = target::resolveTarget("host");
+    ASSERT_TRUE(target);
+    const SuiteResult r = runSuite(kRoot / "node", *target);
+    std::cout << "host runtime conformance (node): " << r.passed << " passed / " << r.supported << " supported / "
+              << r.total << " tests (" << r.imported << " imported)\n  not supported (first refusal of each imported test):\n";
+    for (const auto& [reason, n] : r.unsupported) std::cout << "    " << n << " x " << reason << '\n';
+    for (const auto& f : r.failures) ADD_FAILURE() << f;
+    EXPECT_EQ(r.passed, r.supported);
+    EXPECT_GT(r.supported, 100);
+    std::string untested;
+    for (const auto& type : compiler::kernelOpTypes())
+        if (!r.exercised.count(type)) untested += " " + type;
+    std::cout << "  runtime op types: " << compiler::kernelOpTypes().size() << ", " << r.exercised.size()
+              << " exercised by passing node tests; not exercised:" << untested << '\n';
+}
+
+} // namespace
+} // namespace strata
