@@ -4,6 +4,8 @@
 #include "DiagnosticsPanel.h"
 #include "EmulateController.h"
 #include "GraphTab.h"
+#include "HeatOverlay.h"
+#include "ProjectController.h"
 #include "ModelLoader.h"
 #include "ProgramLinker.h"
 #include "ScheduleDocument.h"
@@ -67,14 +69,15 @@ QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }
 
-// The local .onnx files among dropped URLs.
+// The local .onnx and .strata files among dropped URLs.
 QStringList onnxFiles(const QMimeData* mime) {
     QStringList files;
     if (!mime || !mime->hasUrls())
         return files;
     for (const QUrl& url : mime->urls()) {
         const QString path = url.toLocalFile();
-        if (!path.isEmpty() && path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive))
+        if (!path.isEmpty() && (path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive) ||
+                                ProjectController::isProjectFile(path)))
             files << path;
     }
     return files;
@@ -164,6 +167,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectSchedule();
     connectCompile();
     connectEmulate();
+    connectProject();
 
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
@@ -431,6 +435,7 @@ void MainWindow::connectCompile() {
 
 void MainWindow::connectEmulate() {
     m_emulate = new EmulateController(m_document, m_graphTab, m_scheduleModel, this);
+    new HeatOverlay(m_graphTab->view(), m_document, m_emulate, this);
     m_scheduleBar->addAction(m_emulate->emulateAction());
     m_buildMenu->addSeparator();
     m_buildMenu->addAction(m_emulate->emulateAction());
@@ -441,6 +446,24 @@ void MainWindow::connectEmulate() {
     connect(m_emulate, &EmulateController::busyChanged, this, &MainWindow::updateBusy);
     connect(
         m_emulate, &EmulateController::statusMessage, this,
+        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+}
+
+void MainWindow::connectProject() {
+    m_project = new ProjectController(this);
+    auto* file = qobject_cast<QMenu*>(m_recentMenu->parentWidget());
+    file->insertActions(m_quitAction, {m_project->saveAction(), m_project->saveAsAction()});
+    file->insertSeparator(m_quitAction);
+    connect(m_compile, &CompileController::programShown, m_project, &ProjectController::autosave);
+    connect(m_project, &ProjectController::problemsReported, this,
+            [this](const std::vector<Diagnostic>& diagnostics) {
+                // With the import's: edits clear the Action ones.
+                m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Import, diagnostics);
+                m_diagnosticsDock->show();
+                m_diagnosticsDock->raise();
+            });
+    connect(
+        m_project, &ProjectController::statusMessage, this,
         [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
 }
 
@@ -506,6 +529,11 @@ bool MainWindow::isLoading() const {
 }
 
 void MainWindow::openFile(const QString& path) {
+    if (ProjectController::isProjectFile(path)) {
+        if (m_project->open(path))
+            addRecentFile(path);
+        return;
+    }
     m_loader->load(path, m_importOptions);
 }
 
@@ -522,6 +550,10 @@ void MainWindow::setPartition(std::vector<int> blockOfOp,
 QStringList MainWindow::tabNames() {
     return {QStringLiteral("graph"), QStringLiteral("program"), QStringLiteral("pipeline"),
             QStringLiteral("ops")};
+}
+
+QString MainWindow::currentTabName() const {
+    return tabNames().value(m_tabs->currentIndex());
 }
 
 bool MainWindow::showTab(const QString& name) {
@@ -561,8 +593,10 @@ void MainWindow::showOpenDialog() {
     QString dir;
     if (!m_currentFile.isEmpty())
         dir = QFileInfo(m_currentFile).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open ONNX Model"), dir,
-                                                      tr("ONNX models (*.onnx);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Model or Project"), dir,
+        tr("Models and projects (*.onnx *.strata);;ONNX models (*.onnx);;Strata projects "
+           "(*.strata);;All files (*)"));
     if (!path.isEmpty())
         openFile(path);
 }
@@ -680,6 +714,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
     settings.setValue(kSplitterKey, m_splitter->saveState());
+    m_project->discardRecovery(); // a clean close
     QMainWindow::closeEvent(event);
 }
 

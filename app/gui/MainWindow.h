@@ -48,6 +48,7 @@ namespace strata::gui {
 
 class CompileController;
 class EmulateController;
+class ProjectController;
 class DiagnosticsPanel;
 class GraphTab;
 class ProgramLinker;
@@ -88,6 +89,7 @@ class MainWindow : public QMainWindow {
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
     CompileController* compileController() const { return m_compile; }
     EmulateController* emulateController() const { return m_emulate; }
+    ProjectController* projectController() const { return m_project; }
     views::program::ProgramView* programView() const { return m_programView; }
     views::pipeline::PipelineView* pipelineView() const { return m_pipelineView; }
 
@@ -95,6 +97,8 @@ class MainWindow : public QMainWindow {
     static QStringList tabNames();
     // Shows the tab called `name`; false if there is none.
     bool showTab(const QString& name);
+    // The name (tabNames()) of the central tab shown.
+    QString currentTabName() const;
 
   signals:
     void loadFinished(const QString& path, bool ok);
@@ -117,6 +121,7 @@ class MainWindow : public QMainWindow {
     void connectSchedule();
     void connectCompile();
     void connectEmulate();
+    void connectProject();
 
     void showOpenDialog();
     void showAbout();
@@ -167,6 +172,7 @@ class MainWindow : public QMainWindow {
     views::pipeline::PipelineView* m_pipelineView = nullptr;
     CompileController* m_compile = nullptr;
     EmulateController* m_emulate = nullptr;
+    ProjectController* m_project = nullptr;
     QMenu* m_buildMenu = nullptr;
     ProgramLinker* m_linker = nullptr;
     views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;

@@ -334,6 +334,12 @@ EditOutcome ScheduleDocument::runEdit(const QString& text, const EditFunction& f
     return {EditOutcome::Status::Applied, {}};
 }
 
+EditOutcome ScheduleDocument::replaceSchedule(schedule::Schedule replacement, const QString& text) {
+    return edit(text, [replacement = std::move(replacement)](const schedule::Schedule&) {
+        return schedule::EditResult(replacement);
+    });
+}
+
 EditOutcome ScheduleDocument::fuse(std::vector<int> blocks) {
     std::sort(blocks.begin(), blocks.end());
     blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());

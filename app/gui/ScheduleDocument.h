@@ -84,6 +84,8 @@ class ScheduleDocument : public QObject {
     EditOutcome setMp(int block, int mp);
     EditOutcome setTile(int block, schedule::TileSpec tile);
     EditOutcome setBuffering(int block, int buffering);
+    // Replaces the whole schedule (a saved one, e.g. from a project), checked like any edit.
+    EditOutcome replaceSchedule(schedule::Schedule schedule, const QString& text);
 
     // The block holding `op` in the current schedule, or -1.
     int blockOfOp(ir::OpId op) const;

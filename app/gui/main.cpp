@@ -7,6 +7,7 @@
 
 #include "CompileController.h"
 #include "MainWindow.h"
+#include "ProjectController.h"
 #include "ScheduleDocument.h"
 #include "model/ImportOptions.h"
 #include "schedule/Strategies.h"
@@ -192,6 +193,7 @@ int main(int argc, char* argv[]) {
 
     if (args.screenshot.isEmpty()) {
         window.show();
+        window.projectController()->offerRecovery(); // the last session did not close cleanly
         if (!args.model.isEmpty())
             window.openFile(args.model);
         return QApplication::exec();

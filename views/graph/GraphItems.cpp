@@ -385,6 +385,13 @@ void ClusterItem::setDropTarget(bool target) {
     update();
 }
 
+void ClusterItem::setHeat(std::optional<QColor> color) {
+    if (color == m_heat)
+        return;
+    m_heat = color;
+    update();
+}
+
 void ClusterItem::setBadge(const QString& text, bool invalid) {
     m_invalid = invalid;
     m_badgeText = text;
@@ -408,9 +415,11 @@ QPainterPath ClusterItem::shape() const {
 void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     const qreal lod = levelOfDetail(painter);
     const bool emphasised = isSelected() || m_dropTarget;
-    QColor fill = m_color;
-    fill.setAlpha(m_dropTarget ? 60 : 24);
-    QColor border = m_color;
+    // A heat colour fills the region strongly (it is the figure being read); a block's own
+    // colour only tints it.
+    QColor fill = m_heat.value_or(m_color);
+    fill.setAlpha(m_dropTarget ? 60 : m_heat ? 150 : 24);
+    QColor border = m_heat ? m_heat->darker(140) : m_color;
     border.setAlpha(emphasised ? 255 : 150);
     painter->setPen(QPen(border,
                          m_dropTarget   ? 3.5

@@ -11,6 +11,7 @@
 #include <QPainterPath>
 #include <QPolygonF>
 #include <QStaticText>
+#include <optional>
 
 namespace strata::views::graph {
 
@@ -141,6 +142,9 @@ class ClusterItem : public QGraphicsItem {
     // The block an op is being dragged over: drawn emphasised.
     void setDropTarget(bool target);
     bool isDropTarget() const { return m_dropTarget; }
+    // The heat overlay's colour for the block, or none: the block's own colour.
+    void setHeat(std::optional<QColor> color);
+    std::optional<QColor> heat() const { return m_heat; }
 
   private:
     int m_block;
@@ -150,6 +154,7 @@ class ClusterItem : public QGraphicsItem {
     QString m_badgeText;
     QStaticText m_badge;
     QColor m_color;
+    std::optional<QColor> m_heat;
     bool m_invalid = false;
     bool m_dropTarget = false;
 };

@@ -150,7 +150,18 @@ void GraphScene::showLayout(std::shared_ptr<const ir::Graph> graph,
     for (std::size_t i = 0; i < m_edges.size(); ++i)
         m_edges[i]->setToolTip(edgeToolTip(i));
     setBadges(m_badges);
+    setHeat(m_heat);
     setSceneRect(graphRect());
+}
+
+void GraphScene::setHeat(std::unordered_map<int, QColor> colors) {
+    m_heat = std::move(colors);
+    for (ClusterItem* cluster : m_clusters) {
+        const auto it = m_heat.find(cluster->block());
+        cluster->setHeat(it == m_heat.end() || m_input.blocksAreChunks
+                             ? std::nullopt
+                             : std::optional<QColor>(it->second));
+    }
 }
 
 QRectF GraphScene::graphRect() const {

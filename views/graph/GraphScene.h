@@ -13,6 +13,7 @@
 #include <QStringList>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace strata::views::graph {
@@ -44,6 +45,10 @@ class GraphScene : public QGraphicsScene {
     // "Block 7 · mp 4 · 1.23 ms · DRAM 2.5 MiB", or the op range of a chunk.
     QString badgeText(int block) const;
     const BlockBadge* findBadge(int block) const;
+    // The heat overlay: a colour per block id (blocks without one keep their own colour);
+    // empty turns it off. Kept across layouts, like the badges.
+    void setHeat(std::unordered_map<int, QColor> colors);
+    const std::unordered_map<int, QColor>& heat() const { return m_heat; }
 
     // The schedule block the op is drawn in (-1: none, or the blocks are overview chunks).
     int blockOfOp(ir::OpId op) const;
@@ -92,6 +97,7 @@ class GraphScene : public QGraphicsScene {
     std::shared_ptr<const layout::GraphLayout> m_layout;
     layout::LayoutInput m_input;
     std::vector<BlockBadge> m_badges;
+    std::unordered_map<int, QColor> m_heat;
 
     std::vector<NodeItem*> m_nodes;                        // by layout node index
     std::vector<EdgeItem*> m_edges;                        // by layout edge index

@@ -3,10 +3,13 @@
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
+#include "views/graph/HeatLegend.h"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QComboBox>
 #include <QLabel>
+#include <QStandardItemModel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QStackedWidget>
@@ -54,6 +57,10 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
         "QLabel { background: rgba(32, 36, 42, 200); color: white; border-radius: 6px; "
         "padding: 5px 10px; }"));
     m_busyNote->hide();
+
+    m_heatLegend = new HeatLegend(m_canvas);
+    m_heatLegend->setObjectName(QStringLiteral("graphHeatLegend"));
+    m_heatLegend->hide();
 
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
     connect(m_canvas, &GraphCanvas::zoomChanged, this, &GraphView::updateZoomLabel);
@@ -126,6 +133,24 @@ QWidget* GraphView::createToolBar() {
     row->addWidget(m_matchLabel);
     row->addStretch(1);
     row->addWidget(m_sizeLabel);
+    row->addSpacing(12);
+    m_heatCombo = new QComboBox;
+    m_heatCombo->setObjectName(QStringLiteral("graphHeatMode"));
+    m_heatCombo->setToolTip(tr("Colour the blocks by a figure (heat overlay)"));
+    for (HeatMode mode : {HeatMode::Off, HeatMode::PredictedTime, HeatMode::DramBytes,
+                          HeatMode::PredictionError})
+        m_heatCombo->addItem(heatModeName(mode), static_cast<int>(mode));
+    setHeatModeAvailable(HeatMode::PredictionError, false,
+                         tr("Needs a measured run of this schedule to compare with"));
+    connect(m_heatCombo, &QComboBox::currentIndexChanged, this, [this] {
+        const HeatMode mode = heatMode();
+        if (mode == HeatMode::Off) {
+            m_scene->setHeat({});
+            m_heatLegend->hide();
+        }
+        emit heatModeChanged(mode);
+    });
+    row->addWidget(m_heatCombo);
     row->addSpacing(12);
     row->addWidget(zoomOut);
     row->addWidget(m_zoomLabel);
@@ -237,6 +262,52 @@ void GraphView::placeBusyNote() {
 void GraphView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     placeBusyNote();
+    placeHeatLegend();
+}
+
+void GraphView::placeHeatLegend() {
+    m_heatLegend->adjustSize();
+    m_heatLegend->move(12, m_canvas->height() - m_heatLegend->height() - 12);
+    m_heatLegend->raise();
+}
+
+HeatMode GraphView::heatMode() const {
+    return static_cast<HeatMode>(m_heatCombo->currentData().toInt());
+}
+
+void GraphView::setHeatModeAvailable(HeatMode mode, bool available, const QString& reason) {
+    const int index = m_heatCombo->findData(static_cast<int>(mode));
+    auto* model = qobject_cast<QStandardItemModel*>(m_heatCombo->model());
+    if (index < 0 || !model)
+        return;
+    QStandardItem* item = model->item(index);
+    item->setEnabled(available);
+    item->setToolTip(available ? QString() : reason);
+    if (!available && m_heatCombo->currentIndex() == index)
+        m_heatCombo->setCurrentIndex(0);
+}
+
+void GraphView::setHeat(const std::unordered_map<int, double>& values, QString (*format)(double),
+                        const QString& note) {
+    const HeatMode mode = heatMode();
+    if (mode == HeatMode::Off) {
+        m_scene->setHeat({});
+        m_heatLegend->hide();
+        return;
+    }
+    double high = 0;
+    for (const auto& [block, value] : values)
+        high = std::max(high, value);
+    std::unordered_map<int, QColor> colors;
+    for (const auto& [block, value] : values)
+        colors[block] = heatColor(high > 0 ? value / high : 0);
+    m_scene->setHeat(std::move(colors));
+    if (values.empty())
+        m_heatLegend->setNote(heatModeName(mode), note);
+    else
+        m_heatLegend->setScale(heatModeName(mode), format(0), format(high));
+    m_heatLegend->show();
+    placeHeatLegend();
 }
 
 void GraphView::clear() {

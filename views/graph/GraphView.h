@@ -12,12 +12,15 @@
 #include "layout/LayoutInput.h"
 #include "layout/NodeLabel.h"
 #include "views/graph/BlockBadge.h"
+#include "views/graph/HeatScale.h"
 
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -28,6 +31,7 @@ namespace strata::views::graph {
 
 class GraphCanvas;
 class GraphScene;
+class HeatLegend;
 
 class GraphView : public QWidget {
     Q_OBJECT
@@ -50,6 +54,18 @@ class GraphView : public QWidget {
     void clear();
 
     void setBadges(std::vector<BlockBadge> badges);
+
+    // The heat overlay, chosen in the toolbar's combo (heatModeChanged() asks the owner for
+    // values). `values` per block id are coloured from 0 (palest) to the largest (darkest);
+    // `format` writes the legend's ends. No values: the legend shows `note` instead.
+    HeatMode heatMode() const;
+    void setHeat(const std::unordered_map<int, double>& values, QString (*format)(double),
+                 const QString& note = {});
+    // A mode that cannot be chosen yet (e.g. prediction error before a measured run) is greyed
+    // out with `reason` as its tooltip; choosing it is refused.
+    void setHeatModeAvailable(HeatMode mode, bool available, const QString& reason = {});
+    QComboBox* heatCombo() const { return m_heatCombo; }
+    HeatLegend* heatLegend() const { return m_heatLegend; }
 
     // Metrics for layout requests: what this view's fonts need. Safe to use in a worker.
     layout::TextMetrics textMetrics() const;
@@ -89,6 +105,8 @@ class GraphView : public QWidget {
     void collapseBlockRequested(int block);
     // Any change of the selection (several items may be selected).
     void selectionChanged();
+    // The user chose another heat overlay.
+    void heatModeChanged(strata::views::graph::HeatMode mode);
     // Editing requests from the canvas (see GraphCanvas); the view edits nothing itself.
     void opDropRequested(strata::ir::OpId op, int block);
     void opContextMenuRequested(strata::ir::OpId op, QPoint globalPos);
@@ -108,6 +126,7 @@ class GraphView : public QWidget {
     void showMatch(int index);
     void updateZoomLabel(double zoom);
     void placeBusyNote();
+    void placeHeatLegend();
 
     GraphScene* m_scene = nullptr;
     GraphCanvas* m_canvas = nullptr;
@@ -119,6 +138,8 @@ class GraphView : public QWidget {
     QLabel* m_matchLabel = nullptr;
     QLabel* m_zoomLabel = nullptr;
     QLabel* m_sizeLabel = nullptr;
+    QComboBox* m_heatCombo = nullptr;
+    HeatLegend* m_heatLegend = nullptr;
 
     std::vector<ir::OpId> m_matches;
     int m_matchIndex = -1;

@@ -232,6 +232,7 @@ TEST_F(EmulateWindowTest, EditToBadgesLatency) {
                     qPrintable(target), static_cast<long long>(latencies[latencies.size() / 2]),
                     static_cast<long long>(latencies.front()),
                     static_cast<long long>(latencies.back()), latencies.size());
+        std::printf("  last: %s\n", qPrintable(emulation().totalLabel()->toolTip()));
     }
 }
 

@@ -1,0 +1,321 @@
+#include "ProjectController.h"
+
+#include "GraphTab.h"
+#include "MainWindow.h"
+#include "ScheduleDocument.h"
+#include "ScheduleEditor.h"
+#include "schedule/ScheduleJson.h"
+#include "views/graph/GraphCanvas.h"
+#include "views/graph/GraphView.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QTimer>
+
+namespace strata::gui {
+
+namespace {
+
+QString fromStd(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString defaultRecoveryPath() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("recovery.strata"));
+}
+
+// A preset name stays a name; a target file becomes an absolute path.
+QString absoluteTarget(const QString& key) {
+    return key.endsWith(QLatin1String(".json")) ? QFileInfo(key).absoluteFilePath() : key;
+}
+
+} // namespace
+
+ProjectController::ProjectController(MainWindow* window)
+    : QObject(window), m_window(window), m_recoveryPath(defaultRecoveryPath()) {
+    m_save = new QAction(tr("&Save Project"), window);
+    m_save->setObjectName(QStringLiteral("saveProjectAction"));
+    m_save->setShortcut(QKeySequence::Save);
+    m_save->setStatusTip(tr("Save the model, target, schedule and view as a project (.strata)"));
+    connect(m_save, &QAction::triggered, this, &ProjectController::save);
+    m_saveAs = new QAction(tr("Save Project &As…"), window);
+    m_saveAs->setObjectName(QStringLiteral("saveProjectAsAction"));
+    m_saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    connect(m_saveAs, &QAction::triggered, this, &ProjectController::saveAs);
+
+    m_relocate = [window](const QString& message) {
+        if (QMessageBox::question(window, tr("Model Not Found"),
+                                  message + tr("\n\nLocate the model?")) != QMessageBox::Yes)
+            return QString();
+        return QFileDialog::getOpenFileName(window, tr("Locate the Project's Model"), QString(),
+                                            tr("ONNX models (*.onnx);;All files (*)"));
+    };
+
+    m_autosave = new QTimer(this);
+    m_autosave->setInterval(kAutosaveIntervalMs);
+    connect(m_autosave, &QTimer::timeout, this, &ProjectController::autosave);
+    m_autosave->start();
+    connect(m_window, &MainWindow::loadFinished, this, &ProjectController::onModelLoaded);
+    connect(m_window->scheduleDocument(), &ScheduleDocument::snapshotChanged, this,
+            &ProjectController::applySchedule);
+}
+
+bool ProjectController::isProjectFile(const QString& path) {
+    return path.endsWith(QLatin1String(".strata"), Qt::CaseInsensitive);
+}
+
+void ProjectController::setRelocateHandler(std::function<QString(const QString&)> handler) {
+    m_relocate = std::move(handler);
+}
+
+std::optional<project::Project> ProjectController::currentProject() const {
+    const ScheduleDocument& document = *m_window->scheduleDocument();
+    const auto graph = document.graph();
+    if (!graph || m_window->currentFile().isEmpty())
+        return std::nullopt;
+    project::Project p;
+    p.modelPath = QFileInfo(m_window->currentFile()).absoluteFilePath().toStdString();
+    p.modelHash = graph->contentHash;
+    p.target = absoluteTarget(document.targetKey()).toStdString();
+    p.strategy = std::string(schedule::strategyName(document.strategy()));
+    if (const auto schedule = document.schedule())
+        p.scheduleJson = schedule::scheduleToJson(*schedule, *graph);
+    views::graph::GraphView* view = m_window->graphTab()->view();
+    p.view.tab = m_window->currentTabName().toStdString();
+    p.view.zoom = view->isShowingGraph() ? view->canvas()->zoom() : 0;
+    if (const auto op = view->selectedOp(); op && op->index < graph->ops.size())
+        p.view.selectedOp = graph->ops[op->index].name;
+    if (const std::vector<int> blocks = view->selectedBlocks(); !blocks.empty())
+        p.view.selectedBlock = blocks.front();
+    return p;
+}
+
+bool ProjectController::write(const QString& path, const project::Project& project,
+                              QString* error) const {
+    const QString dir = QFileInfo(path).absolutePath();
+    const std::string text = project::projectToJson(project, dir.toStdString());
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()) ||
+        !file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+bool ProjectController::saveTo(const QString& path) {
+    const auto project = currentProject();
+    if (!project) {
+        emit statusMessage(tr("Open a model before saving a project"), 5000);
+        return false;
+    }
+    QString error;
+    if (!write(path, *project, &error)) {
+        emit problemsReported(
+            {strata::error("cannot save the project: " + error.toStdString(),
+                           Location{.file = path.toStdString()})});
+        emit statusMessage(tr("Could not save %1: %2").arg(QFileInfo(path).fileName(), error),
+                           15000);
+        return false;
+    }
+    m_path = QFileInfo(path).absoluteFilePath();
+    emit statusMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
+    return true;
+}
+
+void ProjectController::save() {
+    if (m_path.isEmpty())
+        saveAs();
+    else
+        saveTo(m_path);
+}
+
+void ProjectController::saveAs() {
+    QString suggestion = m_path;
+    if (suggestion.isEmpty() && !m_window->currentFile().isEmpty()) {
+        const QFileInfo model(m_window->currentFile());
+        suggestion = model.absoluteDir().filePath(model.completeBaseName() +
+                                                  QStringLiteral(".strata"));
+    }
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Project"), suggestion,
+                                                tr("Strata projects (*.strata)"));
+    if (path.isEmpty())
+        return;
+    if (!isProjectFile(path))
+        path += QStringLiteral(".strata");
+    saveTo(path);
+}
+
+bool ProjectController::open(const QString& path) {
+    auto loaded = project::loadProjectFile(path.toStdString());
+    if (!loaded) {
+        emit problemsReported(loaded.diagnostics());
+        emit statusMessage(tr("Could not open %1: %2")
+                               .arg(QFileInfo(path).fileName(),
+                                    fromStd(loaded.diagnostics().front().message)),
+                           15000);
+        emit projectOpened(path, false);
+        return false;
+    }
+    project::Project p = std::move(loaded).value();
+    if (!QFileInfo::exists(fromStd(p.modelPath))) {
+        const QString message =
+            tr("The project's model %1 is not there any more: it was moved or deleted.")
+                .arg(QDir::toNativeSeparators(fromStd(p.modelPath)));
+        emit problemsReported({warning(message.toStdString(), Location{.file = p.modelPath})});
+        const QString relocated = m_relocate ? m_relocate(message) : QString();
+        if (relocated.isEmpty()) {
+            emit statusMessage(message, 15000);
+            emit projectOpened(path, false);
+            return false;
+        }
+        p.modelPath = QFileInfo(relocated).absoluteFilePath().toStdString();
+    }
+    ScheduleDocument* document = m_window->scheduleDocument();
+    if (!p.target.empty())
+        document->setTarget(fromStd(p.target)); // a failure keeps the target and says why
+    if (const auto strategy = schedule::parseStrategy(p.strategy))
+        document->setStrategy(*strategy);
+    m_opening = std::move(p);
+    m_openingPath = QFileInfo(path).absoluteFilePath();
+    m_waitingForSchedule = false;
+    m_window->openFile(fromStd(m_opening->modelPath));
+    return true;
+}
+
+void ProjectController::onModelLoaded(const QString& path, bool ok) {
+    if (!m_opening || QFileInfo(path).absoluteFilePath() != fromStd(m_opening->modelPath))
+        return;
+    if (!ok) {
+        finishOpening(false, tr("Could not open the project's model %1").arg(path));
+        return;
+    }
+    const auto graph = m_window->scheduleDocument()->graph();
+    if (!m_opening->modelHash.empty() && graph && graph->contentHash != m_opening->modelHash) {
+        const QString message =
+            tr("The model %1 changed since the project was saved (content hash %2, now %3): "
+               "its saved schedule no longer fits, so a new one is made.")
+                .arg(QFileInfo(path).fileName(), fromStd(m_opening->modelHash),
+                     fromStd(graph->contentHash));
+        emit problemsReported({warning(message.toStdString(), Location{.file = path.toStdString()})});
+        emit statusMessage(message, 15000);
+        m_opening->scheduleJson.clear();
+    }
+    m_waitingForSchedule = true;
+    applySchedule();
+}
+
+void ProjectController::applySchedule() {
+    ScheduleDocument* document = m_window->scheduleDocument();
+    if (!m_opening || !m_waitingForSchedule || !document->schedule() || document->isMaking() ||
+        document->snapshot().revision != document->revision())
+        return; // the starting schedule is still on its way
+    m_waitingForSchedule = false;
+    if (!m_opening->scheduleJson.empty()) {
+        const std::string label = m_openingPath.toStdString() + " (schedule)";
+        auto schedule =
+            schedule::parseSchedule(m_opening->scheduleJson, label, *document->graph());
+        if (!schedule) {
+            emit problemsReported(schedule.diagnostics());
+        } else if (*schedule != *document->schedule()) {
+            const EditOutcome outcome =
+                document->replaceSchedule(std::move(schedule).value(), tr("Open saved schedule"));
+            if (outcome.refused())
+                emit statusMessage(outcome.reason, 15000);
+        }
+    }
+    // The view needs the layout of the schedule just applied.
+    if (m_window->isLayingOut() || document->isBusy()) {
+        auto* once = new QObject(this);
+        connect(m_window, &MainWindow::graphLayoutFinished, once, [this, once] {
+            once->deleteLater();
+            applyView();
+        });
+    } else {
+        applyView();
+    }
+}
+
+void ProjectController::applyView() {
+    if (!m_opening)
+        return;
+    const project::ViewState& view = m_opening->view;
+    m_window->showTab(fromStd(view.tab));
+    views::graph::GraphView* graphView = m_window->graphTab()->view();
+    const auto graph = m_window->scheduleDocument()->graph();
+    if (view.selectedBlock >= 0)
+        graphView->selectBlock(view.selectedBlock);
+    else if (graph && !view.selectedOp.empty())
+        if (const auto op = graph->findOp(view.selectedOp))
+            graphView->selectOp(*op);
+    if (view.zoom > 0 && graphView->isShowingGraph())
+        graphView->canvas()->setZoom(view.zoom);
+    finishOpening(true, tr("Opened project %1").arg(QFileInfo(m_openingPath).fileName()));
+}
+
+void ProjectController::finishOpening(bool ok, const QString& message) {
+    const QString path = m_openingPath;
+    if (ok)
+        m_path = path;
+    m_opening.reset();
+    m_waitingForSchedule = false;
+    emit statusMessage(message, ok ? 8000 : 15000);
+    emit projectOpened(path, ok);
+}
+
+bool ProjectController::autosave() {
+    const auto project = currentProject();
+    if (!project)
+        return false;
+    QDir().mkpath(QFileInfo(m_recoveryPath).absolutePath());
+    return write(m_recoveryPath, *project, nullptr);
+}
+
+bool ProjectController::hasRecovery() const {
+    return QFileInfo::exists(m_recoveryPath);
+}
+
+bool ProjectController::restoreRecovery() {
+    if (!hasRecovery())
+        return false;
+    const QString saved = m_path;
+    const bool ok = open(m_recoveryPath);
+    // The recovery file is not the user's project: Save asks where to save.
+    connect(
+        this, &ProjectController::projectOpened, this,
+        [this, saved](const QString& path, bool) {
+            if (path == QFileInfo(m_recoveryPath).absoluteFilePath())
+                m_path = saved;
+        },
+        Qt::SingleShotConnection);
+    return ok;
+}
+
+void ProjectController::offerRecovery() {
+    if (!hasRecovery())
+        return;
+    const auto answer = QMessageBox::question(
+        m_window, tr("Restore Last Session?"),
+        tr("Strata did not close cleanly last time. Restore the model, schedule and view it had "
+           "open?"),
+        QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes)
+        restoreRecovery();
+    else
+        discardRecovery();
+}
+
+void ProjectController::discardRecovery() {
+    QFile::remove(m_recoveryPath);
+}
+
+} // namespace strata::gui

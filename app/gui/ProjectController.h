@@ -1,0 +1,96 @@
+#pragma once
+// Projects in the window (docs/PROJECTS.md): Save (Ctrl+S), Save As (Ctrl+Shift+S) and opening
+// a .strata file (from the menu, the command line, a drop or the recent files, all through
+// MainWindow::openFile). A project reopens its model, target, strategy and edited schedule and
+// the tab, zoom and selected block. Writes are atomic (QSaveFile). A recovery file is written
+// every minute and after each compile while a model is open and removed on a clean close; one
+// left behind at start means the app did not close cleanly, and offerRecovery() asks to restore
+// it. A project whose model is gone asks where it is now; one whose model changed says so and
+// opens it with a new schedule.
+
+#include "base/Diagnostic.h"
+#include "project/Project.h"
+
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <optional>
+#include <vector>
+
+class QAction;
+class QTimer;
+
+namespace strata::gui {
+
+class MainWindow;
+
+class ProjectController : public QObject {
+    Q_OBJECT
+
+  public:
+    static constexpr int kAutosaveIntervalMs = 60'000;
+
+    explicit ProjectController(MainWindow* window);
+
+    static bool isProjectFile(const QString& path);
+
+    QAction* saveAction() const { return m_save; }
+    QAction* saveAsAction() const { return m_saveAs; }
+    QString projectPath() const { return m_path; }
+
+    // Opens a project: its model loads in the background, then the saved schedule and view
+    // are applied (projectOpened() reports the end). False when the file is refused (the
+    // diagnostics say why) or the model cannot be found; the app stays as it was.
+    bool open(const QString& path);
+    // Saves to `path` atomically and makes it the project's file; false with a message if not.
+    bool saveTo(const QString& path);
+
+    // What would be saved now (no model: nullopt).
+    std::optional<project::Project> currentProject() const;
+
+    // The recovery file; tests point it elsewhere.
+    QString recoveryPath() const { return m_recoveryPath; }
+    void setRecoveryPath(const QString& path) { m_recoveryPath = path; }
+    // Writes the recovery file now (nothing without a model).
+    bool autosave();
+    // A recovery file from a session that did not close cleanly exists.
+    bool hasRecovery() const;
+    // Opens the recovery file as a project (it stays until the next clean close).
+    bool restoreRecovery();
+    // At start: asks whether to restore a recovery file left behind (interactive only).
+    void offerRecovery();
+    // Called on a clean close: the recovery file is not needed.
+    void discardRecovery();
+
+    // Where a moved model is now: asked with a file dialog unless replaced (tests). Returns
+    // the new path, or empty to give up.
+    void setRelocateHandler(std::function<QString(const QString& message)> handler);
+
+  signals:
+    // A project's model, schedule and view are in place (ok), or opening it stopped.
+    void projectOpened(const QString& path, bool ok);
+    void problemsReported(const std::vector<strata::Diagnostic>& diagnostics);
+    void statusMessage(const QString& text, int timeoutMs);
+
+  private:
+    void save();
+    void saveAs();
+    bool write(const QString& path, const project::Project& project, QString* error) const;
+    void onModelLoaded(const QString& path, bool ok);
+    void applySchedule();
+    void applyView();
+    void finishOpening(bool ok, const QString& message);
+
+    MainWindow* m_window;
+    QString m_path;                         // the project's file; empty: not saved yet
+    QString m_recoveryPath;
+    std::optional<project::Project> m_opening; // a project whose model is loading
+    QString m_openingPath;
+    bool m_waitingForSchedule = false;
+    std::function<QString(const QString&)> m_relocate;
+    QAction* m_save = nullptr;
+    QAction* m_saveAs = nullptr;
+    QTimer* m_autosave = nullptr;
+};
+
+} // namespace strata::gui
