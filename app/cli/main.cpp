@@ -1,6 +1,8 @@
 // strata-cli: Strata's headless front end (inspect, schedule, validate, compile; emulate, run,
 // calibrate, compare and export as they land).
 
+#include "CalibrateCommand.h"
+#include "CompareCommand.h"
 #include "CompileCommand.h"
 #include "EmulateCommand.h"
 #include "ExitCodes.h"
@@ -26,6 +28,8 @@ int main(int argc, char** argv) {
     strata::cli::addEmulateCommand(app, exitCode);
     strata::cli::addMicrobenchCommand(app, exitCode);
     strata::cli::addRunCommand(app, exitCode);
+    strata::cli::addCompareCommand(app, exitCode);
+    strata::cli::addCalibrateCommand(app, exitCode);
     strata::cli::addExportCommand(app, exitCode);
     try {
         app.parse(argc, argv);

@@ -1,0 +1,143 @@
+#include "CalibrateCommand.h"
+
+#include "ExitCodes.h"
+#include "ModelArgs.h"
+#include "TargetArg.h"
+#include "calibrate/Calibrate.h"
+#include "ir/OpClass.h"
+#include "target/TargetWriter.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace strata::cli {
+
+namespace {
+
+struct CalibrateArgs {
+    std::string target = "host";
+    std::string output = "host.calibrated.json";
+    bool json = false;
+    bool quick = false;
+    bool quiet = false;
+};
+
+nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const std::string& output) {
+    nlohmann::ordered_json paths = nlohmann::ordered_json::array();
+    for (const auto& p : r.paths) {
+        const target::TransferPath* path = r.target.findPath(p.path);
+        paths.push_back({{"name", p.path},
+                         {"latency_cycles", path ? path->latencyCycles : 0},
+                         {"bytes_per_cycle", p.fit.bytesPerCycle},
+                         {"rms_relative_error", p.fit.rmsRelativeError},
+                         {"sizes", p.fit.samples},
+                         {"largest_bytes", p.largestBytes},
+                         {"size_limit", p.sizeLimit}});
+    }
+    nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+    for (std::size_t c = 0; c < calibrate::kOpClasses; ++c)
+        if (r.compute.samples[c])
+            classes.push_back({{"class", std::string(ir::opClassName(static_cast<ir::OpClass>(c)))},
+                               {"throughput_per_cycle", r.compute.throughputPerCycle[c]},
+                               {"rms_relative_error", r.compute.rmsRelativeError[c]},
+                               {"samples", r.compute.samples[c]}});
+    const auto& o = r.target.overheads;
+    return {{"target_file", output},
+            {"cores", r.cores},
+            {"seconds", r.seconds},
+            {"gap_ns", r.gapNs},
+            {"paths", paths},
+            {"shared", {{"resource", r.sharedResource},
+                        {"bytes_per_cycle", r.shared.bytesPerCycle},
+                        {"rms_relative_error", r.shared.rmsRelativeError},
+                        {"samples", r.shared.samples}}},
+            {"compute", {{"overhead_cycles", r.compute.overheadCycles},
+                         {"rms_relative_error", r.compute.rmsRelativeErrorAll},
+                         {"classes", classes},
+                         {"skipped", r.computeSkipped}}},
+            {"overhead_cycles", {{"compute", o.computeCycles},
+                                 {"transfer_issue", o.transferIssueCycles},
+                                 {"wait", o.waitCycles},
+                                 {"barrier", o.barrierCycles}}}};
+}
+
+void printReport(const calibrate::CalibrationReport& r, const std::string& output) {
+    const double ghz = r.target.clockHz / 1e9;
+    std::cout << fmt::format("Calibrated '{}' on this computer ({} cores, {:.2f} GHz) in {:.1f} s; wrote {}\n\n",
+                             r.target.name, r.cores, ghz, r.seconds, output);
+    std::cout << fmt::format("{:<10} {:>14} {:>16} {:>10} {:>7}  {}\n", "path", "latency (cyc)", "bandwidth (B/cyc)",
+                             "GB/s", "RMS err", "sizes");
+    for (const auto& p : r.paths) {
+        const target::TransferPath* path = r.target.findPath(p.path);
+        std::cout << fmt::format("{:<10} {:>14.0f} {:>16.2f} {:>10.2f} {:>6.1f}%  {} sizes 64..{} bytes{}\n", p.path,
+                                 path ? path->latencyCycles : 0, p.fit.bytesPerCycle, p.fit.bytesPerCycle * ghz,
+                                 100 * p.fit.rmsRelativeError, p.fit.samples, p.largestBytes,
+                                 p.sizeLimit.empty() ? "" : " (limited: " + p.sizeLimit + ")");
+    }
+    if (!r.sharedResource.empty())
+        std::cout << fmt::format("shared '{}': {:.2f} B/cycle ({:.2f} GB/s) from {} contended measurements, RMS err {:.1f}%\n",
+                                 r.sharedResource, r.shared.bytesPerCycle, r.shared.bytesPerCycle * ghz, r.shared.samples,
+                                 100 * r.shared.rmsRelativeError);
+    std::cout << fmt::format("\n{:<14} {:>18} {:>8} {:>8}\n", "op class", "throughput/cycle", "samples", "RMS err");
+    for (std::size_t c = 0; c < calibrate::kOpClasses; ++c)
+        if (r.compute.samples[c])
+            std::cout << fmt::format("{:<14} {:>18.3f} {:>8} {:>7.1f}%\n", ir::opClassName(static_cast<ir::OpClass>(c)),
+                                     r.compute.throughputPerCycle[c], r.compute.samples[c], 100 * r.compute.rmsRelativeError[c]);
+    for (const auto& skipped : r.computeSkipped) std::cout << "skipped " << skipped << "\n";
+    const auto& o = r.target.overheads;
+    std::cout << fmt::format("\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}; "
+                             "{:.0f} ns between instructions of a stream\n",
+                             o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, r.gapNs);
+}
+
+int runCalibrate(const CalibrateArgs& args) {
+    auto host = loadTarget(args.target, args.quiet);
+    if (!host) return kExitBadInput;
+    if (host->name != "host") {
+        std::cerr << "error: calibrate measures this computer: use --target host (or a host file), not '" << host->name << "'\n";
+        return kExitBadInput;
+    }
+    // Before minutes of measuring: can the result be written at all? (Appending leaves a file as it is.)
+    if (!std::ofstream(args.output, std::ios::binary | std::ios::app)) {
+        std::cerr << "error: cannot write " << args.output << "\n";
+        return kExitFailed;
+    }
+    calibrate::CalibrateOptions options;
+    options.quick = args.quick;
+    if (!args.json && !args.quiet) options.progress = [](const std::string& line) { std::cerr << "calibrate: " << line << "\n"; };
+    auto report = calibrate::calibrateHost(*host, options);
+    if (!report) {
+        printDiagnostics(report.diagnostics());
+        return kExitFailed;
+    }
+    std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
+    if (out) out << target::targetToJson(report->target);
+    if (!out) {
+        std::cerr << "error: cannot write " << args.output << "\n";
+        return kExitFailed;
+    }
+    if (args.json)
+        std::cout << reportJson(*report, args.output).dump(2) << "\n";
+    else
+        printReport(*report, args.output);
+    return kExitOk;
+}
+
+} // namespace
+
+void addCalibrateCommand(CLI::App& app, int& exitCode) {
+    auto args = std::make_shared<CalibrateArgs>();
+    CLI::App* cmd = app.add_subcommand("calibrate", "Measure this computer and fit the host target's timing figures");
+    cmd->add_option("-t,--target", args->target, "The host description to calibrate (preset 'host' or a file)")->capture_default_str();
+    cmd->add_option("-o,--output", args->output, "Where to write the calibrated target")->capture_default_str();
+    cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+    cmd->add_flag("--quick", args->quick, "A few seconds: fewer sizes, repeats and op sizes (less accurate)");
+    cmd->add_flag("-q,--quiet", args->quiet, "Do not print warnings or progress");
+    cmd->callback([args, &exitCode] { exitCode = runCalibrate(*args); });
+}
+
+} // namespace strata::cli

@@ -1,0 +1,226 @@
+#include "calibrate/BenchPrograms.h"
+
+#include "ir/GraphHash.h"
+#include "model/OpCost.h"
+
+#include <random>
+
+namespace strata::calibrate {
+namespace {
+
+compiler::Access access(const std::string& memory, int instance, std::uint64_t offset, std::uint64_t bytes) {
+    compiler::Access a;
+    a.memory = memory;
+    a.instance = instance;
+    a.offset = offset;
+    a.shape = {static_cast<std::int64_t>(bytes)};
+    return a;
+}
+
+compiler::Program emptyProgram(const target::Target& target, const std::string& name) {
+    compiler::Program program;
+    program.modelName = name;
+    program.targetName = target.name;
+    program.mainMemory = target.mainMemory;
+    program.workingMemory = target.workingMemory;
+    program.cores = target.cores();
+    program.streams.assign(static_cast<std::size_t>(program.cores), {});
+    std::vector<int> cores;
+    for (int c = 0; c < program.cores; ++c) cores.push_back(c);
+    program.blocks.push_back({0, {}, 1, cores, 0});
+    return program;
+}
+
+void append(compiler::Program& program, int core, decltype(compiler::Instruction::body) body, std::int64_t tile) {
+    compiler::Instruction in;
+    in.id = static_cast<compiler::InstrId>(program.instructions.size());
+    in.core = core;
+    in.from = {0, {}, tile};
+    in.body = std::move(body);
+    program.streams[static_cast<std::size_t>(core)].push_back(in.id);
+    program.instructions.push_back(std::move(in));
+}
+
+// Builds a small graph op by op: float32 values, weights as constants with random data.
+class SmallGraph {
+  public:
+    explicit SmallGraph(std::string name) { m_graph->name = std::move(name); m_graph->opsetVersion = 17; }
+
+    ir::ValueId input(const std::string& name, ir::Shape shape) {
+        const ir::ValueId id = value(name, std::move(shape));
+        m_graph->inputs.push_back(id);
+        return id;
+    }
+
+    ir::ValueId weight(const std::string& name, ir::Shape shape) {
+        const ir::ValueId id = value(name, std::move(shape));
+        ir::Value& v = m_graph->values[id.index];
+        auto data = std::make_shared<std::vector<float>>(static_cast<std::size_t>(v.elements()));
+        std::uniform_real_distribution<float> uniform(0.5f, 1.0f);
+        for (float& x : *data) x = uniform(m_random);
+        v.isConstant = true;
+        v.isInitializer = true;
+        v.data.data = reinterpret_cast<const std::byte*>(data->data());
+        v.data.size = data->size() * sizeof(float);
+        v.data.owner = data;
+        m_graph->parameterCount += static_cast<std::uint64_t>(v.elements());
+        return id;
+    }
+
+    ir::ValueId op(const std::string& type, std::vector<ir::ValueId> inputs, ir::Shape outShape,
+                   std::vector<ir::Attribute> attributes = {}) {
+        const std::string name = type + "_" + std::to_string(m_graph->ops.size());
+        const ir::ValueId out = value(name + "_out", std::move(outShape));
+        ir::Op op;
+        op.name = name;
+        op.type = type;
+        op.inputs = std::move(inputs);
+        op.outputs = {out};
+        op.attributes = std::move(attributes);
+        op.opClass = model::classifyOp(type);
+        m_graph->values[out.index].producer = ir::OpId{static_cast<std::uint32_t>(m_graph->ops.size())};
+        m_graph->ops.push_back(std::move(op));
+        return out;
+    }
+
+    std::shared_ptr<const ir::Graph> finish(ir::ValueId output) {
+        m_graph->outputs = {output};
+        m_graph->finalize();
+        for (ir::Op& op : m_graph->ops) op.cost = model::estimateCost(*m_graph, op);
+        m_graph->contentHash = ir::contentHash(*m_graph);
+        return m_graph;
+    }
+
+  private:
+    ir::ValueId value(const std::string& name, ir::Shape shape) {
+        ir::Value v;
+        v.name = name;
+        v.dtype = ir::DType::Float32;
+        v.shape = std::move(shape);
+        m_graph->values.push_back(std::move(v));
+        return ir::ValueId{static_cast<std::uint32_t>(m_graph->values.size() - 1)};
+    }
+
+    std::shared_ptr<ir::Graph> m_graph = std::make_shared<ir::Graph>();
+    std::mt19937 m_random{7};
+};
+
+using Ints = std::vector<std::int64_t>;
+
+} // namespace
+
+Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
+                                            int cores, int count) {
+    const target::TransferPath* p = target.findPath(path);
+    if (!p) return error("target '" + target.name + "' has no path '" + path + "'");
+    if (cores < 1 || cores > target.cores())
+        return error("cannot run on " + std::to_string(cores) + " cores (the target has " + std::to_string(target.cores()) + ")");
+    if (bytes == 0 || count < 1) return error("transfers need at least one byte and one transfer");
+    for (const std::string& name : {p->source, p->destination}) {
+        const target::MemorySpace* memory = target.findMemory(name);
+        if (!memory) return error("path '" + path + "' names no memory '" + name + "'");
+        if (bytes > memory->capacityBytes)
+            return error("a " + std::to_string(bytes) + "-byte transfer does not fit '" + name + "' (" +
+                         std::to_string(memory->capacityBytes) + " bytes)");
+    }
+    compiler::Program program = emptyProgram(target, "calibrate-transfers");
+    const target::MemorySpace* from = target.findMemory(p->source);
+    const target::MemorySpace* to = target.findMemory(p->destination);
+    auto place = [&](const target::MemorySpace* memory, int core, int k) {
+        // Main memory: a fresh region per transfer and core; working memory: the start of the core's own instance.
+        if (memory->scope == target::Scope::Core) return access(memory->name, core, 0, bytes);
+        const std::uint64_t slot = static_cast<std::uint64_t>(core) * static_cast<std::uint64_t>(count) + static_cast<std::uint64_t>(k);
+        const std::uint64_t room = memory->capacityBytes / bytes;
+        return access(memory->name, 0, (slot % std::max<std::uint64_t>(room, 1)) * bytes, bytes);
+    };
+    for (int core = 0; core < cores; ++core)
+        for (int k = 0; k < count; ++k) {
+            compiler::Transfer t;
+            t.path = path;
+            t.source = place(from, core, k);
+            t.destination = place(to, core, k);
+            t.bytes = bytes;
+            t.tag = k % 2;
+            append(program, core, std::move(t), k);
+            append(program, core, compiler::Wait{k % 2}, k);
+        }
+    return program;
+}
+
+compiler::Program barrierProgram(const target::Target& target, int count) {
+    compiler::Program program = emptyProgram(target, "calibrate-barriers");
+    for (int k = 0; k < count; ++k)
+        for (int core = 0; core < program.cores; ++core) {
+            compiler::Barrier b;
+            b.id = k;
+            append(program, core, b, -1);
+            program.instructions.back().from.block = -1;
+        }
+    return program;
+}
+
+std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
+    const std::int64_t s = scale < 1 ? 1 : scale;
+    std::vector<std::shared_ptr<const ir::Graph>> out;
+    {
+        SmallGraph g("calibrate-conv");
+        const std::int64_t c = 16 * s;
+        auto x = g.input("x", {1, c, 28, 28});
+        auto w = g.weight("w", {c, c, 3, 3});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 28, 28},
+                                    {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{1, 1}}})));
+    }
+    {
+        SmallGraph g("calibrate-matmul");
+        const std::int64_t n = 64 * s;
+        auto a = g.input("a", {n, 256});
+        auto b = g.weight("b", {256, 256});
+        out.push_back(g.finish(g.op("MatMul", {a, b}, {n, 256})));
+    }
+    {
+        SmallGraph g("calibrate-elementwise");
+        const ir::Shape shape{1, 32 * s, 56, 56};
+        auto a = g.input("a", shape);
+        auto b = g.input("b", shape);
+        out.push_back(g.finish(g.op("Add", {a, b}, shape)));
+    }
+    {
+        SmallGraph g("calibrate-pooling");
+        const std::int64_t c = 32 * s;
+        auto x = g.input("x", {1, c, 56, 56});
+        out.push_back(g.finish(g.op("MaxPool", {x}, {1, c, 28, 28},
+                                    {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{2, 2}}})));
+    }
+    {
+        SmallGraph g("calibrate-normalization");
+        const std::int64_t c = 32 * s;
+        auto x = g.input("x", {1, c, 56, 56});
+        auto scaleW = g.weight("scale", {c});
+        auto bias = g.weight("bias", {c});
+        auto mean = g.weight("mean", {c});
+        auto var = g.weight("var", {c});
+        out.push_back(g.finish(g.op("BatchNormalization", {x, scaleW, bias, mean, var}, {1, c, 56, 56},
+                                    {{"epsilon", 1e-5}})));
+    }
+    {
+        SmallGraph g("calibrate-softmax");
+        const std::int64_t n = 64 * s;
+        auto x = g.input("x", {n, 1000});
+        out.push_back(g.finish(g.op("Softmax", {x}, {n, 1000}, {{"axis", std::int64_t{-1}}})));
+    }
+    {
+        SmallGraph g("calibrate-reduction");
+        const std::int64_t c = 32 * s;
+        auto x = g.input("x", {1, c, 56, 56});
+        out.push_back(g.finish(g.op("ReduceMean", {x}, {1, c, 1, 1}, {{"axes", Ints{2, 3}}, {"keepdims", std::int64_t{1}}})));
+    }
+    {
+        SmallGraph g("calibrate-data_movement");
+        const std::int64_t c = 32 * s;
+        auto x = g.input("x", {1, c, 56, 56});
+        out.push_back(g.finish(g.op("Transpose", {x}, {1, 56, 56, c}, {{"perm", Ints{0, 2, 3, 1}}})));
+    }
+    return out;
+}
+
+} // namespace strata::calibrate

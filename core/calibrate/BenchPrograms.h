@@ -1,0 +1,32 @@
+#pragma once
+// The programs calibration runs on the host (docs/CALIBRATION.md): transfers of one size on one
+// path issued by several cores at once, barriers alone, and one small single-op model per op
+// class for the compute throughputs.
+
+#include "base/Expected.h"
+#include "compiler/Program.h"
+#include "ir/Graph.h"
+#include "target/Target.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace strata::calibrate {
+
+// Cores 0..cores-1 each issue `count` transfers of `bytes` on `path`, every one waited on before
+// the next is issued, from distinct source offsets (so a load does not reread what the previous
+// one brought into the cache) into their own working-memory instance. Errors: an unknown path,
+// a size larger than a memory it touches, more cores than the target has.
+Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
+                                            int cores, int count);
+
+// Every core reaches `count` barriers and does nothing else.
+compiler::Program barrierProgram(const target::Target& target, int count);
+
+// A graph of one op (plus its inputs) per op class, at a scale: 1 small, 2 larger. Classes:
+// conv, matmul, elementwise, pooling, normalization, softmax, reduction, data_movement.
+std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
+
+} // namespace strata::calibrate

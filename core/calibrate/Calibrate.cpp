@@ -1,0 +1,258 @@
+#include "calibrate/Calibrate.h"
+
+#include "calibrate/BenchPrograms.h"
+#include "compiler/Pipeline.h"
+#include "emulator/ComputeCost.h"
+#include "reference/Tensor.h"
+#include "runtime/Runtime.h"
+#include "schedule/Strategies.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <random>
+
+namespace strata::calibrate {
+namespace {
+
+double cyclesOf(std::int64_t ps, double clockHz) { return double(ps) * 1e-12 * clockHz; }
+
+// Time from each event's end to the next event's start on the same core: the per-instruction
+// cost of the runtime's loop and timestamps, which the emulator charges as overheads.
+void collectGaps(const trace::Trace& trace, std::vector<double>& gapsNs) {
+    std::vector<std::vector<const trace::Event*>> perCore(static_cast<std::size_t>(std::max(1, trace.cores)));
+    for (const trace::Event& e : trace.events)
+        if (e.core < perCore.size()) perCore[e.core].push_back(&e);
+    for (auto& events : perCore) {
+        std::sort(events.begin(), events.end(), [](auto* a, auto* b) { return a->startPs < b->startPs; });
+        for (std::size_t i = 1; i < events.size(); ++i)
+            gapsNs.push_back(std::max<double>(0, double(events[i]->startPs - events[i - 1]->endPs) / 1e3));
+    }
+}
+
+std::vector<reference::Tensor> randomInputs(const ir::Graph& graph) {
+    std::mt19937 random(11);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<reference::Tensor> inputs;
+    for (ir::ValueId id : graph.inputs) {
+        reference::Tensor t = reference::zerosLike(graph.value(id));
+        if (t.dtype == ir::DType::Float32)
+            for (std::int64_t i = 0; i < t.elements(); ++i) t.data<float>()[i] = uniform(random);
+        inputs.push_back(std::move(t));
+    }
+    return inputs;
+}
+
+// The shared resource every path of the target lists, if any.
+std::string commonResource(const target::Target& target) {
+    for (const target::SharedResource& r : target.resources) {
+        bool everywhere = !target.paths.empty();
+        for (const target::TransferPath& p : target.paths)
+            everywhere = everywhere && std::find(p.resources.begin(), p.resources.end(), r.name) != p.resources.end();
+        if (everywhere) return r.name;
+    }
+    return {};
+}
+
+class Calibration {
+  public:
+    Calibration(const target::Target& host, const CalibrateOptions& options)
+        : m_host(host), m_options(options), m_repeat(options.quick ? 3 : 5) {}
+
+    Expected<CalibrationReport> run() {
+        const auto started = std::chrono::steady_clock::now();
+        m_report.cores = m_host.cores();
+        std::vector<double> pathShared;
+        for (const target::TransferPath& path : m_host.paths) {
+            if (path.broadcast) continue;
+            auto measured = measurePath(path);
+            if (!measured) return measured.takeDiagnostics();
+            if (measured->shared.samples) pathShared.push_back(measured->shared.bytesPerCycle);
+            m_report.paths.push_back(std::move(measured->report));
+            m_contendedRms.push_back(measured->shared.rmsRelativeError);
+            m_contendedSamples += measured->shared.samples;
+        }
+        if (m_report.paths.empty()) return error("target '" + m_host.name + "' has no transfer path to calibrate");
+        measureBarriers();
+        measureComputes();
+        m_report.sharedResource = commonResource(m_host);
+        if (!pathShared.empty()) {
+            m_report.shared.bytesPerCycle = median(pathShared);
+            m_report.shared.rmsRelativeError = median(m_contendedRms);
+            m_report.shared.samples = m_contendedSamples;
+        }
+        m_report.gapNs = median(m_gapsNs);
+        m_report.waitCycles = median(m_waitCycles);
+        m_report.target = calibratedTarget();
+        m_report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return std::move(m_report);
+    }
+
+  private:
+    struct PathMeasurement {
+        PathReport report;
+        SharedBandwidthFit shared;
+    };
+
+    void progress(const std::string& line) const {
+        if (m_options.progress) m_options.progress(line);
+    }
+
+    std::vector<std::uint64_t> sizesUpTo(std::uint64_t limit) const {
+        std::vector<std::uint64_t> sizes;
+        const std::uint64_t step = m_options.quick ? 16 : 4;
+        for (std::uint64_t b = 64; b <= limit; b *= step) sizes.push_back(b);
+        if (!sizes.empty() && sizes.back() != limit && limit >= 64) sizes.push_back(limit);
+        return sizes;
+    }
+
+    Expected<runtime::RunResult> runProgram(const compiler::Program& program, const ir::Graph& graph,
+                                            const std::vector<reference::Tensor>& inputs) {
+        auto result = runtime::run(program, m_host, graph, inputs, {.repeat = m_repeat, .timestamps = true});
+        if (result) collectGaps(result->trace, m_gapsNs);
+        return result;
+    }
+
+    Expected<PathMeasurement> measurePath(const target::TransferPath& path) {
+        PathMeasurement out;
+        out.report.path = path.name;
+        std::uint64_t limit = m_options.maxBytes;
+        for (const std::string& name : {path.source, path.destination})
+            if (const target::MemorySpace* memory = m_host.findMemory(name); memory && memory->capacityBytes < limit) {
+                limit = memory->capacityBytes;
+                out.report.sizeLimit = fmt::format("{} holds {} bytes", memory->name, memory->capacityBytes);
+            }
+        static const ir::Graph kNoModel;
+        std::vector<TransferSample> alone;
+        std::vector<ContendedSample> contended;
+        const int maxCores = m_options.quick ? std::min(2, m_host.cores()) : m_host.cores();
+        for (int cores = 1; cores <= maxCores; ++cores) {
+            progress(fmt::format("transfers on '{}', {} core(s) at once", path.name, cores));
+            for (std::uint64_t bytes : sizesUpTo(limit)) {
+                // Enough transfers to take a measurable time, few for the large sizes.
+                const int count = static_cast<int>(std::clamp<std::uint64_t>((8ull << 20) / bytes, 4, m_options.quick ? 16 : 64));
+                auto program = transferProgram(m_host, path.name, bytes, cores, count);
+                if (!program) return program.takeDiagnostics();
+                auto result = runProgram(*program, kNoModel, {});
+                if (!result) return result.takeDiagnostics();
+                std::vector<double> durations;
+                for (const trace::Event& e : result->trace.events) {
+                    if (e.kind == trace::EventKind::Transfer) durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                    if (e.kind == trace::EventKind::Wait) m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                }
+                const double typical = median(durations);
+                if (cores == 1)
+                    alone.push_back({double(bytes), typical});
+                else
+                    contended.push_back({double(bytes), cores, typical});
+                out.report.largestBytes = std::max(out.report.largestBytes, bytes);
+            }
+        }
+        out.report.fit = fitTransfer(alone);
+        if (out.report.fit.bytesPerCycle <= 0) return error("could not fit path '" + path.name + "': transfer times do not grow with size");
+        out.shared = fitSharedBandwidth(contended, out.report.fit.latencyCycles, out.report.fit.bytesPerCycle);
+        return out;
+    }
+
+    void measureBarriers() {
+        progress("barriers");
+        const compiler::Program program = barrierProgram(m_host, m_options.quick ? 20 : 200);
+        static const ir::Graph kNoModel;
+        auto result = runProgram(program, kNoModel, {});
+        if (!result) return;
+        // A barrier's cost is what the last core to arrive waits: the shortest of its events.
+        std::map<std::int32_t, double> shortest;
+        for (std::size_t i = 0; i < result->trace.events.size(); ++i) {
+            const trace::Event& e = result->trace.events[i];
+            const auto& barrier = std::get<compiler::Barrier>(program.instructions[e.id].body);
+            const double cycles = cyclesOf(e.durationPs(), m_host.clockHz);
+            auto [it, fresh] = shortest.emplace(barrier.id, cycles);
+            if (!fresh) it->second = std::min(it->second, cycles);
+        }
+        std::vector<double> costs;
+        for (const auto& [id, cycles] : shortest) costs.push_back(cycles);
+        m_report.barrierCycles = median(costs);
+    }
+
+    void measureComputes() {
+        std::vector<ComputeSample> samples;
+        const std::vector<int> scales = m_options.quick ? std::vector<int>{1, 2, 4} : std::vector<int>{1, 2, 4, 8};
+        for (int scale : scales)
+            for (const auto& graph : opClassGraphs(scale)) {
+                progress("compute: " + graph->name + " x" + std::to_string(scale));
+                const schedule::Schedule s = schedule::makeSchedule(*graph, m_host, schedule::Strategy::PerOp, {.mp = 1});
+                auto compiled = compiler::compile(*graph, m_host, s);
+                if (!compiled) {
+                    m_report.computeSkipped.push_back(graph->name + ": " + compiled.diagnostics().front().message);
+                    continue;
+                }
+                auto result = runProgram(compiled->program, *graph, randomInputs(*graph));
+                if (!result) {
+                    m_report.computeSkipped.push_back(graph->name + ": " + result.diagnostics().front().message);
+                    continue;
+                }
+                for (const trace::Event& e : result->trace.events) {
+                    if (e.kind != trace::EventKind::Compute) continue;
+                    const compiler::Instruction& in = compiled->program.instructions[e.id];
+                    const ir::OpClass opClass = graph->op(in.from.op).opClass;
+                    const double work = emulator::computeWork(std::get<compiler::Compute>(in.body), opClass);
+                    samples.push_back({static_cast<std::size_t>(opClass), work, cyclesOf(e.durationPs(), m_host.clockHz)});
+                }
+            }
+        m_report.compute = fitCompute(samples);
+    }
+
+    target::Target calibratedTarget() const {
+        target::Target t = m_host;
+        const double gap = m_report.gapNs * m_host.clockHz / 1e9;
+        for (const PathReport& p : m_report.paths) {
+            target::TransferPath* path = nullptr;
+            for (auto& candidate : t.paths)
+                if (candidate.name == p.path) path = &candidate;
+            // The gap after a copy belongs to it: the emulator starts the next instruction at the completion.
+            path->latencyCycles = p.fit.latencyCycles + gap;
+            path->bytesPerCycle = p.fit.bytesPerCycle;
+            path->issuerBusy = true;
+            path->note = fmt::format("calibrated: {} sizes 64..{} bytes, RMS relative residual {:.1f}%", p.fit.samples,
+                                     p.largestBytes, 100 * p.fit.rmsRelativeError);
+        }
+        if (!m_report.sharedResource.empty() && m_report.shared.bytesPerCycle > 0)
+            for (auto& r : t.resources)
+                if (r.name == m_report.sharedResource) {
+                    r.bytesPerCycle = m_report.shared.bytesPerCycle;
+                    r.note = fmt::format("calibrated: 2..{} cores transferring at once, RMS relative residual {:.1f}%",
+                                         m_report.cores, 100 * m_report.shared.rmsRelativeError);
+                }
+        for (std::size_t c = 0; c < kOpClasses; ++c)
+            if (m_report.compute.samples[c]) t.throughput.perCycle[c] = m_report.compute.throughputPerCycle[c];
+        t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
+        t.overheads.waitCycles = m_report.waitCycles + gap;
+        t.overheads.barrierCycles = m_report.barrierCycles + gap;
+        t.overheads.transferIssueCycles = gap;
+        t.calibrated = true;
+        t.description += fmt::format(" Calibrated on this machine by `strata-cli calibrate` ({} cores, {} clock cycles "
+                                     "per ns).",
+                                     m_report.cores, m_host.clockHz / 1e9);
+        return t;
+    }
+
+    const target::Target& m_host;
+    const CalibrateOptions& m_options;
+    int m_repeat;
+    CalibrationReport m_report;
+    std::vector<double> m_gapsNs;
+    std::vector<double> m_waitCycles;
+    std::vector<double> m_contendedRms;
+    std::size_t m_contendedSamples = 0;
+};
+
+} // namespace
+
+Expected<CalibrationReport> calibrateHost(const target::Target& host, const CalibrateOptions& options) {
+    if (host.clockHz <= 0) return error("target '" + host.name + "' has no clock to count cycles in");
+    return Calibration(host, options).run();
+}
+
+} // namespace strata::calibrate

@@ -1,0 +1,51 @@
+#pragma once
+// Calibration of the host target (docs/CALIBRATION.md): micro-benchmarks run on this computer
+// through the host runtime, and the target's timing figures fitted to them by least squares:
+// per path latency and bandwidth, the shared memory bus's bandwidth (contention), the compute
+// throughput per op class with the compute overhead, and the wait and barrier overheads.
+
+#include "base/Expected.h"
+#include "calibrate/Fit.h"
+#include "target/Target.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace strata::calibrate {
+
+struct CalibrateOptions {
+    bool quick = false;             // a few seconds: fewer sizes, repeats and op scales (tests use it)
+    std::uint64_t maxBytes = 64ull << 20; // largest transfer tried (also capped by the memories' capacity)
+    std::function<void(const std::string&)> progress; // one line per stage, when set
+};
+
+struct PathReport {
+    std::string path;
+    TransferFit fit;
+    std::uint64_t largestBytes = 0; // the largest size measured
+    std::string sizeLimit;          // why not maxBytes, when smaller: "scratch holds 1048576 bytes"
+};
+
+struct CalibrationReport {
+    target::Target target;          // the calibrated description (calibrated = true)
+    std::vector<PathReport> paths;
+    std::string sharedResource;     // the resource all paths share ("" when they share none)
+    SharedBandwidthFit shared;
+    ComputeFit compute;
+    std::vector<std::string> computeSkipped; // op classes that could not be run, with why
+    double gapNs = 0;               // median time between two instructions of one stream
+    double waitCycles = 0;
+    double barrierCycles = 0;
+    int cores = 1;
+    double seconds = 0;             // wall time of the measurements
+};
+
+// Runs the measurements on `host` (a description of this computer: `host` preset or a file) and
+// fits its figures; the returned target is `host` with them replaced, `calibrated` set, and the
+// paths marked issuer_busy (the runtime's copies run on the issuing core). Errors: a target
+// the runtime cannot run (not host-like), or no measurement of any path succeeding.
+Expected<CalibrationReport> calibrateHost(const target::Target& host, const CalibrateOptions& options = {});
+
+} // namespace strata::calibrate

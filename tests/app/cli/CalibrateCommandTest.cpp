@@ -1,0 +1,58 @@
+// `strata-cli calibrate --quick`: a smoke test of the measuring loop (the fits themselves are
+// tested on synthetic data in tests/core/calibrate). Checks what is written, not how fast.
+
+#include "CliRunner.h"
+#include "TempDir.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace strata::cli::test {
+namespace {
+
+TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
+    TempDir dir;
+    const auto output = dir.path() / "host.calibrated.json";
+    const CliResult r = runCli({"calibrate", "--quick", "--json", "-q", "-o", output.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto report = nlohmann::json::parse(r.out);
+    ASSERT_EQ(report["paths"].size(), 2u);
+    for (const auto& p : report["paths"]) {
+        EXPECT_GT(p["bytes_per_cycle"].get<double>(), 0) << p.dump();
+        EXPECT_GE(p["latency_cycles"].get<double>(), 0) << p.dump();
+        EXPECT_GE(p["sizes"].get<int>(), 2) << p.dump();
+        EXPECT_TRUE(p["rms_relative_error"].is_number());
+    }
+    EXPECT_GT(report["compute"]["classes"].size(), 0u) << report["compute"].dump();
+
+    std::ifstream in(output);
+    ASSERT_TRUE(in.good());
+    const auto target = nlohmann::json::parse(in);
+    EXPECT_EQ(target["calibrated"], true);
+    EXPECT_FALSE(target.contains("detect_host"));
+    for (const auto& p : target["paths"]) EXPECT_EQ(p["issuer_busy"], true) << p.dump();
+    EXPECT_EQ(target["paths"][0]["bytes_per_cycle"].get<double>(), report["paths"][0]["bytes_per_cycle"].get<double>());
+
+    // The written file is a target the other commands accept.
+    const CliResult e = runCli({"emulate", samplePath("resnet_tiny.onnx"), "--target", output.string(), "--json", "-q"});
+    EXPECT_EQ(e.exitCode, 0) << e.err;
+}
+
+TEST(CalibrateCommand, RefusesATargetThatIsNotThisComputer) {
+    TempDir dir;
+    const CliResult r = runCli({"calibrate", "--target", "mncore2", "-o", (dir.path() / "x.json").string()});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(containsText(r.err, "calibrate measures this computer: use --target host"));
+}
+
+TEST(CalibrateCommand, UnwritableOutput) {
+    const CliResult r = runCli({"calibrate", "--quick", "-q", "-o", "/nonexistent/dir/host.json"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(containsText(r.err, "cannot write /nonexistent/dir/host.json"));
+}
+
+} // namespace
+} // namespace strata::cli::test
