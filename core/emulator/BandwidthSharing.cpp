@@ -15,7 +15,41 @@ BandwidthSharing::BandwidthSharing(std::vector<double> capacities)
     : m_capacity(std::move(capacities)), m_used(m_capacity.size(), 0), m_weight(m_capacity.size(), 0),
       m_full(m_capacity.size(), 0) {}
 
+bool BandwidthSharing::shareOneInstance(std::span<const FlowDemand> flows, std::span<double> rates) {
+    if (flows.empty() || flows[0].uses.size() != 1) return false;
+    const std::uint32_t r = flows[0].uses[0].instance;
+    for (const FlowDemand& f : flows)
+        if (f.uses.size() != 1 || f.uses[0].instance != r || f.uses[0].weight != 1.0) return false;
+    // Below, share()'s steps and arithmetic, operation for operation: the rates are the same bits.
+    const std::size_t n = flows.size();
+    m_frozen.assign(n, 0);
+    const double capacity = m_capacity[r];
+    double used = 0;
+    double weight = 0;
+    for (std::size_t i = 0; i < n; ++i) weight += 1.0;
+    std::size_t unfrozen = n;
+    while (unfrozen > 0) {
+        double level = std::numeric_limits<double>::infinity();
+        for (std::size_t i = 0; i < n; ++i)
+            if (!m_frozen[i]) level = std::min(level, flows[i].cap);
+        if (weight > 0) level = std::min(level, std::max(0.0, capacity - used) / weight);
+        const double reach = level * (1 + kSlack);
+        const bool full = weight > 0 && std::max(0.0, capacity - used) / weight <= reach;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (m_frozen[i] || !(flows[i].cap <= reach || full)) continue;
+            m_frozen[i] = 1;
+            --unfrozen;
+            rates[i] = level;
+            used += 1.0 * level;
+            weight -= 1.0;
+        }
+        if (weight < 1e-12) weight = 0;
+    }
+    return true;
+}
+
 void BandwidthSharing::share(std::span<const FlowDemand> flows, std::span<double> rates) {
+    if (shareOneInstance(flows, rates)) return;
     const std::size_t n = flows.size();
     m_frozen.assign(n, 0);
     m_touched.clear();

@@ -33,6 +33,11 @@ class BandwidthSharing {
     std::size_t instances() const { return m_capacity.size(); }
 
   private:
+    // The common case, every flow on the same one instance with weight 1 (a plain path's one
+    // resource): the same water-filling with that instance's sums in two scalars. False when
+    // the flows are not all on one instance.
+    bool shareOneInstance(std::span<const FlowDemand> flows, std::span<double> rates);
+
     std::vector<double> m_capacity;
     std::vector<double> m_used;       // by frozen flows
     std::vector<double> m_weight;     // of flows not yet frozen

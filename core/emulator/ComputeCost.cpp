@@ -12,8 +12,11 @@ double computeWork(const compiler::Compute& compute, ir::OpClass opClass) {
 }
 
 double computeCycles(const compiler::Compute& compute, ir::OpClass opClass, const target::Target& target) {
+    return cyclesForWork(computeWork(compute, opClass), opClass, target);
+}
+
+double cyclesForWork(double work, ir::OpClass opClass, const target::Target& target) {
     const double throughput = target.throughput.of(opClass);
-    const double work = computeWork(compute, opClass);
     return target.overheads.computeCycles + (throughput > 0 ? work / throughput : 0);
 }
 

@@ -11,6 +11,8 @@ namespace strata::emulator {
 
 double computeWork(const compiler::Compute& compute, ir::OpClass opClass);
 double computeCycles(const compiler::Compute& compute, ir::OpClass opClass, const target::Target& target);
+// The same from the work already known (computeWork's value).
+double cyclesForWork(double work, ir::OpClass opClass, const target::Target& target);
 
 // Bytes of working memory the instruction reads and writes (its operand regions).
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph);

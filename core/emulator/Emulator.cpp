@@ -26,13 +26,15 @@ std::int64_t roundHalfAway(double x) {
     return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole;
 }
 
-// A core resuming its stream, or a transfer whose latency part is over.
+// A core resuming its stream, or a transfer whose latency part is over. 16 bytes: the sequence
+// number (ties in time go in the order they were scheduled: deterministic) and the payload share
+// one word, the sequence in the high bits so comparing the word compares sequences.
 struct Wakeup {
     double time;
-    std::uint64_t sequence;  // ties in time go in the order they were scheduled: deterministic
-    std::uint32_t what;      // core, or transfer instruction id
-    bool latencyOver;
-    bool operator>(const Wakeup& o) const { return time != o.time ? time > o.time : sequence > o.sequence; }
+    std::uint64_t key;       // sequence << 33 | latencyOver << 32 | core or transfer instruction id
+    std::uint32_t what() const { return static_cast<std::uint32_t>(key); }
+    bool latencyOver() const { return (key >> 32) & 1; }
+    bool operator>(const Wakeup& o) const { return time != o.time ? time > o.time : key > o.key; }
 };
 
 // A transfer in its throughput part.
@@ -83,10 +85,10 @@ class Simulation {
             const Wakeup w = m_wakeups.top();
             m_wakeups.pop();
             m_now = w.time;
-            if (w.latencyOver)
-                startMoving(w.what);
+            if (w.latencyOver())
+                startMoving(w.what());
             else
-                runCore(w.what, m_now);
+                runCore(w.what(), m_now, true);
         }
         return reportBlocked(diagnostics);
     }
@@ -104,14 +106,23 @@ class Simulation {
 
     std::int64_t ps(double cycles) const { return roundHalfAway(cycles * m_psPerCycle); }
 
-    void schedule(double time, std::uint32_t core, bool latencyOver = false) {
-        m_wakeups.push({time, m_sequence++, core, latencyOver});
+    // Sequences below 2^31: far more wakeups than a program that fits in memory has.
+    void schedule(double time, std::uint32_t what, bool latencyOver = false) {
+        m_wakeups.push({time, m_sequence++ << 33 | std::uint64_t(latencyOver) << 32 | what});
+    }
+
+    // True when nothing else happens up to and including time t: no pending re-sharing, no
+    // transfer finishing and no wakeup queued at or before t.
+    bool nothingBefore(double t) const {
+        return !m_dirty && (m_moving.empty() || t < m_nextFinish) && (m_wakeups.empty() || t < m_wakeups.top().time);
     }
 
     // Issues the core's instructions from time t until one must wait for something global. Only
     // computes run ahead of the simulation clock; anything that touches shared state (a transfer
-    // issue, a wait, a barrier) happens when the clock reaches it.
-    void runCore(std::uint32_t c, double t) {
+    // issue, a wait, a barrier) happens when the clock reaches it. Called from the event loop
+    // (`fromLoop`), the core needs no wakeup when nothing else happens before it resumes: the
+    // clock moves on to it directly, as the wakeup would have been the next event.
+    void runCore(std::uint32_t c, double t, bool fromLoop = false) {
         Core& core = m_cores[c];
         const auto& stream = m_program.streams[c];
         core.blocked = Blocked::No;
@@ -120,7 +131,10 @@ class Simulation {
             const Step& step = m_steps[id];
             trace::Event& event = m_trace.events[id];
             const InstrKind kind = step.kind;
-            if (kind != InstrKind::Compute && t > m_now) return schedule(t, c);
+            if (kind != InstrKind::Compute && t > m_now) {
+                if (!fromLoop || !nothingBefore(t)) return schedule(t, c);
+                m_now = t;
+            }
             if (kind != InstrKind::Barrier) enterBlock(c, step.block, t);
             switch (kind) {
             case InstrKind::Compute:

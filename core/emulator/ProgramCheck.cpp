@@ -52,6 +52,8 @@ class Checker {
         const std::size_t n = m_program.instructions.size();
         m_checked.steps.assign(n, Step{});
         if (!shapeFits()) return m_checked;
+        m_elementBytes.reserve(m_graph.values.size());
+        for (const ir::Value& v : m_graph.values) m_elementBytes.push_back(ir::dtypeSize(v.dtype));
 
         for (std::size_t id = 0; id < n && !full(); ++id) describe(static_cast<std::uint32_t>(id));
         if (!full()) walkStreams();
@@ -59,6 +61,13 @@ class Checker {
     }
 
   private:
+    // tiling::regionElements, here where it runs once per operand of every compute.
+    static std::int64_t elementsOf(const tiling::Region& region) {
+        std::int64_t n = 1;
+        for (const tiling::Interval& i : region) n *= i.size();
+        return n;
+    }
+
     // Cores, streams, paths and ids as the rest of the check assumes them.
     bool shapeFits() {
         if (m_program.cores < 1 || m_program.cores > m_target.cores()) {
@@ -104,17 +113,22 @@ class Checker {
         } else if (const auto* w = std::get_if<compiler::Wait>(&in.body)) {
             step.link = static_cast<std::uint32_t>(w->tag);
         } else if (const auto* c = std::get_if<compiler::Compute>(&in.body)) {
-            // One walk over the operands (they are out of cache): check each and sum its bytes.
+            // One walk over the operands (they are out of cache): check each, sum its bytes and
+            // the output elements (computeWork's sum, in the same order).
             std::uint64_t bytes = 0;
+            double outputElements = 0;
             for (const auto* operands : {&c->inputs, &c->outputs})
                 for (const compiler::Operand& o : *operands) {
+                    const std::int64_t elements = elementsOf(o.region);
+                    if (operands == &c->outputs) outputElements += double(elements);
                     if (!o.value.valid()) continue;
                     if (o.value.index >= m_graph.values.size())
                         return problem(fmt::format("{}: value {} is not in the model", instructionName(id), o.value.index));
-                    bytes += tiling::regionBytes(o.region, m_graph.value(o.value).dtype);
+                    bytes += static_cast<std::uint64_t>(elements) * m_elementBytes[o.value.index];
                 }
             const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
-            step.amount = emulator::computeCycles(*c, opClass, m_target);
+            const bool macs = opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul;
+            step.amount = cyclesForWork(macs ? c->flops / 2 : outputElements, opClass, m_target);
             step.bytes = bytes;
         } else if (const auto* b = std::get_if<compiler::Barrier>(&in.body)) {
             step.link = static_cast<std::uint32_t>(b->id);
@@ -192,6 +206,7 @@ class Checker {
     std::vector<Diagnostic>& m_diagnostics;
     CheckedProgram m_checked;
     TagTable m_tags;
+    std::vector<std::uint64_t> m_elementBytes; // per graph value: bytes per element
     const target::TransferPath* m_lastPath = nullptr;
     const target::TransferPath* m_otherPath = nullptr; // the one found before m_lastPath
     std::size_t m_problems = 0;

@@ -26,6 +26,28 @@ TEST(BandwidthSharing, ACappedFlowLeavesTheRestToOthers) {
     EXPECT_DOUBLE_EQ(rates[1], 14);
 }
 
+TEST(BandwidthSharing, OneInstanceSharingGivesTheGeneralAnswerBitForBit) {
+    // Flows all on one instance take a shortcut; the same flows with a second, never-full
+    // instance take the general path. Uneven caps make several freezing rounds.
+    BandwidthSharing sharing({100, 1e9});
+    const ResourceUse one[] = {{0, 1}};
+    const ResourceUse two[] = {{0, 1}, {1, 1}};
+    const std::vector<double> caps{7.3, 31.1, 3.3, 90, 12.7, 12.7, 45.5, 0.9, 25};
+    std::vector<FlowDemand> alone, general;
+    for (double cap : caps) {
+        alone.push_back({cap, one});
+        general.push_back({cap, two});
+    }
+    std::vector<double> fast(caps.size()), slow(caps.size());
+    sharing.share(alone, fast);
+    sharing.share(general, slow);
+    EXPECT_EQ(fast, slow);
+    double sum = 0;
+    for (double r : fast) sum += r;
+    EXPECT_NEAR(sum, 100, 1e-9); // the instance is full: caps add up to more than 100
+    EXPECT_DOUBLE_EQ(fast[7], 0.9);
+}
+
 TEST(BandwidthSharing, FlowsOnDisjointResourcesDoNotInteract) {
     BandwidthSharing sharing({16, 8});
     const ResourceUse a[] = {{0, 1}};
