@@ -9,12 +9,15 @@
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
+#include "views/graph/HeatLegend.h"
 
+#include <QComboBox>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -287,6 +290,44 @@ TEST_F(GraphViewTest, BlocksAreClustersWithBadges) {
         const ClusterItem* cluster = scene().clusterForBlock(input.blockOfOp[op]);
         EXPECT_TRUE(cluster->boundingRect().contains(box));
     }
+}
+
+TEST_F(GraphViewTest, TheHeatOverlayColoursBlocksByTheirValueWithALegend) {
+    layout::LayoutInput input;
+    input.blockOfOp = {0, 0, 1, 1, 2, 2};
+    show(makeChain(6), input);
+    QComboBox* combo = m_view.heatCombo();
+    ASSERT_NE(combo, nullptr);
+    EXPECT_EQ(m_view.heatMode(), HeatMode::Off);
+    // Prediction error needs a measured run: listed, greyed out, saying why.
+    const int error = combo->findData(static_cast<int>(HeatMode::PredictionError));
+    auto* items = qobject_cast<QStandardItemModel*>(combo->model());
+    ASSERT_NE(items, nullptr);
+    EXPECT_FALSE(items->item(error)->isEnabled());
+    EXPECT_FALSE(items->item(error)->toolTip().isEmpty());
+
+    QSignalSpy modeChanged(&m_view, &GraphView::heatModeChanged);
+    combo->setCurrentIndex(combo->findData(static_cast<int>(HeatMode::PredictedTime)));
+    ASSERT_EQ(modeChanged.count(), 1);
+    m_view.setHeat({{0, 1e-3}, {1, 4e-3}}, &formatSeconds);
+    EXPECT_EQ(scene().clusterForBlock(1)->heat(), heatColor(1.0)); // the largest: darkest
+    EXPECT_EQ(scene().clusterForBlock(0)->heat(), heatColor(0.25));
+    EXPECT_FALSE(scene().clusterForBlock(2)->heat().has_value()); // no value: own colour
+    EXPECT_TRUE(m_view.heatLegend()->isVisible());
+    EXPECT_EQ(m_view.heatLegend()->title(), QStringLiteral("Predicted time"));
+    EXPECT_EQ(m_view.heatLegend()->high(), QStringLiteral("4.00 ms"));
+    // A new layout keeps the overlay.
+    show(m_graph, input);
+    EXPECT_EQ(scene().clusterForBlock(1)->heat(), heatColor(1.0));
+    // Nothing to show yet: a note instead of a scale.
+    m_view.setHeat({}, &formatSeconds, QStringLiteral("Predicting"));
+    EXPECT_EQ(m_view.heatLegend()->note(), QStringLiteral("Predicting"));
+    EXPECT_FALSE(scene().clusterForBlock(1)->heat().has_value());
+
+    combo->setCurrentIndex(0);
+    EXPECT_FALSE(m_view.heatLegend()->isVisible());
+    EXPECT_FALSE(scene().clusterForBlock(0)->heat().has_value());
+    EXPECT_NE(heatColor(0.0), heatColor(1.0));
 }
 
 TEST_F(GraphViewTest, DoubleClicksAskToExpandAndCollapseBlocks) {

@@ -72,6 +72,28 @@ TEST_F(ScheduleTableModelTest, PassesTheModelTester) {
     m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
     proxy.sort(M::FlopsColumn, Qt::DescendingOrder);
     EXPECT_EQ(proxy.rowCount(), 3);
+    // Predictions change one column in place (the testers check the dataChanged range).
+    m_model.setPredictions({{m_perOp.blocks[0].id, 2e-3}, {m_perOp.blocks[2].id, 5e-6}});
+    proxy.sort(M::PredictedColumn, Qt::DescendingOrder);
+    EXPECT_EQ(proxy.index(0, M::BlockColumn).data(M::BlockIdRole).toInt(), m_perOp.blocks[0].id);
+    m_model.clearPredictions();
+}
+
+TEST_F(ScheduleTableModelTest, PredictedTimesFillTheirColumnUntilTheNextSnapshot) {
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    QSignalSpy changed(&m_model, &QAbstractItemModel::dataChanged);
+    m_model.setPredictions({{m_perOp.blocks[1].id, 1.5e-3}});
+    ASSERT_EQ(changed.count(), 1);
+    EXPECT_EQ(changed.at(0).at(0).toModelIndex().column(), M::PredictedColumn);
+    EXPECT_EQ(changed.at(0).at(1).toModelIndex().column(), M::PredictedColumn);
+    EXPECT_EQ(text(1, M::PredictedColumn), QStringLiteral("1.50 ms"));
+    EXPECT_EQ(text(0, M::PredictedColumn), QString());
+    EXPECT_EQ(m_model.index(1, M::PredictedColumn).data(M::SortRole).toDouble(), 1.5e-3);
+    EXPECT_EQ(m_model.headerData(M::PredictedColumn, Qt::Horizontal).toString(),
+              QStringLiteral("Predicted"));
+    // A new snapshot is another schedule: its predictions are not known yet.
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    EXPECT_EQ(text(1, M::PredictedColumn), QString());
 }
 
 TEST_F(ScheduleTableModelTest, OneRowPerBlockWithItsKnobsAndAnalysis) {
