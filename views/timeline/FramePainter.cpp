@@ -24,17 +24,21 @@ class Palette {
     explicit Palette(ColorMode mode) : m_mode(mode) {
         for (int b = 0; b <= kBlockColours; ++b)
             for (int k = 0; k < kKinds; ++k)
-                m_fill[static_cast<std::size_t>(b)][static_cast<std::size_t>(k)] =
-                    eventColor(mode, b == kBlockColours ? -1 : b, static_cast<trace::EventKind>(k));
+                for (int folded = 0; folded < 2; ++folded) {
+                    const QColor c = eventColor(mode, b == kBlockColours ? -1 : b, static_cast<trace::EventKind>(k));
+                    m_fill[static_cast<std::size_t>(folded)][static_cast<std::size_t>(b)][static_cast<std::size_t>(k)] =
+                        folded ? c.darker(112) : c;
+                }
     }
-    const QColor& fill(std::int32_t block, trace::EventKind kind) const {
+    // A fold is drawn a shade darker than a single event.
+    const QColor& fill(std::int32_t block, trace::EventKind kind, bool folded = false) const {
         const int b = m_mode == ColorMode::Kind || block < 0 ? kBlockColours : block % kBlockColours;
-        return m_fill[static_cast<std::size_t>(b)][static_cast<std::size_t>(kind)];
+        return m_fill[folded ? 1 : 0][static_cast<std::size_t>(b)][static_cast<std::size_t>(kind)];
     }
 
   private:
     ColorMode m_mode;
-    std::array<std::array<QColor, kKinds>, kBlockColours + 1> m_fill;
+    std::array<std::array<std::array<QColor, kKinds>, kBlockColours + 1>, 2> m_fill;
 };
 
 QString opText(const trace::Trace& tr, const trace::Event& e) {
@@ -83,30 +87,58 @@ void paintFrame(QPainter& painter, const QRectF& area, const strata::timeline::F
         const double h = geometry.rowHeight(lane.row) - 4;
         const auto& laneData = data.lane(lane.lane);
         const trace::Trace& tr = *data.traces()[lane.lane.trace];
-        for (const DrawItem& item : lane.items) {
+        const auto span = [&](const DrawItem& item) {
             const double x0 = std::max(left + item.x0, left - 2);
             const double x1 = std::min(std::max(left + item.x1, left + item.x0 + 1), right + 2);
+            return std::make_pair(x0, x1);
+        };
+        if (overlay) { // the other run's events as outlines over the first's
+            painter.setBrush(Qt::NoBrush);
+            for (const DrawItem& item : lane.items) {
+                const auto [x0, x1] = span(item);
+                if (x1 < left || x0 > right)
+                    continue;
+                painter.setPen(QPen(palette.fill(item.block, item.kind).darker(170), 1));
+                painter.drawRect(QRectF(x0, y, x1 - x0, h).adjusted(0, 1, -1, -1));
+            }
+            continue;
+        }
+        // Fills, with touching items of one colour merged into one rectangle (a zoomed-out lane
+        // is mostly runs of folds of one block).
+        const QColor* runColor = nullptr;
+        double runX0 = 0;
+        double runX1 = 0;
+        const auto flush = [&] {
+            if (runColor)
+                painter.fillRect(QRectF(runX0, y, runX1 - runX0, h), *runColor);
+            runColor = nullptr;
+        };
+        for (const DrawItem& item : lane.items) {
+            const auto [x0, x1] = span(item);
             if (x1 < left || x0 > right)
                 continue;
-            const QColor& fill = palette.fill(item.block, item.kind);
-            const QRectF box(x0, y, x1 - x0, h);
-            if (overlay) { // the other run's events as outlines over the first's
-                painter.setPen(QPen(fill.darker(170), 1));
-                painter.setBrush(Qt::NoBrush);
-                painter.drawRect(box.adjusted(0, 1, -1, -1));
+            const QColor* color = &palette.fill(item.block, item.kind, item.folded());
+            if (color == runColor && x0 <= runX1 + 0.5) {
+                runX1 = std::max(runX1, x1);
                 continue;
             }
-            painter.fillRect(box, item.folded() ? fill.darker(112) : fill);
-            if (box.width() < 40)
+            flush();
+            runColor = color;
+            runX0 = x0;
+            runX1 = x1;
+        }
+        flush();
+        // Words where there is room: the op of an event, the count of a fold.
+        for (const DrawItem& item : lane.items) {
+            const auto [x0, x1] = span(item);
+            if (x1 - x0 < 40 || x1 < left || x0 > right)
                 continue;
-            // Wide enough for words: the op of an event, the count of a fold.
-            const QString text = item.folded()
-                                     ? QStringLiteral("%1 events").arg(item.count)
-                                     : opText(tr, tr.events[laneData.events[item.first]]);
+            const QString text = item.folded() ? QStringLiteral("%1 events").arg(item.count)
+                                               : opText(tr, tr.events[laneData.events[item.first]]);
             if (text.isEmpty())
                 continue;
-            const QRectF visibleBox = box.intersected(area).adjusted(3, 0, -3, 0);
-            painter.setPen(darkFill(fill) ? QColor(Qt::white) : style.text);
+            const QRectF visibleBox = QRectF(x0, y, x1 - x0, h).intersected(area).adjusted(3, 0, -3, 0);
+            painter.setPen(darkFill(palette.fill(item.block, item.kind, item.folded())) ? QColor(Qt::white) : style.text);
             painter.drawText(visibleBox, Qt::AlignVCenter | Qt::AlignLeft,
                              metrics.elidedText(text, Qt::ElideRight, static_cast<int>(visibleBox.width())));
         }

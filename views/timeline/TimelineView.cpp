@@ -102,6 +102,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_style(TimelineS
     m_plot->setFocusPolicy(Qt::StrongFocus);
     m_plot->setMouseTracking(true);
     m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
     m_plot->installEventFilter(this);
     m_plot->setBackground(m_style.background);
     plotRow->addWidget(m_plot, 1);
@@ -127,8 +128,9 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_style(TimelineS
     connect(m_plot, &QCustomPlot::mouseWheel, this, &TimelineView::onWheel);
     // The event area's width is known once QCustomPlot has laid out; keep the span on resize.
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
-        if (!m_lanesRect || !m_data)
+        if (!m_lanesRect || !m_data || m_lanesRect->rect().size() == m_laidOut)
             return;
+        m_laidOut = m_lanesRect->rect().size();
         const double width = std::max(1, m_lanesRect->width());
         if (width != m_view.widthPx) {
             m_view.psPerPixel *= m_view.widthPx / width;
@@ -285,6 +287,7 @@ void TimelineView::rebuildPlot() {
     m_plot->plotLayout()->clear(); // deletes the old axis rects
     m_counterRects.clear();
     m_lanesRect = new QCPAxisRect(m_plot);
+    m_laidOut = QSize();
     m_plot->plotLayout()->addElement(0, 0, m_lanesRect);
     auto* margins = new QCPMarginGroup(m_plot);
     m_lanesRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
@@ -364,10 +367,13 @@ void TimelineView::addCounterTracks() {
             }
             graph->setData(keys, values, true);
             graph->setLineStyle(QCPGraph::lsStepLeft);
-            QPen pen(seriesColor(colour++), 1.2);
+            // Step lines are axis-parallel: no antialiasing, cosmetic pens (QCustomPlot's fast path).
+            QPen pen(seriesColor(colour++), 1);
+            pen.setCosmetic(true);
             if (t > 0)
                 pen.setStyle(Qt::DashLine);
             graph->setPen(pen);
+            graph->setAntialiased(false);
             graph->setName(QString::fromStdString(trace::counterName(*counter, m_data->traces()[t]->paths)) +
                            (m_data->traces().size() > 1 ? QStringLiteral(" (%1)").arg(QString::fromStdString(m_data->name(t)))
                                                         : QString()));

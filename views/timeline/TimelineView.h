@@ -135,6 +135,7 @@ class TimelineView : public QWidget {
     QPushButton* m_openButton = nullptr;
     QCustomPlot* m_plot = nullptr;
     QCPAxisRect* m_lanesRect = nullptr;
+    QSize m_laidOut; // the lanes' size the frame was last built for
     std::vector<QCPAxisRect*> m_counterRects;
     LanesPlottable* m_lanes = nullptr;
     QSharedPointer<TimeTicker> m_ticker;
