@@ -110,7 +110,7 @@ using Ints = std::vector<std::int64_t>;
 } // namespace
 
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
-                                            int cores, int count) {
+                                            int cores, int count, std::uint64_t runBytes) {
     const target::TransferPath* p = target.findPath(path);
     if (!p) return error("target '" + target.name + "' has no path '" + path + "'");
     if (cores < 1 || cores > target.cores())
@@ -126,12 +126,24 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
     compiler::Program program = emptyProgram(target, "calibrate-transfers");
     const target::MemorySpace* from = target.findMemory(p->source);
     const target::MemorySpace* to = target.findMemory(p->destination);
+    const bool strided = runBytes > 0 && runBytes < bytes && bytes % runBytes == 0;
+    const std::uint64_t span = strided ? 2 * bytes : bytes; // main-memory bytes one transfer's box covers
     auto place = [&](const target::MemorySpace* memory, int core, int k) {
-        // Main memory: a fresh region per transfer and core; working memory: the start of the core's own instance.
-        if (memory->scope == target::Scope::Core) return access(memory->name, core, 0, bytes);
+        // Working memory: the start of the core's own instance, contiguous.
+        if (memory->scope == target::Scope::Core) {
+            compiler::Access a = access(memory->name, core, 0, bytes);
+            if (strided) a.shape = {static_cast<std::int64_t>(bytes / runBytes), static_cast<std::int64_t>(runBytes)};
+            return a;
+        }
+        // Main memory: a fresh region per transfer and core.
         const std::uint64_t slot = static_cast<std::uint64_t>(core) * static_cast<std::uint64_t>(count) + static_cast<std::uint64_t>(k);
-        const std::uint64_t room = memory->capacityBytes / bytes;
-        return access(memory->name, 0, (slot % std::max<std::uint64_t>(room, 1)) * bytes, bytes);
+        const std::uint64_t room = memory->capacityBytes / span;
+        compiler::Access a = access(memory->name, 0, (slot % std::max<std::uint64_t>(room, 1)) * span, bytes);
+        if (strided) {
+            a.shape = {static_cast<std::int64_t>(bytes / runBytes), static_cast<std::int64_t>(runBytes)};
+            a.strides = {static_cast<std::int64_t>(2 * runBytes), 1};
+        }
+        return a;
     };
     for (int core = 0; core < cores; ++core)
         for (int k = 0; k < count; ++k) {
@@ -169,6 +181,21 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto w = g.weight("w", {c, c, 3, 3});
         out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 28, 28},
                                     {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{1, 1}}})));
+    }
+    {
+        SmallGraph g("calibrate-conv-pointwise");
+        const std::int64_t c = 32 * s;
+        auto x = g.input("x", {1, c, 28, 28});
+        auto w = g.weight("w", {2 * c, c, 1, 1});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, 2 * c, 28, 28}, {{"kernel_shape", Ints{1, 1}}})));
+    }
+    {
+        SmallGraph g("calibrate-conv-depthwise");
+        const std::int64_t c = 32 * s;
+        auto x = g.input("x", {1, c, 56, 56});
+        auto w = g.weight("w", {c, 1, 3, 3});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 56, 56},
+                                    {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}})));
     }
     {
         SmallGraph g("calibrate-matmul");

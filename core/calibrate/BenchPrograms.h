@@ -16,17 +16,19 @@
 namespace strata::calibrate {
 
 // Cores 0..cores-1 each issue `count` transfers of `bytes` on `path`, every one waited on before
-// the next is issued, from distinct source offsets (so a load does not reread what the previous
-// one brought into the cache) into their own working-memory instance. Errors: an unknown path,
-// a size larger than a memory it touches, more cores than the target has.
+// the next is issued, at distinct main-memory offsets, to or from their own working-memory
+// instance. `runBytes` > 0 makes the main-memory side a strided box of rows of that many bytes
+// two rows apart (the gathers of tiles compiled programs move); 0 is one contiguous run.
+// Errors: an unknown path, a size larger than a memory it touches, more cores than the target has.
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
-                                            int cores, int count);
+                                            int cores, int count, std::uint64_t runBytes = 0);
 
 // Every core reaches `count` barriers and does nothing else.
 compiler::Program barrierProgram(const target::Target& target, int count);
 
 // A graph of one op (plus its inputs) per op class, at a scale: 1 small, 2 larger. Classes:
-// conv, matmul, elementwise, pooling, normalization, softmax, reduction, data_movement.
+// conv (dense 3x3, pointwise 1x1 and depthwise 3x3, as CNNs mix them), matmul, elementwise,
+// pooling, normalization, softmax, reduction, data_movement.
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 
 } // namespace strata::calibrate

@@ -17,6 +17,10 @@
 namespace strata::calibrate {
 namespace {
 
+// Row lengths of the strided copies measured besides contiguous ones (0): compiled programs move
+// tiles, whose rows are often short, and the target has one bandwidth per path for all of them.
+constexpr std::uint64_t kRunBytes[] = {0, 1024, 256, 64};
+
 double cyclesOf(std::int64_t ps, double clockHz) { return double(ps) * 1e-12 * clockHz; }
 
 // Time from each event's end to the next event's start on the same core: the per-instruction
@@ -130,25 +134,27 @@ class Calibration {
         const int maxCores = m_options.quick ? std::min(2, m_host.cores()) : m_host.cores();
         for (int cores = 1; cores <= maxCores; ++cores) {
             progress(fmt::format("transfers on '{}', {} core(s) at once", path.name, cores));
-            for (std::uint64_t bytes : sizesUpTo(limit)) {
-                // Enough transfers to take a measurable time, few for the large sizes.
-                const int count = static_cast<int>(std::clamp<std::uint64_t>((8ull << 20) / bytes, 4, m_options.quick ? 16 : 64));
-                auto program = transferProgram(m_host, path.name, bytes, cores, count);
-                if (!program) return program.takeDiagnostics();
-                auto result = runProgram(*program, kNoModel, {});
-                if (!result) return result.takeDiagnostics();
-                std::vector<double> durations;
-                for (const trace::Event& e : result->trace.events) {
-                    if (e.kind == trace::EventKind::Transfer) durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
-                    if (e.kind == trace::EventKind::Wait) m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+            for (std::uint64_t bytes : sizesUpTo(limit))
+                for (std::uint64_t run : kRunBytes) {
+                    if (run && run * 2 > bytes) continue;
+                    // Enough transfers to take a measurable time, few for the large sizes.
+                    const int count = static_cast<int>(std::clamp<std::uint64_t>((8ull << 20) / bytes, 4, m_options.quick ? 16 : 64));
+                    auto program = transferProgram(m_host, path.name, bytes, cores, count, run);
+                    if (!program) return program.takeDiagnostics();
+                    auto result = runProgram(*program, kNoModel, {});
+                    if (!result) return result.takeDiagnostics();
+                    std::vector<double> durations;
+                    for (const trace::Event& e : result->trace.events) {
+                        if (e.kind == trace::EventKind::Transfer) durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                        if (e.kind == trace::EventKind::Wait) m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                    }
+                    const double typical = median(durations);
+                    if (cores == 1)
+                        alone.push_back({double(bytes), typical});
+                    else
+                        contended.push_back({double(bytes), cores, typical});
+                    out.report.largestBytes = std::max(out.report.largestBytes, bytes);
                 }
-                const double typical = median(durations);
-                if (cores == 1)
-                    alone.push_back({double(bytes), typical});
-                else
-                    contended.push_back({double(bytes), cores, typical});
-                out.report.largestBytes = std::max(out.report.largestBytes, bytes);
-            }
         }
         out.report.fit = fitTransfer(alone);
         if (out.report.fit.bytesPerCycle <= 0) return error("could not fit path '" + path.name + "': transfer times do not grow with size");

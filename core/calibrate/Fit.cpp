@@ -102,44 +102,45 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
 
 ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
     ComputeFit fit;
-    std::vector<ComputeSample> used;
+    std::array<std::vector<ComputeSample>, kOpClasses> byClass;
     for (const ComputeSample& s : samples)
-        if (s.cycles > 0 && s.work > 0 && s.opClass < kOpClasses) {
-            used.push_back(s);
-            ++fit.samples[s.opClass];
+        if (s.cycles > 0 && s.work > 0 && s.opClass < kOpClasses) byClass[s.opClass].push_back(s);
+    // The overhead: the median of each class's own intercept (a line through its samples), so a
+    // class whose kernel is far from linear in its work cannot drag every other class with it.
+    std::vector<double> intercepts;
+    for (const auto& group : byClass) {
+        fit.samples[static_cast<std::size_t>(&group - byClass.data())] = group.size();
+        if (group.size() < 2) continue;
+        const auto n = static_cast<Eigen::Index>(group.size());
+        Eigen::MatrixXd a(n, 2);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            a(i, 0) = 1 / group[std::size_t(i)].cycles;
+            a(i, 1) = group[std::size_t(i)].work / group[std::size_t(i)].cycles;
         }
-    // Columns: the shared overhead, then one inverse throughput per class that has samples.
-    std::array<int, kOpClasses> column{};
-    int columns = 1;
-    for (std::size_t c = 0; c < kOpClasses; ++c) column[c] = fit.samples[c] ? columns++ : -1;
-    if (used.size() < std::size_t(columns)) return fit;
-    const auto n = static_cast<Eigen::Index>(used.size());
-    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, columns);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const ComputeSample& s = used[std::size_t(i)];
-        a(i, 0) = 1 / s.cycles;
-        a(i, column[s.opClass]) = s.work / s.cycles;
+        intercepts.push_back(std::max(0.0, solveRelative(a)(0)));
     }
-    Eigen::VectorXd x = solveRelative(a);
-    if (x(0) < 0) { // no overhead: refit the throughputs alone
-        Eigen::VectorXd rest = solveRelative(a.rightCols(columns - 1));
-        x(0) = 0;
-        x.tail(columns - 1) = rest;
-    }
-    fit.overheadCycles = x(0);
-    // A class whose time does not grow with its work gets the largest throughput a target allows.
-    constexpr double kMaxThroughput = 1e9;
-    for (std::size_t c = 0; c < kOpClasses; ++c)
-        if (column[c] > 0) fit.throughputPerCycle[c] = x(column[c]) > 1 / kMaxThroughput ? 1 / x(column[c]) : kMaxThroughput;
-    std::array<std::vector<double>, kOpClasses> perClass;
+    fit.overheadCycles = median(intercepts);
+    // Each class's inverse throughput with the overhead fixed: min sum ((o + w x - y) / y)^2 over x.
+    constexpr double kMaxThroughput = 1e9; // a class whose time does not grow with its work
     std::vector<double> all;
-    for (const ComputeSample& s : used) {
-        const double predicted = fit.overheadCycles + s.work / fit.throughputPerCycle[s.opClass];
-        const double r = (predicted - s.cycles) / s.cycles;
-        perClass[s.opClass].push_back(r);
-        all.push_back(r);
+    for (std::size_t c = 0; c < kOpClasses; ++c) {
+        if (byClass[c].empty()) continue;
+        double num = 0, den = 0;
+        for (const ComputeSample& s : byClass[c]) {
+            const double u = s.work / s.cycles;
+            num += u * (1 - fit.overheadCycles / s.cycles);
+            den += u * u;
+        }
+        const double inverse = den > 0 ? num / den : 0;
+        fit.throughputPerCycle[c] = inverse > 1 / kMaxThroughput ? 1 / inverse : kMaxThroughput;
+        std::vector<double> residuals;
+        for (const ComputeSample& s : byClass[c]) {
+            const double predicted = fit.overheadCycles + s.work / fit.throughputPerCycle[c];
+            residuals.push_back((predicted - s.cycles) / s.cycles);
+        }
+        fit.rmsRelativeError[c] = rms(residuals);
+        all.insert(all.end(), residuals.begin(), residuals.end());
     }
-    for (std::size_t c = 0; c < kOpClasses; ++c) fit.rmsRelativeError[c] = rms(perClass[c]);
     fit.rmsRelativeErrorAll = rms(all);
     return fit;
 }

@@ -60,7 +60,9 @@ struct ComputeSample {
     double cycles = 0;
 };
 
-// cycles = overhead + work / throughput[class], one overhead shared by all classes.
+// cycles = overhead + work / throughput[class], one overhead shared by all classes: the median of
+// the classes' own intercepts (each class's relative least-squares line, clamped at 0), then
+// each class's throughput by relative least squares with that overhead fixed.
 struct ComputeFit {
     double overheadCycles = 0;
     std::array<double, kOpClasses> throughputPerCycle{}; // 0 for a class without samples

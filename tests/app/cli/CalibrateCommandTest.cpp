@@ -54,5 +54,34 @@ TEST(CalibrateCommand, UnwritableOutput) {
     EXPECT_TRUE(containsText(r.err, "cannot write /nonexistent/dir/host.json"));
 }
 
+// `microbench --measure` runs the seed's programs on this computer: measured figures next to the
+// emulated ones, for every size and kind.
+TEST(MicrobenchMeasure, MeasuredNextToEmulated) {
+    const CliResult r = runCli({"microbench", "--target", "host", "--kinds", "load,store", "--sizes", "8,512", "--count", "4",
+                                "--repeat", "1", "--measure", "--json", "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["source"], "emulated and measured");
+    ASSERT_EQ(j["rows"].size(), 2u);
+    for (const auto& row : j["rows"]) {
+        ASSERT_TRUE(row.contains("measured")) << row.dump();
+        EXPECT_GT(row["measured"]["mixed_gbps"].get<double>(), 0);
+        EXPECT_GT(row["measured"]["alone_gbps"]["load"].get<double>(), 0);
+        EXPECT_GT(row["measured"]["alone_gbps"]["store"].get<double>(), 0);
+        EXPECT_GT(row["mixed_gbps"].get<double>(), 0);
+    }
+    const CliResult text = runCli({"microbench", "--target", "host", "--kinds", "load", "--sizes", "64", "--count", "4",
+                                   "--repeat", "1", "--measure", "-q"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_TRUE(containsText(text.out, "load emu"));
+    EXPECT_TRUE(containsText(text.out, "load act"));
+}
+
+TEST(MicrobenchMeasure, RepeatMustBePositive) {
+    const CliResult r = runCli({"microbench", "--target", "host", "--kinds", "load", "--measure", "--repeat", "0"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(containsText(r.err, "--repeat: must be at least 1"));
+}
+
 } // namespace
 } // namespace strata::cli::test

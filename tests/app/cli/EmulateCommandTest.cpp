@@ -144,7 +144,7 @@ TEST(MicrobenchCommand, TableNamesTheKinds) {
 TEST(MicrobenchCommand, BadInput) {
     CliResult r = runCli({"microbench", "--target", "mncore2", "--measure"});
     EXPECT_EQ(r.exitCode, kBadInput);
-    EXPECT_TRUE(containsText(r.err, "--measure: not yet"));
+    EXPECT_TRUE(containsText(r.err, "--measure runs the program on this computer: use --target host"));
     r = runCli({"microbench", "--target", "mncore2", "--kinds", "dma"});
     EXPECT_EQ(r.exitCode, kBadInput);
     EXPECT_TRUE(containsText(r.err, "no path 'dma'"));
