@@ -35,6 +35,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"bytes_per_cycle", p.fit.bytesPerCycle},
                          {"rms_relative_error", p.fit.rmsRelativeError},
                          {"sizes", p.fit.samples},
+                         {"compiled_transfers", p.compiledSamples},
                          {"largest_bytes", p.largestBytes},
                          {"size_limit", p.sizeLimit}});
     }
@@ -73,9 +74,10 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                              "GB/s", "RMS err", "sizes");
     for (const auto& p : r.paths) {
         const target::TransferPath* path = r.target.findPath(p.path);
-        std::cout << fmt::format("{:<10} {:>14.0f} {:>16.2f} {:>10.2f} {:>6.1f}%  {} sizes 64..{} bytes{}\n", p.path,
-                                 path ? path->latencyCycles : 0, p.fit.bytesPerCycle, p.fit.bytesPerCycle * ghz,
-                                 100 * p.fit.rmsRelativeError, p.fit.samples, p.largestBytes,
+        std::cout << fmt::format("{:<10} {:>14.0f} {:>16.2f} {:>10.2f} {:>6.1f}%  {} samples ({} from compiled programs), "
+                                 "sizes 64..{} bytes{}\n",
+                                 p.path, path ? path->latencyCycles : 0, p.fit.bytesPerCycle, p.fit.bytesPerCycle * ghz,
+                                 100 * p.fit.rmsRelativeError, p.fit.samples, p.compiledSamples, p.largestBytes,
                                  p.sizeLimit.empty() ? "" : " (limited: " + p.sizeLimit + ")");
     }
     if (!r.sharedResource.empty())

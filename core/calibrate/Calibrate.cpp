@@ -68,6 +68,9 @@ class Calibration {
     Expected<CalibrationReport> run() {
         const auto started = std::chrono::steady_clock::now();
         m_report.cores = m_host.cores();
+        // Computes first: their compiled programs' transfers (strided tile gathers with halos, at
+        // the offsets a compiler chooses) join the paths' samples.
+        measureComputes();
         std::vector<double> pathShared;
         for (const target::TransferPath& path : m_host.paths) {
             if (path.broadcast) continue;
@@ -80,7 +83,6 @@ class Calibration {
         }
         if (m_report.paths.empty()) return error("target '" + m_host.name + "' has no transfer path to calibrate");
         measureBarriers();
-        measureComputes();
         m_report.sharedResource = commonResource(m_host);
         if (!pathShared.empty()) {
             m_report.shared.bytesPerCycle = median(pathShared);
@@ -156,6 +158,11 @@ class Calibration {
                     out.report.largestBytes = std::max(out.report.largestBytes, bytes);
                 }
         }
+        const auto compiled = m_compiledTransfers.find(path.name);
+        if (compiled != m_compiledTransfers.end()) {
+            alone.insert(alone.end(), compiled->second.begin(), compiled->second.end());
+            out.report.compiledSamples = compiled->second.size();
+        }
         out.report.fit = fitTransfer(alone);
         if (out.report.fit.bytesPerCycle <= 0) return error("could not fit path '" + path.name + "': transfer times do not grow with size");
         out.shared = fitSharedBandwidth(contended, out.report.fit.latencyCycles, out.report.fit.bytesPerCycle);
@@ -200,6 +207,9 @@ class Calibration {
                     continue;
                 }
                 for (const trace::Event& e : result->trace.events) {
+                    if (e.kind == trace::EventKind::Transfer)
+                        m_compiledTransfers[std::string(result->trace.pathName(e))].push_back(
+                            {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz)});
                     if (e.kind != trace::EventKind::Compute) continue;
                     const compiler::Instruction& in = compiled->program.instructions[e.id];
                     const ir::OpClass opClass = graph->op(in.from.op).opClass;
@@ -248,6 +258,7 @@ class Calibration {
     const CalibrateOptions& m_options;
     int m_repeat;
     CalibrationReport m_report;
+    std::map<std::string, std::vector<TransferSample>> m_compiledTransfers; // by path
     std::vector<double> m_gapsNs;
     std::vector<double> m_waitCycles;
     std::vector<double> m_contendedRms;

@@ -25,6 +25,7 @@ struct PathReport {
     std::string path;
     TransferFit fit;
     std::uint64_t largestBytes = 0; // the largest size measured
+    std::size_t compiledSamples = 0; // of fit.samples, transfers of the compiled single-op programs
     std::string sizeLimit;          // why not maxBytes, when smaller: "scratch holds 1048576 bytes"
 };
 
