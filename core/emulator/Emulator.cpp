@@ -55,7 +55,7 @@ class Simulation {
   public:
     Simulation(const compiler::Program& program, const target::Target& target, const CheckedProgram& checked,
                const EmulateOptions& options, trace::Trace& out)
-        : m_program(program), m_target(target), m_steps(checked.steps), m_options(options), m_trace(out),
+        : m_program(program), m_target(target), m_steps(checked.steps), m_deliveries(checked.deliveries), m_options(options), m_trace(out),
           m_contention(target), m_sharing(m_contention.capacities()), m_psPerCycle(1e12 / target.clockHz),
           m_cores(static_cast<std::size_t>(program.cores)),
           m_inFlight(static_cast<std::size_t>(program.cores) * target.paths.size(), 0),
@@ -152,6 +152,7 @@ class Simulation {
                 }
                 ++inFlight;
                 event.startPs = ps(t);
+                if (m_target.paths[p].broadcast && m_sramCounter >= 0) deliver(id, step.block, t);
                 schedule(t + m_target.paths[p].latencyCycles, id, true);
                 t += m_target.overheads.transferIssueCycles;
                 if (m_target.paths[p].issuerBusy) {
@@ -358,6 +359,15 @@ class Simulation {
         sample(m_sramCounter, c, t, b < m_sramOfBlock.size() ? double(m_sramOfBlock[b]) : 0.0);
     }
 
+    // A broadcast's bytes land in its further cores' working memory where its block's plan puts
+    // them: from its issue, those cores hold that block's working memory. (The compiler issues
+    // it once they are done with their previous block; a core still in it would switch back.)
+    void deliver(std::uint32_t transfer, int block, double t) {
+        auto it = std::lower_bound(m_deliveries.begin(), m_deliveries.end(), transfer,
+                                   [](const Delivery& d, std::uint32_t id) { return d.transfer < id; });
+        for (; it != m_deliveries.end() && it->transfer == transfer; ++it) enterBlock(it->core, block, t);
+    }
+
     bool reportBlocked(std::vector<Diagnostic>& diagnostics) const {
         bool ok = true;
         for (std::size_t c = 0; c < m_cores.size(); ++c) {
@@ -378,6 +388,7 @@ class Simulation {
     const compiler::Program& m_program;
     const target::Target& m_target;
     const std::vector<Step>& m_steps;
+    const std::vector<Delivery>& m_deliveries;
     const EmulateOptions& m_options;
     trace::Trace& m_trace;
     Contention m_contention;

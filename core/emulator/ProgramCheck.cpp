@@ -110,6 +110,11 @@ class Checker {
             step.amount = double(t->bytes);
             step.bytes = t->bytes;
             step.link = static_cast<std::uint32_t>(t->tag);
+            for (int core : t->alsoTo) {
+                if (core < 0 || core >= m_program.cores)
+                    return problem(fmt::format("{}: delivers to core {}, the program has {}", instructionName(id), core, m_program.cores));
+                m_checked.deliveries.push_back({id, static_cast<std::uint16_t>(core)});
+            }
         } else if (const auto* w = std::get_if<compiler::Wait>(&in.body)) {
             step.link = static_cast<std::uint32_t>(w->tag);
         } else if (const auto* c = std::get_if<compiler::Compute>(&in.body)) {

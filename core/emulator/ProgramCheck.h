@@ -30,9 +30,16 @@ struct Step {
     compiler::InstrKind kind = compiler::InstrKind::Compute;
 };
 
+// A further core receiving a broadcast transfer (compiler::Transfer::alsoTo).
+struct Delivery {
+    std::uint32_t transfer = 0;
+    std::uint16_t core = 0;
+};
+
 struct CheckedProgram {
     std::vector<Step> steps;               // per instruction id
     std::size_t barriers = 0;              // barriers per core
+    std::vector<Delivery> deliveries;      // in transfer id order
 };
 
 // Diagnostics go to `diagnostics`; the result is usable only when none is an error.

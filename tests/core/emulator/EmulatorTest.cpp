@@ -231,6 +231,52 @@ TEST(Emulator, IssuerBusyTransferStillSharesBandwidth) {
     expectSpan(t, relu, 300, 350);
 }
 
+const trace::Counter* sramCounter(const trace::Trace& t, std::uint32_t core) {
+    for (const auto& c : t.counters)
+        if (c.kind == trace::Counter::Kind::SramBytes && c.index == core) return &c;
+    return nullptr;
+}
+
+TEST(Emulator, SramCounterCountsBroadcastDeliveries) {
+    ProgramBuilder b(2);
+    b.relu(0, 50, 0);
+    auto broadcast = b.transfer(0, "bcast", 3200, 0, 1); // block 1's weights, to core 1 too
+    b.wait(0, 0, 1);
+    b.relu(1, 30, 0);
+    b.barrier();
+    b.relu(0, 10, 1);
+    b.relu(1, 10, 1);
+    compiler::Program program = b.program();
+    std::get<compiler::Transfer>(program.instructions[broadcast].body).alsoTo = {1};
+    program.blocks.resize(2);
+    program.blocks[0].block = 0;
+    program.blocks[0].sramBytes = 1000;
+    program.blocks[1].block = 1;
+    program.blocks[1].sramBytes = 3000;
+    auto t = run(program);
+    // Broadcast issued at 50, done at 100 + 3200 / 32 = 250, barrier released then.
+    expectSpan(t, broadcast, 50, 250);
+    const trace::Counter* core0 = sramCounter(t, 0);
+    const trace::Counter* core1 = sramCounter(t, 1);
+    ASSERT_TRUE(core0 && core1);
+    using Samples = std::vector<trace::CounterSample>;
+    EXPECT_EQ(core0->samples, (Samples{{0, 1000}, {50 * kNs, 3000}, {260 * kNs, 0}}));
+    // Core 1, done with block 0 at 30, holds block 1's working memory once its weights land at
+    // 50, not only from its own first block-1 instruction at 250.
+    EXPECT_EQ(core1->samples, (Samples{{0, 1000}, {50 * kNs, 3000}, {260 * kNs, 0}}));
+}
+
+TEST(EmulatorErrors, BroadcastToACoreOutsideTheProgram) {
+    ProgramBuilder b(2);
+    auto broadcast = b.transfer(0, "bcast", 64, 0);
+    b.wait(0, 0);
+    compiler::Program program = b.program();
+    std::get<compiler::Transfer>(program.instructions[broadcast].body).alsoTo = {1, 5};
+    auto t = emulate(program, test::tinyTarget(), test::tinyGraph());
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.diagnostics().front().message.find("delivers to core 5"), std::string::npos) << t.diagnostics().front().message;
+}
+
 TEST(EmulatorErrors, WaitOnATagNeverIssued) {
     ProgramBuilder b(1);
     b.wait(0, 7);
