@@ -99,9 +99,12 @@ struct Conv {
                 }
     }
 
+    // A 1x1 stride-1 window over an input box of the output's columns: each channel's plane of
+    // the output rows is contiguous in the input box, which is then the matrix itself (its rows
+    // x.stride[1] apart, even when the box holds more rows for a later op's halo).
     bool pointwise() const {
-        return kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && x.lo[2] == y.lo[2] &&
-               x.ext[2] == y.ext[2] && x.lo[3] == y.lo[3] && x.ext[3] == y.ext[3];
+        return kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && x.lo[3] == y.lo[3] &&
+               x.ext[3] == y.ext[3] && holds(x, 2, y.lo[2], y.ext[2]);
     }
 };
 
@@ -133,8 +136,10 @@ bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
             const i64 m0 = std::max(y.lo[1], g * coutPerGroup);
             const i64 m1 = std::min(y.lo[1] + y.ext[1], (g + 1) * coutPerGroup);
             const float* columns;
+            i64 ldb = positions;
             if (conv.pointwise()) {
                 columns = at(x, {n, g * cinPerGroup, y.lo[2], y.lo[3]});
+                ldb = x.stride[1];
             } else {
                 if (workspace.columns.size() < static_cast<std::size_t>(k * positions))
                     workspace.columns.resize(static_cast<std::size_t>(k * positions));
@@ -145,7 +150,7 @@ bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
             for (i64 m = m0; m < m1; ++m) conv.addBias(out + (m - m0) * positions, m, positions);
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m1 - m0), static_cast<int>(positions),
                         static_cast<int>(k), 1.0f, at(w, {m0, 0, 0, 0}), static_cast<int>(k), columns,
-                        static_cast<int>(positions), 1.0f, out, static_cast<int>(positions));
+                        static_cast<int>(ldb), 1.0f, out, static_cast<int>(positions));
         }
     }
     return true;

@@ -5,6 +5,7 @@
 //
 //   run/MODEL/STRATEGY/timestamps   counters: instructions
 //   run/MODEL/STRATEGY/totals-only
+//   clock/steady_now                what one timestamp costs (two per instruction)
 
 #include "BenchModels.h"
 #include "compiler/Pipeline.h"
@@ -16,6 +17,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -43,6 +45,11 @@ void benchRun(benchmark::State& state, const Fixture& f, bool timestamps) {
     }
     state.counters["instructions"] = static_cast<double>(f.program.instructions.size());
 }
+
+void benchClock(benchmark::State& state) {
+    for (auto _ : state) benchmark::DoNotOptimize(std::chrono::steady_clock::now());
+}
+BENCHMARK(benchClock)->Name("clock/steady_now");
 
 void registerAll() {
     static std::vector<std::unique_ptr<Fixture>> fixtures;

@@ -87,11 +87,28 @@ INSTANTIATE_TEST_SUITE_P(
                       ConvCase{"rowTileWithHalo", 1, 8, 12, 9, 6, 1, 3, 1, 1, 1, 4, 5, 2, 3},
                       ConvCase{"stride2dilation2", 2, 4, 13, 11, 5, 1, 3, 2, 2, 2, 1, 3, 0, 5},
                       ConvCase{"pointwise", 1, 16, 7, 7, 8, 1, 1, 1, 0, 1, 2, 3, 0, 8},
+                      ConvCase{"pointwiseWholeRows", 1, 16, 7, 7, 8, 1, 1, 1, 0, 1, 0, 7, 0, 8},
                       ConvCase{"grouped", 1, 8, 9, 9, 12, 4, 3, 1, 1, 1, 0, 9, 3, 7},
                       ConvCase{"depthwise", 1, 6, 11, 11, 6, 6, 3, 1, 1, 1, 3, 4, 1, 4},
                       ConvCase{"depthwiseStride2", 1, 6, 12, 12, 6, 6, 5, 2, 2, 1, 0, 6, 0, 6},
                       ConvCase{"depthwiseMultiplier", 1, 4, 8, 8, 8, 4, 3, 1, 0, 1, 0, 6, 0, 8}),
     [](const ::testing::TestParamInfo<ConvCase>& info) { return std::string(info.param.name); });
+
+TEST(FastConv, PointwiseReadsARowTileOutOfALargerInputBox) {
+    std::mt19937 rng(4);
+    Box x({1, 6, 9, 5}, {0, 0, 1, 0}, {1, 6, 7, 5}, rng); // rows 1..7: more than the tile needs
+    Box w = Box::whole({4, 6, 1, 1}, rng);
+    Box fast({1, 4, 9, 5}, {0, 0, 3, 0}, {1, 4, 3, 5}, rng);
+    Box loop = fast;
+    loop.view.data = loop.data.data();
+    compiler::KernelCall call;
+    call.window = {1, 1, 1, 1, 0, 0, 1, 1};
+    runtime::Workspace workspace;
+    ASSERT_TRUE(runtime::fastConv(fast.view, x.view, w.view, nullptr, call, workspace));
+    EXPECT_TRUE(workspace.columns.empty()); // no im2col copy
+    rt::conv2d(loop.view, x.view, w.view, nullptr, rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
+    expectNear(fast.data, loop.data);
+}
 
 TEST(FastGemm, EveryTransposeWithBroadcastBiasOnARowTile) {
     std::mt19937 rng(5);
