@@ -87,7 +87,7 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
     std::cout << fmt::format("\n{:<14} {:>18} {:>8} {:>8}\n", "op class", "throughput/cycle", "samples", "RMS err");
     for (std::size_t c = 0; c < calibrate::kOpClasses; ++c)
         if (r.compute.samples[c])
-            std::cout << fmt::format("{:<14} {:>18.3f} {:>8} {:>7.1f}%\n", ir::opClassName(static_cast<ir::OpClass>(c)),
+            std::cout << fmt::format("{:<14} {:>18.4g} {:>8} {:>7.1f}%\n", ir::opClassName(static_cast<ir::OpClass>(c)),
                                      r.compute.throughputPerCycle[c], r.compute.samples[c], 100 * r.compute.rmsRelativeError[c]);
     for (const auto& skipped : r.computeSkipped) std::cout << "skipped " << skipped << "\n";
     const auto& o = r.target.overheads;
