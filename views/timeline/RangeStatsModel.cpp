@@ -117,7 +117,7 @@ QVariant RangeStatsModel::headerData(int section, Qt::Orientation orientation, i
     const QString figureName = kFigures[column % kFiguresPerTrace];
     if (m_stats.size() < 2)
         return figureName;
-    return QStringLiteral("%1 (%2)").arg(figureName, QString::fromStdString(m_data->name(trace)));
+    return QStringLiteral("%1 %2").arg(figureName).arg(trace + 1); // the runs are numbered in the panel
 }
 
 } // namespace strata::views::timeline

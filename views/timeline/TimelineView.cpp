@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace strata::views::timeline {
 
@@ -103,6 +104,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_style(TimelineS
     m_plot->setMouseTracking(true);
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
+    m_plot->setAutoAddPlottableToLegend(false); // each counter track has its own legend
     m_plot->installEventFilter(this);
     m_plot->setBackground(m_style.background);
     plotRow->addWidget(m_plot, 1);
@@ -116,7 +118,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_style(TimelineS
     splitter->addWidget(createSidePanel());
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 0);
-    splitter->setSizes({1200, 330});
+    splitter->setSizes({1150, 400});
     m_stack->addWidget(splitter);
     outer->addWidget(m_stack, 1);
 
@@ -143,6 +145,9 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_style(TimelineS
                 axis->setRange(m_view.startPs, m_view.endPs());
         m_lanesRect->axis(QCPAxis::atLeft)->setRange(m_scrollY, m_scrollY + m_lanesRect->height());
         rebuildFrame();
+        updateCounters();
+        // The margins were laid out for the old range's labels: once more with the rows' labels.
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
     });
 
     showMessage(tr("No trace to show.\nOpen a trace (File \u2192 Open Trace\u2026) or emulate the model."));
@@ -193,10 +198,6 @@ QWidget* TimelineView::createToolbar() {
     m_legend->setObjectName(QStringLiteral("timelineLegend"));
     row->addWidget(m_legend);
     row->addStretch(1);
-    m_info = new QLabel;
-    m_info->setObjectName(QStringLiteral("timelineInfo"));
-    m_info->setStyleSheet(QStringLiteral("color: #5F6670;"));
-    row->addWidget(m_info);
     updateLegend();
     return bar;
 }
@@ -205,7 +206,16 @@ QWidget* TimelineView::createSidePanel() {
     auto* panel = new QWidget;
     auto* column = new QVBoxLayout(panel);
     column->setContentsMargins(6, 6, 6, 6);
-    auto* title = new QLabel(tr("Selected range"));
+    auto* runs = new QLabel(tr("Runs"));
+    runs->setStyleSheet(QStringLiteral("font-weight: bold;"));
+    column->addWidget(runs);
+    m_info = new QLabel;
+    m_info->setObjectName(QStringLiteral("timelineInfo"));
+    m_info->setWordWrap(true);
+    m_info->setTextFormat(Qt::RichText);
+    column->addWidget(m_info);
+    column->addSpacing(6);
+    auto* title = new QLabel(tr("Time in range"));
     title->setStyleSheet(QStringLiteral("font-weight: bold;"));
     column->addWidget(title);
     m_rangeLabel = new QLabel(tr("Shift+drag on the lanes to select a time range."));
@@ -225,6 +235,7 @@ QWidget* TimelineView::createSidePanel() {
     m_rangeTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_rangeTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_rangeTable->setAlternatingRowColors(true);
+    m_rangeTable->setColumnHidden(0, true); // the names say it: kinds, paths, B<n> with their colour
     column->addWidget(m_rangeTable, 1);
     return panel;
 }
@@ -260,8 +271,6 @@ void TimelineView::setTraces(std::vector<std::shared_ptr<const trace::Trace>> tr
     m_geometry = RowGeometry::of(m_rows, m_style);
     m_selected.reset();
     m_range.reset();
-    m_rangeModel->setStats(nullptr, {});
-    m_rangeLabel->setText(tr("Shift+drag on the lanes to select a time range."));
     m_scrollY = 0;
     const double clock = m_data->traces().front()->clockHz;
     m_cycles->setEnabled(clock > 0);
@@ -270,20 +279,40 @@ void TimelineView::setTraces(std::vector<std::shared_ptr<const trace::Trace>> tr
     QStringList info;
     for (std::size_t t = 0; t < m_data->traces().size(); ++t) {
         const trace::Trace& run = *m_data->traces()[t];
-        info << QStringLiteral("%1: %2 events, %3%4")
-                    .arg(QString::fromStdString(m_data->name(t)), formatInteger(run.events.size()),
-                         formatDuration(static_cast<double>(run.endPs())),
-                         run.target.empty() ? QString() : QStringLiteral(" on ") + QString::fromStdString(run.target));
+        info << QStringLiteral("<b>%6 \u00b7 %1</b><br>&nbsp;&nbsp;%2 events \u00b7 %3 \u00b7 %4 cores%5")
+                    .arg(html(QString::fromStdString(m_data->name(t))), formatInteger(run.events.size()),
+                         formatDuration(static_cast<double>(run.endPs())), QString::number(run.cores),
+                         run.target.empty() ? QString() : QStringLiteral(" \u00b7 ") + html(QString::fromStdString(run.target)))
+                    .arg(t + 1);
     }
-    m_info->setText(info.join(QStringLiteral("   \u00b7   ")));
+    m_info->setText(info.join(QStringLiteral("<br>")));
     m_stack->setCurrentIndex(1);
     rebuildPlot();
     m_view.widthPx = std::max(1, m_lanesRect->width());
     fit();
+    showWholeRun();
+}
+
+void TimelineView::showWholeRun() {
+    if (!m_data) {
+        m_rangeModel->setStats(nullptr, {});
+        return;
+    }
+    m_rangeModel->setStats(m_data, statsOf(0, m_data->endPs()));
+    m_rangeLabel->setText(tr("The whole run. Shift+drag on the lanes to select a range."));
+    m_rangeTable->sortByColumn(2, Qt::DescendingOrder);
+}
+
+std::vector<strata::timeline::RangeStats> TimelineView::statsOf(std::int64_t fromPs, std::int64_t toPs) const {
+    std::vector<strata::timeline::RangeStats> stats;
+    for (std::size_t t = 0; t < m_data->traces().size(); ++t)
+        stats.push_back(strata::timeline::rangeStats(*m_data->traces()[t], m_data->lanes(t), fromPs, toPs));
+    return stats;
 }
 
 void TimelineView::rebuildPlot() {
     m_plot->clearPlottables();
+    m_counters.clear();
     m_plot->plotLayout()->clear(); // deletes the old axis rects
     m_counterRects.clear();
     m_lanesRect = new QCPAxisRect(m_plot);
@@ -349,23 +378,17 @@ void TimelineView::addCounterTracks() {
         rect->axis(QCPAxis::atTop)->setTicks(false);
         rect->axis(QCPAxis::atRight)->setTicks(false);
         QCPAxis* value = rect->axis(QCPAxis::atLeft);
-        value->setLabel(kind == trace::Counter::Kind::PathBandwidth ? tr("GB/s") : tr("SRAM MiB"));
+        value->setLabel(kind == trace::Counter::Kind::PathBandwidth ? tr("GB/s") : tr("MiB/core"));
         value->ticker()->setTickCount(3);
         const double scale = kind == trace::Counter::Kind::SramBytes ? 1.0 / (1024.0 * 1024.0) : 1.0;
         double maxValue = 0;
         std::size_t colour = 0;
         for (const auto& [t, counter] : series) {
             auto* graph = m_plot->addGraph(rect->axis(QCPAxis::atBottom), value);
-            QVector<double> keys;
-            QVector<double> values;
-            keys.reserve(static_cast<qsizetype>(counter->samples.size()));
-            values.reserve(static_cast<qsizetype>(counter->samples.size()));
-            for (const trace::CounterSample& s : counter->samples) {
-                keys << static_cast<double>(s.timePs);
-                values << s.value * scale;
-                maxValue = std::max(maxValue, s.value * scale);
-            }
-            graph->setData(keys, values, true);
+            // Drawn as averages over 2-pixel buckets of the view (updateCounters), not sample by
+            // sample: a busy path's bandwidth changes at every transfer.
+            m_counters.push_back({graph, std::make_shared<strata::timeline::CounterSeries>(*counter), scale});
+            maxValue = std::max(maxValue, m_counters.back().series->maxValue() * scale);
             graph->setLineStyle(QCPGraph::lsStepLeft);
             // Step lines are axis-parallel: no antialiasing, cosmetic pens (QCustomPlot's fast path).
             QPen pen(seriesColor(colour++), 1);
@@ -374,10 +397,15 @@ void TimelineView::addCounterTracks() {
                 pen.setStyle(Qt::DashLine);
             graph->setPen(pen);
             graph->setAntialiased(false);
-            graph->setName(QString::fromStdString(trace::counterName(*counter, m_data->traces()[t]->paths)) +
-                           (m_data->traces().size() > 1 ? QStringLiteral(" (%1)").arg(QString::fromStdString(m_data->name(t)))
-                                                        : QString()));
+            const auto& paths = m_data->traces()[t]->paths;
+            graph->setName(kind == trace::Counter::Kind::SramBytes ? QStringLiteral("core %1").arg(counter->index)
+                           : counter->index < paths.size()         ? QString::fromStdString(paths[counter->index].name)
+                                                                   : QStringLiteral("path %1").arg(counter->index));
+            if (t > 0) // the legend names the first run's series; the others are dashed alike
+                graph->setName(graph->name() + QStringLiteral(" \u2026"));
         }
+        // The peak of the averages at full zoom-out is far below the instant peak: scale to
+        // the averages (updateCounters widens the range when zooming in shows more).
         value->setRange(0, maxValue > 0 ? maxValue * 1.1 : 1);
         // A small legend inside the track names its series.
         auto* legend = new QCPLegend;
@@ -391,8 +419,10 @@ void TimelineView::addCounterTracks() {
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
         legend->setWrap(6);
         for (int g = 0; g < m_plot->graphCount(); ++g)
-            if (m_plot->graph(g)->valueAxis() == value)
+            if (m_plot->graph(g)->valueAxis() == value && !m_plot->graph(g)->name().endsWith(QStringLiteral("\u2026")))
                 m_plot->graph(g)->addToLegend(legend);
+        if (kind == trace::Counter::Kind::SramBytes)
+            legend->setVisible(false); // one line per core: the axis says what they are
         m_plot->plotLayout()->addElement(m_plot->plotLayout()->rowCount(), 0, rect);
         m_counterRects.push_back(rect);
     }
@@ -492,7 +522,29 @@ void TimelineView::applyView() {
             axis->setRange(m_view.startPs, m_view.endPs());
     m_lanesRect->axis(QCPAxis::atLeft)->setRange(m_scrollY, m_scrollY + m_lanesRect->height());
     rebuildFrame();
+    updateCounters();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::updateCounters() {
+    std::vector<double> keys;
+    std::vector<double> values;
+    std::unordered_map<QCPAxis*, double> peak;
+    for (const CounterTrack& track : m_counters) {
+        keys.clear();
+        values.clear();
+        track.series->buckets(m_view, 2, keys, values);
+        QVector<double> k(keys.begin(), keys.end());
+        QVector<double> v;
+        v.reserve(static_cast<qsizetype>(values.size()));
+        for (double value : values) {
+            v << value * track.scale;
+            peak[track.graph->valueAxis()] = std::max(peak[track.graph->valueAxis()], value * track.scale);
+        }
+        track.graph->setData(k, v, true);
+    }
+    for (const auto& [axis, value] : peak)
+        axis->setRange(0, value > 0 ? value * 1.15 : 1);
 }
 
 void TimelineView::rebuildFrame() {
@@ -631,10 +683,7 @@ void TimelineView::selectRange(std::int64_t fromPs, std::int64_t toPs) {
     if (toPs < fromPs)
         std::swap(fromPs, toPs);
     m_range = std::make_pair(fromPs, toPs);
-    std::vector<strata::timeline::RangeStats> stats;
-    for (std::size_t t = 0; t < m_data->traces().size(); ++t)
-        stats.push_back(strata::timeline::rangeStats(*m_data->traces()[t], m_data->lanes(t), fromPs, toPs));
-    m_rangeModel->setStats(m_data, std::move(stats));
+    m_rangeModel->setStats(m_data, statsOf(fromPs, toPs));
     m_rangeLabel->setText(tr("%1 \u2013 %2 (%3). Time is summed over lanes: overlapping transfers add up.")
                               .arg(formatDuration(static_cast<double>(fromPs)), formatDuration(static_cast<double>(toPs)),
                                    formatDuration(static_cast<double>(toPs - fromPs))));
@@ -645,8 +694,7 @@ void TimelineView::selectRange(std::int64_t fromPs, std::int64_t toPs) {
 
 void TimelineView::clearRange() {
     m_range.reset();
-    m_rangeModel->setStats(nullptr, {});
-    m_rangeLabel->setText(tr("Shift+drag on the lanes to select a time range."));
+    showWholeRun();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

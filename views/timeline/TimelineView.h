@@ -6,7 +6,9 @@
 // lists, core/timeline). Wheel zooms about the cursor, drag pans, Shift+drag selects a range,
 // Ctrl+drag (or right-drag) zooms to a box; +/-, arrows, F (fit), Z (zoom to the range).
 
+#include "timeline/CounterSeries.h"
 #include "timeline/Frame.h"
+#include "timeline/RangeStats.h"
 #include "timeline/TimelineData.h"
 #include "views/timeline/RowGeometry.h"
 #include "views/timeline/TimelineStyle.h"
@@ -20,6 +22,7 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QCPAxisRect;
+class QCPGraph;
 class QCustomPlot;
 class QLabel;
 class QPushButton;
@@ -106,6 +109,9 @@ class TimelineView : public QWidget {
     void rebuildFrame();
     void updateLegend();
     void updateScrollBar();
+    void showWholeRun();
+    void updateCounters();
+    std::vector<strata::timeline::RangeStats> statsOf(std::int64_t fromPs, std::int64_t toPs) const;
     void onMousePress(QMouseEvent* event);
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
@@ -137,6 +143,12 @@ class TimelineView : public QWidget {
     QCPAxisRect* m_lanesRect = nullptr;
     QSize m_laidOut; // the lanes' size the frame was last built for
     std::vector<QCPAxisRect*> m_counterRects;
+    struct CounterTrack {
+        QCPGraph* graph = nullptr;
+        std::shared_ptr<const strata::timeline::CounterSeries> series;
+        double scale = 1;
+    };
+    std::vector<CounterTrack> m_counters;
     LanesPlottable* m_lanes = nullptr;
     QSharedPointer<TimeTicker> m_ticker;
     QScrollBar* m_scroll = nullptr;
