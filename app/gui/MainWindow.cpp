@@ -3,6 +3,7 @@
 #include "CompileController.h"
 #include "DiagnosticsPanel.h"
 #include "EmulateController.h"
+#include "TimelineTab.h"
 #include "GraphTab.h"
 #include "HeatOverlay.h"
 #include "ProjectController.h"
@@ -149,6 +150,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_programView, tr("Program"));
     m_tabs->addTab(m_pipelineView, tr("Pipeline"));
     m_tabs->addTab(m_splitter, tr("Ops"));
+    m_timelineTab = new TimelineTab;
+    m_timelineTab->setObjectName(QStringLiteral("timelineTab"));
+    m_tabs->addTab(m_timelineTab, tr("Timeline"));
 
     m_stack = new QStackedWidget;
     m_stack->setObjectName(QStringLiteral("centralStack"));
@@ -167,6 +171,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectSchedule();
     connectCompile();
     connectEmulate();
+    connectTimeline();
     connectProject();
 
     QSettings settings;
@@ -197,6 +202,7 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
+    file->addAction(m_timelineTab->openTraceAction());
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();
@@ -449,6 +455,18 @@ void MainWindow::connectEmulate() {
         [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
 }
 
+void MainWindow::connectTimeline() {
+    connect(m_emulate, &EmulateController::emulated, m_timelineTab, &TimelineTab::setEmulation);
+    m_timelineTab->linkSelection(m_graphTab->view(), m_programView);
+    connect(m_timelineTab, &TimelineTab::tracesLoaded, this, &MainWindow::updateBusy);
+    connect(m_timelineTab, &TimelineTab::diagnosticsReported, this,
+            [this](const std::vector<Diagnostic>& diagnostics) {
+                m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
+            });
+    connect(m_timelineTab, &TimelineTab::statusMessage, this,
+            [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+}
+
 void MainWindow::connectProject() {
     m_project = new ProjectController(this);
     auto* file = qobject_cast<QMenu*>(m_recentMenu->parentWidget());
@@ -517,7 +535,8 @@ void MainWindow::updateBusy() {
 
 bool MainWindow::isBusy() const {
     return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
-           (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating());
+           (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating()) ||
+           (m_timelineTab && m_timelineTab->isLoading());
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {
@@ -549,7 +568,7 @@ void MainWindow::setPartition(std::vector<int> blockOfOp,
 
 QStringList MainWindow::tabNames() {
     return {QStringLiteral("graph"), QStringLiteral("program"), QStringLiteral("pipeline"),
-            QStringLiteral("ops")};
+            QStringLiteral("ops"), QStringLiteral("timeline")};
 }
 
 QString MainWindow::currentTabName() const {

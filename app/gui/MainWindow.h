@@ -49,6 +49,7 @@ namespace strata::gui {
 class CompileController;
 class EmulateController;
 class ProjectController;
+class TimelineTab;
 class DiagnosticsPanel;
 class GraphTab;
 class ProgramLinker;
@@ -90,10 +91,11 @@ class MainWindow : public QMainWindow {
     CompileController* compileController() const { return m_compile; }
     EmulateController* emulateController() const { return m_emulate; }
     ProjectController* projectController() const { return m_project; }
+    TimelineTab* timelineTab() const { return m_timelineTab; }
     views::program::ProgramView* programView() const { return m_programView; }
     views::pipeline::PipelineView* pipelineView() const { return m_pipelineView; }
 
-    // Central tabs by name, for --tab: "graph", "program", "pipeline", "ops".
+    // Central tabs by name, for --tab: "graph", "program", "pipeline", "ops", "timeline".
     static QStringList tabNames();
     // Shows the tab called `name`; false if there is none.
     bool showTab(const QString& name);
@@ -122,6 +124,7 @@ class MainWindow : public QMainWindow {
     void connectCompile();
     void connectEmulate();
     void connectProject();
+    void connectTimeline();
 
     void showOpenDialog();
     void showAbout();
@@ -173,6 +176,7 @@ class MainWindow : public QMainWindow {
     CompileController* m_compile = nullptr;
     EmulateController* m_emulate = nullptr;
     ProjectController* m_project = nullptr;
+    TimelineTab* m_timelineTab = nullptr;
     QMenu* m_buildMenu = nullptr;
     ProgramLinker* m_linker = nullptr;
     views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;

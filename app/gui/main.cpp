@@ -1,14 +1,16 @@
 // strata: the desktop app. `strata [MODEL] [--screenshot OUT.png]
-// [--tab graph|program|pipeline|ops] [--target NAME] [--strategy NAME] [--size WxH]
-// [--input-shape name=1x3x224x224 ...]`. With
+// [--tab graph|program|pipeline|ops|timeline] [--trace FILE ...] [--target NAME]
+// [--strategy NAME] [--size WxH] [--input-shape name=1x3x224x224 ...]`. With
 // --screenshot it loads MODEL, runs what the tab needs (the schedule, the graph's layout, a
 // compile for program and pipeline), renders the window into OUT.png and exits:
 // 0 when the model loaded, 1 when it did not (the screenshot then shows the error), 2 on bad usage.
 
 #include "CompileController.h"
+#include "EmulateController.h"
 #include "MainWindow.h"
 #include "ProjectController.h"
 #include "ScheduleDocument.h"
+#include "TimelineTab.h"
 #include "model/ImportOptions.h"
 #include "schedule/Strategies.h"
 
@@ -37,6 +39,7 @@ struct Arguments {
     QString strategy; // empty: the document's default
     QSize size{1600, 1000};
     strata::model::ImportOptions importOptions;
+    QStringList traces; // --trace: trace files for the Timeline tab
 };
 
 int usageError(const QCommandLineParser& parser, const QString& message) {
@@ -123,6 +126,12 @@ int main(int argc, char* argv[]) {
         QStringLiteral("strategy"),
         QStringLiteral("Strategy of the starting schedule: per-op, rules or fuse-max."),
         QStringLiteral("name"));
+    const QCommandLineOption traceOption(
+        QStringLiteral("trace"),
+        QStringLiteral("Trace file (Strata / Chrome trace JSON) to show in the Timeline tab. "
+                       "Repeatable."),
+        QStringLiteral("file"));
+    parser.addOption(traceOption);
     parser.addOptions(
         {screenshotOption, tabOption, sizeOption, inputShapeOption, targetOption, strategyOption});
     parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX model to open."),
@@ -172,6 +181,7 @@ int main(int argc, char* argv[]) {
         args.importOptions.inputShapes[parsed->first] = parsed->second;
     }
 
+    args.traces = parser.values(traceOption);
     args.target = parser.value(targetOption).trimmed();
     std::optional<strata::schedule::Strategy> strategy;
     if (parser.isSet(strategyOption)) {
@@ -196,6 +206,8 @@ int main(int argc, char* argv[]) {
         window.projectController()->offerRecovery(); // the last session did not close cleanly
         if (!args.model.isEmpty())
             window.openFile(args.model);
+        if (!args.traces.isEmpty())
+            window.timelineTab()->openTraceFiles(args.traces);
         return QApplication::exec();
     }
 
@@ -220,6 +232,16 @@ int main(int argc, char* argv[]) {
             window.compileController()->compile();
             waitUntilSettled(window);
         }
+        // The timeline shows the emulation when no trace file is given.
+        if (args.tab == QLatin1String("timeline") && args.traces.isEmpty() &&
+            !window.emulateController()->last()) {
+            window.emulateController()->emulate();
+            waitUntilSettled(window);
+        }
+    }
+    if (!args.traces.isEmpty()) {
+        window.timelineTab()->openTraceFiles(args.traces);
+        waitUntilSettled(window);
     }
     // Let layouts and deferred resizes (dock sizes, column widths) settle before grabbing.
     for (int i = 0; i < 3; ++i)
