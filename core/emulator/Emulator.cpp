@@ -55,7 +55,8 @@ class Simulation {
   public:
     Simulation(const compiler::Program& program, const target::Target& target, const CheckedProgram& checked,
                const EmulateOptions& options, trace::Trace& out)
-        : m_program(program), m_target(target), m_steps(checked.steps), m_deliveries(checked.deliveries), m_options(options), m_trace(out),
+        : m_program(program), m_target(target), m_steps(checked.steps), m_deliveries(checked.deliveries),
+          m_pathsUsed(checked.pathsUsed), m_options(options), m_trace(out),
           m_contention(target), m_sharing(m_contention.capacities()), m_psPerCycle(1e12 / target.clockHz),
           m_cores(static_cast<std::size_t>(program.cores)),
           m_inFlight(static_cast<std::size_t>(program.cores) * target.paths.size(), 0),
@@ -316,9 +317,7 @@ class Simulation {
     }
 
     void makeCounters() {
-        std::vector<std::uint8_t> used(m_target.paths.size(), 0);
-        for (const Step& step : m_steps)
-            if (step.kind == InstrKind::Transfer) used[step.path] = 1;
+        const std::vector<std::uint8_t>& used = m_pathsUsed;
         m_pathCounter.assign(m_target.paths.size(), -1);
         for (std::size_t p = 0; p < used.size(); ++p) {
             if (!used[p]) continue;
@@ -389,6 +388,7 @@ class Simulation {
     const target::Target& m_target;
     const std::vector<Step>& m_steps;
     const std::vector<Delivery>& m_deliveries;
+    const std::vector<std::uint8_t>& m_pathsUsed;
     const EmulateOptions& m_options;
     trace::Trace& m_trace;
     Contention m_contention;

@@ -51,6 +51,7 @@ class Checker {
     CheckedProgram run() {
         const std::size_t n = m_program.instructions.size();
         m_checked.steps.assign(n, Step{});
+        m_checked.pathsUsed.assign(m_target.paths.size(), 0);
         if (!shapeFits()) return m_checked;
         m_elementBytes.reserve(m_graph.values.size());
         for (const ir::Value& v : m_graph.values) m_elementBytes.push_back(ir::dtypeSize(v.dtype));
@@ -107,6 +108,7 @@ class Checker {
             const target::TransferPath* path = findPath(t->path);
             if (!path) return problem(fmt::format("{}: target '{}' has no path '{}'", instructionName(id), m_target.name, t->path));
             step.path = static_cast<std::uint16_t>(path - m_target.paths.data());
+            m_checked.pathsUsed[step.path] = 1;
             step.amount = double(t->bytes);
             step.bytes = t->bytes;
             step.link = static_cast<std::uint32_t>(t->tag);

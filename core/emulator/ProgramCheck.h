@@ -40,6 +40,7 @@ struct CheckedProgram {
     std::vector<Step> steps;               // per instruction id
     std::size_t barriers = 0;              // barriers per core
     std::vector<Delivery> deliveries;      // in transfer id order
+    std::vector<std::uint8_t> pathsUsed;   // per target path: 1 when a transfer uses it
 };
 
 // Diagnostics go to `diagnostics`; the result is usable only when none is an error.
