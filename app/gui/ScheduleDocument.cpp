@@ -8,6 +8,7 @@
 #include <QUndoStack>
 #include <algorithm>
 #include <exception>
+#include <optional>
 #include <set>
 
 namespace strata::gui {
@@ -394,6 +395,77 @@ EditOutcome ScheduleDocument::moveOp(ir::OpId op, int toBlock) {
     const QString text = tr("Move %1 to %2").arg(fromStd(m_graph->op(op).name), blockText(toBlock));
     return edit(text, [graph = m_graph, op, toBlock](const schedule::Schedule& s) {
         return schedule::moveOp(s, *graph, op, toBlock);
+    });
+}
+
+namespace {
+
+int blockHolding(const schedule::Schedule& s, ir::OpId op) {
+    for (const schedule::Block& block : s.blocks)
+        if (std::find(block.ops.begin(), block.ops.end(), op) != block.ops.end())
+            return block.id;
+    return -1;
+}
+
+// The only op in `block` that `op` feeds (forward) or is fed by (backward), if there is one.
+std::optional<ir::OpId> chainNeighbour(const ir::Graph& graph, const schedule::Schedule& s,
+                                       ir::OpId op, int block, bool forward) {
+    std::vector<ir::OpId> found;
+    auto consider = [&](ir::OpId next) {
+        if (next.valid() && blockHolding(s, next) == block &&
+            std::find(found.begin(), found.end(), next) == found.end())
+            found.push_back(next);
+    };
+    const ir::Op& o = graph.op(op);
+    for (ir::ValueId v : forward ? o.outputs : o.inputs) {
+        const ir::Value& value = graph.values[v.index];
+        if (forward)
+            for (ir::OpId c : value.consumers)
+                consider(c);
+        else
+            consider(value.producer);
+    }
+    if (found.size() != 1)
+        return std::nullopt;
+    return found.front();
+}
+
+} // namespace
+
+EditOutcome ScheduleDocument::moveBoundary(ir::OpId producer, ir::OpId consumer, ir::OpId to) {
+    const std::size_t n = m_graph ? m_graph->ops.size() : 0;
+    if (producer.index >= n || consumer.index >= n || to.index >= n)
+        return refuse(tr("Move boundary: there is no such op"), {});
+    const QString text = tr("Move the boundary to %1").arg(fromStd(m_graph->op(to).name));
+    return edit(text, [graph = m_graph, producer, consumer,
+                       to](const schedule::Schedule& s) -> schedule::EditResult {
+        const int a = blockHolding(s, producer);
+        const int b = blockHolding(s, consumer);
+        if (a < 0 || b < 0 || a == b)
+            return error("the edge no longer crosses a block boundary");
+        const int target = blockHolding(s, to);
+        if (target != a && target != b)
+            return error("drop the boundary on an op of " + schedule::blockName(a) + " or " +
+                         schedule::blockName(b) + ", the blocks it separates");
+        const bool grow = target == b; // the producer's block takes ops from the consumer's
+        std::vector<ir::OpId> chain{grow ? consumer : producer};
+        while (chain.back() != to) {
+            const auto next = chainNeighbour(*graph, s, chain.back(), target, grow);
+            if (!next)
+                return error("'" + graph->op(to).name + "' is not on a chain from the boundary: '" +
+                             graph->op(chain.back()).name + "' has no single " +
+                             (grow ? "consumer" : "producer") + " in " +
+                             schedule::blockName(target));
+            chain.push_back(*next);
+        }
+        schedule::Schedule result = s;
+        for (ir::OpId op : chain) {
+            auto moved = schedule::moveOp(result, *graph, op, grow ? a : b);
+            if (!moved)
+                return moved.takeDiagnostics();
+            result = std::move(moved).value();
+        }
+        return result;
     });
 }
 

@@ -81,6 +81,11 @@ class ScheduleDocument : public QObject {
     EditOutcome split(ir::OpId at);
     // Moves `op` into block `toBlock`, which must hold one of its producers or consumers.
     EditOutcome moveOp(ir::OpId op, int toBlock);
+    // Moves the boundary on the edge producer -> consumer (two blocks) along the chain to `to`:
+    // `to` in the consumer's block grows the producer's block by the ops from `consumer` to
+    // `to`; `to` in the producer's block shrinks it by the ops from `to` to `producer`. Each
+    // step follows the op's only neighbour in the block; one undoable command.
+    EditOutcome moveBoundary(ir::OpId producer, ir::OpId consumer, ir::OpId to);
     EditOutcome setMp(int block, int mp);
     EditOutcome setTile(int block, schedule::TileSpec tile);
     EditOutcome setBuffering(int block, int buffering);

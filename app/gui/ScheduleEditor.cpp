@@ -64,6 +64,10 @@ ScheduleEditor::ScheduleEditor(ScheduleDocument* document, views::graph::GraphVi
             &ScheduleEditor::onGraphSelectionChanged);
     connect(m_graph, &views::graph::GraphView::opDropRequested, this,
             [this](ir::OpId op, int block) { m_document->moveOp(op, block); });
+    connect(m_graph, &views::graph::GraphView::boundaryDragRequested, this,
+            [this](ir::OpId producer, ir::OpId consumer, ir::OpId to) {
+                m_document->moveBoundary(producer, consumer, to);
+            });
     connect(m_graph, &views::graph::GraphView::opContextMenuRequested, this,
             &ScheduleEditor::showOpMenu);
     connect(m_graph, &views::graph::GraphView::blockContextMenuRequested, this,

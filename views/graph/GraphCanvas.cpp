@@ -369,7 +369,15 @@ void GraphCanvas::mousePressEvent(QMouseEvent* event) {
     if (m_drag.active)
         endDrag();
     m_drag = {};
+    m_boundary = {};
     if (event->button() == Qt::LeftButton && event->modifiers() == Qt::NoModifier) {
+        for (QGraphicsItem* item : items(event->position().toPoint()))
+            if (auto* handle = qgraphicsitem_cast<BoundaryHandleItem*>(item)) {
+                m_boundary = {true, handle->producer(), handle->consumer()};
+                viewport()->setCursor(Qt::SizeVerCursor);
+                event->accept();
+                return; // no panning while a boundary is dragged
+            }
         if (NodeItem* node = opNodeAt(event->position().toPoint())) {
             const ir::OpId op(node->ref().id);
             // Only ops in a schedule block can move to another one.
@@ -387,6 +395,10 @@ void GraphCanvas::mousePressEvent(QMouseEvent* event) {
 }
 
 void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
+    if (m_boundary.pressed) {
+        event->accept();
+        return;
+    }
     if (m_drag.pressed && (event->buttons() & Qt::LeftButton)) {
         const QPoint pos = event->position().toPoint();
         NodeItem* node = draggedNode();
@@ -413,6 +425,15 @@ void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void GraphCanvas::mouseReleaseEvent(QMouseEvent* event) {
+    if (m_boundary.pressed && event->button() == Qt::LeftButton) {
+        const BoundaryDrag drag = m_boundary;
+        m_boundary = {};
+        viewport()->unsetCursor();
+        event->accept();
+        if (NodeItem* node = opNodeAt(event->position().toPoint()))
+            emit boundaryDragRequested(drag.producer, drag.consumer, ir::OpId(node->ref().id));
+        return;
+    }
     if (m_drag.active && event->button() == Qt::LeftButton) {
         const ir::OpId op = m_drag.op;
         const int block = m_drag.dropBlock;

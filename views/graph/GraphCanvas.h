@@ -61,6 +61,9 @@ class GraphCanvas : public QGraphicsView {
     void searchRequested(); // "/" pressed
     // An op was dragged from its block and dropped on `block`'s cluster or collapsed node.
     void opDropRequested(strata::ir::OpId op, int block);
+    // A boundary handle on the edge producer -> consumer was dropped on op `to`.
+    void boundaryDragRequested(strata::ir::OpId producer, strata::ir::OpId consumer,
+                               strata::ir::OpId to);
     void opContextMenuRequested(strata::ir::OpId op, QPoint globalPos);
     void blockContextMenuRequested(int block, QPoint globalPos);
 
@@ -97,6 +100,13 @@ class GraphCanvas : public QGraphicsView {
         int dropBlock = -1; // the block under the mouse, other than fromBlock
     };
     OpDrag m_drag;
+    // A boundary handle being dragged: the edge it sits on.
+    struct BoundaryDrag {
+        bool pressed = false;
+        ir::OpId producer;
+        ir::OpId consumer;
+    };
+    BoundaryDrag m_boundary;
 
     GraphScene* m_scene;
     QVariantAnimation* m_animation = nullptr;

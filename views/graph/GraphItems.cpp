@@ -440,4 +440,29 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
         m_badge);
 }
 
+BoundaryHandleItem::BoundaryHandleItem(ir::OpId producer, ir::OpId consumer, QPointF centre,
+                                       QColor color)
+    : m_producer(producer), m_consumer(consumer), m_color(color) {
+    setPos(centre);
+    setZValue(5); // over edges and nodes' halos
+    setCursor(Qt::SizeVerCursor);
+    setToolTip(QObject::tr("Block boundary: drag it along the chain onto an op to move the "
+                           "boundary there"));
+}
+
+QRectF BoundaryHandleItem::boundingRect() const {
+    return QRectF(-11, -6, 22, 12);
+}
+
+void BoundaryHandleItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    if (levelOfDetail(painter) < kTextLod)
+        return;
+    painter->setPen(QPen(m_color.darker(130), 1.4));
+    painter->setBrush(Qt::white);
+    painter->drawRoundedRect(QRectF(-10, -5, 20, 10), 5, 5);
+    painter->setPen(QPen(m_color.darker(130), 1.2));
+    painter->drawLine(QPointF(-5, -1.5), QPointF(5, -1.5));
+    painter->drawLine(QPointF(-5, 1.5), QPointF(5, 1.5));
+}
+
 } // namespace strata::views::graph

@@ -20,6 +20,7 @@ enum ItemType {
     NodeItemType = QGraphicsItem::UserType + 1,
     EdgeItemType,
     ClusterItemType,
+    BoundaryHandleItemType,
 };
 
 // What a node shows; built by the scene from the graph.
@@ -157,6 +158,27 @@ class ClusterItem : public QGraphicsItem {
     std::optional<QColor> m_heat;
     bool m_invalid = false;
     bool m_dropTarget = false;
+};
+
+// A handle on an edge that crosses from one block into the next: dragged along the chain onto
+// an op, it asks to move the boundary there (the blocks grow and shrink accordingly).
+class BoundaryHandleItem : public QGraphicsItem {
+  public:
+    BoundaryHandleItem(ir::OpId producer, ir::OpId consumer, QPointF centre, QColor color);
+
+    enum { Type = BoundaryHandleItemType };
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    // The edge it sits on: `producer` in the upstream block, `consumer` in the downstream one.
+    ir::OpId producer() const { return m_producer; }
+    ir::OpId consumer() const { return m_consumer; }
+
+  private:
+    ir::OpId m_producer;
+    ir::OpId m_consumer;
+    QColor m_color;
 };
 
 } // namespace strata::views::graph

@@ -70,6 +70,7 @@ void GraphScene::clearLayout() {
     m_nodes.clear();
     m_edges.clear();
     m_clusters.clear();
+    m_handles.clear();
     m_nodeOfOp.clear();
     m_edgesOfNode.clear();
     m_highlighted.clear();
@@ -144,6 +145,27 @@ void GraphScene::showLayout(std::shared_ptr<const ir::Graph> graph,
         m_clusters.push_back(item);
     }
 
+    // A handle where an edge leaves one block for another (not between overview chunks).
+    if (!m_input.blocksAreChunks)
+        for (std::size_t i = 0; i < lay.edges.size(); ++i) {
+            const layout::EdgeRoute& route = lay.edges[i];
+            if (route.from >= m_nodes.size() || route.to >= m_nodes.size())
+                continue;
+            const layout::NodeRef from = m_nodes[route.from]->ref();
+            const layout::NodeRef to = m_nodes[route.to]->ref();
+            if (from.kind != layout::NodeKind::Op || to.kind != layout::NodeKind::Op)
+                continue;
+            const int a = blockOfOp(ir::OpId(from.id));
+            const int b = blockOfOp(ir::OpId(to.id));
+            if (a < 0 || b < 0 || a == b)
+                continue;
+            auto* handle = new BoundaryHandleItem(ir::OpId(from.id), ir::OpId(to.id),
+                                                  m_edges[i]->path().pointAtPercent(0.5),
+                                                  blockColor(a));
+            addItem(handle);
+            m_handles.push_back(handle);
+        }
+
     // Tooltips and badges once the adjacency exists.
     for (std::size_t i = 0; i < m_nodes.size(); ++i)
         m_nodes[i]->setToolTip(nodeToolTip(i));
@@ -191,6 +213,13 @@ void GraphScene::setBadges(std::vector<BlockBadge> badges) {
         node->setBadge(badge ? badgeDetails(*badge).join(QStringLiteral(" \u00b7 ")) : QString(),
                        badge && badge->invalid);
     }
+}
+
+BoundaryHandleItem* GraphScene::handleBetween(ir::OpId producer, ir::OpId consumer) const {
+    for (BoundaryHandleItem* handle : m_handles)
+        if (handle->producer() == producer && handle->consumer() == consumer)
+            return handle;
+    return nullptr;
 }
 
 const BlockBadge* GraphScene::findBadge(int block) const {

@@ -18,6 +18,7 @@
 
 namespace strata::views::graph {
 
+class BoundaryHandleItem;
 class ClusterItem;
 class EdgeItem;
 class NodeItem;
@@ -70,6 +71,10 @@ class GraphScene : public QGraphicsScene {
     NodeItem* nodeForOp(ir::OpId op) const;
     NodeItem* nodeForBlock(int block) const;
     ClusterItem* clusterForBlock(int block) const;
+    // Boundary handles: one per edge from an op in one block to an op in another.
+    std::size_t handleCount() const { return m_handles.size(); }
+    BoundaryHandleItem* handle(std::size_t index) const { return m_handles[index]; }
+    BoundaryHandleItem* handleBetween(ir::OpId producer, ir::OpId consumer) const;
     // The one selected node, or null (nothing or a cluster selected).
     NodeItem* selectedNode() const;
 
@@ -102,6 +107,7 @@ class GraphScene : public QGraphicsScene {
     std::vector<NodeItem*> m_nodes;                        // by layout node index
     std::vector<EdgeItem*> m_edges;                        // by layout edge index
     std::vector<ClusterItem*> m_clusters;                  // by layout cluster index
+    std::vector<BoundaryHandleItem*> m_handles;
     std::vector<std::uint32_t> m_nodeOfOp;                 // op index -> node index
     std::vector<std::vector<std::uint32_t>> m_edgesOfNode; // node -> incident edges
     std::vector<std::uint32_t> m_highlighted;              // edges lit for the selection

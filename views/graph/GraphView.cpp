@@ -68,6 +68,8 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     connect(m_canvas, &GraphCanvas::collapseBlockRequested, this,
             &GraphView::collapseBlockRequested);
     connect(m_canvas, &GraphCanvas::opDropRequested, this, &GraphView::opDropRequested);
+    connect(m_canvas, &GraphCanvas::boundaryDragRequested, this,
+            &GraphView::boundaryDragRequested);
     connect(m_canvas, &GraphCanvas::opContextMenuRequested, this,
             &GraphView::opContextMenuRequested);
     connect(m_canvas, &GraphCanvas::blockContextMenuRequested, this,

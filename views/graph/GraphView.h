@@ -109,6 +109,9 @@ class GraphView : public QWidget {
     void heatModeChanged(strata::views::graph::HeatMode mode);
     // Editing requests from the canvas (see GraphCanvas); the view edits nothing itself.
     void opDropRequested(strata::ir::OpId op, int block);
+    // A block boundary (on the edge producer -> consumer) dragged onto op `to`.
+    void boundaryDragRequested(strata::ir::OpId producer, strata::ir::OpId consumer,
+                               strata::ir::OpId to);
     void opContextMenuRequested(strata::ir::OpId op, QPoint globalPos);
     void blockContextMenuRequested(int block, QPoint globalPos);
 
