@@ -97,6 +97,24 @@ void move(const PreparedCompute& p) {
     }
 }
 
+template <class T>
+void gatherOf(const PreparedCompute& p) {
+    const auto y = as<T>(p.output), x = as<T>(p.inputs[0]);
+    if (p.call.inputs[1].dtype == ir::DType::Int32)
+        rt::gather(y, x, as<std::int32_t>(p.inputs[1]), p.call.axis);
+    else
+        rt::gather(y, x, as<std::int64_t>(p.inputs[1]), p.call.axis);
+}
+
+void gatherAny(const PreparedCompute& p) {
+    switch (ir::dtypeSize(p.call.outputs[0].dtype)) {
+    case 1: return gatherOf<std::uint8_t>(p);
+    case 2: return gatherOf<std::uint16_t>(p);
+    case 8: return gatherOf<std::uint64_t>(p);
+    default: return gatherOf<std::uint32_t>(p);
+    }
+}
+
 void moveAny(const PreparedCompute& p) {
     switch (ir::dtypeSize(p.call.outputs[0].dtype)) {
     case 1: return move<std::uint8_t>(p);
@@ -166,6 +184,7 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     case Kernel::Transpose:
     case Kernel::Concat:
     case Kernel::Slice: return moveAny(p);
+    case Kernel::Gather: return gatherAny(p);
     }
 }
 

@@ -90,6 +90,7 @@ class Printer {
         case Kernel::Pad:
             call(fmt::format("rt::pad(y0, x0, {}, {})", list(c.ints), floatLiteral(c.params[0])));
             break;
+        case Kernel::Gather: call(fmt::format("rt::gather(y0, x0, x1, {})", c.axis)); break;
         }
         return std::move(m_lines);
     }

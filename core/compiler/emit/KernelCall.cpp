@@ -384,6 +384,18 @@ bool slice(Lowering& l) {
     return true;
 }
 
+bool gather(Lowering& l) {
+    if (!l.hasInput(0) || !l.hasInput(1)) return l.fail("needs data and indices");
+    const ir::DType indices = l.in(1).dtype;
+    if (indices != ir::DType::Int64 && indices != ir::DType::Int32) return l.fail("indices must be int32 or int64");
+    if (l.in(0).dtype != l.out(0).dtype) return l.fail("input and output types differ");
+    auto axis = axisOf(l.op.attrInt("axis", 0), l.in(0).shape.size());
+    if (!axis) return l.fail("axis out of range");
+    l.call.kernel = Kernel::Gather;
+    l.call.axis = static_cast<int>(*axis);
+    return true;
+}
+
 bool pad(Lowering& l) {
     if (attrText(l.op, "mode", "constant") != "constant") return l.fail("only constant padding is supported");
     if (l.hasInput(3)) return l.fail("the axes input is not supported");
@@ -443,6 +455,7 @@ const std::map<std::string, Handler>& handlers() {
         {"Identity", sameElements},
         {"Transpose", transpose},                 {"Concat", concat},
         {"Slice", slice},                         {"Pad", pad},
+        {"Gather", gather},
     };
     return table;
 }

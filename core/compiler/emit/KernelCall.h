@@ -27,7 +27,7 @@ struct KernelView {
 
 enum class Kernel : std::uint8_t {
     Map, Zip, Conv2d, Pool2d, GlobalPool, Gemm, MatMul, BatchNorm, LayerNorm, Softmax, Reduce,
-    Reshape, Transpose, Concat, Slice, Pad,
+    Reshape, Transpose, Concat, Slice, Pad, Gather,
 };
 
 // The scalar function of Map and Zip (strata_rt's functions and function objects).
@@ -55,7 +55,7 @@ struct KernelCall {
     std::vector<std::int64_t> ints;
     std::array<std::int64_t, 8> window{}; // Conv2d, Pool2d: kernel[2], stride[2], padBegin[2], dilation[2]
     std::int64_t group = 1;               // Conv2d
-    int axis = 0;                         // LayerNorm, Softmax, Concat
+    int axis = 0;                         // LayerNorm, Softmax, Concat, Gather
     unsigned axesMask = 0;                // Reduce: a bit per input dim
     ReduceKind reduce = ReduceKind::Sum;
     bool transA = false, transB = false;  // Gemm

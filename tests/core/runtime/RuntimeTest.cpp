@@ -263,6 +263,37 @@ TEST(Runtime, RefusesInputsThatDoNotFitTheModel) {
     EXPECT_TRUE(mentions(bad.diagnostics(), "repeat")) << joined(bad.diagnostics());
 }
 
+// An embedding lookup as transformer exports have it: Gather of a weight by int64 tokens
+// (negative ones count from the end), then a MatMul.
+TEST(Runtime, EmbeddingLookupMatchesTheReference) {
+    auto values = [](int count, float scale) {
+        std::string text;
+        for (int i = 0; i < count; ++i) text += (i ? ", " : "") + std::to_string(scale * float((i * 37) % 23 - 11));
+        return text;
+    };
+    auto m = importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
+                        "g (int64[1, 6] tokens) => (float[1, 6, 4] y) <float[10, 8] table = {" + values(80, 0.1f) +
+                        "}, float[8, 4] proj = {" + values(32, 0.05f) + "}> {\n"
+                        "    e = Gather <axis = 0> (table, tokens)\n"
+                        "    y = MatMul (e, proj)\n}\n");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const ir::Graph& g = *m->graph;
+    auto target = target::resolveTarget("host");
+    ASSERT_TRUE(target);
+    const std::vector<std::int64_t> tokens = {3, 0, 9, -1, 5, -10};
+    const std::vector<reference::Tensor> inputs = {reference::fromInt64s({1, 6}, tokens)};
+    auto expected = reference::evaluate(g, inputs);
+    ASSERT_TRUE(expected) << joined(expected.diagnostics());
+    for (auto strategy : {schedule::Strategy::PerOp, schedule::Strategy::FuseMax}) {
+        auto compiled = compiler::compile(g, *target, schedule::makeSchedule(g, *target, strategy));
+        ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
+        auto result = runtime::run(compiled->program, *target, g, inputs);
+        ASSERT_TRUE(result) << joined(result.diagnostics());
+        auto c = reference::compare(result->outputs[0], (*expected)[0], 1e-5, 1e-4);
+        EXPECT_TRUE(c.ok) << c.message;
+    }
+}
+
 // Compiled samples: the outputs match the reference evaluation of the unfused graph.
 struct Case {
     const char* sample;

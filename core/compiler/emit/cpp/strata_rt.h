@@ -630,6 +630,27 @@ void pad(const View<T>& y, const View<T>& x, std::initializer_list<i64> padBegin
     pad(y, x, padBegin.begin(), value);
 }
 
+// Gather along `axis`: y[a, j, b] = x[a, indices[j], b]; a negative index counts from the end.
+// An index outside the tensor (or the box the tile holds) gives zero instead of a stray read.
+template <class T, class I>
+void gather(const View<T>& y, const View<T>& x, const View<I>& indices, int axis) {
+    const int q = indices.rank;
+    i64 xi[kMaxRank], ii[kMaxRank] = {};
+    forEachIndex(y, [&](const i64* yi) {
+        for (int d = 0; d < axis; ++d) xi[d] = yi[d];
+        for (int d = 0; d < q; ++d) ii[d] = yi[axis + d];
+        i64 k = static_cast<i64>(indices.at(ii));
+        if (k < 0) k += x.full[axis];
+        if (k < x.lo[axis] || k >= x.lo[axis] + x.ext[axis]) {
+            y.at(yi) = T{};
+            return;
+        }
+        xi[axis] = k;
+        for (int d = axis + 1; d < x.rank; ++d) xi[d] = yi[d + q - 1];
+        y.at(yi) = x.at(xi);
+    });
+}
+
 // --- files -----------------------------------------------------------------------------------
 
 // Reads exactly `bytes` bytes of `path` into `out`; false with a message when it cannot.
