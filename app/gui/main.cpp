@@ -1,20 +1,23 @@
 // strata: the desktop app. `strata [MODEL] [--screenshot OUT.png]
 // [--tab graph|program|pipeline|ops|timeline] [--trace FILE ...] [--target NAME]
-// [--strategy NAME] [--size WxH] [--input-shape name=1x3x224x224 ...]`. With
-// --screenshot it loads MODEL, runs what the tab needs (the schedule, the graph's layout, a
+// [--strategy NAME] [--heat time|dram] [--size WxH] [--input-shape name=1x3x224x224 ...]`.
+// With --screenshot it loads MODEL, runs what the tab needs (the schedule, the graph's layout, a
 // compile for program and pipeline), renders the window into OUT.png and exits:
 // 0 when the model loaded, 1 when it did not (the screenshot then shows the error), 2 on bad usage.
 
 #include "CompileController.h"
 #include "EmulateController.h"
+#include "GraphTab.h"
 #include "MainWindow.h"
 #include "ProjectController.h"
 #include "ScheduleDocument.h"
 #include "TimelineTab.h"
 #include "model/ImportOptions.h"
 #include "schedule/Strategies.h"
+#include "views/graph/GraphView.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -40,6 +43,7 @@ struct Arguments {
     QSize size{1600, 1000};
     strata::model::ImportOptions importOptions;
     QStringList traces; // --trace: trace files for the Timeline tab
+    std::optional<strata::views::graph::HeatMode> heat; // --heat: the graph's heat overlay
 };
 
 int usageError(const QCommandLineParser& parser, const QString& message) {
@@ -132,6 +136,11 @@ int main(int argc, char* argv[]) {
                        "Repeatable."),
         QStringLiteral("file"));
     parser.addOption(traceOption);
+    const QCommandLineOption heatOption(
+        QStringLiteral("heat"),
+        QStringLiteral("Colour the graph's blocks by predicted time or DRAM bytes: time, dram."),
+        QStringLiteral("figure"));
+    parser.addOption(heatOption);
     parser.addOptions(
         {screenshotOption, tabOption, sizeOption, inputShapeOption, targetOption, strategyOption});
     parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX model to open."),
@@ -169,6 +178,16 @@ int main(int argc, char* argv[]) {
                             .arg(parser.value(tabOption),
                                  strata::gui::MainWindow::tabNames().join(QStringLiteral(", "))));
     }
+    if (parser.isSet(heatOption)) {
+        const QString heat = parser.value(heatOption).trimmed().toLower();
+        if (heat == QLatin1String("time"))
+            args.heat = strata::views::graph::HeatMode::PredictedTime;
+        else if (heat == QLatin1String("dram"))
+            args.heat = strata::views::graph::HeatMode::DramBytes;
+        else
+            return usageError(parser, QStringLiteral("unknown --heat '%1': expected time or dram")
+                                          .arg(parser.value(heatOption)));
+    }
     for (const QString& text : parser.values(inputShapeOption)) {
         auto parsed = strata::model::parseInputShape(text.toStdString());
         if (!parsed) {
@@ -200,6 +219,10 @@ int main(int argc, char* argv[]) {
     if (strategy)
         window.scheduleDocument()->setStrategy(*strategy);
     window.showTab(args.tab);
+    if (args.heat) {
+        QComboBox* heat = window.graphTab()->view()->heatCombo();
+        heat->setCurrentIndex(heat->findData(static_cast<int>(*args.heat)));
+    }
 
     if (args.screenshot.isEmpty()) {
         window.show();

@@ -418,7 +418,7 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     // A heat colour fills the region strongly (it is the figure being read); a block's own
     // colour only tints it.
     QColor fill = m_heat.value_or(m_color);
-    fill.setAlpha(m_dropTarget ? 60 : m_heat ? 150 : 24);
+    fill.setAlpha(m_dropTarget ? 60 : m_heat ? 115 : 24);
     QColor border = m_heat ? m_heat->darker(140) : m_color;
     border.setAlpha(emphasised ? 255 : 150);
     painter->setPen(QPen(border,
