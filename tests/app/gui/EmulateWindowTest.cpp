@@ -12,11 +12,14 @@
 #include "ScheduleDocument.h"
 #include "ScheduleEditor.h"
 #include "schedule/Edits.h"
+#include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
+#include "views/graph/HeatLegend.h"
 #include "views/graph/GraphView.h"
 #include "views/schedule/ScheduleTableModel.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
@@ -203,6 +206,41 @@ TEST_F(EmulateWindowTest, EmulateOnDemandWhenAutomaticPredictionIsOff) {
     emulation().emulateAction()->trigger();
     ASSERT_TRUE(settle());
     expectPredictionsShown();
+}
+
+TEST_F(EmulateWindowTest, TheHeatOverlayColoursBlocksByPredictionOrDram) {
+    if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
+        GTEST_SKIP() << "sample not generated";
+    views::graph::GraphView* view = m_window->graphTab()->view();
+    QComboBox* combo = view->heatCombo();
+    auto choose = [&](views::graph::HeatMode mode) {
+        combo->setCurrentIndex(combo->findData(static_cast<int>(mode)));
+    };
+    // The hottest block by prediction is the darkest.
+    choose(views::graph::HeatMode::PredictedTime);
+    const auto predicted = emulation().predictions();
+    ASSERT_FALSE(predicted.empty());
+    const auto hottest = std::max_element(predicted.begin(), predicted.end(),
+                                          [](const auto& a, const auto& b) {
+                                              return a.second < b.second;
+                                          });
+    ASSERT_NE(scene().clusterForBlock(hottest->first), nullptr);
+    EXPECT_EQ(scene().clusterForBlock(hottest->first)->heat(), views::graph::heatColor(1.0));
+    EXPECT_EQ(scene().heat().size(), predicted.size());
+
+    // By DRAM bytes: every analysed block has a colour, the legend says so.
+    choose(views::graph::HeatMode::DramBytes);
+    EXPECT_EQ(scene().heat().size(), schedule().blocks.size());
+    EXPECT_EQ(view->heatLegend()->title(), QStringLiteral("DRAM bytes"));
+
+    // After an edit the prediction is redone and the overlay follows it.
+    choose(views::graph::HeatMode::PredictedTime);
+    const auto at = splitPoint();
+    ASSERT_TRUE(at);
+    ASSERT_TRUE(document().split(*at).applied());
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(scene().heat().size(), emulation().predictions().size());
+    EXPECT_EQ(scene().heat().size(), schedule().blocks.size());
 }
 
 // Not a pass/fail test: how long an edit takes to reach the badges on a big model.
