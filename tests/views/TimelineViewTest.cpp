@@ -93,6 +93,11 @@ TEST(TimelineViewTest, PairedRowsAndFittedView) {
     EXPECT_GT(f.view.frame().items(), 0u);
     f.view.setRowMode(strata::timeline::RowMode::Overlaid);
     EXPECT_EQ(f.view.rows().size(), 3u);
+    // New traces (a re-emulation) keep the zoom.
+    f.view.zoomToRange(100'000, 200'000);
+    f.view.setTraces({makeTrace(trace::Source::Emulated, 1.1)});
+    EXPECT_NEAR(f.view.viewport().startPs, 100'000, 1);
+    EXPECT_NEAR(f.view.viewport().endPs(), 200'000, 1);
 }
 
 TEST(TimelineViewTest, HoverShowsBothDurationsAndTheError) {

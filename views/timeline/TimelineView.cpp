@@ -257,6 +257,7 @@ bool TimelineView::isShowingTimeline() const { return m_stack->currentIndex() ==
 
 void TimelineView::setTraces(std::vector<std::shared_ptr<const trace::Trace>> traces, std::vector<std::string> names) {
     std::erase(traces, nullptr);
+    const bool keepView = m_data != nullptr && isShowingTimeline();
     std::size_t events = 0;
     for (const auto& t : traces)
         events += t->events.size();
@@ -288,8 +289,13 @@ void TimelineView::setTraces(std::vector<std::shared_ptr<const trace::Trace>> tr
     m_info->setText(info.join(QStringLiteral("<br>")));
     m_stack->setCurrentIndex(1);
     rebuildPlot();
-    m_view.widthPx = std::max(1, m_lanesRect->width());
-    fit();
+    // A new emulation after an edit keeps the user's zoom; a first timeline shows everything.
+    if (keepView) {
+        applyView();
+    } else {
+        m_view.widthPx = std::max(1, m_lanesRect->width());
+        fit();
+    }
     showWholeRun();
 }
 

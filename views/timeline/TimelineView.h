@@ -45,7 +45,8 @@ class TimelineView : public QWidget {
     ~TimelineView() override;
 
     // Shows `traces` on one axis, labelled by `names` (empty names: the traces' sources). No
-    // traces: the empty state.
+    // traces: the empty state. The zoom stays when a timeline was shown already (re-emulation
+    // after an edit); the first one is fitted.
     void setTraces(std::vector<std::shared_ptr<const trace::Trace>> traces, std::vector<std::string> names = {});
     // The empty state with `message`.
     void showMessage(const QString& message);
