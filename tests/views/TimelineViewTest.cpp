@@ -7,6 +7,7 @@
 
 #include "views/timeline/RangeStatsModel.h"
 #include "views/timeline/TimeFormat.h"
+#include "views/timeline/TimeTicker.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -203,6 +204,25 @@ TEST(TimeFormatTest, UnitsAndTicks) {
     EXPECT_EQ(formatTick(1'250'000, 250'000, unitForStep(250'000)), QStringLiteral("1.25 \u00b5s"));
     EXPECT_EQ(formatTick(3'000'000'000, 1'000'000'000, unitForStep(1'000'000'000)), QStringLiteral("3 ms"));
     EXPECT_EQ(formatTick(40'000, 20'000, unitForStep(20'000)), QStringLiteral("40 ns"));
+}
+
+TEST(TimeFormatTest, RulerInTimesOrCycles) {
+    TimeTicker ticker;
+    QVector<double> ticks;
+    QVector<QString> labels;
+    ticker.generate(QCPRange(0, 2'000'000), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    ASSERT_GE(labels.size(), 3);
+    EXPECT_TRUE(labels.back().endsWith(QStringLiteral("\u00b5s"))) << labels.back().toStdString();
+    // 1 GHz: 2 µs are 2000 cycles, ticks at round cycle counts.
+    ticker.setCycles(1e9);
+    ticks.clear();
+    labels.clear();
+    ticker.generate(QCPRange(0, 2'000'000), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    ASSERT_GE(labels.size(), 3);
+    for (const QString& label : labels)
+        EXPECT_TRUE(label.endsWith(QStringLiteral("cyc"))) << label.toStdString();
+    EXPECT_EQ(labels.front(), QStringLiteral("0 cyc"));
+    EXPECT_DOUBLE_EQ(std::fmod(ticks[1] * 1e-3, 1.0), 0.0); // whole cycles
 }
 
 } // namespace
