@@ -38,5 +38,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # Library dependencies come from dpkg-shlibdeps; Qt's platform plugins ship in libqt6gui6,
 # which the app links, and the icon and MIME caches are refreshed by their packages' triggers.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The runtime loads OpenBLAS itself (core/runtime/Blas.h), so dpkg-shlibdeps cannot see it.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0")
 set(CPACK_STRIP_FILES ON)
 include(CPack)

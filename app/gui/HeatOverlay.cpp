@@ -1,11 +1,15 @@
 #include "HeatOverlay.h"
 
 #include "EmulateController.h"
+#include "MeasureController.h"
 #include "ScheduleDocument.h"
 #include "SchedulePresentation.h"
 #include "views/Format.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
+#include "trace/TraceSummary.h"
+
+#include <cmath>
 
 namespace strata::gui {
 
@@ -13,6 +17,23 @@ namespace {
 
 QString bytesText(double bytes) {
     return views::formatBytes(static_cast<std::uint64_t>(bytes));
+}
+
+QString percentText(double fraction) {
+    return QStringLiteral("%1%").arg(100 * fraction, 0, 'f', 1);
+}
+
+// |predicted - measured| / measured per block of one run on this computer.
+std::unordered_map<int, double> predictionErrors(const MeasuredRun& run) {
+    std::unordered_map<int, double> predicted, errors;
+    for (const auto& b : trace::summarize(run.emulation->trace).blocks)
+        predicted[b.block] = static_cast<double>(b.timePs);
+    for (const auto& b : trace::summarize(run.measured).blocks) {
+        const auto p = predicted.find(b.block);
+        if (b.timePs > 0 && p != predicted.end())
+            errors[b.block] = std::abs(p->second - static_cast<double>(b.timePs)) / static_cast<double>(b.timePs);
+    }
+    return errors;
 }
 
 } // namespace
@@ -26,7 +47,16 @@ HeatOverlay::HeatOverlay(views::graph::GraphView* view, ScheduleDocument* docume
     connect(m_document, &ScheduleDocument::scheduleChanged, this, &HeatOverlay::refresh);
 }
 
+void HeatOverlay::setMeasureController(MeasureController* measure) {
+    m_measure = measure;
+    connect(m_measure, &MeasureController::measured, this, &HeatOverlay::refresh);
+    refresh();
+}
+
 void HeatOverlay::refresh() {
+    const bool measured = m_measure && m_measure->isCurrent();
+    m_view->setHeatModeAvailable(views::graph::HeatMode::PredictionError, measured,
+                                 measured ? QString() : tr("Needs a measured run of this schedule (Run on Host, Ctrl+R)"));
     using views::graph::HeatMode;
     switch (m_view->heatMode()) {
     case HeatMode::Off:
@@ -46,7 +76,10 @@ void HeatOverlay::refresh() {
         return;
     }
     case HeatMode::PredictionError:
-        m_view->setHeat({}, nullptr, tr("Needs a measured run"));
+        if (measured)
+            m_view->setHeat(predictionErrors(*m_measure->last()), &percentText, QString());
+        else
+            m_view->setHeat({}, nullptr, tr("Needs a measured run (Run on Host, Ctrl+R)"));
         return;
     }
 }

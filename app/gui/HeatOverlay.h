@@ -1,8 +1,9 @@
 #pragma once
 // Feeds the graph view's heat overlay: when the user picks a mode in the view's combo, and
 // whenever the schedule or its prediction changes, it hands the view one value per block
-// (predicted time from the EmulateController, DRAM bytes from the schedule check). Prediction
-// error stays unavailable until the app has a measured run to compare with.
+// (predicted time from the EmulateController, DRAM bytes from the schedule check, prediction
+// error from the last Run on Host of the current schedule: |predicted - measured| / measured per
+// block). The error mode is available once such a run exists.
 
 #include <QObject>
 
@@ -13,6 +14,7 @@ class GraphView;
 namespace strata::gui {
 
 class EmulateController;
+class MeasureController;
 class ScheduleDocument;
 
 class HeatOverlay : public QObject {
@@ -22,6 +24,9 @@ class HeatOverlay : public QObject {
     HeatOverlay(views::graph::GraphView* view, ScheduleDocument* document,
                 EmulateController* emulation, QObject* parent);
 
+    // Prediction error from `measure`'s runs (optional; without it the mode stays unavailable).
+    void setMeasureController(MeasureController* measure);
+
     // Recomputes the values of the mode shown.
     void refresh();
 
@@ -29,6 +34,7 @@ class HeatOverlay : public QObject {
     views::graph::GraphView* m_view;
     ScheduleDocument* m_document;
     EmulateController* m_emulation;
+    MeasureController* m_measure = nullptr;
 };
 
 } // namespace strata::gui

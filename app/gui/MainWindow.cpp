@@ -3,6 +3,8 @@
 #include "CompileController.h"
 #include "DiagnosticsPanel.h"
 #include "EmulateController.h"
+#include "ExportController.h"
+#include "MeasureController.h"
 #include "TimelineTab.h"
 #include "GraphTab.h"
 #include "HeatOverlay.h"
@@ -171,6 +173,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectSchedule();
     connectCompile();
     connectEmulate();
+    connectMeasure();
     connectTimeline();
     connectProject();
 
@@ -200,13 +203,13 @@ void MainWindow::createActions() {
 }
 
 void MainWindow::createMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_openAction);
-    file->addAction(m_timelineTab->openTraceAction());
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_fileMenu = menuBar()->addMenu(tr("&File"));
+    m_fileMenu->addAction(m_openAction);
+    m_fileMenu->addAction(m_timelineTab->openTraceAction());
+    m_recentMenu = m_fileMenu->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
-    file->addSeparator();
-    file->addAction(m_quitAction);
+    m_fileMenu->addSeparator();
+    m_fileMenu->addAction(m_quitAction);
 
     m_editMenu = menuBar()->addMenu(tr("&Edit"));
     m_viewMenu = menuBar()->addMenu(tr("&View"));
@@ -441,7 +444,7 @@ void MainWindow::connectCompile() {
 
 void MainWindow::connectEmulate() {
     m_emulate = new EmulateController(m_document, m_graphTab, m_scheduleModel, this);
-    new HeatOverlay(m_graphTab->view(), m_document, m_emulate, this);
+    m_heat = new HeatOverlay(m_graphTab->view(), m_document, m_emulate, this);
     m_scheduleBar->addAction(m_emulate->emulateAction());
     m_buildMenu->addSeparator();
     m_buildMenu->addAction(m_emulate->emulateAction());
@@ -455,8 +458,35 @@ void MainWindow::connectEmulate() {
         [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
 }
 
+void MainWindow::connectMeasure() {
+    m_measure = new MeasureController(m_document, this);
+    m_heat->setMeasureController(m_measure);
+    m_scheduleBar->addAction(m_measure->runAction());
+    m_buildMenu->addSeparator();
+    m_buildMenu->addAction(m_measure->runAction());
+    m_buildMenu->addAction(m_measure->cancelAction());
+    connect(m_measure, &MeasureController::busyChanged, this, &MainWindow::updateBusy);
+    connect(
+        m_measure, &MeasureController::statusMessage, this,
+        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    connect(m_measure, &MeasureController::diagnosticsReported, this,
+            [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
+                m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
+                m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, summary, tr("run"));
+                m_diagnosticsDock->show();
+                m_diagnosticsDock->raise();
+            });
+
+    m_export = new ExportController(m_document, m_emulate, m_measure, this);
+    m_fileMenu->insertAction(m_quitAction, m_export->exportAction());
+    connect(
+        m_export, &ExportController::statusMessage, this,
+        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+}
+
 void MainWindow::connectTimeline() {
     connect(m_emulate, &EmulateController::emulated, m_timelineTab, &TimelineTab::setEmulation);
+    connect(m_measure, &MeasureController::measured, m_timelineTab, &TimelineTab::setMeasurement);
     m_timelineTab->linkSelection(m_graphTab->view(), m_programView);
     connect(m_timelineTab, &TimelineTab::tracesLoaded, this, &MainWindow::updateBusy);
     connect(m_timelineTab, &TimelineTab::diagnosticsReported, this,
@@ -469,9 +499,8 @@ void MainWindow::connectTimeline() {
 
 void MainWindow::connectProject() {
     m_project = new ProjectController(this);
-    auto* file = qobject_cast<QMenu*>(m_recentMenu->parentWidget());
-    file->insertActions(m_quitAction, {m_project->saveAction(), m_project->saveAsAction()});
-    file->insertSeparator(m_quitAction);
+    m_fileMenu->insertActions(m_quitAction, {m_project->saveAction(), m_project->saveAsAction()});
+    m_fileMenu->insertSeparator(m_quitAction);
     connect(m_compile, &CompileController::programShown, m_project, &ProjectController::autosave);
     connect(m_project, &ProjectController::problemsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
@@ -536,6 +565,7 @@ void MainWindow::updateBusy() {
 bool MainWindow::isBusy() const {
     return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
            (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating()) ||
+           (m_measure && m_measure->isRunning()) ||
            (m_timelineTab && m_timelineTab->isLoading());
 }
 

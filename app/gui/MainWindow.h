@@ -48,6 +48,9 @@ namespace strata::gui {
 
 class CompileController;
 class EmulateController;
+class ExportController;
+class HeatOverlay;
+class MeasureController;
 class ProjectController;
 class TimelineTab;
 class DiagnosticsPanel;
@@ -90,6 +93,8 @@ class MainWindow : public QMainWindow {
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
     CompileController* compileController() const { return m_compile; }
     EmulateController* emulateController() const { return m_emulate; }
+    MeasureController* measureController() const { return m_measure; }
+    ExportController* exportController() const { return m_export; }
     ProjectController* projectController() const { return m_project; }
     TimelineTab* timelineTab() const { return m_timelineTab; }
     views::program::ProgramView* programView() const { return m_programView; }
@@ -123,6 +128,7 @@ class MainWindow : public QMainWindow {
     void connectSchedule();
     void connectCompile();
     void connectEmulate();
+    void connectMeasure();
     void connectProject();
     void connectTimeline();
 
@@ -175,6 +181,9 @@ class MainWindow : public QMainWindow {
     views::pipeline::PipelineView* m_pipelineView = nullptr;
     CompileController* m_compile = nullptr;
     EmulateController* m_emulate = nullptr;
+    HeatOverlay* m_heat = nullptr;
+    MeasureController* m_measure = nullptr;
+    ExportController* m_export = nullptr;
     ProjectController* m_project = nullptr;
     TimelineTab* m_timelineTab = nullptr;
     QMenu* m_buildMenu = nullptr;
@@ -188,6 +197,7 @@ class MainWindow : public QMainWindow {
     QAction* m_openAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_aboutAction = nullptr;
+    QMenu* m_fileMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_editMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

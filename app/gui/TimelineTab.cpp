@@ -119,15 +119,27 @@ void TimelineTab::setEmulation(std::shared_ptr<const EmulationRun> run) {
     showTraces();
 }
 
+void TimelineTab::setMeasurement(std::shared_ptr<const MeasuredRun> run) {
+    m_measurement = std::move(run);
+    showTraces();
+}
+
 void TimelineTab::showTraces() {
     std::vector<std::shared_ptr<const trace::Trace>> traces;
     std::vector<std::string> names;
-    if (m_emulation && !m_emulation->trace.events.empty()) {
+    std::shared_ptr<const EmulationRun> emulation = m_emulation;
+    if (m_measurement && (!emulation || emulation->revision != m_measurement->emulation->revision))
+        emulation = m_measurement->emulation; // pair the run with its own prediction
+    if (emulation && !emulation->trace.events.empty()) {
         // Shares the run's trace without copying it: the alias keeps the run alive.
-        traces.emplace_back(m_emulation, &m_emulation->trace);
-        names.push_back("emulated" + (m_emulation->targetName.isEmpty()
+        traces.emplace_back(emulation, &emulation->trace);
+        names.push_back("emulated" + (emulation->targetName.isEmpty()
                                           ? std::string()
-                                          : " (" + QFileInfo(m_emulation->targetName).baseName().toStdString() + ")"));
+                                          : " (" + QFileInfo(emulation->targetName).baseName().toStdString() + ")"));
+    }
+    if (m_measurement) {
+        traces.emplace_back(m_measurement, &m_measurement->measured);
+        names.push_back("measured (this computer)");
     }
     for (const LoadedFile& file : m_files) {
         traces.push_back(file.trace);

@@ -6,6 +6,7 @@
 // instruction (and so its op in the graph).
 
 #include "EmulationRun.h"
+#include "MeasuredRun.h"
 #include "base/Diagnostic.h"
 #include "trace/Trace.h"
 
@@ -50,6 +51,9 @@ class TimelineTab : public QWidget {
   public slots:
     // Shows `run`'s trace beside the opened files (null: none).
     void setEmulation(std::shared_ptr<const strata::gui::EmulationRun> run);
+    // Shows a run on this computer paired with its prediction (null: none). When the emulation
+    // on screen is of another schedule revision, the run's own prediction is shown instead.
+    void setMeasurement(std::shared_ptr<const strata::gui::MeasuredRun> run);
 
   signals:
     void tracesLoaded(bool ok);
@@ -70,6 +74,7 @@ class TimelineTab : public QWidget {
     views::timeline::TimelineView* m_view = nullptr;
     QAction* m_openTrace = nullptr;
     std::shared_ptr<const EmulationRun> m_emulation;
+    std::shared_ptr<const MeasuredRun> m_measurement;
     std::vector<LoadedFile> m_files;
     std::uint64_t m_generation = 0;
     bool m_loading = false;

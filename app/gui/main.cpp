@@ -1,12 +1,16 @@
 // strata: the desktop app. `strata [MODEL] [--screenshot OUT.png]
 // [--tab graph|program|pipeline|ops|timeline] [--trace FILE ...] [--target NAME]
-// [--strategy NAME] [--heat time|dram] [--size WxH] [--input-shape name=1x3x224x224 ...]`.
-// With --screenshot it loads MODEL, runs what the tab needs (the schedule, the graph's layout, a
-// compile for program and pipeline), renders the window into OUT.png and exits:
-// 0 when the model loaded, 1 when it did not (the screenshot then shows the error), 2 on bad usage.
+// [--strategy NAME] [--heat time|dram|error] [--run] [--export DIR] [--size WxH]
+// [--input-shape name=1x3x224x224 ...]`.
+// With --screenshot or --export it works headless: loads MODEL, runs what the tab needs (the
+// schedule, the graph's layout, a compile for program and pipeline; with --run a measured run on
+// this computer), writes the export bundle and/or renders the window into OUT.png and exits:
+// 0 when the model loaded (and the export worked), 1 when not, 2 on bad usage.
 
 #include "CompileController.h"
 #include "EmulateController.h"
+#include "ExportController.h"
+#include "MeasureController.h"
 #include "GraphTab.h"
 #include "MainWindow.h"
 #include "ProjectController.h"
@@ -43,6 +47,8 @@ struct Arguments {
     QSize size{1600, 1000};
     strata::model::ImportOptions importOptions;
     QStringList traces; // --trace: trace files for the Timeline tab
+    bool run = false;   // --run: a measured run on this computer before the screenshot/export
+    QString exportDir;  // --export: the bundle's folder
     std::optional<strata::views::graph::HeatMode> heat; // --heat: the graph's heat overlay
 };
 
@@ -138,9 +144,20 @@ int main(int argc, char* argv[]) {
     parser.addOption(traceOption);
     const QCommandLineOption heatOption(
         QStringLiteral("heat"),
-        QStringLiteral("Colour the graph's blocks by predicted time or DRAM bytes: time, dram."),
+        QStringLiteral("Colour the graph's blocks by predicted time, DRAM bytes or prediction "
+                       "error (needs --run): time, dram, error."),
         QStringLiteral("figure"));
     parser.addOption(heatOption);
+    const QCommandLineOption runOption(
+        QStringLiteral("run"),
+        QStringLiteral("Headless: run the schedule on this computer (host target) first, so the "
+                       "timeline, heat overlay and export have a measured run."));
+    parser.addOption(runOption);
+    const QCommandLineOption exportOption(
+        QStringLiteral("export"),
+        QStringLiteral("Load MODEL, write the export bundle (with plots) into <folder> and exit."),
+        QStringLiteral("folder"));
+    parser.addOption(exportOption);
     parser.addOptions(
         {screenshotOption, tabOption, sizeOption, inputShapeOption, targetOption, strategyOption});
     parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX model to open."),
@@ -184,8 +201,10 @@ int main(int argc, char* argv[]) {
             args.heat = strata::views::graph::HeatMode::PredictedTime;
         else if (heat == QLatin1String("dram"))
             args.heat = strata::views::graph::HeatMode::DramBytes;
+        else if (heat == QLatin1String("error"))
+            args.heat = strata::views::graph::HeatMode::PredictionError;
         else
-            return usageError(parser, QStringLiteral("unknown --heat '%1': expected time or dram")
+            return usageError(parser, QStringLiteral("unknown --heat '%1': expected time, dram or error")
                                           .arg(parser.value(heatOption)));
     }
     for (const QString& text : parser.values(inputShapeOption)) {
@@ -201,6 +220,8 @@ int main(int argc, char* argv[]) {
     }
 
     args.traces = parser.values(traceOption);
+    args.run = parser.isSet(runOption);
+    args.exportDir = parser.value(exportOption);
     args.target = parser.value(targetOption).trimmed();
     std::optional<strata::schedule::Strategy> strategy;
     if (parser.isSet(strategyOption)) {
@@ -224,7 +245,7 @@ int main(int argc, char* argv[]) {
         heat->setCurrentIndex(heat->findData(static_cast<int>(*args.heat)));
     }
 
-    if (args.screenshot.isEmpty()) {
+    if (args.screenshot.isEmpty() && args.exportDir.isEmpty()) {
         window.show();
         window.projectController()->offerRecovery(); // the last session did not close cleanly
         if (!args.model.isEmpty())
@@ -266,6 +287,35 @@ int main(int argc, char* argv[]) {
         window.timelineTab()->openTraceFiles(args.traces);
         waitUntilSettled(window);
     }
+    if (loaded && args.run) {
+        window.measureController()->run();
+        waitUntilSettled(window);
+        if (args.heat) { // error heat becomes available only now
+            QComboBox* heat = window.graphTab()->view()->heatCombo();
+            heat->setCurrentIndex(heat->findData(static_cast<int>(*args.heat)));
+        }
+    }
+    bool exported = true;
+    if (loaded && !args.exportDir.isEmpty()) {
+        QEventLoop loop;
+        bool finished = false; // some failures are reported before exportTo() returns
+        QObject::connect(window.exportController(), &strata::gui::ExportController::finished, &loop,
+                         [&](bool ok, const QString& folder, const QStringList& files, const QString& message) {
+                             finished = true;
+                             exported = ok;
+                             QTextStream out(ok ? stdout : stderr);
+                             if (ok)
+                                 out << "strata: exported " << files.size() << " files to " << folder << "\n";
+                             else
+                                 out << "strata: export failed: " << message << "\n";
+                             loop.quit();
+                         });
+        window.exportController()->exportTo(args.exportDir);
+        if (!finished)
+            loop.exec();
+    }
+    if (args.screenshot.isEmpty())
+        return loaded && exported ? 0 : 1;
     // Let layouts and deferred resizes (dock sizes, column widths) settle before grabbing.
     for (int i = 0; i < 3; ++i)
         QCoreApplication::processEvents();
@@ -273,5 +323,5 @@ int main(int argc, char* argv[]) {
     QCoreApplication::processEvents();
     if (!saveScreenshot(window, args.screenshot))
         return 1;
-    return loaded ? 0 : 1;
+    return loaded && exported ? 0 : 1;
 }

@@ -3,7 +3,7 @@
 // direct loop over output rows, Gemm and MatMul as sgemm on the operand boxes in place.
 #include "runtime/ComputeKernels.h"
 
-#include <cblas.h>
+#include "runtime/Blas.h"
 
 #include <algorithm>
 #include <array>
@@ -148,7 +148,7 @@ bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
             }
             float* out = at(y, {n, m0, y.lo[2], y.lo[3]});
             for (i64 m = m0; m < m1; ++m) conv.addBias(out + (m - m0) * positions, m, positions);
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m1 - m0), static_cast<int>(positions),
+            blas().sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m1 - m0), static_cast<int>(positions),
                         static_cast<int>(k), 1.0f, at(w, {m0, 0, 0, 0}), static_cast<int>(k), columns,
                         static_cast<int>(ldb), 1.0f, out, static_cast<int>(positions));
         }
@@ -179,7 +179,7 @@ bool fastGemm(const rt::View<float>& y, const rt::View<float>& a, const rt::View
     }
     const float* pa = ta ? at(a, {0, i0}) : at(a, {i0, 0});
     const float* pb = tb ? at(b, {j0, 0}) : at(b, {0, j0});
-    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(rows),
+    blas().sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(rows),
                 static_cast<int>(cols), static_cast<int>(k), alpha, pa, static_cast<int>(a.stride[0]), pb,
                 static_cast<int>(b.stride[0]), betaC, y.data, static_cast<int>(y.stride[0]));
     return true;
@@ -207,7 +207,7 @@ bool fastMatMul(const rt::View<float>& y, const rt::View<float>& a, const rt::Vi
         for (int d = 0; d < ra - 2; ++d) fits = fits && ai[d] >= a.lo[d] && ai[d] < a.lo[d] + a.ext[d];
         for (int d = 0; d < rb - 2; ++d) fits = fits && bi[d] >= b.lo[d] && bi[d] < b.lo[d] + b.ext[d];
         if (!fits) return;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows), static_cast<int>(cols),
+        blas().sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows), static_cast<int>(cols),
                     static_cast<int>(k), 1.0f, a.data + a.offset(ai), static_cast<int>(a.stride[ra - 2]),
                     b.data + b.offset(bi), static_cast<int>(b.stride[rb - 2]), 0.0f, &y.at(yi),
                     static_cast<int>(y.stride[r - 2]));

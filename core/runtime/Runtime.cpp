@@ -1,45 +1,17 @@
 #include "runtime/Runtime.h"
 
+#include "runtime/Blas.h"
 #include "runtime/Executor.h"
 #include "runtime/Prepared.h"
 
-#include <cblas.h>
 #include <fmt/format.h>
 
-extern "C" void gotoblas_init(void); // OpenBLAS's own initialiser and finaliser (exported)
-extern "C" void gotoblas_quit(void);
-
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <numeric>
 
 namespace strata::runtime {
 namespace {
-
-// OpenBLAS picks its kernels by CPU model when it loads; on a virtual CPU that reports no
-// model it knows (this project's CI machine) it falls back to 2004's Prescott kernels, 5-7x
-// slower than the AVX-512 ones the CPU runs. Then choose by the CPU's features and restart
-// OpenBLAS (its exported init/quit pair) once, before any worker uses it. A user's
-// OPENBLAS_CORETYPE is left alone.
-void chooseBlasKernels() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        if (std::getenv("OPENBLAS_CORETYPE") || std::strcmp(openblas_get_corename(), "Prescott") != 0) return;
-        __builtin_cpu_init();
-        const char* core = nullptr;
-        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
-            core = "SkylakeX";
-        else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-            core = "Haswell";
-        if (!core) return;
-        setenv("OPENBLAS_CORETYPE", core, 0);
-        gotoblas_quit();
-        gotoblas_init();
-    });
-}
 
 Diagnostic problem(std::string message, Location where = {}) {
     return error("host runtime: " + std::move(message), std::move(where));
@@ -180,9 +152,7 @@ Expected<RunResult> run(const compiler::Program& program, const target::Target& 
     const std::vector<Placement> places = placements(program, graph, inputs, problems);
     if (hasErrors(problems)) return problems;
 
-    chooseBlasKernels();
-    // Our worker threads are the parallelism; OpenBLAS must not add its own on top.
-    openblas_set_num_threads(1);
+    if (const Blas& b = blas(); !b.sgemm) return problem(b.error);
     std::vector<Workspace> workspaces(prepared.streams.size());
     RunResult result;
     std::vector<Timing> timings;

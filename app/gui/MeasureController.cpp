@@ -1,0 +1,114 @@
+#include "MeasureController.h"
+
+#include "ScheduleDocument.h"
+#include "trace/TraceSummary.h"
+#include "views/graph/GraphScene.h"
+
+#include <QAction>
+#include <QWidget>
+#include <algorithm>
+
+namespace strata::gui {
+
+namespace {
+
+std::shared_ptr<const target::Target> currentTarget(const ScheduleDocument& document) {
+    const auto& choice = document.state().target;
+    return choice ? choice->target : nullptr;
+}
+
+} // namespace
+
+MeasureController::MeasureController(ScheduleDocument* document, QWidget* window)
+    : QObject(window), m_document(document) {
+    m_job = new MeasureJob(this);
+    connect(m_job, &MeasureJob::finished, this, &MeasureController::onFinished);
+    connect(m_job, &MeasureJob::progress, this, [this](const QString& stage) {
+        emit statusMessage(stage == QLatin1String("run") ? tr("Running on this computer…")
+                                                         : tr("Run on host: %1…").arg(stage),
+                           0);
+    });
+
+    m_run = new QAction(tr("&Run on Host"), window);
+    m_run->setObjectName(QStringLiteral("runOnHostAction"));
+    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_run->setStatusTip(tr("Run the schedule for real on this computer (host target) and measure every "
+                           "instruction (Ctrl+R)"));
+    m_run->setToolTip(tr("Run on this computer and measure (host target, Ctrl+R)"));
+    connect(m_run, &QAction::triggered, this, &MeasureController::run);
+    m_cancel = new QAction(tr("Cancel Run"), window);
+    m_cancel->setObjectName(QStringLiteral("cancelRunAction"));
+    m_cancel->setEnabled(false);
+    connect(m_cancel, &QAction::triggered, this, &MeasureController::cancel);
+    window->addAction(m_run);
+}
+
+bool MeasureController::matchesDocument(const CompileRequest& request) const {
+    return request.graph && request.graph == m_document->graph() &&
+           request.schedule == m_document->schedule() && request.target == currentTarget(*m_document);
+}
+
+bool MeasureController::isCurrent() const {
+    return m_last && matchesDocument(m_shown);
+}
+
+void MeasureController::run() {
+    const auto schedule = m_document->schedule();
+    const auto target = currentTarget(*m_document);
+    if (!m_document->graph() || !schedule || !target)
+        return;
+    m_running = {};
+    m_running.revision = m_document->revision();
+    m_running.graph = m_document->graph();
+    m_running.target = target;
+    m_running.targetName = m_document->state().target->key;
+    m_running.schedule = schedule;
+    m_job->start(m_running);
+    setRunning(true);
+}
+
+void MeasureController::cancel() {
+    if (!m_job->isRunning())
+        return;
+    m_job->cancel();
+    setRunning(false);
+    emit statusMessage(tr("Run cancelled"), 5000);
+}
+
+void MeasureController::onFinished(const MeasureOutcome& outcome) {
+    setRunning(false);
+    if (outcome.cancelled)
+        return;
+    if (!matchesDocument(outcome.request)) {
+        emit statusMessage(tr("The schedule changed during the run; its measurement was dropped"), 5000);
+        return;
+    }
+    if (!outcome.ok()) {
+        emit diagnosticsReported(outcome.failure, tr("Run on host failed"));
+        emit statusMessage(tr("Run on host failed: %1")
+                               .arg(outcome.failure.empty() ? tr("unknown error")
+                                                            : QString::fromStdString(outcome.failure.front().message)),
+                           10000);
+        return;
+    }
+    m_last = outcome.run;
+    m_shown = outcome.request;
+    const double measuredS = double(trace::summarize(m_last->measured).totalPs) * 1e-12;
+    const double predictedS = double(trace::summarize(m_last->emulation->trace).totalPs) * 1e-12;
+    emit statusMessage(tr("Measured %1 on this computer (median of %2 runs); predicted %3 (%4%5%)")
+                           .arg(views::graph::formatSeconds(measuredS))
+                           .arg(m_last->totalsNs.size())
+                           .arg(views::graph::formatSeconds(predictedS))
+                           .arg(predictedS >= measuredS ? "+" : "")
+                           .arg(measuredS > 0 ? 100 * (predictedS - measuredS) / measuredS : 0.0, 0, 'f', 1),
+                       15000);
+    emit measured(m_last);
+}
+
+void MeasureController::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    emit busyChanged(running);
+}
+
+} // namespace strata::gui
