@@ -1,5 +1,6 @@
 #include "CompileController.h"
 
+#include "DocumentRequest.h"
 #include "ScheduleDocument.h"
 #include "views/Format.h"
 #include "views/pipeline/PipelineView.h"
@@ -15,14 +16,6 @@
 
 namespace strata::gui {
 
-namespace {
-
-std::shared_ptr<const target::Target> currentTarget(const ScheduleDocument& document) {
-    const auto& choice = document.state().target;
-    return choice ? choice->target : nullptr;
-}
-
-} // namespace
 
 CompileController::CompileController(ScheduleDocument* document,
                                      views::program::ProgramView* program,
@@ -69,12 +62,6 @@ CompileController::CompileController(ScheduleDocument* document,
     onScheduleChanged();
 }
 
-bool CompileController::matchesDocument(const CompileRequest& request) const {
-    return request.graph && request.graph == m_document->graph() &&
-           request.schedule == m_document->schedule() &&
-           request.target == currentTarget(*m_document);
-}
-
 bool CompileController::isStale() const {
     if (!m_compiled.isValid())
         return false;
@@ -82,24 +69,18 @@ bool CompileController::isStale() const {
     shown.graph = m_compiled.graph;
     shown.schedule = m_compiledSchedule;
     shown.target = m_compiledTarget;
-    return !matchesDocument(shown);
+    return !isCurrentRequest(shown, *m_document);
 }
 
 void CompileController::compile() {
-    const auto schedule = m_document->schedule();
-    const auto target = currentTarget(*m_document);
-    if (!m_document->graph() || !schedule || !target) {
+    CompileRequest request = currentRequest(*m_document);
+    if (!isComplete(request)) {
         emit statusMessage(m_document->graph() ? tr("No schedule to compile yet")
                                                : tr("Open a model to compile it"),
                            5000);
         return;
     }
-    m_running = {};
-    m_running.revision = m_document->revision();
-    m_running.graph = m_document->graph();
-    m_running.target = target;
-    m_running.targetName = m_document->state().target->key;
-    m_running.schedule = schedule;
+    m_running = std::move(request);
     m_job->start(m_running);
     onProgress(0, CompileJob::stepCount(), tr("check"));
     setRunning(true);
@@ -128,7 +109,7 @@ void CompileController::onScheduleChanged() {
         m_program->showMessage(text);
         m_pipeline->showMessage(text);
     }
-    if (m_job->isRunning() && !matchesDocument(m_running)) {
+    if (m_job->isRunning() && !isCurrentRequest(m_running, *m_document)) {
         m_job->cancel();
         setRunning(false);
         emit statusMessage(tr("Compile cancelled: the schedule changed. Press Compile (F7) "
@@ -156,7 +137,7 @@ void CompileController::onFinished(const CompileOutcome& outcome) {
     setRunning(false);
     if (outcome.cancelled)
         return;
-    if (!matchesDocument(outcome.request)) {
+    if (!isCurrentRequest(outcome.request, *m_document)) {
         emit statusMessage(tr("Dropped a compile of an older schedule. Press Compile (F7) "
                               "again."),
                            8000);

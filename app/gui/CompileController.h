@@ -63,7 +63,6 @@ class CompileController : public QObject {
                              const QString& summary);
 
   private:
-    bool matchesDocument(const CompileRequest& request) const;
     void onScheduleChanged();
     void onProgress(int step, int steps, const QString& name);
     void onFinished(const CompileOutcome& outcome);

@@ -1,6 +1,7 @@
 #include "EmulateController.h"
 
 #include "GraphTab.h"
+#include "DocumentRequest.h"
 #include "ScheduleDocument.h"
 #include "SchedulePresentation.h"
 #include "views/Format.h"
@@ -21,11 +22,6 @@ namespace strata::gui {
 namespace {
 
 constexpr int kShowProgressAfterMs = 300;
-
-std::shared_ptr<const target::Target> currentTarget(const ScheduleDocument& document) {
-    const auto& choice = document.state().target;
-    return choice ? choice->target : nullptr;
-}
 
 QString targetLabel(const QString& key) {
     return key.endsWith(QLatin1String(".json")) ? QFileInfo(key).fileName() : key;
@@ -103,14 +99,8 @@ EmulateController::EmulateController(ScheduleDocument* document, GraphTab* graph
     updateTotal();
 }
 
-bool EmulateController::matchesDocument(const CompileRequest& request) const {
-    return request.graph && request.graph == m_document->graph() &&
-           request.schedule == m_document->schedule() &&
-           request.target == currentTarget(*m_document);
-}
-
 bool EmulateController::isCurrent() const {
-    return m_last && matchesDocument(m_shown);
+    return m_last && isCurrentRequest(m_shown, *m_document);
 }
 
 std::unordered_map<int, double> EmulateController::predictions() const {
@@ -119,16 +109,10 @@ std::unordered_map<int, double> EmulateController::predictions() const {
 
 void EmulateController::emulate() {
     m_coalesce->stop();
-    const auto schedule = m_document->schedule();
-    const auto target = currentTarget(*m_document);
-    if (!m_document->graph() || !schedule || !target)
+    CompileRequest request = currentRequest(*m_document);
+    if (!isComplete(request))
         return;
-    m_running = {};
-    m_running.revision = m_document->revision();
-    m_running.graph = m_document->graph();
-    m_running.target = target;
-    m_running.targetName = m_document->state().target->key;
-    m_running.schedule = schedule;
+    m_running = std::move(request);
     m_failure.clear();
     m_job->start(m_running);
     m_progressLabel->setText(tr("Predicting: compiling"));
@@ -155,7 +139,7 @@ void EmulateController::onScheduleChanged() {
         m_editedRevision = m_document->revision();
         m_sinceEdit.start();
     }
-    if (m_job->isRunning() && !matchesDocument(m_running)) {
+    if (m_job->isRunning() && !isCurrentRequest(m_running, *m_document)) {
         m_job->cancel();
         setRunning(false);
     }
@@ -166,7 +150,7 @@ void EmulateController::onScheduleChanged() {
 
 void EmulateController::onFinished(const EmulateOutcome& outcome) {
     setRunning(false);
-    if (outcome.cancelled || !matchesDocument(outcome.request))
+    if (outcome.cancelled || !isCurrentRequest(outcome.request, *m_document))
         return; // a newer schedule is on its way
     if (!outcome.ok()) {
         m_failure = outcome.failure.empty()

@@ -72,7 +72,6 @@ class EmulateController : public QObject {
     void statusMessage(const QString& text, int timeoutMs);
 
   private:
-    bool matchesDocument(const CompileRequest& request) const;
     void onScheduleChanged();
     void onFinished(const EmulateOutcome& outcome);
     // Puts last()'s predictions into the table and badges when it is current.

@@ -1,6 +1,7 @@
 #include "ExportController.h"
 
 #include "EmulateController.h"
+#include "DocumentRequest.h"
 #include "EmulateJob.h"
 #include "MeasureController.h"
 #include "ScheduleDocument.h"
@@ -62,9 +63,8 @@ void ExportController::chooseFolderAndExport() {
 void ExportController::exportTo(const QString& folder) {
     if (m_busy)
         return;
-    const auto schedule = m_document->schedule();
-    const auto& choice = m_document->state().target;
-    if (!m_document->graph() || !schedule || !choice) {
+    const CompileRequest request = currentRequest(*m_document);
+    if (!isComplete(request)) {
         done(false, folder, {}, tr("nothing to export: open a model first"));
         return;
     }
@@ -76,26 +76,21 @@ void ExportController::exportTo(const QString& folder) {
     std::shared_ptr<const EmulationRun> emulation =
         measured ? measured->emulation : (m_emulate && m_emulate->isCurrent() ? m_emulate->last() : nullptr);
     if (emulation) {
-        writeBundle(folder, emulation, measured);
+        writeBundle(folder, request, emulation, measured);
         return;
     }
-    CompileRequest request;
-    request.revision = m_document->revision();
-    request.graph = m_document->graph();
-    request.target = choice->target;
-    request.targetName = choice->key;
-    request.schedule = schedule;
     inBackground<EmulateOutcome>(
         this, [request] { return EmulateJob::run(request, [](const QString&) { return true; }); },
-        [this, folder](const EmulateOutcome& outcome) {
+        [this, folder, request](const EmulateOutcome& outcome) {
             if (!outcome.ok())
                 done(false, folder, {}, firstMessage(outcome.failure));
             else
-                writeBundle(folder, outcome.run, nullptr);
+                writeBundle(folder, request, outcome.run, nullptr);
         });
 }
 
-void ExportController::writeBundle(const QString& folder, std::shared_ptr<const EmulationRun> emulation,
+void ExportController::writeBundle(const QString& folder, const CompileRequest& request,
+                                   std::shared_ptr<const EmulationRun> emulation,
                                    std::shared_ptr<const MeasuredRun> measured) {
     if (!QDir().mkpath(folder)) {
         done(false, folder, {}, tr("cannot create the folder %1").arg(folder));
@@ -107,11 +102,10 @@ void ExportController::writeBundle(const QString& folder, std::shared_ptr<const 
         done(false, folder, {}, tr("cannot write %1 in %2").arg(plots.error, folder));
         return;
     }
-    const auto schedule = m_document->schedule();
-    const auto target = m_document->state().target->target;
     inBackground<Written>(
         this,
-        [folder, emulation, measured, schedule, target, plotNames = plots.names] {
+        [folder, emulation, measured, schedule = request.schedule, target = request.target,
+         plotNames = plots.names] {
             exporting::BundleInput in;
             in.graph = emulation->graph.get();
             in.target = target.get();

@@ -5,6 +5,7 @@
 // emulates it first; the compile and the files are written off the UI thread, the plots (widgets)
 // on it.
 
+#include "CompileJob.h"
 #include "MeasuredRun.h"
 
 #include <QObject>
@@ -43,8 +44,9 @@ class ExportController : public QObject {
     void statusMessage(const QString& text, int timeoutMs);
 
   private:
-    void writeBundle(const QString& folder, std::shared_ptr<const EmulationRun> emulation,
-                     std::shared_ptr<const MeasuredRun> measured);
+    // Plots here, files in the background; `request` is the schedule and target exported.
+    void writeBundle(const QString& folder, const CompileRequest& request,
+                     std::shared_ptr<const EmulationRun> emulation, std::shared_ptr<const MeasuredRun> measured);
     void done(bool ok, const QString& folder, const QStringList& files, const QString& message);
 
     ScheduleDocument* m_document;

@@ -1,5 +1,6 @@
 #include "MeasureController.h"
 
+#include "DocumentRequest.h"
 #include "ScheduleDocument.h"
 #include "trace/TraceSummary.h"
 #include "views/graph/GraphScene.h"
@@ -10,14 +11,6 @@
 
 namespace strata::gui {
 
-namespace {
-
-std::shared_ptr<const target::Target> currentTarget(const ScheduleDocument& document) {
-    const auto& choice = document.state().target;
-    return choice ? choice->target : nullptr;
-}
-
-} // namespace
 
 MeasureController::MeasureController(ScheduleDocument* document, QWidget* window)
     : QObject(window), m_document(document) {
@@ -43,26 +36,15 @@ MeasureController::MeasureController(ScheduleDocument* document, QWidget* window
     window->addAction(m_run);
 }
 
-bool MeasureController::matchesDocument(const CompileRequest& request) const {
-    return request.graph && request.graph == m_document->graph() &&
-           request.schedule == m_document->schedule() && request.target == currentTarget(*m_document);
-}
-
 bool MeasureController::isCurrent() const {
-    return m_last && matchesDocument(m_shown);
+    return m_last && isCurrentRequest(m_shown, *m_document);
 }
 
 void MeasureController::run() {
-    const auto schedule = m_document->schedule();
-    const auto target = currentTarget(*m_document);
-    if (!m_document->graph() || !schedule || !target)
+    CompileRequest request = currentRequest(*m_document);
+    if (!isComplete(request))
         return;
-    m_running = {};
-    m_running.revision = m_document->revision();
-    m_running.graph = m_document->graph();
-    m_running.target = target;
-    m_running.targetName = m_document->state().target->key;
-    m_running.schedule = schedule;
+    m_running = std::move(request);
     m_job->start(m_running);
     setRunning(true);
 }
@@ -79,7 +61,7 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
     setRunning(false);
     if (outcome.cancelled)
         return;
-    if (!matchesDocument(outcome.request)) {
+    if (!isCurrentRequest(outcome.request, *m_document)) {
         emit statusMessage(tr("The schedule changed during the run; its measurement was dropped"), 5000);
         return;
     }

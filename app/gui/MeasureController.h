@@ -44,7 +44,6 @@ class MeasureController : public QObject {
     void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics, const QString& summary);
 
   private:
-    bool matchesDocument(const CompileRequest& request) const;
     void onFinished(const MeasureOutcome& outcome);
     void setRunning(bool running);
 

@@ -1,0 +1,131 @@
+// Run on Host and Export from the main window: a sample runs on this computer in the background
+// and its measured timeline is paired with its prediction in the Timeline tab (same instruction
+// ids), the prediction-error heat becomes available, an edit makes the run stale, and Export
+// writes the bundle with plots; exporting with no model open fails with a message.
+
+#include "ExportController.h"
+#include "GraphTab.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "MeasureController.h"
+#include "ScheduleDocument.h"
+#include "TimelineTab.h"
+#include "timeline/TimelineData.h"
+#include "trace/TraceJson.h"
+#include "views/graph/GraphView.h"
+#include "views/timeline/TimelineView.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+namespace strata::gui {
+namespace {
+
+class MeasureWindowTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        QSettings().clear();
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1500, 950);
+        m_window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
+    MeasureController& measure() const { return *m_window->measureController(); }
+
+    bool settle() {
+        return test::waitUntilIdle([&] { return m_window->isBusy(); });
+    }
+
+    bool openOnHost(const QString& path) {
+        if (!QFileInfo::exists(path) || !document().setTarget(QStringLiteral("host")))
+            return false;
+        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
+        m_window->openFile(path);
+        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
+            !loaded.at(0).at(1).toBool())
+            return false;
+        return settle() && document().schedule() != nullptr;
+    }
+
+    bool errorHeatAvailable() const {
+        QComboBox* combo = m_window->graphTab()->view()->heatCombo();
+        const int index = combo->findData(static_cast<int>(views::graph::HeatMode::PredictionError));
+        auto* model = qobject_cast<QStandardItemModel*>(combo->model());
+        return index >= 0 && model && model->item(index)->isEnabled();
+    }
+
+    std::unique_ptr<MainWindow> m_window;
+};
+
+TEST_F(MeasureWindowTest, RunOnHostPairsTheMeasuredRunWithItsPrediction) {
+    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+        GTEST_SKIP() << "sample not generated";
+    EXPECT_FALSE(errorHeatAvailable());
+    QSignalSpy measured(&measure(), &MeasureController::measured);
+    measure().runAction()->trigger();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return measured.count() > 0; }, test::kLoadTimeoutMs));
+    ASSERT_TRUE(settle());
+
+    ASSERT_NE(measure().last(), nullptr);
+    const MeasuredRun& run = *measure().last();
+    EXPECT_TRUE(measure().isCurrent());
+    EXPECT_EQ(run.measured.source, trace::Source::Measured);
+    EXPECT_EQ(run.totalsNs.size(), static_cast<std::size_t>(MeasureJob::kRepeats));
+    ASSERT_EQ(run.measured.events.size(), run.emulation->trace.events.size());
+    for (std::size_t i = 0; i < run.measured.events.size(); ++i)
+        EXPECT_EQ(run.measured.events[i].id, run.emulation->trace.events[i].id);
+    EXPECT_TRUE(errorHeatAvailable());
+
+    // The Timeline shows the prediction and the measurement.
+    const auto& data = m_window->timelineTab()->view()->data();
+    ASSERT_NE(data, nullptr);
+    ASSERT_EQ(data->traces().size(), 2u);
+    EXPECT_EQ(data->traces()[0]->source, trace::Source::Emulated);
+    EXPECT_EQ(data->traces()[1]->source, trace::Source::Measured);
+
+    // An edit makes the run stale: no error heat for a schedule that was not run.
+    const schedule::Block& first = document().schedule()->blocks.front();
+    if (first.ops.size() > 1) {
+        ASSERT_TRUE(document().split(first.ops[1]).applied());
+        ASSERT_TRUE(settle());
+        EXPECT_FALSE(measure().isCurrent());
+        EXPECT_FALSE(errorHeatAvailable());
+    }
+}
+
+TEST_F(MeasureWindowTest, ExportWritesTheBundleWithPlots) {
+    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+        GTEST_SKIP() << "sample not generated";
+    QTemporaryDir dir;
+    ExportController& exporter = *m_window->exportController();
+    QSignalSpy finished(&exporter, &ExportController::finished);
+    exporter.exportTo(dir.filePath(QStringLiteral("bundle")));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return finished.count() > 0; }, test::kLoadTimeoutMs));
+    ASSERT_TRUE(finished.at(0).at(0).toBool()) << finished.at(0).at(3).toString().toStdString();
+    const QStringList files = finished.at(0).at(2).toStringList();
+    for (const char* name : {"block_times.png", "block_times.svg", "block_times.pdf", "emulated.trace.json",
+                             "resnet_tiny.s", "schedule.json", "report.md", "bundle.json"})
+        EXPECT_TRUE(files.contains(QLatin1String(name))) << name;
+    for (const QString& f : files)
+        EXPECT_TRUE(QFileInfo::exists(dir.filePath(QStringLiteral("bundle/") + f))) << f.toStdString();
+    EXPECT_TRUE(trace::loadTraceFile(dir.filePath(QStringLiteral("bundle/emulated.trace.json")).toStdString()));
+}
+
+TEST_F(MeasureWindowTest, ExportWithoutAModelSaysSo) {
+    QTemporaryDir dir;
+    QSignalSpy finished(m_window->exportController(), &ExportController::finished);
+    m_window->exportController()->exportTo(dir.path());
+    ASSERT_EQ(finished.count(), 1);
+    EXPECT_FALSE(finished.at(0).at(0).toBool());
+    EXPECT_TRUE(finished.at(0).at(3).toString().contains(QStringLiteral("open a model")));
+}
+
+} // namespace
+} // namespace strata::gui
