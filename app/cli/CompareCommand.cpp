@@ -1,6 +1,7 @@
 #include "CompareCommand.h"
 
 #include "ExitCodes.h"
+#include "TraceFigures.h"
 #include "ModelArgs.h"
 #include "trace/TraceCompare.h"
 #include "trace/TraceValidate.h"
@@ -26,15 +27,6 @@ struct CompareArgs {
 };
 
 constexpr std::size_t kTableBlocks = 20; // the text report lists the worst blocks only
-
-double ns(std::int64_t ps) { return double(ps) / 1e3; }
-
-std::string duration(std::int64_t ps) {
-    const double v = double(ps);
-    if (v >= 1e9) return fmt::format("{:.3f} ms", v / 1e9);
-    if (v >= 1e6) return fmt::format("{:.3f} us", v / 1e6);
-    return fmt::format("{:.1f} ns", v / 1e3);
-}
 
 std::string percent(double fraction) { return fmt::format("{:+.1f}%", 100 * fraction); }
 

@@ -4,6 +4,7 @@
 #include "ModelArgs.h"
 #include "ScheduleArg.h"
 #include "TargetArg.h"
+#include "TraceFigures.h"
 #include "compiler/Pipeline.h"
 #include "emulator/Emulator.h"
 #include "trace/TraceCsv.h"
@@ -33,31 +34,14 @@ struct EmulateArgs {
 
 constexpr std::size_t kTableBlocks = 15; // the text report lists the slowest blocks only
 
-double ns(std::int64_t ps) { return double(ps) / 1e3; }
-
-std::string duration(std::int64_t ps) {
-    const double v = double(ps);
-    if (v >= 1e9) return fmt::format("{:.3f} ms", v / 1e9);
-    if (v >= 1e6) return fmt::format("{:.3f} us", v / 1e6);
-    return fmt::format("{:.1f} ns", v / 1e3);
-}
-
 nlohmann::ordered_json summaryJson(const trace::Trace& trace, const trace::TraceSummary& summary) {
-    nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
-    for (const auto& b : summary.blocks)
-        blocks.push_back({{"id", b.block},
-                          {"time_ns", ns(b.timePs)},
-                          {"transfer_ns", ns(b.transferPs)},
-                          {"compute_ns", ns(b.computePs)},
-                          {"stall_ns", ns(b.stallPs)},
-                          {"dram_bytes", b.dramBytes}});
     nlohmann::ordered_json paths = nlohmann::ordered_json::array();
     for (const auto& p : summary.paths)
         paths.push_back({{"name", trace.paths[p.path].name}, {"bytes", p.bytes}, {"busy_fraction", p.busyFraction}});
     return {{"source", std::string(trace::sourceName(trace.source))},
             {"total_ns", ns(summary.totalPs)},
             {"events", trace.events.size()},
-            {"blocks", blocks},
+            {"blocks", blocksJson(summary)},
             {"paths", paths}};
 }
 

@@ -4,6 +4,7 @@
 #include "ModelArgs.h"
 #include "ScheduleArg.h"
 #include "TargetArg.h"
+#include "TraceFigures.h"
 #include "compiler/Pipeline.h"
 #include "reference/Compare.h"
 #include "reference/Evaluator.h"
@@ -42,14 +43,6 @@ struct RunArgs {
     bool json = false;
 };
 
-double ns(std::int64_t ps) { return double(ps) / 1e3; }
-
-std::string duration(double ns) {
-    if (ns >= 1e6) return fmt::format("{:.3f} ms", ns / 1e6);
-    if (ns >= 1e3) return fmt::format("{:.3f} us", ns / 1e3);
-    return fmt::format("{:.1f} ns", ns);
-}
-
 // --input: the graph inputs' raw little-endian elements, one after another (as the generated
 // C++'s input.bin).
 std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path, const ir::Graph& graph) {
@@ -81,18 +74,6 @@ std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path
         out.push_back(std::move(t));
     }
     return out;
-}
-
-nlohmann::ordered_json blocksJson(const trace::TraceSummary& summary) {
-    nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
-    for (const auto& b : summary.blocks)
-        blocks.push_back({{"id", b.block},
-                          {"time_ns", ns(b.timePs)},
-                          {"transfer_ns", ns(b.transferPs)},
-                          {"compute_ns", ns(b.computePs)},
-                          {"stall_ns", ns(b.stallPs)},
-                          {"dram_bytes", b.dramBytes}});
-    return blocks;
 }
 
 int runRun(const RunArgs& args) {
@@ -175,7 +156,7 @@ int runRun(const RunArgs& args) {
         std::cout << fmt::format("Ran '{}' on this machine ({} cores, {} blocks): {} events, total {} (measured, median "
                                  "of {})\n",
                                  result->trace.modelName, compiled->program.cores, loadedSchedule->blocks.size(),
-                                 result->trace.events.size(), duration(median), totals.size());
+                                 result->trace.events.size(), duration(std::llround(median * 1e3)), totals.size());
         if (args.check)
             std::cout << fmt::format("check: {} (max abs error {:.3g}, largest reference value {:.3g}, atol {} x that, rtol {})\n",
                                      matches ? "outputs match the reference" : "OUTPUTS DIFFER", maxAbs, largest,
