@@ -1,0 +1,26 @@
+#pragma once
+// Before/after residuals of a transfer path's timing model (the Transfers tab's calibration view,
+// docs/TRANSFERS.md): a path predicts latency + bytes / bandwidth cycles; measured samples give
+// the relative residual (predicted - measured) / measured of each size, as calibrate/Fit.h counts
+// them, for the target before calibration and for the fitted one.
+
+#include <vector>
+
+namespace strata::analysis {
+
+struct SizedDuration {
+    double bytes = 0;
+    double cycles = 0;              // measured
+};
+
+struct LinearTransferModel {
+    double latencyCycles = 0;
+    double bytesPerCycle = 0;       // 0: no bandwidth term (the latency only)
+    double cycles(double bytes) const { return latencyCycles + (bytesPerCycle > 0 ? bytes / bytesPerCycle : 0); }
+};
+
+// Root mean square of the relative residuals over samples with a measured duration above 0;
+// 0 without any.
+double rmsRelativeResidual(const std::vector<SizedDuration>& samples, const LinearTransferModel& model);
+
+} // namespace strata::analysis
