@@ -16,8 +16,24 @@ double computeCycles(const compiler::Compute& compute, ir::OpClass opClass, cons
 }
 
 double cyclesForWork(double work, ir::OpClass opClass, const target::Target& target) {
-    const double throughput = target.throughput.of(opClass);
+    return cyclesAtThroughput(work, target.throughput.of(opClass), target);
+}
+
+double cyclesAtThroughput(double work, double throughput, const target::Target& target) {
     return target.overheads.computeCycles + (throughput > 0 ? work / throughput : 0);
+}
+
+bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph) {
+    if (op.opClass != ir::OpClass::Conv || op.type != "Conv" || op.inputs.empty() || !op.inputs[0].valid() ||
+        op.inputs[0].index >= graph.values.size())
+        return false;
+    const ir::Shape& x = graph.value(op.inputs[0]).shape;
+    const std::int64_t group = op.attrInt("group", 1);
+    return group > 1 && x.size() >= 2 && x[1] == group;
+}
+
+double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
+    return isDepthwiseConv(op, graph) ? target.throughput.depthwiseConv() : target.throughput.of(op.opClass);
 }
 
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph) {

@@ -13,6 +13,14 @@ double computeWork(const compiler::Compute& compute, ir::OpClass opClass);
 double computeCycles(const compiler::Compute& compute, ir::OpClass opClass, const target::Target& target);
 // The same from the work already known (computeWork's value).
 double cyclesForWork(double work, ir::OpClass opClass, const target::Target& target);
+// The same at a given throughput (throughputOf's value).
+double cyclesAtThroughput(double work, double throughput, const target::Target& target);
+
+// A convolution with one group per input channel (group == C_in > 1).
+bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph);
+// The rate an op's computes run at: its class's throughput, or the target's depthwise figure
+// (`depthwise_conv`, defaulting to `conv`) for a depthwise convolution.
+double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
 
 // Bytes of working memory the instruction reads and writes (its operand regions).
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph);

@@ -154,7 +154,7 @@ class Simulation {
                 ++inFlight;
                 event.startPs = ps(t);
                 if (m_target.paths[p].broadcast && m_sramCounter >= 0) deliver(id, step.block, t);
-                schedule(t + m_target.paths[p].latencyCycles, id, true);
+                schedule(t + m_target.paths[p].latencyCycles + step.amount, id, true); // + its rows' overhead
                 t += m_target.overheads.transferIssueCycles;
                 if (m_target.paths[p].issuerBusy) {
                     // The core copies the bytes itself: its stream resumes when they have moved.
@@ -201,8 +201,8 @@ class Simulation {
 
     void startMoving(std::uint32_t transfer) {
         const Step& step = m_steps[transfer];
-        if (step.amount == 0) return finish(transfer);
-        m_moving.push_back({transfer, step.core, step.path, m_contention.route(step.path, step.core), step.amount, m_now});
+        if (step.bytes == 0) return finish(transfer);
+        m_moving.push_back({transfer, step.core, step.path, m_contention.route(step.path, step.core), double(step.bytes), m_now});
         ++m_pathFlows[step.path];
         m_moving.back().affected = true;
         markChanged(m_moving.back().route);

@@ -1,6 +1,7 @@
 #include "emulator/ProgramCheck.h"
 
 #include "emulator/ComputeCost.h"
+#include "emulator/TransferRows.h"
 #include "tiling/Region.h"
 
 #include <fmt/format.h>
@@ -55,6 +56,8 @@ class Checker {
         if (!shapeFits()) return m_checked;
         m_elementBytes.reserve(m_graph.values.size());
         for (const ir::Value& v : m_graph.values) m_elementBytes.push_back(ir::dtypeSize(v.dtype));
+        m_opThroughput.reserve(m_graph.ops.size());
+        for (const ir::Op& op : m_graph.ops) m_opThroughput.push_back(throughputOf(op, m_graph, m_target));
 
         for (std::size_t id = 0; id < n && !full(); ++id) describe(static_cast<std::uint32_t>(id));
         if (!full()) walkStreams();
@@ -109,7 +112,8 @@ class Checker {
             if (!path) return problem(fmt::format("{}: target '{}' has no path '{}'", instructionName(id), m_target.name, t->path));
             step.path = static_cast<std::uint16_t>(path - m_target.paths.data());
             m_checked.pathsUsed[step.path] = 1;
-            step.amount = double(t->bytes);
+            // The rows' cost joins the latency (Step::amount); the bytes then share bandwidth.
+            step.amount = path->rowOverheadCycles > 0 ? path->rowOverheadCycles * double(transferRows(*t)) : 0;
             step.bytes = t->bytes;
             step.link = static_cast<std::uint32_t>(t->tag);
             for (int core : t->alsoTo) {
@@ -135,7 +139,8 @@ class Checker {
                 }
             const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
             const bool macs = opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul;
-            step.amount = cyclesForWork(macs ? c->flops / 2 : outputElements, opClass, m_target);
+            const double throughput = step.op != kNoInstruction ? m_opThroughput[step.op] : m_target.throughput.of(opClass);
+            step.amount = cyclesAtThroughput(macs ? c->flops / 2 : outputElements, throughput, m_target);
             step.bytes = bytes;
         } else if (const auto* b = std::get_if<compiler::Barrier>(&in.body)) {
             step.link = static_cast<std::uint32_t>(b->id);
@@ -214,6 +219,7 @@ class Checker {
     CheckedProgram m_checked;
     TagTable m_tags;
     std::vector<std::uint64_t> m_elementBytes; // per graph value: bytes per element
+    std::vector<double> m_opThroughput;        // per graph op: throughputOf
     const target::TransferPath* m_lastPath = nullptr;
     const target::TransferPath* m_otherPath = nullptr; // the one found before m_lastPath
     std::size_t m_problems = 0;

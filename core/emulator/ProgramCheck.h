@@ -19,7 +19,7 @@ inline constexpr std::uint32_t kNoInstruction = 0xffffffffu;
 // One instruction as the emulator reads it: compact (40 bytes), so neither the event loop nor
 // the trace's construction walks the full instructions (hundreds of bytes each) out of cache.
 struct Step {
-    double amount = 0;                     // compute: cycles (ComputeCost.h); transfer: bytes
+    double amount = 0;                     // compute: cycles (ComputeCost.h); transfer: row overhead cycles
     std::uint64_t bytes = 0;               // transfer: bytes; compute: working-memory operand bytes
     std::uint32_t link = kNoInstruction;   // wait: the transfer it waits on; barrier: its number
     std::int32_t block = -1;

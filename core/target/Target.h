@@ -59,6 +59,10 @@ struct TransferPath {
     // issue nothing else until the transfer completes. After `note` so older brace-initialised
     // paths stay valid.
     bool issuerBusy = false;
+    // Cost of each contiguous row of a strided transfer (a tile with halos is a box of short
+    // rows; a CPU pays per row on top of the bytes), on top of latency + bytes / bandwidth. 0:
+    // rows cost nothing extra. Optional in the format.
+    double rowOverheadCycles = 0;
 
     bool operator==(const TransferPath&) const = default;
 };
@@ -67,8 +71,12 @@ struct TransferPath {
 // Conv and MatMul, output elements for everything else (docs/TARGETS.md).
 struct ComputeThroughput {
     std::array<double, 9> perCycle{}; // indexed by ir::OpClass
+    // MACs per cycle of a depthwise convolution (group == input channels > 1), which a CPU or
+    // an accelerator runs at a very different rate than a dense one. 0: the `conv` figure.
+    double depthwiseConvPerCycle = 0;
     double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
     double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
+    double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
 
     bool operator==(const ComputeThroughput&) const = default;
 };

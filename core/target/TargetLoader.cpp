@@ -50,7 +50,15 @@ void readCompute(FieldReader compute, Target& target) {
     FieldReader throughput = compute.object("throughput_per_cycle");
     for (std::size_t i = 0; i < format::kThroughputKeys.size(); ++i)
         target.throughput.perCycle[i] = throughput.number(format::kThroughputKeys[i]).value_or(0);
-    throughput.warnUnknownKeys(format::kThroughputKeys);
+    // Optional; present, it must be a real figure (0 is how the struct says "absent").
+    if (auto depthwise = throughput.has(format::kDepthwiseConvKey) ? throughput.number(format::kDepthwiseConvKey)
+                                                                    : std::nullopt) {
+        if (*depthwise > 0)
+            target.throughput.depthwiseConvPerCycle = *depthwise;
+        else
+            throughput.error(format::kDepthwiseConvKey, "must be positive (omit it to use conv's figure)");
+    }
+    throughput.warnUnknownKeys(format::kThroughputKeysWithOptional);
 
     FieldReader overheads = compute.object("overhead_cycles");
     target.overheads.computeCycles = overheads.number("compute").value_or(0);
@@ -126,9 +134,11 @@ void readPaths(FieldReader& root, Target& target) {
         }
         path.broadcast = item.booleanOr("broadcast", false);
         path.issuerBusy = item.booleanOr("issuer_busy", false);
+        path.rowOverheadCycles = item.numberOr("row_overhead_cycles", 0);
         path.note = item.stringOr("note", "");
         item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
-                              "max_in_flight", "resources", "broadcast", "issuer_busy", "note"});
+                              "max_in_flight", "resources", "broadcast", "issuer_busy",
+                              "row_overhead_cycles", "note"});
         target.paths.push_back(std::move(path));
     }
 }

@@ -103,6 +103,9 @@ void checkMachine(const Target& target, Checker& check) {
     for (std::size_t i = 0; i < format::kThroughputKeys.size(); ++i)
         check.positive("compute.throughput_per_cycle." + std::string(format::kThroughputKeys[i]),
                        target.throughput.perCycle[i], kMaxThroughputPerCycle, "throughput");
+    if (target.throughput.depthwiseConvPerCycle != 0) // optional: 0 means "as conv"
+        check.positive("compute.throughput_per_cycle." + std::string(format::kDepthwiseConvKey),
+                       target.throughput.depthwiseConvPerCycle, kMaxThroughputPerCycle, "throughput");
     const Overheads& o = target.overheads;
     check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
                       "overhead");
@@ -190,6 +193,8 @@ void checkPaths(const Target& target, Checker& check) {
                        "bandwidth");
         check.nonNegative(base + ".latency_cycles", path.latencyCycles, kMaxLatencyCycles,
                           "latency");
+        check.nonNegative(base + ".row_overhead_cycles", path.rowOverheadCycles, kMaxLatencyCycles,
+                          "row overhead");
         check.count(base + ".max_in_flight", path.maxInFlight, kMaxInFlight, "transfers in flight");
         for (std::size_t j = 0; j < path.resources.size(); ++j) {
             const std::string& name = path.resources[j];

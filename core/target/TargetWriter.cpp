@@ -55,6 +55,7 @@ Json pathJson(const TransferPath& path) {
     out["resources"] = path.resources;
     if (path.broadcast) out["broadcast"] = true;
     if (path.issuerBusy) out["issuer_busy"] = true;
+    if (path.rowOverheadCycles != 0) out["row_overhead_cycles"] = number(path.rowOverheadCycles);
     putNote(out, path.note);
     return out;
 }
@@ -72,6 +73,8 @@ std::string targetToJson(const Target& target) {
     Json throughput = Json::object();
     for (std::size_t i = 0; i < format::kThroughputKeys.size(); ++i)
         throughput[std::string(format::kThroughputKeys[i])] = number(target.throughput.perCycle[i]);
+    if (target.throughput.depthwiseConvPerCycle != 0)
+        throughput[std::string(format::kDepthwiseConvKey)] = number(target.throughput.depthwiseConvPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},
