@@ -1,6 +1,7 @@
 #include "views/export/RunPlots.h"
 
 #include "trace/TraceSummary.h"
+#include "views/transfers/PlotStyle.h"
 
 #include <qcustomplot.h>
 
@@ -13,8 +14,6 @@ namespace strata::views::exporting {
 namespace {
 
 constexpr std::size_t kMaxBars = 30;          // the slowest blocks; the CSVs hold all
-const QColor kPredicted(0x4f, 0xa3, 0xe0);   // the timeline's emulated blue
-const QColor kMeasured(0xe8, 0x8a, 0x3d);
 
 struct Series {
     const trace::Trace* trace;
@@ -24,8 +23,8 @@ struct Series {
 
 std::vector<Series> seriesOf(const trace::Trace* emulated, const trace::Trace* measured) {
     std::vector<Series> s;
-    if (emulated) s.push_back({emulated, QStringLiteral("predicted (emulated)"), kPredicted});
-    if (measured) s.push_back({measured, QStringLiteral("measured"), kMeasured});
+    if (emulated) s.push_back({emulated, QStringLiteral("predicted (emulated)"), transfers::predictedColor()});
+    if (measured) s.push_back({measured, QStringLiteral("measured"), transfers::measuredColor()});
     return s;
 }
 
@@ -107,11 +106,9 @@ bool blockTimes(const std::vector<Series>& series, const QString& folder, int w,
 bool transferThroughput(const std::vector<Series>& series, const QString& folder, int w, int h, PlotFiles& out) {
     QCustomPlot plot;
     style(plot, QStringLiteral("Transfer throughput vs size"));
-    for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    }
-    plot.xAxis->setLabel(QStringLiteral("transfer size (bytes)"));
+    transfers::setLogAxis(plot.xAxis, QSharedPointer<QCPAxisTicker>(new transfers::BytesLogTicker));
+    transfers::setLogAxis(plot.yAxis);
+    plot.xAxis->setLabel(QStringLiteral("transfer size"));
     plot.yAxis->setLabel(QStringLiteral("throughput (GB/s)"));
     bool any = false;
     for (const auto& s : series) {

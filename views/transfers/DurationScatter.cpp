@@ -1,0 +1,128 @@
+#include "views/transfers/DurationScatter.h"
+
+#include "views/transfers/PlotStyle.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace strata::views::transfers {
+
+DurationScatter::DurationScatter(QWidget* parent) : QCustomPlot(parent) {
+    setObjectName(QStringLiteral("durationScatter"));
+    addHeading(*this, tr("Predicted vs measured transfer duration"));
+    styleAxes(*this);
+    setLogAxis(xAxis, QSharedPointer<QCPAxisTicker>(new NanosecondsLogTicker));
+    setLogAxis(yAxis, QSharedPointer<QCPAxisTicker>(new NanosecondsLogTicker));
+    xAxis->setLabel(tr("measured duration"));
+    yAxis->setLabel(tr("predicted duration"));
+    styleLegend(*this);
+    m_diagonal = new QCPItemStraightLine(this);
+    m_diagonal->point1->setCoords(1, 1);
+    m_diagonal->point2->setCoords(10, 10);
+    m_diagonal->setPen(QPen(idealColor(), 1.2, Qt::DashLine));
+    m_diagonal->setSelectable(false);
+    m_message = messageItem(*this);
+    // Left drag draws the selection box; the wheel zooms.
+    setInteractions(QCP::iRangeZoom | QCP::iSelectPlottables | QCP::iMultiSelect);
+    setSelectionRectMode(QCP::srmSelect);
+    selectionRect()->setPen(QPen(QColor(0x1F, 0x6F, 0xEB), 1, Qt::DashLine));
+    selectionRect()->setBrush(QColor(0x1F, 0x6F, 0xEB, 0x22));
+    connect(this, &QCustomPlot::selectionChangedByUser, this, &DurationScatter::onSelectionChanged);
+}
+
+void DurationScatter::setEvents(const std::vector<analysis::MatchedEvent>& events, const std::vector<std::string>& pathNames) {
+    clearGraphs();
+    m_series.clear();
+    m_message->setVisible(false);
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < events.size(); ++i)
+        if (events[i].kind == trace::EventKind::Transfer && events[i].predictedNs > 0 && events[i].measuredNs > 0)
+            order.push_back(i);
+    if (order.empty()) {
+        showMessage(tr("No transfer was timed in both runs"));
+        return;
+    }
+    // QCPGraph keeps its data sorted by key: add each path's points by measured duration.
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return events[a].measuredNs < events[b].measuredNs; });
+    double low = 1e300, high = 0;
+    for (std::size_t i : order) {
+        const analysis::MatchedEvent& e = events[i];
+        auto it = std::find_if(m_series.begin(), m_series.end(), [&](const PathSeries& s) { return s.path == e.path; });
+        if (it == m_series.end()) {
+            QCPGraph* g = addGraph();
+            const QString name = e.path < pathNames.size() ? QString::fromStdString(pathNames[e.path]) : tr("path %1").arg(e.path);
+            QColor fill = pathColor(e.path);
+            g->setName(name);
+            g->setLineStyle(QCPGraph::lsNone);
+            QColor edge = fill.darker(130);
+            fill.setAlpha(150);
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, edge, fill, 6));
+            g->setSelectable(QCP::stMultipleDataRanges);
+            QCPSelectionDecorator* decorator = new QCPSelectionDecorator;
+            decorator->setPen(QPen(QColor(0x1F, 0x6F, 0xEB), 2));
+            decorator->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x1F, 0x6F, 0xEB), 2), Qt::NoBrush, 9),
+                                       QCPScatterStyle::spAll);
+            g->setSelectionDecorator(decorator);
+            m_series.push_back({e.path, g, {}});
+            it = m_series.end() - 1;
+        }
+        it->graph->addData(e.measuredNs, e.predictedNs);
+        it->ids.push_back(e.id);
+        low = std::min({low, e.measuredNs, e.predictedNs});
+        high = std::max({high, e.measuredNs, e.predictedNs});
+    }
+    for (const PathSeries& s : m_series) s.graph->setName(QStringLiteral("%1 (%2)").arg(s.graph->name()).arg(s.ids.size()));
+    // The same range on both axes keeps the diagonal at 45 degrees' meaning: equal decades.
+    xAxis->setRange(low / 1.6, high * 1.6);
+    yAxis->setRange(low / 1.6, high * 1.6);
+    m_diagonal->setVisible(true);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void DurationScatter::showMessage(const QString& text) {
+    clearGraphs();
+    m_series.clear();
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+    xAxis->setRange(1, 1e6);
+    yAxis->setRange(1, 1e6);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+QCPGraph* DurationScatter::pathGraph(std::uint16_t path) const {
+    for (const PathSeries& s : m_series)
+        if (s.path == path) return s.graph;
+    return nullptr;
+}
+
+quint32 DurationScatter::idAt(const QCPGraph* graph, int dataIndex) const {
+    for (const PathSeries& s : m_series)
+        if (s.graph == graph && dataIndex >= 0 && static_cast<std::size_t>(dataIndex) < s.ids.size())
+            return s.ids[static_cast<std::size_t>(dataIndex)];
+    return 0;
+}
+
+std::size_t DurationScatter::pointCount() const {
+    std::size_t n = 0;
+    for (const PathSeries& s : m_series) n += s.ids.size();
+    return n;
+}
+
+void DurationScatter::selectBox(double x0, double y0, double x1, double y1) {
+    const QRectF box(QPointF(xAxis->coordToPixel(x0), yAxis->coordToPixel(y0)),
+                     QPointF(xAxis->coordToPixel(x1), yAxis->coordToPixel(y1)));
+    for (const PathSeries& s : m_series) s.graph->setSelection(s.graph->selectTestRect(box.normalized(), false));
+    onSelectionChanged();
+}
+
+void DurationScatter::onSelectionChanged() {
+    QVector<quint32> ids;
+    for (const PathSeries& s : m_series)
+        for (const QCPDataRange& range : s.graph->selection().dataRanges())
+            for (int i = range.begin(); i < range.end(); ++i) ids << s.ids[static_cast<std::size_t>(i)];
+    replot(QCustomPlot::rpQueuedReplot);
+    if (!ids.isEmpty()) emit eventsSelected(ids);
+}
+
+} // namespace strata::views::transfers

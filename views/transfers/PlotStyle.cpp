@@ -1,0 +1,92 @@
+#include "views/transfers/PlotStyle.h"
+
+#include "views/Format.h"
+#include "views/timeline/TimeFormat.h"
+
+#include <cmath>
+
+namespace strata::views::transfers {
+
+QColor predictedColor() { return {0x4f, 0xa3, 0xe0}; }
+QColor measuredColor() { return {0xe8, 0x8a, 0x3d}; }
+QColor idealColor() { return {0x55, 0x5b, 0x66}; }
+
+QColor pathColor(std::size_t path) {
+    static const QColor palette[] = {{0x4e, 0x79, 0xa7}, {0xf2, 0x8e, 0x2b}, {0x59, 0xa1, 0x4f}, {0xe1, 0x57, 0x59},
+                                     {0x76, 0xb7, 0xb2}, {0xed, 0xc9, 0x48}, {0xb0, 0x7a, 0xa1}, {0xff, 0x9d, 0xa7},
+                                     {0x9c, 0x75, 0x5f}, {0xba, 0xb0, 0xac}};
+    return palette[path % std::size(palette)];
+}
+
+BytesLogTicker::BytesLogTicker() {
+    setLogBase(4);
+    setSubTickCount(1);
+}
+
+QString BytesLogTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
+    return tick >= 1 ? formatBytes(static_cast<std::uint64_t>(std::llround(tick))) : QString();
+}
+
+NanosecondsLogTicker::NanosecondsLogTicker() {
+    setLogBase(10);
+    setSubTickCount(8);
+}
+
+QString NanosecondsLogTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
+    return timeline::formatDuration(tick * 1e3);
+}
+
+void setLogAxis(QCPAxis* axis, QSharedPointer<QCPAxisTicker> ticker) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(ticker ? ticker : QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog));
+    axis->grid()->setSubGridVisible(true);
+}
+
+QCPTextElement* addHeading(QCustomPlot& plot, const QString& title) {
+    plot.plotLayout()->insertRow(0);
+    QFont font = plot.font();
+    font.setPointSizeF(font.pointSizeF() + 1);
+    font.setBold(true);
+    auto* heading = new QCPTextElement(&plot, title, font);
+    heading->setMargins(QMargins(0, 6, 0, 0));
+    plot.plotLayout()->addElement(0, 0, heading);
+    return heading;
+}
+
+void styleAxes(QCustomPlot& plot) {
+    const QColor grid(0xE3, 0xE6, 0xEA), subGrid(0xF1, 0xF3, 0xF5), text(0x30, 0x34, 0x3A);
+    for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
+        axis->grid()->setPen(QPen(grid, 1));
+        axis->grid()->setSubGridPen(QPen(subGrid, 1));
+        axis->grid()->setZeroLinePen(QPen(grid.darker(120), 1));
+        axis->setLabelColor(text);
+        axis->setTickLabelColor(text);
+        axis->setBasePen(QPen(text.lighter(200), 1));
+        axis->setTickPen(QPen(text.lighter(200), 1));
+        axis->setSubTickPen(QPen(text.lighter(250), 1));
+    }
+}
+
+void styleLegend(QCustomPlot& plot, Qt::Alignment where) {
+    plot.legend->setVisible(true);
+    plot.legend->setBrush(QColor(255, 255, 255, 225));
+    plot.legend->setBorderPen(QPen(QColor(0xC8, 0xCD, 0xD4)));
+    QFont font = plot.font();
+    font.setPointSizeF(font.pointSizeF() - 1);
+    plot.legend->setFont(font);
+    plot.legend->setRowSpacing(-2);
+    plot.axisRect()->insetLayout()->setInsetAlignment(0, where);
+}
+
+QCPItemText* messageItem(QCustomPlot& plot) {
+    auto* item = new QCPItemText(&plot);
+    item->position->setType(QCPItemPosition::ptAxisRectRatio);
+    item->position->setCoords(0.5, 0.5);
+    item->setPositionAlignment(Qt::AlignCenter);
+    item->setColor(QColor(0x6A, 0x71, 0x7B));
+    item->setClipToAxisRect(false);
+    item->setVisible(false);
+    return item;
+}
+
+} // namespace strata::views::transfers
