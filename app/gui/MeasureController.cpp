@@ -2,15 +2,16 @@
 
 #include "DocumentRequest.h"
 #include "ScheduleDocument.h"
+#include "trace/TraceCompare.h"
 #include "trace/TraceSummary.h"
 #include "views/graph/GraphScene.h"
+#include "views/schedule/ScheduleTableModel.h"
 
 #include <QAction>
 #include <QWidget>
 #include <algorithm>
 
 namespace strata::gui {
-
 
 MeasureController::MeasureController(ScheduleDocument* document, QWidget* window)
     : QObject(window), m_document(document) {
@@ -73,8 +74,7 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
                            10000);
         return;
     }
-    m_last = outcome.run;
-    m_shown = outcome.request;
+    show(outcome.run, outcome.request);
     const double measuredS = double(trace::summarize(m_last->measured).totalPs) * 1e-12;
     const double predictedS = double(trace::summarize(m_last->emulation->trace).totalPs) * 1e-12;
     emit statusMessage(tr("Measured %1 on this computer (median of %2 runs); predicted %3 (%4%5%)")
@@ -85,6 +85,42 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
                            .arg(measuredS > 0 ? 100 * (predictedS - measuredS) / measuredS : 0.0, 0, 'f', 1),
                        15000);
     emit measured(m_last);
+}
+
+void MeasureController::restore(std::shared_ptr<const MeasuredRun> run) {
+    if (!run)
+        return;
+    show(std::move(run), currentRequest(*m_document));
+    emit measured(m_last);
+}
+
+void MeasureController::show(std::shared_ptr<const MeasuredRun> run, CompileRequest request) {
+    m_last = std::move(run);
+    m_shown = std::move(request);
+    m_blocks.clear();
+    // Per block as compareTraces pairs them: the same figures as strata-cli compare's.
+    if (auto compared = trace::compareTraces(m_last->emulation->trace, m_last->measured))
+        for (const trace::BlockComparison& b : compared->blocks)
+            m_blocks[b.block] = {static_cast<double>(b.measuredPs) * 1e-12, b.error};
+    applyMeasurements();
+}
+
+void MeasureController::setScheduleTable(views::schedule::ScheduleTableModel* table) {
+    m_table = table;
+    // After the window has put the new snapshot into the table (connected before this).
+    connect(m_document, &ScheduleDocument::snapshotChanged, this, &MeasureController::applyMeasurements);
+    applyMeasurements();
+}
+
+void MeasureController::applyMeasurements() {
+    if (!m_table)
+        return;
+    const bool current = isCurrent() && m_document->snapshot().schedule == m_shown.schedule;
+    std::unordered_map<int, views::schedule::ScheduleTableModel::BlockMeasurement> byBlock;
+    if (current)
+        for (const auto& [block, figures] : m_blocks)
+            byBlock[block] = {figures.first, figures.second};
+    m_table->setMeasurements(byBlock);
 }
 
 void MeasureController::setRunning(bool running) {

@@ -10,8 +10,14 @@
 #include <QObject>
 #include <memory>
 
+#include <unordered_map>
+
 class QAction;
 class QWidget;
+
+namespace strata::views::schedule {
+class ScheduleTableModel;
+}
 
 namespace strata::gui {
 
@@ -31,6 +37,12 @@ class MeasureController : public QObject {
     // document's (see isCurrent()).
     const std::shared_ptr<const MeasuredRun>& last() const { return m_last; }
     bool isCurrent() const;
+    // The schedule table whose Measured and Error columns show the last run while it is current
+    // (filled again after each snapshot of the same schedule, empty otherwise).
+    void setScheduleTable(views::schedule::ScheduleTableModel* table);
+    // Shows a run made earlier (a project's saved traces) as the run of the document's current
+    // schedule, as if it had just finished; the caller has checked that it is of this schedule.
+    void restore(std::shared_ptr<const MeasuredRun> run);
 
   public slots:
     void run();
@@ -46,12 +58,17 @@ class MeasureController : public QObject {
   private:
     void onFinished(const MeasureOutcome& outcome);
     void setRunning(bool running);
+    void show(std::shared_ptr<const MeasuredRun> run, CompileRequest request);
+    // Puts the last run's per-block figures into the table when it is current, else clears them.
+    void applyMeasurements();
 
     ScheduleDocument* m_document;
     MeasureJob* m_job = nullptr;
     CompileRequest m_running;
     CompileRequest m_shown;
     std::shared_ptr<const MeasuredRun> m_last;
+    views::schedule::ScheduleTableModel* m_table = nullptr;
+    std::unordered_map<int, std::pair<double, double>> m_blocks; // last(): measured s, error
     QAction* m_run = nullptr;
     QAction* m_cancel = nullptr;
 };

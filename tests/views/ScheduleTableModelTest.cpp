@@ -11,6 +11,7 @@
 #include "views/graph/GraphStyle.h"
 
 #include <QAbstractItemModelTester>
+#include <QBrush>
 #include <QColor>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -77,6 +78,48 @@ TEST_F(ScheduleTableModelTest, PassesTheModelTester) {
     proxy.sort(M::PredictedColumn, Qt::DescendingOrder);
     EXPECT_EQ(proxy.index(0, M::BlockColumn).data(M::BlockIdRole).toInt(), m_perOp.blocks[0].id);
     m_model.clearPredictions();
+    // Measurements too (Measured and Error, one dataChanged range).
+    m_model.setMeasurements({{m_perOp.blocks[1].id, {1e-3, 0.3}}, {m_perOp.blocks[2].id, {2e-3, -0.05}}});
+    proxy.sort(M::PredictionErrorColumn, Qt::DescendingOrder);
+    EXPECT_EQ(proxy.index(0, M::BlockColumn).data(M::BlockIdRole).toInt(), m_perOp.blocks[1].id);
+    m_model.clearMeasurements();
+}
+
+TEST_F(ScheduleTableModelTest, MeasuredTimesAndSignedErrorsUntilTheNextSnapshot) {
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    m_model.setPredictions({{m_perOp.blocks[0].id, 1.3e-3}, {m_perOp.blocks[1].id, 0.95e-3}});
+    QSignalSpy changed(&m_model, &QAbstractItemModel::dataChanged);
+    m_model.setMeasurements({{m_perOp.blocks[0].id, {1e-3, 0.3}},
+                             {m_perOp.blocks[1].id, {1e-3, -0.05}},
+                             {m_perOp.blocks[2].id, {2e-3, 0.12}}});
+    ASSERT_EQ(changed.count(), 1);
+    EXPECT_EQ(changed.at(0).at(0).toModelIndex().column(), M::MeasuredColumn);
+    EXPECT_EQ(changed.at(0).at(1).toModelIndex().column(), M::PredictionErrorColumn);
+    EXPECT_EQ(text(0, M::MeasuredColumn), QStringLiteral("1.00 ms"));
+    EXPECT_EQ(text(0, M::PredictionErrorColumn), QStringLiteral("+30.0 %"));
+    EXPECT_EQ(text(1, M::PredictionErrorColumn), QStringLiteral("-5.0 %"));
+    EXPECT_EQ(m_model.index(1, M::PredictionErrorColumn).data(M::PredictionErrorRole).toDouble(), -0.05);
+    EXPECT_EQ(m_model.headerData(M::MeasuredColumn, Qt::Horizontal).toString(), QStringLiteral("Measured"));
+    EXPECT_EQ(m_model.headerData(M::PredictionErrorColumn, Qt::Horizontal).toString(), QStringLiteral("Error"));
+    // Coloured by size: red from 25 %, amber from 10 %, plain below.
+    auto colour = [&](int row) {
+        return m_model.index(row, M::PredictionErrorColumn).data(Qt::ForegroundRole);
+    };
+    EXPECT_EQ(colour(0).value<QBrush>().color(), QColor(0xC6, 0x28, 0x28));
+    EXPECT_EQ(colour(2).value<QBrush>().color(), QColor(0xB2, 0x6A, 0x00));
+    EXPECT_FALSE(colour(1).isValid());
+    EXPECT_TRUE(m_model.index(0, M::PredictionErrorColumn).data(Qt::ToolTipRole).toString().contains(
+        QStringLiteral("too slow")));
+    // Sorted by size of the error; unmeasured blocks sort last.
+    EXPECT_EQ(m_model.index(1, M::PredictionErrorColumn).data(M::SortRole).toDouble(), 0.05);
+    m_model.setMeasurements({{m_perOp.blocks[0].id, {1e-3, 0.3}}});
+    EXPECT_EQ(text(2, M::MeasuredColumn), QString());
+    EXPECT_FALSE(m_model.index(2, M::PredictionErrorColumn).data(M::PredictionErrorRole).isValid());
+    EXPECT_EQ(m_model.index(2, M::PredictionErrorColumn).data(M::SortRole).toDouble(), -1.0);
+    // A new snapshot is another schedule: the run measured the previous one.
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    EXPECT_EQ(text(0, M::MeasuredColumn), QString());
+    EXPECT_EQ(text(0, M::PredictionErrorColumn), QString());
 }
 
 TEST_F(ScheduleTableModelTest, PredictedTimesFillTheirColumnUntilTheNextSnapshot) {

@@ -7,6 +7,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <cmath>
 #include <unordered_map>
 
 namespace strata::views::schedule {
@@ -39,6 +40,12 @@ QString percent(double fraction) {
     return QString::number(fraction * 100, 'f', fraction < 0.1 ? 1 : 0) + QStringLiteral(" %");
 }
 
+// "+12.3 %", "-4.0 %": the sign says which way the prediction is off.
+QString signedPercent(double fraction) {
+    return QStringLiteral("%1%2 %").arg(fraction >= 0 ? QStringLiteral("+") : QString(),
+                                       QString::number(fraction * 100, 'f', 1));
+}
+
 } // namespace
 
 ScheduleTableModel::ScheduleTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -59,6 +66,17 @@ void ScheduleTableModel::setPredictions(const std::unordered_map<int, double>& s
     if (!m_rows.empty())
         emit dataChanged(index(0, PredictedColumn),
                          index(static_cast<int>(m_rows.size()) - 1, PredictedColumn));
+}
+
+void ScheduleTableModel::setMeasurements(const std::unordered_map<int, BlockMeasurement>& byBlock) {
+    for (Row& row : m_rows) {
+        const auto it = byBlock.find(row.id);
+        row.measurement =
+            it == byBlock.end() ? std::nullopt : std::optional<BlockMeasurement>(it->second);
+    }
+    if (!m_rows.empty())
+        emit dataChanged(index(0, MeasuredColumn),
+                         index(static_cast<int>(m_rows.size()) - 1, PredictionErrorColumn));
 }
 
 std::vector<ScheduleTableModel::Row> ScheduleTableModel::buildRows(const ScheduleSnapshot& snap) {
@@ -155,6 +173,8 @@ bool ScheduleTableModel::isNumeric(int column) {
     case FlopsColumn:
     case RecomputeColumn:
     case PredictedColumn:
+    case MeasuredColumn:
+    case PredictionErrorColumn:
         return true;
     default:
         return false;
@@ -197,6 +217,13 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
             return graph::blockColor(row.id);
         return {};
     case Qt::ForegroundRole:
+        if (column == PredictionErrorColumn && row.measurement) {
+            const double error = std::abs(row.measurement->error);
+            if (error >= kLargeError)
+                return QBrush(QColor(0xC6, 0x28, 0x28));
+            if (error >= kNotableError)
+                return QBrush(QColor(0xB2, 0x6A, 0x00));
+        }
         if (column == ErrorColumn && !row.errors.isEmpty())
             return QBrush(QColor(0xC6, 0x28, 0x28));
         if (column == ErrorColumn && !row.warnings.isEmpty())
@@ -221,6 +248,8 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
         return m_snapshot.target ? m_snapshot.target->maxMp() : 1;
     case HasErrorRole:
         return !row.errors.isEmpty();
+    case PredictionErrorRole:
+        return row.measurement ? QVariant(row.measurement->error) : QVariant();
     default:
         return {};
     }
@@ -259,6 +288,10 @@ QVariant ScheduleTableModel::displayData(const Row& row, int column) const {
         return a ? percent(row.recompute) : QString();
     case PredictedColumn:
         return row.predictedSeconds ? graph::formatSeconds(*row.predictedSeconds) : QString();
+    case MeasuredColumn:
+        return row.measurement ? graph::formatSeconds(row.measurement->measuredSeconds) : QString();
+    case PredictionErrorColumn:
+        return row.measurement ? signedPercent(row.measurement->error) : QString();
     case ErrorColumn:
         if (!row.errors.isEmpty())
             return row.errors.front();
@@ -296,6 +329,11 @@ QVariant ScheduleTableModel::sortData(const Row& row, int column) const {
         return row.recompute;
     case PredictedColumn:
         return row.predictedSeconds.value_or(-1.0); // none sorts first
+    case MeasuredColumn:
+        return row.measurement ? row.measurement->measuredSeconds : -1.0;
+    case PredictionErrorColumn:
+        // By size, so the worst predictions come first when sorted descending; none sorts last.
+        return row.measurement ? std::abs(row.measurement->error) : -1.0;
     case ErrorColumn:
         // Errors first when sorted descending, then warnings, then the rest by id.
         return (row.errors.isEmpty() ? 0 : 2) + (row.warnings.isEmpty() ? 0 : 1);
@@ -337,6 +375,14 @@ QVariant ScheduleTableModel::toolTip(const Row& row, int column) const {
             .arg(row.sramCapacity ? 100.0 * static_cast<double>(row.sramPeak) / row.sramCapacity
                                   : 0.0,
                  0, 'f', 0);
+    case PredictionErrorColumn:
+        if (!row.measurement)
+            return {};
+        return tr("Predicted %1, measured %2: the prediction is %3 %4")
+            .arg(row.predictedSeconds ? graph::formatSeconds(*row.predictedSeconds) : tr("?"),
+                 graph::formatSeconds(row.measurement->measuredSeconds),
+                 QString::number(std::abs(row.measurement->error) * 100, 'f', 1) + QStringLiteral(" %"),
+                 row.measurement->error >= 0 ? tr("too slow") : tr("too fast"));
     case ErrorColumn:
         return row.problemDetails.isEmpty() ? QVariant()
                                             : QVariant(row.problemDetails.join(QLatin1Char('\n')));
@@ -373,6 +419,11 @@ QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation
         case PredictedColumn:
             return tr("The emulator's time for the block, first event to last, over all its "
                       "cores (updated after each edit)");
+        case MeasuredColumn:
+            return tr("The block's time in the last Run on Host of this schedule (Ctrl+R)");
+        case PredictionErrorColumn:
+            return tr("(predicted - measured) / measured: + the emulator is too slow, - too fast; "
+                      "amber from 10 %, red from 25 %");
         default:
             return {};
         }
@@ -404,6 +455,10 @@ QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation
         return tr("Recompute");
     case PredictedColumn:
         return tr("Predicted");
+    case MeasuredColumn:
+        return tr("Measured");
+    case PredictionErrorColumn:
+        return tr("Error");
     case ErrorColumn:
         return tr("Check");
     default:

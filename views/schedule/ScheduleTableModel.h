@@ -31,6 +31,8 @@ class ScheduleTableModel : public QAbstractTableModel {
         FlopsColumn,
         RecomputeColumn,
         PredictedColumn,
+        MeasuredColumn,        // the block's time in a Run on Host of this schedule
+        PredictionErrorColumn, // (predicted - measured) / measured, signed
         ErrorColumn,
         ColumnCount
     };
@@ -46,7 +48,18 @@ class ScheduleTableModel : public QAbstractTableModel {
         MaxMpRole,
         // True when the schedule check reported an error for the block.
         HasErrorRole,
+        // The block's signed prediction error (fraction) when measured, else invalid.
+        PredictionErrorRole,
     };
+
+    // One block's figures from a run on this computer (trace::BlockComparison).
+    struct BlockMeasurement {
+        double measuredSeconds = 0;
+        double error = 0; // (predicted - measured) / measured
+    };
+    // |error| from which the Error column is coloured amber, and red.
+    static constexpr double kNotableError = 0.10;
+    static constexpr double kLargeError = 0.25;
 
     explicit ScheduleTableModel(QObject* parent = nullptr);
 
@@ -57,6 +70,11 @@ class ScheduleTableModel : public QAbstractTableModel {
     // in the map show none. Changes only the Predicted column.
     void setPredictions(const std::unordered_map<int, double>& secondsByBlock);
     void clearPredictions() { setPredictions({}); }
+    // A run on this computer of the schedule shown: measured time and prediction error per
+    // block id; blocks not in the map show none. Changes only the Measured and Error columns;
+    // like the predictions, a new snapshot clears them.
+    void setMeasurements(const std::unordered_map<int, BlockMeasurement>& byBlock);
+    void clearMeasurements() { setMeasurements({}); }
     const ScheduleSnapshot& snapshot() const { return m_snapshot; }
 
     // The row of block `id`, or -1.
@@ -99,6 +117,7 @@ class ScheduleTableModel : public QAbstractTableModel {
         double flops = 0;
         double recompute = 0; // fraction of the block's own FLOPs
         std::optional<double> predictedSeconds;
+        std::optional<BlockMeasurement> measurement;
         QStringList errors;
         QStringList warnings;
         QStringList problemDetails; // errors and warnings with the op they name, for the tooltip

@@ -26,6 +26,7 @@ constexpr ColumnLimits kLimits[] = {
     {M::MpColumn, 3, 4},    {M::TileColumn, 6, 10},     {M::BufferingColumn, 5, 6},
     {M::TilesColumn, 4, 6}, {M::SramColumn, 9, 12},     {M::DramColumn, 5, 7},
     {M::FlopsColumn, 6, 8}, {M::RecomputeColumn, 7, 8}, {M::PredictedColumn, 8, 9},
+    {M::MeasuredColumn, 8, 9}, {M::PredictionErrorColumn, 6, 7},
 };
 constexpr int kErrorMinEm = 6;
 
