@@ -6,8 +6,6 @@
 #include "ExportController.h"
 #include "MeasureController.h"
 #include "TimelineTab.h"
-#include "TransfersTab.h"
-#include "CalibrationController.h"
 #include "GraphTab.h"
 #include "HeatOverlay.h"
 #include "ProjectController.h"
@@ -157,9 +155,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_timelineTab = new TimelineTab;
     m_timelineTab->setObjectName(QStringLiteral("timelineTab"));
     m_tabs->addTab(m_timelineTab, tr("Timeline"));
-    m_transfersTab = new TransfersTab;
-    m_transfersTab->setObjectName(QStringLiteral("transfersTab"));
-    m_tabs->addTab(m_transfersTab, tr("Transfers"));
 
     m_stack = new QStackedWidget;
     m_stack->setObjectName(QStringLiteral("centralStack"));
@@ -180,7 +175,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectEmulate();
     connectMeasure();
     connectTimeline();
-    connectTransfers();
     connectProject();
 
     QSettings settings;
@@ -504,29 +498,6 @@ void MainWindow::connectTimeline() {
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
 }
 
-void MainWindow::connectTransfers() {
-    m_transfersTab->setDocument(m_document);
-    connect(m_emulate, &EmulateController::emulated, m_transfersTab, &TransfersTab::setEmulation);
-    connect(m_measure, &MeasureController::measured, m_transfersTab, &TransfersTab::setMeasurement);
-    m_transfersTab->linkSelection(m_graphTab->view(), m_programView);
-    m_calibration = new CalibrationController(m_document, this);
-    m_buildMenu->addAction(m_calibration->calibrateAction());
-    m_transfersTab->setCalibrateAction(m_calibration->calibrateAction());
-    auto status = [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); };
-    auto report = [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
-        m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
-        m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, summary, tr("transfers"));
-        m_diagnosticsDock->show();
-        m_diagnosticsDock->raise();
-    };
-    connect(m_transfersTab, &TransfersTab::busyChanged, this, &MainWindow::updateBusy);
-    connect(m_transfersTab, &TransfersTab::statusMessage, this, status);
-    connect(m_transfersTab, &TransfersTab::diagnosticsReported, this, report);
-    connect(m_calibration, &CalibrationController::busyChanged, this, &MainWindow::updateBusy);
-    connect(m_calibration, &CalibrationController::statusMessage, this, status);
-    connect(m_calibration, &CalibrationController::diagnosticsReported, this, report);
-}
-
 void MainWindow::connectProject() {
     m_project = new ProjectController(this);
     m_fileMenu->insertActions(m_quitAction, {m_project->saveAction(), m_project->saveAsAction()});
@@ -596,8 +567,7 @@ bool MainWindow::isBusy() const {
     return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
            (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating()) ||
            (m_measure && m_measure->isRunning()) ||
-           (m_timelineTab && m_timelineTab->isLoading()) || (m_transfersTab && m_transfersTab->isBusy()) ||
-           (m_calibration && m_calibration->isRunning());
+           (m_timelineTab && m_timelineTab->isLoading());
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {
@@ -629,7 +599,7 @@ void MainWindow::setPartition(std::vector<int> blockOfOp,
 
 QStringList MainWindow::tabNames() {
     return {QStringLiteral("graph"), QStringLiteral("program"), QStringLiteral("pipeline"),
-            QStringLiteral("ops"), QStringLiteral("timeline"), QStringLiteral("transfers")};
+            QStringLiteral("ops"), QStringLiteral("timeline")};
 }
 
 QString MainWindow::currentTabName() const {
