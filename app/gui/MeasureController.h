@@ -37,6 +37,8 @@ class MeasureController : public QObject {
     // document's (see isCurrent()).
     const std::shared_ptr<const MeasuredRun>& last() const { return m_last; }
     bool isCurrent() const;
+    // What last() ran: its graph, target and schedule.
+    const CompileRequest& lastRequest() const { return m_shown; }
     // The schedule table whose Measured and Error columns show the last run while it is current
     // (filled again after each snapshot of the same schedule, empty otherwise).
     void setScheduleTable(views::schedule::ScheduleTableModel* table);

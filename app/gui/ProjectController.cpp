@@ -2,6 +2,8 @@
 
 #include "GraphTab.h"
 #include "MainWindow.h"
+#include "MeasureController.h"
+#include "TimelineTab.h"
 #include "ScheduleDocument.h"
 #include "ScheduleEditor.h"
 #include "schedule/ScheduleJson.h"
@@ -12,6 +14,8 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QStandardPaths>
@@ -112,12 +116,33 @@ bool ProjectController::write(const QString& path, const project::Project& proje
     return true;
 }
 
+std::vector<project::TraceRef> ProjectController::tracesToSave(const QString& path) {
+    const MeasureController* measure = m_window->measureController();
+    const std::shared_ptr<const MeasuredRun> run = measure ? measure->last() : nullptr;
+    const QString file = QFileInfo(path).absoluteFilePath();
+    if (!run || (run.get() == m_tracesOfRun && file == m_tracesPath))
+        return m_traces; // nothing new since the last save (or the project's own saved run)
+    const CompileRequest& request = measure->lastRequest();
+    if (!request.schedule || !request.graph)
+        return m_traces;
+    WrittenTraces written = writeRunTraces(*run, scheduleFingerprint(*request.schedule, *request.graph), file);
+    if (!written.problems.empty()) {
+        emit problemsReported(written.problems); // the project is saved without them
+        return m_traces;
+    }
+    m_traces = std::move(written.refs);
+    m_tracesOfRun = run.get();
+    m_tracesPath = file;
+    return m_traces;
+}
+
 bool ProjectController::saveTo(const QString& path) {
-    const auto project = currentProject();
+    auto project = currentProject();
     if (!project) {
         emit statusMessage(tr("Open a model before saving a project"), 5000);
         return false;
     }
+    project->traces = tracesToSave(path);
     QString error;
     if (!write(path, *project, &error)) {
         emit problemsReported(
@@ -187,6 +212,8 @@ bool ProjectController::open(const QString& path) {
         document->setStrategy(*strategy);
     m_opening = std::move(p);
     m_openingPath = QFileInfo(path).absoluteFilePath();
+    m_traces.clear();
+    m_tracesOfRun = nullptr;
     m_waitingForSchedule = false;
     m_window->openFile(fromStd(m_opening->modelPath));
     return true;
@@ -259,7 +286,68 @@ void ProjectController::applyView() {
             graphView->selectOp(*op);
     if (view.zoom > 0 && graphView->isShowingGraph())
         graphView->canvas()->setZoom(view.zoom);
-    finishOpening(true, tr("Opened project %1").arg(QFileInfo(m_openingPath).fileName()));
+    restoreTraces();
+}
+
+void ProjectController::restoreTraces() {
+    if (!m_opening)
+        return;
+    if (m_opening->traces.empty()) {
+        finishOpening(true, tr("Opened project %1").arg(QFileInfo(m_openingPath).fileName()));
+        return;
+    }
+    auto* watcher = new QFutureWatcher<ReadTraces>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        onTracesRead(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([refs = m_opening->traces] { return readSavedTraces(refs); }));
+}
+
+void ProjectController::onTracesRead(const ReadTraces& read) {
+    if (!m_opening)
+        return;
+    const QString name = QFileInfo(m_openingPath).fileName();
+    std::vector<Diagnostic> problems = read.problems;
+    ScheduleDocument* document = m_window->scheduleDocument();
+    const auto graph = document->graph();
+    const auto schedule = document->schedule();
+    QString message = tr("Opened project %1").arg(name);
+    m_traces = m_opening->traces; // kept in the project when it is saved again without a new run
+    if (read.emulated && read.measured && graph && schedule) {
+        const bool sameModel = read.measured->modelHash.empty() || read.measured->modelHash == graph->contentHash;
+        const bool sameSchedule = !read.scheduleHash.empty() &&
+                                  read.scheduleHash == scheduleFingerprint(*schedule, *graph);
+        if (sameModel && sameSchedule) {
+            auto emulation = std::make_shared<EmulationRun>();
+            emulation->revision = document->revision();
+            emulation->graph = graph;
+            emulation->trace = *read.emulated;
+            emulation->targetName = document->targetKey();
+            auto run = std::make_shared<MeasuredRun>();
+            run->emulation = std::move(emulation);
+            run->measured = *read.measured;
+            m_window->measureController()->restore(run);
+            // Saved again unchanged: the files are already there.
+            m_tracesOfRun = run.get();
+            m_tracesPath = m_openingPath;
+            message = tr("Opened project %1 with its saved run on host").arg(name);
+        } else {
+            problems.push_back(warning(
+                (sameModel ? "the saved run is of another schedule than the project's now"
+                           : "the saved run is of another version of the model") +
+                    std::string(": it is shown in the Timeline only, not as this schedule's run"),
+                Location{.file = m_openingPath.toStdString()}));
+            message = tr("Opened project %1; its saved run is stale (another schedule or model)").arg(name);
+        }
+    }
+    if (!read.loadedPaths.isEmpty() && !m_window->measureController()->isCurrent())
+        m_window->timelineTab()->openTraceFiles(read.loadedPaths);
+    if (hasErrors(problems))
+        message = tr("Opened project %1; some saved traces could not be read (see Diagnostics)").arg(name);
+    if (!problems.empty())
+        emit problemsReported(problems);
+    finishOpening(true, message);
 }
 
 void ProjectController::finishOpening(bool ok, const QString& message) {

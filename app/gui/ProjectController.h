@@ -6,8 +6,11 @@
 // every minute and after each compile while a model is open and removed on a clean close; one
 // left behind at start means the app did not close cleanly, and offerRecovery() asks to restore
 // it. A project whose model is gone asks where it is now; one whose model changed says so and
-// opens it with a new schedule.
+// opens it with a new schedule. Saving after a Run on Host writes the run's emulated and
+// measured traces beside the project (SavedTraces.h); opening reads them back and shows them as
+// the schedule's run when model and schedule still match, else in the Timeline as stale files.
 
+#include "SavedTraces.h"
 #include "base/Diagnostic.h"
 #include "project/Project.h"
 
@@ -79,7 +82,13 @@ class ProjectController : public QObject {
     void onModelLoaded(const QString& path, bool ok);
     void applySchedule();
     void applyView();
+    // Reads the opened project's traces in the background, then finishes opening.
+    void restoreTraces();
+    void onTracesRead(const ReadTraces& read);
     void finishOpening(bool ok, const QString& message);
+    // The traces to reference from a project saved to `path`: the last run's, written now, or
+    // those the project came with.
+    std::vector<project::TraceRef> tracesToSave(const QString& path);
 
     MainWindow* m_window;
     QString m_path;                         // the project's file; empty: not saved yet
@@ -87,6 +96,9 @@ class ProjectController : public QObject {
     std::optional<project::Project> m_opening; // a project whose model is loading
     QString m_openingPath;
     bool m_waitingForSchedule = false;
+    std::vector<project::TraceRef> m_traces; // the saved run's references (opened or written)
+    const void* m_tracesOfRun = nullptr;      // the MeasuredRun m_traces hold, to write it once
+    QString m_tracesPath;                     // the project file they were written for
     std::function<QString(const QString&)> m_relocate;
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;

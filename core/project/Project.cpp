@@ -119,7 +119,8 @@ Expected<Project> projectFromDocument(const Json& doc, const std::string& file) 
             if (ref.source != "emulated" && ref.source != "measured")
                 t.error("source", "must be \"emulated\" or \"measured\", got \"" + ref.source + "\"");
             ref.label = t.stringOr("label", "");
-            t.warnUnknownKeys({"path", "source", "label"});
+            ref.scheduleHash = t.stringOr("schedule_hash", "");
+            t.warnUnknownKeys({"path", "source", "label", "schedule_hash"});
             p.traces.push_back(std::move(ref));
         }
     }
@@ -135,7 +136,8 @@ std::string projectToJson(const Project& project, const std::string& projectDir)
     for (const TraceRef& t : project.traces)
         traces.push_back({{"path", relativeTo(t.path, projectDir)},
                           {"source", t.source},
-                          {"label", t.label}});
+                          {"label", t.label},
+                          {"schedule_hash", t.scheduleHash}});
     Json schedule = nullptr;
     if (!project.scheduleJson.empty())
         schedule = Json::parse(project.scheduleJson, nullptr, /*allow_exceptions=*/false);
@@ -171,6 +173,10 @@ Expected<Project> loadProjectFile(const std::string& path) {
     if (!doc)
         return doc.takeDiagnostics();
     return projectFromDocument(*doc, path);
+}
+
+std::string savedTracesDir(const std::string& projectFile) {
+    return projectFile + ".traces";
 }
 
 } // namespace strata::project

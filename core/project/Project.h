@@ -28,6 +28,9 @@ struct TraceRef {
     std::string path;           // a trace file (docs/TRACE_FORMAT.md), absolute in memory
     std::string source;         // "emulated" or "measured"
     std::string label;          // what the user called it; may be empty
+    // What the run was of: the app's fingerprint of the schedule document it ran (empty: not
+    // known). The app shows a saved run as the schedule's own only while this still matches.
+    std::string scheduleHash;
     bool operator==(const TraceRef&) const = default;
 };
 
@@ -53,5 +56,9 @@ std::string projectToJson(const Project& project, const std::string& projectDir)
 // Relative paths are resolved against the folder of `file`.
 Expected<Project> parseProject(std::string_view text, const std::string& file);
 Expected<Project> loadProjectFile(const std::string& path);
+
+// The folder the app saves a project's traces in, beside the project file:
+// "/p/session.strata" -> "/p/session.strata.traces".
+std::string savedTracesDir(const std::string& projectFile);
 
 } // namespace strata::project

@@ -11,8 +11,10 @@
 #include "ScheduleDocument.h"
 #include "TimelineTab.h"
 #include "timeline/TimelineData.h"
+#include "trace/TraceCompare.h"
 #include "trace/TraceJson.h"
 #include "views/graph/GraphView.h"
+#include "views/schedule/ScheduleTableModel.h"
 #include "views/timeline/TimelineView.h"
 
 #include <QAction>
@@ -21,6 +23,7 @@
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <gtest/gtest.h>
 
 namespace strata::gui {
@@ -90,6 +93,22 @@ TEST_F(MeasureWindowTest, RunOnHostPairsTheMeasuredRunWithItsPrediction) {
     EXPECT_EQ(data->traces()[0]->source, trace::Source::Emulated);
     EXPECT_EQ(data->traces()[1]->source, trace::Source::Measured);
 
+    // The schedule table's Measured and Error columns hold compareTraces' per-block figures.
+    using Model = views::schedule::ScheduleTableModel;
+    const Model& table = *m_window->scheduleModel();
+    const auto compared = trace::compareTraces(run.emulation->trace, run.measured);
+    ASSERT_TRUE(compared.ok());
+    ASSERT_FALSE(compared->blocks.empty());
+    for (const trace::BlockComparison& b : compared->blocks) {
+        const int row = table.rowOfBlock(b.block);
+        ASSERT_GE(row, 0) << b.block;
+        EXPECT_DOUBLE_EQ(table.index(row, Model::MeasuredColumn).data(Model::SortRole).toDouble(),
+                         static_cast<double>(b.measuredPs) * 1e-12);
+        EXPECT_DOUBLE_EQ(table.index(row, Model::PredictionErrorColumn).data(Model::PredictionErrorRole).toDouble(),
+                         b.error);
+        EXPECT_FALSE(table.index(row, Model::PredictionErrorColumn).data().toString().isEmpty());
+    }
+
     // An edit makes the run stale: no error heat for a schedule that was not run.
     const schedule::Block& first = document().schedule()->blocks.front();
     if (first.ops.size() > 1) {
@@ -97,6 +116,14 @@ TEST_F(MeasureWindowTest, RunOnHostPairsTheMeasuredRunWithItsPrediction) {
         ASSERT_TRUE(settle());
         EXPECT_FALSE(measure().isCurrent());
         EXPECT_FALSE(errorHeatAvailable());
+        for (int row = 0; row < table.rowCount(); ++row)
+            EXPECT_TRUE(table.index(row, Model::MeasuredColumn).data().toString().isEmpty()) << row;
+        // Undo is the measured schedule again: its figures come back.
+        document().undoStack()->undo();
+        ASSERT_TRUE(settle());
+        EXPECT_TRUE(measure().isCurrent());
+        const int row = table.rowOfBlock(compared->blocks.front().block);
+        EXPECT_FALSE(table.index(row, Model::MeasuredColumn).data().toString().isEmpty());
     }
 }
 

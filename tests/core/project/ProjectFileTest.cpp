@@ -31,8 +31,8 @@ Project sampleProject(const std::string& dir) {
     p.view.zoom = 0.75;
     p.view.selectedBlock = 3;
     p.view.selectedOp = "conv1";
-    p.traces = {{dir + "/traces/run1.json", "measured", "first run"},
-                {"/elsewhere/emulated.json", "emulated", ""}};
+    p.traces = {{dir + "/traces/run1.json", "measured", "first run", "3f9a"},
+                {"/elsewhere/emulated.json", "emulated", "", ""}};
     return p;
 }
 
@@ -57,6 +57,7 @@ TEST(ProjectFile, RoundTripKeepsEverythingAndWritesInsidePathsRelative) {
     EXPECT_EQ(doc["model"]["path"], "models/resnet.onnx");
     EXPECT_EQ(doc["traces"][0]["path"], "traces/run1.json");
     EXPECT_EQ(doc["traces"][1]["path"], "/elsewhere/emulated.json");
+    EXPECT_EQ(doc["traces"][0]["schedule_hash"], "3f9a");
     EXPECT_EQ(doc["schedule"]["strata_schedule"], 1);
 
     auto back = parseProject(text, dir + "/session.strata");
@@ -180,6 +181,23 @@ TEST(ProjectFile, IllTypedFieldsNameTheirPath) {
     doc["traces"][0]["source"] = "guessed";
     EXPECT_NE(theError(parseProject(doc.dump(), "v.strata")).find("traces[0].source"),
               std::string::npos);
+    doc = good;
+    doc["traces"][1]["schedule_hash"] = 12;
+    EXPECT_NE(theError(parseProject(doc.dump(), "v.strata")).find("traces[1].schedule_hash"),
+              std::string::npos);
+}
+
+TEST(ProjectFile, ATraceWithoutAScheduleHashReadsAsUnknown) {
+    nlohmann::json doc = nlohmann::json::parse(projectToJson(sampleProject("/p"), "/p"));
+    doc["traces"][0].erase("schedule_hash");
+    auto result = parseProject(doc.dump(), "/p/w.strata");
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->traces[0].scheduleHash, "");
+    EXPECT_EQ(result->traces[0].source, "measured");
+}
+
+TEST(ProjectFile, SavedTracesGoBesideTheProject) {
+    EXPECT_EQ(savedTracesDir("/p/session.strata"), "/p/session.strata.traces");
 }
 
 TEST(ProjectFile, UnknownKeysAreWarningsNotErrors) {

@@ -1,0 +1,210 @@
+// A project's saved run: saving after Run on Host writes the emulated and measured traces beside
+// the project and references them; opening it in a new window brings the run back as the
+// schedule's own (Timeline with both runs, the table's Measured and Error columns). A run of
+// another schedule comes back as stale files in the Timeline only; a missing or malformed trace
+// file is a diagnostic naming it, and the project still opens and stays usable.
+
+#include "DiagnosticsPanel.h"
+#include "GraphTab.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "MeasureController.h"
+#include "ProjectController.h"
+#include "ScheduleDocument.h"
+#include "TimelineTab.h"
+#include "project/Project.h"
+#include "timeline/TimelineData.h"
+#include "views/graph/GraphView.h"
+#include "views/schedule/ScheduleTableModel.h"
+#include "views/timeline/TimelineView.h"
+
+#include <QAction>
+#include <QFile>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTreeWidgetItem>
+#include <gtest/gtest.h>
+
+namespace strata::gui {
+namespace {
+
+namespace sch = strata::schedule;
+using Table = views::schedule::ScheduleTableModel;
+
+class ProjectTracesTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        QSettings().clear();
+        ASSERT_TRUE(m_dir.isValid());
+        m_window = makeWindow();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    std::unique_ptr<MainWindow> makeWindow() {
+        auto window = std::make_unique<MainWindow>();
+        window->projectController()->setRecoveryPath(m_dir.filePath(QStringLiteral("recovery.strata")));
+        window->resize(1400, 900);
+        window->show();
+        window->graphTab()->view()->setAnimated(false);
+        return window;
+    }
+
+    static bool settle(MainWindow& window) {
+        return test::waitUntilIdle([&] { return window.isBusy(); });
+    }
+
+    static bool openOnHost(MainWindow& window) {
+        const QString path = test::samplePath("resnet_tiny.onnx");
+        if (!QFileInfo::exists(path) || !window.scheduleDocument()->setTarget(QStringLiteral("host")))
+            return false;
+        QSignalSpy loaded(&window, &MainWindow::loadFinished);
+        window.openFile(path);
+        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
+            !loaded.at(0).at(1).toBool())
+            return false;
+        return settle(window) && window.scheduleDocument()->schedule() != nullptr;
+    }
+
+    static bool runOnHost(MainWindow& window) {
+        QSignalSpy measured(window.measureController(), &MeasureController::measured);
+        window.measureController()->runAction()->trigger();
+        return QTest::qWaitFor([&] { return measured.count() > 0; }, test::kLoadTimeoutMs) && settle(window);
+    }
+
+    static bool openProject(MainWindow& window, const QString& path) {
+        QSignalSpy opened(window.projectController(), &ProjectController::projectOpened);
+        window.openFile(path);
+        if (!QTest::qWaitFor([&] { return opened.count() > 0; }, test::kSettleTimeoutMs))
+            return false;
+        return opened.at(0).at(1).toBool() && settle(window);
+    }
+
+    static bool edit(MainWindow& window) {
+        ScheduleDocument& document = *window.scheduleDocument();
+        for (const sch::Block& block : document.schedule()->blocks)
+            if (block.ops.size() > 1)
+                return document.split(block.ops[1]).applied() && settle(window);
+        return false;
+    }
+
+    static bool diagnosticsMention(const DiagnosticsPanel& panel, const QString& text) {
+        for (int i = 0; i < panel.topLevelItemCount(); ++i)
+            for (int c = 0; c < panel.columnCount(); ++c)
+                if (panel.topLevelItem(i)->text(c).contains(text) ||
+                    panel.topLevelItem(i)->toolTip(c).contains(text))
+                    return true;
+        return false;
+    }
+
+    static std::vector<trace::Source> timelineSources(const MainWindow& window) {
+        std::vector<trace::Source> sources;
+        if (const auto& data = window.timelineTab()->view()->data())
+            for (const auto& t : data->traces())
+                sources.push_back(t->source);
+        return sources;
+    }
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+TEST_F(ProjectTracesTest, ASavedRunComesBackWithTheProject) {
+    if (!openOnHost(*m_window))
+        GTEST_SKIP() << "sample not generated";
+    ASSERT_TRUE(runOnHost(*m_window));
+    const auto run = m_window->measureController()->last();
+    ASSERT_NE(run, nullptr);
+    const QString path = m_dir.filePath(QStringLiteral("session.strata"));
+    ASSERT_TRUE(m_window->projectController()->saveTo(path));
+
+    // Beside the project, referenced from it with the schedule's fingerprint.
+    const QString folder = path + QStringLiteral(".traces");
+    EXPECT_TRUE(QFileInfo::exists(folder + QStringLiteral("/emulated.json")));
+    EXPECT_TRUE(QFileInfo::exists(folder + QStringLiteral("/measured.json")));
+    auto onDisk = project::loadProjectFile(path.toStdString());
+    ASSERT_TRUE(onDisk.ok());
+    ASSERT_EQ(onDisk->traces.size(), 2u);
+    EXPECT_EQ(onDisk->traces[0].source, "emulated");
+    EXPECT_EQ(onDisk->traces[1].source, "measured");
+    EXPECT_FALSE(onDisk->traces[1].scheduleHash.empty());
+
+    auto second = makeWindow();
+    ASSERT_TRUE(openProject(*second, path));
+    const MeasureController& measure = *second->measureController();
+    ASSERT_NE(measure.last(), nullptr);
+    EXPECT_TRUE(measure.isCurrent());
+    EXPECT_EQ(measure.last()->measured.events, run->measured.events);
+    EXPECT_EQ(measure.last()->emulation->trace.events, run->emulation->trace.events);
+    EXPECT_EQ(timelineSources(*second), (std::vector{trace::Source::Emulated, trace::Source::Measured}));
+    // The table's Measured column is filled from the saved run.
+    const Table& table = *second->scheduleModel();
+    int measuredRows = 0;
+    for (int row = 0; row < table.rowCount(); ++row)
+        measuredRows += !table.index(row, Table::MeasuredColumn).data().toString().isEmpty();
+    EXPECT_GT(measuredRows, 0);
+
+    // Saved again unchanged, the same files stay referenced.
+    ASSERT_TRUE(second->projectController()->saveTo(path));
+    auto again = project::loadProjectFile(path.toStdString());
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->traces, onDisk->traces);
+}
+
+TEST_F(ProjectTracesTest, ARunOfAnotherScheduleComesBackStale) {
+    if (!openOnHost(*m_window))
+        GTEST_SKIP() << "sample not generated";
+    ASSERT_TRUE(runOnHost(*m_window));
+    ASSERT_TRUE(edit(*m_window)); // the project's schedule is no longer the one that ran
+    const QString path = m_dir.filePath(QStringLiteral("stale.strata"));
+    ASSERT_TRUE(m_window->projectController()->saveTo(path));
+
+    auto second = makeWindow();
+    ASSERT_TRUE(openProject(*second, path));
+    EXPECT_FALSE(second->measureController()->isCurrent());
+    EXPECT_TRUE(diagnosticsMention(*second->diagnosticsPanel(), QStringLiteral("another schedule")));
+    ASSERT_TRUE(settle(*second));
+    // Both files in the Timeline, beside the fresh prediction of the project's schedule.
+    const auto sources = timelineSources(*second);
+    EXPECT_EQ(std::count(sources.begin(), sources.end(), trace::Source::Measured), 1);
+    EXPECT_GE(std::count(sources.begin(), sources.end(), trace::Source::Emulated), 1);
+    const Table& table = *second->scheduleModel();
+    for (int row = 0; row < table.rowCount(); ++row)
+        EXPECT_TRUE(table.index(row, Table::MeasuredColumn).data().toString().isEmpty()) << row;
+}
+
+TEST_F(ProjectTracesTest, AMissingOrMalformedTraceIsReportedAndTheProjectOpens) {
+    if (!openOnHost(*m_window))
+        GTEST_SKIP() << "sample not generated";
+    const QString path = m_dir.filePath(QStringLiteral("broken.strata"));
+    ASSERT_TRUE(m_window->projectController()->saveTo(path));
+    auto p = project::loadProjectFile(path.toStdString());
+    ASSERT_TRUE(p.ok());
+    const QString garbage = m_dir.filePath(QStringLiteral("garbage.json"));
+    {
+        QFile file(garbage);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write("{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": ");
+    }
+    p->traces = {{garbage.toStdString(), "emulated", "", "0123"},
+                 {m_dir.filePath(QStringLiteral("gone.json")).toStdString(), "measured", "", "0123"}};
+    {
+        QSaveFile file(path);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(project::projectToJson(*p, m_dir.path().toStdString())));
+        ASSERT_TRUE(file.commit());
+    }
+
+    auto second = makeWindow();
+    ASSERT_TRUE(openProject(*second, path));
+    EXPECT_TRUE(diagnosticsMention(*second->diagnosticsPanel(), QStringLiteral("garbage.json")));
+    EXPECT_TRUE(diagnosticsMention(*second->diagnosticsPanel(), QStringLiteral("gone.json")));
+    EXPECT_EQ(second->measureController()->last(), nullptr);
+    // Still usable: the schedule is there and takes edits.
+    ASSERT_NE(second->scheduleDocument()->schedule(), nullptr);
+    EXPECT_TRUE(edit(*second));
+}
+
+} // namespace
+} // namespace strata::gui
