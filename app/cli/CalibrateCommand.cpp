@@ -5,11 +5,13 @@
 #include "TargetArg.h"
 #include "calibrate/Calibrate.h"
 #include "ir/OpClass.h"
+#include "target/CalibratedHost.h"
 #include "target/TargetWriter.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -18,9 +20,16 @@ namespace strata::cli {
 
 namespace {
 
+// Where `host` looks for this machine's figures (CalibratedHost.h), or the working directory
+// when there is no config directory.
+std::string defaultOutput() {
+    const std::string file = target::defaultCalibratedHostFile();
+    return file.empty() ? "host.calibrated.json" : file;
+}
+
 struct CalibrateArgs {
     std::string target = "host";
-    std::string output = "host.calibrated.json";
+    std::string output = defaultOutput();
     bool json = false;
     bool quick = false;
     bool quiet = false;
@@ -32,6 +41,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
         const target::TransferPath* path = r.target.findPath(p.path);
         paths.push_back({{"name", p.path},
                          {"latency_cycles", path ? path->latencyCycles : 0},
+                         {"row_overhead_cycles", p.fit.rowOverheadCycles},
                          {"bytes_per_cycle", p.fit.bytesPerCycle},
                          {"rms_relative_error", p.fit.rmsRelativeError},
                          {"sizes", p.fit.samples},
@@ -40,9 +50,9 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"size_limit", p.sizeLimit}});
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
-    for (std::size_t c = 0; c < calibrate::kOpClasses; ++c)
+    for (std::size_t c = 0; c < calibrate::kComputeClasses; ++c)
         if (r.compute.samples[c])
-            classes.push_back({{"class", std::string(ir::opClassName(static_cast<ir::OpClass>(c)))},
+            classes.push_back({{"class", calibrate::computeClassName(c)},
                                {"throughput_per_cycle", r.compute.throughputPerCycle[c]},
                                {"rms_relative_error", r.compute.rmsRelativeError[c]},
                                {"samples", r.compute.samples[c]}});
@@ -70,13 +80,14 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
     const double ghz = r.target.clockHz / 1e9;
     std::cout << fmt::format("Calibrated '{}' on this computer ({} cores, {:.2f} GHz) in {:.1f} s; wrote {}\n\n",
                              r.target.name, r.cores, ghz, r.seconds, output);
-    std::cout << fmt::format("{:<10} {:>14} {:>16} {:>10} {:>7}  {}\n", "path", "latency (cyc)", "bandwidth (B/cyc)",
-                             "GB/s", "RMS err", "sizes");
+    std::cout << fmt::format("{:<10} {:>14} {:>10} {:>16} {:>10} {:>7}  {}\n", "path", "latency (cyc)", "row (cyc)",
+                             "bandwidth (B/cyc)", "GB/s", "RMS err", "sizes");
     for (const auto& p : r.paths) {
         const target::TransferPath* path = r.target.findPath(p.path);
-        std::cout << fmt::format("{:<10} {:>14.0f} {:>16.2f} {:>10.2f} {:>6.1f}%  {} samples ({} from compiled programs), "
-                                 "sizes 64..{} bytes{}\n",
-                                 p.path, path ? path->latencyCycles : 0, p.fit.bytesPerCycle, p.fit.bytesPerCycle * ghz,
+        std::cout << fmt::format("{:<10} {:>14.0f} {:>10.1f} {:>16.2f} {:>10.2f} {:>6.1f}%  {} samples ({} from compiled "
+                                 "programs), sizes 64..{} bytes{}\n",
+                                 p.path, path ? path->latencyCycles : 0, p.fit.rowOverheadCycles, p.fit.bytesPerCycle,
+                                 p.fit.bytesPerCycle * ghz,
                                  100 * p.fit.rmsRelativeError, p.fit.samples, p.compiledSamples, p.largestBytes,
                                  p.sizeLimit.empty() ? "" : " (limited: " + p.sizeLimit + ")");
     }
@@ -85,9 +96,9 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                  r.sharedResource, r.shared.bytesPerCycle, r.shared.bytesPerCycle * ghz, r.shared.samples,
                                  100 * r.shared.rmsRelativeError);
     std::cout << fmt::format("\n{:<14} {:>18} {:>8} {:>8}\n", "op class", "throughput/cycle", "samples", "RMS err");
-    for (std::size_t c = 0; c < calibrate::kOpClasses; ++c)
+    for (std::size_t c = 0; c < calibrate::kComputeClasses; ++c)
         if (r.compute.samples[c])
-            std::cout << fmt::format("{:<14} {:>18.4g} {:>8} {:>7.1f}%\n", ir::opClassName(static_cast<ir::OpClass>(c)),
+            std::cout << fmt::format("{:<14} {:>18.4g} {:>8} {:>7.1f}%\n", calibrate::computeClassName(c),
                                      r.compute.throughputPerCycle[c], r.compute.samples[c], 100 * r.compute.rmsRelativeError[c]);
     for (const auto& skipped : r.computeSkipped) std::cout << "skipped " << skipped << "\n";
     const auto& o = r.target.overheads;
@@ -96,15 +107,29 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                              o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, r.gapNs);
 }
 
+// True when `path` can be written; leaves no empty file behind (an empty file where `host` looks
+// would be a broken calibrated target). Creates the folder of the default place (the config
+// directory may not exist yet), never one the user named.
+bool writable(const std::string& path) {
+    std::error_code ignored;
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty() && path == defaultOutput()) std::filesystem::create_directories(parent, ignored);
+    const bool existed = std::filesystem::exists(path, ignored);
+    const bool ok = static_cast<bool>(std::ofstream(path, std::ios::binary | std::ios::app)); // appending keeps a file as it is
+    if (ok && !existed) std::filesystem::remove(path, ignored);
+    return ok;
+}
+
 int runCalibrate(const CalibrateArgs& args) {
-    auto host = loadTarget(args.target, args.quiet);
+    // Calibration starts from the probed preset, not from an earlier calibrated file.
+    auto host = loadTarget(args.target == "host" ? std::string(target::kUncalibratedHost) : args.target, args.quiet);
     if (!host) return kExitBadInput;
     if (host->name != "host") {
         std::cerr << "error: calibrate measures this computer: use --target host (or a host file), not '" << host->name << "'\n";
         return kExitBadInput;
     }
-    // Before minutes of measuring: can the result be written at all? (Appending leaves a file as it is.)
-    if (!std::ofstream(args.output, std::ios::binary | std::ios::app)) {
+    // Before the measuring: can the result be written at all?
+    if (!writable(args.output)) {
         std::cerr << "error: cannot write " << args.output << "\n";
         return kExitFailed;
     }
@@ -135,7 +160,9 @@ void addCalibrateCommand(CLI::App& app, int& exitCode) {
     auto args = std::make_shared<CalibrateArgs>();
     CLI::App* cmd = app.add_subcommand("calibrate", "Measure this computer and fit the host target's timing figures");
     cmd->add_option("-t,--target", args->target, "The host description to calibrate (preset 'host' or a file)")->capture_default_str();
-    cmd->add_option("-o,--output", args->output, "Where to write the calibrated target")->capture_default_str();
+    cmd->add_option("-o,--output", args->output,
+                    "Where to write the calibrated target (the default is where --target host finds it)")
+        ->capture_default_str();
     cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
     cmd->add_flag("--quick", args->quick, "A few seconds: fewer sizes, repeats and op sizes (less accurate)");
     cmd->add_flag("-q,--quiet", args->quiet, "Do not print warnings or progress");

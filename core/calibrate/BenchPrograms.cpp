@@ -3,6 +3,7 @@
 #include "ir/GraphHash.h"
 #include "model/OpCost.h"
 
+#include <algorithm>
 #include <random>
 
 namespace strata::calibrate {
@@ -128,6 +129,10 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
     const target::MemorySpace* to = target.findMemory(p->destination);
     const bool strided = runBytes > 0 && runBytes < bytes && bytes % runBytes == 0;
     const std::uint64_t span = strided ? 2 * bytes : bytes; // main-memory bytes one transfer's box covers
+    // Regions at least 1 MiB apart: a model's transfers each read another tensor, so neither the
+    // prefetcher nor the TLB has the next one ready, as they would for back-to-back regions.
+    constexpr std::uint64_t kSpacing = 1ull << 20;
+    const std::uint64_t stride = std::max(span, kSpacing);
     auto place = [&](const target::MemorySpace* memory, int core, int k) {
         // Working memory: the start of the core's own instance, contiguous.
         if (memory->scope == target::Scope::Core) {
@@ -137,14 +142,29 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
         }
         // Main memory: a fresh region per transfer and core.
         const std::uint64_t slot = static_cast<std::uint64_t>(core) * static_cast<std::uint64_t>(count) + static_cast<std::uint64_t>(k);
-        const std::uint64_t room = memory->capacityBytes / span;
-        compiler::Access a = access(memory->name, 0, (slot % std::max<std::uint64_t>(room, 1)) * span, bytes);
+        const std::uint64_t room = memory->capacityBytes / stride;
+        compiler::Access a = access(memory->name, 0, (slot % std::max<std::uint64_t>(room, 1)) * stride, bytes);
         if (strided) {
             a.shape = {static_cast<std::int64_t>(bytes / runBytes), static_cast<std::int64_t>(runBytes)};
             a.strides = {static_cast<std::int64_t>(2 * runBytes), 1};
         }
         return a;
     };
+    // A path reading main memory first has its regions written through the reverse path (tile
+    // kPrimingTile): untouched pages would read as the kernel's shared zero page, from cache, far
+    // faster than the tensors a model reads.
+    const target::TransferPath* reverse = from->scope != target::Scope::Core ? target.pathBetween(p->destination, p->source) : nullptr;
+    for (int core = 0; reverse && core < cores; ++core)
+        for (int k = 0; k < count; ++k) {
+            compiler::Transfer t;
+            t.path = reverse->name;
+            t.source = place(to, core, k);
+            t.destination = place(from, core, k);
+            t.bytes = bytes;
+            t.tag = 0;
+            append(program, core, std::move(t), kPrimingTile);
+            append(program, core, compiler::Wait{0}, kPrimingTile);
+        }
     for (int core = 0; core < cores; ++core)
         for (int k = 0; k < count; ++k) {
             compiler::Transfer t;
@@ -174,28 +194,41 @@ compiler::Program barrierProgram(const target::Target& target, int count) {
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
     const std::int64_t s = scale < 1 ? 1 : scale;
     std::vector<std::shared_ptr<const ir::Graph>> out;
+    // Convolutions down a CNN's staircase: channels double as the image halves (32 channels at
+    // 112 x 112 for scale 1, 256 at 14 x 14 for scale 8), so the shapes span the ones CNNs run
+    // (wide images with few channels, small ones with many) rather than one corner of them.
+    const std::int64_t side = std::max<std::int64_t>(7, 112 / s);
     {
         SmallGraph g("calibrate-conv");
-        const std::int64_t c = 16 * s;
-        auto x = g.input("x", {1, c, 28, 28});
+        const std::int64_t c = 32 * s;
+        auto x = g.input("x", {1, c, side, side});
         auto w = g.weight("w", {c, c, 3, 3});
-        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 28, 28},
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, side, side},
                                     {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{1, 1}}})));
     }
     {
         SmallGraph g("calibrate-conv-pointwise");
         const std::int64_t c = 32 * s;
-        auto x = g.input("x", {1, c, 28, 28});
+        auto x = g.input("x", {1, c, side, side});
         auto w = g.weight("w", {2 * c, c, 1, 1});
-        out.push_back(g.finish(g.op("Conv", {x, w}, {1, 2 * c, 28, 28}, {{"kernel_shape", Ints{1, 1}}})));
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, 2 * c, side, side}, {{"kernel_shape", Ints{1, 1}}})));
     }
     {
         SmallGraph g("calibrate-conv-depthwise");
         const std::int64_t c = 32 * s;
-        auto x = g.input("x", {1, c, 56, 56});
+        auto x = g.input("x", {1, c, side, side});
         auto w = g.weight("w", {c, 1, 3, 3});
-        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 56, 56},
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, side, side},
                                     {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}})));
+    }
+    {
+        // A tiny op, so some compute's time is almost all fixed cost: it bounds the shared
+        // compute overhead (Fit.h), which the large ops' lines alone leave free to drift.
+        SmallGraph g("calibrate-elementwise-tiny");
+        const ir::Shape shape{1, 16};
+        auto a = g.input("a", shape);
+        auto b = g.input("b", shape);
+        out.push_back(g.finish(g.op("Add", {a, b}, shape)));
     }
     {
         SmallGraph g("calibrate-matmul");
@@ -210,6 +243,14 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto a = g.input("a", shape);
         auto b = g.input("b", shape);
         out.push_back(g.finish(g.op("Add", {a, b}, shape)));
+    }
+    {
+        // Activations are the commonest elementwise ops in CNNs, and a unary op's kernel runs at
+        // its own rate: the class's figure is fitted over both.
+        SmallGraph g("calibrate-elementwise-relu");
+        const ir::Shape shape{1, 32 * s, 56, 56};
+        auto a = g.input("a", shape);
+        out.push_back(g.finish(g.op("Relu", {a}, shape)));
     }
     {
         SmallGraph g("calibrate-pooling");

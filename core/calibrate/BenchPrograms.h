@@ -15,10 +15,15 @@
 
 namespace strata::calibrate {
 
+// The tile of the instructions that only prepare a measurement (transferProgram's priming).
+inline constexpr std::int64_t kPrimingTile = -2;
+
 // Cores 0..cores-1 each issue `count` transfers of `bytes` on `path`, every one waited on before
 // the next is issued, at distinct main-memory offsets, to or from their own working-memory
-// instance. `runBytes` > 0 makes the main-memory side a strided box of rows of that many bytes
+// instance; main-memory regions are at least 1 MiB apart. `runBytes` > 0 makes the main-memory side a strided box of rows of that many bytes
 // two rows apart (the gathers of tiles compiled programs move); 0 is one contiguous run.
+// A path reading main memory is preceded by writes of the same regions on the reverse path
+// (tile kPrimingTile; not to be measured), so it reads written pages as models do.
 // Errors: an unknown path, a size larger than a memory it touches, more cores than the target has.
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
                                             int cores, int count, std::uint64_t runBytes = 0);
@@ -27,8 +32,10 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
 compiler::Program barrierProgram(const target::Target& target, int count);
 
 // A graph of one op (plus its inputs) per op class, at a scale: 1 small, 2 larger. Classes:
-// conv (dense 3x3, pointwise 1x1 and depthwise 3x3, as CNNs mix them), matmul, elementwise,
-// pooling, normalization, softmax, reduction, data_movement.
+// conv (dense 3x3, pointwise 1x1 and depthwise 3x3, as CNNs mix them, at channels 32 x scale on
+// images of 112 / scale), matmul, elementwise (Add and Relu, and an Add of 16 elements whose time
+// is almost all overhead), pooling, normalization, softmax,
+// reduction, data_movement.
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 
 } // namespace strata::calibrate

@@ -3,6 +3,7 @@
 #include "calibrate/BenchPrograms.h"
 #include "compiler/Pipeline.h"
 #include "emulator/ComputeCost.h"
+#include "emulator/TransferRows.h"
 #include "reference/Tensor.h"
 #include "runtime/Runtime.h"
 #include "schedule/Strategies.h"
@@ -18,8 +19,19 @@ namespace strata::calibrate {
 namespace {
 
 // Row lengths of the strided copies measured besides contiguous ones (0): compiled programs move
-// tiles, whose rows are often short, and the target has one bandwidth per path for all of them.
+// tiles, whose rows are often short; with the contiguous ones they separate a path's per-row
+// cost (row_overhead_cycles) from its latency and bandwidth.
 constexpr std::uint64_t kRunBytes[] = {0, 1024, 256, 64};
+
+// Compiled transfers of fewer sizes than this cannot pin latency and bandwidth down.
+constexpr std::size_t kMinCompiledSizes = 4;
+
+std::size_t distinctSizes(const std::vector<TransferSample>& samples) {
+    std::vector<double> sizes;
+    for (const TransferSample& s : samples) sizes.push_back(s.bytes);
+    std::sort(sizes.begin(), sizes.end());
+    return static_cast<std::size_t>(std::unique(sizes.begin(), sizes.end()) - sizes.begin());
+}
 
 double cyclesOf(std::int64_t ps, double clockHz) { return double(ps) * 1e-12 * clockHz; }
 
@@ -146,26 +158,41 @@ class Calibration {
                     auto result = runProgram(*program, kNoModel, {});
                     if (!result) return result.takeDiagnostics();
                     std::vector<double> durations;
+                    double rows = 1; // the same for every transfer of the program
                     for (const trace::Event& e : result->trace.events) {
+                        if (e.tile == kPrimingTile) continue;
+                        if (e.kind == trace::EventKind::Transfer)
+                            rows = double(emulator::transferRows(std::get<compiler::Transfer>(program->instructions[e.id].body)));
                         if (e.kind == trace::EventKind::Transfer) durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
                         if (e.kind == trace::EventKind::Wait) m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
                     }
                     const double typical = median(durations);
                     if (cores == 1)
-                        alone.push_back({double(bytes), typical});
+                        alone.push_back({double(bytes), typical, rows});
                     else
-                        contended.push_back({double(bytes), cores, typical});
+                        contended.push_back({double(bytes), cores, typical, rows});
                     out.report.largestBytes = std::max(out.report.largestBytes, bytes);
                 }
         }
+        // The row overhead from the programs above (strided and contiguous copies of the same sizes
+        // differ by it alone); latency and bandwidth from the compiled programs' transfers when
+        // they span enough sizes: those read tensors out of cache with both cores busy, as models
+        // do, where the programs above copy warm regions one core at a time.
+        const TransferFit isolated = fitTransfer(alone);
         const auto compiled = m_compiledTransfers.find(path.name);
-        if (compiled != m_compiledTransfers.end()) {
-            alone.insert(alone.end(), compiled->second.begin(), compiled->second.end());
-            out.report.compiledSamples = compiled->second.size();
+        if (compiled != m_compiledTransfers.end()) out.report.compiledSamples = compiled->second.size();
+        out.report.samples = alone;
+        if (compiled != m_compiledTransfers.end())
+            out.report.samples.insert(out.report.samples.end(), compiled->second.begin(), compiled->second.end());
+        out.report.fit = isolated;
+        if (compiled != m_compiledTransfers.end() && distinctSizes(compiled->second) >= kMinCompiledSizes) {
+            const TransferFit real = fitTransfer(compiled->second, isolated.rowOverheadCycles);
+            if (real.bytesPerCycle > 0) out.report.fit = real;
+            out.report.fit.samples = alone.size() + compiled->second.size();
         }
-        out.report.fit = fitTransfer(alone);
         if (out.report.fit.bytesPerCycle <= 0) return error("could not fit path '" + path.name + "': transfer times do not grow with size");
-        out.shared = fitSharedBandwidth(contended, out.report.fit.latencyCycles, out.report.fit.bytesPerCycle);
+        out.shared = fitSharedBandwidth(contended, out.report.fit.latencyCycles, out.report.fit.bytesPerCycle,
+                                        out.report.fit.rowOverheadCycles);
         return out;
     }
 
@@ -195,7 +222,10 @@ class Calibration {
         for (int scale : scales)
             for (const auto& graph : opClassGraphs(scale)) {
                 progress("compute: " + graph->name + " x" + std::to_string(scale));
-                const schedule::Schedule s = schedule::makeSchedule(*graph, m_host, schedule::Strategy::PerOp, {.mp = 1});
+                // On every core, as models run: cores sharing caches and memory slow each other down,
+                // and the emulator has no contention for computes, so the figures include it.
+                const schedule::Schedule s =
+                    schedule::makeSchedule(*graph, m_host, schedule::Strategy::PerOp, {.mp = m_host.cores()});
                 auto compiled = compiler::compile(*graph, m_host, s);
                 if (!compiled) {
                     m_report.computeSkipped.push_back(graph->name + ": " + compiled.diagnostics().front().message);
@@ -207,14 +237,17 @@ class Calibration {
                     continue;
                 }
                 for (const trace::Event& e : result->trace.events) {
+                    const compiler::Instruction& in = compiled->program.instructions[e.id];
                     if (e.kind == trace::EventKind::Transfer)
                         m_compiledTransfers[std::string(result->trace.pathName(e))].push_back(
-                            {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz)});
+                            {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz),
+                             double(emulator::transferRows(std::get<compiler::Transfer>(in.body)))});
                     if (e.kind != trace::EventKind::Compute) continue;
-                    const compiler::Instruction& in = compiled->program.instructions[e.id];
-                    const ir::OpClass opClass = graph->op(in.from.op).opClass;
-                    const double work = emulator::computeWork(std::get<compiler::Compute>(in.body), opClass);
-                    samples.push_back({static_cast<std::size_t>(opClass), work, cyclesOf(e.durationPs(), m_host.clockHz)});
+                    const ir::Op& op = graph->op(in.from.op);
+                    const double work = emulator::computeWork(std::get<compiler::Compute>(in.body), op.opClass);
+                    const std::size_t fitClass =
+                        emulator::isDepthwiseConv(op, *graph) ? kDepthwiseConvClass : static_cast<std::size_t>(op.opClass);
+                    samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz)});
                 }
             }
         m_report.compute = fitCompute(samples);
@@ -229,10 +262,12 @@ class Calibration {
                 if (candidate.name == p.path) path = &candidate;
             // The gap after a copy belongs to it: the emulator starts the next instruction at the completion.
             path->latencyCycles = p.fit.latencyCycles + gap;
+            path->rowOverheadCycles = p.fit.rowOverheadCycles;
             path->bytesPerCycle = p.fit.bytesPerCycle;
             path->issuerBusy = true;
-            path->note = fmt::format("calibrated: {} sizes 64..{} bytes, RMS relative residual {:.1f}%", p.fit.samples,
-                                     p.largestBytes, 100 * p.fit.rmsRelativeError);
+            path->note = fmt::format("calibrated: {} transfers of 64..{} bytes, rows of 64 bytes and up, RMS relative "
+                                     "residual {:.1f}%",
+                                     p.fit.samples, p.largestBytes, 100 * p.fit.rmsRelativeError);
         }
         if (!m_report.sharedResource.empty() && m_report.shared.bytesPerCycle > 0)
             for (auto& r : t.resources)
@@ -243,6 +278,8 @@ class Calibration {
                 }
         for (std::size_t c = 0; c < kOpClasses; ++c)
             if (m_report.compute.samples[c]) t.throughput.perCycle[c] = m_report.compute.throughputPerCycle[c];
+        if (m_report.compute.samples[kDepthwiseConvClass])
+            t.throughput.depthwiseConvPerCycle = m_report.compute.throughputPerCycle[kDepthwiseConvClass];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
         t.overheads.waitCycles = m_report.waitCycles + gap;
         t.overheads.barrierCycles = m_report.barrierCycles + gap;
@@ -266,6 +303,11 @@ class Calibration {
 };
 
 } // namespace
+
+std::string computeClassName(std::size_t fitClass) {
+    if (fitClass == kDepthwiseConvClass) return "depthwise_conv";
+    return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
+}
 
 Expected<CalibrationReport> calibrateHost(const target::Target& host, const CalibrateOptions& options) {
     if (host.clockHz <= 0) return error("target '" + host.name + "' has no clock to count cycles in");

@@ -27,6 +27,10 @@ struct PathReport {
     std::uint64_t largestBytes = 0; // the largest size measured
     std::size_t compiledSamples = 0; // of fit.samples, transfers of the compiled single-op programs
     std::string sizeLimit;          // why not maxBytes, when smaller: "scratch holds 1048576 bytes"
+    // What the fits were made from, every transfer measured alone: the isolated programs' (one
+    // per shape, its median) and then the compiled programs' (docs/CALIBRATION.md says which fit
+    // uses which).
+    std::vector<TransferSample> samples;
 };
 
 struct CalibrationReport {
@@ -48,5 +52,8 @@ struct CalibrationReport {
 // paths marked issuer_busy (the runtime's copies run on the issuing core). Errors: a target
 // the runtime cannot run (not host-like), or no measurement of any path succeeding.
 Expected<CalibrationReport> calibrateHost(const target::Target& host, const CalibrateOptions& options = {});
+
+// An op class's name (ir::opClassName), or "depthwise_conv" for kDepthwiseConvClass.
+std::string computeClassName(std::size_t fitClass);
 
 } // namespace strata::calibrate

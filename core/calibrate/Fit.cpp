@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 
 namespace strata::calibrate {
 namespace {
@@ -13,6 +15,11 @@ namespace {
 Eigen::VectorXd solveRelative(const Eigen::MatrixXd& a) {
     const Eigen::VectorXd ones = Eigen::VectorXd::Ones(a.rows());
     return a.colPivHouseholderQr().solve(ones);
+}
+
+// The same with part of each time already explained: min |A x - rhs|^2.
+Eigen::VectorXd solveRelative(const Eigen::MatrixXd& a, const Eigen::VectorXd& rhs) {
+    return a.colPivHouseholderQr().solve(rhs);
 }
 
 double rms(const std::vector<double>& residuals) {
@@ -31,37 +38,76 @@ double median(std::vector<double> values) {
     return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
-TransferFit fitTransfer(const std::vector<TransferSample>& samples) {
+// One sample per (bytes, rows): the median time of the samples of that shape. Relative least
+// squares over scattered repeats of one shape would predict near the fastest of them (it
+// minimises sum (p / y - 1)^2), while a timeline's transfers are typical ones.
+static std::vector<TransferSample> medianPerShape(const std::vector<TransferSample>& samples) {
+    std::map<std::pair<double, double>, std::vector<double>> byShape;
+    for (const TransferSample& s : samples) byShape[{s.bytes, s.rows}].push_back(s.cycles);
+    std::vector<TransferSample> out;
+    for (auto& [shape, cycles] : byShape) out.push_back({shape.first, median(std::move(cycles)), shape.second});
+    return out;
+}
+
+TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixedRowOverheadCycles) {
     TransferFit fit;
-    std::vector<TransferSample> used;
+    const bool rowsFixed = fixedRowOverheadCycles >= 0;
+    std::vector<TransferSample> valid;
     for (const TransferSample& s : samples)
-        if (s.cycles > 0 && s.bytes >= 0) used.push_back(s);
-    fit.samples = used.size();
+        if (s.cycles > 0 && s.bytes >= 0 && s.rows >= 0) valid.push_back(s);
+    fit.samples = valid.size();
+    const std::vector<TransferSample> used = medianPerShape(valid);
+    bool rowsVary = false;
+    for (const TransferSample& s : used) rowsVary = rowsVary || s.rows != 1;
     if (used.size() < 2) return fit;
     const auto n = static_cast<Eigen::Index>(used.size());
-    Eigen::MatrixXd a(n, 2);
+    // Columns: latency, row overhead, inverse bandwidth, each regressor over the measured time. A
+    // fixed row overhead moves to the right-hand side: it explains part of each time.
+    Eigen::MatrixXd a(n, 3);
+    Eigen::VectorXd rhs(n);
     for (Eigen::Index i = 0; i < n; ++i) {
-        a(i, 0) = 1 / used[std::size_t(i)].cycles;
-        a(i, 1) = used[std::size_t(i)].bytes / used[std::size_t(i)].cycles;
+        const TransferSample& s = used[std::size_t(i)];
+        a(i, 0) = 1 / s.cycles;
+        a(i, 1) = s.rows / s.cycles;
+        a(i, 2) = s.bytes / s.cycles;
+        rhs(i) = 1 - (rowsFixed ? fixedRowOverheadCycles * s.rows / s.cycles : 0);
     }
-    Eigen::VectorXd x = solveRelative(a);
-    double latency = x(0);
-    double inverseRate = x(1);
-    if (latency < 0) { // bandwidth alone explains it: refit through the origin
-        latency = 0;
-        inverseRate = solveRelative(a.col(1))(0);
+    // Non-negative least squares by enumeration: every subset of {latency, row overhead} with the
+    // bandwidth, keeping the feasible solution of least residual.
+    double bestResidual = std::numeric_limits<double>::infinity();
+    Eigen::Vector3d best = Eigen::Vector3d::Zero();
+    for (int subset = 0; subset < 4; ++subset) {
+        const bool withLatency = subset & 1, withRows = subset & 2;
+        if (withRows && (!rowsVary || rowsFixed)) continue;
+        std::vector<Eigen::Index> columns;
+        if (withLatency) columns.push_back(0);
+        if (withRows) columns.push_back(1);
+        columns.push_back(2);
+        Eigen::MatrixXd sub(n, static_cast<Eigen::Index>(columns.size()));
+        for (std::size_t j = 0; j < columns.size(); ++j) sub.col(static_cast<Eigen::Index>(j)) = a.col(columns[j]);
+        const Eigen::VectorXd x = solveRelative(sub, rhs);
+        if ((x.array() < 0).any() || !(x(x.size() - 1) > 0)) continue;
+        const double residual = (sub * x - rhs).squaredNorm();
+        if (residual < bestResidual) {
+            bestResidual = residual;
+            best.setZero();
+            for (std::size_t j = 0; j < columns.size(); ++j) best(columns[j]) = x(static_cast<Eigen::Index>(j));
+        }
     }
-    if (!(inverseRate > 0)) return fit; // sizes do not change the time: no bandwidth to report
-    fit.latencyCycles = latency;
-    fit.bytesPerCycle = 1 / inverseRate;
+    if (!(best(2) > 0)) return fit; // sizes do not change the time: no bandwidth to report
+    if (rowsFixed) best(1) = fixedRowOverheadCycles;
+    fit.latencyCycles = best(0);
+    fit.rowOverheadCycles = best(1);
+    fit.bytesPerCycle = 1 / best(2);
     std::vector<double> residuals;
-    for (const TransferSample& s : used) residuals.push_back((latency + s.bytes * inverseRate - s.cycles) / s.cycles);
+    for (const TransferSample& s : valid)
+        residuals.push_back((best(0) + s.rows * best(1) + s.bytes * best(2) - s.cycles) / s.cycles);
     fit.rmsRelativeError = rms(residuals);
     return fit;
 }
 
 SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples, double latencyCycles,
-                                      double pathBytesPerCycle) {
+                                      double pathBytesPerCycle, double rowOverheadCycles) {
     SharedBandwidthFit fit;
     std::vector<ContendedSample> used;
     int maxConcurrency = 1;
@@ -76,7 +122,7 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
         std::vector<double> out;
         for (const ContendedSample& s : used) {
             const double rate = std::min(pathBytesPerCycle, shared / s.concurrency);
-            out.push_back((latencyCycles + s.bytes / rate - s.cycles) / s.cycles);
+            out.push_back((latencyCycles + s.rows * rowOverheadCycles + s.bytes / rate - s.cycles) / s.cycles);
         }
         return out;
     };
@@ -102,9 +148,13 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
 
 ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
     ComputeFit fit;
-    std::array<std::vector<ComputeSample>, kOpClasses> byClass;
+    std::array<std::vector<ComputeSample>, kComputeClasses> byClass;
+    double shortest = std::numeric_limits<double>::infinity();
     for (const ComputeSample& s : samples)
-        if (s.cycles > 0 && s.work > 0 && s.opClass < kOpClasses) byClass[s.opClass].push_back(s);
+        if (s.cycles > 0 && s.work > 0 && s.opClass < kComputeClasses) {
+            byClass[s.opClass].push_back(s);
+            shortest = std::min(shortest, s.cycles);
+        }
     // The overhead: the median of each class's own intercept (a line through its samples), so a
     // class whose kernel is far from linear in its work cannot drag every other class with it.
     std::vector<double> intercepts;
@@ -119,11 +169,10 @@ ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
         }
         intercepts.push_back(std::max(0.0, solveRelative(a)(0)));
     }
-    fit.overheadCycles = median(intercepts);
+    fit.overheadCycles = intercepts.empty() ? 0 : std::min(median(intercepts), shortest);
     // Each class's inverse throughput with the overhead fixed: min sum ((o + w x - y) / y)^2 over x.
-    constexpr double kMaxThroughput = 1e9; // a class whose time does not grow with its work
     std::vector<double> all;
-    for (std::size_t c = 0; c < kOpClasses; ++c) {
+    for (std::size_t c = 0; c < kComputeClasses; ++c) {
         if (byClass[c].empty()) continue;
         double num = 0, den = 0;
         for (const ComputeSample& s : byClass[c]) {

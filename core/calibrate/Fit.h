@@ -10,23 +10,31 @@
 
 namespace strata::calibrate {
 
-// One transfer measured alone: its bytes and its duration in cycles.
+// One transfer measured alone: its bytes, its duration in cycles, and the contiguous rows it
+// copies (emulator::transferRows; 1 for a contiguous copy).
 struct TransferSample {
     double bytes = 0;
     double cycles = 0;
+    double rows = 1;
 };
 
-// duration = latency + bytes / bytesPerCycle.
+// duration = latency + rows x rowOverhead + bytes / bytesPerCycle.
 struct TransferFit {
     double latencyCycles = 0;
+    double rowOverheadCycles = 0;
     double bytesPerCycle = 0;
     double rmsRelativeError = 0;
     std::size_t samples = 0;
 };
 
-// Weighted linear least squares on (bytes, cycles); a negative latency is clamped to 0 and the
-// bandwidth refitted. Needs at least two distinct sizes (otherwise bytesPerCycle = 0).
-TransferFit fitTransfer(const std::vector<TransferSample>& samples);
+// Relative least squares of the three figures jointly over the median time of each (bytes, rows)
+// shape (repeats of a shape scatter; a timeline's transfers are typical, not the fastest), none
+// negative: the best of the fits with
+// some of latency and row overhead held at 0 (an exact non-negative least squares for three
+// unknowns). The row overhead is fitted only when some sample has more than one row. Needs at
+// least two distinct sizes (otherwise bytesPerCycle = 0). A `fixedRowOverheadCycles` >= 0 is
+// taken as known: only latency and bandwidth are fitted.
+TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixedRowOverheadCycles = -1);
 
 // A transfer measured while `concurrency` cores each moved the same size on paths sharing one
 // resource at the same time.
@@ -34,6 +42,7 @@ struct ContendedSample {
     double bytes = 0;
     int concurrency = 1;
     double cycles = 0;
+    double rows = 1;
 };
 
 struct SharedBandwidthFit {
@@ -46,14 +55,19 @@ struct SharedBandwidthFit {
 // transfers moves at min(pathBytesPerCycle, R / k), so it takes latency + bytes / that. R is
 // searched on a fine logarithmic grid from pathBytesPerCycle to (highest concurrency + 1) x
 // pathBytesPerCycle (no contention seen: the top of the range). Samples of concurrency 1 are
-// ignored.
+// ignored. Each sample's fixed part is latency + rows x rowOverhead.
 SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples, double latencyCycles,
-                                      double pathBytesPerCycle);
+                                      double pathBytesPerCycle, double rowOverheadCycles = 0);
 
 inline constexpr std::size_t kOpClasses = 9; // ir::OpClass values
+// The classes fitted: the op classes, then depthwise convolutions (the target's
+// throughput_per_cycle.depthwise_conv), which run at their own rate.
+inline constexpr std::size_t kDepthwiseConvClass = kOpClasses;
+inline constexpr std::size_t kComputeClasses = kOpClasses + 1;
 
-// One compute instruction measured: its op class (ir::OpClass index), its work (MACs for conv
-// and matmul, output elements otherwise: emulator::computeWork) and its duration in cycles.
+// One compute instruction measured: its class (ir::OpClass index, or kDepthwiseConvClass), its
+// work (MACs for convs and matmul, output elements otherwise: emulator::computeWork) and its
+// duration in cycles.
 struct ComputeSample {
     std::size_t opClass = 0;
     double work = 0;
@@ -61,15 +75,18 @@ struct ComputeSample {
 };
 
 // cycles = overhead + work / throughput[class], one overhead shared by all classes: the median of
-// the classes' own intercepts (each class's relative least-squares line, clamped at 0), then
-// each class's throughput by relative least squares with that overhead fixed.
+// the classes' own intercepts (each class's relative least-squares line, clamped at 0), bounded
+// by the shortest compute measured (no class can be predicted slower than it ran from the
+// overhead alone), then each class's throughput by relative least squares with that overhead
+// fixed; a class whose time does not grow with its work at all gets kMaxThroughput.
 struct ComputeFit {
     double overheadCycles = 0;
-    std::array<double, kOpClasses> throughputPerCycle{}; // 0 for a class without samples
-    std::array<double, kOpClasses> rmsRelativeError{};   // per class
-    std::array<std::size_t, kOpClasses> samples{};
+    std::array<double, kComputeClasses> throughputPerCycle{}; // 0 for a class without samples
+    std::array<double, kComputeClasses> rmsRelativeError{};   // per class
+    std::array<std::size_t, kComputeClasses> samples{};
     double rmsRelativeErrorAll = 0;
 };
+inline constexpr double kMaxThroughput = 1e9; // the target format's limit
 
 ComputeFit fitCompute(const std::vector<ComputeSample>& samples);
 

@@ -233,9 +233,20 @@ Expected<Target> loadTargetFile(const std::string& path, std::vector<Diagnostic>
 Expected<Target> resolveTarget(std::string_view presetOrPath, const ResolveOptions& options,
                                std::vector<Diagnostic>* warnings) {
     const std::string name(presetOrPath);
+    if (name == "host-uncalibrated") return parseTarget(*presetJson("host"), "preset:host", warnings);
     if (name == "host" && !options.calibratedHostFile.empty() &&
-        std::filesystem::is_regular_file(options.calibratedHostFile))
-        return loadTargetFile(options.calibratedHostFile, warnings);
+        std::filesystem::is_regular_file(options.calibratedHostFile)) {
+        // A broken calibrated file is an error, not a silent fall back to the preset: the user
+        // asked for this machine's figures and would get placeholders without knowing.
+        auto calibrated = loadTargetFile(options.calibratedHostFile, warnings);
+        if (calibrated) return calibrated;
+        std::vector<Diagnostic> diagnostics = calibrated.takeDiagnostics();
+        diagnostics.push_back(error("the calibrated host target " + options.calibratedHostFile +
+                                        " is not valid (above): run `strata-cli calibrate` again, delete it, "
+                                        "or use --target host-uncalibrated",
+                                    {.file = options.calibratedHostFile}));
+        return diagnostics;
+    }
     if (auto text = presetJson(name)) return parseTarget(*text, "preset:" + name, warnings);
 
     // Not a preset: a path, if it looks like one or names an existing file.

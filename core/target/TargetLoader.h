@@ -25,12 +25,14 @@ Expected<Target> loadTargetFile(const std::string& path,
 
 struct ResolveOptions {
     // When set and the file exists, "host" resolves to it instead of the embedded preset
-    // (`strata-cli calibrate` writes host.calibrated.json).
+    // (`strata-cli calibrate` writes host.calibrated.json; CalibratedHost.h has the default
+    // place). A file that exists but does not load is an error naming it, not a fall back.
     std::string calibratedHostFile;
 };
 
-// A preset name ("mncore2", "mlu100", "host") or a path to a .json file. Target::source is
-// "preset:<name>" or the path. An unknown name fails with the list of presets.
+// A preset name ("mncore2", "mlu100", "host"), "host-uncalibrated" (the host preset whatever
+// calibratedHostFile says), or a path to a .json file. Target::source is "preset:<name>" or the
+// path. An unknown name fails with the list of presets.
 Expected<Target> resolveTarget(std::string_view presetOrPath, const ResolveOptions& options = {},
                                std::vector<Diagnostic>* warnings = nullptr);
 

@@ -117,6 +117,125 @@ TEST(FitCompute, WorkThatCostsNothingGetsTheLargestThroughput) {
     EXPECT_EQ(fit.throughputPerCycle[2], 1e9);
 }
 
+TEST(FitTransfer, RecoversRowOverheadJointlyWithLatencyAndBandwidth) {
+    // latency 200, 30 cycles per row, 10 B/cycle; contiguous copies (1 row) and boxes of rows of
+    // 64, 256 and 1024 bytes, as calibration measures them.
+    Noise noise(0.02);
+    std::vector<TransferSample> samples;
+    for (double bytes : sizes())
+        for (double run : {0.0, 64.0, 256.0, 1024.0}) {
+            if (run * 2 > bytes) continue;
+            const double rows = run > 0 ? bytes / run : 1;
+            samples.push_back({bytes, noise(200 + 30 * rows + bytes / 10), rows});
+        }
+    const TransferFit fit = fitTransfer(samples);
+    EXPECT_NEAR(fit.latencyCycles, 200, 200 * 0.1);
+    EXPECT_NEAR(fit.rowOverheadCycles, 30, 30 * 0.05);
+    EXPECT_NEAR(fit.bytesPerCycle, 10, 10 * 0.03);
+    EXPECT_LT(fit.rmsRelativeError, 0.02);
+}
+
+TEST(FitTransfer, RowsThatCostNothingGiveNoRowOverhead) {
+    // Strided copies a little faster than contiguous ones: the unconstrained row cost is negative.
+    std::vector<TransferSample> samples;
+    for (double bytes : sizes()) {
+        samples.push_back({bytes, 100 + bytes / 8, 1});
+        if (bytes >= 512) samples.push_back({bytes, 0.95 * (100 + bytes / 8), bytes / 256});
+    }
+    const TransferFit fit = fitTransfer(samples);
+    EXPECT_EQ(fit.rowOverheadCycles, 0);
+    EXPECT_GE(fit.latencyCycles, 0);
+    EXPECT_NEAR(fit.bytesPerCycle, 8, 8 * 0.1);
+}
+
+TEST(FitTransfer, ContiguousSamplesAloneLeaveTheRowOverheadAtZero) {
+    std::vector<TransferSample> samples;
+    for (double bytes : sizes()) samples.push_back({bytes, 40 + bytes / 3});
+    const TransferFit fit = fitTransfer(samples);
+    EXPECT_EQ(fit.rowOverheadCycles, 0);
+    EXPECT_NEAR(fit.latencyCycles, 40, 1e-6);
+}
+
+TEST(FitTransfer, AKnownRowOverheadLeavesLatencyAndBandwidthToFit) {
+    // Contiguous and strided samples of latency 500, 12 cycles per row, 4 B/cycle; the row cost
+    // given (as measured elsewhere), the other two are recovered exactly.
+    std::vector<TransferSample> samples;
+    for (double bytes : sizes()) {
+        samples.push_back({bytes, 500 + 12 + bytes / 4, 1});
+        if (bytes >= 256) samples.push_back({bytes, 500 + 12 * bytes / 128 + bytes / 4, bytes / 128});
+    }
+    const TransferFit fit = fitTransfer(samples, 12);
+    EXPECT_EQ(fit.rowOverheadCycles, 12);
+    EXPECT_NEAR(fit.latencyCycles, 500, 1e-6);
+    EXPECT_NEAR(fit.bytesPerCycle, 4, 1e-9);
+    // A wrong row cost is not refitted: the residual shows it.
+    EXPECT_GT(fitTransfer(samples, 40).rmsRelativeError, 0.01);
+}
+
+TEST(FitTransfer, TheMedianOfRepeatsIsFittedNotTheFastest) {
+    // Each size measured 5 times: 3 typical (latency 300, 10 B/cycle), 2 three times faster. A
+    // fit of all samples would lean to the fast ones; the typical line is recovered.
+    std::vector<TransferSample> samples;
+    for (double bytes : sizes())
+        for (int r = 0; r < 5; ++r) samples.push_back({bytes, (300 + bytes / 10) / (r < 2 ? 3 : 1)});
+    const TransferFit fit = fitTransfer(samples);
+    EXPECT_NEAR(fit.latencyCycles, 300, 1e-6);
+    EXPECT_NEAR(fit.bytesPerCycle, 10, 1e-9);
+    EXPECT_EQ(fit.samples, samples.size());
+}
+
+TEST(FitSharedBandwidth, CountsEachSamplesRowsInItsFixedPart) {
+    // Path 10 B/cycle, latency 100, 50 cycles per row; bus 15 B/cycle shared by two cores.
+    std::vector<ContendedSample> samples;
+    for (double bytes : sizes())
+        for (double rows : {1.0, bytes / 64}) samples.push_back({bytes, 2, 100 + 50 * rows + bytes / 7.5, rows});
+    const SharedBandwidthFit fit = fitSharedBandwidth(samples, 100, 10, 50);
+    EXPECT_NEAR(fit.bytesPerCycle, 15, 15 * 0.01);
+    EXPECT_LT(fit.rmsRelativeError, 0.01);
+}
+
+TEST(FitCompute, DepthwiseConvolutionsGetTheirOwnThroughput) {
+    std::vector<ComputeSample> samples;
+    for (double work = 1e3; work <= 1e7; work *= 10) {
+        samples.push_back({0, work, 80 + work / 20});                  // dense conv
+        samples.push_back({kDepthwiseConvClass, work, 80 + work / 1.5}); // depthwise
+        samples.push_back({2, work, 80 + work / 2});                   // elementwise
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.overheadCycles, 80, 1e-3);
+    EXPECT_NEAR(fit.throughputPerCycle[0], 20, 1e-6);
+    EXPECT_NEAR(fit.throughputPerCycle[kDepthwiseConvClass], 1.5, 1e-6);
+    EXPECT_EQ(fit.samples[kDepthwiseConvClass], 5u);
+}
+
+TEST(FitCompute, OneFlatClassCannotInflateTheSharedOverhead) {
+    // Three linear classes with a 100-cycle overhead and one whose time is flat at 1e5 cycles:
+    // the overhead stays 100 and elementwise keeps its throughput (not 1e9 per cycle).
+    std::vector<ComputeSample> samples;
+    for (double work = 1e3; work <= 1e6; work *= 10) {
+        samples.push_back({0, work, 100 + work / 16});
+        samples.push_back({1, work, 100 + work / 24});
+        samples.push_back({2, work, 100 + work / 2});
+        samples.push_back({5, work, 1e5});
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.overheadCycles, 100, 1e-3);
+    EXPECT_NEAR(fit.throughputPerCycle[2], 2, 1e-6);
+}
+
+TEST(FitCompute, OverheadNeverExceedsTheShortestCompute) {
+    // Two classes whose lines both cross far above their smallest samples' times.
+    std::vector<ComputeSample> samples;
+    for (double work : {1e3, 1e4, 1e6, 1e7}) {
+        samples.push_back({2, work, work < 5e3 ? 50 : 5000 + work / 4});
+        samples.push_back({4, work, work < 5e3 ? 60 : 5000 + work / 3});
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_LE(fit.overheadCycles, 50);
+    EXPECT_GT(fit.throughputPerCycle[2], 0);
+    EXPECT_LT(fit.throughputPerCycle[2], 1e9);
+}
+
 TEST(FitMedian, OddEvenAndEmpty) {
     EXPECT_EQ(median({}), 0);
     EXPECT_EQ(median({5, 1, 3}), 3);
