@@ -148,18 +148,25 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
 
 ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
     ComputeFit fit;
-    std::array<std::vector<ComputeSample>, kComputeClasses> byClass;
-    double shortest = std::numeric_limits<double>::infinity();
+    // As for transfers, one sample per (class, work): the median time of its tiles and repeats,
+    // not a line leaning to the fastest of them.
+    std::map<std::pair<std::size_t, double>, std::vector<double>> byShape;
     for (const ComputeSample& s : samples)
         if (s.cycles > 0 && s.work > 0 && s.opClass < kComputeClasses) {
-            byClass[s.opClass].push_back(s);
-            shortest = std::min(shortest, s.cycles);
+            byShape[{s.opClass, s.work}].push_back(s.cycles);
+            ++fit.samples[s.opClass];
         }
+    std::array<std::vector<ComputeSample>, kComputeClasses> byClass;
+    double shortest = std::numeric_limits<double>::infinity();
+    for (auto& [shape, cycles] : byShape) {
+        const double typical = median(std::move(cycles));
+        byClass[shape.first].push_back({shape.first, shape.second, typical});
+        shortest = std::min(shortest, typical);
+    }
     // The overhead: the median of each class's own intercept (a line through its samples), so a
     // class whose kernel is far from linear in its work cannot drag every other class with it.
     std::vector<double> intercepts;
     for (const auto& group : byClass) {
-        fit.samples[static_cast<std::size_t>(&group - byClass.data())] = group.size();
         if (group.size() < 2) continue;
         const auto n = static_cast<Eigen::Index>(group.size());
         Eigen::MatrixXd a(n, 2);

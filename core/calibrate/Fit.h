@@ -74,7 +74,8 @@ struct ComputeSample {
     double cycles = 0;
 };
 
-// cycles = overhead + work / throughput[class], one overhead shared by all classes: the median of
+// cycles = overhead + work / throughput[class], fitted over the median time of each (class, work)
+// shape (a kernel's tiles and repeats scatter), one overhead shared by all classes: the median of
 // the classes' own intercepts (each class's relative least-squares line, clamped at 0), bounded
 // by the shortest compute measured (no class can be predicted slower than it ran from the
 // overhead alone), then each class's throughput by relative least squares with that overhead
@@ -83,7 +84,7 @@ struct ComputeFit {
     double overheadCycles = 0;
     std::array<double, kComputeClasses> throughputPerCycle{}; // 0 for a class without samples
     std::array<double, kComputeClasses> rmsRelativeError{};   // per class
-    std::array<std::size_t, kComputeClasses> samples{};
+    std::array<std::size_t, kComputeClasses> samples{};    // measurements, before taking medians
     double rmsRelativeErrorAll = 0;
 };
 inline constexpr double kMaxThroughput = 1e9; // the target format's limit

@@ -236,6 +236,17 @@ TEST(FitCompute, OverheadNeverExceedsTheShortestCompute) {
     EXPECT_LT(fit.throughputPerCycle[2], 1e9);
 }
 
+TEST(FitCompute, TheMedianOfRepeatsIsFittedNotTheFastest) {
+    // Each work size measured 5 times, 2 of them three times faster than the typical
+    // 100 + work / 8: the typical throughput is recovered.
+    std::vector<ComputeSample> samples;
+    for (double work = 1e3; work <= 1e7; work *= 10)
+        for (int r = 0; r < 5; ++r) samples.push_back({0, work, (100 + work / 8) / (r < 2 ? 3 : 1)});
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.throughputPerCycle[0], 8, 1e-6);
+    EXPECT_EQ(fit.samples[0], samples.size());
+}
+
 TEST(FitMedian, OddEvenAndEmpty) {
     EXPECT_EQ(median({}), 0);
     EXPECT_EQ(median({5, 1, 3}), 3);
