@@ -12,7 +12,8 @@
 namespace strata::gui {
 
 EmulateJob::EmulateJob(QObject* parent)
-    : QObject(parent), m_generation(std::make_shared<std::atomic<std::uint64_t>>(0)) {
+    : QObject(parent), m_generation(std::make_shared<std::atomic<std::uint64_t>>(0)),
+      m_cache(std::make_shared<CompileCacheSlot>()) {
     m_pool.setMaxThreadCount(1);
     m_pool.setObjectName(QStringLiteral("EmulateJob"));
 }
@@ -23,7 +24,8 @@ EmulateJob::~EmulateJob() {
 }
 
 EmulateOutcome EmulateJob::run(const CompileRequest& request,
-                               const std::function<bool(const QString&)>& proceed) {
+                               const std::function<bool(const QString&)>& proceed,
+                               CompileCacheSlot* cache) {
     EmulateOutcome outcome;
     outcome.request = request;
     if (!request.graph || !request.target || !request.schedule) {
@@ -39,6 +41,8 @@ EmulateOutcome EmulateJob::run(const CompileRequest& request,
             outcome.cancelled = !proceed(QStringLiteral("compile"));
             return !outcome.cancelled;
         };
+        if (cache)
+            options.cache = &cache->cacheFor(request.graph, request.target);
         auto compiled = compiler::compile(*request.graph, *request.target, *request.schedule,
                                           options);
         outcome.compileMs = timer.restart();
@@ -106,8 +110,8 @@ std::uint64_t EmulateJob::start(CompileRequest request) {
                 emit guard->finished(outcome);
             });
     m_running = true;
-    watcher->setFuture(QtConcurrent::run(&m_pool, [request = std::move(request), proceed] {
-        return run(request, proceed);
+    watcher->setFuture(QtConcurrent::run(&m_pool, [request = std::move(request), proceed, cache = m_cache] {
+        return run(request, proceed, cache.get());
     }));
     return generation;
 }

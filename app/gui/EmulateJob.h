@@ -5,6 +5,7 @@
 // pass (or before it starts), so only the latest schedule is emulated to the end. Whether a
 // result still matches the schedule on screen is the caller's decision.
 
+#include "CompileCacheSlot.h"
 #include "CompileJob.h"
 #include "EmulationRun.h"
 #include "trace/TraceSummary.h"
@@ -46,9 +47,11 @@ class EmulateJob : public QObject {
 
     // Compiles (no dumps) and emulates `request` on the calling thread; `proceed(stage)` is
     // asked before each compiler step ("compile") and before emulating ("emulate"); false
-    // stops with `cancelled` set.
+    // stops with `cancelled` set. With `cache`, blocks an earlier run compiled are not
+    // analysed or tiled again.
     static EmulateOutcome run(const CompileRequest& request,
-                              const std::function<bool(const QString& stage)>& proceed);
+                              const std::function<bool(const QString& stage)>& proceed,
+                              CompileCacheSlot* cache = nullptr);
 
   signals:
     // The newest job moved on: "compile" or "emulate".
@@ -59,6 +62,7 @@ class EmulateJob : public QObject {
   private:
     std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
     bool m_running = false;
+    std::shared_ptr<CompileCacheSlot> m_cache; // the worker's own
     QThreadPool m_pool;
 };
 

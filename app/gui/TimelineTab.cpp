@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QPointer>
+#include <QShowEvent>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -124,7 +125,28 @@ void TimelineTab::setMeasurement(std::shared_ptr<const MeasuredRun> run) {
     showTraces();
 }
 
+views::timeline::TimelineView* TimelineTab::view() {
+    if (m_stale)
+        rebuild();
+    return m_view;
+}
+
+void TimelineTab::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_stale)
+        rebuild();
+}
+
 void TimelineTab::showTraces() {
+    if (!isVisible()) {
+        m_stale = true;
+        return;
+    }
+    rebuild();
+}
+
+void TimelineTab::rebuild() {
+    m_stale = false;
     std::vector<std::shared_ptr<const trace::Trace>> traces;
     std::vector<std::string> names;
     std::shared_ptr<const EmulationRun> emulation = m_emulation;

@@ -35,7 +35,9 @@ class TimelineTab : public QWidget {
   public:
     explicit TimelineTab(QWidget* parent = nullptr);
 
-    views::timeline::TimelineView* view() const { return m_view; }
+    // The view, brought up to date first: while the tab is hidden, new runs only mark it
+    // stale, so predicting after every edit does not rebuild a timeline nobody looks at.
+    views::timeline::TimelineView* view();
     QAction* openTraceAction() const { return m_openTrace; }
     bool isLoading() const { return m_loading; }
 
@@ -62,9 +64,13 @@ class TimelineTab : public QWidget {
     // The user clicked the event of instruction `id`; `emulated`: of the emulated run.
     void instructionClicked(quint32 id, bool emulated);
 
+  protected:
+    void showEvent(QShowEvent* event) override;
+
   private:
     void showOpenDialog();
-    void showTraces();
+    void showTraces();           // now when visible, else when next shown
+    void rebuild();
 
     struct LoadedFile {
         std::shared_ptr<const trace::Trace> trace;
@@ -78,6 +84,7 @@ class TimelineTab : public QWidget {
     std::vector<LoadedFile> m_files;
     std::uint64_t m_generation = 0;
     bool m_loading = false;
+    bool m_stale = false; // runs changed while hidden
 };
 
 } // namespace strata::gui

@@ -19,19 +19,19 @@ std::string dumpTiles(const CompileState& s) {
     std::string out;
     for (const TiledBlock& b : s.blocks) {
         out += schedule::blockName(b.block.id) + ": tile " + ir::shapeToString(b.grid.extents) + ", " +
-               std::to_string(b.tiles.size()) + " tiles, buffering " + std::to_string(b.buffering);
-        if (!b.resident.empty()) {
+               std::to_string(b.tiles().size()) + " tiles, buffering " + std::to_string(b.buffering);
+        if (!b.resident().empty()) {
             out += ", resident:";
-            for (ir::ValueId v : b.resident) out += " " + s.graph.value(v).name;
+            for (ir::ValueId v : b.resident()) out += " " + s.graph.value(v).name;
         }
         out += "\n";
-        for (std::size_t t = 0; t < b.tiles.size() && t < 2; ++t) {
-            const auto& tile = b.tiles[t];
+        for (std::size_t t = 0; t < b.tiles().size() && t < 2; ++t) {
+            const auto& tile = b.tiles()[t];
             out += "  tile " + std::to_string(t) + " makes " + tiling::regionToString(tile.anchor) + "\n";
             for (const auto& [v, r] : tile.loads) out += "    load  " + s.graph.value(v).name + " " + tiling::regionToString(r) + "\n";
             for (const auto& [v, r] : tile.stores) out += "    store " + s.graph.value(v).name + " " + tiling::regionToString(r) + "\n";
         }
-        if (b.tiles.size() > 2) out += "  ... " + std::to_string(b.tiles.size() - 2) + " more tiles\n";
+        if (b.tiles().size() > 2) out += "  ... " + std::to_string(b.tiles().size() - 2) + " more tiles\n";
     }
     return out;
 }
@@ -51,7 +51,7 @@ std::string dumpDistribution(const CompileState& s) {
         std::vector<int> cores = b.coreOfTile;
         std::sort(cores.begin(), cores.end());
         cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
-        out += schedule::blockName(b.block.id) + ": " + std::to_string(b.tiles.size()) + " tiles on cores";
+        out += schedule::blockName(b.block.id) + ": " + std::to_string(b.tiles().size()) + " tiles on cores";
         for (int c : cores) out += " " + std::to_string(c);
         out += "\n";
     }
@@ -81,10 +81,19 @@ Expected<CompileResult> compile(const ir::Graph& graph, const target::Target& ta
                                 const CompileOptions& options) {
     auto proceed = [&](int step, const std::string& name) { return !options.proceed || options.proceed(step, name); };
     if (!proceed(0, "check")) return error("compile cancelled");
-    schedule::ScheduleCheck check = schedule::checkSchedule(schedule, graph, target);
+    CompileCache* cache = options.cache && options.cache->isFor(graph, target) ? options.cache : nullptr;
+    // Whatever way this compile ends, the cache ages by one compile.
+    struct EndCompile {
+        CompileCache* cache;
+        ~EndCompile() {
+            if (cache) cache->endCompile();
+        }
+    } endCompile{cache};
+    schedule::ScheduleCheck check = schedule::checkSchedule(schedule, graph, target, cache ? &cache->analysis() : nullptr);
     if (!check.valid()) return std::move(check.diagnostics);
 
     CompileState state{graph, target, schedule, std::move(check.analysis), {}, {}, {}};
+    state.cache = cache;
     state.program.modelName = graph.name;
     state.program.modelHash = graph.contentHash;
     state.program.targetName = target.name;

@@ -3,6 +3,7 @@
 // took and a text dump of what it produced) for --dump-after and the GUI's pipeline view.
 
 #include "base/Expected.h"
+#include "compiler/CompileCache.h"
 #include "compiler/CompileState.h"
 
 #include <functional>
@@ -32,6 +33,10 @@ struct CompileOptions {
     // Asked before each step (0: the schedule check, then 1.. for each pass, with its name);
     // false stops the compile with a "compile cancelled" error. For progress and cancel.
     std::function<bool(int step, const std::string& name)> proceed;
+    // Kept by a caller that compiles the same graph for the same target again and again (the
+    // GUI after each edit): unchanged blocks are neither analysed nor tiled again. Ignored when
+    // made for another graph or target.
+    CompileCache* cache = nullptr;
 };
 
 struct CompileResult {

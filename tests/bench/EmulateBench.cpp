@@ -6,6 +6,9 @@
 //   emulate/MODEL/TARGET      the compiled program (rules schedule); items = instructions
 //   edit+emulate/MODEL/TARGET the program after halving one block's MP; counter compile_ms is
 //                             the recompile the edit needs first (once, not timed by the loop)
+//   edit+compile+emulate/MODEL/TARGET  what the GUI does after that edit: compile with the
+//                             CompileCache the previous schedule's compile left, then emulate;
+//                             counters compile_ms and emulate_ms split each iteration
 //   emulate/synthetic/...     a generated 1 M-instruction program (8 cores, double-buffered)
 //   trace/10M-events          summarising 10 M events; counters: bytes_per_event (RSS growth
 //                             while holding them), sizeof_event
@@ -23,6 +26,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <unistd.h>
@@ -52,6 +56,50 @@ void benchEmulate(benchmark::State& state, const Fixture& f) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * f.program.instructions.size()));
     state.counters["instructions"] = static_cast<double>(events);
     if (f.compileMs > 0) state.counters["compile_ms"] = f.compileMs;
+}
+
+struct EditFixture {
+    std::shared_ptr<const ir::Graph> graph;
+    target::Target target;
+    schedule::Schedule before, after;
+};
+
+// Each iteration starts from a cache that only the schedule before the edit filled (not timed).
+void benchEditCompileEmulate(benchmark::State& state, const EditFixture& f) {
+    double compileMs = 0, emulateMs = 0;
+    std::map<std::string, double> passMs;
+    for (auto _ : state) {
+        state.PauseTiming();
+        compiler::CompileCache cache(*f.graph, f.target);
+        compiler::CompileOptions options;
+        options.cache = &cache;
+        if (!compiler::compile(*f.graph, f.target, f.before, options)) {
+            state.SkipWithError("the schedule before the edit does not compile");
+            break;
+        }
+        state.ResumeTiming();
+        const auto start = std::chrono::steady_clock::now();
+        auto compiled = compiler::compile(*f.graph, f.target, f.after, options);
+        const auto compiledAt = std::chrono::steady_clock::now();
+        if (!compiled) {
+            state.SkipWithError(compiled.diagnostics().front().toString().c_str());
+            break;
+        }
+        auto trace = emulator::emulate(compiled->program, f.target, *f.graph);
+        const auto end = std::chrono::steady_clock::now();
+        if (!trace) {
+            state.SkipWithError(trace.diagnostics().front().toString().c_str());
+            break;
+        }
+        benchmark::DoNotOptimize(trace);
+        for (const auto& pass : compiled->passes) passMs[pass.name] += pass.milliseconds;
+        compileMs += std::chrono::duration<double, std::milli>(compiledAt - start).count();
+        emulateMs += std::chrono::duration<double, std::milli>(end - compiledAt).count();
+    }
+    const double n = std::max<double>(1, static_cast<double>(state.iterations()));
+    state.counters["compile_ms"] = compileMs / n;
+    state.counters["emulate_ms"] = emulateMs / n;
+    for (const auto& [name, ms] : passMs) state.counters[name + "_ms"] = ms / n;
 }
 
 // The same schedule with the middle block's MP halved (or doubled when it is 1).
@@ -167,6 +215,7 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     static std::vector<std::unique_ptr<Fixture>> fixtures;
+    static std::vector<std::unique_ptr<EditFixture>> edits;
     const Fixture* biggest = nullptr;
     for (const auto& path : bench::benchModels()) {
         auto imported = model::importOnnxFile(path.string());
@@ -191,6 +240,11 @@ int main(int argc, char** argv) {
                 if (!recompiled) continue;
                 fixtures.push_back(std::make_unique<Fixture>(Fixture{imported->graph, *target, std::move(recompiled->program), ms}));
                 benchmark::RegisterBenchmark(("edit+emulate/" + name).c_str(), benchEmulate, std::cref(*fixtures.back()))
+                    ->Unit(benchmark::kMillisecond)
+                    ->UseRealTime();
+                edits.push_back(std::make_unique<EditFixture>(EditFixture{imported->graph, *target, s, *edited}));
+                benchmark::RegisterBenchmark(("edit+compile+emulate/" + name).c_str(), benchEditCompileEmulate,
+                                             std::cref(*edits.back()))
                     ->Unit(benchmark::kMillisecond)
                     ->UseRealTime();
             }

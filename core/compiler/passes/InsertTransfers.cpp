@@ -4,14 +4,17 @@
 #include "tiling/SlotPacking.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 
 namespace strata::compiler {
 namespace {
 
 constexpr int kTagSpace = 1024; // tags cycle; the verifier checks none is reused in flight
+constexpr std::size_t kParallelFromTiles = 2000; // below, threads cost more than they save
 
 std::vector<std::int64_t> rowMajorStrides(const ir::Shape& shape) {
     std::vector<std::int64_t> strides(shape.size(), 1);
@@ -19,129 +22,61 @@ std::vector<std::int64_t> rowMajorStrides(const ir::Shape& shape) {
     return strides;
 }
 
+// The same strides for the box `r` (its sizes), without making its shape first.
+std::vector<std::int64_t> rowMajorStrides(const tiling::Region& r) {
+    std::vector<std::int64_t> strides(r.size(), 1);
+    for (std::size_t d = r.size(); d-- > 1;) strides[d - 1] = strides[d] * r[d].size();
+    return strides;
+}
+
 ir::Shape sizes(const tiling::Region& r) {
-    ir::Shape s;
-    for (const auto& i : r) s.push_back(i.size());
+    ir::Shape s(r.size());
+    for (std::size_t d = 0; d < r.size(); ++d) s[d] = r[d].size();
     return s;
 }
 
-// Byte offset of `inner`'s first element inside a row-major box `outer` of a tensor of `v`.
-std::uint64_t offsetWithin(const ir::Graph& g, ir::ValueId v, const tiling::Region& outer, const tiling::Region& inner) {
-    auto strides = rowMajorStrides(sizes(outer));
-    std::int64_t elements = 0;
-    for (std::size_t d = 0; d < inner.size(); ++d) elements += (inner[d].begin - outer[d].begin) * strides[d];
-    return static_cast<std::uint64_t>(elements) * ir::dtypeSize(g.value(v).dtype);
-}
-
-// Where each value of one tile sits in its slot: packed by lifetime, first fit, largest first.
-struct TileLayout {
-    std::map<std::uint32_t, std::pair<std::uint64_t, tiling::Region>> at; // value -> (offset, region held)
-    std::uint64_t extent = 0;
+// What one block became, numbered on its own: instruction ids from 0, per core tags from 0,
+// barrier ids from 0. Blocks are written side by side and spliced into the program in order.
+struct Chunk {
+    std::vector<Instruction> instructions;
+    std::vector<int> transfersOf;        // per core
+    int barriers = 0;
+    BlockCode code;
+    std::vector<Diagnostic> diagnostics;
 };
 
-// The same packing schedule analysis assumed (tiling/SlotPacking.h): the tile's loads (block
-// inputs that are not resident) and computed values, in block-local order, by lifetime.
-TileLayout layoutTile(const ir::Graph& g, const tiling::TilePlan& tile, const std::vector<ir::ValueId>& resident) {
-    const int n = static_cast<int>(tile.ops.size());
-    std::map<std::uint32_t, int> lastUse, producedAt;
-    for (int p = 0; p < n; ++p) {
-        const ir::Op& op = g.op(tile.ops[static_cast<std::size_t>(p)]);
-        for (ir::ValueId in : op.inputs)
-            if (in.valid()) lastUse[in.index] = p;
-        for (ir::ValueId out : op.outputs)
-            if (out.valid()) producedAt[out.index] = p;
-    }
-    std::set<std::uint32_t> stored;
-    for (const auto& [v, r] : tile.stores) stored.insert(v.index);
+// The target's paths and the DRAM plan, as every block's writer reads them.
+struct Paths {
+    const target::TransferPath* load = nullptr;
+    const target::TransferPath* store = nullptr;
+    const target::TransferPath* broadcast = nullptr; // main -> working memory, to every core
+    bool mainPerGroup = false;
+    std::vector<const DramBuffer*> dramOf;           // by value index
+};
 
-    std::vector<std::pair<ir::ValueId, tiling::Region>> held;
-    std::vector<tiling::Lifetime> items;
-    for (const auto& [v, r] : tile.loads) {
-        if (std::find(resident.begin(), resident.end(), v) != resident.end()) continue;
-        held.emplace_back(v, r);
-        items.push_back({tiling::regionBytes(r, g.value(v).dtype), 0, lastUse.count(v.index) ? lastUse[v.index] : 0});
-    }
-    for (const auto& [v, r] : tile.computed) {
-        int from = producedAt.count(v.index) ? producedAt[v.index] : 0;
-        int to = stored.count(v.index) ? n - 1 : std::max(from, lastUse.count(v.index) ? lastUse[v.index] : from);
-        held.emplace_back(v, r);
-        items.push_back({tiling::regionBytes(r, g.value(v).dtype), from, to});
-    }
-    tiling::Packing packing = tiling::packByLifetime(items);
-    TileLayout layout;
-    for (std::size_t i = 0; i < held.size(); ++i) layout.at[held[i].first.index] = {packing.offsets[i], held[i].second};
-    layout.extent = packing.extent;
-    return layout;
+const DramBuffer* dramOf(const Paths& paths, std::uint32_t value) {
+    return value < paths.dramOf.size() ? paths.dramOf[value] : nullptr;
 }
 
-class StreamWriter {
+// The weights of a block that runs on every core, when the target can broadcast from main
+// to working memory: one transfer delivers each to all cores instead of one per core.
+std::vector<ir::ValueId> broadcastWeights(const ir::Graph& g, const target::Target& t, const Paths& paths,
+                                          const TiledBlock& block) {
+    std::vector<ir::ValueId> out;
+    if (!paths.broadcast || t.cores() < 2) return out;
+    std::set<int> cores(block.coreOfTile.begin(), block.coreOfTile.end());
+    if (static_cast<int>(cores.size()) != t.cores()) return out;
+    for (ir::ValueId v : block.resident())
+        if (g.value(v).isConstant) out.push_back(v);
+    return out;
+}
+
+class BlockWriter {
   public:
-    explicit StreamWriter(CompileState& state) : m_state(state), m_g(state.graph), m_t(state.target) {
-        m_program = &state.program;
-        m_program->cores = m_t.cores();
-        m_program->streams.assign(static_cast<std::size_t>(m_t.cores()), {});
-        m_nextTag.assign(static_cast<std::size_t>(m_t.cores()), 0);
-        m_load = m_t.pathBetween(m_t.mainMemory, m_t.workingMemory);
-        m_store = m_t.pathBetween(m_t.workingMemory, m_t.mainMemory);
-        for (const target::TransferPath& path : m_t.paths)
-            if (path.broadcast && path.source == m_t.mainMemory && path.destination == m_t.workingMemory)
-                m_broadcast = &path;
-        const target::MemorySpace* main = m_t.findMemory(m_t.mainMemory);
-        m_mainPerGroup = main && main->scope == target::Scope::Group;
-        for (const DramBuffer& b : m_program->dram) m_dramOf[b.value.index] = &b;
-    }
-
-    void run() {
-        if (!m_load || !m_store) {
-            m_state.diagnostics.push_back(error("target '" + m_t.name + "' has no transfer path between '" +
-                                                m_t.mainMemory + "' and '" + m_t.workingMemory + "'"));
-            return;
-        }
-        // Since the last barrier: the main-memory ranges read and written. A block needs a
-        // barrier before it when it reads what was written (RAW), or writes over what was read
-        // or written (WAR, WAW: the DRAM plan reuses space, and another core may still be on it).
-        std::vector<ByteRange> read, written;
-        for (std::size_t p = 0; p < m_state.blocks.size(); ++p) {
-            const TiledBlock& block = m_state.blocks[p];
-            std::set<std::uint32_t> loaded, stored; // each tensor once, however many tiles touch it
-            for (const auto& tile : block.tiles) {
-                for (const auto& [v, r] : tile.loads) loaded.insert(v.index);
-                for (const auto& [v, r] : tile.stores) stored.insert(v.index);
-            }
-            const std::vector<ByteRange> loads = rangesOf(loaded), stores = rangesOf(stored);
-            const bool broadcasts = !broadcastWeights(block).empty();
-            // A broadcast lands in every core's working memory: no core may still be on the
-            // previous block, so it starts after a barrier too.
-            if (broadcasts || overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
-                if (!m_barrierLast) barrier();
-                read.clear();
-                written.clear();
-            }
-            emitBlock(block);
-            m_barrierLast = false;
-            read.insert(read.end(), loads.begin(), loads.end());
-            written.insert(written.end(), stores.begin(), stores.end());
-        }
-    }
-
-  private:
-    struct ByteRange {
-        std::uint64_t begin, end;
-    };
-
-    std::vector<ByteRange> rangesOf(const std::set<std::uint32_t>& values) const {
-        std::vector<ByteRange> ranges;
-        for (std::uint32_t v : values)
-            if (auto it = m_dramOf.find(v); it != m_dramOf.end())
-                ranges.push_back({it->second->offset, it->second->offset + it->second->bytes});
-        return ranges;
-    }
-
-    static bool overlaps(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b) {
-        for (const ByteRange& x : a)
-            for (const ByteRange& y : b)
-                if (x.begin < y.end && y.begin < x.end) return true;
-        return false;
+    BlockWriter(const CompileState& state, const Paths& paths, Chunk& out)
+        : m_g(state.graph), m_t(state.target), m_paths(paths), m_load(paths.load), m_store(paths.store),
+          m_broadcast(paths.broadcast), m_mainPerGroup(paths.mainPerGroup), m_out(out) {
+        m_out.transfersOf.assign(static_cast<std::size_t>(m_t.cores()), 0);
     }
 
     struct Slot {
@@ -152,25 +87,20 @@ class StreamWriter {
 
     InstrId append(int core, Provenance from, decltype(Instruction::body) body) {
         Instruction in;
-        in.id = static_cast<InstrId>(m_program->instructions.size());
+        in.id = static_cast<InstrId>(m_out.instructions.size()); // local: the splice renumbers
         in.core = core;
         in.from = from;
         in.body = std::move(body);
-        m_program->instructions.push_back(std::move(in));
-        m_program->streams[static_cast<std::size_t>(core)].push_back(m_program->instructions.back().id);
-        return m_program->instructions.back().id;
+        m_out.instructions.push_back(std::move(in));
+        return m_out.instructions.back().id;
     }
 
-    int nextTag(int core) {
-        int& next = m_nextTag[static_cast<std::size_t>(core)];
-        int tag = next;
-        next = (next + 1) % kTagSpace;
-        return tag;
-    }
+    // Local tags count this block's transfers per core from 0; the splice adds the core's
+    // running count, modulo the tag space.
+    int nextTag(int core) { return m_out.transfersOf[static_cast<std::size_t>(core)]++; }
 
     Access dramAccess(ir::ValueId v, const tiling::Region& r, int core) const {
-        auto found = m_dramOf.find(v.index);
-        const DramBuffer* home = found == m_dramOf.end() ? nullptr : found->second;
+        const DramBuffer* home = dramOf(m_paths, v.index);
         Access a;
         a.memory = m_t.mainMemory;
         a.instance = m_mainPerGroup ? groupOf(core) : 0;
@@ -188,9 +118,12 @@ class StreamWriter {
         Access a;
         a.memory = m_t.workingMemory;
         a.instance = core;
-        a.offset = offset + offsetWithin(m_g, v, held, part);
+        // `part`'s first element inside the row-major box `held`.
+        a.strides = rowMajorStrides(held);
+        std::int64_t elements = 0;
+        for (std::size_t d = 0; d < part.size(); ++d) elements += (part[d].begin - held[d].begin) * a.strides[d];
+        a.offset = offset + static_cast<std::uint64_t>(elements) * ir::dtypeSize(m_g.value(v).dtype);
         a.shape = sizes(part);
-        a.strides = rowMajorStrides(sizes(held));
         return a;
     }
 
@@ -212,22 +145,10 @@ class StreamWriter {
     void wait(int core, Provenance from, int tag) { append(core, from, Wait{tag}); }
 
     void barrier() {
-        for (int c = 0; c < m_t.cores(); ++c) append(c, Provenance{}, Barrier{m_barriers});
-        ++m_barriers;
-        m_barrierLast = true;
+        for (int c = 0; c < m_t.cores(); ++c) append(c, Provenance{}, Barrier{m_out.barriers});
+        ++m_out.barriers;
     }
 
-    // The weights of a block that runs on every core, when the target can broadcast from main
-    // to working memory: one transfer delivers each to all cores instead of one per core.
-    std::vector<ir::ValueId> broadcastWeights(const TiledBlock& block) const {
-        std::vector<ir::ValueId> out;
-        if (!m_broadcast || m_t.cores() < 2) return out;
-        std::set<int> cores(block.coreOfTile.begin(), block.coreOfTile.end());
-        if (static_cast<int>(cores.size()) != m_t.cores()) return out;
-        for (ir::ValueId v : block.resident)
-            if (m_g.value(v).isConstant) out.push_back(v);
-        return out;
-    }
 
     // Core 0 broadcasts the block's weights and waits; the barrier after makes them every
     // core's to read.
@@ -237,10 +158,10 @@ class StreamWriter {
         for (int c = 1; c < m_t.cores(); ++c) others.push_back(c);
         for (ir::ValueId v : weights) {
             const tiling::Region whole = tiling::fullRegion(m_g.value(v).shape);
-            Provenance from{block.block.id, block.tiles.empty() ? ir::OpId{} : firstReader(block.tiles.front(), v), -1};
+            Provenance from{block.block.id, block.tiles().empty() ? ir::OpId{} : firstReader(block.tiles().front(), v), -1};
             tags.push_back(transfer(0, from, *m_broadcast, dramAccess(v, whole, 0),
                                     sramAccess(residentAt.at(v.index), whole, whole, v, 0), v, whole));
-            std::get<Transfer>(m_program->instructions.back().body).alsoTo = others;
+            std::get<Transfer>(m_out.instructions.back().body).alsoTo = others;
         }
         for (int tag : tags) wait(0, Provenance{block.block.id, {}, -1}, tag);
         barrier();
@@ -253,28 +174,25 @@ class StreamWriter {
         return {};
     }
 
+  public:
     void emitBlock(const TiledBlock& block) {
         const int id = block.block.id;
         // Working memory: resident inputs, then the slots.
         std::map<std::uint32_t, std::uint64_t> residentAt;
         std::uint64_t residentBytes = 0;
-        for (ir::ValueId v : block.resident) {
+        for (ir::ValueId v : block.resident()) {
             residentAt[v.index] = residentBytes;
             residentBytes += tiling::sramAligned(m_g.value(v).bytes());
         }
-        std::vector<TileLayout> layouts;
-        std::uint64_t slotBytes = 0;
-        for (const auto& tile : block.tiles) {
-            layouts.push_back(layoutTile(m_g, tile, block.resident));
-            slotBytes = std::max(slotBytes, layouts.back().extent);
-        }
+        const std::vector<TileLayout>& layouts = block.plan->layouts;
+        const std::uint64_t slotBytes = block.plan->slotBytes;
         const std::uint64_t total = residentBytes + slotBytes * static_cast<std::uint64_t>(block.buffering);
         BlockCode code{id, block.grid.extents, block.grid.tileCount(), {}, total};
         std::set<int> cores(block.coreOfTile.begin(), block.coreOfTile.end());
         code.cores.assign(cores.begin(), cores.end());
-        m_program->blocks.push_back(code);
+        m_out.code = code;
         if (total > m_t.workingMemoryBytes()) {
-            m_state.diagnostics.push_back(error("working-memory plan needs " + formatBytes(total) + " (resident " +
+            m_out.diagnostics.push_back(error("working-memory plan needs " + formatBytes(total) + " (resident " +
                                                     formatBytes(residentBytes) + " + " + std::to_string(block.buffering) +
                                                     " x " + formatBytes(slotBytes) + "), '" + m_t.workingMemory +
                                                     "' holds " + formatBytes(m_t.workingMemoryBytes()),
@@ -282,26 +200,27 @@ class StreamWriter {
             return;
         }
 
-        const std::vector<ir::ValueId> broadcast = broadcastWeights(block);
+        const std::vector<ir::ValueId> broadcast = broadcastWeights(m_g, m_t, m_paths, block);
         if (!broadcast.empty()) emitBroadcasts(block, broadcast, residentAt);
         for (int core : code.cores) {
             std::vector<std::size_t> mine;
-            for (std::size_t t = 0; t < block.tiles.size(); ++t)
+            for (std::size_t t = 0; t < block.tiles().size(); ++t)
                 if (block.coreOfTile[t] == core) mine.push_back(t);
             emitCore(block, core, mine, residentAt, residentBytes, slotBytes, layouts, broadcast);
         }
     }
 
+  private:
     void emitCore(const TiledBlock& block, int core, const std::vector<std::size_t>& mine,
                   const std::map<std::uint32_t, std::uint64_t>& residentAt, std::uint64_t residentBytes,
                   std::uint64_t slotBytes, const std::vector<TileLayout>& layouts,
                   const std::vector<ir::ValueId>& broadcast) {
         const int id = block.block.id;
         std::map<std::uint32_t, int> pendingResident; // value -> tag not yet waited
-        for (ir::ValueId v : block.resident) {
+        for (ir::ValueId v : block.resident()) {
             if (std::find(broadcast.begin(), broadcast.end(), v) != broadcast.end()) continue;
             const tiling::Region whole = tiling::fullRegion(m_g.value(v).shape);
-            Provenance from{id, mine.empty() ? ir::OpId{} : firstReader(block.tiles[mine.front()], v), -1};
+            Provenance from{id, mine.empty() ? ir::OpId{} : firstReader(block.tiles()[mine.front()], v), -1};
             pendingResident[v.index] = transfer(core, from, *m_load, dramAccess(v, whole, core),
                                                 sramAccess(residentAt.at(v.index), whole, whole, v, core), v, whole);
         }
@@ -319,20 +238,20 @@ class StreamWriter {
                 for (auto [v, tag] : pendingLoads[k - slots.size()]) wait(core, Provenance{id, {}, static_cast<std::int64_t>(t)}, tag);
                 pendingLoads[k - slots.size()].clear();
             }
-            const tiling::TilePlan& tile = block.tiles[t];
+            const tiling::TilePlan& tile = block.tiles()[t];
             for (const auto& [v, r] : tile.loads) {
                 if (residentAt.count(v.index)) continue;
-                const auto& [offset, held] = layouts[t].at.at(v.index);
+                const TileLayout::Placed& at = *layouts[t].find(v.index);
                 Provenance from{id, firstReader(tile, v), static_cast<std::int64_t>(t)};
                 pendingLoads[k][v.index] =
-                    transfer(core, from, *m_load, dramAccess(v, r, core), sramAccess(slotBase(k) + offset, held, r, v, core), v, r);
+                    transfer(core, from, *m_load, dramAccess(v, r, core), sramAccess(slotBase(k) + at.offset, at.held, r, v, core), v, r);
             }
         };
 
         if (!mine.empty()) issueLoads(0);
         for (std::size_t k = 0; k < mine.size(); ++k) {
             const std::size_t t = mine[k];
-            const tiling::TilePlan& tile = block.tiles[t];
+            const tiling::TilePlan& tile = block.tiles()[t];
             if (slots.size() > 1 && k + 1 < mine.size()) issueLoads(k + 1);
             for (ir::OpId opId : tile.ops) {
                 const ir::Op& op = m_g.op(opId);
@@ -364,9 +283,9 @@ class StreamWriter {
             }
             Slot& slot = slots[k % slots.size()];
             for (const auto& [v, r] : tile.stores) {
-                const auto& [offset, held] = layouts[t].at.at(v.index);
+                const TileLayout::Placed& at = *layouts[t].find(v.index);
                 Provenance from{id, m_g.value(v).producer, static_cast<std::int64_t>(t)};
-                slot.storeTags.push_back(transfer(core, from, *m_store, sramAccess(slotBase(k) + offset, held, r, v, core),
+                slot.storeTags.push_back(transfer(core, from, *m_store, sramAccess(slotBase(k) + at.offset, at.held, r, v, core),
                                                   dramAccess(v, r, core), v, r));
             }
             if (slots.size() == 1 && k + 1 < mine.size()) issueLoads(k + 1);
@@ -389,25 +308,160 @@ class StreamWriter {
             o.offset = it->second;
             return o;
         }
-        auto it = layout.at.find(v.index);
-        if (it == layout.at.end()) return std::nullopt;
-        o.region = it->second.second;
-        o.offset = base + it->second.first;
+        const TileLayout::Placed* at = layout.find(v.index);
+        if (!at) return std::nullopt;
+        o.region = at->held;
+        o.offset = base + at->offset;
         return o;
+    }
+
+    const ir::Graph& m_g;
+    const target::Target& m_t;
+    const Paths& m_paths;
+    const target::TransferPath* m_load;
+    const target::TransferPath* m_store;
+    const target::TransferPath* m_broadcast;
+    bool m_mainPerGroup;
+    Chunk& m_out;
+};
+
+// Writes the blocks' chunks (side by side on big programs) and splices them into the program in
+// schedule order, with the barriers between dependent blocks.
+class StreamWriter {
+  public:
+    explicit StreamWriter(CompileState& state) : m_state(state), m_g(state.graph), m_t(state.target) {
+        m_program = &state.program;
+        m_program->cores = m_t.cores();
+        m_program->streams.assign(static_cast<std::size_t>(m_t.cores()), {});
+        m_nextTag.assign(static_cast<std::size_t>(m_t.cores()), 0);
+        m_paths.load = m_t.pathBetween(m_t.mainMemory, m_t.workingMemory);
+        m_paths.store = m_t.pathBetween(m_t.workingMemory, m_t.mainMemory);
+        for (const target::TransferPath& path : m_t.paths)
+            if (path.broadcast && path.source == m_t.mainMemory && path.destination == m_t.workingMemory)
+                m_paths.broadcast = &path;
+        const target::MemorySpace* main = m_t.findMemory(m_t.mainMemory);
+        m_paths.mainPerGroup = main && main->scope == target::Scope::Group;
+        m_paths.dramOf.assign(m_g.values.size(), nullptr);
+        for (const DramBuffer& b : m_program->dram)
+            if (b.value.index < m_paths.dramOf.size()) m_paths.dramOf[b.value.index] = &b;
+    }
+
+    void run() {
+        if (!m_paths.load || !m_paths.store) {
+            m_state.diagnostics.push_back(error("target '" + m_t.name + "' has no transfer path between '" +
+                                                m_t.mainMemory + "' and '" + m_t.workingMemory + "'"));
+            return;
+        }
+        std::vector<Chunk> chunks = writeChunks();
+        std::size_t total = 0;
+        for (const Chunk& chunk : chunks) total += chunk.instructions.size();
+        m_program->instructions.reserve(total + m_state.blocks.size() * static_cast<std::size_t>(m_t.cores()));
+
+        // Since the last barrier: the main-memory ranges read and written. A block needs a
+        // barrier before it when it reads what was written (RAW), or writes over what was read
+        // or written (WAR, WAW: the DRAM plan reuses space, and another core may still be on it).
+        std::vector<ByteRange> read, written;
+        for (std::size_t p = 0; p < m_state.blocks.size(); ++p) {
+            const TiledBlock& block = m_state.blocks[p];
+            std::set<std::uint32_t> loaded, stored; // each tensor once, however many tiles touch it
+            for (const auto& tile : block.tiles()) {
+                for (const auto& [v, r] : tile.loads) loaded.insert(v.index);
+                for (const auto& [v, r] : tile.stores) stored.insert(v.index);
+            }
+            const std::vector<ByteRange> loads = rangesOf(loaded), stores = rangesOf(stored);
+            const bool broadcasts = !broadcastWeights(m_g, m_t, m_paths, block).empty();
+            // A broadcast lands in every core's working memory: no core may still be on the
+            // previous block, so it starts after a barrier too.
+            if (broadcasts || overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
+                if (!m_barrierLast) barrier();
+                read.clear();
+                written.clear();
+            }
+            splice(std::move(chunks[p]));
+            m_barrierLast = false;
+            read.insert(read.end(), loads.begin(), loads.end());
+            written.insert(written.end(), stores.begin(), stores.end());
+        }
+    }
+
+  private:
+    struct ByteRange {
+        std::uint64_t begin, end;
+    };
+
+    // Every block's chunk; on a big program, on a few threads taking blocks in turn.
+    std::vector<Chunk> writeChunks() const {
+        std::vector<Chunk> chunks(m_state.blocks.size());
+        std::size_t tiles = 0;
+        for (const TiledBlock& block : m_state.blocks) tiles += block.tiles().size();
+        const unsigned threads = tiles < kParallelFromTiles ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+        std::atomic<std::size_t> next{0};
+        auto work = [&] {
+            for (std::size_t p = next++; p < chunks.size(); p = next++)
+                BlockWriter(m_state, m_paths, chunks[p]).emitBlock(m_state.blocks[p]);
+        };
+        std::vector<std::thread> helpers;
+        for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work);
+        work();
+        for (std::thread& t : helpers) t.join();
+        return chunks;
+    }
+
+    // Renumbers a chunk into the program: ids after the program's last, tags after the core's
+    // running count (modulo the tag space), barrier ids after the program's.
+    void splice(Chunk chunk) {
+        m_program->blocks.push_back(std::move(chunk.code));
+        m_state.diagnostics.insert(m_state.diagnostics.end(), chunk.diagnostics.begin(), chunk.diagnostics.end());
+        const auto base = static_cast<InstrId>(m_program->instructions.size());
+        for (Instruction& in : chunk.instructions) {
+            const int tagBase = m_nextTag[static_cast<std::size_t>(in.core)];
+            in.id += base;
+            if (auto* t = std::get_if<Transfer>(&in.body)) t->tag = (t->tag + tagBase) % kTagSpace;
+            else if (auto* w = std::get_if<Wait>(&in.body)) w->tag = (w->tag + tagBase) % kTagSpace;
+            else if (auto* b = std::get_if<Barrier>(&in.body)) b->id += m_barriers;
+            m_program->streams[static_cast<std::size_t>(in.core)].push_back(in.id);
+            m_program->instructions.push_back(std::move(in));
+        }
+        for (std::size_t c = 0; c < m_nextTag.size(); ++c)
+            m_nextTag[c] = (m_nextTag[c] + chunk.transfersOf[c]) % kTagSpace;
+        m_barriers += chunk.barriers;
+    }
+
+    void barrier() {
+        for (int c = 0; c < m_t.cores(); ++c) {
+            Instruction in;
+            in.id = static_cast<InstrId>(m_program->instructions.size());
+            in.core = c;
+            in.body = Barrier{m_barriers};
+            m_program->streams[static_cast<std::size_t>(c)].push_back(in.id);
+            m_program->instructions.push_back(std::move(in));
+        }
+        ++m_barriers;
+        m_barrierLast = true;
+    }
+
+    std::vector<ByteRange> rangesOf(const std::set<std::uint32_t>& values) const {
+        std::vector<ByteRange> ranges;
+        for (std::uint32_t v : values)
+            if (const DramBuffer* home = dramOf(m_paths, v)) ranges.push_back({home->offset, home->offset + home->bytes});
+        return ranges;
+    }
+
+    static bool overlaps(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b) {
+        for (const ByteRange& x : a)
+            for (const ByteRange& y : b)
+                if (x.begin < y.end && y.begin < x.end) return true;
+        return false;
     }
 
     CompileState& m_state;
     const ir::Graph& m_g;
     const target::Target& m_t;
     Program* m_program = nullptr;
-    const target::TransferPath* m_load = nullptr;
-    const target::TransferPath* m_store = nullptr;
-    const target::TransferPath* m_broadcast = nullptr; // main -> working memory, to every core
-    bool m_barrierLast = true;                          // nothing issued since the last barrier (or the start)
-    bool m_mainPerGroup = false;
-    std::vector<int> m_nextTag;
+    Paths m_paths;
+    bool m_barrierLast = true;  // nothing issued since the last barrier (or the start)
+    std::vector<int> m_nextTag; // per core
     int m_barriers = 0;
-    std::map<std::uint32_t, const DramBuffer*> m_dramOf;
 };
 
 } // namespace

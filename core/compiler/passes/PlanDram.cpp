@@ -39,7 +39,7 @@ void planDram(CompileState& state) {
     };
     for (int p = 0; p < end; ++p) {
         const TiledBlock& block = state.blocks[static_cast<std::size_t>(p)];
-        for (const auto& tile : block.tiles) {
+        for (const auto& tile : block.tiles()) {
             for (const auto& [value, region] : tile.loads) touch(value, p, false);
             for (const auto& [value, region] : tile.stores) touch(value, p, true);
         }

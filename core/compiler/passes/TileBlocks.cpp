@@ -1,8 +1,34 @@
 #include "compiler/passes/TileBlocks.h"
 
+#include "compiler/CompileCache.h"
+
 #include <algorithm>
 
 namespace strata::compiler {
+namespace {
+
+BlockTiles planBlock(const ir::Graph& graph, const schedule::Block& block, const tiling::TileGrid& grid) {
+    BlockTiles plan;
+    tiling::BlockTiler tiler(graph, block.ops);
+    for (std::int64_t t = 0; t < grid.tileCount(); ++t) plan.tiles.push_back(tiler.planTile(grid, t));
+
+    for (ir::ValueId in : tiler.blockInputs()) {
+        const tiling::Region whole = tiling::fullRegion(graph.value(in).shape);
+        bool everyTileWhole = !plan.tiles.empty();
+        for (const auto& tile : plan.tiles) {
+            auto it = std::find_if(tile.loads.begin(), tile.loads.end(), [&](const auto& l) { return l.first == in; });
+            everyTileWhole = everyTileWhole && it != tile.loads.end() && it->second == whole;
+        }
+        if (everyTileWhole) plan.resident.push_back(in);
+    }
+    for (const tiling::TilePlan& tile : plan.tiles) {
+        plan.layouts.push_back(layoutTile(graph, tile, plan.resident));
+        plan.slotBytes = std::max(plan.slotBytes, plan.layouts.back().extent);
+    }
+    return plan;
+}
+
+} // namespace
 
 void tileBlocks(CompileState& state) {
     for (std::size_t b = 0; b < state.schedule.blocks.size(); ++b) {
@@ -18,18 +44,9 @@ void tileBlocks(CompileState& state) {
         tiled.block = block;
         tiled.buffering = std::clamp(block.buffering, 1, 2);
         tiled.grid = analysed->cost.grid;
-        tiling::BlockTiler tiler(state.graph, block.ops);
-        for (std::int64_t t = 0; t < tiled.grid.tileCount(); ++t) tiled.tiles.push_back(tiler.planTile(tiled.grid, t));
-
-        for (ir::ValueId in : tiler.blockInputs()) {
-            const tiling::Region whole = tiling::fullRegion(state.graph.value(in).shape);
-            bool everyTileWhole = !tiled.tiles.empty();
-            for (const auto& tile : tiled.tiles) {
-                auto it = std::find_if(tile.loads.begin(), tile.loads.end(), [&](const auto& l) { return l.first == in; });
-                everyTileWhole = everyTileWhole && it != tile.loads.end() && it->second == whole;
-            }
-            if (everyTileWhole) tiled.resident.push_back(in);
-        }
+        auto make = [&] { return planBlock(state.graph, block, tiled.grid); };
+        tiled.plan = state.cache ? state.cache->tiles(block.ops, tiled.grid, make)
+                                 : std::make_shared<const BlockTiles>(make());
         state.blocks.push_back(std::move(tiled));
     }
 }

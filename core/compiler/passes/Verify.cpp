@@ -1,11 +1,14 @@
 #include "compiler/passes/Verify.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <set>
 
 namespace strata::compiler {
 namespace {
+
+constexpr std::size_t kParallelFrom = 20'000; // instructions; below, threads cost more than they save
 
 struct Range {
     std::uint64_t begin = 0, end = 0;
@@ -56,6 +59,9 @@ class CoreChecker {
   private:
     std::uint32_t elementBytes(ir::ValueId v) const { return static_cast<std::uint32_t>(ir::dtypeSize(m_g.value(v).dtype)); }
     bool isWorking(const Access& a) const { return a.memory == m_t.workingMemory; }
+    bool inFlight(int tag) const {
+        return std::any_of(m_inFlight.begin(), m_inFlight.end(), [&](const auto& f) { return f.first == tag; });
+    }
 
     void report(const std::string& what, InstrId id, const std::string& kind) {
         if (!m_reported.insert(kind).second) return;
@@ -82,7 +88,7 @@ class CoreChecker {
     }
 
     void transfer(const Instruction& in, const Transfer& t) {
-        if (m_inFlight.count(t.tag)) report("tag " + std::to_string(t.tag) + " reused while in flight", in.id, "tag");
+        if (inFlight(t.tag)) report("tag " + std::to_string(t.tag) + " reused while in flight", in.id, "tag");
         checkBounds(t.source, elementBytes(t.value), in.id);
         checkBounds(t.destination, elementBytes(t.value), in.id);
         if (isWorking(t.destination)) {
@@ -94,11 +100,11 @@ class CoreChecker {
             Range src = rangeOf(t.source, elementBytes(t.value));
             if (!covered(t.value, src)) report("stores working memory no compute wrote", in.id, "store-source");
         }
-        m_inFlight[t.tag] = in.id;
+        m_inFlight.emplace_back(t.tag, in.id);
     }
 
     void wait(const Instruction& in, const Wait& w) {
-        auto it = m_inFlight.find(w.tag);
+        auto it = std::find_if(m_inFlight.begin(), m_inFlight.end(), [&](const auto& f) { return f.first == w.tag; });
         if (it == m_inFlight.end()) {
             report("waits on tag " + std::to_string(w.tag) + ", which is not in flight", in.id, "wait");
             return;
@@ -149,7 +155,8 @@ class CoreChecker {
     const Deliveries& m_deliveries;
     std::vector<Diagnostic>& m_out;
     std::uint64_t m_capacity;
-    std::map<int, InstrId> m_inFlight;
+    // Tag and transfer in flight, in issue order: a handful, so a vector beats a map.
+    std::vector<std::pair<int, InstrId>> m_inFlight;
     std::vector<std::pair<std::uint32_t, Range>> m_ready; // value index, bytes it holds
     std::set<std::string> m_reported;
     int m_epoch = 0;
@@ -250,9 +257,24 @@ std::vector<Diagnostic> verifyProgram(const Program& program, const ir::Graph& g
             }
         }
     }
-    for (int core = 0; core < static_cast<int>(program.streams.size()); ++core)
-        CoreChecker(program, graph, target, core, storeEpoch, deliveries, out).run();
-    checkMainMemoryRaces(program, graph, target, out);
+    // The checks read the program only and write their own findings, so a big program has them
+    // run side by side; the findings are joined in a fixed order (cores, then races).
+    const int cores = static_cast<int>(program.streams.size());
+    std::vector<std::vector<Diagnostic>> found(static_cast<std::size_t>(cores) + 1);
+    auto checkCore = [&](int core) {
+        CoreChecker(program, graph, target, core, storeEpoch, deliveries, found[static_cast<std::size_t>(core)]).run();
+    };
+    auto checkRaces = [&] { checkMainMemoryRaces(program, graph, target, found.back()); };
+    if (program.instructions.size() < kParallelFrom) {
+        for (int core = 0; core < cores; ++core) checkCore(core);
+        checkRaces();
+    } else {
+        std::vector<std::future<void>> jobs;
+        for (int core = 0; core < cores; ++core) jobs.push_back(std::async(std::launch::async, checkCore, core));
+        checkRaces();
+        for (auto& job : jobs) job.get();
+    }
+    for (auto& part : found) out.insert(out.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
     return out;
 }
 

@@ -36,13 +36,13 @@ TEST_F(PassesTest, TileBlocksPlansEveryTileWithHalos) {
     ASSERT_FALSE(state.failed()) << test::joined(state.diagnostics);
     ASSERT_EQ(state.blocks.size(), 1u);
     const TiledBlock& b = state.blocks[0];
-    ASSERT_EQ(b.tiles.size(), 2u);
+    ASSERT_EQ(b.tiles().size(), 2u);
     // X rows [0,6) and [2,8): one halo row for each conv.
-    EXPECT_EQ(b.tiles[0].loads[0].second[2], (tiling::Interval{0, 6}));
-    EXPECT_EQ(b.tiles[1].loads[0].second[2], (tiling::Interval{2, 8}));
+    EXPECT_EQ(b.tiles()[0].loads[0].second[2], (tiling::Interval{0, 6}));
+    EXPECT_EQ(b.tiles()[1].loads[0].second[2], (tiling::Interval{2, 8}));
     // The weights are read whole by both tiles: resident.
-    ASSERT_EQ(b.resident.size(), 2u);
-    EXPECT_EQ(g->value(b.resident[0]).name, "W1");
+    ASSERT_EQ(b.resident().size(), 2u);
+    EXPECT_EQ(g->value(b.resident()[0]).name, "W1");
 }
 
 TEST_F(PassesTest, PlanDramReusesSpaceOfDeadIntermediates) {
