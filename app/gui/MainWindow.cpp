@@ -6,6 +6,8 @@
 #include "ExportController.h"
 #include "MeasureController.h"
 #include "TimelineTab.h"
+#include "CompareTab.h"
+#include "RunList.h"
 #include "GraphTab.h"
 #include "HeatOverlay.h"
 #include "ProjectController.h"
@@ -175,6 +177,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectEmulate();
     connectMeasure();
     connectTimeline();
+    connectCompare();
     connectProject();
 
     QSettings settings;
@@ -498,6 +501,27 @@ void MainWindow::connectTimeline() {
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
 }
 
+void MainWindow::connectCompare() {
+    m_runs = new RunList(this);
+    m_compareTab = new CompareTab(m_runs, m_document, m_emulate);
+    m_compareTab->setObjectName(QStringLiteral("compareTab"));
+    m_tabs->addTab(m_compareTab, tr("Compare")); // after the tabs added in the constructor
+    m_fileMenu->insertAction(m_recentMenu->menuAction(), m_compareTab->importAction());
+    m_buildMenu->addSeparator();
+    m_buildMenu->addAction(m_compareTab->pinAction());
+    connect(m_measure, &MeasureController::measured, m_compareTab, &CompareTab::addHostRun);
+    connect(m_runs, &RunList::added, this, &MainWindow::updateBusy); // an import finished
+    connect(m_runs, &RunList::importFailed, this, &MainWindow::updateBusy);
+    connect(m_compareTab, &CompareTab::statusMessage, this,
+            [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    connect(m_compareTab, &CompareTab::diagnosticsReported, this,
+            [this](const std::vector<Diagnostic>& diagnostics) {
+                m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
+                m_diagnosticsDock->show();
+                m_diagnosticsDock->raise();
+            });
+}
+
 void MainWindow::connectProject() {
     m_project = new ProjectController(this);
     m_fileMenu->insertActions(m_quitAction, {m_project->saveAction(), m_project->saveAsAction()});
@@ -567,7 +591,7 @@ bool MainWindow::isBusy() const {
     return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
            (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating()) ||
            (m_measure && m_measure->isRunning()) ||
-           (m_timelineTab && m_timelineTab->isLoading());
+           (m_timelineTab && m_timelineTab->isLoading()) || (m_runs && m_runs->isImporting());
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {
@@ -599,7 +623,7 @@ void MainWindow::setPartition(std::vector<int> blockOfOp,
 
 QStringList MainWindow::tabNames() {
     return {QStringLiteral("graph"), QStringLiteral("program"), QStringLiteral("pipeline"),
-            QStringLiteral("ops"), QStringLiteral("timeline")};
+            QStringLiteral("ops"), QStringLiteral("timeline"), QStringLiteral("compare")};
 }
 
 QString MainWindow::currentTabName() const {

@@ -53,6 +53,8 @@ class HeatOverlay;
 class MeasureController;
 class ProjectController;
 class TimelineTab;
+class CompareTab;
+class RunList;
 class DiagnosticsPanel;
 class GraphTab;
 class ProgramLinker;
@@ -97,6 +99,7 @@ class MainWindow : public QMainWindow {
     ExportController* exportController() const { return m_export; }
     ProjectController* projectController() const { return m_project; }
     TimelineTab* timelineTab() const { return m_timelineTab; }
+    CompareTab* compareTab() const { return m_compareTab; }
     views::program::ProgramView* programView() const { return m_programView; }
     views::pipeline::PipelineView* pipelineView() const { return m_pipelineView; }
 
@@ -131,6 +134,7 @@ class MainWindow : public QMainWindow {
     void connectMeasure();
     void connectProject();
     void connectTimeline();
+    void connectCompare();
 
     void showOpenDialog();
     void showAbout();
@@ -186,6 +190,8 @@ class MainWindow : public QMainWindow {
     ExportController* m_export = nullptr;
     ProjectController* m_project = nullptr;
     TimelineTab* m_timelineTab = nullptr;
+    CompareTab* m_compareTab = nullptr;
+    RunList* m_runs = nullptr;
     QMenu* m_buildMenu = nullptr;
     ProgramLinker* m_linker = nullptr;
     views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;

@@ -1,0 +1,194 @@
+// The Compare tab in the main window: the prediction pinned before and after an edit is compared
+// at once (one bar per block of either schedule, totals equal to the runs' own, blocks of one
+// schedule only marked), a Run on Host is picked as prediction against measurement, and
+// imported trace files join the list while a malformed one is a diagnostic and changes nothing.
+
+#include "CompareTab.h"
+#include "EmulateController.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "MeasureController.h"
+#include "RunList.h"
+#include "ScheduleDocument.h"
+#include "timeline/TimelineData.h"
+#include "trace/TraceJson.h"
+#include "trace/TraceSummary.h"
+#include "views/compare/CompareView.h"
+#include "views/compare/DeltaChart.h"
+#include "views/timeline/TimelineView.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+#include <set>
+
+namespace strata::gui {
+namespace {
+
+namespace sch = strata::schedule;
+
+class CompareWindowTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        QSettings().clear();
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1500, 950);
+        m_window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window->showTab(QStringLiteral("compare"));
+    }
+
+    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
+    CompareTab& tab() const { return *m_window->compareTab(); }
+    const views::compare::CompareView& view() const { return *tab().view(); }
+
+    bool settle() {
+        return test::waitUntilIdle([&] { return m_window->isBusy(); });
+    }
+
+    bool open(const QString& target) {
+        const QString path = test::samplePath("resnet_tiny.onnx");
+        if (!QFileInfo::exists(path) || !document().setTarget(target))
+            return false;
+        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
+        m_window->openFile(path);
+        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
+            !loaded.at(0).at(1).toBool())
+            return false;
+        return settle() && document().schedule() != nullptr && predicted();
+    }
+
+    // The prediction of the current schedule is shown.
+    bool predicted() {
+        const EmulateController& e = *m_window->emulateController();
+        return QTest::qWaitFor([&] { return e.isCurrent() && !e.isEmulating(); }, test::kSettleTimeoutMs);
+    }
+
+    bool splitAFusedBlock() {
+        for (const sch::Block& block : document().schedule()->blocks)
+            if (block.ops.size() > 1)
+                return document().split(block.ops[1]).applied() && settle() && predicted();
+        return false;
+    }
+
+    static std::set<int> blocksOf(const trace::Trace& t) {
+        std::set<int> blocks;
+        for (const trace::Event& e : t.events)
+            if (e.block >= 0)
+                blocks.insert(e.block);
+        return blocks;
+    }
+
+    std::unique_ptr<MainWindow> m_window;
+};
+
+TEST_F(CompareWindowTest, PinnedRunsBeforeAndAfterAnEditAreCompared) {
+    if (!open(QStringLiteral("mncore2")))
+        GTEST_SKIP() << "sample not generated";
+    EXPECT_EQ(view().comparison(), nullptr); // nothing to compare yet
+    tab().pinAction()->trigger();
+    ASSERT_EQ(tab().runs()->size(), 1);
+    ASSERT_TRUE(splitAFusedBlock());
+    tab().pinAction()->trigger();
+    ASSERT_EQ(tab().runs()->size(), 2);
+
+    // The newest pin against the one before, without picking.
+    EXPECT_EQ(view().runA(), 0);
+    EXPECT_EQ(view().runB(), 1);
+    EXPECT_EQ(view().comboA()->count(), 2);
+    ASSERT_NE(view().comparison(), nullptr);
+    const trace::Trace& before = *tab().runs()->entries()[0].trace;
+    const trace::Trace& after = *tab().runs()->entries()[1].trace;
+    const trace::RunDelta& delta = view().comparison()->delta;
+    EXPECT_EQ(delta.totalAPs, trace::summarize(before).totalPs);
+    EXPECT_EQ(delta.totalBPs, trace::summarize(after).totalPs);
+    EXPECT_EQ(delta.deltaPs, delta.totalBPs - delta.totalAPs);
+
+    // One bar per block of either schedule; the split made a block the first one did not have.
+    std::set<int> blocks = blocksOf(before);
+    const std::set<int> afterBlocks = blocksOf(after);
+    blocks.insert(afterBlocks.begin(), afterBlocks.end());
+    const int expectedBars = std::min<int>(static_cast<int>(blocks.size()), views::compare::DeltaChart::kMaxBars);
+    EXPECT_EQ(view().chart()->barCount(), expectedBars);
+    EXPECT_GE(delta.onlyInB, 1u);
+    bool labelled = false;
+    for (int i = 0; i < view().chart()->barCount(); ++i)
+        labelled |= view().chart()->barLabel(i).contains(QStringLiteral("only in B"));
+    EXPECT_TRUE(labelled);
+    // Sorted: the largest slowdown on top.
+    for (std::size_t i = 1; i < delta.blocks.size(); ++i)
+        EXPECT_GE(delta.blocks[i - 1].deltaPs, delta.blocks[i].deltaPs);
+
+    // Both runs on one timeline axis.
+    const auto& data = view().timelineView()->data();
+    ASSERT_NE(data, nullptr);
+    EXPECT_EQ(data->traces().size(), 2u);
+    EXPECT_FALSE(view().comparison()->sameProgram); // another schedule, another program
+
+    // Swapped, the delta changes sign.
+    const std::int64_t forward = delta.deltaPs; // `delta` is the view's: the swap replaces it
+    view().comboA()->setCurrentIndex(1);
+    view().comboB()->setCurrentIndex(0);
+    ASSERT_NE(view().comparison(), nullptr);
+    EXPECT_EQ(view().comparison()->delta.deltaPs, -forward);
+    EXPECT_NE(forward, 0);
+}
+
+TEST_F(CompareWindowTest, ARunOnHostIsPickedAsPredictionAgainstMeasurement) {
+    if (!open(QStringLiteral("host")))
+        GTEST_SKIP() << "sample not generated";
+    QSignalSpy measured(m_window->measureController(), &MeasureController::measured);
+    m_window->measureController()->runAction()->trigger();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return measured.count() > 0; }, test::kLoadTimeoutMs));
+    ASSERT_EQ(tab().runs()->size(), 2);
+    EXPECT_EQ(tab().runs()->entries()[0].kind, RunEntry::Kind::HostPrediction);
+    EXPECT_EQ(tab().runs()->entries()[1].kind, RunEntry::Kind::HostMeasurement);
+    EXPECT_EQ(view().runA(), 0);
+    EXPECT_EQ(view().runB(), 1);
+    ASSERT_NE(view().comparison(), nullptr);
+    EXPECT_TRUE(view().comparison()->sameProgram);
+    const MeasuredRun& run = *m_window->measureController()->last();
+    EXPECT_EQ(view().comparison()->delta.totalBPs, trace::summarize(run.measured).totalPs);
+    EXPECT_EQ(view().chart()->barCount(),
+              std::min<int>(static_cast<int>(blocksOf(run.measured).size()), views::compare::DeltaChart::kMaxBars));
+}
+
+TEST_F(CompareWindowTest, ImportedTracesJoinTheListAndABadOneIsReported) {
+    if (!open(QStringLiteral("mncore2")))
+        GTEST_SKIP() << "sample not generated";
+    QTemporaryDir dir;
+    const QString good = dir.filePath(QStringLiteral("run.json"));
+    ASSERT_TRUE(trace::saveTraceFile(m_window->emulateController()->last()->trace, good.toStdString()).empty());
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    {
+        QFile file(bad);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write("{\"strata\": {\"schema_version\": 1}, \"traceEvents\": [ {\"ph\": \"X\", \"dur\": -5");
+    }
+    RunList& runs = *tab().runs();
+    QSignalSpy failed(&runs, &RunList::importFailed);
+    runs.importFile(bad);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return failed.count() > 0; }, test::kLoadTimeoutMs));
+    EXPECT_EQ(failed.at(0).at(0).toString(), bad);
+    EXPECT_EQ(runs.size(), 0);
+    EXPECT_FALSE(m_window->isBusy());
+
+    QSignalSpy imported(&runs, &RunList::imported);
+    runs.importFile(good);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return imported.count() > 0; }, test::kLoadTimeoutMs));
+    tab().pinAction()->trigger();
+    ASSERT_EQ(runs.size(), 2);
+    EXPECT_EQ(runs.entries()[0].kind, RunEntry::Kind::Imported);
+    EXPECT_TRUE(runs.entries()[0].name.contains(QStringLiteral("run.json")));
+    // The file is the same prediction as the pinned one: nothing changed, same program.
+    ASSERT_NE(view().comparison(), nullptr);
+    EXPECT_EQ(view().comparison()->delta.deltaPs, 0);
+    EXPECT_TRUE(view().comparison()->sameProgram);
+}
+
+} // namespace
+} // namespace strata::gui
