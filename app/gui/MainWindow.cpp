@@ -8,6 +8,8 @@
 #include "TimelineTab.h"
 #include "CompareTab.h"
 #include "RunList.h"
+#include "TransfersTab.h"
+#include "CalibrationController.h"
 #include "GraphTab.h"
 #include "HeatOverlay.h"
 #include "ProjectController.h"
@@ -157,6 +159,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_timelineTab = new TimelineTab;
     m_timelineTab->setObjectName(QStringLiteral("timelineTab"));
     m_tabs->addTab(m_timelineTab, tr("Timeline"));
+    m_transfersTab = new TransfersTab;
+    m_transfersTab->setObjectName(QStringLiteral("transfersTab"));
+    m_tabs->addTab(m_transfersTab, tr("Transfers"));
 
     m_stack = new QStackedWidget;
     m_stack->setObjectName(QStringLiteral("centralStack"));
@@ -178,6 +183,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectMeasure();
     connectTimeline();
     connectCompare();
+    connectTransfers();
     connectProject();
 
     QSettings settings;
@@ -501,6 +507,29 @@ void MainWindow::connectTimeline() {
             [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
 }
 
+void MainWindow::connectTransfers() {
+    m_transfersTab->setDocument(m_document);
+    connect(m_emulate, &EmulateController::emulated, m_transfersTab, &TransfersTab::setEmulation);
+    connect(m_measure, &MeasureController::measured, m_transfersTab, &TransfersTab::setMeasurement);
+    m_transfersTab->linkSelection(m_graphTab->view(), m_programView);
+    m_calibration = new CalibrationController(m_document, this);
+    m_buildMenu->addAction(m_calibration->calibrateAction());
+    m_transfersTab->setCalibrateAction(m_calibration->calibrateAction());
+    auto status = [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); };
+    auto report = [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
+        m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
+        m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, summary, tr("transfers"));
+        m_diagnosticsDock->show();
+        m_diagnosticsDock->raise();
+    };
+    connect(m_transfersTab, &TransfersTab::busyChanged, this, &MainWindow::updateBusy);
+    connect(m_transfersTab, &TransfersTab::statusMessage, this, status);
+    connect(m_transfersTab, &TransfersTab::diagnosticsReported, this, report);
+    connect(m_calibration, &CalibrationController::busyChanged, this, &MainWindow::updateBusy);
+    connect(m_calibration, &CalibrationController::statusMessage, this, status);
+    connect(m_calibration, &CalibrationController::diagnosticsReported, this, report);
+}
+
 void MainWindow::connectCompare() {
     m_runs = new RunList(this);
     m_compareTab = new CompareTab(m_runs, m_document, m_emulate);
@@ -591,7 +620,8 @@ bool MainWindow::isBusy() const {
     return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
            (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating()) ||
            (m_measure && m_measure->isRunning()) ||
-           (m_timelineTab && m_timelineTab->isLoading()) || (m_runs && m_runs->isImporting());
+           (m_timelineTab && m_timelineTab->isLoading()) || (m_runs && m_runs->isImporting()) || (m_transfersTab && m_transfersTab->isBusy()) ||
+           (m_calibration && m_calibration->isRunning());
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {
@@ -623,7 +653,7 @@ void MainWindow::setPartition(std::vector<int> blockOfOp,
 
 QStringList MainWindow::tabNames() {
     return {QStringLiteral("graph"), QStringLiteral("program"), QStringLiteral("pipeline"),
-            QStringLiteral("ops"), QStringLiteral("timeline"), QStringLiteral("compare")};
+            QStringLiteral("ops"), QStringLiteral("timeline"), QStringLiteral("transfers"), QStringLiteral("compare")};
 }
 
 QString MainWindow::currentTabName() const {

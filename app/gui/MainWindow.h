@@ -55,6 +55,8 @@ class ProjectController;
 class TimelineTab;
 class CompareTab;
 class RunList;
+class TransfersTab;
+class CalibrationController;
 class DiagnosticsPanel;
 class GraphTab;
 class ProgramLinker;
@@ -100,10 +102,12 @@ class MainWindow : public QMainWindow {
     ProjectController* projectController() const { return m_project; }
     TimelineTab* timelineTab() const { return m_timelineTab; }
     CompareTab* compareTab() const { return m_compareTab; }
+    TransfersTab* transfersTab() const { return m_transfersTab; }
+    CalibrationController* calibrationController() const { return m_calibration; }
     views::program::ProgramView* programView() const { return m_programView; }
     views::pipeline::PipelineView* pipelineView() const { return m_pipelineView; }
 
-    // Central tabs by name, for --tab: "graph", "program", "pipeline", "ops", "timeline".
+    // Central tabs by name, for --tab: "graph", "program", "pipeline", "ops", "timeline", "transfers".
     static QStringList tabNames();
     // Shows the tab called `name`; false if there is none.
     bool showTab(const QString& name);
@@ -135,6 +139,7 @@ class MainWindow : public QMainWindow {
     void connectProject();
     void connectTimeline();
     void connectCompare();
+    void connectTransfers();
 
     void showOpenDialog();
     void showAbout();
@@ -192,6 +197,8 @@ class MainWindow : public QMainWindow {
     TimelineTab* m_timelineTab = nullptr;
     CompareTab* m_compareTab = nullptr;
     RunList* m_runs = nullptr;
+    TransfersTab* m_transfersTab = nullptr;
+    CalibrationController* m_calibration = nullptr;
     QMenu* m_buildMenu = nullptr;
     ProgramLinker* m_linker = nullptr;
     views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;

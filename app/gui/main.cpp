@@ -1,5 +1,5 @@
 // strata: the desktop app. `strata [MODEL] [--screenshot OUT.png]
-// [--tab graph|program|pipeline|ops|timeline] [--trace FILE ...] [--target NAME]
+// [--tab graph|program|pipeline|ops|timeline|transfers] [--trace FILE ...] [--target NAME]
 // [--strategy NAME] [--heat time|dram|error] [--run] [--export DIR] [--size WxH]
 // [--input-shape name=1x3x224x224 ...]`.
 // With --screenshot or --export it works headless: loads MODEL, runs what the tab needs (the
@@ -277,7 +277,7 @@ int main(int argc, char* argv[]) {
             waitUntilSettled(window);
         }
         // The timeline shows the emulation when no trace file is given.
-        if (args.tab == QLatin1String("timeline") && args.traces.isEmpty() &&
+        if ((args.tab == QLatin1String("timeline") || args.tab == QLatin1String("transfers")) && args.traces.isEmpty() &&
             !window.emulateController()->last()) {
             window.emulateController()->emulate();
             waitUntilSettled(window);

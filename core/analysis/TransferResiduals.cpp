@@ -10,7 +10,7 @@ double rmsRelativeResidual(const std::vector<SizedDuration>& samples, const Line
     std::size_t n = 0;
     for (const SizedDuration& s : samples) {
         if (s.cycles <= 0) continue;
-        const double r = (model.cycles(s.bytes) - s.cycles) / s.cycles;
+        const double r = (model.cycles(s.bytes, s.rows) - s.cycles) / s.cycles;
         sum += r * r;
         ++n;
     }

@@ -1,6 +1,7 @@
 #pragma once
 // Before/after residuals of a transfer path's timing model (the Transfers tab's calibration view,
-// docs/TRANSFERS.md): a path predicts latency + bytes / bandwidth cycles; measured samples give
+// docs/TRANSFERS.md): a path predicts latency + rows x row overhead + bytes / bandwidth cycles
+// (rows: the contiguous runs a strided copy moves); measured samples give
 // the relative residual (predicted - measured) / measured of each size, as calibrate/Fit.h counts
 // them, for the target before calibration and for the fitted one.
 
@@ -11,12 +12,16 @@ namespace strata::analysis {
 struct SizedDuration {
     double bytes = 0;
     double cycles = 0;              // measured
+    double rows = 1;                // contiguous rows copied
 };
 
 struct LinearTransferModel {
     double latencyCycles = 0;
     double bytesPerCycle = 0;       // 0: no bandwidth term (the latency only)
-    double cycles(double bytes) const { return latencyCycles + (bytesPerCycle > 0 ? bytes / bytesPerCycle : 0); }
+    double rowOverheadCycles = 0;   // per contiguous row
+    double cycles(double bytes, double rows = 1) const {
+        return latencyCycles + rows * rowOverheadCycles + (bytesPerCycle > 0 ? bytes / bytesPerCycle : 0);
+    }
 };
 
 // Root mean square of the relative residuals over samples with a measured duration above 0;

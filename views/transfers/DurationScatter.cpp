@@ -13,7 +13,7 @@ DurationScatter::DurationScatter(QWidget* parent) : QCustomPlot(parent) {
     styleAxes(*this);
     setLogAxis(xAxis, QSharedPointer<QCPAxisTicker>(new NanosecondsLogTicker));
     setLogAxis(yAxis, QSharedPointer<QCPAxisTicker>(new NanosecondsLogTicker));
-    xAxis->setLabel(tr("measured duration"));
+    xAxis->setLabel(tr("measured duration (above the diagonal: predicted too slow; below: too fast)"));
     yAxis->setLabel(tr("predicted duration"));
     styleLegend(*this);
     m_diagonal = new QCPItemStraightLine(this);
@@ -77,6 +77,7 @@ void DurationScatter::setEvents(const std::vector<analysis::MatchedEvent>& event
     xAxis->setRange(low / 1.6, high * 1.6);
     yAxis->setRange(low / 1.6, high * 1.6);
     m_diagonal->setVisible(true);
+    legend->setVisible(true);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -85,6 +86,8 @@ void DurationScatter::showMessage(const QString& text) {
     m_series.clear();
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
+    m_diagonal->setVisible(false);
+    legend->setVisible(false);
     xAxis->setRange(1, 1e6);
     yAxis->setRange(1, 1e6);
     replot(QCustomPlot::rpQueuedReplot);

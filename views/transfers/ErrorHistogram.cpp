@@ -79,6 +79,7 @@ void ErrorHistogram::setErrors(const std::vector<double>& transferErrors, const 
         for (std::size_t n : h->counts) top = std::max(top, n);
     yAxis->setRange(0, double(top) * 1.15);
     m_zero->setVisible(low < 0 && high > 0);
+    legend->setVisible(true);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -99,6 +100,7 @@ void ErrorHistogram::showMessage(const QString& text) {
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
     m_zero->setVisible(false);
+    legend->setVisible(false);
     replot(QCustomPlot::rpQueuedReplot);
 }
 

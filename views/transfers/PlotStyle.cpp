@@ -21,6 +21,7 @@ QColor pathColor(std::size_t path) {
 BytesLogTicker::BytesLogTicker() {
     setLogBase(4);
     setSubTickCount(1);
+    setTickCount(9); // every power of 4 over the usual 8 B .. 1 MiB
 }
 
 QString BytesLogTicker::getTickLabel(double tick, const QLocale&, QChar, int) {

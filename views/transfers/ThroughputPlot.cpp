@@ -100,10 +100,12 @@ void ThroughputPlot::setMicrobench(const emulator::MicrobenchResult& predicted, 
 }
 
 void ThroughputPlot::finish() {
+    legend->setVisible(true);
     rescaleAxes();
     const QCPRange x = xAxis->range();
     xAxis->setRange(x.lower / 1.5, x.upper * 1.5);
-    yAxis->setRange(0, std::max(1e-9, yAxis->range().upper * 1.12));
+    // Headroom above the curves for the legend in the top-left corner.
+    yAxis->setRange(0, std::max(1e-9, yAxis->range().upper * 1.45));
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -111,6 +113,7 @@ void ThroughputPlot::showMessage(const QString& text) {
     clearGraphs();
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
+    legend->setVisible(false);
     xAxis->setRange(64, 1 << 20);
     yAxis->setRange(0, 1);
     replot(QCustomPlot::rpQueuedReplot);

@@ -9,6 +9,8 @@ namespace {
 TEST(TransferResiduals, ModelCyclesAreLatencyPlusBytesOverBandwidth) {
     EXPECT_DOUBLE_EQ((LinearTransferModel{100, 8}).cycles(800), 200);
     EXPECT_DOUBLE_EQ((LinearTransferModel{100, 0}).cycles(800), 100);
+    // 16 rows of 50 bytes at 2 cycles per row: 100 + 32 + 100.
+    EXPECT_DOUBLE_EQ((LinearTransferModel{100, 8, 2}).cycles(800, 16), 232);
 }
 
 TEST(TransferResiduals, RmsOfRelativeResiduals) {
@@ -18,6 +20,8 @@ TEST(TransferResiduals, RmsOfRelativeResiduals) {
     // The exact model has no residual.
     EXPECT_DOUBLE_EQ(rmsRelativeResidual({{800, 200}, {1600, 300}}, {100, 8}), 0);
     EXPECT_DOUBLE_EQ(rmsRelativeResidual({}, {100, 8}), 0);
+    // The row overhead counts per sample: 800 B in 4 rows at 25 cycles a row -> 300 cycles, exact.
+    EXPECT_DOUBLE_EQ(rmsRelativeResidual({{800, 300, 4}, {800, 225, 1}}, {100, 8, 25}), 0);
 }
 
 } // namespace

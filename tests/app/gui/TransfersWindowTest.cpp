@@ -1,0 +1,170 @@
+// The Transfers tab in the main window: after Run on Host on a sample its plots hold the run's
+// transfers (throughput per path, one scatter point per matched transfer, the error histogram,
+// one bar per block); a click on a scatter point selects its instruction's op in the graph;
+// Run Microbench on the host target plots the emulated and measured experiment; Calibrate Host
+// (quick) shows per-path residuals, the fit's no worse than the uncalibrated target's.
+
+#include "CalibrationController.h"
+#include "CalibrationDialog.h"
+#include "GraphTab.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "MeasureController.h"
+#include "ScheduleDocument.h"
+#include "TransfersTab.h"
+#include "views/graph/GraphView.h"
+#include "views/transfers/BlockErrorBars.h"
+#include "views/transfers/CalibrationResidualsPlot.h"
+#include "views/transfers/DurationScatter.h"
+#include "views/transfers/ErrorHistogram.h"
+#include "views/transfers/ThroughputPlot.h"
+
+#include <QAction>
+#include <cmath>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <gtest/gtest.h>
+
+namespace strata::gui {
+namespace {
+
+class TransfersWindowTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        QSettings().clear();
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1500, 950);
+        m_window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
+    TransfersTab& tab() const { return *m_window->transfersTab(); }
+
+    bool settle() {
+        return test::waitUntilIdle([&] { return m_window->isBusy(); });
+    }
+
+    bool openOnHost(const QString& path) {
+        if (!QFileInfo::exists(path) || !document().setTarget(QStringLiteral("host")))
+            return false;
+        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
+        m_window->openFile(path);
+        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
+            !loaded.at(0).at(1).toBool())
+            return false;
+        return settle() && document().schedule() != nullptr;
+    }
+
+    bool runOnHost() {
+        QSignalSpy measured(m_window->measureController(), &MeasureController::measured);
+        m_window->measureController()->runAction()->trigger();
+        return QTest::qWaitFor([&] { return measured.count() > 0; }, test::kLoadTimeoutMs) && settle();
+    }
+
+    std::unique_ptr<MainWindow> m_window;
+};
+
+TEST_F(TransfersWindowTest, PlotsTheRunOnHostAndAClickSelectsTheEvent) {
+    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+        GTEST_SKIP() << "sample not generated";
+    ASSERT_TRUE(runOnHost());
+    ASSERT_TRUE(m_window->showTab(QStringLiteral("transfers")));
+    EXPECT_EQ(m_window->currentTabName(), QStringLiteral("transfers"));
+    QCoreApplication::processEvents();
+
+    ASSERT_NE(tab().shownEmulation(), nullptr);
+    const trace::Trace& predicted = tab().shownEmulation()->trace;
+    std::size_t transfers = 0;
+    for (const auto& e : predicted.events) transfers += e.kind == trace::EventKind::Transfer && e.durationPs() > 0;
+    ASSERT_GT(transfers, 0u);
+
+    // Throughput: predicted and measured per path, each with points.
+    auto* throughput = tab().throughputPlot();
+    ASSERT_GE(throughput->graphCount(), 2);
+    for (int i = 0; i < throughput->graphCount(); ++i) EXPECT_GT(throughput->graph(i)->dataCount(), 0) << i;
+    EXPECT_EQ(throughput->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    // Scatter: every transfer timed in both runs (the measured run times each instruction).
+    auto* scatter = tab().scatter();
+    EXPECT_GT(scatter->pointCount(), 0u);
+    EXPECT_LE(scatter->pointCount(), transfers);
+    EXPECT_GT(tab().histogram()->transferBars()->dataCount(), 0);
+    EXPECT_GT(tab().blockBars()->barCount(), 0u);
+
+    // Click the first point of the first path's series.
+    QCPGraph* graph = scatter->graph(0);
+    ASSERT_NE(graph, nullptr);
+    scatter->replot();
+    const auto point = graph->data()->at(0);
+    const QPoint pos(static_cast<int>(scatter->xAxis->coordToPixel(point->key)),
+                     static_cast<int>(scatter->yAxis->coordToPixel(point->value)));
+    QSignalSpy selected(&tab(), &TransfersTab::eventsSelected);
+    QTest::mouseClick(scatter, Qt::LeftButton, Qt::NoModifier, pos);
+    ASSERT_EQ(selected.count(), 1);
+    const auto ids = selected.at(0).at(0).value<QVector<quint32>>();
+    ASSERT_FALSE(ids.isEmpty());
+    // The id clicked is a transfer drawn where the click was.
+    const quint32 id = ids.front();
+    const auto& program = *tab().shownEmulation()->program;
+    ASSERT_LT(id, program.instructions.size());
+    EXPECT_TRUE(std::holds_alternative<compiler::Transfer>(program.instructions[id].body));
+    const ir::OpId op = program.instructions[id].from.op;
+    if (op.valid()) {
+        const auto ops = m_window->graphTab()->view()->selectedOps();
+        EXPECT_EQ(ops, std::vector<ir::OpId>{op});
+    }
+}
+
+TEST_F(TransfersWindowTest, RunMicrobenchOnTheHostPlotsEmulatedAndMeasured) {
+    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+        GTEST_SKIP() << "sample not generated";
+    QSignalSpy finished(&tab(), &TransfersTab::microbenchFinished);
+    tab().microbenchButton()->click();
+    EXPECT_FALSE(tab().microbenchButton()->isEnabled()); // running in the background
+    ASSERT_TRUE(QTest::qWaitFor([&] { return finished.count() > 0; }, test::kLoadTimeoutMs));
+    ASSERT_TRUE(finished.at(0).at(0).toBool());
+    ASSERT_TRUE(tab().microbench().has_value());
+    const auto& outcome = *tab().microbench();
+    ASSERT_TRUE(outcome.predicted && outcome.measured);
+    EXPECT_EQ(outcome.predicted->kinds, (std::vector<std::string>{"load", "store"}));
+    EXPECT_EQ(outcome.measured->rows.size(), outcome.predicted->rows.size());
+    // Two kinds alone (predicted, measured), the total (predicted, measured) and the ideal.
+    EXPECT_EQ(tab().throughputPlot()->graphCount(), 7);
+    EXPECT_EQ(tab().throughputPlot()->graph(0)->dataCount(), static_cast<int>(outcome.predicted->rows.size()));
+}
+
+TEST_F(TransfersWindowTest, QuickCalibrationShowsResidualsBeforeAndAfter) {
+    CalibrationController& calibration = *m_window->calibrationController();
+    calibration.setQuick(true);
+    QSignalSpy finished(&calibration, &CalibrationController::finished);
+    calibration.calibrateAction()->trigger();
+    EXPECT_TRUE(calibration.isRunning());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return finished.count() > 0; }, 60'000));
+    ASSERT_TRUE(finished.at(0).at(0).toBool());
+    EXPECT_FALSE(calibration.progressLines().isEmpty());
+    CalibrationDialog* dialog = calibration.dialog();
+    ASSERT_NE(dialog, nullptr);
+    ASSERT_FALSE(dialog->plots().empty());
+    EXPECT_EQ(dialog->plots().size(), calibration.last()->report->paths.size());
+    for (const auto* plot : dialog->plots()) {
+        EXPECT_GT(plot->measuredGraph()->dataCount(), 0);
+        EXPECT_EQ(plot->beforeGraph()->dataCount(), 65);
+        EXPECT_EQ(plot->afterGraph()->dataCount(), 65);
+        // Not "after <= before": the fit may be made from a subset of the samples shown (the
+        // compiled programs' transfers), so over all of them either can be smaller.
+        EXPECT_TRUE(std::isfinite(plot->rmsBefore()) && plot->rmsBefore() > 0);
+        EXPECT_TRUE(std::isfinite(plot->rmsAfter()) && plot->rmsAfter() > 0);
+    }
+    EXPECT_TRUE(dialog->useButton()->isEnabled());
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("host.calibrated.json"));
+    ASSERT_TRUE(calibration.useCalibratedTarget(path));
+    ASSERT_TRUE(settle());
+    ASSERT_NE(document().target(), nullptr);
+    EXPECT_TRUE(document().target()->calibrated);
+}
+
+} // namespace
+} // namespace strata::gui
