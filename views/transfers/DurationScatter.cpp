@@ -45,28 +45,32 @@ void DurationScatter::setEvents(const std::vector<analysis::MatchedEvent>& event
     // QCPGraph keeps its data sorted by key: add each path's points by measured duration.
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return events[a].measuredNs < events[b].measuredNs; });
+    // One series per path, created in path order so the legend lists paths as the target does.
+    std::vector<std::uint16_t> paths;
+    for (std::size_t i : order) paths.push_back(events[i].path);
+    std::sort(paths.begin(), paths.end());
+    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+    for (std::uint16_t path : paths) {
+        QCPGraph* g = addGraph();
+        const QString name = path < pathNames.size() ? QString::fromStdString(pathNames[path]) : tr("path %1").arg(path);
+        QColor fill = pathColor(path);
+        g->setName(name);
+        g->setLineStyle(QCPGraph::lsNone);
+        const QColor edge = fill.darker(130);
+        fill.setAlpha(150);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, edge, fill, 6));
+        g->setSelectable(QCP::stMultipleDataRanges);
+        auto* decorator = new QCPSelectionDecorator;
+        decorator->setPen(QPen(QColor(0x1F, 0x6F, 0xEB), 2));
+        decorator->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x1F, 0x6F, 0xEB), 2), Qt::NoBrush, 9),
+                                   QCPScatterStyle::spAll);
+        g->setSelectionDecorator(decorator);
+        m_series.push_back({path, g, {}});
+    }
     double low = 1e300, high = 0;
     for (std::size_t i : order) {
         const analysis::MatchedEvent& e = events[i];
         auto it = std::find_if(m_series.begin(), m_series.end(), [&](const PathSeries& s) { return s.path == e.path; });
-        if (it == m_series.end()) {
-            QCPGraph* g = addGraph();
-            const QString name = e.path < pathNames.size() ? QString::fromStdString(pathNames[e.path]) : tr("path %1").arg(e.path);
-            QColor fill = pathColor(e.path);
-            g->setName(name);
-            g->setLineStyle(QCPGraph::lsNone);
-            QColor edge = fill.darker(130);
-            fill.setAlpha(150);
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, edge, fill, 6));
-            g->setSelectable(QCP::stMultipleDataRanges);
-            QCPSelectionDecorator* decorator = new QCPSelectionDecorator;
-            decorator->setPen(QPen(QColor(0x1F, 0x6F, 0xEB), 2));
-            decorator->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x1F, 0x6F, 0xEB), 2), Qt::NoBrush, 9),
-                                       QCPScatterStyle::spAll);
-            g->setSelectionDecorator(decorator);
-            m_series.push_back({e.path, g, {}});
-            it = m_series.end() - 1;
-        }
         it->graph->addData(e.measuredNs, e.predictedNs);
         it->ids.push_back(e.id);
         low = std::min({low, e.measuredNs, e.predictedNs});

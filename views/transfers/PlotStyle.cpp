@@ -34,7 +34,15 @@ NanosecondsLogTicker::NanosecondsLogTicker() {
 }
 
 QString NanosecondsLogTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
-    return timeline::formatDuration(tick * 1e3);
+    // Ticks sit on powers of ten: "1 µs", "100 ns", not the timeline's three digits ("1.00 µs").
+    static const struct {
+        double ps;
+        const char* unit;
+    } units[] = {{1e12, "s"}, {1e9, "ms"}, {1e6, "µs"}, {1e3, "ns"}, {1, "ps"}};
+    const double ps = tick * 1e3;
+    for (const auto& u : units)
+        if (ps >= u.ps * 0.999) return QString::number(ps / u.ps, 'g', 3) + QLatin1Char(' ') + QString::fromUtf8(u.unit);
+    return timeline::formatDuration(ps);
 }
 
 void setLogAxis(QCPAxis* axis, QSharedPointer<QCPAxisTicker> ticker) {

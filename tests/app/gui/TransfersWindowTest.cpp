@@ -134,6 +134,20 @@ TEST_F(TransfersWindowTest, RunMicrobenchOnTheHostPlotsEmulatedAndMeasured) {
     EXPECT_EQ(tab().throughputPlot()->graph(0)->dataCount(), static_cast<int>(outcome.predicted->rows.size()));
 }
 
+TEST_F(TransfersWindowTest, ACancelledMicrobenchLeavesNoResult) {
+    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+        GTEST_SKIP() << "sample not generated";
+    QSignalSpy finished(&tab(), &TransfersTab::microbenchFinished);
+    tab().runMicrobench();
+    tab().cancelMicrobench();
+    EXPECT_TRUE(tab().microbenchButton()->isEnabled());
+    // The worker stops at its next size; its result is dropped as stale.
+    QTest::qWait(1500);
+    EXPECT_EQ(finished.count(), 0);
+    EXPECT_FALSE(tab().microbench().has_value());
+    EXPECT_TRUE(settle());
+}
+
 TEST_F(TransfersWindowTest, QuickCalibrationShowsResidualsBeforeAndAfter) {
     CalibrationController& calibration = *m_window->calibrationController();
     calibration.setQuick(true);

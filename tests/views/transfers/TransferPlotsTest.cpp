@@ -7,6 +7,7 @@
 #include "views/transfers/CalibrationResidualsPlot.h"
 #include "views/transfers/DurationScatter.h"
 #include "views/transfers/ErrorHistogram.h"
+#include "views/transfers/PlotStyle.h"
 #include "views/transfers/ThroughputPlot.h"
 
 #include <QSignalSpy>
@@ -172,6 +173,17 @@ TEST(TransferPlots, CalibrationPlotShowsBothModelsAndTheirResiduals) {
     EXPECT_DOUBLE_EQ(plot.rmsAfter(), 0);
     EXPECT_GT(plot.rmsBefore(), 0.5);
     EXPECT_EQ(plot.xAxis->scaleType(), QCPAxis::stLogarithmic);
+}
+
+TEST(TransferPlots, LogTicksAreLabelledInBytesAndTimeUnits) {
+    BytesLogTicker bytes;
+    EXPECT_EQ(bytes.getTickLabel(64, QLocale::c(), 'g', 2), QStringLiteral("64 B"));
+    EXPECT_EQ(bytes.getTickLabel(4096, QLocale::c(), 'g', 2), QStringLiteral("4 KiB"));
+    NanosecondsLogTicker time;
+    EXPECT_EQ(time.getTickLabel(100, QLocale::c(), 'g', 2), QStringLiteral("100 ns"));
+    EXPECT_EQ(time.getTickLabel(1000, QLocale::c(), 'g', 2), QStringLiteral("1 \u00b5s"));
+    EXPECT_EQ(time.getTickLabel(1e7, QLocale::c(), 'g', 2), QStringLiteral("10 ms"));
+    EXPECT_EQ(time.getTickLabel(0.1, QLocale::c(), 'g', 2), QStringLiteral("100 ps"));
 }
 
 TEST(TransferPlots, EmptyInputsShowAMessageNotACrash) {
