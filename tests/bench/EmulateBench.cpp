@@ -6,6 +6,7 @@
 //   emulate/MODEL/TARGET      the compiled program (rules schedule); items = instructions
 //   edit+emulate/MODEL/TARGET the program after halving one block's MP; counter compile_ms is
 //                             the recompile the edit needs first (once, not timed by the loop)
+//   split+compile+emulate/MODEL/TARGET  the same after splitting the middle fused block
 //   edit+compile+emulate/MODEL/TARGET  what the GUI does after that edit: compile with the
 //                             CompileCache the previous schedule's compile left, then emulate;
 //                             counters compile_ms and emulate_ms split each iteration
@@ -109,6 +110,16 @@ std::optional<schedule::Schedule> oneBlockEdit(const schedule::Schedule& s, cons
         const int mp = b.mp > 1 ? b.mp / 2 : std::min(2, target.maxMp());
         if (mp == b.mp) continue;
         if (auto edited = schedule::setMp(s, b.id, mp)) return std::move(edited).value();
+    }
+    return std::nullopt;
+}
+
+// The same schedule with the middle fused block split after its first op (as the GUI's Split).
+std::optional<schedule::Schedule> splitMiddleBlock(const schedule::Schedule& s, const ir::Graph& graph) {
+    for (std::size_t k = 0; k < s.blocks.size(); ++k) {
+        const schedule::Block& b = s.blocks[(s.blocks.size() / 2 + k) % s.blocks.size()];
+        if (b.ops.size() < 2) continue;
+        if (auto split = schedule::splitBlock(s, graph, b.id, b.ops[1])) return std::move(split).value();
     }
     return std::nullopt;
 }
@@ -244,6 +255,14 @@ int main(int argc, char** argv) {
                     ->UseRealTime();
                 edits.push_back(std::make_unique<EditFixture>(EditFixture{imported->graph, *target, s, *edited}));
                 benchmark::RegisterBenchmark(("edit+compile+emulate/" + name).c_str(), benchEditCompileEmulate,
+                                             std::cref(*edits.back()))
+                    ->Unit(benchmark::kMillisecond)
+                    ->UseRealTime();
+            }
+            // A split makes two blocks the cache has never seen: their tiles are chosen afresh.
+            if (auto split = splitMiddleBlock(s, *imported->graph)) {
+                edits.push_back(std::make_unique<EditFixture>(EditFixture{imported->graph, *target, s, *split}));
+                benchmark::RegisterBenchmark(("split+compile+emulate/" + name).c_str(), benchEditCompileEmulate,
                                              std::cref(*edits.back()))
                     ->Unit(benchmark::kMillisecond)
                     ->UseRealTime();
