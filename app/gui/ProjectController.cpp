@@ -1,6 +1,7 @@
 #include "ProjectController.h"
 
 #include "GraphTab.h"
+#include "EmulateController.h"
 #include "MainWindow.h"
 #include "MeasureController.h"
 #include "TimelineTab.h"
@@ -16,6 +17,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QStandardPaths>
@@ -318,12 +320,31 @@ void ProjectController::onTracesRead(const ReadTraces& read) {
         const bool sameModel = read.measured->modelHash.empty() || read.measured->modelHash == graph->contentHash;
         const bool sameSchedule = !read.scheduleHash.empty() &&
                                   read.scheduleHash == scheduleFingerprint(*schedule, *graph);
+        EmulateController* emulate = m_window->emulateController();
+        if (sameModel && sameSchedule && emulate->isEmulating()) {
+            // The prediction of this schedule is on its way: its program goes with the run.
+            auto* once = new QObject(this);
+            connect(emulate, &EmulateController::busyChanged, once, [this, once, read](bool busy) {
+                if (busy)
+                    return;
+                once->deleteLater();
+                onTracesRead(read);
+            });
+            return;
+        }
         if (sameModel && sameSchedule) {
             auto emulation = std::make_shared<EmulationRun>();
             emulation->revision = document->revision();
             emulation->graph = graph;
             emulation->trace = *read.emulated;
             emulation->targetName = document->targetKey();
+            // The saved prediction is of the program compiled now when every instruction id
+            // matches: the run then has its program (the listing link, Export).
+            if (emulate->isCurrent() && emulate->last()->program &&
+                std::equal(read.emulated->events.begin(), read.emulated->events.end(),
+                           emulate->last()->trace.events.begin(), emulate->last()->trace.events.end(),
+                           [](const trace::Event& x, const trace::Event& y) { return x.id == y.id; }))
+                emulation->program = emulate->last()->program;
             auto run = std::make_shared<MeasuredRun>();
             run->emulation = std::move(emulation);
             run->measured = *read.measured;

@@ -137,6 +137,8 @@ TEST_F(ProjectTracesTest, ASavedRunComesBackWithTheProject) {
     EXPECT_TRUE(measure.isCurrent());
     EXPECT_EQ(measure.last()->measured.events, run->measured.events);
     EXPECT_EQ(measure.last()->emulation->trace.events, run->emulation->trace.events);
+    // With the program compiled now (the same, instruction for instruction): Export works.
+    EXPECT_NE(measure.last()->emulation->program, nullptr);
     EXPECT_EQ(timelineSources(*second), (std::vector{trace::Source::Emulated, trace::Source::Measured}));
     // The table's Measured column is filled from the saved run.
     const Table& table = *second->scheduleModel();
