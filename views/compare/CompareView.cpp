@@ -168,7 +168,7 @@ void CompareView::showComparison(Comparison comparison) {
 void CompareView::showMessage(const QString& message) {
     m_shown = false;
     m_comparison = {};
-    m_chart->showMessage(message);
+    m_chart->showMessage(tr("Nothing to compare yet")); // the chart is narrow: the timeline says more
     m_timeline->showMessage(message);
     m_totalA->setText(figure(tr("A total"), QStringLiteral("\u2014")));
     m_totalB->setText(figure(tr("B total"), QStringLiteral("\u2014")));

@@ -80,6 +80,9 @@ void DeltaChart::setDelta(const trace::RunDelta& delta) {
         return;
     }
     m_message->setVisible(false);
+    xAxis->setVisible(true);
+    yAxis->setVisible(true);
+    m_zero->setVisible(true);
     // The largest changes either way, kept in the sort order (slowdowns first).
     std::vector<std::size_t> order(delta.blocks.size());
     for (std::size_t i = 0; i < order.size(); ++i)
@@ -131,6 +134,10 @@ void DeltaChart::showMessage(const QString& text) {
     m_labels->clear();
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
+    // No axes without bars: a scale of nothing reads as data.
+    xAxis->setVisible(false);
+    yAxis->setVisible(false);
+    m_zero->setVisible(false);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
