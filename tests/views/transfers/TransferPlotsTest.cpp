@@ -10,6 +10,8 @@
 #include "views/transfers/PlotStyle.h"
 #include "views/transfers/ThroughputPlot.h"
 
+#include <QApplication>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -122,6 +124,30 @@ TEST(TransferPlots, ScatterHasOnePointPerMatchedTransferAndSelectsIds) {
     ASSERT_EQ(selected.count(), 1);
     const auto ids = selected.at(0).at(0).value<QVector<quint32>>();
     EXPECT_EQ(ids, (QVector<quint32>{1, 0}));
+}
+
+TEST(TransferPlots, ScatterBoxDrawnWithTheMouseSelectsTheEventsInside) {
+    const Pair p = makePair();
+    DurationScatter scatter;
+    scatter.resize(600, 400);
+    scatter.setEvents(analysis::matchEvents(p.predicted, p.measured), names(p.predicted));
+    scatter.replot();
+    QSignalSpy selected(&scatter, &DurationScatter::eventsSelected);
+    // Drag from (0.9 ns, 2.5 ns) to (2.5 ns, 0.4 ns): the box around ids 1 and 0, as in selectBox.
+    auto at = [&](double x, double y) {
+        return QPointF(scatter.xAxis->coordToPixel(x), scatter.yAxis->coordToPixel(y));
+    };
+    const QPointF from = at(0.9, 2.5), to = at(2.5, 0.4);
+    auto send = [&](QEvent::Type type, QPointF pos, Qt::MouseButtons buttons) {
+        QMouseEvent event(type, pos, scatter.mapToGlobal(pos), Qt::LeftButton, buttons, Qt::NoModifier);
+        QApplication::sendEvent(&scatter, &event);
+    };
+    send(QEvent::MouseButtonPress, from, Qt::LeftButton);
+    send(QEvent::MouseMove, (from + to) / 2, Qt::LeftButton);
+    send(QEvent::MouseMove, to, Qt::LeftButton);
+    send(QEvent::MouseButtonRelease, to, Qt::NoButton);
+    ASSERT_EQ(selected.count(), 1);
+    EXPECT_EQ(selected.at(0).at(0).value<QVector<quint32>>(), (QVector<quint32>{1, 0}));
 }
 
 TEST(TransferPlots, HistogramCountsTransfersAndComputes) {
