@@ -203,8 +203,7 @@ void TransfersTab::analyse() {
 void TransfersTab::show(const TransferAnalysis& a) {
     showThroughput();
     if (!m_shownMeasured) {
-        const QString hint = m_measurement ? tr("The last run on host is of another schedule: Run on Host (Ctrl+R) again")
-                                           : tr("Run on Host (Ctrl+R) to compare predicted with measured durations");
+        const QString hint = measureHint();
         m_scatter->showMessage(hint);
         m_histogram->showMessage(hint);
         m_blocks->showMessage(hint);
@@ -215,6 +214,14 @@ void TransfersTab::show(const TransferAnalysis& a) {
         m_blocks->setErrors(a.blocks);
     }
     updateSummary();
+}
+
+QString TransfersTab::measureHint() const {
+    const std::shared_ptr<const target::Target> target = m_document ? m_document->target() : nullptr;
+    if (target && target->name != "host")
+        return tr("Measured runs need the host target: choose host, then Run on Host (Ctrl+R)");
+    if (m_measurement) return tr("The last run on host is of another schedule: Run on Host (Ctrl+R) again");
+    return tr("Run on Host (Ctrl+R) to compare predicted with measured durations");
 }
 
 void TransfersTab::showThroughput() {

@@ -123,6 +123,8 @@ class TransfersTab : public QWidget {
     void showThroughput();
     void updateSummary();
     void setMicrobenchRunning(bool running);
+    // Why the comparison plots are empty, and what to do.
+    QString measureHint() const;
 
     ScheduleDocument* m_document = nullptr;
     views::transfers::ThroughputPlot* m_throughput = nullptr;
