@@ -5,11 +5,8 @@
 
 #include "CompareTab.h"
 #include "EmulateController.h"
-#include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "MeasureController.h"
 #include "RunList.h"
-#include "ScheduleDocument.h"
+#include "support/WindowTestSupport.h"
 #include "timeline/TimelineData.h"
 #include "trace/TraceJson.h"
 #include "trace/TraceSummary.h"
@@ -20,7 +17,6 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
@@ -29,15 +25,10 @@
 namespace strata::gui {
 namespace {
 
-namespace sch = strata::schedule;
-
 class CompareWindowTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        QSettings().clear();
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1500, 950);
-        m_window->show();
+        m_window = test::makeShownWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
         m_window->showTab(QStringLiteral("compare"));
     }
@@ -46,20 +37,8 @@ class CompareWindowTest : public ::testing::Test {
     CompareTab& tab() const { return *m_window->compareTab(); }
     const views::compare::CompareView& view() const { return *tab().view(); }
 
-    bool settle() {
-        return test::waitUntilIdle([&] { return m_window->isBusy(); });
-    }
-
     bool open(const QString& target) {
-        const QString path = test::samplePath("resnet_tiny.onnx");
-        if (!QFileInfo::exists(path) || !document().setTarget(target))
-            return false;
-        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
-        m_window->openFile(path);
-        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
-            !loaded.at(0).at(1).toBool())
-            return false;
-        return settle() && document().schedule() != nullptr && predicted();
+        return test::openSample(*m_window, "resnet_tiny.onnx", target) && predicted();
     }
 
     // The prediction of the current schedule is shown.
@@ -68,12 +47,7 @@ class CompareWindowTest : public ::testing::Test {
         return QTest::qWaitFor([&] { return e.isCurrent() && !e.isEmulating(); }, test::kSettleTimeoutMs);
     }
 
-    bool splitAFusedBlock() {
-        for (const sch::Block& block : document().schedule()->blocks)
-            if (block.ops.size() > 1)
-                return document().split(block.ops[1]).applied() && settle() && predicted();
-        return false;
-    }
+    bool splitAFusedBlock() { return test::splitFirstFusedBlock(*m_window) && predicted(); }
 
     static std::set<int> blocksOf(const trace::Trace& t) {
         std::set<int> blocks;
@@ -141,9 +115,7 @@ TEST_F(CompareWindowTest, PinnedRunsBeforeAndAfterAnEditAreCompared) {
 TEST_F(CompareWindowTest, ARunOnHostIsPickedAsPredictionAgainstMeasurement) {
     if (!open(QStringLiteral("host")))
         GTEST_SKIP() << "sample not generated";
-    QSignalSpy measured(m_window->measureController(), &MeasureController::measured);
-    m_window->measureController()->runAction()->trigger();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return measured.count() > 0; }, test::kLoadTimeoutMs));
+    ASSERT_TRUE(test::runOnHost(*m_window));
     ASSERT_EQ(tab().runs()->size(), 2);
     EXPECT_EQ(tab().runs()->entries()[0].kind, RunEntry::Kind::HostPrediction);
     EXPECT_EQ(tab().runs()->entries()[1].kind, RunEntry::Kind::HostMeasurement);

@@ -5,7 +5,6 @@
 
 #include "ExportController.h"
 #include "GraphTab.h"
-#include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "MeasureController.h"
 #include "ScheduleDocument.h"
@@ -16,10 +15,10 @@
 #include "views/graph/GraphView.h"
 #include "views/schedule/ScheduleTableModel.h"
 #include "views/timeline/TimelineView.h"
+#include "support/WindowTestSupport.h"
 
 #include <QAction>
 #include <QComboBox>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
@@ -32,30 +31,16 @@ namespace {
 class MeasureWindowTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        QSettings().clear();
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1500, 950);
-        m_window->show();
+        m_window = test::makeShownWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
     ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     MeasureController& measure() const { return *m_window->measureController(); }
 
-    bool settle() {
-        return test::waitUntilIdle([&] { return m_window->isBusy(); });
-    }
+    bool settle() { return test::settle(*m_window); }
 
-    bool openOnHost(const QString& path) {
-        if (!QFileInfo::exists(path) || !document().setTarget(QStringLiteral("host")))
-            return false;
-        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
-        m_window->openFile(path);
-        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
-            !loaded.at(0).at(1).toBool())
-            return false;
-        return settle() && document().schedule() != nullptr;
-    }
+    bool openOnHost(const char* sample) { return test::openSample(*m_window, sample, QStringLiteral("host")); }
 
     bool errorHeatAvailable() const {
         QComboBox* combo = m_window->graphTab()->view()->heatCombo();
@@ -68,7 +53,7 @@ class MeasureWindowTest : public ::testing::Test {
 };
 
 TEST_F(MeasureWindowTest, RunOnHostPairsTheMeasuredRunWithItsPrediction) {
-    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+    if (!openOnHost("resnet_tiny.onnx"))
         GTEST_SKIP() << "sample not generated";
     EXPECT_FALSE(errorHeatAvailable());
     QSignalSpy measured(&measure(), &MeasureController::measured);
@@ -128,7 +113,7 @@ TEST_F(MeasureWindowTest, RunOnHostPairsTheMeasuredRunWithItsPrediction) {
 }
 
 TEST_F(MeasureWindowTest, ExportWritesTheBundleWithPlots) {
-    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+    if (!openOnHost("resnet_tiny.onnx"))
         GTEST_SKIP() << "sample not generated";
     QTemporaryDir dir;
     ExportController& exporter = *m_window->exportController();

@@ -4,99 +4,46 @@
 // another schedule comes back as stale files in the Timeline only; a missing or malformed trace
 // file is a diagnostic naming it, and the project still opens and stays usable.
 
-#include "DiagnosticsPanel.h"
-#include "GraphTab.h"
-#include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "MeasureController.h"
-#include "ProjectController.h"
-#include "ScheduleDocument.h"
 #include "TimelineTab.h"
+#include "support/WindowTestSupport.h"
 #include "project/Project.h"
 #include "timeline/TimelineData.h"
-#include "views/graph/GraphView.h"
 #include "views/schedule/ScheduleTableModel.h"
 #include "views/timeline/TimelineView.h"
 
-#include <QAction>
 #include <QFile>
 #include <QSaveFile>
-#include <QSettings>
-#include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QTreeWidgetItem>
 #include <gtest/gtest.h>
 
 namespace strata::gui {
 namespace {
 
-namespace sch = strata::schedule;
 using Table = views::schedule::ScheduleTableModel;
+
+using test::openProject;
+using test::runOnHost;
+using test::settle;
 
 class ProjectTracesTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        QSettings().clear();
         ASSERT_TRUE(m_dir.isValid());
         m_window = makeWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
     std::unique_ptr<MainWindow> makeWindow() {
-        auto window = std::make_unique<MainWindow>();
+        auto window = test::makeShownWindow({1400, 900});
         window->projectController()->setRecoveryPath(m_dir.filePath(QStringLiteral("recovery.strata")));
-        window->resize(1400, 900);
-        window->show();
-        window->graphTab()->view()->setAnimated(false);
         return window;
     }
 
-    static bool settle(MainWindow& window) {
-        return test::waitUntilIdle([&] { return window.isBusy(); });
-    }
-
     static bool openOnHost(MainWindow& window) {
-        const QString path = test::samplePath("resnet_tiny.onnx");
-        if (!QFileInfo::exists(path) || !window.scheduleDocument()->setTarget(QStringLiteral("host")))
-            return false;
-        QSignalSpy loaded(&window, &MainWindow::loadFinished);
-        window.openFile(path);
-        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
-            !loaded.at(0).at(1).toBool())
-            return false;
-        return settle(window) && window.scheduleDocument()->schedule() != nullptr;
+        return test::openSample(window, "resnet_tiny.onnx", QStringLiteral("host"));
     }
 
-    static bool runOnHost(MainWindow& window) {
-        QSignalSpy measured(window.measureController(), &MeasureController::measured);
-        window.measureController()->runAction()->trigger();
-        return QTest::qWaitFor([&] { return measured.count() > 0; }, test::kLoadTimeoutMs) && settle(window);
-    }
-
-    static bool openProject(MainWindow& window, const QString& path) {
-        QSignalSpy opened(window.projectController(), &ProjectController::projectOpened);
-        window.openFile(path);
-        if (!QTest::qWaitFor([&] { return opened.count() > 0; }, test::kSettleTimeoutMs))
-            return false;
-        return opened.at(0).at(1).toBool() && settle(window);
-    }
-
-    static bool edit(MainWindow& window) {
-        ScheduleDocument& document = *window.scheduleDocument();
-        for (const sch::Block& block : document.schedule()->blocks)
-            if (block.ops.size() > 1)
-                return document.split(block.ops[1]).applied() && settle(window);
-        return false;
-    }
-
-    static bool diagnosticsMention(const DiagnosticsPanel& panel, const QString& text) {
-        for (int i = 0; i < panel.topLevelItemCount(); ++i)
-            for (int c = 0; c < panel.columnCount(); ++c)
-                if (panel.topLevelItem(i)->text(c).contains(text) ||
-                    panel.topLevelItem(i)->toolTip(c).contains(text))
-                    return true;
-        return false;
-    }
+    static bool edit(MainWindow& window) { return test::splitFirstFusedBlock(window); }
 
     static std::vector<trace::Source> timelineSources(const MainWindow& window) {
         std::vector<trace::Source> sources;
@@ -165,7 +112,7 @@ TEST_F(ProjectTracesTest, ARunOfAnotherScheduleComesBackStale) {
     auto second = makeWindow();
     ASSERT_TRUE(openProject(*second, path));
     EXPECT_FALSE(second->measureController()->isCurrent());
-    EXPECT_TRUE(diagnosticsMention(*second->diagnosticsPanel(), QStringLiteral("another schedule")));
+    EXPECT_TRUE(test::diagnosticsMention(*second->diagnosticsPanel(), QStringLiteral("another schedule")));
     ASSERT_TRUE(settle(*second));
     // Both files in the Timeline, beside the fresh prediction of the project's schedule.
     const auto sources = timelineSources(*second);
@@ -200,8 +147,8 @@ TEST_F(ProjectTracesTest, AMissingOrMalformedTraceIsReportedAndTheProjectOpens) 
 
     auto second = makeWindow();
     ASSERT_TRUE(openProject(*second, path));
-    EXPECT_TRUE(diagnosticsMention(*second->diagnosticsPanel(), QStringLiteral("garbage.json")));
-    EXPECT_TRUE(diagnosticsMention(*second->diagnosticsPanel(), QStringLiteral("gone.json")));
+    EXPECT_TRUE(test::diagnosticsMention(*second->diagnosticsPanel(), QStringLiteral("garbage.json")));
+    EXPECT_TRUE(test::diagnosticsMention(*second->diagnosticsPanel(), QStringLiteral("gone.json")));
     EXPECT_EQ(second->measureController()->last(), nullptr);
     // Still usable: the schedule is there and takes edits.
     ASSERT_NE(second->scheduleDocument()->schedule(), nullptr);
