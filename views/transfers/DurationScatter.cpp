@@ -1,6 +1,10 @@
 #include "views/transfers/DurationScatter.h"
 
+#include "views/Format.h"
+#include "views/timeline/TimeFormat.h"
 #include "views/transfers/PlotStyle.h"
+
+#include <QToolTip>
 
 #include <algorithm>
 #include <numeric>
@@ -73,6 +77,7 @@ void DurationScatter::setEvents(const std::vector<analysis::MatchedEvent>& event
         auto it = std::find_if(m_series.begin(), m_series.end(), [&](const PathSeries& s) { return s.path == e.path; });
         it->graph->addData(e.measuredNs, e.predictedNs);
         it->ids.push_back(e.id);
+        it->events.push_back(e);
         low = std::min({low, e.measuredNs, e.predictedNs});
         high = std::max({high, e.measuredNs, e.predictedNs});
     }
@@ -130,6 +135,42 @@ void DurationScatter::onSelectionChanged() {
             for (int i = range.begin(); i < range.end(); ++i) ids << s.ids[static_cast<std::size_t>(i)];
     replot(QCustomPlot::rpQueuedReplot);
     if (!ids.isEmpty()) emit eventsSelected(ids);
+}
+
+QString DurationScatter::toolTipAt(const QPointF& pos) const {
+    constexpr double kReachPx = 6;
+    const PathSeries* best = nullptr;
+    std::size_t bestIndex = 0;
+    double bestDistance = kReachPx * kReachPx;
+    for (const PathSeries& s : m_series)
+        for (std::size_t i = 0; i < s.events.size(); ++i) {
+            const double dx = xAxis->coordToPixel(s.events[i].measuredNs) - pos.x();
+            const double dy = yAxis->coordToPixel(s.events[i].predictedNs) - pos.y();
+            if (dx * dx + dy * dy <= bestDistance) {
+                bestDistance = dx * dx + dy * dy;
+                best = &s;
+                bestIndex = i;
+            }
+        }
+    if (!best) return {};
+    const analysis::MatchedEvent& e = best->events[bestIndex];
+    return tr("<b>transfer %1</b> on %2, %3, block B%4<br>predicted %5, measured %6 (%7%8%)")
+        .arg(e.id)
+        .arg(best->graph->name().section(QLatin1Char(' '), 0, 0), formatBytes(e.bytes))
+        .arg(e.block)
+        .arg(timeline::formatDuration(e.predictedNs * 1e3), timeline::formatDuration(e.measuredNs * 1e3),
+             e.error > 0 ? QStringLiteral("+") : QString())
+        .arg(100 * e.error, 0, 'f', 1);
+}
+
+void DurationScatter::mouseMoveEvent(QMouseEvent* event) {
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton) return; // drawing a box
+    const QString text = toolTipAt(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }
 
 } // namespace strata::views::transfers

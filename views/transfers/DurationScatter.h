@@ -1,7 +1,8 @@
 #pragma once
 // Predicted against measured duration of every matched transfer, log-log, one colour per path,
 // with the diagonal y = x (points above it: predicted too slow). A click on a point or a box
-// drawn with the left button selects events: eventsSelected() gives their instruction ids.
+// drawn with the left button selects events: eventsSelected() gives their instruction ids. Hovering
+// a point tells its instruction, path, size, both durations, the error and the block.
 
 #include "analysis/TransferStats.h"
 
@@ -30,9 +31,14 @@ class DurationScatter : public QCustomPlot {
     // Selects the points inside the plot-coordinate box and reports them, as a box drawn by the
     // user does.
     void selectBox(double x0, double y0, double x1, double y1);
+    // The hover text of the point nearest `pos` within a few pixels; empty when none.
+    QString toolTipAt(const QPointF& pos) const;
 
   signals:
     void eventsSelected(const QVector<quint32>& ids);
+
+  protected:
+    void mouseMoveEvent(QMouseEvent* event) override;
 
   private:
     void onSelectionChanged();
@@ -41,6 +47,7 @@ class DurationScatter : public QCustomPlot {
         std::uint16_t path;
         QCPGraph* graph;
         std::vector<quint32> ids; // in the graph's data order (by measured duration)
+        std::vector<analysis::MatchedEvent> events; // the same order, for the hover text
     };
     std::vector<PathSeries> m_series;
     QCPItemStraightLine* m_diagonal = nullptr;

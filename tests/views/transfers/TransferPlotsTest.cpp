@@ -118,6 +118,13 @@ TEST(TransferPlots, ScatterHasOnePointPerMatchedTransferAndSelectsIds) {
     EXPECT_DOUBLE_EQ(load->data()->at(2)->key, 20);
     EXPECT_DOUBLE_EQ(load->data()->at(2)->value, 10);
 
+    // Hovering id 2's point (20 ns measured, 10 ns predicted) tells it.
+    const QString tip = scatter.toolTipAt(QPointF(scatter.xAxis->coordToPixel(20), scatter.yAxis->coordToPixel(10)));
+    EXPECT_TRUE(tip.contains(QStringLiteral("transfer 2"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("64 KiB"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("-50.0%"))) << tip.toStdString();
+    EXPECT_TRUE(scatter.toolTipAt(QPointF(-50, -50)).isEmpty());
+
     QSignalSpy selected(&scatter, &DurationScatter::eventsSelected);
     // A box around the 1..2.5 ns measured points catches ids 1 and 0 only.
     scatter.selectBox(0.9, 0.4, 2.5, 2.5);
