@@ -11,6 +11,7 @@
 #include <QAction>
 #include <QFileDialog>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace strata::gui {
 
@@ -22,6 +23,21 @@ bool sameProgram(const trace::Trace& a, const trace::Trace& b) {
         return false;
     const auto compared = trace::compareTraces(a, b);
     return compared && compared->matched == a.events.size();
+}
+
+// A copy of `run` whose instruction ids all lie above `a`'s, so the timeline matches none of
+// its events with `a`'s: the ids of two different programs name different instructions.
+std::shared_ptr<const trace::Trace> withIdsAbove(const trace::Trace& a, const trace::Trace& run) {
+    std::uint32_t offset = 0;
+    for (const trace::Event& e : a.events)
+        offset = std::max(offset, e.id + 1);
+    auto copy = std::make_shared<trace::Trace>(run);
+    for (trace::Event& e : copy->events) {
+        e.id += offset;
+        if (e.kind == trace::EventKind::Wait && e.link >= 0)
+            e.link += static_cast<std::int32_t>(offset); // the transfer it waits on
+    }
+    return copy;
 }
 
 } // namespace
@@ -107,11 +123,11 @@ void CompareTab::compare(int a, int b) {
     const RunEntry& eb = entries[static_cast<std::size_t>(b)];
     views::compare::CompareView::Comparison c;
     c.delta = trace::compareRuns(*ea.trace, *eb.trace);
-    c.a = ea.trace;
-    c.b = eb.trace;
     c.nameA = ea.shortName.toStdString();
     c.nameB = eb.shortName.toStdString();
     c.sameProgram = sameProgram(*ea.trace, *eb.trace);
+    c.a = ea.trace;
+    c.b = c.sameProgram ? eb.trace : withIdsAbove(*ea.trace, *eb.trace); // else lanes just stacked
     m_view->showComparison(std::move(c));
 }
 

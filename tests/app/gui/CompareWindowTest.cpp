@@ -102,6 +102,9 @@ TEST_F(CompareWindowTest, PinnedRunsBeforeAndAfterAnEditAreCompared) {
     ASSERT_NE(data, nullptr);
     EXPECT_EQ(data->traces().size(), 2u);
     EXPECT_FALSE(view().comparison()->sameProgram); // another schedule, another program
+    // So no event of B is matched with one of A (their ids name other instructions).
+    for (const trace::Event& e : before.events)
+        EXPECT_LT(data->findById(1, e.id), 0) << e.id;
 
     // Swapped, the delta changes sign.
     const std::int64_t forward = delta.deltaPs; // `delta` is the view's: the swap replaces it
@@ -123,6 +126,11 @@ TEST_F(CompareWindowTest, ARunOnHostIsPickedAsPredictionAgainstMeasurement) {
     EXPECT_EQ(view().runB(), 1);
     ASSERT_NE(view().comparison(), nullptr);
     EXPECT_TRUE(view().comparison()->sameProgram);
+    // Same program: the timeline pairs every event by instruction id.
+    const auto& data = view().timelineView()->data();
+    ASSERT_NE(data, nullptr);
+    for (const trace::Event& e : tab().runs()->entries()[0].trace->events)
+        EXPECT_GE(data->findById(1, e.id), 0) << e.id;
     const MeasuredRun& run = *m_window->measureController()->last();
     EXPECT_EQ(view().comparison()->delta.totalBPs, trace::summarize(run.measured).totalPs);
     EXPECT_EQ(view().chart()->barCount(),
