@@ -1,12 +1,13 @@
 // strata: the desktop app. `strata [MODEL] [--screenshot OUT.png]
-// [--tab graph|program|pipeline|ops|timeline|transfers] [--trace FILE ...] [--target NAME]
+// [--tab graph|program|pipeline|ops|timeline|transfers|compare] [--trace FILE ...] [--target NAME]
 // [--strategy NAME] [--heat time|dram|error] [--run] [--export DIR] [--size WxH]
 // [--input-shape name=1x3x224x224 ...]`.
 // With --screenshot or --export it works headless: loads MODEL, runs what the tab needs (the
 // schedule, the graph's layout, a compile for program and pipeline; with --run a measured run on
-// this computer), writes the export bundle and/or renders the window into OUT.png and exits:
+// this computer; with --tab compare, the --trace files are the runs compared), writes the export bundle and/or renders the window into OUT.png and exits:
 // 0 when the model loaded (and the export worked), 1 when not, 2 on bad usage.
 
+#include "CompareTab.h"
 #include "CompileController.h"
 #include "EmulateController.h"
 #include "ExportController.h"
@@ -14,6 +15,7 @@
 #include "GraphTab.h"
 #include "MainWindow.h"
 #include "ProjectController.h"
+#include "RunList.h"
 #include "ScheduleDocument.h"
 #include "TimelineTab.h"
 #include "model/ImportOptions.h"
@@ -138,8 +140,8 @@ int main(int argc, char* argv[]) {
         QStringLiteral("name"));
     const QCommandLineOption traceOption(
         QStringLiteral("trace"),
-        QStringLiteral("Trace file (Strata / Chrome trace JSON) to show in the Timeline tab. "
-                       "Repeatable."),
+        QStringLiteral("Trace file (Strata / Chrome trace JSON) to show in the Timeline tab; with "
+                       "--tab compare, also a run to compare (the last two are compared). Repeatable."),
         QStringLiteral("file"));
     parser.addOption(traceOption);
     const QCommandLineOption heatOption(
@@ -252,6 +254,9 @@ int main(int argc, char* argv[]) {
             window.openFile(args.model);
         if (!args.traces.isEmpty())
             window.timelineTab()->openTraceFiles(args.traces);
+        if (args.tab == QLatin1String("compare"))
+            for (const QString& trace : args.traces)
+                window.compareTab()->runs()->importFile(trace);
         return QApplication::exec();
     }
 
@@ -286,6 +291,11 @@ int main(int argc, char* argv[]) {
     if (!args.traces.isEmpty()) {
         window.timelineTab()->openTraceFiles(args.traces);
         waitUntilSettled(window);
+        if (args.tab == QLatin1String("compare"))
+            for (const QString& trace : args.traces) { // one by one: the list keeps their order
+                window.compareTab()->runs()->importFile(trace);
+                waitUntilSettled(window);
+            }
     }
     if (loaded && args.run) {
         window.measureController()->run();
