@@ -45,7 +45,9 @@ DeltaChart::DeltaChart(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("deltaChart"));
     transfers::addHeading(*this, tr("Time per block: B \u2212 A"));
     transfers::styleAxes(*this);
-    xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new DeltaTicker));
+    QSharedPointer<QCPAxisTicker> ticker(new DeltaTicker);
+    ticker->setTickCount(4); // signed labels in a narrow chart: few, so they never touch
+    xAxis->setTicker(ticker);
     xAxis->setLabel(tr("B \u2212 A"));
     m_labels.reset(new QCPAxisTickerText);
     yAxis->setTicker(m_labels);
