@@ -1,5 +1,7 @@
 #include "emulator/TransferRows.h"
 
+#include "compiler/MergedCopy.h"
+
 #include <vector>
 
 namespace strata::emulator {
@@ -19,23 +21,11 @@ std::uint64_t transferRows(const compiler::Transfer& transfer) {
     const ir::Shape& shape = transfer.source.shape;
     const std::vector<std::int64_t> ss = stridesOf(transfer.source), ds = stridesOf(transfer.destination);
     if (ss.size() != shape.size() || ds.size() != shape.size()) return 1; // malformed: the runtime refuses it
-    // Merged dims (extent, destination stride, source stride), outermost first.
-    std::vector<std::int64_t> n, a, b;
-    for (std::size_t d = 0; d < shape.size(); ++d) {
-        if (shape[d] <= 0) return 0;
-        if (shape[d] == 1) continue;
-        if (!n.empty() && a.back() == ds[d] * shape[d] && b.back() == ss[d] * shape[d]) {
-            n.back() *= shape[d];
-            a.back() = ds[d];
-            b.back() = ss[d];
-            continue;
-        }
-        n.push_back(shape[d]);
-        a.push_back(ds[d]);
-        b.push_back(ss[d]);
-    }
+    const compiler::MergedCopy m = compiler::mergeCopyDims(shape, ds, ss);
+    if (m.empty) return 0;
+    const std::vector<std::int64_t>& n = m.extents;
     if (n.empty()) return 1;
-    const bool contiguous = a.back() == 1 && b.back() == 1;
+    const bool contiguous = m.dstStrides.back() == 1 && m.srcStrides.back() == 1;
     std::uint64_t rows = 1;
     for (std::size_t d = 0; d + (contiguous ? 1 : 0) < n.size(); ++d) rows *= static_cast<std::uint64_t>(n[d]);
     return rows;

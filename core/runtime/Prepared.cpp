@@ -1,5 +1,6 @@
 #include "runtime/Prepared.h"
 
+#include "compiler/MergedCopy.h"
 #include "emulator/ProgramCheck.h"
 #include "tiling/Region.h"
 
@@ -139,34 +140,23 @@ class Preparer {
         }
     }
 
-    // Drops size-1 dims and merges neighbours contiguous on both sides, so most copies are one
-    // or a few long memcpy runs. rank -1 when more dims than strata_rt handles remain.
+    // Drops size-1 dims and merges neighbours contiguous on both sides (compiler/MergedCopy.h),
+    // so most copies are one or a few long memcpy runs. rank -1 when more dims than strata_rt
+    // handles remain.
     static Copy merged(const ir::Shape& shape, const std::vector<std::int64_t>& ds, const std::vector<std::int64_t>& ss,
                        std::size_t e) {
-        std::vector<std::int64_t> n, a, b;
-        for (std::size_t d = 0; d < shape.size(); ++d) {
-            if (shape[d] == 0) return Copy{.rank = 1, .elementBytes = e}; // shape {0}: moves nothing
-            if (shape[d] == 1) continue;
-            if (!n.empty() && a.back() == ds[d] * shape[d] && b.back() == ss[d] * shape[d]) {
-                n.back() *= shape[d];
-                a.back() = ds[d];
-                b.back() = ss[d];
-                continue;
-            }
-            n.push_back(shape[d]);
-            a.push_back(ds[d]);
-            b.push_back(ss[d]);
-        }
+        const compiler::MergedCopy m = compiler::mergeCopyDims(shape, ds, ss);
+        if (m.empty) return Copy{.rank = 1, .elementBytes = e}; // shape {0}: moves nothing
         Copy c;
         c.elementBytes = e;
-        if (n.size() > static_cast<std::size_t>(rt::kMaxRank)) {
+        if (m.extents.size() > static_cast<std::size_t>(rt::kMaxRank)) {
             c.rank = -1;
             return c;
         }
-        c.rank = static_cast<int>(n.size());
-        std::copy(n.begin(), n.end(), c.shape);
-        std::copy(a.begin(), a.end(), c.dstStrides);
-        std::copy(b.begin(), b.end(), c.srcStrides);
+        c.rank = static_cast<int>(m.extents.size());
+        std::copy(m.extents.begin(), m.extents.end(), c.shape);
+        std::copy(m.dstStrides.begin(), m.dstStrides.end(), c.dstStrides);
+        std::copy(m.srcStrides.begin(), m.srcStrides.end(), c.srcStrides);
         return c;
     }
 

@@ -12,6 +12,7 @@
 #include "MeasureController.h"
 #include "ScheduleDocument.h"
 #include "TransfersTab.h"
+#include "support/WindowTestSupport.h"
 #include "views/graph/GraphView.h"
 #include "views/transfers/BlockErrorBars.h"
 #include "views/transfers/CalibrationResidualsPlot.h"
@@ -32,42 +33,21 @@ namespace {
 class TransfersWindowTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        QSettings().clear();
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1500, 950);
-        m_window->show();
+        m_window = test::makeShownWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
     ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     TransfersTab& tab() const { return *m_window->transfersTab(); }
-
-    bool settle() {
-        return test::waitUntilIdle([&] { return m_window->isBusy(); });
-    }
-
-    bool openOnHost(const QString& path) {
-        if (!QFileInfo::exists(path) || !document().setTarget(QStringLiteral("host")))
-            return false;
-        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
-        m_window->openFile(path);
-        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
-            !loaded.at(0).at(1).toBool())
-            return false;
-        return settle() && document().schedule() != nullptr;
-    }
-
-    bool runOnHost() {
-        QSignalSpy measured(m_window->measureController(), &MeasureController::measured);
-        m_window->measureController()->runAction()->trigger();
-        return QTest::qWaitFor([&] { return measured.count() > 0; }, test::kLoadTimeoutMs) && settle();
-    }
+    bool settle() { return test::settle(*m_window); }
+    bool openOnHost(const char* sample) { return test::openSample(*m_window, sample, QStringLiteral("host")); }
+    bool runOnHost() { return test::runOnHost(*m_window); }
 
     std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(TransfersWindowTest, PlotsTheRunOnHostAndAClickSelectsTheEvent) {
-    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+    if (!openOnHost("resnet_tiny.onnx"))
         GTEST_SKIP() << "sample not generated";
     ASSERT_TRUE(runOnHost());
     ASSERT_TRUE(m_window->showTab(QStringLiteral("transfers")));
@@ -117,7 +97,7 @@ TEST_F(TransfersWindowTest, PlotsTheRunOnHostAndAClickSelectsTheEvent) {
 }
 
 TEST_F(TransfersWindowTest, RunMicrobenchOnTheHostPlotsEmulatedAndMeasured) {
-    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+    if (!openOnHost("resnet_tiny.onnx"))
         GTEST_SKIP() << "sample not generated";
     QSignalSpy finished(&tab(), &TransfersTab::microbenchFinished);
     tab().microbenchButton()->click();
@@ -135,7 +115,7 @@ TEST_F(TransfersWindowTest, RunMicrobenchOnTheHostPlotsEmulatedAndMeasured) {
 }
 
 TEST_F(TransfersWindowTest, ACancelledMicrobenchLeavesNoResult) {
-    if (!openOnHost(test::samplePath("resnet_tiny.onnx")))
+    if (!openOnHost("resnet_tiny.onnx"))
         GTEST_SKIP() << "sample not generated";
     QSignalSpy finished(&tab(), &TransfersTab::microbenchFinished);
     tab().runMicrobench();
