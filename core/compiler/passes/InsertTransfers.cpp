@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <map>
 #include <optional>
 #include <set>
@@ -396,14 +397,23 @@ class StreamWriter {
         for (const TiledBlock& block : m_state.blocks) tiles += block.tiles().size();
         const unsigned threads = tiles < kParallelFromTiles ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
         std::atomic<std::size_t> next{0};
-        auto work = [&] {
-            for (std::size_t p = next++; p < chunks.size(); p = next++)
-                BlockWriter(m_state, m_paths, chunks[p]).emitBlock(m_state.blocks[p]);
+        // An exception (out of memory) must reach compile()'s caller, not end the process.
+        std::vector<std::exception_ptr> failed(threads);
+        auto work = [&](unsigned worker) {
+            try {
+                for (std::size_t p = next++; p < chunks.size(); p = next++)
+                    BlockWriter(m_state, m_paths, chunks[p]).emitBlock(m_state.blocks[p]);
+            } catch (...) {
+                failed[worker] = std::current_exception();
+                next = chunks.size(); // the others stop at their next block
+            }
         };
         std::vector<std::thread> helpers;
-        for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work);
-        work();
+        for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work, i);
+        work(0);
         for (std::thread& t : helpers) t.join();
+        for (const std::exception_ptr& e : failed)
+            if (e) std::rethrow_exception(e);
         return chunks;
     }
 
