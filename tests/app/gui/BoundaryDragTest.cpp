@@ -9,6 +9,7 @@
 #include "MainWindow.h"
 #include "ScheduleDocument.h"
 #include "schedule/Edits.h"
+#include "support/WindowTestSupport.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
@@ -28,33 +29,17 @@ namespace sch = strata::schedule;
 class BoundaryDragTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        QSettings().clear();
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1500, 950);
-        m_window->show();
+        m_window = test::makeShownWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-        view()->setAnimated(false);
     }
 
     ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     views::graph::GraphView* view() const { return m_window->graphTab()->view(); }
     views::graph::GraphScene& scene() const { return *view()->scene(); }
 
-    bool settle() {
-        return test::waitUntilIdle([&] { return m_window->isBusy(); });
-    }
+    bool settle() { return test::settle(*m_window); }
 
-    bool open() {
-        const QString path = test::samplePath("resnet_tiny.onnx");
-        if (!QFileInfo::exists(path) || !document().setTarget(QStringLiteral("mncore2")))
-            return false;
-        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
-        m_window->openFile(path);
-        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
-            !loaded.at(0).at(1).toBool())
-            return false;
-        return settle() && document().schedule() != nullptr;
-    }
+    bool open() { return test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("mncore2")); }
 
     // A handle whose consumer core's moveOp accepts into the producer's block.
     views::graph::BoundaryHandleItem* growableHandle() const {

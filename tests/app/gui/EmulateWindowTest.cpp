@@ -12,6 +12,7 @@
 #include "ScheduleDocument.h"
 #include "ScheduleEditor.h"
 #include "schedule/Edits.h"
+#include "support/WindowTestSupport.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/HeatLegend.h"
@@ -37,12 +38,8 @@ using views::schedule::ScheduleTableModel;
 class EmulateWindowTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        QSettings().clear();
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1500, 950);
-        m_window->show();
+        m_window = test::makeShownWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-        m_window->graphTab()->view()->setAnimated(false);
     }
 
     ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
@@ -51,9 +48,7 @@ class EmulateWindowTest : public ::testing::Test {
     views::graph::GraphScene& scene() const { return *m_window->graphTab()->view()->scene(); }
     const sch::Schedule& schedule() const { return *document().schedule(); }
 
-    bool settle() {
-        return test::waitUntilIdle([&] { return m_window->isBusy(); });
-    }
+    bool settle() { return test::settle(*m_window); }
 
     bool open(const QString& path, const QString& target) {
         if (!QFileInfo::exists(path) || !document().setTarget(target))

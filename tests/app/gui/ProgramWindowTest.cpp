@@ -9,6 +9,7 @@
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "ScheduleDocument.h"
+#include "support/WindowTestSupport.h"
 #include "views/graph/GraphView.h"
 #include "views/pipeline/PassTableModel.h"
 #include "views/pipeline/PipelineView.h"
@@ -32,12 +33,8 @@ using views::program::ProgramListingModel;
 class ProgramWindowTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        QSettings().clear();
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1500, 950);
-        m_window->show();
+        m_window = test::makeShownWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-        m_window->graphTab()->view()->setAnimated(false);
         const QString path = test::samplePath("resnet_tiny.onnx");
         if (!QFileInfo::exists(path))
             GTEST_SKIP() << "sample not generated";
@@ -49,9 +46,7 @@ class ProgramWindowTest : public ::testing::Test {
         ASSERT_NE(document().schedule(), nullptr);
     }
 
-    bool settle() {
-        return test::waitUntilIdle([&] { return m_window->isBusy(); });
-    }
+    bool settle() { return test::settle(*m_window); }
 
     ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     CompileController& compiler() const { return *m_window->compileController(); }

@@ -14,6 +14,7 @@
 #include "SchedulePresentation.h"
 #include "ScheduleToolBar.h"
 #include "schedule/Edits.h"
+#include "support/WindowTestSupport.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
@@ -41,12 +42,8 @@ using views::schedule::ScheduleTableModel;
 class ScheduleWindowTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        QSettings().clear();
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1500, 950);
-        m_window->show();
+        m_window = test::makeShownWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-        view()->setAnimated(false);
     }
 
     ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
@@ -55,9 +52,7 @@ class ScheduleWindowTest : public ::testing::Test {
     ScheduleTableModel& model() const { return *m_window->scheduleModel(); }
     const sch::Schedule& schedule() const { return *document().schedule(); }
 
-    bool settle() {
-        return test::waitUntilIdle([&] { return m_window->isBusy(); });
-    }
+    bool settle() { return test::settle(*m_window); }
 
     // Opens a sample and waits for its schedule and the layout of its partition; with
     // `target`, schedules for that target (the host's core count depends on the machine).
