@@ -12,6 +12,7 @@
 #include "views/transfers/ThroughputPlot.h"
 #include "views/timeline/TimeFormat.h"
 
+#include <QShowEvent>
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -164,12 +165,28 @@ void TransfersTab::linkSelection(views::graph::GraphView* graph, views::program:
 
 void TransfersTab::setEmulation(std::shared_ptr<const EmulationRun> run) {
     m_emulation = std::move(run);
-    analyse();
+    analyseWhenShown();
 }
 
 void TransfersTab::setMeasurement(std::shared_ptr<const MeasuredRun> run) {
     m_measurement = std::move(run);
+    analyseWhenShown();
+}
+
+// Predicting after every edit must not analyse and replot a tab nobody looks at.
+void TransfersTab::analyseWhenShown() {
+    if (!isVisible()) {
+        m_stale = true;
+        return;
+    }
+    m_stale = false;
     analyse();
+}
+
+void TransfersTab::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_stale)
+        analyseWhenShown();
 }
 
 void TransfersTab::analyse() {

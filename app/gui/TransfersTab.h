@@ -117,7 +117,11 @@ class TransfersTab : public QWidget {
     void statusMessage(const QString& text, int timeoutMs);
     void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics, const QString& summary);
 
+  protected:
+    void showEvent(QShowEvent* event) override;
+
   private:
+    void analyseWhenShown(); // now when visible, else when next shown
     void analyse();
     void show(const TransferAnalysis& analysis);
     void showThroughput();
@@ -148,6 +152,7 @@ class TransfersTab : public QWidget {
     std::shared_ptr<std::atomic<std::uint64_t>> m_analysisGeneration = std::make_shared<std::atomic<std::uint64_t>>(0);
     std::shared_ptr<std::atomic<std::uint64_t>> m_microbenchGeneration = std::make_shared<std::atomic<std::uint64_t>>(0);
     bool m_analysing = false;
+    bool m_stale = false; // runs changed while the tab was hidden
     bool m_microbenchRunning = false;
 };
 

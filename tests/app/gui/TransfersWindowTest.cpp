@@ -52,7 +52,7 @@ TEST_F(TransfersWindowTest, PlotsTheRunOnHostAndAClickSelectsTheEvent) {
     ASSERT_TRUE(runOnHost());
     ASSERT_TRUE(m_window->showTab(QStringLiteral("transfers")));
     EXPECT_EQ(m_window->currentTabName(), QStringLiteral("transfers"));
-    QCoreApplication::processEvents();
+    ASSERT_TRUE(settle()); // the tab analyses the run once shown
 
     ASSERT_NE(tab().shownEmulation(), nullptr);
     const trace::Trace& predicted = tab().shownEmulation()->trace;
