@@ -1,5 +1,7 @@
 #include "runtime/Executor.h"
 
+#include "runtime/SpinBarrier.h"
+
 #include <pthread.h>
 #include <sched.h>
 
@@ -40,7 +42,7 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
     // Every worker created and waiting: the run starts when the last one arrives.
     auto begin = [&start]() noexcept { start = nowNs(); };
     std::barrier ready(cores, begin);
-    std::barrier sync(cores);
+    SpinBarrier sync(static_cast<int>(cores), SpinBarrier::defaultSpin(static_cast<int>(cores)));
     std::vector<std::int64_t> ends(static_cast<std::size_t>(cores), 0);
     std::mutex failureMutex;
 
@@ -52,7 +54,7 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
             const PreparedInstruction& in = program.instructions[id];
             if (timestamps) timing.startNs[id] = nowNs();
             if (in.kind == compiler::InstrKind::Barrier) {
-                sync.arrive_and_wait();
+                sync.arriveAndWait();
             } else if (!failed) {
                 // After a failure the worker still meets every barrier, so no other one hangs.
                 try {

@@ -4,7 +4,8 @@
 // event ids as the emulator's predictions. Main memory is one byte buffer, every core a scratch
 // buffer and a worker thread that issues its stream in order; transfers are strided copies done
 // by the issuing core's thread (synchronous: the `wait` that follows is near-instant), computes
-// run the kernels the C++ emitter lowers each op to, barriers are a reusable std::barrier.
+// run the kernels the C++ emitter lowers each op to, barriers are a reusable SpinBarrier
+// (spinning briefly before blocking).
 
 #include "base/Expected.h"
 #include "compiler/Program.h"
