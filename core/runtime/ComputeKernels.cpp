@@ -6,7 +6,6 @@ namespace strata::runtime {
 namespace {
 
 using compiler::Kernel;
-using compiler::ScalarFn;
 
 template <class T>
 rt::View<T> as(const rt::View<unsigned char>& v) {
@@ -18,49 +17,6 @@ rt::View<T> as(const rt::View<unsigned char>& v) {
     std::memcpy(out.full, v.full, sizeof v.full);
     std::memcpy(out.stride, v.stride, sizeof v.stride);
     return out;
-}
-
-void map(const PreparedCompute& p) {
-    const auto y = as<float>(p.output), x = as<float>(p.inputs[0]);
-    const auto& q = p.call.params;
-    switch (p.call.fn) {
-    case ScalarFn::Relu: return rt::map(y, x, [](float v) { return rt::relu(v); });
-    case ScalarFn::Sigmoid: return rt::map(y, x, rt::sigmoid);
-    case ScalarFn::Tanh: return rt::map(y, x, rt::tanh_);
-    case ScalarFn::Exp: return rt::map(y, x, rt::exp_);
-    case ScalarFn::Log: return rt::map(y, x, rt::log_);
-    case ScalarFn::Sqrt: return rt::map(y, x, rt::sqrt_);
-    case ScalarFn::Erf: return rt::map(y, x, rt::erf_);
-    case ScalarFn::Neg: return rt::map(y, x, [](float v) { return -v; });
-    case ScalarFn::Abs: return rt::map(y, x, rt::abs_);
-    case ScalarFn::Reciprocal: return rt::map(y, x, [](float v) { return 1.0f / v; });
-    case ScalarFn::Floor: return rt::map(y, x, rt::floor_);
-    case ScalarFn::Ceil: return rt::map(y, x, rt::ceil_);
-    case ScalarFn::Sin: return rt::map(y, x, rt::sin_);
-    case ScalarFn::Cos: return rt::map(y, x, rt::cos_);
-    case ScalarFn::Softplus: return rt::map(y, x, rt::softplus);
-    case ScalarFn::HardSwish: return rt::map(y, x, [](float v) { return rt::hardSwish(v); });
-    case ScalarFn::Clip: return rt::map(y, x, rt::Clip{q[0], q[1]});
-    case ScalarFn::LeakyRelu: return rt::map(y, x, rt::LeakyRelu{q[0]});
-    case ScalarFn::Elu: return rt::map(y, x, rt::Elu{q[0]});
-    case ScalarFn::HardSigmoid: return rt::map(y, x, rt::HardSigmoid{q[0], q[1]});
-    default: return;
-    }
-}
-
-void zip(const PreparedCompute& p) {
-    const auto y = as<float>(p.output), a = as<float>(p.inputs[0]), b = as<float>(p.inputs[1]);
-    switch (p.call.fn) {
-    case ScalarFn::Add: return rt::zip(y, a, b, [](float u, float v) { return u + v; });
-    case ScalarFn::Sub: return rt::zip(y, a, b, [](float u, float v) { return u - v; });
-    case ScalarFn::Mul: return rt::zip(y, a, b, [](float u, float v) { return u * v; });
-    case ScalarFn::Div: return rt::zip(y, a, b, [](float u, float v) { return u / v; });
-    case ScalarFn::Pow: return rt::zip(y, a, b, rt::pow_);
-    case ScalarFn::Max: return rt::zip(y, a, b, rt::max_);
-    case ScalarFn::Min: return rt::zip(y, a, b, rt::min_);
-    case ScalarFn::PRelu: return rt::zip(y, a, b, rt::prelu);
-    default: return;
-    }
 }
 
 // Kernels that only move elements work on any type of the element's size.
@@ -147,8 +103,8 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     const compiler::KernelCall& c = p.call;
     rt::View<float> extra;
     switch (c.kernel) {
-    case Kernel::Map: return map(p);
-    case Kernel::Zip: return zip(p);
+    case Kernel::Map: return runMap(as<float>(p.output), as<float>(p.inputs[0]), c);
+    case Kernel::Zip: return runZip(as<float>(p.output), as<float>(p.inputs[0]), as<float>(p.inputs[1]), c);
     case Kernel::Conv2d: {
         const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), w = as<float>(p.inputs[1]);
         const rt::View<float>* b = optionalInput(p, 2, extra);

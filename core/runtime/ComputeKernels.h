@@ -1,7 +1,8 @@
 #pragma once
 // Executes one prepared compute on its scratch operands. Convolutions, Gemm and MatMul go to
 // OpenBLAS's sgemm (im2col where the window needs it) or, for depthwise convolutions, a direct
-// vectorisable loop; everything else to strata_rt's kernels, the ones the generated C++ calls.
+// vectorisable loop; elementwise maps and zips to contiguous-run loops (ElementwiseKernels.cpp);
+// everything else to strata_rt's kernels, the ones the generated C++ calls.
 
 #include "runtime/Prepared.h"
 
@@ -15,6 +16,11 @@ struct Workspace {
 };
 
 void runCompute(const PreparedCompute& compute, Workspace& workspace);
+
+// Elementwise kernels (ElementwiseKernels.cpp): strata_rt's scalar functions over contiguous runs.
+void runMap(const rt::View<float>& y, const rt::View<float>& x, const compiler::KernelCall& call);
+void runZip(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b,
+            const compiler::KernelCall& call);
 
 // Fast paths; each returns false when the operand boxes are not laid out as it needs, and the
 // caller falls back to strata_rt's loop (which writes the whole output box again).

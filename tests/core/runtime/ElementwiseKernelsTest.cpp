@@ -1,0 +1,136 @@
+// The runtime's contiguous-run elementwise kernels against strata_rt's loops (the ones the
+// generated C++ runs): bit-identical outputs on whole boxes, tiles of larger input boxes (halos),
+// in place, broadcast operands and rank 0, so the fast path only changes speed.
+
+#include "KernelBoxes.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace strata::test {
+namespace {
+
+using compiler::ScalarFn;
+
+compiler::KernelCall call(ScalarFn fn, std::vector<float> params = {}) {
+    compiler::KernelCall c;
+    c.fn = fn;
+    c.params = std::move(params);
+    return c;
+}
+
+// Same bits (NaN included): both sides apply the same scalar function to the same element.
+void expectSameBits(const std::vector<float>& a, const std::vector<float>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(float)), 0) << "element " << i << ": " << a[i] << " vs " << b[i];
+}
+
+// Runs runMap on `y` and strata_rt's map on a copy; compares.
+template <class F>
+void checkMap(Box& y, const Box& x, const compiler::KernelCall& c, F f) {
+    Box ref = y;
+    ref.view.data = ref.data.data();
+    rt::map(ref.view, x.view, f);
+    runtime::runMap(y.view, x.view, c);
+    expectSameBits(y.data, ref.data);
+}
+
+template <class F>
+void checkZip(Box& y, const Box& a, const Box& b, F f) {
+    Box ref = y;
+    ref.view.data = ref.data.data();
+    rt::zip(ref.view, a.view, b.view, f);
+    runtime::runZip(y.view, a.view, b.view, call(ScalarFn::Add));
+    expectSameBits(y.data, ref.data);
+}
+
+const auto kAdd = [](float u, float v) { return u + v; };
+
+TEST(ElementwiseKernels, ReluOnTheSameBoxWithNaNsAndZeros) {
+    std::mt19937 rng(1);
+    Box x = Box::whole({2, 3, 5, 7}, rng);
+    x.data[3] = std::numeric_limits<float>::quiet_NaN();
+    x.data[4] = -0.0f;
+    Box y = Box::whole({2, 3, 5, 7}, rng);
+    checkMap(y, x, call(ScalarFn::Relu), [](float v) { return rt::relu(v); });
+}
+
+TEST(ElementwiseKernels, ReluTileOfAnInputBoxWithHaloRows) {
+    std::mt19937 rng(2);
+    // The input box holds rows 1..8 (a later 3x3 window's halo); the output tile rows 2..6, channels 1..2.
+    Box x({1, 4, 10, 6}, {0, 0, 1, 0}, {1, 4, 8, 6}, rng);
+    Box y({1, 4, 10, 6}, {0, 1, 2, 0}, {1, 2, 5, 6}, rng);
+    checkMap(y, x, call(ScalarFn::Relu), [](float v) { return rt::relu(v); });
+}
+
+TEST(ElementwiseKernels, ColumnTileIsWalkedRowByRow) {
+    std::mt19937 rng(3);
+    Box x({1, 2, 6, 9}, {0, 0, 0, 0}, {1, 2, 6, 9}, rng);
+    Box y({1, 2, 6, 9}, {0, 0, 1, 3}, {1, 2, 4, 5}, rng); // columns 3..7 of 9: rows not contiguous in x
+    checkMap(y, x, call(ScalarFn::Clip, {-0.25f, 0.5f}), rt::Clip{-0.25f, 0.5f});
+}
+
+TEST(ElementwiseKernels, InPlaceMap) {
+    std::mt19937 rng(4);
+    Box y = Box::whole({3, 17}, rng);
+    std::vector<float> expected = y.data;
+    for (float& v : expected) v = rt::sigmoid(v);
+    runtime::runMap(y.view, y.view, call(ScalarFn::Sigmoid));
+    expectSameBits(y.data, expected);
+}
+
+TEST(ElementwiseKernels, MapOfABroadcastScalar) {
+    std::mt19937 rng(5);
+    Box x = Box::whole({1}, rng);
+    Box y = Box::whole({4, 3}, rng);
+    checkMap(y, x, call(ScalarFn::Neg), [](float v) { return -v; });
+}
+
+TEST(ElementwiseKernels, RankZeroOutput) {
+    std::mt19937 rng(6);
+    Box x = Box::whole({}, rng);
+    Box y = Box::whole({}, rng);
+    checkMap(y, x, call(ScalarFn::Exp), rt::exp_);
+}
+
+TEST(ElementwiseKernels, AddOfTwoTilesOfDifferentBoxes) {
+    std::mt19937 rng(7);
+    Box a({1, 8, 7, 7}, {0, 0, 0, 0}, {1, 8, 7, 7}, rng);
+    Box b({1, 8, 7, 7}, {0, 2, 1, 0}, {1, 4, 5, 7}, rng);
+    Box y({1, 8, 7, 7}, {0, 2, 2, 0}, {1, 3, 3, 7}, rng);
+    checkZip(y, a, b, kAdd);
+}
+
+TEST(ElementwiseKernels, AddBroadcastPerChannelAndAlongTheLastDim) {
+    std::mt19937 rng(8);
+    Box a = Box::whole({2, 5, 4, 6}, rng);
+    Box perChannel({5, 1, 1}, {1, 0, 0}, {3, 1, 1}, rng); // channels 1..3 held
+    Box y({2, 5, 4, 6}, {0, 1, 0, 0}, {2, 3, 4, 6}, rng);
+    checkZip(y, a, perChannel, kAdd);
+    Box row = Box::whole({6}, rng); // a bias along the last dim, on the left
+    Box y2 = Box::whole({2, 5, 4, 6}, rng);
+    checkZip(y2, row, a, kAdd);
+    Box scalar = Box::whole({}, rng);
+    Box y3 = Box::whole({2, 5, 4, 6}, rng);
+    checkZip(y3, scalar, scalar, kAdd);
+}
+
+TEST(ElementwiseKernels, EveryUnaryFunctionMatchesStrataRt) {
+    std::mt19937 rng(9);
+    Box x({2, 9, 11}, {0, 0, 0}, {2, 9, 11}, rng);
+    Box y({2, 9, 11}, {0, 1, 2}, {2, 7, 8}, rng);
+    const compiler::KernelCall relu = call(ScalarFn::Relu);
+    checkMap(y, x, relu, [](float v) { return rt::relu(v); });
+    checkMap(y, x, call(ScalarFn::Tanh), rt::tanh_);
+    checkMap(y, x, call(ScalarFn::Erf), rt::erf_);
+    checkMap(y, x, call(ScalarFn::Abs), rt::abs_);
+    checkMap(y, x, call(ScalarFn::HardSwish), [](float v) { return rt::hardSwish(v); });
+    checkMap(y, x, call(ScalarFn::LeakyRelu, {0.1f}), rt::LeakyRelu{0.1f});
+    checkMap(y, x, call(ScalarFn::HardSigmoid, {0.2f, 0.5f}), rt::HardSigmoid{0.2f, 0.5f});
+}
+
+} // namespace
+} // namespace strata::test
