@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -26,15 +27,21 @@ std::int64_t roundHalfAway(double x) {
     return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole;
 }
 
-// A core resuming its stream, or a transfer whose latency part is over. 16 bytes: the sequence
-// number (ties in time go in the order they were scheduled: deterministic) and the payload share
-// one word, the sequence in the high bits so comparing the word compares sequences.
+// A core resuming its stream, or a transfer whose latency part is over. Ordered by time, then by
+// sequence number (ties in time go in the order they were scheduled: deterministic). Times are
+// never negative, and the bits of non-negative doubles order as the doubles do, so the time's
+// bits and the key form one 128-bit number whose order is the wakeups' order: one comparison
+// without branches in the heap's inner loop.
+__extension__ using Order = unsigned __int128; // GCC and Clang; __extension__: not ISO C++
+
 struct Wakeup {
-    double time;
-    std::uint64_t key;       // sequence << 33 | latencyOver << 32 | core or transfer instruction id
-    std::uint32_t what() const { return static_cast<std::uint32_t>(key); }
-    bool latencyOver() const { return (key >> 32) & 1; }
-    bool operator>(const Wakeup& o) const { return time != o.time ? time > o.time : key > o.key; }
+    Order order; // time's bits << 64 | sequence << 33 | latencyOver << 32 | core or transfer id
+
+    Wakeup(double time, std::uint64_t key) : order(static_cast<Order>(std::bit_cast<std::uint64_t>(time)) << 64 | key) {}
+    double time() const { return std::bit_cast<double>(static_cast<std::uint64_t>(order >> 64)); }
+    std::uint32_t what() const { return static_cast<std::uint32_t>(order); }
+    bool latencyOver() const { return (order >> 32) & 1; }
+    bool operator>(const Wakeup& o) const { return order > o.order; }
 };
 
 // A transfer in its throughput part.
@@ -74,8 +81,8 @@ class Simulation {
     bool run(std::vector<Diagnostic>& diagnostics) {
         for (std::uint32_t c = 0; c < m_cores.size(); ++c) schedule(0, c);
         for (;;) {
-            if (m_dirty && (m_wakeups.empty() || m_wakeups.top().time > m_now)) shareBandwidth();
-            const double nextWakeup = m_wakeups.empty() ? kForever : m_wakeups.top().time;
+            if (m_dirty && (m_wakeups.empty() || m_wakeups.top().time() > m_now)) shareBandwidth();
+            const double nextWakeup = m_wakeups.empty() ? kForever : m_wakeups.top().time();
             const double nextFinish = m_moving.empty() || m_dirty ? kForever : m_nextFinish;
             if (nextWakeup == kForever && nextFinish == kForever) break;
             if (nextFinish <= nextWakeup) {
@@ -85,7 +92,7 @@ class Simulation {
             }
             const Wakeup w = m_wakeups.top();
             m_wakeups.pop();
-            m_now = w.time;
+            m_now = w.time();
             if (w.latencyOver())
                 startMoving(w.what());
             else
@@ -107,15 +114,16 @@ class Simulation {
 
     std::int64_t ps(double cycles) const { return roundHalfAway(cycles * m_psPerCycle); }
 
-    // Sequences below 2^31: far more wakeups than a program that fits in memory has.
+    // Sequences below 2^31: far more wakeups than a program that fits in memory has. `time` is
+    // never negative (see Wakeup); + 0.0 turns a -0.0 into +0.0.
     void schedule(double time, std::uint32_t what, bool latencyOver = false) {
-        m_wakeups.push({time, m_sequence++ << 33 | std::uint64_t(latencyOver) << 32 | what});
+        m_wakeups.emplace(time + 0.0, m_sequence++ << 33 | std::uint64_t(latencyOver) << 32 | what);
     }
 
     // True when nothing else happens up to and including time t: no pending re-sharing, no
     // transfer finishing and no wakeup queued at or before t.
     bool nothingBefore(double t) const {
-        return !m_dirty && (m_moving.empty() || t < m_nextFinish) && (m_wakeups.empty() || t < m_wakeups.top().time);
+        return !m_dirty && (m_moving.empty() || t < m_nextFinish) && (m_wakeups.empty() || t < m_wakeups.top().time());
     }
 
     // Issues the core's instructions from time t until one must wait for something global. Only
@@ -218,7 +226,8 @@ class Simulation {
                 // Exactly 0 when a path falls idle, whatever rounding the sums collected.
                 m_pathRate[m.path] = --m_pathFlows[m.path] == 0 ? 0.0 : m_pathRate[m.path] - m.rate;
             } else {
-                m_moving[kept++] = m;
+                if (&m != &m_moving[kept]) m_moving[kept] = m;
+                ++kept;
             }
         }
         m_moving.resize(kept);
@@ -268,15 +277,17 @@ class Simulation {
         m_demands.clear();
         m_affected.clear();
         // The earliest finish: unaffected transfers keep theirs, affected ones are added below.
-        m_nextFinish = kForever;
+        // (Locals: the compiler cannot keep members in registers across the stores below.)
+        const double now = m_now;
+        double nextFinish = kForever;
         for (std::size_t i = 0; i < m_moving.size(); ++i) {
             Moving& m = m_moving[i];
             if (!m.affected) {
-                m_nextFinish = std::min(m_nextFinish, m.finishAt);
+                nextFinish = std::min(nextFinish, m.finishAt);
                 continue;
             }
-            m.remaining -= m.rate * (m_now - m.settledAt);
-            m.settledAt = m_now;
+            m.remaining -= m.rate * (now - m.settledAt);
+            m.settledAt = now;
             m_pathRate[m.path] -= m.rate;
             m_affected.push_back(i);
             m_demands.push_back({m_target.paths[m.path].bytesPerCycle, m.route});
@@ -288,9 +299,10 @@ class Simulation {
             m.affected = false;
             m.rate = m_rates[k];
             m_pathRate[m.path] += m.rate;
-            m.finishAt = std::max(m_now, m_now + m.remaining / m.rate);
-            m_nextFinish = std::min(m_nextFinish, m.finishAt);
+            m.finishAt = std::max(now, now + m.remaining / m.rate);
+            nextFinish = std::min(nextFinish, m.finishAt);
         }
+        m_nextFinish = nextFinish;
         for (std::uint32_t instance : m_changedList) m_changedInstance[instance] = 0;
         m_changedList.clear();
         if (m_options.counters) samplePathBandwidth();

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <future>
 #include <unordered_map>
 #include <utility>
 
@@ -44,25 +45,31 @@ class TagTable {
     std::unordered_map<int, std::uint32_t> m_large;
 };
 
-class Checker {
+// Read-only facts every describer shares: per graph value its bytes per element, per op its
+// throughput on the target.
+struct GraphFacts {
+    std::vector<std::uint64_t> elementBytes;
+    std::vector<double> opThroughput;
+};
+
+// What one range of instructions is (one sequential walk over them). Ranges are independent, so
+// a large program is described on two threads, each range with its own problems, broadcast
+// deliveries and paths used, merged afterwards in range order (the result does not depend on
+// how the program was split). A transfer's or wait's `link` holds its tag until walkStreams()
+// resolves the waits.
+class Describer {
   public:
-    Checker(const compiler::Program& p, const target::Target& t, const ir::Graph& g, std::vector<Diagnostic>& d)
-        : m_program(p), m_target(t), m_graph(g), m_diagnostics(d) {}
+    Describer(const compiler::Program& p, const target::Target& t, const ir::Graph& g, const GraphFacts& facts,
+              std::vector<Step>& steps)
+        : pathsUsed(t.paths.size(), 0), m_program(p), m_target(t), m_graph(g), m_facts(facts), m_steps(steps) {}
 
-    CheckedProgram run() {
-        const std::size_t n = m_program.instructions.size();
-        m_checked.steps.assign(n, Step{});
-        m_checked.pathsUsed.assign(m_target.paths.size(), 0);
-        if (!shapeFits()) return m_checked;
-        m_elementBytes.reserve(m_graph.values.size());
-        for (const ir::Value& v : m_graph.values) m_elementBytes.push_back(ir::dtypeSize(v.dtype));
-        m_opThroughput.reserve(m_graph.ops.size());
-        for (const ir::Op& op : m_graph.ops) m_opThroughput.push_back(throughputOf(op, m_graph, m_target));
-
-        for (std::size_t id = 0; id < n && !full(); ++id) describe(static_cast<std::uint32_t>(id));
-        if (!full()) walkStreams();
-        return m_checked;
+    void describeRange(std::size_t begin, std::size_t end) {
+        for (std::size_t id = begin; id < end && problems.size() < kMaxProblems; ++id) describe(static_cast<std::uint32_t>(id));
     }
+
+    std::vector<std::string> problems;
+    std::vector<Delivery> deliveries;
+    std::vector<std::uint8_t> pathsUsed;
 
   private:
     // tiling::regionElements, here where it runs once per operand of every compute.
@@ -72,28 +79,9 @@ class Checker {
         return n;
     }
 
-    // Cores, streams, paths and ids as the rest of the check assumes them.
-    bool shapeFits() {
-        if (m_program.cores < 1 || m_program.cores > m_target.cores()) {
-            problem(fmt::format("the program has {} cores, target '{}' has {}", m_program.cores, m_target.name, m_target.cores()));
-            return false;
-        }
-        if (m_program.streams.size() != static_cast<std::size_t>(m_program.cores)) {
-            problem(fmt::format("the program has {} streams for {} cores", m_program.streams.size(), m_program.cores));
-            return false;
-        }
-        if (m_target.paths.size() >= 0xffff) {
-            problem("the target has too many paths");
-            return false;
-        }
-        return true;
-    }
-
-    // What one instruction is, in id order (one sequential walk over the instructions). A
-    // transfer's or wait's `link` holds its tag until walkStreams() resolves the waits.
     void describe(std::uint32_t id) {
         const compiler::Instruction& in = m_program.instructions[id];
-        Step& step = m_checked.steps[id];
+        Step& step = m_steps[id];
         if (in.id != id) problem(fmt::format("instruction {} has id {}", id, in.id));
         if (in.core < 0 || in.core >= m_program.cores) {
             problem(fmt::format("{} belongs to core {}, the program has {}", instructionName(id), in.core, m_program.cores));
@@ -111,7 +99,7 @@ class Checker {
             const target::TransferPath* path = findPath(t->path);
             if (!path) return problem(fmt::format("{}: target '{}' has no path '{}'", instructionName(id), m_target.name, t->path));
             step.path = static_cast<std::uint16_t>(path - m_target.paths.data());
-            m_checked.pathsUsed[step.path] = 1;
+            pathsUsed[step.path] = 1;
             // The rows' cost joins the latency (Step::amount); the bytes then share bandwidth.
             step.amount = path->rowOverheadCycles > 0 ? path->rowOverheadCycles * double(transferRows(*t)) : 0;
             step.bytes = t->bytes;
@@ -119,7 +107,7 @@ class Checker {
             for (int core : t->alsoTo) {
                 if (core < 0 || core >= m_program.cores)
                     return problem(fmt::format("{}: delivers to core {}, the program has {}", instructionName(id), core, m_program.cores));
-                m_checked.deliveries.push_back({id, static_cast<std::uint16_t>(core)});
+                deliveries.push_back({id, static_cast<std::uint16_t>(core)});
             }
         } else if (const auto* w = std::get_if<compiler::Wait>(&in.body)) {
             step.link = static_cast<std::uint32_t>(w->tag);
@@ -135,16 +123,98 @@ class Checker {
                     if (!o.value.valid()) continue;
                     if (o.value.index >= m_graph.values.size())
                         return problem(fmt::format("{}: value {} is not in the model", instructionName(id), o.value.index));
-                    bytes += static_cast<std::uint64_t>(elements) * m_elementBytes[o.value.index];
+                    bytes += static_cast<std::uint64_t>(elements) * m_facts.elementBytes[o.value.index];
                 }
             const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
             const bool macs = opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul;
-            const double throughput = step.op != kNoInstruction ? m_opThroughput[step.op] : m_target.throughput.of(opClass);
+            const double throughput = step.op != kNoInstruction ? m_facts.opThroughput[step.op] : m_target.throughput.of(opClass);
             step.amount = cyclesAtThroughput(macs ? c->flops / 2 : outputElements, throughput, m_target);
             step.bytes = bytes;
         } else if (const auto* b = std::get_if<compiler::Barrier>(&in.body)) {
             step.link = static_cast<std::uint32_t>(b->id);
         }
+    }
+
+    // Transfers mostly alternate between a load and a store path: look a name up only when it is
+    // neither of the last two found.
+    const target::TransferPath* findPath(const std::string& name) {
+        if (m_lastPath && m_lastPath->name == name) return m_lastPath;
+        std::swap(m_lastPath, m_otherPath);
+        if (!m_lastPath || m_lastPath->name != name) m_lastPath = m_target.findPath(name);
+        return m_lastPath;
+    }
+
+    void problem(std::string message) { problems.push_back(std::move(message)); }
+
+    const compiler::Program& m_program;
+    const target::Target& m_target;
+    const ir::Graph& m_graph;
+    const GraphFacts& m_facts;
+    std::vector<Step>& m_steps;
+    const target::TransferPath* m_lastPath = nullptr;
+    const target::TransferPath* m_otherPath = nullptr; // the one found before m_lastPath
+};
+
+class Checker {
+  public:
+    Checker(const compiler::Program& p, const target::Target& t, const ir::Graph& g, std::vector<Diagnostic>& d)
+        : m_program(p), m_target(t), m_graph(g), m_diagnostics(d) {}
+
+    CheckedProgram run() {
+        const std::size_t n = m_program.instructions.size();
+        m_checked.steps.assign(n, Step{});
+        m_checked.pathsUsed.assign(m_target.paths.size(), 0);
+        if (!shapeFits()) return std::move(m_checked);
+        describeAll();
+        if (!full()) walkStreams();
+        return std::move(m_checked);
+    }
+
+  private:
+    // From this many instructions a second thread describes the second half: the walk is bound
+    // by reading the instructions from memory, and a thread costs about as much as 1,000 of them.
+    static constexpr std::size_t kParallelFrom = 20000;
+
+    void describeAll() {
+        GraphFacts facts;
+        facts.elementBytes.reserve(m_graph.values.size());
+        for (const ir::Value& v : m_graph.values) facts.elementBytes.push_back(ir::dtypeSize(v.dtype));
+        facts.opThroughput.reserve(m_graph.ops.size());
+        for (const ir::Op& op : m_graph.ops) facts.opThroughput.push_back(throughputOf(op, m_graph, m_target));
+
+        const std::size_t n = m_checked.steps.size();
+        std::vector<Describer> parts;
+        parts.emplace_back(m_program, m_target, m_graph, facts, m_checked.steps);
+        if (n >= kParallelFrom) {
+            parts.emplace_back(m_program, m_target, m_graph, facts, m_checked.steps);
+            auto second = std::async(std::launch::async, [&parts, n] { parts[1].describeRange(n / 2, n); });
+            parts[0].describeRange(0, n / 2);
+            second.get();
+        } else {
+            parts[0].describeRange(0, n);
+        }
+        for (Describer& part : parts) {
+            for (std::string& message : part.problems) problem(std::move(message));
+            m_checked.deliveries.insert(m_checked.deliveries.end(), part.deliveries.begin(), part.deliveries.end());
+            for (std::size_t p = 0; p < part.pathsUsed.size(); ++p) m_checked.pathsUsed[p] |= part.pathsUsed[p];
+        }
+    }
+
+    // Cores, streams, paths and ids as the rest of the check assumes them.
+    bool shapeFits() {
+        if (m_program.cores < 1 || m_program.cores > m_target.cores()) {
+            problem(fmt::format("the program has {} cores, target '{}' has {}", m_program.cores, m_target.name, m_target.cores()));
+            return false;
+        }
+        if (m_program.streams.size() != static_cast<std::size_t>(m_program.cores)) {
+            problem(fmt::format("the program has {} streams for {} cores", m_program.streams.size(), m_program.cores));
+            return false;
+        }
+        if (m_target.paths.size() >= 0xffff) {
+            problem("the target has too many paths");
+            return false;
+        }
+        return true;
     }
 
     // Every instruction in exactly its own core's stream; each wait after a transfer with its tag
@@ -198,15 +268,6 @@ class Checker {
         m_checked.barriers = barrierCounts.empty() ? 0 : barrierCounts[0];
     }
 
-    // Transfers mostly alternate between a load and a store path: look a name up only when it is
-    // neither of the last two found.
-    const target::TransferPath* findPath(const std::string& name) {
-        if (m_lastPath && m_lastPath->name == name) return m_lastPath;
-        std::swap(m_lastPath, m_otherPath);
-        if (!m_lastPath || m_lastPath->name != name) m_lastPath = m_target.findPath(name);
-        return m_lastPath;
-    }
-
     bool full() const { return m_problems >= kMaxProblems; }
     void problem(std::string message) {
         if (++m_problems <= kMaxProblems) m_diagnostics.push_back(error("program: " + std::move(message)));
@@ -218,10 +279,6 @@ class Checker {
     std::vector<Diagnostic>& m_diagnostics;
     CheckedProgram m_checked;
     TagTable m_tags;
-    std::vector<std::uint64_t> m_elementBytes; // per graph value: bytes per element
-    std::vector<double> m_opThroughput;        // per graph op: throughputOf
-    const target::TransferPath* m_lastPath = nullptr;
-    const target::TransferPath* m_otherPath = nullptr; // the one found before m_lastPath
     std::size_t m_problems = 0;
 };
 

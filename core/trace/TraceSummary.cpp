@@ -1,6 +1,7 @@
 #include "trace/TraceSummary.h"
 
 #include <algorithm>
+#include <future>
 #include <limits>
 #include <map>
 #include <optional>
@@ -17,7 +18,8 @@ struct Interval {
 
 // Length of the union of `intervals` (sorted here).
 std::int64_t unionLength(std::vector<Interval>& intervals) {
-    std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    const auto byStart = [](const Interval& a, const Interval& b) { return a.start < b.start; };
+    if (!std::is_sorted(intervals.begin(), intervals.end(), byStart)) std::sort(intervals.begin(), intervals.end(), byStart);
     std::int64_t total = 0, coveredTo = std::numeric_limits<std::int64_t>::min();
     for (const Interval& i : intervals) {
         const std::int64_t from = std::max(i.start, coveredTo);
@@ -41,9 +43,14 @@ std::vector<BlockSummary> summarizeBlocks(const Trace& trace) {
         std::vector<Interval> transfers, computes, stalls;
     };
     std::map<int, Work> blocks;
+    Work* previous = nullptr; // events come grouped by block: look the block up when it changes
     for (const Event& e : trace.events) {
         if (e.kind == EventKind::Barrier || e.block < 0) continue;
-        Work& w = blocks[e.block];
+        if (!previous || previous->summary.block != e.block) {
+            previous = &blocks[e.block];
+            previous->summary.block = e.block;
+        }
+        Work& w = *previous;
         w.first = std::min(w.first, e.startPs);
         w.last = std::max(w.last, e.endPs);
         switch (e.kind) {
@@ -92,17 +99,17 @@ class CriticalPathWalk {
         for (std::uint32_t i = 0; i < events.size(); ++i) {
             const Event& e = events[i];
             if (e.core >= m_byCore.size()) m_byCore.resize(e.core + 1);
-            m_byCore[e.core].push_back(i);
-            if (e.kind == EventKind::Transfer) m_transferById.emplace(e.id, i);
+            m_byCore[e.core].push_back({e.endPs, e.id, i});
+            if (e.kind == EventKind::Transfer) m_transferById.push_back({e.id, i});
             if (e.kind == EventKind::Barrier) {
                 auto [it, fresh] = m_lastArrival.emplace(e.link, i);
                 if (!fresh && events[it->second].startPs < e.startPs) it->second = i;
             }
         }
-        for (auto& lane : m_byCore)
-            std::sort(lane.begin(), lane.end(), [&](std::uint32_t a, std::uint32_t b) {
-                return std::tie(events[a].endPs, events[a].id) < std::tie(events[b].endPs, events[b].id);
-            });
+        // Sorted copies of the keys rather than indices sorted through the events: the sort then
+        // never leaves the lane's own memory.
+        for (auto& lane : m_byCore) std::sort(lane.begin(), lane.end());
+        if (!std::is_sorted(m_transferById.begin(), m_transferById.end())) std::sort(m_transferById.begin(), m_transferById.end());
     }
 
     CriticalPath walk() const {
@@ -148,21 +155,23 @@ class CriticalPathWalk {
     std::optional<std::uint32_t> predecessor(std::uint32_t index) const {
         const Event& e = m_trace.events[index];
         if (e.kind == EventKind::Wait && e.link >= 0) {
-            auto it = m_transferById.find(static_cast<std::uint32_t>(e.link));
-            if (it != m_transferById.end() && m_trace.events[it->second].endPs > e.startPs) return it->second;
+            const std::pair<std::uint32_t, std::uint32_t> key{static_cast<std::uint32_t>(e.link), 0};
+            auto it = std::lower_bound(m_transferById.begin(), m_transferById.end(), key);
+            if (it != m_transferById.end() && it->first == key.first && m_trace.events[it->second].endPs > e.startPs)
+                return it->second;
         }
         // The latest event on this core to end by e's start; on a tie, the stream's own
         // instruction, unless e is a transfer that waited for a slot on the same path.
         const auto& lane = m_byCore[e.core];
         const auto& events = m_trace.events;
         auto after = std::upper_bound(lane.begin(), lane.end(), e.startPs,
-                                      [&](std::int64_t t, std::uint32_t i) { return t < events[i].endPs; });
+                                      [](std::int64_t t, const LaneEntry& l) { return t < l.endPs; });
         std::vector<std::uint32_t> tied; // the candidates that all end latest
         for (auto it = after; it != lane.begin();) {
             --it;
-            if (*it == index) continue;
-            if (!tied.empty() && events[*it].endPs != events[tied.front()].endPs) break;
-            tied.push_back(*it);
+            if (it->index == index) continue;
+            if (!tied.empty() && it->endPs != events[tied.front()].endPs) break;
+            tied.push_back(it->index);
         }
         if (tied.empty()) return std::nullopt;
         std::optional<std::uint32_t> best;
@@ -175,9 +184,17 @@ class CriticalPathWalk {
         return best;
     }
 
+    // An event of a core's lane, ordered by end then id.
+    struct LaneEntry {
+        std::int64_t endPs;
+        std::uint32_t id;
+        std::uint32_t index; // into Trace::events
+        bool operator<(const LaneEntry& o) const { return endPs != o.endPs ? endPs < o.endPs : id < o.id; }
+    };
+
     const Trace& m_trace;
-    std::vector<std::vector<std::uint32_t>> m_byCore;
-    std::unordered_map<std::uint32_t, std::uint32_t> m_transferById;
+    std::vector<std::vector<LaneEntry>> m_byCore;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_transferById; // (id, index), sorted
     std::unordered_map<std::int32_t, std::uint32_t> m_lastArrival;
 };
 
@@ -186,9 +203,15 @@ class CriticalPathWalk {
 TraceSummary summarize(const Trace& trace) {
     TraceSummary s;
     s.totalPs = trace.endPs();
+    // The critical path (sorting every core's events) on a second thread for large traces: it
+    // takes about as long as the block and path figures together, which need none of it.
+    constexpr std::size_t kParallelFrom = 20000;
+    std::future<CriticalPath> critical;
+    if (trace.events.size() >= kParallelFrom)
+        critical = std::async(std::launch::async, [&trace] { return CriticalPathWalk(trace).walk(); });
     s.blocks = summarizeBlocks(trace);
     s.paths = summarizePaths(trace, s.totalPs);
-    s.critical = CriticalPathWalk(trace).walk();
+    s.critical = critical.valid() ? critical.get() : CriticalPathWalk(trace).walk();
     return s;
 }
 

@@ -8,8 +8,10 @@
 //                             the recompile the edit needs first (once, not timed by the loop)
 //   split+compile+emulate/MODEL/TARGET  the same after splitting the middle fused block
 //   edit+compile+emulate/MODEL/TARGET  what the GUI does after that edit: compile with the
-//                             CompileCache the previous schedule's compile left, then emulate;
-//                             counters compile_ms and emulate_ms split each iteration
+//                             CompileCache the previous schedule's compile left, emulate, and
+//                             summarise the trace; counters compile_ms, emulate_ms and
+//                             summarize_ms split each iteration
+//   summarize/MODEL/TARGET    the emulated trace's summary (blocks, paths, critical path)
 //   emulate/synthetic/...     a generated 1 M-instruction program (8 cores, double-buffered)
 //   trace/10M-events          summarising 10 M events; counters: bytes_per_event (RSS growth
 //                             while holding them), sizeof_event
@@ -67,7 +69,7 @@ struct EditFixture {
 
 // Each iteration starts from a cache that only the schedule before the edit filled (not timed).
 void benchEditCompileEmulate(benchmark::State& state, const EditFixture& f) {
-    double compileMs = 0, emulateMs = 0;
+    double compileMs = 0, emulateMs = 0, summarizeMs = 0;
     std::map<std::string, double> passMs;
     for (auto _ : state) {
         state.PauseTiming();
@@ -92,15 +94,32 @@ void benchEditCompileEmulate(benchmark::State& state, const EditFixture& f) {
             state.SkipWithError(trace.diagnostics().front().toString().c_str());
             break;
         }
-        benchmark::DoNotOptimize(trace);
+        auto summary = trace::summarize(*trace);
+        const auto summarizedAt = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(summary);
         for (const auto& pass : compiled->passes) passMs[pass.name] += pass.milliseconds;
         compileMs += std::chrono::duration<double, std::milli>(compiledAt - start).count();
         emulateMs += std::chrono::duration<double, std::milli>(end - compiledAt).count();
+        summarizeMs += std::chrono::duration<double, std::milli>(summarizedAt - end).count();
     }
     const double n = std::max<double>(1, static_cast<double>(state.iterations()));
     state.counters["compile_ms"] = compileMs / n;
     state.counters["emulate_ms"] = emulateMs / n;
+    state.counters["summarize_ms"] = summarizeMs / n;
     for (const auto& [name, ms] : passMs) state.counters[name + "_ms"] = ms / n;
+}
+
+void benchSummarize(benchmark::State& state, const Fixture& f) {
+    auto trace = emulator::emulate(f.program, f.target, *f.graph);
+    if (!trace) {
+        state.SkipWithError(trace.diagnostics().front().toString().c_str());
+        return;
+    }
+    for (auto _ : state) {
+        auto summary = trace::summarize(*trace);
+        benchmark::DoNotOptimize(summary);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace->events.size()));
 }
 
 // The same schedule with the middle block's MP halved (or doubled when it is 1).
@@ -242,6 +261,9 @@ int main(int argc, char** argv) {
             if (!biggest || fixtures.back()->program.instructions.size() > biggest->program.instructions.size())
                 biggest = fixtures.back().get();
             benchmark::RegisterBenchmark(("emulate/" + name).c_str(), benchEmulate, std::cref(*fixtures.back()))
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+            benchmark::RegisterBenchmark(("summarize/" + name).c_str(), benchSummarize, std::cref(*fixtures.back()))
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
             if (auto edited = oneBlockEdit(s, *target)) {

@@ -266,6 +266,43 @@ TEST(Emulator, SramCounterCountsBroadcastDeliveries) {
     EXPECT_EQ(core1->samples, (Samples{{0, 1000}, {50 * kNs, 3000}, {260 * kNs, 0}}));
 }
 
+// From 20,000 instructions the program is checked in two halves on two threads: every step of
+// the second half must be described as in the first.
+TEST(Emulator, LargeProgramIsTimedAlikeInBothHalvesOfItsCheck) {
+    constexpr int kPairs = 15000; // 30,000 instructions
+    ProgramBuilder b(1);
+    for (int i = 0; i < kPairs; ++i) {
+        b.transfer(0, "load", 1600, i % 2);
+        b.relu(0, 100);
+        b.wait(0, i % 2);
+    }
+    auto t = run(b.program());
+    ASSERT_EQ(t.events.size(), 3u * kPairs);
+    // Each pair: the load (100 + 1600 / 16 = 200 cycles) with the relu (100) behind it, back to back.
+    for (int i : {0, kPairs / 2 - 1, kPairs / 2, kPairs - 1}) {
+        const auto id = static_cast<compiler::InstrId>(3 * i);
+        expectSpan(t, id, 200 * i, 200 * (i + 1));
+        expectSpan(t, id + 1, 200 * i, 200 * i + 100);
+        EXPECT_EQ(t.events[id + 2].link, static_cast<std::int32_t>(id)) << "wait of pair " << i;
+    }
+    EXPECT_EQ(t.endPs(), std::int64_t(200) * kPairs * kNs);
+}
+
+TEST(EmulatorErrors, ProblemsInBothHalvesOfALargeProgramAreReportedInIdOrder) {
+    ProgramBuilder b(1);
+    for (int i = 0; i < 15000; ++i) {
+        b.transfer(0, (i == 3 || i == 12000) ? "nowhere" : "load", 16, 0);
+        b.wait(0, 0);
+    }
+    auto t = emulate(b.program(), test::tinyTarget(), test::tinyGraph());
+    ASSERT_FALSE(t.ok());
+    ASSERT_EQ(t.diagnostics().size(), 2u);
+    EXPECT_NE(t.diagnostics()[0].message.find("i000006: target 'tiny' has no path 'nowhere'"), std::string::npos)
+        << t.diagnostics()[0].message;
+    EXPECT_NE(t.diagnostics()[1].message.find("i024000: target 'tiny' has no path 'nowhere'"), std::string::npos)
+        << t.diagnostics()[1].message;
+}
+
 TEST(EmulatorErrors, BroadcastToACoreOutsideTheProgram) {
     ProgramBuilder b(2);
     auto broadcast = b.transfer(0, "bcast", 64, 0);
