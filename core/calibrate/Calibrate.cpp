@@ -245,8 +245,9 @@ class Calibration {
                     if (e.kind != trace::EventKind::Compute) continue;
                     const ir::Op& op = graph->op(in.from.op);
                     const double work = emulator::computeWork(std::get<compiler::Compute>(in.body), op.opClass);
-                    const std::size_t fitClass =
-                        emulator::isDepthwiseConv(op, *graph) ? kDepthwiseConvClass : static_cast<std::size_t>(op.opClass);
+                    const std::size_t fitClass = emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
+                                                 : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
+                                                                                         : static_cast<std::size_t>(op.opClass);
                     samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz)});
                 }
             }
@@ -280,6 +281,8 @@ class Calibration {
             if (m_report.compute.samples[c]) t.throughput.perCycle[c] = m_report.compute.throughputPerCycle[c];
         if (m_report.compute.samples[kDepthwiseConvClass])
             t.throughput.depthwiseConvPerCycle = m_report.compute.throughputPerCycle[kDepthwiseConvClass];
+        if (m_report.compute.samples[kPointwiseConvClass])
+            t.throughput.pointwiseConvPerCycle = m_report.compute.throughputPerCycle[kPointwiseConvClass];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
         t.overheads.waitCycles = m_report.waitCycles + gap;
         t.overheads.barrierCycles = m_report.barrierCycles + gap;
@@ -306,6 +309,7 @@ class Calibration {
 
 std::string computeClassName(std::size_t fitClass) {
     if (fitClass == kDepthwiseConvClass) return "depthwise_conv";
+    if (fitClass == kPointwiseConvClass) return "pointwise_conv";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 

@@ -53,7 +53,8 @@ struct CalibrationReport {
 // the runtime cannot run (not host-like), or no measurement of any path succeeding.
 Expected<CalibrationReport> calibrateHost(const target::Target& host, const CalibrateOptions& options = {});
 
-// An op class's name (ir::opClassName), or "depthwise_conv" for kDepthwiseConvClass.
+// An op class's name (ir::opClassName), "depthwise_conv" for kDepthwiseConvClass, "pointwise_conv"
+// for kPointwiseConvClass.
 std::string computeClassName(std::size_t fitClass);
 
 } // namespace strata::calibrate

@@ -60,12 +60,14 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
                                       double pathBytesPerCycle, double rowOverheadCycles = 0);
 
 inline constexpr std::size_t kOpClasses = 9; // ir::OpClass values
-// The classes fitted: the op classes, then depthwise convolutions (the target's
-// throughput_per_cycle.depthwise_conv), which run at their own rate.
+// The classes fitted: the op classes, then depthwise and pointwise convolutions (the target's
+// throughput_per_cycle.depthwise_conv and pointwise_conv), which run at their own rates.
 inline constexpr std::size_t kDepthwiseConvClass = kOpClasses;
-inline constexpr std::size_t kComputeClasses = kOpClasses + 1;
+inline constexpr std::size_t kPointwiseConvClass = kOpClasses + 1;
+inline constexpr std::size_t kComputeClasses = kOpClasses + 2;
 
-// One compute instruction measured: its class (ir::OpClass index, or kDepthwiseConvClass), its
+// One compute instruction measured: its class (ir::OpClass index, kDepthwiseConvClass or
+// kPointwiseConvClass), its
 // work (MACs for convs and matmul, output elements otherwise: emulator::computeWork) and its
 // duration in cycles.
 struct ComputeSample {

@@ -32,8 +32,25 @@ bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph) {
     return group > 1 && x.size() >= 2 && x[1] == group;
 }
 
+bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph) {
+    if (op.opClass != ir::OpClass::Conv || op.type != "Conv" || op.inputs.size() < 2 || !op.inputs[1].valid() ||
+        op.inputs[1].index >= graph.values.size() || isDepthwiseConv(op, graph))
+        return false;
+    const ir::Shape& w = graph.value(op.inputs[1]).shape;
+    if (w.size() < 3) return false;
+    for (std::size_t d = 2; d < w.size(); ++d)
+        if (w[d] != 1) return false;
+    for (std::int64_t s : op.attrInts("strides"))
+        if (s != 1) return false;
+    for (std::int64_t p : op.attrInts("pads"))
+        if (p != 0) return false;
+    return true;
+}
+
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
-    return isDepthwiseConv(op, graph) ? target.throughput.depthwiseConv() : target.throughput.of(op.opClass);
+    if (isDepthwiseConv(op, graph)) return target.throughput.depthwiseConv();
+    if (isPointwiseConv(op, graph)) return target.throughput.pointwiseConv();
+    return target.throughput.of(op.opClass);
 }
 
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph) {

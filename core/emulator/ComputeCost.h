@@ -18,8 +18,12 @@ double cyclesAtThroughput(double work, double throughput, const target::Target& 
 
 // A convolution with one group per input channel (group == C_in > 1).
 bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph);
+// A convolution of a 1x1 window with stride 1 and no padding that is not depthwise: on a CPU a
+// plain matrix product over the input, where wider or strided windows gather theirs first.
+bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
 // The rate an op's computes run at: its class's throughput, or the target's depthwise figure
-// (`depthwise_conv`, defaulting to `conv`) for a depthwise convolution.
+// (`depthwise_conv`, defaulting to `conv`) for a depthwise convolution, its pointwise figure
+// (`pointwise_conv`, defaulting to `conv`) for a pointwise one.
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
 
 // Bytes of working memory the instruction reads and writes (its operand regions).

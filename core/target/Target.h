@@ -74,9 +74,13 @@ struct ComputeThroughput {
     // MACs per cycle of a depthwise convolution (group == input channels > 1), which a CPU or
     // an accelerator runs at a very different rate than a dense one. 0: the `conv` figure.
     double depthwiseConvPerCycle = 0;
+    // MACs per cycle of a pointwise convolution (1x1 window, stride 1, one group): a plain matrix
+    // product on a CPU, where a wider window first gathers its input (im2col). 0: the `conv` figure.
+    double pointwiseConvPerCycle = 0;
     double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
     double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
     double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
+    double pointwiseConv() const { return pointwiseConvPerCycle > 0 ? pointwiseConvPerCycle : of(ir::OpClass::Conv); }
 
     bool operator==(const ComputeThroughput&) const = default;
 };

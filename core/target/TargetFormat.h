@@ -18,9 +18,11 @@ inline constexpr std::array<std::string_view, 9> kThroughputKeys = {
     "reduction", "softmax", "data_movement", "other"};
 // Optional compute.throughput_per_cycle key: depthwise convolutions (default: `conv`).
 inline constexpr std::string_view kDepthwiseConvKey = "depthwise_conv";
-inline constexpr std::array<std::string_view, 10> kThroughputKeysWithOptional = {
-    "conv",      "matmul",  "elementwise",   "normalization", "pooling",
-    "reduction", "softmax", "data_movement", "other",         kDepthwiseConvKey};
+// Optional compute.throughput_per_cycle key: pointwise (1x1) convolutions (default: `conv`).
+inline constexpr std::string_view kPointwiseConvKey = "pointwise_conv";
+inline constexpr std::array<std::string_view, 11> kThroughputKeysWithOptional = {
+    "conv",      "matmul",  "elementwise",   "normalization", "pooling",          "reduction",
+    "softmax",   "data_movement", "other",   kDepthwiseConvKey, kPointwiseConvKey};
 
 static_assert(kThroughputKeys.size() == static_cast<std::size_t>(ir::OpClass::Other) + 1,
               "one throughput key per op class");

@@ -50,14 +50,17 @@ void readCompute(FieldReader compute, Target& target) {
     FieldReader throughput = compute.object("throughput_per_cycle");
     for (std::size_t i = 0; i < format::kThroughputKeys.size(); ++i)
         target.throughput.perCycle[i] = throughput.number(format::kThroughputKeys[i]).value_or(0);
-    // Optional; present, it must be a real figure (0 is how the struct says "absent").
-    if (auto depthwise = throughput.has(format::kDepthwiseConvKey) ? throughput.number(format::kDepthwiseConvKey)
-                                                                    : std::nullopt) {
-        if (*depthwise > 0)
-            target.throughput.depthwiseConvPerCycle = *depthwise;
-        else
-            throughput.error(format::kDepthwiseConvKey, "must be positive (omit it to use conv's figure)");
-    }
+    // Optional; present, they must be real figures (0 is how the struct says "absent").
+    const std::pair<std::string_view, double*> optional[] = {
+        {format::kDepthwiseConvKey, &target.throughput.depthwiseConvPerCycle},
+        {format::kPointwiseConvKey, &target.throughput.pointwiseConvPerCycle}};
+    for (const auto& [key, field] : optional)
+        if (auto figure = throughput.has(key) ? throughput.number(key) : std::nullopt) {
+            if (*figure > 0)
+                *field = *figure;
+            else
+                throughput.error(key, "must be positive (omit it to use conv's figure)");
+        }
     throughput.warnUnknownKeys(format::kThroughputKeysWithOptional);
 
     FieldReader overheads = compute.object("overhead_cycles");

@@ -106,6 +106,9 @@ void checkMachine(const Target& target, Checker& check) {
     if (target.throughput.depthwiseConvPerCycle != 0) // optional: 0 means "as conv"
         check.positive("compute.throughput_per_cycle." + std::string(format::kDepthwiseConvKey),
                        target.throughput.depthwiseConvPerCycle, kMaxThroughputPerCycle, "throughput");
+    if (target.throughput.pointwiseConvPerCycle != 0) // optional: 0 means "as conv"
+        check.positive("compute.throughput_per_cycle." + std::string(format::kPointwiseConvKey),
+                       target.throughput.pointwiseConvPerCycle, kMaxThroughputPerCycle, "throughput");
     const Overheads& o = target.overheads;
     check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
                       "overhead");

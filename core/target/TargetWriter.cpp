@@ -75,6 +75,8 @@ std::string targetToJson(const Target& target) {
         throughput[std::string(format::kThroughputKeys[i])] = number(target.throughput.perCycle[i]);
     if (target.throughput.depthwiseConvPerCycle != 0)
         throughput[std::string(format::kDepthwiseConvKey)] = number(target.throughput.depthwiseConvPerCycle);
+    if (target.throughput.pointwiseConvPerCycle != 0)
+        throughput[std::string(format::kPointwiseConvKey)] = number(target.throughput.pointwiseConvPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},

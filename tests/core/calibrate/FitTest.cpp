@@ -208,6 +208,21 @@ TEST(FitCompute, DepthwiseConvolutionsGetTheirOwnThroughput) {
     EXPECT_EQ(fit.samples[kDepthwiseConvClass], 5u);
 }
 
+TEST(FitCompute, PointwiseConvolutionsGetTheirOwnThroughput) {
+    std::vector<ComputeSample> samples;
+    for (double work = 1e3; work <= 1e7; work *= 10) {
+        samples.push_back({0, work, 60 + work / 9.5});                  // 3x3 conv
+        samples.push_back({kPointwiseConvClass, work, 60 + work / 17}); // 1x1 conv
+        samples.push_back({2, work, 60 + work / 2});                    // elementwise
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.overheadCycles, 60, 1e-3);
+    EXPECT_NEAR(fit.throughputPerCycle[0], 9.5, 1e-6);
+    EXPECT_NEAR(fit.throughputPerCycle[kPointwiseConvClass], 17, 1e-6);
+    EXPECT_EQ(fit.samples[kPointwiseConvClass], 5u);
+    EXPECT_EQ(fit.samples[kDepthwiseConvClass], 0u);
+}
+
 TEST(FitCompute, OneFlatClassCannotInflateTheSharedOverhead) {
     // Three linear classes with a 100-cycle overhead and one whose time is flat at 1e5 cycles:
     // the overhead stays 100 and elementwise keeps its throughput (not 1e9 per cycle).

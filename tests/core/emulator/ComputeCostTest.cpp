@@ -1,0 +1,81 @@
+// Which rate a convolution runs at: pointwise (1x1, stride 1, unpadded, not depthwise) ones at the
+// target's pointwise_conv figure, depthwise ones at depthwise_conv, the rest at conv; each
+// optional figure defaulting to conv's.
+
+#include "EmulatorFixtures.h"
+#include "emulator/ComputeCost.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::emulator {
+namespace {
+
+ir::Value value(const char* name, ir::Shape shape) {
+    ir::Value v;
+    v.name = name;
+    v.dtype = ir::DType::Float32;
+    v.shape = std::move(shape);
+    return v;
+}
+
+ir::Op conv(const char* name, std::uint32_t weights, std::vector<ir::Attribute> attributes = {}) {
+    ir::Op op;
+    op.name = name;
+    op.type = "Conv";
+    op.opClass = ir::OpClass::Conv;
+    op.inputs = {ir::ValueId(0), ir::ValueId(weights)};
+    op.attributes = std::move(attributes);
+    return op;
+}
+
+ir::Attribute ints(const char* name, std::vector<std::int64_t> v) { return {name, std::move(v)}; }
+
+// Values: x [1,8,16,16], 1x1 weights [16,8,1,1], 3x3 weights [16,8,3,3], depthwise 1x1 [8,1,1,1].
+// Ops: pointwise, 3x3, strided 1x1, padded 1x1, depthwise 1x1, a 1x1 with explicit unit strides.
+const ir::Graph& convs() {
+    static const ir::Graph graph = [] {
+        ir::Graph g;
+        g.name = "convs";
+        g.values = {value("x", {1, 8, 16, 16}), value("w1", {16, 8, 1, 1}), value("w3", {16, 8, 3, 3}),
+                    value("wdw", {8, 1, 1, 1})};
+        g.ops = {conv("pointwise", 1),
+                 conv("dense3x3", 2, {ints("pads", {1, 1, 1, 1})}),
+                 conv("strided1x1", 1, {ints("strides", {2, 2})}),
+                 conv("padded1x1", 1, {ints("pads", {1, 1, 1, 1})}),
+                 conv("depthwise1x1", 3, {{"group", std::int64_t{8}}}),
+                 conv("unitStrides1x1", 1, {ints("strides", {1, 1}), ints("pads", {0, 0, 0, 0})})};
+        g.finalize();
+        return g;
+    }();
+    return graph;
+}
+
+TEST(ComputeCost, PointwiseConvIsA1x1UnitStrideUnpaddedDenseWindow) {
+    const ir::Graph& g = convs();
+    EXPECT_TRUE(isPointwiseConv(g.ops[0], g));
+    EXPECT_FALSE(isPointwiseConv(g.ops[1], g)); // 3x3
+    EXPECT_FALSE(isPointwiseConv(g.ops[2], g)); // strided: gathers its input
+    EXPECT_FALSE(isPointwiseConv(g.ops[3], g)); // padded
+    EXPECT_FALSE(isPointwiseConv(g.ops[4], g)); // depthwise wins
+    EXPECT_TRUE(isDepthwiseConv(g.ops[4], g));
+    EXPECT_TRUE(isPointwiseConv(g.ops[5], g));
+    EXPECT_FALSE(isPointwiseConv(test::tinyGraph().ops[0], test::tinyGraph())); // no weights
+}
+
+TEST(ComputeCost, EachConvKindRunsAtItsFigureOrConvs) {
+    const ir::Graph& g = convs();
+    target::Target t = test::tinyTarget();
+    t.throughput.of(ir::OpClass::Conv) = 10;
+    for (const ir::Op& op : g.ops) EXPECT_EQ(throughputOf(op, g, t), 10) << op.name; // no optional figures
+    t.throughput.pointwiseConvPerCycle = 17;
+    t.throughput.depthwiseConvPerCycle = 0.5;
+    EXPECT_EQ(throughputOf(g.ops[0], g, t), 17);
+    EXPECT_EQ(throughputOf(g.ops[1], g, t), 10);
+    EXPECT_EQ(throughputOf(g.ops[2], g, t), 10);
+    EXPECT_EQ(throughputOf(g.ops[3], g, t), 10);
+    EXPECT_EQ(throughputOf(g.ops[4], g, t), 0.5);
+    EXPECT_EQ(throughputOf(g.ops[5], g, t), 17);
+}
+
+} // namespace
+} // namespace strata::emulator
