@@ -59,6 +59,46 @@ TEST(BandwidthSharing, FlowsOnDisjointResourcesDoNotInteract) {
     EXPECT_DOUBLE_EQ(rates[1], 8);
 }
 
+TEST(BandwidthSharing, InterleavedFlowsOnSeveralInstancesShareEachInstanceAlone) {
+    // Flows of three instances, interleaved, with uneven caps: each flow gets exactly what its
+    // instance's flows would get shared on their own, at its own place in the rates.
+    const std::vector<double> capacities{100, 40, 64};
+    BandwidthSharing sharing(capacities);
+    const ResourceUse on[3][1] = {{{0, 1}}, {{1, 1}}, {{2, 1}}};
+    const std::vector<std::pair<int, double>> flows{{2, 50}, {0, 7.3}, {1, 31.1}, {0, 90}, {2, 3.3},
+                                                    {1, 12.7}, {0, 45.5}, {2, 64}, {1, 0.9}};
+    std::vector<FlowDemand> mixed;
+    for (const auto& [instance, cap] : flows) mixed.push_back({cap, on[instance]});
+    std::vector<double> rates(flows.size());
+    sharing.share(mixed, rates);
+    for (int instance = 0; instance < 3; ++instance) {
+        BandwidthSharing alone(capacities);
+        std::vector<FlowDemand> own;
+        std::vector<std::size_t> where;
+        for (std::size_t i = 0; i < flows.size(); ++i)
+            if (flows[i].first == instance) {
+                own.push_back(mixed[i]);
+                where.push_back(i);
+            }
+        std::vector<double> expected(own.size());
+        alone.share(own, expected);
+        for (std::size_t k = 0; k < own.size(); ++k) EXPECT_EQ(rates[where[k]], expected[k]) << "flow " << where[k];
+    }
+    // By hand: instance 2 (64): 3.3 capped, the other two 30.35 each; instance 1 (40): 0.9 and
+    // 12.7 capped, 31.1 gets the 26.4 left; instance 0 (100): 7.3 and 45.5 capped, 90 gets 47.2.
+    EXPECT_DOUBLE_EQ(rates[4], 3.3);
+    EXPECT_DOUBLE_EQ(rates[0], 30.35);
+    EXPECT_DOUBLE_EQ(rates[7], 30.35);
+    EXPECT_DOUBLE_EQ(rates[8], 0.9);
+    EXPECT_DOUBLE_EQ(rates[2], 26.4);
+    EXPECT_DOUBLE_EQ(rates[3], 47.2);
+    // The scratch space is clean afterwards: a lone flow on instance 0 gets all of it.
+    std::vector<FlowDemand> lone{{1000, on[0]}};
+    std::vector<double> loneRate(1);
+    sharing.share(lone, loneRate);
+    EXPECT_DOUBLE_EQ(loneRate[0], 100);
+}
+
 TEST(BandwidthSharing, ABottleneckElsewhereFreesShareHere) {
     // Flow 0 uses r0 (10) and r1 (4); flow 1 uses r0 only. r1 limits flow 0 to 4, so flow 1
     // gets the 6 left on r0.
