@@ -1,5 +1,7 @@
 #include "compiler/CompileCache.h"
 
+#include "compiler/BlockChunk.h"
+
 namespace strata::compiler {
 namespace {
 
@@ -29,8 +31,29 @@ std::shared_ptr<const BlockTiles> CompileCache::tiles(std::span<const ir::OpId> 
     return entry.plan;
 }
 
+std::string chunkKey(const TiledBlock& block) {
+    return std::to_string(block.block.id) + '|' + std::to_string(block.block.mp) + '|' +
+           std::to_string(block.buffering) + '|' + std::to_string(reinterpret_cast<std::uintptr_t>(block.plan.get()));
+}
+
+std::shared_ptr<const BlockChunk> CompileCache::chunk(const std::string& key) {
+    auto it = m_chunks.find(key);
+    if (it == m_chunks.end()) {
+        ++m_chunkMisses;
+        return nullptr;
+    }
+    ++m_chunkHits;
+    it->second.lastUsed = m_compile;
+    return it->second.chunk;
+}
+
+void CompileCache::keepChunk(const std::string& key, std::shared_ptr<const BlockChunk> chunk) {
+    m_chunks[key] = ChunkEntry{std::move(chunk), m_compile};
+}
+
 void CompileCache::endCompile() {
     std::erase_if(m_plans, [&](const auto& item) { return item.second.lastUsed + 1 < m_compile; });
+    std::erase_if(m_chunks, [&](const auto& item) { return item.second.lastUsed + 1 < m_compile; });
     ++m_compile;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // What one compile leaves for the next compile of the same graph on the same target: the
-// schedule check's tiling outcomes by block signature, and each block's tile plans by its ops
-// and grid. The GUI keeps one per (model, target) and predicts after every edit, so an edit
-// re-tiles only the blocks it changed. One compile at a time may use a cache.
+// schedule check's tiling outcomes by block signature, each block's tile plans by its ops and
+// grid, and each block's written instructions (compiler/BlockChunk.h) by everything they depend
+// on. The GUI keeps one per (model, target) and predicts after every edit, so an edit re-tiles
+// and re-writes only the blocks it changed. One compile at a time may use a cache.
 
 #include "compiler/CompileState.h"
 #include "schedule/Analysis.h"
@@ -15,6 +16,8 @@
 #include <unordered_map>
 
 namespace strata::compiler {
+
+struct BlockChunk;
 
 class CompileCache {
   public:
@@ -31,13 +34,21 @@ class CompileCache {
     std::shared_ptr<const BlockTiles> tiles(std::span<const ir::OpId> ops, const tiling::TileGrid& grid,
                                             const std::function<BlockTiles()>& make);
 
-    // Ends one compile: plans neither this compile nor the one before used are dropped, so the
-    // cache holds about two schedules' worth however long the user edits.
+    // The chunk kept under `key` (compiler/BlockChunk.h's chunkKey), or null; keepChunk stores
+    // one for next time.
+    std::shared_ptr<const BlockChunk> chunk(const std::string& key);
+    void keepChunk(const std::string& key, std::shared_ptr<const BlockChunk> chunk);
+
+    // Ends one compile: plans and chunks neither this compile nor the one before used are
+    // dropped, so the cache holds about two schedules' worth however long the user edits.
     void endCompile();
 
     std::size_t blockPlans() const { return m_plans.size(); }
     std::uint64_t hits() const { return m_hits; }
     std::uint64_t misses() const { return m_misses; }
+    std::size_t blockChunks() const { return m_chunks.size(); }
+    std::uint64_t chunkHits() const { return m_chunkHits; }
+    std::uint64_t chunkMisses() const { return m_chunkMisses; }
 
   private:
     struct Entry {
@@ -47,9 +58,15 @@ class CompileCache {
     schedule::AnalysisCache m_analysis;
     const ir::Graph* m_graph;
     const target::Target* m_target;
+    struct ChunkEntry {
+        std::shared_ptr<const BlockChunk> chunk;
+        std::uint64_t lastUsed = 0;
+    };
     std::unordered_map<std::string, Entry> m_plans;
+    std::unordered_map<std::string, ChunkEntry> m_chunks;
     std::uint64_t m_compile = 0;
     std::uint64_t m_hits = 0, m_misses = 0;
+    std::uint64_t m_chunkHits = 0, m_chunkMisses = 0;
 };
 
 } // namespace strata::compiler

@@ -1,14 +1,18 @@
 #include "compiler/passes/InsertTransfers.h"
 
 #include "base/Units.h"
+#include "compiler/BlockChunk.h"
+#include "compiler/CompileCache.h"
 #include "tiling/SlotPacking.h"
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
+#include <string>
 #include <thread>
 
 namespace strata::compiler {
@@ -36,15 +40,7 @@ ir::Shape sizes(const tiling::Region& r) {
     return s;
 }
 
-// What one block became, numbered on its own: instruction ids from 0, per core tags from 0,
-// barrier ids from 0. Blocks are written side by side and spliced into the program in order.
-struct Chunk {
-    std::vector<Instruction> instructions;
-    std::vector<int> transfersOf;        // per core
-    int barriers = 0;
-    BlockCode code;
-    std::vector<Diagnostic> diagnostics;
-};
+using Chunk = BlockChunk;
 
 // The target's paths and the DRAM plan, as every block's writer reads them.
 struct Paths {
@@ -100,8 +96,8 @@ class BlockWriter {
     // running count, modulo the tag space.
     int nextTag(int core) { return m_out.transfersOf[static_cast<std::size_t>(core)]++; }
 
+    // Relative to the tensor's DRAM home: the splice adds its offset (dramSides).
     Access dramAccess(ir::ValueId v, const tiling::Region& r, int core) const {
-        const DramBuffer* home = dramOf(m_paths, v.index);
         Access a;
         a.memory = m_t.mainMemory;
         a.instance = m_mainPerGroup ? groupOf(core) : 0;
@@ -109,7 +105,7 @@ class BlockWriter {
         a.strides = rowMajorStrides(shape);
         std::int64_t first = 0;
         for (std::size_t d = 0; d < r.size(); ++d) first += r[d].begin * a.strides[d];
-        a.offset = (home ? home->offset : 0) + static_cast<std::uint64_t>(first) * ir::dtypeSize(m_g.value(v).dtype);
+        a.offset = static_cast<std::uint64_t>(first) * ir::dtypeSize(m_g.value(v).dtype);
         a.shape = sizes(r);
         return a;
     }
@@ -128,8 +124,10 @@ class BlockWriter {
         return a;
     }
 
-    int transfer(int core, Provenance from, const target::TransferPath& path, Access src, Access dst, ir::ValueId v,
-                 const tiling::Region& region) {
+    // A load (main memory to working memory) or a store (the other way).
+    enum class Way : std::uint8_t { Load, Store };
+    int transfer(Way way, int core, Provenance from, const target::TransferPath& path, Access src, Access dst,
+                 ir::ValueId v, const tiling::Region& region) {
         Transfer t;
         t.path = path.name;
         t.source = std::move(src);
@@ -139,7 +137,8 @@ class BlockWriter {
         t.value = v;
         t.region = region;
         int tag = t.tag;
-        append(core, from, std::move(t));
+        const InstrId at = append(core, from, std::move(t));
+        m_out.dramSides.push_back({at, way == Way::Load});
         return tag;
     }
 
@@ -160,7 +159,7 @@ class BlockWriter {
         for (ir::ValueId v : weights) {
             const tiling::Region whole = tiling::fullRegion(m_g.value(v).shape);
             Provenance from{block.block.id, block.tiles().empty() ? ir::OpId{} : firstReader(block.tiles().front(), v), -1};
-            tags.push_back(transfer(0, from, *m_broadcast, dramAccess(v, whole, 0),
+            tags.push_back(transfer(Way::Load, 0, from, *m_broadcast, dramAccess(v, whole, 0),
                                     sramAccess(residentAt.at(v.index), whole, whole, v, 0), v, whole));
             std::get<Transfer>(m_out.instructions.back().body).alsoTo = others;
         }
@@ -178,6 +177,16 @@ class BlockWriter {
   public:
     void emitBlock(const TiledBlock& block) {
         const int id = block.block.id;
+        m_out.plan = block.plan;
+        std::set<std::uint32_t> loaded, stored; // each tensor once, however many tiles touch it
+        for (const auto& tile : block.tiles()) {
+            for (const auto& [v, r] : tile.loads) loaded.insert(v.index);
+            for (const auto& [v, r] : tile.stores) stored.insert(v.index);
+        }
+        m_out.loaded.assign(loaded.begin(), loaded.end());
+        m_out.stored.assign(stored.begin(), stored.end());
+        const std::vector<ir::ValueId> broadcast = broadcastWeights(m_g, m_t, m_paths, block);
+        m_out.broadcasts = !broadcast.empty();
         // Working memory: resident inputs, then the slots.
         std::map<std::uint32_t, std::uint64_t> residentAt;
         std::uint64_t residentBytes = 0;
@@ -201,7 +210,6 @@ class BlockWriter {
             return;
         }
 
-        const std::vector<ir::ValueId> broadcast = broadcastWeights(m_g, m_t, m_paths, block);
         if (!broadcast.empty()) emitBroadcasts(block, broadcast, residentAt);
         for (int core : code.cores) {
             std::vector<std::size_t> mine;
@@ -222,7 +230,7 @@ class BlockWriter {
             if (std::find(broadcast.begin(), broadcast.end(), v) != broadcast.end()) continue;
             const tiling::Region whole = tiling::fullRegion(m_g.value(v).shape);
             Provenance from{id, mine.empty() ? ir::OpId{} : firstReader(block.tiles()[mine.front()], v), -1};
-            pendingResident[v.index] = transfer(core, from, *m_load, dramAccess(v, whole, core),
+            pendingResident[v.index] = transfer(Way::Load, core, from, *m_load, dramAccess(v, whole, core),
                                                 sramAccess(residentAt.at(v.index), whole, whole, v, core), v, whole);
         }
         std::vector<Slot> slots(static_cast<std::size_t>(block.buffering));
@@ -245,7 +253,7 @@ class BlockWriter {
                 const TileLayout::Placed& at = *layouts[t].find(v.index);
                 Provenance from{id, firstReader(tile, v), static_cast<std::int64_t>(t)};
                 pendingLoads[k][v.index] =
-                    transfer(core, from, *m_load, dramAccess(v, r, core), sramAccess(slotBase(k) + at.offset, at.held, r, v, core), v, r);
+                    transfer(Way::Load, core, from, *m_load, dramAccess(v, r, core), sramAccess(slotBase(k) + at.offset, at.held, r, v, core), v, r);
             }
         };
 
@@ -286,7 +294,7 @@ class BlockWriter {
             for (const auto& [v, r] : tile.stores) {
                 const TileLayout::Placed& at = *layouts[t].find(v.index);
                 Provenance from{id, m_g.value(v).producer, static_cast<std::int64_t>(t)};
-                slot.storeTags.push_back(transfer(core, from, *m_store, sramAccess(slotBase(k) + at.offset, at.held, r, v, core),
+                slot.storeTags.push_back(transfer(Way::Store, core, from, *m_store, sramAccess(slotBase(k) + at.offset, at.held, r, v, core),
                                                   dramAccess(v, r, core), v, r));
             }
             if (slots.size() == 1 && k + 1 < mine.size()) issueLoads(k + 1);
@@ -326,15 +334,41 @@ class BlockWriter {
     Chunk& m_out;
 };
 
-// Writes the blocks' chunks (side by side on big programs) and splices them into the program in
-// schedule order, with the barriers between dependent blocks.
+// Runs work(i) for every i < count, on `threads` threads taking indices in turn. An exception
+// (out of memory) reaches the caller instead of ending the process.
+template <class Work>
+void forEachIndex(std::size_t count, unsigned threads, const Work& work) {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> failed(threads);
+    auto run = [&](unsigned worker) {
+        try {
+            for (std::size_t i = next++; i < count; i = next++) work(i);
+        } catch (...) {
+            failed[worker] = std::current_exception();
+            next = count; // the others stop at their next index
+        }
+    };
+    std::vector<std::thread> helpers;
+    for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(run, i);
+    run(0);
+    for (std::thread& t : helpers) t.join();
+    for (const std::exception_ptr& e : failed)
+        if (e) std::rethrow_exception(e);
+}
+
+unsigned helperThreads(std::size_t work, std::size_t parallelFrom) {
+    return work < parallelFrom ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+}
+
+// Writes the blocks' chunks (side by side on big programs; a kept chunk when the cache has one)
+// and splices them into the program in schedule order, with the barriers between dependent
+// blocks.
 class StreamWriter {
   public:
     explicit StreamWriter(CompileState& state) : m_state(state), m_g(state.graph), m_t(state.target) {
         m_program = &state.program;
         m_program->cores = m_t.cores();
         m_program->streams.assign(static_cast<std::size_t>(m_t.cores()), {});
-        m_nextTag.assign(static_cast<std::size_t>(m_t.cores()), 0);
         m_paths.load = m_t.pathBetween(m_t.mainMemory, m_t.workingMemory);
         m_paths.store = m_t.pathBetween(m_t.workingMemory, m_t.mainMemory);
         for (const target::TransferPath& path : m_t.paths)
@@ -353,104 +387,154 @@ class StreamWriter {
                                                 m_t.mainMemory + "' and '" + m_t.workingMemory + "'"));
             return;
         }
-        std::vector<Chunk> chunks = writeChunks();
-        std::size_t total = 0;
-        for (const Chunk& chunk : chunks) total += chunk.instructions.size();
-        m_program->instructions.reserve(total + m_state.blocks.size() * static_cast<std::size_t>(m_t.cores()));
+        gatherChunks();
+        placeChunks();
+        const std::size_t blocks = m_state.blocks.size();
+        forEachIndex(blocks, helperThreads(m_program->instructions.size(), kParallelFromInstructions),
+                     [&](std::size_t p) { fill(p); });
 
-        // Since the last barrier: the main-memory ranges read and written. A block needs a
-        // barrier before it when it reads what was written (RAW), or writes over what was read
-        // or written (WAR, WAW: the DRAM plan reuses space, and another core may still be on it).
-        std::vector<ByteRange> read, written;
-        for (std::size_t p = 0; p < m_state.blocks.size(); ++p) {
-            const TiledBlock& block = m_state.blocks[p];
-            std::set<std::uint32_t> loaded, stored; // each tensor once, however many tiles touch it
-            for (const auto& tile : block.tiles()) {
-                for (const auto& [v, r] : tile.loads) loaded.insert(v.index);
-                for (const auto& [v, r] : tile.stores) stored.insert(v.index);
-            }
-            const std::vector<ByteRange> loads = rangesOf(loaded), stores = rangesOf(stored);
-            const bool broadcasts = !broadcastWeights(m_g, m_t, m_paths, block).empty();
-            // A broadcast lands in every core's working memory: no core may still be on the
-            // previous block, so it starts after a barrier too.
-            if (broadcasts || overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
-                if (!m_barrierLast) barrier();
-                read.clear();
-                written.clear();
-            }
-            splice(std::move(chunks[p]));
-            m_barrierLast = false;
-            read.insert(read.end(), loads.begin(), loads.end());
-            written.insert(written.end(), stores.begin(), stores.end());
+        std::vector<std::size_t> perCore(m_program->streams.size(), 0);
+        for (const Instruction& in : m_program->instructions) ++perCore[static_cast<std::size_t>(in.core)];
+        for (std::size_t c = 0; c < perCore.size(); ++c) m_program->streams[c].reserve(perCore[c]);
+        for (const Instruction& in : m_program->instructions)
+            m_program->streams[static_cast<std::size_t>(in.core)].push_back(in.id);
+        m_program->blocks.reserve(blocks);
+        for (std::size_t p = 0; p < blocks; ++p) {
+            const Chunk& chunk = *m_sources[p];
+            m_program->blocks.push_back(chunk.code);
+            m_state.diagnostics.insert(m_state.diagnostics.end(), chunk.diagnostics.begin(), chunk.diagnostics.end());
         }
     }
 
   private:
+    static constexpr std::size_t kParallelFromInstructions = 20'000;
+
     struct ByteRange {
         std::uint64_t begin, end;
     };
 
-    // Every block's chunk; on a big program, on a few threads taking blocks in turn.
-    std::vector<Chunk> writeChunks() const {
-        std::vector<Chunk> chunks(m_state.blocks.size());
-        std::size_t tiles = 0;
-        for (const TiledBlock& block : m_state.blocks) tiles += block.tiles().size();
-        const unsigned threads = tiles < kParallelFromTiles ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
-        std::atomic<std::size_t> next{0};
-        // An exception (out of memory) must reach compile()'s caller, not end the process.
-        std::vector<std::exception_ptr> failed(threads);
-        auto work = [&](unsigned worker) {
-            try {
-                for (std::size_t p = next++; p < chunks.size(); p = next++)
-                    BlockWriter(m_state, m_paths, chunks[p]).emitBlock(m_state.blocks[p]);
-            } catch (...) {
-                failed[worker] = std::current_exception();
-                next = chunks.size(); // the others stop at their next block
+    // Where a block's chunk goes in the program: after the barrier before it, if any.
+    struct Placement {
+        bool barrierBefore = false;
+        int barrierId = 0;          // the barrier's id
+        InstrId first = 0;          // the chunk's first instruction
+        std::vector<int> tagBase;   // per core: transfers issued before, modulo the tag space
+        int barrierBase = 0;        // barriers before the chunk
+    };
+
+    // Each block's chunk: the cache's, or written now (side by side on a big program).
+    void gatherChunks() {
+        const std::size_t blocks = m_state.blocks.size();
+        CompileCache* cache = m_state.cache;
+        m_sources.assign(blocks, nullptr);
+        m_kept.assign(blocks, nullptr);
+        std::vector<std::string> keys(blocks);
+        std::vector<std::size_t> missing;
+        for (std::size_t p = 0; p < blocks; ++p) {
+            if (cache) {
+                keys[p] = chunkKey(m_state.blocks[p]);
+                m_kept[p] = cache->chunk(keys[p]);
+                m_sources[p] = m_kept[p].get();
             }
-        };
-        std::vector<std::thread> helpers;
-        for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work, i);
-        work(0);
-        for (std::thread& t : helpers) t.join();
-        for (const std::exception_ptr& e : failed)
-            if (e) std::rethrow_exception(e);
-        return chunks;
+            if (!m_sources[p]) missing.push_back(p);
+        }
+        m_fresh.clear();
+        m_fresh.resize(missing.size());
+        std::size_t tiles = 0;
+        for (std::size_t p : missing) tiles += m_state.blocks[p].tiles().size();
+        forEachIndex(missing.size(), helperThreads(tiles, kParallelFromTiles), [&](std::size_t i) {
+            BlockWriter(m_state, m_paths, m_fresh[i]).emitBlock(m_state.blocks[missing[i]]);
+        });
+        for (std::size_t i = 0; i < missing.size(); ++i) {
+            const std::size_t p = missing[i];
+            if (cache) {
+                // Kept for the next compile, so copied into this program rather than moved.
+                m_kept[p] = std::make_shared<const Chunk>(std::move(m_fresh[i]));
+                cache->keepChunk(keys[p], m_kept[p]);
+                m_sources[p] = m_kept[p].get();
+            } else {
+                m_sources[p] = &m_fresh[i];
+            }
+        }
+        m_owned.assign(blocks, nullptr);
+        if (!cache)
+            for (std::size_t i = 0; i < missing.size(); ++i) m_owned[missing[i]] = &m_fresh[i];
     }
 
-    // Renumbers a chunk into the program: ids after the program's last, tags after the core's
-    // running count (modulo the tag space), barrier ids after the program's.
-    void splice(Chunk chunk) {
-        m_program->blocks.push_back(std::move(chunk.code));
-        m_state.diagnostics.insert(m_state.diagnostics.end(), chunk.diagnostics.begin(), chunk.diagnostics.end());
-        const auto base = static_cast<InstrId>(m_program->instructions.size());
-        for (Instruction& in : chunk.instructions) {
-            const int tagBase = m_nextTag[static_cast<std::size_t>(in.core)];
-            in.id += base;
+    // Since the last barrier: the main-memory ranges read and written. A block needs a barrier
+    // before it when it reads what was written (RAW), or writes over what was read or written
+    // (WAR, WAW: the DRAM plan reuses space, and another core may still be on it). Numbers the
+    // chunks' ids, tags and barriers as if written one after another, and sizes the program.
+    void placeChunks() {
+        const std::size_t blocks = m_state.blocks.size();
+        m_places.assign(blocks, {});
+        std::vector<ByteRange> read, written;
+        std::vector<int> nextTag(static_cast<std::size_t>(m_t.cores()), 0);
+        std::size_t size = 0;
+        int barriers = 0;
+        bool barrierLast = true; // nothing issued since the last barrier (or the start)
+        for (std::size_t p = 0; p < blocks; ++p) {
+            const Chunk& chunk = *m_sources[p];
+            Placement& place = m_places[p];
+            const std::vector<ByteRange> loads = rangesOf(chunk.loaded), stores = rangesOf(chunk.stored);
+            // A broadcast lands in every core's working memory: no core may still be on the
+            // previous block, so it starts after a barrier too.
+            if (chunk.broadcasts || overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
+                if (!barrierLast) {
+                    place.barrierBefore = true;
+                    place.barrierId = barriers++;
+                    size += static_cast<std::size_t>(m_t.cores());
+                }
+                read.clear();
+                written.clear();
+            }
+            place.first = static_cast<InstrId>(size);
+            place.tagBase = nextTag;
+            place.barrierBase = barriers;
+            size += chunk.instructions.size();
+            for (std::size_t c = 0; c < nextTag.size(); ++c) nextTag[c] = (nextTag[c] + chunk.transfersOf[c]) % kTagSpace;
+            barriers += chunk.barriers;
+            barrierLast = false;
+            read.insert(read.end(), loads.begin(), loads.end());
+            written.insert(written.end(), stores.begin(), stores.end());
+        }
+        m_program->instructions.resize(size);
+    }
+
+    // Puts block p's barrier (if any) and chunk into their places, renumbered: ids after the
+    // instructions before, tags after the core's running count (modulo the tag space), barrier
+    // ids after the program's, main-memory offsets after the tensor's DRAM home.
+    void fill(std::size_t p) {
+        const Placement& place = m_places[p];
+        std::vector<Instruction>& out = m_program->instructions;
+        if (place.barrierBefore)
+            for (int c = 0; c < m_t.cores(); ++c) {
+                Instruction& in = out[place.first - static_cast<InstrId>(m_t.cores()) + static_cast<InstrId>(c)];
+                in.id = place.first - static_cast<InstrId>(m_t.cores()) + static_cast<InstrId>(c);
+                in.core = c;
+                in.from = Provenance{};
+                in.body = Barrier{place.barrierId};
+            }
+        Chunk* owned = m_owned[p];
+        const Chunk& chunk = *m_sources[p];
+        for (std::size_t i = 0; i < chunk.instructions.size(); ++i) {
+            Instruction& in = out[place.first + i];
+            if (owned) in = std::move(owned->instructions[i]);
+            else in = chunk.instructions[i];
+            const int tagBase = place.tagBase[static_cast<std::size_t>(in.core)];
+            in.id += place.first;
             if (auto* t = std::get_if<Transfer>(&in.body)) t->tag = (t->tag + tagBase) % kTagSpace;
             else if (auto* w = std::get_if<Wait>(&in.body)) w->tag = (w->tag + tagBase) % kTagSpace;
-            else if (auto* b = std::get_if<Barrier>(&in.body)) b->id += m_barriers;
-            m_program->streams[static_cast<std::size_t>(in.core)].push_back(in.id);
-            m_program->instructions.push_back(std::move(in));
+            else if (auto* b = std::get_if<Barrier>(&in.body)) b->id += place.barrierBase;
         }
-        for (std::size_t c = 0; c < m_nextTag.size(); ++c)
-            m_nextTag[c] = (m_nextTag[c] + chunk.transfersOf[c]) % kTagSpace;
-        m_barriers += chunk.barriers;
+        for (const Chunk::DramSide& side : chunk.dramSides) {
+            Transfer& t = std::get<Transfer>(out[place.first + side.instruction].body);
+            if (const DramBuffer* home = dramOf(m_paths, t.value.index))
+                (side.source ? t.source : t.destination).offset += home->offset;
+        }
     }
 
-    void barrier() {
-        for (int c = 0; c < m_t.cores(); ++c) {
-            Instruction in;
-            in.id = static_cast<InstrId>(m_program->instructions.size());
-            in.core = c;
-            in.body = Barrier{m_barriers};
-            m_program->streams[static_cast<std::size_t>(c)].push_back(in.id);
-            m_program->instructions.push_back(std::move(in));
-        }
-        ++m_barriers;
-        m_barrierLast = true;
-    }
-
-    std::vector<ByteRange> rangesOf(const std::set<std::uint32_t>& values) const {
+    std::vector<ByteRange> rangesOf(const std::vector<std::uint32_t>& values) const {
         std::vector<ByteRange> ranges;
         for (std::uint32_t v : values)
             if (const DramBuffer* home = dramOf(m_paths, v)) ranges.push_back({home->offset, home->offset + home->bytes});
@@ -469,9 +553,11 @@ class StreamWriter {
     const target::Target& m_t;
     Program* m_program = nullptr;
     Paths m_paths;
-    bool m_barrierLast = true;  // nothing issued since the last barrier (or the start)
-    std::vector<int> m_nextTag; // per core
-    int m_barriers = 0;
+    std::vector<Chunk> m_fresh;                          // written by this compile
+    std::vector<std::shared_ptr<const Chunk>> m_kept;    // per block: the cache's, when there is one
+    std::vector<const Chunk*> m_sources;                 // per block: its chunk
+    std::vector<Chunk*> m_owned;                         // per block: its chunk when this compile may move from it
+    std::vector<Placement> m_places;
 };
 
 } // namespace

@@ -14,8 +14,10 @@ namespace strata::compiler {
 //    the slot is loaded again, and a core waits all its stores at the end of a block;
 //  - a barrier on every core before a block that reads what an earlier block wrote since the
 //    last barrier.
-// A big program's blocks are written side by side, each numbered on its own, then spliced in
-// schedule order: ids, tags and barrier ids come out as if written one block after another.
+// A big program's blocks are written side by side, each numbered on its own (compiler/
+// BlockChunk.h), then spliced in schedule order: ids, tags, barrier ids and main-memory offsets
+// come out as if written one block after another. With a CompileCache, a block the cache holds
+// written from the same plans, cores and buffering is not written again, only spliced.
 // Pre: tileBlocks, planDram, distributeTiles. Errors (no path between the memories, a block
 // whose slots do not fit the working memory) go to the diagnostics.
 void insertTransfers(CompileState& state);
