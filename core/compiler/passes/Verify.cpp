@@ -1,6 +1,7 @@
 #include "compiler/passes/Verify.h"
 
 #include <algorithm>
+#include <functional>
 #include <future>
 #include <map>
 #include <set>
@@ -14,6 +15,15 @@ struct Range {
     std::uint64_t begin = 0, end = 0;
     bool overlaps(const Range& o) const { return begin < o.end && o.begin < end; }
 };
+
+// Memory names are short and mostly the same length ("DRAM", "L2BM"): compared inline rather
+// than through a call to memcmp for every access.
+bool sameName(const std::string& a, const std::string& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
 
 Range rangeOf(const Access& a, std::uint32_t elementBytes) {
     std::int64_t last = 0;
@@ -40,7 +50,7 @@ using Deliveries = std::vector<std::vector<Delivery>>; // by epoch
 class CoreChecker {
   public:
     CoreChecker(const Program& p, const ir::Graph& g, const target::Target& t, int core,
-                const std::map<std::uint32_t, int>& storeEpoch, const Deliveries& deliveries,
+                const std::vector<int>& storeEpoch, const Deliveries& deliveries,
                 std::vector<Diagnostic>& out)
         : m_p(p), m_g(g), m_t(t), m_core(core), m_storeEpoch(storeEpoch), m_deliveries(deliveries), m_out(out),
           m_capacity(t.workingMemoryBytes()) {}
@@ -58,7 +68,7 @@ class CoreChecker {
 
   private:
     std::uint32_t elementBytes(ir::ValueId v) const { return static_cast<std::uint32_t>(ir::dtypeSize(m_g.value(v).dtype)); }
-    bool isWorking(const Access& a) const { return a.memory == m_t.workingMemory; }
+    bool isWorking(const Access& a) const { return sameName(a.memory, m_t.workingMemory); }
     bool inFlight(int tag) const {
         return std::any_of(m_inFlight.begin(), m_inFlight.end(), [&](const auto& f) { return f.first == tag; });
     }
@@ -94,7 +104,7 @@ class CoreChecker {
         if (isWorking(t.destination)) {
             overwrite(rangeOf(t.destination, elementBytes(t.value)), in.id);
             // A tensor written by a block must be read after a barrier that follows its store.
-            if (auto it = m_storeEpoch.find(t.value.index); it != m_storeEpoch.end() && it->second >= m_epoch)
+            if (t.value.index < m_storeEpoch.size() && m_storeEpoch[t.value.index] >= m_epoch)
                 report("loads '" + m_g.value(t.value).name + "' before the barrier after its store", in.id, "dram-order");
         } else {
             Range src = rangeOf(t.source, elementBytes(t.value));
@@ -151,7 +161,7 @@ class CoreChecker {
     const ir::Graph& m_g;
     const target::Target& m_t;
     int m_core;
-    const std::map<std::uint32_t, int>& m_storeEpoch;
+    const std::vector<int>& m_storeEpoch; // by value index; -1: never stored
     const Deliveries& m_deliveries;
     std::vector<Diagnostic>& m_out;
     std::uint64_t m_capacity;
@@ -184,26 +194,48 @@ struct MainAccess {
     }
 };
 
+// What one core's stream tells the checks of every core, gathered in one walk over it: the epoch
+// of its last store of each tensor, the bytes its broadcasts deliver, and its main-memory
+// accesses by epoch.
+struct StreamFacts {
+    std::vector<int> storeEpoch;                      // by value index; -1: never stored
+    Deliveries deliveries;                            // by epoch
+    std::vector<std::vector<MainAccess>> mainAccesses; // by epoch
+};
+
+StreamFacts streamFacts(const Program& p, const ir::Graph& g, const target::Target& t, std::size_t core) {
+    StreamFacts facts;
+    facts.storeEpoch.assign(g.values.size(), -1);
+    facts.mainAccesses.resize(1);
+    std::size_t epoch = 0;
+    for (InstrId id : p.streams[core]) {
+        const Instruction& in = p.instructions[id];
+        if (in.kind() == InstrKind::Barrier) {
+            if (++epoch >= facts.mainAccesses.size()) facts.mainAccesses.resize(epoch + 1);
+            continue;
+        }
+        const auto* tr = std::get_if<Transfer>(&in.body);
+        if (!tr) continue;
+        const auto bytes = static_cast<std::uint32_t>(ir::dtypeSize(g.value(tr->value).dtype));
+        const bool write = sameName(tr->destination.memory, t.mainMemory);
+        if (write && tr->value.index < facts.storeEpoch.size())
+            facts.storeEpoch[tr->value.index] = std::max(facts.storeEpoch[tr->value.index], static_cast<int>(epoch));
+        if (!tr->alsoTo.empty()) {
+            if (facts.deliveries.size() <= epoch) facts.deliveries.resize(epoch + 1);
+            for (int other : tr->alsoTo) facts.deliveries[epoch].push_back({other, tr->value.index, rangeOf(tr->destination, bytes)});
+        }
+        const Access& main = write ? tr->destination : tr->source;
+        if (sameName(main.memory, t.mainMemory))
+            facts.mainAccesses[epoch].push_back({rangeOf(main, bytes), tr, static_cast<int>(core), write, id});
+    }
+    return facts;
+}
+
 // Between two barriers, cores run in any order relative to each other: a main-memory write must
 // not overlap another core's read or write of the same bytes (the DRAM plan reuses space, so
-// this is about bytes, not tensors).
-void checkMainMemoryRaces(const Program& p, const ir::Graph& g, const target::Target& t, std::vector<Diagnostic>& out) {
-    std::vector<std::vector<MainAccess>> epochs(1);
-    for (std::size_t core = 0; core < p.streams.size(); ++core) {
-        std::size_t epoch = 0;
-        for (InstrId id : p.streams[core]) {
-            const Instruction& in = p.instructions[id];
-            if (in.kind() == InstrKind::Barrier) {
-                if (++epoch >= epochs.size()) epochs.resize(epoch + 1);
-            } else if (const auto* tr = std::get_if<Transfer>(&in.body)) {
-                const auto bytes = static_cast<std::uint32_t>(ir::dtypeSize(g.value(tr->value).dtype));
-                const bool write = tr->destination.memory == t.mainMemory;
-                const Access& main = write ? tr->destination : tr->source;
-                if (main.memory == t.mainMemory)
-                    epochs[epoch].push_back({rangeOf(main, bytes), tr, static_cast<int>(core), write, id});
-            }
-        }
-    }
+// this is about bytes, not tensors). `epochs`: every core's accesses, in core order.
+void checkMainMemoryRaces(const std::vector<std::vector<MainAccess>>& epochs, const Program& p, const ir::Graph& g,
+                          const target::Target& t, std::vector<Diagnostic>& out) {
     for (const auto& accesses : epochs) {
         std::vector<MainAccess> writes;
         for (const MainAccess& a : accesses)
@@ -237,43 +269,45 @@ void checkMainMemoryRaces(const Program& p, const ir::Graph& g, const target::Ta
 
 std::vector<Diagnostic> verifyProgram(const Program& program, const ir::Graph& graph, const target::Target& target) {
     std::vector<Diagnostic> out;
-    // The epoch (barriers passed) of the last store of every tensor, over all cores.
-    std::map<std::uint32_t, int> storeEpoch;
-    Deliveries deliveries;
-    for (const auto& stream : program.streams) {
-        int epoch = 0;
-        for (InstrId id : stream) {
-            const Instruction& in = program.instructions[id];
-            if (in.kind() == InstrKind::Barrier) ++epoch;
-            const auto* t = std::get_if<Transfer>(&in.body);
-            if (t && t->destination.memory == target.mainMemory)
-                storeEpoch[t->value.index] = std::max(storeEpoch[t->value.index], epoch);
-            if (t && !t->alsoTo.empty()) {
-                if (deliveries.size() <= static_cast<std::size_t>(epoch)) deliveries.resize(static_cast<std::size_t>(epoch) + 1);
-                const auto bytes = static_cast<std::uint32_t>(ir::dtypeSize(graph.value(t->value).dtype));
-                for (int core : t->alsoTo)
-                    deliveries[static_cast<std::size_t>(epoch)].push_back(
-                        {core, t->value.index, rangeOf(t->destination, bytes)});
-            }
+    // Both steps read the program only and write their own results, so a big program has its
+    // cores' streams walked side by side; results are joined in a fixed order (cores, then races).
+    const std::size_t cores = program.streams.size();
+    const bool parallel = program.instructions.size() >= kParallelFrom;
+    auto forEachCore = [&](const std::function<void(std::size_t)>& work, const std::function<void()>& alongside) {
+        if (!parallel) {
+            for (std::size_t core = 0; core < cores; ++core) work(core);
+            alongside();
+            return;
         }
-    }
-    // The checks read the program only and write their own findings, so a big program has them
-    // run side by side; the findings are joined in a fixed order (cores, then races).
-    const int cores = static_cast<int>(program.streams.size());
-    std::vector<std::vector<Diagnostic>> found(static_cast<std::size_t>(cores) + 1);
-    auto checkCore = [&](int core) {
-        CoreChecker(program, graph, target, core, storeEpoch, deliveries, found[static_cast<std::size_t>(core)]).run();
-    };
-    auto checkRaces = [&] { checkMainMemoryRaces(program, graph, target, found.back()); };
-    if (program.instructions.size() < kParallelFrom) {
-        for (int core = 0; core < cores; ++core) checkCore(core);
-        checkRaces();
-    } else {
         std::vector<std::future<void>> jobs;
-        for (int core = 0; core < cores; ++core) jobs.push_back(std::async(std::launch::async, checkCore, core));
-        checkRaces();
+        for (std::size_t core = 0; core < cores; ++core) jobs.push_back(std::async(std::launch::async, work, core));
+        alongside();
         for (auto& job : jobs) job.get();
+    };
+
+    std::vector<StreamFacts> facts(cores);
+    forEachCore([&](std::size_t core) { facts[core] = streamFacts(program, graph, target, core); }, [] {});
+    // Over all cores: the epoch (barriers passed) of the last store of every tensor, the
+    // deliveries and the main-memory accesses of each epoch, in core order.
+    std::vector<int> storeEpoch(graph.values.size(), -1);
+    Deliveries deliveries;
+    std::vector<std::vector<MainAccess>> epochs;
+    for (StreamFacts& f : facts) {
+        for (std::size_t v = 0; v < storeEpoch.size(); ++v) storeEpoch[v] = std::max(storeEpoch[v], f.storeEpoch[v]);
+        if (deliveries.size() < f.deliveries.size()) deliveries.resize(f.deliveries.size());
+        for (std::size_t e = 0; e < f.deliveries.size(); ++e)
+            deliveries[e].insert(deliveries[e].end(), f.deliveries[e].begin(), f.deliveries[e].end());
+        if (epochs.size() < f.mainAccesses.size()) epochs.resize(f.mainAccesses.size());
+        for (std::size_t e = 0; e < f.mainAccesses.size(); ++e)
+            epochs[e].insert(epochs[e].end(), f.mainAccesses[e].begin(), f.mainAccesses[e].end());
     }
+
+    std::vector<std::vector<Diagnostic>> found(cores + 1);
+    forEachCore(
+        [&](std::size_t core) {
+            CoreChecker(program, graph, target, static_cast<int>(core), storeEpoch, deliveries, found[core]).run();
+        },
+        [&] { checkMainMemoryRaces(epochs, program, graph, target, found.back()); });
     for (auto& part : found) out.insert(out.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
     return out;
 }
