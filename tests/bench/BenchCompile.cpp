@@ -1,16 +1,25 @@
 // strata_bench_compile: compile time per model and target with the default `rules` schedule
 // (issue budgets: ResNet-50 on host under 2 s, a 13,000-node transformer under 10 s). Each pass's
 // time is a counter (ms). Models as in BenchModels.h. Never a timed assertion.
+//   compile/rules/MODEL/TARGET    a compile from scratch
+//   recompile/MODEL/TARGET        the GUI's compile after halving one block's mp, with the
+//                                 CompileCache the schedule before left (filled untimed)
+//   verify/MODEL/TARGET           the verifier alone on the rules schedule's program
 
 #include "BenchModels.h"
 #include "compiler/Pipeline.h"
+#include "compiler/passes/Verify.h"
 #include "model/OnnxImporter.h"
+#include "schedule/Edits.h"
 #include "schedule/Strategies.h"
 #include "target/TargetLoader.h"
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace {
@@ -40,12 +49,57 @@ void benchCompile(benchmark::State& state, const Fixture& f) {
     state.counters["instructions"] = static_cast<double>(instructions);
 }
 
+// Each iteration starts from a cache that only the schedule before the edit filled.
+void benchRecompile(benchmark::State& state, const Fixture& f, const schedule::Schedule& edited) {
+    std::map<std::string, double> passMs;
+    for (auto _ : state) {
+        state.PauseTiming();
+        compiler::CompileCache cache(*f.graph, f.target);
+        compiler::CompileOptions options;
+        options.cache = &cache;
+        if (!compiler::compile(*f.graph, f.target, f.schedule, options)) {
+            state.SkipWithError("the schedule before the edit does not compile");
+            break;
+        }
+        state.ResumeTiming();
+        auto result = compiler::compile(*f.graph, f.target, edited, options);
+        if (!result) {
+            state.SkipWithError(result.diagnostics().front().toString().c_str());
+            break;
+        }
+        for (const auto& pass : result->passes) passMs[pass.name] += pass.milliseconds;
+        state.PauseTiming(); // the program's destruction is the caller's
+        result = compiler::CompileResult{};
+        state.ResumeTiming();
+    }
+    const double n = std::max<double>(1, static_cast<double>(state.iterations()));
+    for (const auto& [name, ms] : passMs) state.counters[name + "_ms"] = ms / n;
+}
+
+void benchVerify(benchmark::State& state, const Fixture& f, const compiler::Program& program) {
+    for (auto _ : state) benchmark::DoNotOptimize(compiler::verifyProgram(program, *f.graph, f.target));
+    state.counters["instructions"] = static_cast<double>(program.instructions.size());
+}
+
+// The schedule with its middle block's mp halved (or doubled when it is 1).
+std::optional<schedule::Schedule> oneBlockEdit(const schedule::Schedule& s, const target::Target& target) {
+    for (std::size_t k = 0; k < s.blocks.size(); ++k) {
+        const schedule::Block& b = s.blocks[(s.blocks.size() / 2 + k) % s.blocks.size()];
+        const int mp = b.mp > 1 ? b.mp / 2 : std::min(2, target.maxMp());
+        if (mp == b.mp) continue;
+        if (auto edited = schedule::setMp(s, b.id, mp)) return std::move(edited).value();
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     static std::vector<std::unique_ptr<Fixture>> fixtures;
+    static std::vector<std::unique_ptr<schedule::Schedule>> edits;
+    static std::vector<std::unique_ptr<compiler::Program>> programs;
     for (const auto& path : bench::benchModels()) {
         auto imported = model::importOnnxFile(path.string());
         if (!imported) continue;
@@ -58,6 +112,21 @@ int main(int argc, char** argv) {
             benchmark::RegisterBenchmark(name.c_str(), benchCompile, std::cref(*fixtures.back()))
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
+            const std::string model = path.filename().string() + "/" + targetName;
+            if (auto edited = oneBlockEdit(fixtures.back()->schedule, *target)) {
+                edits.push_back(std::make_unique<schedule::Schedule>(std::move(*edited)));
+                benchmark::RegisterBenchmark(("recompile/" + model).c_str(), benchRecompile, std::cref(*fixtures.back()),
+                                             std::cref(*edits.back()))
+                    ->Unit(benchmark::kMillisecond)
+                    ->UseRealTime();
+            }
+            if (auto compiled = compiler::compile(*imported->graph, *target, fixtures.back()->schedule)) {
+                programs.push_back(std::make_unique<compiler::Program>(std::move(compiled->program)));
+                benchmark::RegisterBenchmark(("verify/" + model).c_str(), benchVerify, std::cref(*fixtures.back()),
+                                             std::cref(*programs.back()))
+                    ->Unit(benchmark::kMillisecond)
+                    ->UseRealTime();
+            }
         }
     }
     benchmark::RunSpecifiedBenchmarks();
