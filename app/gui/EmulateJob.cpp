@@ -1,4 +1,5 @@
 #include "EmulateJob.h"
+#include "FreedOffUiThread.h"
 
 #include "compiler/Pipeline.h"
 #include "emulator/Emulator.h"
@@ -56,20 +57,20 @@ EmulateOutcome EmulateJob::run(const CompileRequest& request,
             outcome.cancelled = true;
             return outcome;
         }
-        auto program = std::make_shared<compiler::Program>(std::move(compiled->program));
+        std::shared_ptr<const compiler::Program> program = freedOffUiThread(std::move(compiled->program));
         auto trace = emulator::emulate(*program, *request.target, *request.graph);
         if (!trace) {
             outcome.failure = trace.takeDiagnostics();
             return outcome;
         }
         outcome.summary = trace::summarize(*trace);
-        auto run = std::make_shared<EmulationRun>();
-        run->revision = request.revision;
-        run->graph = request.graph;
-        run->program = std::move(program);
-        run->trace = std::move(trace).value();
-        run->targetName = request.targetName;
-        outcome.run = std::move(run);
+        EmulationRun run;
+        run.revision = request.revision;
+        run.graph = request.graph;
+        run.program = std::move(program);
+        run.trace = std::move(trace).value();
+        run.targetName = request.targetName;
+        outcome.run = freedOffUiThread(std::move(run));
         outcome.emulateMs = timer.elapsed();
     } catch (const std::exception& e) {
         outcome.run.reset();
