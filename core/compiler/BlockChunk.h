@@ -18,6 +18,7 @@ namespace strata::compiler {
 struct BlockChunk {
     std::vector<Instruction> instructions;
     std::vector<int> transfersOf;        // per core
+    std::vector<std::uint32_t> instructionsOf; // per core: its stream's share
     int barriers = 0;
     BlockCode code;
     std::vector<Diagnostic> diagnostics;

@@ -74,6 +74,7 @@ class BlockWriter {
         : m_g(state.graph), m_t(state.target), m_paths(paths), m_load(paths.load), m_store(paths.store),
           m_broadcast(paths.broadcast), m_mainPerGroup(paths.mainPerGroup), m_out(out) {
         m_out.transfersOf.assign(static_cast<std::size_t>(m_t.cores()), 0);
+        m_out.instructionsOf.assign(static_cast<std::size_t>(m_t.cores()), 0);
     }
 
     struct Slot {
@@ -89,6 +90,7 @@ class BlockWriter {
         in.from = from;
         in.body = std::move(body);
         m_out.instructions.push_back(std::move(in));
+        ++m_out.instructionsOf[static_cast<std::size_t>(core)];
         return m_out.instructions.back().id;
     }
 
@@ -392,12 +394,6 @@ class StreamWriter {
         const std::size_t blocks = m_state.blocks.size();
         forEachIndex(blocks, helperThreads(m_program->instructions.size(), kParallelFromInstructions),
                      [&](std::size_t p) { fill(p); });
-
-        std::vector<std::size_t> perCore(m_program->streams.size(), 0);
-        for (const Instruction& in : m_program->instructions) ++perCore[static_cast<std::size_t>(in.core)];
-        for (std::size_t c = 0; c < perCore.size(); ++c) m_program->streams[c].reserve(perCore[c]);
-        for (const Instruction& in : m_program->instructions)
-            m_program->streams[static_cast<std::size_t>(in.core)].push_back(in.id);
         m_program->blocks.reserve(blocks);
         for (std::size_t p = 0; p < blocks; ++p) {
             const Chunk& chunk = *m_sources[p];
@@ -418,6 +414,7 @@ class StreamWriter {
         bool barrierBefore = false;
         int barrierId = 0;          // the barrier's id
         InstrId first = 0;          // the chunk's first instruction
+        std::vector<std::size_t> streamFirst; // per core: where the chunk's share of its stream starts
         std::vector<int> tagBase;   // per core: transfers issued before, modulo the tag space
         int barrierBase = 0;        // barriers before the chunk
     };
@@ -470,6 +467,7 @@ class StreamWriter {
         m_places.assign(blocks, {});
         std::vector<ByteRange> read, written;
         std::vector<int> nextTag(static_cast<std::size_t>(m_t.cores()), 0);
+        std::vector<std::size_t> streamSize(static_cast<std::size_t>(m_t.cores()), 0);
         std::size_t size = 0;
         int barriers = 0;
         bool barrierLast = true; // nothing issued since the last barrier (or the start)
@@ -484,6 +482,7 @@ class StreamWriter {
                     place.barrierBefore = true;
                     place.barrierId = barriers++;
                     size += static_cast<std::size_t>(m_t.cores());
+                    for (std::size_t& n : streamSize) ++n;
                 }
                 read.clear();
                 written.clear();
@@ -491,6 +490,8 @@ class StreamWriter {
             place.first = static_cast<InstrId>(size);
             place.tagBase = nextTag;
             place.barrierBase = barriers;
+            place.streamFirst = streamSize;
+            for (std::size_t c = 0; c < streamSize.size(); ++c) streamSize[c] += chunk.instructionsOf[c];
             size += chunk.instructions.size();
             for (std::size_t c = 0; c < nextTag.size(); ++c) nextTag[c] = (nextTag[c] + chunk.transfersOf[c]) % kTagSpace;
             barriers += chunk.barriers;
@@ -499,6 +500,7 @@ class StreamWriter {
             written.insert(written.end(), stores.begin(), stores.end());
         }
         m_program->instructions.resize(size);
+        for (std::size_t c = 0; c < streamSize.size(); ++c) m_program->streams[c].resize(streamSize[c]);
     }
 
     // Puts block p's barrier (if any) and chunk into their places, renumbered: ids after the
@@ -514,15 +516,19 @@ class StreamWriter {
                 in.core = c;
                 in.from = Provenance{};
                 in.body = Barrier{place.barrierId};
+                m_program->streams[static_cast<std::size_t>(c)][place.streamFirst[static_cast<std::size_t>(c)] - 1] = in.id;
             }
         Chunk* owned = m_owned[p];
         const Chunk& chunk = *m_sources[p];
+        std::vector<std::size_t> streamAt = place.streamFirst;
         for (std::size_t i = 0; i < chunk.instructions.size(); ++i) {
             Instruction& in = out[place.first + i];
             if (owned) in = std::move(owned->instructions[i]);
             else in = chunk.instructions[i];
-            const int tagBase = place.tagBase[static_cast<std::size_t>(in.core)];
+            const auto core = static_cast<std::size_t>(in.core);
+            const int tagBase = place.tagBase[core];
             in.id += place.first;
+            m_program->streams[core][streamAt[core]++] = in.id;
             if (auto* t = std::get_if<Transfer>(&in.body)) t->tag = (t->tag + tagBase) % kTagSpace;
             else if (auto* w = std::get_if<Wait>(&in.body)) w->tag = (w->tag + tagBase) % kTagSpace;
             else if (auto* b = std::get_if<Barrier>(&in.body)) b->id += place.barrierBase;
