@@ -1,6 +1,7 @@
 #include "compiler/passes/Verify.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <future>
 #include <map>
@@ -50,10 +51,10 @@ using Deliveries = std::vector<std::vector<Delivery>>; // by epoch
 class CoreChecker {
   public:
     CoreChecker(const Program& p, const ir::Graph& g, const target::Target& t, int core,
-                const std::vector<int>& storeEpoch, const Deliveries& deliveries,
-                std::vector<Diagnostic>& out)
-        : m_p(p), m_g(g), m_t(t), m_core(core), m_storeEpoch(storeEpoch), m_deliveries(deliveries), m_out(out),
-          m_capacity(t.workingMemoryBytes()) {}
+                const std::vector<std::uint32_t>& elementBytes, const std::vector<int>& storeEpoch,
+                const Deliveries& deliveries, std::vector<Diagnostic>& out)
+        : m_p(p), m_g(g), m_t(t), m_core(core), m_elementBytes(elementBytes), m_storeEpoch(storeEpoch),
+          m_deliveries(deliveries), m_out(out), m_capacity(t.workingMemoryBytes()) {}
 
     void run() {
         for (InstrId id : m_p.streams[static_cast<std::size_t>(m_core)]) {
@@ -63,14 +64,14 @@ class CoreChecker {
             else if (const auto* c = std::get_if<Compute>(&in.body)) compute(in, *c);
             else barrier(in);
         }
-        for (const auto& [tag, id] : m_inFlight) report("transfer never waited", id, "unwaited");
+        for (const InFlight& f : m_inFlight) report("transfer never waited", f.id, "unwaited");
     }
 
   private:
-    std::uint32_t elementBytes(ir::ValueId v) const { return static_cast<std::uint32_t>(ir::dtypeSize(m_g.value(v).dtype)); }
+    std::uint32_t elementBytes(ir::ValueId v) const { return m_elementBytes[v.index]; }
     bool isWorking(const Access& a) const { return sameName(a.memory, m_t.workingMemory); }
     bool inFlight(int tag) const {
-        return std::any_of(m_inFlight.begin(), m_inFlight.end(), [&](const auto& f) { return f.first == tag; });
+        return std::any_of(m_inFlight.begin(), m_inFlight.end(), [&](const InFlight& f) { return f.tag == tag; });
     }
 
     void report(const std::string& what, InstrId id, const std::string& kind) {
@@ -84,12 +85,9 @@ class CoreChecker {
 
     // Something writes `r`: refuse if an in-flight transfer touches it, and forget what was there.
     void overwrite(const Range& r, InstrId id) {
-        for (const auto& [tag, other] : m_inFlight) {
-            const Transfer& t = std::get<Transfer>(m_p.instructions[other].body);
-            const Access& sram = isWorking(t.source) ? t.source : t.destination;
-            if (isWorking(sram) && rangeOf(sram, elementBytes(t.value)).overlaps(r))
-                report("overwrites working memory that in-flight transfer " + std::to_string(other) + " uses", id, "race");
-        }
+        for (const InFlight& f : m_inFlight)
+            if (f.usesWorking && f.working.overlaps(r))
+                report("overwrites working memory that in-flight transfer " + std::to_string(f.id) + " uses", id, "race");
         std::erase_if(m_ready, [&](const auto& e) { return e.second.overlaps(r); });
     }
 
@@ -110,17 +108,22 @@ class CoreChecker {
             Range src = rangeOf(t.source, elementBytes(t.value));
             if (!covered(t.value, src)) report("stores working memory no compute wrote", in.id, "store-source");
         }
-        m_inFlight.emplace_back(t.tag, in.id);
+        InFlight f{t.tag, in.id, t.value.index};
+        const Access& sram = isWorking(t.source) ? t.source : t.destination;
+        f.usesWorking = isWorking(sram);
+        if (f.usesWorking) f.working = rangeOf(sram, elementBytes(t.value));
+        f.lands = isWorking(t.destination);
+        if (f.lands) f.landed = rangeOf(t.destination, elementBytes(t.value));
+        m_inFlight.push_back(f);
     }
 
     void wait(const Instruction& in, const Wait& w) {
-        auto it = std::find_if(m_inFlight.begin(), m_inFlight.end(), [&](const auto& f) { return f.first == w.tag; });
+        auto it = std::find_if(m_inFlight.begin(), m_inFlight.end(), [&](const InFlight& f) { return f.tag == w.tag; });
         if (it == m_inFlight.end()) {
             report("waits on tag " + std::to_string(w.tag) + ", which is not in flight", in.id, "wait");
             return;
         }
-        const Transfer& t = std::get<Transfer>(m_p.instructions[it->second].body);
-        if (isWorking(t.destination)) m_ready.emplace_back(t.value.index, rangeOf(t.destination, elementBytes(t.value)));
+        if (it->lands) m_ready.emplace_back(it->value, it->landed);
         m_inFlight.erase(it);
     }
 
@@ -161,33 +164,58 @@ class CoreChecker {
     const ir::Graph& m_g;
     const target::Target& m_t;
     int m_core;
+    const std::vector<std::uint32_t>& m_elementBytes; // by value index
     const std::vector<int>& m_storeEpoch; // by value index; -1: never stored
     const Deliveries& m_deliveries;
     std::vector<Diagnostic>& m_out;
     std::uint64_t m_capacity;
-    // Tag and transfer in flight, in issue order: a handful, so a vector beats a map.
-    std::vector<std::pair<int, InstrId>> m_inFlight;
+    // A transfer in flight, with the working-memory bytes it uses (source or destination) and
+    // those it leaves ready once waited (its destination), worked out once at its issue.
+    struct InFlight {
+        int tag = 0;
+        InstrId id = 0;
+        std::uint32_t value = 0;
+        bool usesWorking = false, lands = false;
+        Range working, landed;
+    };
+    // In issue order: a handful, so a vector beats a map.
+    std::vector<InFlight> m_inFlight;
     std::vector<std::pair<std::uint32_t, Range>> m_ready; // value index, bytes it holds
     std::set<std::string> m_reported;
     int m_epoch = 0;
 };
 
-// One main-memory access by a transfer.
+// One main-memory access by a transfer. The race check walks many of them per access, so what
+// it compares is held here, not read through the transfer.
 struct MainAccess {
+    static constexpr std::size_t kInlineRank = 4;
     Range bytes;                 // the span from first to last byte
     const Transfer* transfer;
     int core;
     bool write;
     InstrId id;
+    std::uint32_t value;         // the transfer's
+    std::uint32_t rank;          // of its region
+    std::array<tiling::Interval, kInlineRank> box; // the region, when rank <= kInlineRank
+
+    MainAccess(Range bytes, const Transfer* transfer, int core, bool write, InstrId id)
+        : bytes(bytes), transfer(transfer), core(core), write(write), id(id), value(transfer->value.index),
+          rank(static_cast<std::uint32_t>(transfer->region.size())), box{} {
+        if (rank <= kInlineRank) std::copy(transfer->region.begin(), transfer->region.end(), box.begin());
+    }
+
+    const tiling::Interval* region() const { return rank <= kInlineRank ? box.data() : transfer->region.data(); }
 
     // Strided boxes of one tensor interleave in memory, so for those compare the regions;
     // distinct tensors whose spans meet share bytes (the plan reused space).
     bool conflicts(const MainAccess& o) const {
         if (!bytes.overlaps(o.bytes)) return false;
-        if (transfer->value != o.transfer->value) return true;
-        for (std::size_t d = 0; d < transfer->region.size() && d < o.transfer->region.size(); ++d) {
-            const auto& a = transfer->region[d];
-            const auto& b = o.transfer->region[d];
+        if (value != o.value) return true;
+        const tiling::Interval* mine = region();
+        const tiling::Interval* theirs = o.region();
+        for (std::size_t d = 0; d < rank && d < o.rank; ++d) {
+            const auto& a = mine[d];
+            const auto& b = theirs[d];
             if (!(a.begin < b.end && b.begin < a.end)) return false;
         }
         return true;
@@ -203,7 +231,8 @@ struct StreamFacts {
     std::vector<std::vector<MainAccess>> mainAccesses; // by epoch
 };
 
-StreamFacts streamFacts(const Program& p, const ir::Graph& g, const target::Target& t, std::size_t core) {
+StreamFacts streamFacts(const Program& p, const ir::Graph& g, const target::Target& t,
+                        const std::vector<std::uint32_t>& elementBytes, std::size_t core) {
     StreamFacts facts;
     facts.storeEpoch.assign(g.values.size(), -1);
     facts.mainAccesses.resize(1);
@@ -216,7 +245,7 @@ StreamFacts streamFacts(const Program& p, const ir::Graph& g, const target::Targ
         }
         const auto* tr = std::get_if<Transfer>(&in.body);
         if (!tr) continue;
-        const auto bytes = static_cast<std::uint32_t>(ir::dtypeSize(g.value(tr->value).dtype));
+        const std::uint32_t bytes = elementBytes[tr->value.index];
         const bool write = sameName(tr->destination.memory, t.mainMemory);
         if (write && tr->value.index < facts.storeEpoch.size())
             facts.storeEpoch[tr->value.index] = std::max(facts.storeEpoch[tr->value.index], static_cast<int>(epoch));
@@ -226,29 +255,37 @@ StreamFacts streamFacts(const Program& p, const ir::Graph& g, const target::Targ
         }
         const Access& main = write ? tr->destination : tr->source;
         if (sameName(main.memory, t.mainMemory))
-            facts.mainAccesses[epoch].push_back({rangeOf(main, bytes), tr, static_cast<int>(core), write, id});
+            facts.mainAccesses[epoch].emplace_back(rangeOf(main, bytes), tr, static_cast<int>(core), write, id);
     }
     return facts;
 }
 
 // Between two barriers, cores run in any order relative to each other: a main-memory write must
 // not overlap another core's read or write of the same bytes (the DRAM plan reuses space, so
-// this is about bytes, not tensors). `epochs`: every core's accesses, in core order.
-void checkMainMemoryRaces(const std::vector<std::vector<MainAccess>>& epochs, const Program& p, const ir::Graph& g,
+// this is about bytes, not tensors). An epoch's accesses: every core's, in core order.
+void checkMainMemoryRaces(const std::vector<StreamFacts>& facts, const Program& p, const ir::Graph& g,
                           const target::Target& t, std::vector<Diagnostic>& out) {
-    for (const auto& accesses : epochs) {
-        std::vector<MainAccess> writes;
-        for (const MainAccess& a : accesses)
-            if (a.write) writes.push_back(a);
-        std::sort(writes.begin(), writes.end(), [](const auto& a, const auto& b) { return a.bytes.begin < b.bytes.begin; });
+    std::size_t epochs = 0;
+    for (const StreamFacts& f : facts) epochs = std::max(epochs, f.mainAccesses.size());
+    std::vector<const MainAccess*> accesses, writes;
+    for (std::size_t e = 0; e < epochs; ++e) {
+        accesses.clear();
+        writes.clear();
+        for (const StreamFacts& f : facts)
+            if (e < f.mainAccesses.size())
+                for (const MainAccess& a : f.mainAccesses[e]) accesses.push_back(&a);
+        for (const MainAccess* a : accesses)
+            if (a->write) writes.push_back(a);
+        std::sort(writes.begin(), writes.end(), [](const auto* a, const auto* b) { return a->bytes.begin < b->bytes.begin; });
         std::vector<std::uint64_t> maxEnd(writes.size()); // of writes[0..i]: where to stop walking back
         for (std::size_t i = 0; i < writes.size(); ++i)
-            maxEnd[i] = std::max(writes[i].bytes.end, i ? maxEnd[i - 1] : 0);
-        for (const MainAccess& a : accesses) {
+            maxEnd[i] = std::max(writes[i]->bytes.end, i ? maxEnd[i - 1] : 0);
+        for (const MainAccess* access : accesses) {
+            const MainAccess& a = *access;
             auto it = std::lower_bound(writes.begin(), writes.end(), a.bytes.end,
-                                       [](const MainAccess& w, std::uint64_t end) { return w.bytes.begin < end; });
+                                       [](const MainAccess* w, std::uint64_t end) { return w->bytes.begin < end; });
             for (auto i = static_cast<std::size_t>(it - writes.begin()); i-- > 0 && maxEnd[i] > a.bytes.begin;) {
-                const MainAccess& w = writes[i];
+                const MainAccess& w = *writes[i];
                 if (w.core == a.core || !w.conflicts(a)) continue;
                 const Instruction& in = p.instructions[w.id];
                 Location where;
@@ -285,29 +322,29 @@ std::vector<Diagnostic> verifyProgram(const Program& program, const ir::Graph& g
         for (auto& job : jobs) job.get();
     };
 
+    std::vector<std::uint32_t> elementBytes(graph.values.size());
+    for (std::size_t v = 0; v < elementBytes.size(); ++v)
+        elementBytes[v] = static_cast<std::uint32_t>(ir::dtypeSize(graph.values[v].dtype));
     std::vector<StreamFacts> facts(cores);
-    forEachCore([&](std::size_t core) { facts[core] = streamFacts(program, graph, target, core); }, [] {});
-    // Over all cores: the epoch (barriers passed) of the last store of every tensor, the
-    // deliveries and the main-memory accesses of each epoch, in core order.
+    forEachCore([&](std::size_t core) { facts[core] = streamFacts(program, graph, target, elementBytes, core); }, [] {});
+    // Over all cores: the epoch (barriers passed) of the last store of every tensor, and the
+    // deliveries of each epoch, in core order.
     std::vector<int> storeEpoch(graph.values.size(), -1);
     Deliveries deliveries;
-    std::vector<std::vector<MainAccess>> epochs;
     for (StreamFacts& f : facts) {
         for (std::size_t v = 0; v < storeEpoch.size(); ++v) storeEpoch[v] = std::max(storeEpoch[v], f.storeEpoch[v]);
         if (deliveries.size() < f.deliveries.size()) deliveries.resize(f.deliveries.size());
         for (std::size_t e = 0; e < f.deliveries.size(); ++e)
             deliveries[e].insert(deliveries[e].end(), f.deliveries[e].begin(), f.deliveries[e].end());
-        if (epochs.size() < f.mainAccesses.size()) epochs.resize(f.mainAccesses.size());
-        for (std::size_t e = 0; e < f.mainAccesses.size(); ++e)
-            epochs[e].insert(epochs[e].end(), f.mainAccesses[e].begin(), f.mainAccesses[e].end());
     }
 
     std::vector<std::vector<Diagnostic>> found(cores + 1);
     forEachCore(
         [&](std::size_t core) {
-            CoreChecker(program, graph, target, static_cast<int>(core), storeEpoch, deliveries, found[core]).run();
+            CoreChecker(program, graph, target, static_cast<int>(core), elementBytes, storeEpoch, deliveries, found[core])
+                .run();
         },
-        [&] { checkMainMemoryRaces(epochs, program, graph, target, found.back()); });
+        [&] { checkMainMemoryRaces(facts, program, graph, target, found.back()); });
     for (auto& part : found) out.insert(out.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
     return out;
 }
