@@ -1,5 +1,7 @@
 #include "runtime/ComputeKernels.h"
 
+#include "runtime/MoveKernels.h"
+
 #include <cstring>
 
 namespace strata::runtime {
@@ -36,9 +38,9 @@ void move(const PreparedCompute& p) {
             std::memcpy(y.data, x.data, static_cast<std::size_t>(y.count()) * sizeof(T));
             return;
         }
-        return rt::reshape(y, x);
+        return reshapeRows(y, x);
     }
-    case Kernel::Transpose: return rt::transpose(y, as<T>(p.inputs[0]), c.ints.data());
+    case Kernel::Transpose: return transposeRows(y, as<T>(p.inputs[0]), c.ints.data());
     case Kernel::Concat: {
         std::vector<rt::View<T>> xs;
         xs.reserve(p.inputs.size());
@@ -47,7 +49,7 @@ void move(const PreparedCompute& p) {
     }
     case Kernel::Slice: {
         const std::size_t rank = c.ints.size() / 2;
-        return rt::slice(y, as<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank);
+        return sliceRows(y, as<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank);
     }
     default: return;
     }
