@@ -2,6 +2,7 @@
 
 #include "ScheduleCommand.h"
 #include "schedule/Edits.h"
+#include "target/CalibratedHost.h"
 #include "target/Presets.h"
 #include "target/TargetLoader.h"
 
@@ -49,13 +50,14 @@ ScheduleDocument::ScheduleDocument(QObject* parent) : QObject(parent) {
     m_undo = new QUndoStack(this);
     m_undo->setUndoLimit(kUndoLimit);
 
-    // The default target, or the first preset that loads (a broken host probe must not leave
-    // the app without a target).
-    std::vector<std::string> candidates{kDefaultTarget};
+    // The default target (`host`: this computer's calibrated target when `strata-cli calibrate`
+    // or Calibrate Host wrote one, as in strata-cli), else its preset, else the first preset that
+    // loads (a broken calibrated file or host probe must not leave the app without a target).
+    std::vector<std::string> candidates{kDefaultTarget, std::string(target::kUncalibratedHost)};
     for (const std::string& name : target::presetNames())
         candidates.push_back(name);
     for (const std::string& name : candidates) {
-        auto resolved = target::resolveTarget(name);
+        auto resolved = target::resolveTarget(name, target::userResolveOptions());
         if (resolved) {
             m_requested.target = makeChoice(
                 fromStd(name), std::make_shared<const target::Target>(std::move(*resolved)));
@@ -113,7 +115,8 @@ void ScheduleDocument::setGraph(std::shared_ptr<const ir::Graph> graph) {
 
 bool ScheduleDocument::setTarget(const QString& presetOrPath) {
     std::vector<Diagnostic> warnings;
-    auto resolved = target::resolveTarget(presetOrPath.toStdString(), {}, &warnings);
+    auto resolved =
+        target::resolveTarget(presetOrPath.toStdString(), target::userResolveOptions(), &warnings);
     if (!resolved) {
         emit problemsReported(resolved.diagnostics());
         emit statusMessage(tr("Could not load target %1: %2")
@@ -124,6 +127,12 @@ bool ScheduleDocument::setTarget(const QString& presetOrPath) {
     }
     if (!warnings.empty())
         emit problemsReported(warnings);
+    // Which figures "host" means is not obvious from the selector: say it, as strata-cli does.
+    if (presetOrPath == QLatin1String(kDefaultTarget))
+        emit statusMessage(resolved->calibrated
+                               ? tr("Target host: calibrated figures from %1").arg(fromStd(resolved->source))
+                               : tr("Target host: the uncalibrated preset (Calibrate Host measures this computer)"),
+                           8000);
     m_requested.target =
         makeChoice(presetOrPath, std::make_shared<const target::Target>(std::move(*resolved)));
     emit targetChanged(presetOrPath);

@@ -1,5 +1,6 @@
 #include "ScheduleToolBar.h"
 
+#include "target/CalibratedHost.h"
 #include "target/Presets.h"
 
 #include <QAction>
@@ -9,6 +10,8 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QUndoStack>
+
+#include <filesystem>
 
 namespace strata::gui {
 
@@ -39,6 +42,7 @@ ScheduleToolBar::ScheduleToolBar(QWidget* parent) : QToolBar(tr("Schedule"), par
     }
     m_target->insertSeparator(m_target->count());
     m_target->addItem(tr("Open target file\u2026"), kOpenFileEntry);
+    refreshHostEntry();
     connect(m_target, &QComboBox::activated, this, &ScheduleToolBar::onTargetActivated);
 
     m_strategy = new QComboBox;
@@ -91,8 +95,30 @@ void ScheduleToolBar::addUndoRedo(QUndoStack* stack) {
     update();
 }
 
+void ScheduleToolBar::refreshHostEntry() {
+    // `host` resolves to the calibrated file when it exists (target::userResolveOptions()).
+    const int host = indexOfTarget(QStringLiteral("host"));
+    if (host < 0)
+        return;
+    const std::string file = target::defaultCalibratedHostFile();
+    std::error_code error;
+    const bool calibrated = !file.empty() && std::filesystem::is_regular_file(file, error);
+    m_target->setItemText(host, calibrated ? tr("host (calibrated)") : QStringLiteral("host"));
+    m_target->setItemData(host,
+                          calibrated ? tr("This computer, calibrated: %1").arg(QString::fromStdString(file))
+                                     : tr("This computer, the uncalibrated preset (Calibrate Host measures it)"),
+                          Qt::ToolTipRole);
+    const QString uncalibrated = QString::fromUtf8(target::kUncalibratedHost.data(),
+                                                   static_cast<qsizetype>(target::kUncalibratedHost.size()));
+    if (calibrated && indexOfTarget(uncalibrated) < 0) {
+        m_target->insertItem(host + 1, uncalibrated, uncalibrated);
+        m_target->setItemData(host + 1, tr("This computer, the preset's figures"), Qt::ToolTipRole);
+    }
+}
+
 void ScheduleToolBar::showTarget(const QString& key) {
     const QSignalBlocker blocker(m_target);
+    refreshHostEntry(); // Calibrate Host may have written the file since
     int index = indexOfTarget(key);
     if (index < 0 && !key.isEmpty()) {
         // A target file: listed by its file name above the separator, the path in the tooltip.

@@ -39,6 +39,9 @@ class ScheduleToolBar : public QToolBar {
     void onTargetActivated(int index);
     void openTargetFile();
     int indexOfTarget(const QString& key) const;
+    // Labels `host` "host (calibrated)" when this computer's calibrated file exists, and adds
+    // host-uncalibrated for the preset.
+    void refreshHostEntry();
 
     QComboBox* m_target = nullptr;
     QComboBox* m_strategy = nullptr;

@@ -7,7 +7,9 @@
 
 #include "GuiTestSupport.h"
 #include "model/OnnxImporter.h"
+#include "target/CalibratedHost.h"
 #include "target/TargetLoader.h"
+#include "target/TargetWriter.h"
 
 #include <QSignalSpy>
 #include <QUndoStack>
@@ -226,6 +228,37 @@ TEST_F(ScheduleDocumentTest, ATargetFileThatDoesNotLoadIsReported) {
     EXPECT_EQ(m_document.targetKey(), QStringLiteral("host"));
     EXPECT_FALSE(m_document.isBusy());
     EXPECT_EQ(m_document.schedule(), before);
+}
+
+TEST_F(ScheduleDocumentTest, HostIsTheCalibratedTargetWhenOneWasWritten) {
+    // main.cpp points XDG_CONFIG_HOME at an empty directory: `host` starts as the preset.
+    open(ScheduleDocument::kDefaultStrategy, QStringLiteral("host"));
+    EXPECT_FALSE(m_document.target()->calibrated);
+    const std::string file = target::defaultCalibratedHostFile();
+    ASSERT_FALSE(file.empty());
+    auto preset = target::resolveTarget("host");
+    ASSERT_TRUE(preset.ok());
+    target::Target calibrated = *preset;
+    calibrated.calibrated = true;
+    calibrated.overheads.barrierCycles = 1234;
+    ASSERT_TRUE(QDir().mkpath(QFileInfo(QString::fromStdString(file)).path()));
+    QFile out(QString::fromStdString(file));
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(QByteArray::fromStdString(target::targetToJson(calibrated)));
+    out.close();
+
+    QSignalSpy messages(&m_document, &ScheduleDocument::statusMessage);
+    EXPECT_TRUE(m_document.setTarget(QStringLiteral("host")));
+    EXPECT_TRUE(m_document.target()->calibrated);
+    EXPECT_EQ(m_document.target()->overheads.barrierCycles, 1234);
+    ASSERT_GE(messages.count(), 1);
+    EXPECT_TRUE(messages.at(0).at(0).toString().contains(QStringLiteral("calibrated figures from")))
+        << messages.at(0).at(0).toString().toStdString();
+    // host-uncalibrated is the preset whatever the file says.
+    EXPECT_TRUE(m_document.setTarget(QString::fromUtf8(target::kUncalibratedHost.data())));
+    EXPECT_FALSE(m_document.target()->calibrated);
+    ASSERT_TRUE(settle());
+    QFile::remove(QString::fromStdString(file)); // the other tests keep the preset
 }
 
 TEST_F(ScheduleDocumentTest, EditsWaitForARunningCheck) {
