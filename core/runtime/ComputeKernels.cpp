@@ -3,6 +3,7 @@
 #include "runtime/MoveKernels.h"
 
 #include <cstring>
+#include <limits>
 
 namespace strata::runtime {
 namespace {
@@ -101,6 +102,25 @@ rt::Window2d windowOf(const compiler::KernelCall& c) {
 
 } // namespace
 
+void globalPoolPlanes(const rt::View<float>& y, const rt::View<float>& x, bool isMax) {
+    if (x.rank < 2 || y.rank < 2) return rt::globalPool(y, x, isMax);
+    rt::i64 plane = 1;
+    for (int d = 2; d < x.rank; ++d) plane *= x.ext[d];
+    rt::i64 xi[rt::kMaxRank];
+    for (int d = 2; d < x.rank; ++d) xi[d] = x.lo[d];
+    rt::forEachIndex(y, [&](const rt::i64* yi) {
+        xi[0] = yi[0];
+        xi[1] = yi[1];
+        const float* in = &x.at(xi);
+        float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+        if (isMax)
+            for (rt::i64 i = 0; i < plane; ++i) acc = std::max(acc, in[i]);
+        else
+            for (rt::i64 i = 0; i < plane; ++i) acc = acc + in[i];
+        y.at(yi) = isMax ? acc : acc / static_cast<float>(plane);
+    });
+}
+
 void runCompute(const PreparedCompute& p, Workspace& workspace) {
     const compiler::KernelCall& c = p.call;
     rt::View<float> extra;
@@ -115,7 +135,7 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     }
     case Kernel::Pool2d:
         return rt::pool2d(as<float>(p.output), as<float>(p.inputs[0]), windowOf(c), c.isMax, c.countPad, c.ints.data());
-    case Kernel::GlobalPool: return rt::globalPool(as<float>(p.output), as<float>(p.inputs[0]), c.isMax);
+    case Kernel::GlobalPool: return globalPoolPlanes(as<float>(p.output), as<float>(p.inputs[0]), c.isMax);
     case Kernel::Gemm: {
         const auto y = as<float>(p.output), a = as<float>(p.inputs[0]), b = as<float>(p.inputs[1]);
         const rt::View<float>* bias = optionalInput(p, 2, extra);

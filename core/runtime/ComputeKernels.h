@@ -22,6 +22,11 @@ void runMap(const rt::View<float>& y, const rt::View<float>& x, const compiler::
 void runZip(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b,
             const compiler::KernelCall& call);
 
+// Global average / max pooling: each (batch, channel) plane of x's box is one contiguous run,
+// summed (or maxed) in strata_rt's order, so results are bit-identical without its per-element
+// index arithmetic.
+void globalPoolPlanes(const rt::View<float>& y, const rt::View<float>& x, bool isMax);
+
 // Fast paths; each returns false when the operand boxes are not laid out as it needs, and the
 // caller falls back to strata_rt's loop (which writes the whole output box again).
 bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w, const rt::View<float>* b,

@@ -1,5 +1,6 @@
-// The runtime's row-wise Reshape, Transpose and Slice against strata_rt's element loops, on whole
-// tensors and on tiles (output boxes that are part of the tensor, input boxes holding more).
+// The runtime's row-wise Reshape, Transpose and Slice, and its plane-wise global pooling, against
+// strata_rt's element loops, on whole tensors and on tiles (output boxes that are part of the
+// tensor, input boxes holding more).
 
 #include "KernelBoxes.h"
 #include "runtime/MoveKernels.h"
@@ -98,6 +99,18 @@ TEST(MoveKernels, SliceWithStepsStartsAndTiles) {
         runtime::sliceRows(rows.view, x.view, starts, steps);
         rt::slice(loop.view, x.view, starts, steps);
         expectSame(rows, loop);
+    }
+}
+
+TEST(GlobalPoolPlanes, MatchesStrataRtOnAChannelTile) {
+    std::mt19937 rng(7);
+    Box x({2, 16, 7, 7}, {0, 4, 0, 0}, {2, 8, 7, 7}, rng);
+    for (bool isMax : {false, true}) {
+        Box fast({2, 16, 1, 1}, {0, 4, 0, 0}, {2, 8, 1, 1}, rng), loop = fast;
+        loop.view.data = loop.data.data();
+        runtime::globalPoolPlanes(fast.view, x.view, isMax);
+        rt::globalPool(loop.view, x.view, isMax);
+        expectSame(fast, loop);
     }
 }
 
