@@ -12,6 +12,15 @@
 
 namespace strata::runtime {
 
+// n elements from `in`, `step` apart, to consecutive places at `out`.
+template <class T>
+void copyRow(T* out, const T* in, rt::i64 n, rt::i64 step) {
+    if (step == 1)
+        std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
+    else
+        for (rt::i64 i = 0; i < n; ++i) out[i] = in[i * step];
+}
+
 // y = x reshaped: a run of y's last dim is consecutive in row-major order, so in x it is
 // consecutive along x's last dim up to the end of x's box there: one memcpy per such segment.
 template <class T>
@@ -55,12 +64,7 @@ void transposeRows(const rt::View<T>& y, const rt::View<T>& x, const rt::i64* pe
     rt::i64 xi[rt::kMaxRank];
     rt::forEachIndex(rows, [&](const rt::i64* yi) {
         for (int d = 0; d < y.rank; ++d) xi[perm[d]] = yi[d];
-        const T* in = &x.at(xi);
-        T* out = &y.at(yi);
-        if (step == 1)
-            std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
-        else
-            for (rt::i64 i = 0; i < n; ++i) out[i] = in[i * step];
+        copyRow(&y.at(yi), &x.at(xi), n, step);
     });
 }
 
@@ -78,12 +82,7 @@ void sliceRows(const rt::View<T>& y, const rt::View<T>& x, const rt::i64* starts
     rt::i64 xi[rt::kMaxRank];
     rt::forEachIndex(rows, [&](const rt::i64* yi) {
         for (int d = 0; d < y.rank; ++d) xi[d] = starts[d] + yi[d] * steps[d];
-        const T* in = &x.at(xi);
-        T* out = &y.at(yi);
-        if (step == 1)
-            std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
-        else
-            for (rt::i64 i = 0; i < n; ++i) out[i] = in[i * step];
+        copyRow(&y.at(yi), &x.at(xi), n, step);
     });
 }
 

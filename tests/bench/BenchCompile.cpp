@@ -7,11 +7,11 @@
 //                                 first_compile_ms is that filling compile, into an empty cache)
 //   verify/MODEL/TARGET           the verifier alone on the rules schedule's program
 
+#include "BenchEdits.h"
 #include "BenchModels.h"
 #include "compiler/Pipeline.h"
 #include "compiler/passes/Verify.h"
 #include "model/OnnxImporter.h"
-#include "schedule/Edits.h"
 #include "schedule/Strategies.h"
 #include "target/TargetLoader.h"
 
@@ -90,17 +90,6 @@ void benchVerify(benchmark::State& state, const Fixture& f, const compiler::Prog
     state.counters["instructions"] = static_cast<double>(program.instructions.size());
 }
 
-// The schedule with its middle block's mp halved (or doubled when it is 1).
-std::optional<schedule::Schedule> oneBlockEdit(const schedule::Schedule& s, const target::Target& target) {
-    for (std::size_t k = 0; k < s.blocks.size(); ++k) {
-        const schedule::Block& b = s.blocks[(s.blocks.size() / 2 + k) % s.blocks.size()];
-        const int mp = b.mp > 1 ? b.mp / 2 : std::min(2, target.maxMp());
-        if (mp == b.mp) continue;
-        if (auto edited = schedule::setMp(s, b.id, mp)) return std::move(edited).value();
-    }
-    return std::nullopt;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -122,7 +111,7 @@ int main(int argc, char** argv) {
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
             const std::string model = path.filename().string() + "/" + targetName;
-            if (auto edited = oneBlockEdit(fixtures.back()->schedule, *target)) {
+            if (auto edited = bench::oneBlockEdit(fixtures.back()->schedule, *target)) {
                 edits.push_back(std::make_unique<schedule::Schedule>(std::move(*edited)));
                 benchmark::RegisterBenchmark(("recompile/" + model).c_str(), benchRecompile, std::cref(*fixtures.back()),
                                              std::cref(*edits.back()))

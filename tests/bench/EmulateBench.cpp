@@ -16,11 +16,11 @@
 //   trace/10M-events          summarising 10 M events; counters: bytes_per_event (RSS growth
 //                             while holding them), sizeof_event
 
+#include "BenchEdits.h"
 #include "BenchModels.h"
 #include "compiler/Pipeline.h"
 #include "emulator/Emulator.h"
 #include "model/OnnxImporter.h"
-#include "schedule/Edits.h"
 #include "schedule/Strategies.h"
 #include "target/TargetLoader.h"
 #include "trace/TraceSummary.h"
@@ -120,27 +120,6 @@ void benchSummarize(benchmark::State& state, const Fixture& f) {
         benchmark::DoNotOptimize(summary);
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace->events.size()));
-}
-
-// The same schedule with the middle block's MP halved (or doubled when it is 1).
-std::optional<schedule::Schedule> oneBlockEdit(const schedule::Schedule& s, const target::Target& target) {
-    for (std::size_t k = 0; k < s.blocks.size(); ++k) {
-        const schedule::Block& b = s.blocks[(s.blocks.size() / 2 + k) % s.blocks.size()];
-        const int mp = b.mp > 1 ? b.mp / 2 : std::min(2, target.maxMp());
-        if (mp == b.mp) continue;
-        if (auto edited = schedule::setMp(s, b.id, mp)) return std::move(edited).value();
-    }
-    return std::nullopt;
-}
-
-// The same schedule with the middle fused block split after its first op (as the GUI's Split).
-std::optional<schedule::Schedule> splitMiddleBlock(const schedule::Schedule& s, const ir::Graph& graph) {
-    for (std::size_t k = 0; k < s.blocks.size(); ++k) {
-        const schedule::Block& b = s.blocks[(s.blocks.size() / 2 + k) % s.blocks.size()];
-        if (b.ops.size() < 2) continue;
-        if (auto split = schedule::splitBlock(s, graph, b.id, b.ops[1])) return std::move(split).value();
-    }
-    return std::nullopt;
 }
 
 // 8 cores, each loading, computing and storing 125,000 / 8 tiles, double buffered.
@@ -266,7 +245,7 @@ int main(int argc, char** argv) {
             benchmark::RegisterBenchmark(("summarize/" + name).c_str(), benchSummarize, std::cref(*fixtures.back()))
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
-            if (auto edited = oneBlockEdit(s, *target)) {
+            if (auto edited = bench::oneBlockEdit(s, *target)) {
                 const auto start = std::chrono::steady_clock::now();
                 auto recompiled = compiler::compile(*imported->graph, *target, *edited);
                 const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -282,7 +261,7 @@ int main(int argc, char** argv) {
                     ->UseRealTime();
             }
             // A split makes two blocks the cache has never seen: their tiles are chosen afresh.
-            if (auto split = splitMiddleBlock(s, *imported->graph)) {
+            if (auto split = bench::splitMiddleBlock(s, *imported->graph)) {
                 edits.push_back(std::make_unique<EditFixture>(EditFixture{imported->graph, *target, s, *split}));
                 benchmark::RegisterBenchmark(("split+compile+emulate/" + name).c_str(), benchEditCompileEmulate,
                                              std::cref(*edits.back()))
