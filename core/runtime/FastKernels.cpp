@@ -55,15 +55,15 @@ struct Conv {
             const i64 c = m / perGroup;
             float* out = at(y, {n, m, y.lo[2], y.lo[3]});
             addBias(out, m, oh * ow);
-            // Input row ih of channel c starts at plane + ih * x.stride[2], indexed by absolute
-            // column (rows are contiguous).
-            const float* plane = x.data + (n - x.lo[0]) * x.stride[0] + (c - x.lo[1]) * x.stride[1] - x.lo[2] * x.stride[2] - x.lo[3];
+            // Input row ih of channel c starts plane + ih * x.stride[2] elements into x.data,
+            // indexed by absolute column (rows are contiguous).
+            const i64 plane = (n - x.lo[0]) * x.stride[0] + (c - x.lo[1]) * x.stride[1] - x.lo[2] * x.stride[2] - x.lo[3];
             const float* taps = w.data + (m - w.lo[0]) * w.stride[0]; // w's taps are whole
             for (i64 i = 0; i < kh; ++i)
                 for (i64 r = 0; r < oh; ++r) {
                     const i64 ih = (y.lo[2] + r) * sh - ph + i * dh;
                     if (ih < 0 || ih >= x.full[2]) continue;
-                    const float* in = plane + ih * x.stride[2];
+                    const float* in = x.data + (plane + ih * x.stride[2]);
                     float* row = out + r * ow;
                     for (i64 j = 0; j < kw; ++j) {
                         const float tap = taps[i * w.stride[2] + j * w.stride[3]];
