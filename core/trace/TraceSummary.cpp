@@ -5,8 +5,8 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <unordered_map>
+#include <utility>
 
 namespace strata::trace {
 namespace {
