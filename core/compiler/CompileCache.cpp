@@ -1,6 +1,7 @@
 #include "compiler/CompileCache.h"
 
 #include "compiler/BlockChunk.h"
+#include "compiler/passes/VerifyChunks.h"
 
 namespace strata::compiler {
 namespace {
@@ -51,9 +52,31 @@ void CompileCache::keepChunk(const std::string& key, std::shared_ptr<const Block
     m_chunks[key] = ChunkEntry{std::move(chunk), m_compile};
 }
 
+std::shared_ptr<const BlockChunk> CompileCache::keptChunk(const std::string& key) const {
+    auto it = m_chunks.find(key);
+    return it == m_chunks.end() ? nullptr : it->second.chunk;
+}
+
+std::shared_ptr<ChunkVerdict> CompileCache::verdict(const BlockChunk* chunk) {
+    auto it = m_verdicts.find(chunk);
+    if (it == m_verdicts.end()) {
+        ++m_verdictMisses;
+        return nullptr;
+    }
+    ++m_verdictHits;
+    it->second.lastUsed = m_compile;
+    return it->second.verdict;
+}
+
+void CompileCache::keepVerdict(std::shared_ptr<const BlockChunk> chunk, std::shared_ptr<ChunkVerdict> verdict) {
+    const BlockChunk* key = chunk.get();
+    m_verdicts[key] = VerdictEntry{std::move(chunk), std::move(verdict), m_compile};
+}
+
 void CompileCache::endCompile() {
     std::erase_if(m_plans, [&](const auto& item) { return item.second.lastUsed + 1 < m_compile; });
     std::erase_if(m_chunks, [&](const auto& item) { return item.second.lastUsed + 1 < m_compile; });
+    std::erase_if(m_verdicts, [&](const auto& item) { return item.second.lastUsed + 1 < m_compile; });
     ++m_compile;
 }
 

@@ -18,6 +18,7 @@
 namespace strata::compiler {
 
 struct BlockChunk;
+struct ChunkVerdict;
 
 class CompileCache {
   public:
@@ -38,6 +39,16 @@ class CompileCache {
     // one for next time.
     std::shared_ptr<const BlockChunk> chunk(const std::string& key);
     void keepChunk(const std::string& key, std::shared_ptr<const BlockChunk> chunk);
+    // The chunk kept under `key`, without counting a hit or a miss (for verify, after
+    // insert-transfers has looked it up).
+    std::shared_ptr<const BlockChunk> keptChunk(const std::string& key) const;
+
+    // What verify found in `chunk` (passes/VerifyChunks.h), or null; keepVerdict stores one,
+    // holding the chunk so that its address names it while the verdict is kept.
+    std::shared_ptr<ChunkVerdict> verdict(const BlockChunk* chunk);
+    void keepVerdict(std::shared_ptr<const BlockChunk> chunk, std::shared_ptr<ChunkVerdict> verdict);
+    void countWholeVerify() { ++m_wholeVerifies; }
+    void countRaceRechecks(std::size_t chunks) { m_raceRechecks += chunks; }
 
     // Ends one compile: plans and chunks neither this compile nor the one before used are
     // dropped, so the cache holds about two schedules' worth however long the user edits.
@@ -49,6 +60,13 @@ class CompileCache {
     std::size_t blockChunks() const { return m_chunks.size(); }
     std::uint64_t chunkHits() const { return m_chunkHits; }
     std::uint64_t chunkMisses() const { return m_chunkMisses; }
+    std::size_t chunkVerdicts() const { return m_verdicts.size(); }
+    std::uint64_t verdictHits() const { return m_verdictHits; }
+    std::uint64_t verdictMisses() const { return m_verdictMisses; }
+    // Verifies that fell back to the whole program (something not clean, or no chunks).
+    std::uint64_t wholeVerifies() const { return m_wholeVerifies; }
+    // Kept verdicts whose races were checked again because the DRAM plan moved their tensors.
+    std::uint64_t raceRechecks() const { return m_raceRechecks; }
 
   private:
     struct Entry {
@@ -64,9 +82,16 @@ class CompileCache {
     };
     std::unordered_map<std::string, Entry> m_plans;
     std::unordered_map<std::string, ChunkEntry> m_chunks;
+    struct VerdictEntry {
+        std::shared_ptr<const BlockChunk> chunk;
+        std::shared_ptr<ChunkVerdict> verdict;
+        std::uint64_t lastUsed = 0;
+    };
+    std::unordered_map<const BlockChunk*, VerdictEntry> m_verdicts;
     std::uint64_t m_compile = 0;
     std::uint64_t m_hits = 0, m_misses = 0;
     std::uint64_t m_chunkHits = 0, m_chunkMisses = 0;
+    std::uint64_t m_verdictHits = 0, m_verdictMisses = 0, m_wholeVerifies = 0, m_raceRechecks = 0;
 };
 
 } // namespace strata::compiler

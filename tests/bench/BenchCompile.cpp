@@ -5,7 +5,11 @@
 //   recompile/MODEL/TARGET        the GUI's compile after halving one block's mp, with the
 //                                 CompileCache the schedule before left (filled untimed; counter
 //                                 first_compile_ms is that filling compile, into an empty cache)
+//   recompile/fuse-max/EDIT/MODEL/TARGET  the same on the GUI's default fuse-max schedule, after
+//                                 halving one block's mp (mp) or splitting the middle block (split)
 //   verify/MODEL/TARGET           the verifier alone on the rules schedule's program
+// Recompile counters chunk_verdicts_judged and race_rechecks: the blocks verify checked again,
+// whole and for their DRAM races only (the rest reuse what the compile before found).
 
 #include "BenchEdits.h"
 #include "BenchModels.h"
@@ -54,7 +58,7 @@ void benchCompile(benchmark::State& state, const Fixture& f) {
 // Each iteration starts from a cache that only the schedule before the edit filled.
 void benchRecompile(benchmark::State& state, const Fixture& f, const schedule::Schedule& edited) {
     std::map<std::string, double> passMs;
-    double firstMs = 0;
+    double firstMs = 0, judged = 0, rechecked = 0;
     std::unique_ptr<compiler::CompileCache> cache;
     for (auto _ : state) {
         state.PauseTiming();
@@ -69,6 +73,7 @@ void benchRecompile(benchmark::State& state, const Fixture& f, const schedule::S
             break;
         }
         first = compiler::CompileResult{};
+        const std::uint64_t missesBefore = cache->verdictMisses(), rechecksBefore = cache->raceRechecks();
         state.ResumeTiming();
         auto result = compiler::compile(*f.graph, f.target, edited, options);
         if (!result) {
@@ -77,12 +82,16 @@ void benchRecompile(benchmark::State& state, const Fixture& f, const schedule::S
         }
         for (const auto& pass : result->passes) passMs[pass.name] += pass.milliseconds;
         state.PauseTiming(); // the program's destruction is the caller's
+        judged += static_cast<double>(cache->verdictMisses() - missesBefore);
+        rechecked += static_cast<double>(cache->raceRechecks() - rechecksBefore);
         result = compiler::CompileResult{};
         state.ResumeTiming();
     }
     const double n = std::max<double>(1, static_cast<double>(state.iterations()));
     for (const auto& [name, ms] : passMs) state.counters[name + "_ms"] = ms / n;
     state.counters["first_compile_ms"] = firstMs / n;
+    state.counters["chunk_verdicts_judged"] = judged / n;
+    state.counters["race_rechecks"] = rechecked / n;
 }
 
 void benchVerify(benchmark::State& state, const Fixture& f, const compiler::Program& program) {
@@ -118,9 +127,23 @@ int main(int argc, char** argv) {
                     ->Unit(benchmark::kMillisecond)
                     ->UseRealTime();
             }
-            if (auto compiled = compiler::compile(*imported->graph, *target, fixtures.back()->schedule)) {
+            // The GUI's default schedule, and the edits a user makes on it.
+            auto fuseMax = schedule::makeSchedule(*imported->graph, *target, schedule::Strategy::FuseMax);
+            const Fixture* rules = fixtures.back().get();
+            fixtures.push_back(std::make_unique<Fixture>(Fixture{imported->graph, *target, std::move(fuseMax)}));
+            const Fixture& gui = *fixtures.back();
+            for (auto [editName, edited] : {std::pair{"mp", bench::oneBlockEdit(gui.schedule, *target)},
+                                            std::pair{"split", bench::splitMiddleBlock(gui.schedule, *imported->graph)}}) {
+                if (!edited) continue;
+                edits.push_back(std::make_unique<schedule::Schedule>(std::move(*edited)));
+                benchmark::RegisterBenchmark(("recompile/fuse-max/" + std::string(editName) + "/" + model).c_str(),
+                                             benchRecompile, std::cref(gui), std::cref(*edits.back()))
+                    ->Unit(benchmark::kMillisecond)
+                    ->UseRealTime();
+            }
+            if (auto compiled = compiler::compile(*imported->graph, *target, rules->schedule)) {
                 programs.push_back(std::make_unique<compiler::Program>(std::move(compiled->program)));
-                benchmark::RegisterBenchmark(("verify/" + model).c_str(), benchVerify, std::cref(*fixtures.back()),
+                benchmark::RegisterBenchmark(("verify/" + model).c_str(), benchVerify, std::cref(*rules),
                                              std::cref(*programs.back()))
                     ->Unit(benchmark::kMillisecond)
                     ->UseRealTime();

@@ -1,0 +1,179 @@
+// Verify with the CompileCache (passes/VerifyChunks.h): after an edit only the chunks the edit
+// changed are checked again, and the diagnostics are always those of the whole-program verify,
+// also when an edit brings a defect into one block or breaks an order across blocks.
+
+#include "CompilerFixtures.h"
+#include "compiler/BlockChunk.h"
+#include "compiler/CompileCache.h"
+#include "compiler/Pipeline.h"
+#include "compiler/passes/Verify.h"
+#include "compiler/passes/VerifyChunks.h"
+#include "schedule/Edits.h"
+#include "schedule/Strategies.h"
+#include "support/TestModels.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::compiler {
+namespace {
+
+using test::mentions;
+
+std::vector<std::string> texts(const std::vector<Diagnostic>& diagnostics) {
+    std::vector<std::string> out;
+    for (const Diagnostic& d : diagnostics) out.push_back(d.toString());
+    return out;
+}
+
+// Every pass but verify, with `cache`, as compile() runs them.
+CompileState spliced(const ir::Graph& g, const target::Target& t, const schedule::Schedule& s, CompileCache& cache) {
+    CompileState state = test::stateFor(g, t, s);
+    state.cache = &cache;
+    for (const Pass& pass : passes())
+        if (pass.name != "verify") pass.run(state);
+    EXPECT_FALSE(state.failed()) << test::joined(state.diagnostics);
+    return state;
+}
+
+// The cached verify of `state`'s program, checked against the whole-program verify.
+std::vector<Diagnostic> verifiedBothWays(const CompileState& state) {
+    auto cached = verifyWithCache(state);
+    EXPECT_EQ(texts(cached), texts(verifyProgram(state.program, state.graph, state.target)));
+    state.cache->endCompile();
+    return cached;
+}
+
+schedule::Schedule splitFirstFusedBlock(const schedule::Schedule& s, const ir::Graph& g) {
+    for (const schedule::Block& b : s.blocks)
+        if (b.ops.size() > 1)
+            if (auto split = schedule::splitBlock(s, g, b.id, b.ops[1])) return std::move(split).value();
+    return s;
+}
+
+TEST(VerifyChunks, SameDiagnosticsAsTheWholeVerifyAfterEdits) {
+    for (const char* sample : {"resnet_tiny.onnx", "mobilenet_tiny.onnx", "transformer_block.onnx"}) {
+        auto g = test::sampleGraph(sample);
+        for (const char* targetName : {"mncore2", "mlu100", "host"}) {
+            auto t = test::presetTarget(targetName);
+            for (auto strategy : {schedule::Strategy::Rules, schedule::Strategy::FuseMax}) {
+                const auto before = schedule::makeSchedule(*g, t, strategy);
+                const auto split = splitFirstFusedBlock(before, *g);
+                const auto mp = schedule::setMp(split, split.blocks.back().id, std::max(1, t.maxMp() / 2));
+                ASSERT_TRUE(mp.ok());
+                CompileCache cache(*g, t);
+                for (const schedule::Schedule* s : {&before, &split, &*mp, &before})
+                    EXPECT_TRUE(verifiedBothWays(spliced(*g, t, *s, cache)).empty()) << sample << " on " << targetName;
+                EXPECT_GT(cache.verdictHits(), 0u) << sample << " on " << targetName;
+                EXPECT_EQ(cache.wholeVerifies(), 0u) << sample << " on " << targetName;
+            }
+        }
+    }
+}
+
+TEST(VerifyChunks, AnEditChecksOnlyTheBlockItChanged) {
+    auto g = test::sampleGraph("resnet_tiny.onnx");
+    auto t = test::presetTarget("mncore2");
+    const auto before = schedule::makeSchedule(*g, t, schedule::Strategy::Rules);
+    CompileCache cache(*g, t);
+    CompileOptions options;
+    options.cache = &cache;
+    ASSERT_TRUE(compile(*g, t, before, options).ok());
+    EXPECT_EQ(cache.verdictMisses(), before.blocks.size());
+    EXPECT_EQ(cache.chunkVerdicts(), before.blocks.size());
+
+    const schedule::Block& middle = before.blocks[before.blocks.size() / 2];
+    auto mp = schedule::setMp(before, middle.id, middle.mp > 1 ? middle.mp / 2 : 2);
+    ASSERT_TRUE(mp.ok());
+    ASSERT_TRUE(compile(*g, t, *mp, options).ok());
+    EXPECT_EQ(cache.verdictMisses(), before.blocks.size() + 1);
+    EXPECT_EQ(cache.verdictHits(), before.blocks.size() - 1);
+    EXPECT_EQ(cache.wholeVerifies(), 0u);
+}
+
+// The chunk kept for block `index` of `s`, replaced in the cache by a copy `corrupt` changed:
+// what an edit that writes a broken block gives the next compile.
+void corruptKeptChunk(CompileCache& cache, const CompileState& state, std::size_t index,
+                      const std::function<void(BlockChunk&)>& corrupt) {
+    const std::string key = chunkKey(state.blocks[index]);
+    auto kept = cache.keptChunk(key);
+    ASSERT_TRUE(kept);
+    auto copy = std::make_shared<BlockChunk>(*kept);
+    corrupt(*copy);
+    cache.keepChunk(key, copy);
+}
+
+TEST(VerifyChunks, ADefectInOneChangedBlockIsReported) {
+    auto g = test::sampleGraph("resnet_tiny.onnx");
+    auto t = test::presetTarget("mncore2");
+    const auto s = schedule::makeSchedule(*g, t, schedule::Strategy::Rules);
+    CompileCache cache(*g, t);
+    const CompileState first = spliced(*g, t, s, cache);
+    EXPECT_TRUE(verifiedBothWays(first).empty());
+    const std::size_t middle = s.blocks.size() / 2;
+    corruptKeptChunk(cache, first, middle, [&](BlockChunk& chunk) {
+        for (Instruction& in : chunk.instructions)
+            if (auto* c = std::get_if<Compute>(&in.body)) {
+                c->outputs[0].offset = t.workingMemoryBytes() - 16;
+                return;
+            }
+    });
+    const std::uint64_t whole = cache.wholeVerifies();
+    auto found = verifiedBothWays(spliced(*g, t, s, cache));
+    EXPECT_TRUE(mentions(found, "result beyond the working memory")) << test::joined(found);
+    EXPECT_EQ(cache.wholeVerifies(), whole + 1);
+}
+
+TEST(VerifyChunks, AHandBrokenProgramInAChangedBlockIsReported) {
+    auto g = test::sampleGraph("mobilenet_tiny.onnx");
+    auto t = test::presetTarget("mncore2");
+    const auto before = schedule::makeSchedule(*g, t, schedule::Strategy::Rules);
+    const schedule::Block& middle = before.blocks[before.blocks.size() / 2];
+    auto mp = schedule::setMp(before, middle.id, middle.mp > 1 ? middle.mp / 2 : 2);
+    ASSERT_TRUE(mp.ok());
+    CompileCache cache(*g, t);
+    EXPECT_TRUE(verifiedBothWays(spliced(*g, t, before, cache)).empty());
+    CompileState edited = spliced(*g, t, *mp, cache);
+    // The edited block waits on a tag nothing is in flight on.
+    bool broken = false;
+    for (Instruction& in : edited.program.instructions)
+        if (auto* w = std::get_if<Wait>(&in.body); w && in.from.block == middle.id && !broken) {
+            w->tag = 1023;
+            broken = true;
+        }
+    ASSERT_TRUE(broken);
+    auto found = verifiedBothWays(edited);
+    EXPECT_TRUE(mentions(found, "which is not in flight")) << test::joined(found);
+}
+
+// A defect no block shows on its own: the first block, otherwise unchanged, now loads (and
+// computes on) the tensor the last block stores, so it reads it before it is written. Its chunk
+// alone checks clean; the DRAM order across blocks does not.
+TEST(VerifyChunks, AnOrderBrokenAcrossBlocksIsReported) {
+    auto g = test::sampleGraph("resnet_tiny.onnx");
+    auto t = test::presetTarget("mncore2");
+    const auto s = schedule::makeSchedule(*g, t, schedule::Strategy::Rules);
+    CompileCache cache(*g, t);
+    const CompileState first = spliced(*g, t, s, cache);
+    EXPECT_TRUE(verifiedBothWays(first).empty());
+    const ir::ValueId input = g->inputs.front();
+    const ir::ValueId output = g->outputs.front();
+    ASSERT_EQ(g->value(input).dtype, g->value(output).dtype);
+    const BlockChunk* corrupted = nullptr;
+    corruptKeptChunk(cache, first, 0, [&](BlockChunk& chunk) {
+        corrupted = &chunk;
+        for (Instruction& in : chunk.instructions) {
+            if (auto* tr = std::get_if<Transfer>(&in.body); tr && tr->value == input) tr->value = output;
+            if (auto* c = std::get_if<Compute>(&in.body))
+                for (Operand& o : c->inputs)
+                    if (o.value == input) o.value = output;
+        }
+    });
+    auto found = verifiedBothWays(spliced(*g, t, s, cache));
+    EXPECT_TRUE(mentions(found, "before the barrier after its store")) << test::joined(found);
+    auto verdict = cache.verdict(corrupted);
+    ASSERT_TRUE(verdict);
+    EXPECT_TRUE(verdict->clean) << "the block alone should check clean: the cross-block check is what is tested";
+}
+
+} // namespace
+} // namespace strata::compiler
