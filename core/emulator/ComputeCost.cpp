@@ -47,9 +47,55 @@ bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph) {
     return true;
 }
 
+namespace {
+
+// The i-th of `ids` when the graph has it.
+const ir::Value* knownValue(const std::vector<ir::ValueId>& ids, std::size_t i, const ir::Graph& graph) {
+    if (i >= ids.size() || !ids[i].valid() || ids[i].index >= graph.values.size()) return nullptr;
+    return &graph.value(ids[i]);
+}
+
+// A figure slowed by a cost per unit of `macsPerUnit` MACs (none when either is unknown).
+double withUnitCost(double throughput, double unitCycles, double macsPerUnit) {
+    if (!(unitCycles > 0) || !(macsPerUnit > 0) || !(throughput > 0)) return throughput;
+    return 1 / (1 / throughput + unitCycles / macsPerUnit);
+}
+
+} // namespace
+
+double convMacsPerOutput(const ir::Op& op, const ir::Graph& graph) {
+    if (op.opClass != ir::OpClass::Conv || op.type != "Conv") return 0;
+    const ir::Value* w = knownValue(op.inputs, 1, graph);
+    if (!w || w->shape.size() < 3) return 0;
+    double macs = 1;
+    for (std::size_t d = 1; d < w->shape.size(); ++d) macs *= double(w->shape[d]);
+    return macs > 0 ? macs : 0;
+}
+
+double convMacsPerOutputRow(const ir::Op& op, const ir::Graph& graph) {
+    const ir::Value* y = knownValue(op.outputs, 0, graph);
+    if (!y || y->shape.size() < 3 || y->shape.back() <= 0) return 0;
+    return convMacsPerOutput(op, graph) * double(y->shape.back());
+}
+
+bool isTranscendental(const ir::Op& op) {
+    static constexpr std::string_view kTypes[] = {"Erf",  "Exp", "Log",  "Tanh", "Sigmoid", "Sin", "Cos",
+                                                  "Softplus", "Elu", "Selu", "Celu", "Gelu", "Mish"};
+    if (op.opClass != ir::OpClass::Elementwise) return false;
+    for (std::string_view type : kTypes)
+        if (op.type == type) return true;
+    return false;
+}
+
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
-    if (isDepthwiseConv(op, graph)) return target.throughput.depthwiseConv();
-    if (isPointwiseConv(op, graph)) return target.throughput.pointwiseConv();
+    if (isTranscendental(op)) return target.throughput.transcendental();
+    const target::Overheads& o = target.overheads;
+    if (isDepthwiseConv(op, graph))
+        return withUnitCost(target.throughput.depthwiseConv(), o.depthwiseRowCycles, convMacsPerOutputRow(op, graph));
+    if (isPointwiseConv(op, graph))
+        return withUnitCost(target.throughput.pointwiseConv(), o.convOutputCycles, convMacsPerOutput(op, graph));
+    if (op.opClass == ir::OpClass::Conv && o.convOutputCycles > 0)
+        return withUnitCost(target.throughput.of(op.opClass), o.convOutputCycles, convMacsPerOutput(op, graph));
     return target.throughput.of(op.opClass);
 }
 

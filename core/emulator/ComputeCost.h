@@ -21,10 +21,24 @@ bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph);
 // A convolution of a 1x1 window with stride 1 and no padding that is not depthwise: on a CPU a
 // plain matrix product over the input, where wider or strided windows gather theirs first.
 bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
-// The rate an op's computes run at: its class's throughput, or the target's depthwise figure
+// The rate an op's computes run at: its class's throughput, or the target's transcendental figure
+// (`transcendental`, defaulting to `elementwise`) for a transcendental elementwise op, the depthwise figure
 // (`depthwise_conv`, defaulting to `conv`) for a depthwise convolution, its pointwise figure
-// (`pointwise_conv`, defaulting to `conv`) for a pointwise one.
+// (`pointwise_conv`, defaulting to `conv`) for a pointwise one. A convolution's per-unit costs
+// (overhead_cycles.conv_output per output element of a dense or pointwise one, depthwise_row per
+// output row of a depthwise one) join it as cycles per MAC: a convolution's MACs per output element
+// (and per output row) are fixed by its shapes, whatever its tiling, so
+// 1 / rate = 1 / figure + unit cost / MACs per unit. Without them: the figure itself.
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
+
+// An elementwise op that evaluates a transcendental function per element (Erf, Exp, Log, Tanh,
+// Sigmoid, Sin, Cos, Softplus, Elu, Selu, Celu, Gelu, Mish): the target's `transcendental` figure.
+bool isTranscendental(const ir::Op& op);
+
+// MACs per output element of a convolution (input channels per group x window), and per output
+// row (that x output width); 0 when its weights' or output's shape is not known.
+double convMacsPerOutput(const ir::Op& op, const ir::Graph& graph);
+double convMacsPerOutputRow(const ir::Op& op, const ir::Graph& graph);
 
 // Bytes of working memory the instruction reads and writes (its operand regions).
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph);

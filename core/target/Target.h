@@ -77,10 +77,15 @@ struct ComputeThroughput {
     // MACs per cycle of a pointwise convolution (1x1 window, stride 1, one group): a plain matrix
     // product on a CPU, where a wider window first gathers its input (im2col). 0: the `conv` figure.
     double pointwiseConvPerCycle = 0;
+    // Output elements per cycle of an elementwise op that evaluates a transcendental function per
+    // element (Erf, Exp, Tanh, Sigmoid...: a libm call on a CPU, tens of times an Add's cost).
+    // 0: the `elementwise` figure.
+    double transcendentalPerCycle = 0;
     double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
     double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
     double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
     double pointwiseConv() const { return pointwiseConvPerCycle > 0 ? pointwiseConvPerCycle : of(ir::OpClass::Conv); }
+    double transcendental() const { return transcendentalPerCycle > 0 ? transcendentalPerCycle : of(ir::OpClass::Elementwise); }
 
     bool operator==(const ComputeThroughput&) const = default;
 };
@@ -91,6 +96,12 @@ struct Overheads {
     double transferIssueCycles = 0;    // stream time to issue an asynchronous transfer
     double waitCycles = 0;             // a wait on an already-complete tag
     double barrierCycles = 0;          // synchronising the cores of a barrier
+    // Per-unit costs of convolutions beyond their MACs (0: none; optional in the format). A CPU's
+    // matrix product writes each output element on top of its K multiply-adds, so convolutions
+    // with few MACs per output (few input channels) run slower per MAC; a depthwise loop pays per
+    // output row, so small planes run slower per MAC.
+    double convOutputCycles = 0;       // per output element of a dense or pointwise convolution
+    double depthwiseRowCycles = 0;     // per output row (one channel, one output line) of a depthwise one
 
     bool operator==(const Overheads&) const = default;
 };

@@ -20,9 +20,15 @@ inline constexpr std::array<std::string_view, 9> kThroughputKeys = {
 inline constexpr std::string_view kDepthwiseConvKey = "depthwise_conv";
 // Optional compute.throughput_per_cycle key: pointwise (1x1) convolutions (default: `conv`).
 inline constexpr std::string_view kPointwiseConvKey = "pointwise_conv";
-inline constexpr std::array<std::string_view, 11> kThroughputKeysWithOptional = {
+// Optional compute.throughput_per_cycle key: transcendental elementwise ops (default: `elementwise`).
+inline constexpr std::string_view kTranscendentalKey = "transcendental";
+inline constexpr std::array<std::string_view, 12> kThroughputKeysWithOptional = {
     "conv",      "matmul",  "elementwise",   "normalization", "pooling",          "reduction",
-    "softmax",   "data_movement", "other",   kDepthwiseConvKey, kPointwiseConvKey};
+    "softmax",   "data_movement", "other",   kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey};
+
+// Optional compute.overhead_cycles keys: per-unit costs of convolutions (default 0).
+inline constexpr std::string_view kConvOutputKey = "conv_output";
+inline constexpr std::string_view kDepthwiseRowKey = "depthwise_row";
 
 static_assert(kThroughputKeys.size() == static_cast<std::size_t>(ir::OpClass::Other) + 1,
               "one throughput key per op class");

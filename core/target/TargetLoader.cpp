@@ -53,13 +53,15 @@ void readCompute(FieldReader compute, Target& target) {
     // Optional; present, they must be real figures (0 is how the struct says "absent").
     const std::pair<std::string_view, double*> optional[] = {
         {format::kDepthwiseConvKey, &target.throughput.depthwiseConvPerCycle},
-        {format::kPointwiseConvKey, &target.throughput.pointwiseConvPerCycle}};
+        {format::kPointwiseConvKey, &target.throughput.pointwiseConvPerCycle},
+        {format::kTranscendentalKey, &target.throughput.transcendentalPerCycle}};
     for (const auto& [key, field] : optional)
         if (auto figure = throughput.has(key) ? throughput.number(key) : std::nullopt) {
             if (*figure > 0)
                 *field = *figure;
             else
-                throughput.error(key, "must be positive (omit it to use conv's figure)");
+                throughput.error(key, key == format::kTranscendentalKey ? "must be positive (omit it to use elementwise's figure)"
+                                                                        : "must be positive (omit it to use conv's figure)");
         }
     throughput.warnUnknownKeys(format::kThroughputKeysWithOptional);
 
@@ -68,7 +70,12 @@ void readCompute(FieldReader compute, Target& target) {
     target.overheads.transferIssueCycles = overheads.number("transfer_issue").value_or(0);
     target.overheads.waitCycles = overheads.number("wait").value_or(0);
     target.overheads.barrierCycles = overheads.number("barrier").value_or(0);
-    overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier"});
+    // Optional per-unit costs; validation rejects negative ones.
+    if (overheads.has(format::kConvOutputKey))
+        target.overheads.convOutputCycles = overheads.number(format::kConvOutputKey).value_or(0);
+    if (overheads.has(format::kDepthwiseRowKey))
+        target.overheads.depthwiseRowCycles = overheads.number(format::kDepthwiseRowKey).value_or(0);
+    overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey, format::kDepthwiseRowKey});
 
     compute.warnUnknownKeys(
         {"working_memory", "main_memory", "throughput_per_cycle", "overhead_cycles"});

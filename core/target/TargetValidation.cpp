@@ -109,6 +109,9 @@ void checkMachine(const Target& target, Checker& check) {
     if (target.throughput.pointwiseConvPerCycle != 0) // optional: 0 means "as conv"
         check.positive("compute.throughput_per_cycle." + std::string(format::kPointwiseConvKey),
                        target.throughput.pointwiseConvPerCycle, kMaxThroughputPerCycle, "throughput");
+    if (target.throughput.transcendentalPerCycle != 0) // optional: 0 means "as elementwise"
+        check.positive("compute.throughput_per_cycle." + std::string(format::kTranscendentalKey),
+                       target.throughput.transcendentalPerCycle, kMaxThroughputPerCycle, "throughput");
     const Overheads& o = target.overheads;
     check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
                       "overhead");
@@ -117,6 +120,11 @@ void checkMachine(const Target& target, Checker& check) {
     check.nonNegative("compute.overhead_cycles.wait", o.waitCycles, kMaxOverheadCycles, "overhead");
     check.nonNegative("compute.overhead_cycles.barrier", o.barrierCycles, kMaxOverheadCycles,
                       "overhead");
+    // Optional per-unit costs (0 when absent): thousands of cycles per output element are a typo.
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kConvOutputKey), o.convOutputCycles,
+                      kMaxUnitCycles, "per-output cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kDepthwiseRowKey), o.depthwiseRowCycles,
+                      kMaxUnitCycles, "per-row cost");
 }
 
 void checkMemories(const Target& target, Checker& check) {

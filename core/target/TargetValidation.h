@@ -22,6 +22,8 @@ inline constexpr int kMaxInFlight = 4096;
 inline constexpr int kMaxCores = 65536;
 inline constexpr double kMaxThroughputPerCycle = 1e9;
 inline constexpr double kMaxOverheadCycles = 1e9;
+// Per-unit costs of convolutions (compute.overhead_cycles.conv_output, depthwise_row).
+inline constexpr double kMaxUnitCycles = 1e6;
 
 // Every violated rule as an error whose Location.field is the JSON field path of the offending
 // value ("paths[2].from") and whose Location.file is `file`. Empty when the target is valid.

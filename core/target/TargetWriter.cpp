@@ -77,6 +77,8 @@ std::string targetToJson(const Target& target) {
         throughput[std::string(format::kDepthwiseConvKey)] = number(target.throughput.depthwiseConvPerCycle);
     if (target.throughput.pointwiseConvPerCycle != 0)
         throughput[std::string(format::kPointwiseConvKey)] = number(target.throughput.pointwiseConvPerCycle);
+    if (target.throughput.transcendentalPerCycle != 0)
+        throughput[std::string(format::kTranscendentalKey)] = number(target.throughput.transcendentalPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},
@@ -88,6 +90,10 @@ std::string targetToJson(const Target& target) {
           {"wait", number(o.waitCycles)},
           {"barrier", number(o.barrierCycles)}}},
     };
+    // The per-unit costs only when set, so targets without them are written as before.
+    if (o.convOutputCycles != 0) out["compute"]["overhead_cycles"][std::string(format::kConvOutputKey)] = number(o.convOutputCycles);
+    if (o.depthwiseRowCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kDepthwiseRowKey)] = number(o.depthwiseRowCycles);
 
     out["memories"] = Json::array();
     for (const MemorySpace& memory : target.memories) out["memories"].push_back(memoryJson(memory));

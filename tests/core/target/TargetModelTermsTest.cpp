@@ -1,0 +1,101 @@
+// The optional model terms calibration fits (docs/TARGETS.md): compute.overhead_cycles.conv_output
+// and depthwise_row, compute.throughput_per_cycle.transcendental — read, written back, defaulted
+// and rejected with their field named.
+
+#include "target/TargetLoader.h"
+
+#include "TargetFixtures.h"
+#include "target/TargetWriter.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::test {
+namespace {
+
+using Json = nlohmann::json;
+
+std::vector<Diagnostic> rejected(const Json& document) {
+    auto target = target::parseTarget(document.dump(2), "bad.json");
+    EXPECT_FALSE(target.ok()) << "accepted:\n" << document.dump(2);
+    return target.ok() ? std::vector<Diagnostic>{} : target.diagnostics();
+}
+
+TEST(TargetModelTerms, AbsentMeansNoUnitCostsAndElementwisesFigure) {
+    auto loaded = target::parseTarget(smallTarget().dump(), "small.json");
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_EQ(loaded->overheads.convOutputCycles, 0);
+    EXPECT_EQ(loaded->overheads.depthwiseRowCycles, 0);
+    EXPECT_EQ(loaded->throughput.transcendentalPerCycle, 0);
+    EXPECT_EQ(loaded->throughput.transcendental(), loaded->throughput.of(ir::OpClass::Elementwise));
+    const Json written = Json::parse(target::targetToJson(*loaded));
+    EXPECT_FALSE(written["compute"]["overhead_cycles"].contains("conv_output"));
+    EXPECT_FALSE(written["compute"]["overhead_cycles"].contains("depthwise_row"));
+    EXPECT_FALSE(written["compute"]["throughput_per_cycle"].contains("transcendental"));
+}
+
+TEST(TargetModelTerms, ReadAndWrittenBack) {
+    Json doc = smallTarget();
+    doc["compute"]["overhead_cycles"]["conv_output"] = 1.75;
+    doc["compute"]["overhead_cycles"]["depthwise_row"] = 42;
+    doc["compute"]["throughput_per_cycle"]["transcendental"] = 0.0625;
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings); // known keys, no "unknown field"
+    EXPECT_EQ(loaded->overheads.convOutputCycles, 1.75);
+    EXPECT_EQ(loaded->overheads.depthwiseRowCycles, 42);
+    EXPECT_EQ(loaded->throughput.transcendental(), 0.0625);
+    const Json written = Json::parse(target::targetToJson(*loaded));
+    EXPECT_EQ(written["compute"]["overhead_cycles"]["conv_output"], 1.75);
+    EXPECT_EQ(written["compute"]["overhead_cycles"]["depthwise_row"], 42);
+    EXPECT_EQ(written["compute"]["throughput_per_cycle"]["transcendental"], 0.0625);
+    auto again = target::parseTarget(target::targetToJson(*loaded), "small.json");
+    ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
+    EXPECT_TRUE(*again == *loaded);
+}
+
+TEST(TargetModelTerms, ZeroUnitCostsAreAcceptedAndNotWritten) {
+    Json doc = smallTarget();
+    doc["compute"]["overhead_cycles"]["conv_output"] = 0;
+    doc["compute"]["overhead_cycles"]["depthwise_row"] = 0;
+    auto loaded = target::parseTarget(doc.dump(), "small.json");
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    const Json written = Json::parse(target::targetToJson(*loaded));
+    EXPECT_FALSE(written["compute"]["overhead_cycles"].contains("conv_output"));
+}
+
+TEST(TargetModelTerms, NegativeUnitCostsAreErrorsAtTheirFields) {
+    Json doc = smallTarget();
+    doc["compute"]["overhead_cycles"]["conv_output"] = -1;
+    doc["compute"]["overhead_cycles"]["depthwise_row"] = -30;
+    const auto diagnostics = rejected(doc);
+    EXPECT_TRUE(reportsError(diagnostics, "compute.overhead_cycles.conv_output", "must not be negative, got -1"));
+    EXPECT_TRUE(reportsError(diagnostics, "compute.overhead_cycles.depthwise_row", "must not be negative, got -30"));
+}
+
+TEST(TargetModelTerms, UnitCostsOfTheWrongTypeOrImplausible) {
+    Json doc = smallTarget();
+    doc["compute"]["overhead_cycles"]["conv_output"] = "two";
+    doc["compute"]["overhead_cycles"]["depthwise_row"] = 5e7;
+    const auto diagnostics = rejected(doc);
+    EXPECT_TRUE(reportsError(diagnostics, "compute.overhead_cycles.conv_output", "expected a number"));
+    EXPECT_TRUE(reportsError(diagnostics, "compute.overhead_cycles.depthwise_row", "implausible per-row cost"));
+}
+
+TEST(TargetModelTerms, TranscendentalThroughputMustBeAPositiveNumber) {
+    for (double bad : {0.0, -0.5}) {
+        Json doc = smallTarget();
+        doc["compute"]["throughput_per_cycle"]["transcendental"] = bad;
+        EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.transcendental",
+                                 "must be positive (omit it to use elementwise's figure)"))
+            << bad;
+    }
+    Json doc = smallTarget();
+    doc["compute"]["throughput_per_cycle"]["transcendental"] = 3e9;
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.transcendental", "implausible throughput"));
+    doc["compute"]["throughput_per_cycle"]["transcendental"] = "slow";
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.transcendental", "expected a number"));
+}
+
+} // namespace
+} // namespace strata::test
