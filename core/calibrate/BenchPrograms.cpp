@@ -108,7 +108,29 @@ class SmallGraph {
 
 using Ints = std::vector<std::int64_t>;
 
+// A strided transfer's main-memory box, shaped like a tile of an activation: up to kTileRows rows
+// of `runBytes` two rows apart per plane, planes at least kPlaneBytes apart (a 64 x 64 float
+// plane), so each plane's rows start on another page, as a tile's channels do. planes == 0: a
+// contiguous copy.
+struct BoxShape {
+    std::uint64_t planes = 0, planeRows = 0, planeStride = 0;
+};
+
+BoxShape boxShape(std::uint64_t bytes, std::uint64_t runBytes) {
+    constexpr std::uint64_t kTileRows = 8, kPlaneBytes = 16384;
+    if (runBytes == 0 || runBytes >= bytes || bytes % runBytes != 0) return {};
+    const std::uint64_t rows = bytes / runBytes;
+    const std::uint64_t planeRows = std::min(rows, kTileRows);
+    if (rows % planeRows != 0) return {};
+    return {rows / planeRows, planeRows, std::max(kPlaneBytes, 2 * planeRows * runBytes)};
+}
+
 } // namespace
+
+std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes) {
+    const BoxShape box = boxShape(bytes, runBytes);
+    return box.planes ? box.planes * box.planeStride : bytes;
+}
 
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
                                             int cores, int count, std::uint64_t runBytes) {
@@ -127,8 +149,10 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
     compiler::Program program = emptyProgram(target, "calibrate-transfers");
     const target::MemorySpace* from = target.findMemory(p->source);
     const target::MemorySpace* to = target.findMemory(p->destination);
-    const bool strided = runBytes > 0 && runBytes < bytes && bytes % runBytes == 0;
-    const std::uint64_t span = strided ? 2 * bytes : bytes; // main-memory bytes one transfer's box covers
+    const BoxShape box = boxShape(bytes, runBytes);
+    const bool strided = box.planes > 0;
+    const std::uint64_t planes = box.planes, planeRows = box.planeRows, planeStride = box.planeStride;
+    const std::uint64_t span = transferSpanBytes(bytes, runBytes);
     // Regions at least 1 MiB apart: a model's transfers each read another tensor, so neither the
     // prefetcher nor the TLB has the next one ready, as they would for back-to-back regions.
     constexpr std::uint64_t kSpacing = 1ull << 20;
@@ -137,7 +161,8 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
         // Working memory: the start of the core's own instance, contiguous.
         if (memory->scope == target::Scope::Core) {
             compiler::Access a = access(memory->name, core, 0, bytes);
-            if (strided) a.shape = {static_cast<std::int64_t>(bytes / runBytes), static_cast<std::int64_t>(runBytes)};
+            if (strided)
+                a.shape = {static_cast<std::int64_t>(planes), static_cast<std::int64_t>(planeRows), static_cast<std::int64_t>(runBytes)};
             return a;
         }
         // Main memory: a fresh region per transfer and core.
@@ -145,26 +170,32 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
         const std::uint64_t room = memory->capacityBytes / stride;
         compiler::Access a = access(memory->name, 0, (slot % std::max<std::uint64_t>(room, 1)) * stride, bytes);
         if (strided) {
-            a.shape = {static_cast<std::int64_t>(bytes / runBytes), static_cast<std::int64_t>(runBytes)};
-            a.strides = {static_cast<std::int64_t>(2 * runBytes), 1};
+            a.shape = {static_cast<std::int64_t>(planes), static_cast<std::int64_t>(planeRows), static_cast<std::int64_t>(runBytes)};
+            a.strides = {static_cast<std::int64_t>(planeStride), static_cast<std::int64_t>(2 * runBytes), 1};
         }
         return a;
     };
     // A path reading main memory first has its regions written through the reverse path (tile
     // kPrimingTile): untouched pages would read as the kernel's shared zero page, from cache, far
-    // faster than the tensors a model reads.
+    // faster than the tensors a model reads. The next core writes them (then all meet at a
+    // barrier): a model's tiles read tensors that the other core wrote, or that left this core's
+    // cache long ago, not lines this core has just written.
     const target::TransferPath* reverse = from->scope != target::Scope::Core ? target.pathBetween(p->destination, p->source) : nullptr;
-    for (int core = 0; reverse && core < cores; ++core)
+    for (int core = 0; reverse && core < cores; ++core) {
+        const int writer = (core + 1) % program.cores;
         for (int k = 0; k < count; ++k) {
             compiler::Transfer t;
             t.path = reverse->name;
-            t.source = place(to, core, k);
+            t.source = place(to, writer, k);
             t.destination = place(from, core, k);
             t.bytes = bytes;
             t.tag = 0;
-            append(program, core, std::move(t), kPrimingTile);
-            append(program, core, compiler::Wait{0}, kPrimingTile);
+            append(program, writer, std::move(t), kPrimingTile);
+            append(program, writer, compiler::Wait{0}, kPrimingTile);
         }
+    }
+    if (reverse && program.cores > 1)
+        for (int core = 0; core < program.cores; ++core) append(program, core, compiler::Barrier{0}, kPrimingTile);
     for (int core = 0; core < cores; ++core)
         for (int k = 0; k < count; ++k) {
             compiler::Transfer t;
@@ -189,6 +220,11 @@ compiler::Program barrierProgram(const target::Target& target, int count) {
             program.instructions.back().from.block = -1;
         }
     return program;
+}
+
+bool computesOnly(const ir::Graph& graph) {
+    return graph.name == "calibrate-conv-depthwise-small" || graph.name == "calibrate-elementwise-Erf" ||
+           graph.name == "calibrate-elementwise-Sigmoid";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
@@ -222,6 +258,16 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
                                     {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}})));
     }
     {
+        // Depthwise on small planes too (64 x scale channels on 14 x 14): its loop pays per output
+        // row, which the staircase above alone cannot tell from its per-MAC rate.
+        SmallGraph g("calibrate-conv-depthwise-small");
+        const std::int64_t c = 64 * s;
+        auto x = g.input("x", {1, c, 14, 14});
+        auto w = g.weight("w", {c, 1, 3, 3});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 14, 14},
+                                    {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}})));
+    }
+    {
         // A tiny op, so some compute's time is almost all fixed cost: it bounds the shared
         // compute overhead (Fit.h), which the large ops' lines alone leave free to drift.
         SmallGraph g("calibrate-elementwise-tiny");
@@ -251,6 +297,16 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         const ir::Shape shape{1, 32 * s, 56, 56};
         auto a = g.input("a", shape);
         out.push_back(g.finish(g.op("Relu", {a}, shape)));
+    }
+    {
+        // Transcendental activations (the target's `transcendental` figure): Erf (GELU in
+        // transformers) and Sigmoid (SiLU in EfficientNets), each a libm call per element.
+        for (const char* type : {"Erf", "Sigmoid"}) {
+            SmallGraph g(std::string("calibrate-elementwise-") + type);
+            const ir::Shape shape{1, 32 * s, 56, 56};
+            auto a = g.input("a", shape);
+            out.push_back(g.finish(g.op(type, {a}, shape)));
+        }
     }
     {
         SmallGraph g("calibrate-pooling");

@@ -20,13 +20,18 @@ inline constexpr std::int64_t kPrimingTile = -2;
 
 // Cores 0..cores-1 each issue `count` transfers of `bytes` on `path`, every one waited on before
 // the next is issued, at distinct main-memory offsets, to or from their own working-memory
-// instance; main-memory regions are at least 1 MiB apart. `runBytes` > 0 makes the main-memory side a strided box of rows of that many bytes
-// two rows apart (the gathers of tiles compiled programs move); 0 is one contiguous run.
-// A path reading main memory is preceded by writes of the same regions on the reverse path
-// (tile kPrimingTile; not to be measured), so it reads written pages as models do.
+// instance; main-memory regions are at least 1 MiB apart. `runBytes` > 0 makes the main-memory
+// side a strided box shaped like a tile's gather: rows of that many bytes two rows apart, 8 rows
+// per plane, planes at least 16 KiB apart; 0 is one contiguous run.
+// A path reading main memory is preceded by writes of the same regions on the reverse path by
+// the next core, then a barrier of all cores (tile kPrimingTile; not to be measured), so it reads
+// written pages that another core wrote, as models mostly do.
 // Errors: an unknown path, a size larger than a memory it touches, more cores than the target has.
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
                                             int cores, int count, std::uint64_t runBytes = 0);
+
+// The main-memory bytes one of transferProgram's transfers spans (its box, gaps included).
+std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes);
 
 // Every core reaches `count` barriers and does nothing else.
 compiler::Program barrierProgram(const target::Target& target, int count);
@@ -37,5 +42,10 @@ compiler::Program barrierProgram(const target::Target& target, int count);
 // is almost all overhead), pooling, normalization, softmax,
 // reduction, data_movement.
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
+
+// Whether a graph of opClassGraphs is there for its computes alone (the transcendental ops and the
+// depthwise convolutions on small planes): its transfers, large warm copies of one activation,
+// do not join the paths' samples, which stay those of the op classes above.
+bool computesOnly(const ir::Graph& graph);
 
 } // namespace strata::calibrate

@@ -7,6 +7,7 @@
 #include "reference/Tensor.h"
 #include "runtime/Runtime.h"
 #include "schedule/Strategies.h"
+#include "tiling/Region.h"
 
 #include <fmt/format.h>
 
@@ -22,6 +23,12 @@ namespace {
 // tiles, whose rows are often short; with the contiguous ones they separate a path's per-row
 // cost (row_overhead_cycles) from its latency and bandwidth.
 constexpr std::uint64_t kRunBytes[] = {0, 1024, 256, 64};
+
+// Strided copies of more rows than a tile's gather has (ResNet-50's largest: 1,792) are not
+// measured: their boxes would span hundreds of MiB.
+constexpr std::uint64_t kMaxRows = 4096;
+// Main memory one program's transfers span, beyond which fewer transfers are measured.
+constexpr std::uint64_t kMaxSpannedBytes = 64ull << 20;
 
 // Compiled transfers of fewer sizes than this cannot pin latency and bandwidth down.
 constexpr std::size_t kMinCompiledSizes = 4;
@@ -59,6 +66,19 @@ std::vector<reference::Tensor> randomInputs(const ir::Graph& graph) {
         inputs.push_back(std::move(t));
     }
     return inputs;
+}
+
+// A conv compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a
+// depthwise one, output elements for a dense or pointwise one; 0 for other classes.
+double costUnits(const compiler::Compute& compute, std::size_t fitClass) {
+    if (fitClass != kConvClass && fitClass != kPointwiseConvClass && fitClass != kDepthwiseConvClass) return 0;
+    double units = 0;
+    for (const compiler::Operand& out : compute.outputs) {
+        double elements = double(tiling::regionElements(out.region));
+        if (fitClass == kDepthwiseConvClass && !out.region.empty()) elements /= double(std::max<std::int64_t>(1, out.region.back().size()));
+        units += elements;
+    }
+    return units;
 }
 
 // The shared resource every path of the target lists, if any.
@@ -150,9 +170,12 @@ class Calibration {
             progress(fmt::format("transfers on '{}', {} core(s) at once", path.name, cores));
             for (std::uint64_t bytes : sizesUpTo(limit))
                 for (std::uint64_t run : kRunBytes) {
-                    if (run && run * 2 > bytes) continue;
-                    // Enough transfers to take a measurable time, few for the large sizes.
-                    const int count = static_cast<int>(std::clamp<std::uint64_t>((8ull << 20) / bytes, 4, m_options.quick ? 16 : 64));
+                    if (run && (run * 2 > bytes || bytes / run > kMaxRows)) continue;
+                    // Enough transfers to take a measurable time, few for the large sizes and
+                    // the boxes spanning most main memory.
+                    const std::uint64_t spanned = std::max<std::uint64_t>(transferSpanBytes(bytes, run), 1ull << 20);
+                    const std::uint64_t enough = std::min<std::uint64_t>((8ull << 20) / bytes, kMaxSpannedBytes / spanned);
+                    const int count = static_cast<int>(std::clamp<std::uint64_t>(enough, 4, m_options.quick ? 16 : 64));
                     auto program = transferProgram(m_host, path.name, bytes, cores, count, run);
                     if (!program) return program.takeDiagnostics();
                     auto result = runProgram(*program, kNoModel, {});
@@ -238,17 +261,19 @@ class Calibration {
                 }
                 for (const trace::Event& e : result->trace.events) {
                     const compiler::Instruction& in = compiled->program.instructions[e.id];
-                    if (e.kind == trace::EventKind::Transfer)
+                    if (e.kind == trace::EventKind::Transfer && !computesOnly(*graph))
                         m_compiledTransfers[std::string(result->trace.pathName(e))].push_back(
                             {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz),
                              double(emulator::transferRows(std::get<compiler::Transfer>(in.body)))});
                     if (e.kind != trace::EventKind::Compute) continue;
                     const ir::Op& op = graph->op(in.from.op);
-                    const double work = emulator::computeWork(std::get<compiler::Compute>(in.body), op.opClass);
+                    const auto& compute = std::get<compiler::Compute>(in.body);
+                    const double work = emulator::computeWork(compute, op.opClass);
                     const std::size_t fitClass = emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
                                                  : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
+                                                 : emulator::isTranscendental(op)        ? kTranscendentalClass
                                                                                          : static_cast<std::size_t>(op.opClass);
-                    samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz)});
+                    samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz), costUnits(compute, fitClass)});
                 }
             }
         m_report.compute = fitCompute(samples);
@@ -283,6 +308,10 @@ class Calibration {
             t.throughput.depthwiseConvPerCycle = m_report.compute.throughputPerCycle[kDepthwiseConvClass];
         if (m_report.compute.samples[kPointwiseConvClass])
             t.throughput.pointwiseConvPerCycle = m_report.compute.throughputPerCycle[kPointwiseConvClass];
+        if (m_report.compute.samples[kTranscendentalClass])
+            t.throughput.transcendentalPerCycle = m_report.compute.throughputPerCycle[kTranscendentalClass];
+        t.overheads.convOutputCycles = std::max(m_report.compute.unitCycles[kConvClass], m_report.compute.unitCycles[kPointwiseConvClass]);
+        t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
         t.overheads.waitCycles = m_report.waitCycles + gap;
         t.overheads.barrierCycles = m_report.barrierCycles + gap;
@@ -310,6 +339,7 @@ class Calibration {
 std::string computeClassName(std::size_t fitClass) {
     if (fitClass == kDepthwiseConvClass) return "depthwise_conv";
     if (fitClass == kPointwiseConvClass) return "pointwise_conv";
+    if (fitClass == kTranscendentalClass) return "transcendental";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 

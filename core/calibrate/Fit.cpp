@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
+#include <tuple>
 
 namespace strata::calibrate {
 namespace {
@@ -146,21 +148,73 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
     return fit;
 }
 
+namespace {
+
+// Each class's inverse throughput with the overhead fixed: min sum ((o + w x - y) / y)^2 over x.
+double inverseThroughput(const std::vector<ComputeSample>& group, double overhead) {
+    double num = 0, den = 0;
+    for (const ComputeSample& s : group) {
+        const double u = s.work / s.cycles;
+        num += u * (1 - overhead / s.cycles);
+        den += u * u;
+    }
+    return den > 0 ? num / den : 0;
+}
+
+// Whether some class of the group has samples whose units per work differ: only then can a unit
+// cost be told apart from the throughput.
+bool unitsVary(const UnitGroup& g, const std::array<std::vector<ComputeSample>, kComputeClasses>& byClass) {
+    for (std::size_t k = 0; k < g.count; ++k) {
+        const auto& samples = byClass[g.classes[k]];
+        for (const ComputeSample& s : samples) {
+            const double ratio = s.units / s.work, first = samples.front().units / samples.front().work;
+            if (std::abs(ratio - first) > 1e-9 * std::max(ratio, first)) return true;
+        }
+    }
+    return false;
+}
+
+// The inverse throughputs of `classes` and their shared unit cost (last) jointly, with the
+// overhead fixed; nullopt when a figure comes out negative or zero.
+std::optional<Eigen::VectorXd> jointUnitFit(const std::vector<std::size_t>& classes,
+                                            const std::array<std::vector<ComputeSample>, kComputeClasses>& byClass, double overhead) {
+    std::vector<std::pair<std::size_t, const ComputeSample*>> rows;
+    for (std::size_t k = 0; k < classes.size(); ++k)
+        for (const ComputeSample& s : byClass[classes[k]]) rows.emplace_back(k, &s);
+    const auto n = static_cast<Eigen::Index>(rows.size());
+    const auto unknowns = static_cast<Eigen::Index>(classes.size() + 1);
+    if (n < unknowns + 1) return std::nullopt;
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, unknowns);
+    Eigen::VectorXd rhs(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const auto& [k, s] = rows[std::size_t(i)];
+        a(i, static_cast<Eigen::Index>(k)) = s->work / s->cycles;
+        a(i, unknowns - 1) = s->units / s->cycles;
+        rhs(i) = 1 - overhead / s->cycles;
+    }
+    const Eigen::VectorXd x = solveRelative(a, rhs);
+    if (!(x.array() > 0).all()) return std::nullopt;
+    return x;
+}
+
+} // namespace
+
 ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
     ComputeFit fit;
-    // As for transfers, one sample per (class, work): the median time of its tiles and repeats,
-    // not a line leaning to the fastest of them.
-    std::map<std::pair<std::size_t, double>, std::vector<double>> byShape;
+    // As for transfers, one sample per (class, work, units): the median time of its tiles and
+    // repeats, not a line leaning to the fastest of them.
+    std::map<std::tuple<std::size_t, double, double>, std::vector<double>> byShape;
     for (const ComputeSample& s : samples)
-        if (s.cycles > 0 && s.work > 0 && s.opClass < kComputeClasses) {
-            byShape[{s.opClass, s.work}].push_back(s.cycles);
+        if (s.cycles > 0 && s.work > 0 && s.units >= 0 && s.opClass < kComputeClasses) {
+            byShape[{s.opClass, s.work, s.units}].push_back(s.cycles);
             ++fit.samples[s.opClass];
         }
     std::array<std::vector<ComputeSample>, kComputeClasses> byClass;
     double shortest = std::numeric_limits<double>::infinity();
     for (auto& [shape, cycles] : byShape) {
         const double typical = median(std::move(cycles));
-        byClass[shape.first].push_back({shape.first, shape.second, typical});
+        const auto& [opClass, work, units] = shape;
+        byClass[opClass].push_back({opClass, work, typical, units});
         shortest = std::min(shortest, typical);
     }
     // The overhead: the median of each class's own intercept (a line through its samples), so a
@@ -177,21 +231,29 @@ ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
         intercepts.push_back(std::max(0.0, solveRelative(a)(0)));
     }
     fit.overheadCycles = intercepts.empty() ? 0 : std::min(median(intercepts), shortest);
-    // Each class's inverse throughput with the overhead fixed: min sum ((o + w x - y) / y)^2 over x.
+    // Inverse throughputs: per class, then the unit groups jointly where their units tell.
+    std::array<double, kComputeClasses> inverse{};
+    for (std::size_t c = 0; c < kComputeClasses; ++c)
+        if (!byClass[c].empty()) inverse[c] = inverseThroughput(byClass[c], fit.overheadCycles);
+    for (const UnitGroup& g : kUnitGroups) {
+        std::vector<std::size_t> present;
+        for (std::size_t k = 0; k < g.count; ++k)
+            if (!byClass[g.classes[k]].empty()) present.push_back(g.classes[k]);
+        if (present.empty() || !unitsVary(g, byClass)) continue;
+        const auto x = jointUnitFit(present, byClass, fit.overheadCycles);
+        if (!x) continue;
+        for (std::size_t k = 0; k < present.size(); ++k) {
+            inverse[present[k]] = (*x)(static_cast<Eigen::Index>(k));
+            fit.unitCycles[present[k]] = (*x)(x->size() - 1);
+        }
+    }
     std::vector<double> all;
     for (std::size_t c = 0; c < kComputeClasses; ++c) {
         if (byClass[c].empty()) continue;
-        double num = 0, den = 0;
-        for (const ComputeSample& s : byClass[c]) {
-            const double u = s.work / s.cycles;
-            num += u * (1 - fit.overheadCycles / s.cycles);
-            den += u * u;
-        }
-        const double inverse = den > 0 ? num / den : 0;
-        fit.throughputPerCycle[c] = inverse > 1 / kMaxThroughput ? 1 / inverse : kMaxThroughput;
+        fit.throughputPerCycle[c] = inverse[c] > 1 / kMaxThroughput ? 1 / inverse[c] : kMaxThroughput;
         std::vector<double> residuals;
         for (const ComputeSample& s : byClass[c]) {
-            const double predicted = fit.overheadCycles + s.work / fit.throughputPerCycle[c];
+            const double predicted = fit.overheadCycles + s.work / fit.throughputPerCycle[c] + s.units * fit.unitCycles[c];
             residuals.push_back((predicted - s.cycles) / s.cycles);
         }
         fit.rmsRelativeError[c] = rms(residuals);

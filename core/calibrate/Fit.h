@@ -64,27 +64,45 @@ inline constexpr std::size_t kOpClasses = 9; // ir::OpClass values
 // throughput_per_cycle.depthwise_conv and pointwise_conv), which run at their own rates.
 inline constexpr std::size_t kDepthwiseConvClass = kOpClasses;
 inline constexpr std::size_t kPointwiseConvClass = kOpClasses + 1;
-inline constexpr std::size_t kComputeClasses = kOpClasses + 2;
+// Transcendental elementwise ops (the target's throughput_per_cycle.transcendental).
+inline constexpr std::size_t kTranscendentalClass = kOpClasses + 2;
+inline constexpr std::size_t kComputeClasses = kOpClasses + 3;
 
 // One compute instruction measured: its class (ir::OpClass index, kDepthwiseConvClass or
 // kPointwiseConvClass), its
-// work (MACs for convs and matmul, output elements otherwise: emulator::computeWork) and its
-// duration in cycles.
+// work (MACs for convs and matmul, output elements otherwise: emulator::computeWork), its
+// duration in cycles, and its count of the class's cost unit (kUnitGroups; 0 for others).
 struct ComputeSample {
     std::size_t opClass = 0;
     double work = 0;
     double cycles = 0;
+    double units = 0;
 };
 
-// cycles = overhead + work / throughput[class], fitted over the median time of each (class, work)
-// shape (a kernel's tiles and repeats scatter), one overhead shared by all classes: the median of
+// Classes whose computes also pay per unit of something besides their work, one cost per group:
+// dense and pointwise convolutions per output element (the target's overhead_cycles.conv_output),
+// depthwise ones per output row (depthwise_row).
+inline constexpr std::size_t kConvClass = 0; // ir::OpClass::Conv
+struct UnitGroup {
+    std::array<std::size_t, 2> classes;
+    std::size_t count; // of `classes` used
+};
+inline constexpr std::array<UnitGroup, 2> kUnitGroups = {{{{kConvClass, kPointwiseConvClass}, 2},
+                                                          {{kDepthwiseConvClass, 0}, 1}}};
+
+// cycles = overhead + work / throughput[class] + units x unitCycles[class], fitted over the median
+// time of each (class, work, units) shape (a kernel's tiles and repeats scatter), one overhead
+// shared by all classes: the median of
 // the classes' own intercepts (each class's relative least-squares line, clamped at 0), bounded
 // by the shortest compute measured (no class can be predicted slower than it ran from the
 // overhead alone), then each class's throughput by relative least squares with that overhead
-// fixed; a class whose time does not grow with its work at all gets kMaxThroughput.
+// fixed; a class whose time does not grow with its work at all gets kMaxThroughput. The classes
+// of a unit group are fitted jointly with the group's unit cost when their units vary apart from
+// their work (else, or when the joint solution has a negative figure, the cost is 0).
 struct ComputeFit {
     double overheadCycles = 0;
     std::array<double, kComputeClasses> throughputPerCycle{}; // 0 for a class without samples
+    std::array<double, kComputeClasses> unitCycles{};         // the class's group's unit cost, else 0
     std::array<double, kComputeClasses> rmsRelativeError{};   // per class
     std::array<std::size_t, kComputeClasses> samples{};    // measurements, before taking medians
     double rmsRelativeErrorAll = 0;

@@ -3,6 +3,8 @@
 
 #include "calibrate/Fit.h"
 
+#include "calibrate/Calibrate.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -260,6 +262,81 @@ TEST(FitCompute, TheMedianOfRepeatsIsFittedNotTheFastest) {
     const ComputeFit fit = fitCompute(samples);
     EXPECT_NEAR(fit.throughputPerCycle[0], 8, 1e-6);
     EXPECT_EQ(fit.samples[0], samples.size());
+}
+
+// Convolutions paying per output element (dense, pointwise: MACs per output = K) and per output
+// row (depthwise: MACs per row = 9 x width), with classes of plain work setting the overhead.
+std::vector<ComputeSample> unitCostSamples(double outputCycles, double rowCycles, Noise* noise = nullptr) {
+    std::vector<ComputeSample> samples;
+    auto add = [&](std::size_t opClass, double work, double cycles, double units) {
+        samples.push_back({opClass, work, noise ? (*noise)(cycles) : cycles, units});
+    };
+    for (double work = 1e4; work <= 1e7; work *= 10)
+        for (std::size_t plain : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{6}})
+            add(plain, work, 80 + work / 3, 0);
+    for (double k : {16.0, 64.0, 288.0, 1152.0})
+        for (double work : {1e6, 4e6}) {
+            add(kConvClass, work, 80 + work / 12 + work / k * outputCycles, work / k);
+            add(kPointwiseConvClass, work, 80 + work / 20 + work / k * outputCycles, work / k);
+        }
+    for (double width : {7.0, 14.0, 56.0, 112.0})
+        for (double work : {1e5, 1e6})
+            add(kDepthwiseConvClass, work, 80 + work / 0.8 + work / (9 * width) * rowCycles, work / (9 * width));
+    return samples;
+}
+
+TEST(FitCompute, ConvolutionsUnitCostsAreFittedWithTheirThroughputs) {
+    const ComputeFit fit = fitCompute(unitCostSamples(2.0, 40.0));
+    EXPECT_NEAR(fit.overheadCycles, 80, 1e-6);
+    EXPECT_NEAR(fit.throughputPerCycle[kConvClass], 12, 1e-6);
+    EXPECT_NEAR(fit.throughputPerCycle[kPointwiseConvClass], 20, 1e-6);
+    EXPECT_NEAR(fit.unitCycles[kConvClass], 2.0, 1e-9); // one cost per output for both
+    EXPECT_NEAR(fit.unitCycles[kPointwiseConvClass], 2.0, 1e-9);
+    EXPECT_NEAR(fit.throughputPerCycle[kDepthwiseConvClass], 0.8, 1e-9);
+    EXPECT_NEAR(fit.unitCycles[kDepthwiseConvClass], 40.0, 1e-6);
+    EXPECT_EQ(fit.unitCycles[1], 0); // matmul pays no unit cost
+    EXPECT_LT(fit.rmsRelativeErrorAll, 1e-9);
+}
+
+TEST(FitCompute, UnitCostsSurviveNoise) {
+    Noise noise(0.05);
+    const ComputeFit fit = fitCompute(unitCostSamples(2.0, 40.0, &noise));
+    EXPECT_NEAR(fit.unitCycles[kConvClass], 2.0, 0.4);
+    EXPECT_NEAR(fit.throughputPerCycle[kPointwiseConvClass], 20, 3);
+    EXPECT_NEAR(fit.unitCycles[kDepthwiseConvClass], 40.0, 8);
+    EXPECT_NEAR(fit.throughputPerCycle[kDepthwiseConvClass], 0.8, 0.1);
+}
+
+TEST(FitCompute, UnitsThatCostNothingGiveNoUnitCost) {
+    const ComputeFit fit = fitCompute(unitCostSamples(0.0, 0.0));
+    EXPECT_NEAR(fit.throughputPerCycle[kConvClass], 12, 1e-6);
+    EXPECT_NEAR(fit.unitCycles[kConvClass], 0, 1e-9);
+    EXPECT_NEAR(fit.unitCycles[kDepthwiseConvClass], 0, 1e-9);
+}
+
+TEST(FitCompute, UnitsInProportionToWorkCannotBeToldApartAndCostNothing) {
+    // Every depthwise sample on the same width: its rows grow with its work, so a per-row cost is
+    // indistinguishable from a slower rate: all of it goes to the rate.
+    std::vector<ComputeSample> samples;
+    for (double work = 1e4; work <= 1e7; work *= 10) {
+        samples.push_back({2, work, 80 + work / 3, 0});
+        samples.push_back({kDepthwiseConvClass, work, 80 + work / 0.8 + work / 126 * 40, work / 126});
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_EQ(fit.unitCycles[kDepthwiseConvClass], 0);
+    EXPECT_NEAR(fit.throughputPerCycle[kDepthwiseConvClass], 1 / (1 / 0.8 + 40.0 / 126), 1e-6);
+}
+
+TEST(FitCompute, TranscendentalOpsGetTheirOwnThroughput) {
+    std::vector<ComputeSample> samples;
+    for (double work = 1e3; work <= 1e7; work *= 10) {
+        samples.push_back({2, work, 70 + work / 1.4});                     // Add, Relu
+        samples.push_back({kTranscendentalClass, work, 70 + work / 0.06}); // Erf, Sigmoid
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.throughputPerCycle[2], 1.4, 1e-6);
+    EXPECT_NEAR(fit.throughputPerCycle[kTranscendentalClass], 0.06, 1e-9);
+    EXPECT_EQ(computeClassName(kTranscendentalClass), "transcendental");
 }
 
 TEST(FitMedian, OddEvenAndEmpty) {

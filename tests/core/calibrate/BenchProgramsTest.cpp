@@ -1,0 +1,81 @@
+// The transfer programs calibration measures: strided boxes shaped like a tile's gather, primed
+// by the next core behind a barrier, and refused with a diagnostic when they cannot be built.
+
+#include "calibrate/BenchPrograms.h"
+
+#include "target/TargetLoader.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::calibrate {
+namespace {
+
+target::Target host() {
+    auto t = target::resolveTarget("host-uncalibrated"); // this machine's cores and caches
+    EXPECT_TRUE(t.ok());
+    return t.ok() ? *t : target::Target{};
+}
+
+TEST(BenchPrograms, StridedBoxesAreTilesOfEightRowsTwoApartOnPlanesAPageApart) {
+    const target::Target t = host();
+    auto program = transferProgram(t, "load", 16384, 1, 4, 64); // 256 rows of 64 bytes
+    ASSERT_TRUE(program.ok());
+    const compiler::Instruction* measured = nullptr;
+    for (const compiler::Instruction& in : program->instructions)
+        if (in.from.tile == 0 && in.kind() == compiler::InstrKind::Transfer) measured = &in;
+    ASSERT_NE(measured, nullptr);
+    const auto& transfer = std::get<compiler::Transfer>(measured->body);
+    EXPECT_EQ(transfer.source.shape, (ir::Shape{32, 8, 64}));
+    EXPECT_EQ(transfer.source.strides, (std::vector<std::int64_t>{16384, 128, 1}));
+    EXPECT_EQ(transfer.destination.shape, (ir::Shape{32, 8, 64})); // contiguous in working memory
+    EXPECT_TRUE(transfer.destination.strides.empty());
+    EXPECT_EQ(transferSpanBytes(16384, 64), 32u * 16384);
+    EXPECT_EQ(transferSpanBytes(16384, 0), 16384u);
+}
+
+TEST(BenchPrograms, ReadsArePrimedByTheNextCoreBehindABarrier) {
+    const target::Target t = host();
+    if (t.cores() < 2) GTEST_SKIP() << "one core: nothing primes another's regions";
+    auto program = transferProgram(t, "load", 4096, 1, 4);
+    ASSERT_TRUE(program.ok());
+    int primingWrites = 0, barriers = 0;
+    for (const compiler::Instruction& in : program->instructions) {
+        if (in.from.tile != kPrimingTile) continue;
+        if (const auto* transfer = std::get_if<compiler::Transfer>(&in.body)) {
+            ++primingWrites;
+            EXPECT_EQ(in.core, 1); // core 0 measures, core 1 writes its regions
+            EXPECT_EQ(transfer->path, "store");
+        }
+        barriers += in.kind() == compiler::InstrKind::Barrier;
+    }
+    EXPECT_EQ(primingWrites, 4);
+    EXPECT_EQ(barriers, t.cores()); // every core meets it
+    // The measured reads come after the barrier on core 0's stream.
+    const auto& stream = program->streams[0];
+    ASSERT_FALSE(stream.empty());
+    EXPECT_EQ(program->instructions[stream.front()].kind(), compiler::InstrKind::Barrier);
+}
+
+TEST(BenchPrograms, ImpossibleProgramsAreDiagnosed) {
+    const target::Target t = host();
+    auto unknown = transferProgram(t, "teleport", 64, 1, 1);
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.diagnostics().front().message.find("no path 'teleport'"), std::string::npos);
+    auto tooMany = transferProgram(t, "load", 64, t.cores() + 1, 1);
+    ASSERT_FALSE(tooMany.ok());
+    EXPECT_NE(tooMany.diagnostics().front().message.find("cannot run on"), std::string::npos);
+    auto tooLarge = transferProgram(t, "load", t.workingMemoryBytes() * 2, 1, 1);
+    ASSERT_FALSE(tooLarge.ok());
+    EXPECT_NE(tooLarge.diagnostics().front().message.find("does not fit"), std::string::npos);
+}
+
+TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
+    std::vector<std::string> only;
+    for (const auto& graph : opClassGraphs(1))
+        if (computesOnly(*graph)) only.push_back(graph->name);
+    EXPECT_EQ(only, (std::vector<std::string>{"calibrate-conv-depthwise-small", "calibrate-elementwise-Erf",
+                                              "calibrate-elementwise-Sigmoid"}));
+}
+
+} // namespace
+} // namespace strata::calibrate
