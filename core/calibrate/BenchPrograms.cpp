@@ -223,8 +223,8 @@ compiler::Program barrierProgram(const target::Target& target, int count) {
 }
 
 bool computesOnly(const ir::Graph& graph) {
-    return graph.name == "calibrate-conv-depthwise-small" || graph.name == "calibrate-elementwise-Erf" ||
-           graph.name == "calibrate-elementwise-Sigmoid";
+    return graph.name == "calibrate-conv-pointwise-deep" || graph.name == "calibrate-conv-depthwise-small" ||
+           graph.name == "calibrate-elementwise-Erf" || graph.name == "calibrate-elementwise-Sigmoid";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
@@ -248,6 +248,16 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto x = g.input("x", {1, c, side, side});
         auto w = g.weight("w", {2 * c, c, 1, 1});
         out.push_back(g.finish(g.op("Conv", {x, w}, {1, 2 * c, side, side}, {{"kernel_shape", Ints{1, 1}}})));
+    }
+    {
+        // Pointwise with many input channels (256 x scale to 128 on 14 x 14, as a ResNet's last
+        // stages): with the staircase's few-channel ones they pin both the rate the matrix product
+        // reaches and the cost per output element (overhead_cycles.conv_output).
+        SmallGraph g("calibrate-conv-pointwise-deep");
+        const std::int64_t c = 256 * s;
+        auto x = g.input("x", {1, c, 14, 14});
+        auto w = g.weight("w", {128, c, 1, 1});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, 128, 14, 14}, {{"kernel_shape", Ints{1, 1}}})));
     }
     {
         SmallGraph g("calibrate-conv-depthwise");
