@@ -26,7 +26,7 @@ bool BandwidthSharing::shareOneInstance(std::span<const FlowDemand> flows, std::
     const double capacity = m_capacity[r];
     double used = 0;
     double weight = 0;
-    for (std::size_t i = 0; i < n; ++i) weight += 1.0;
+    for (const FlowDemand& f : flows) weight += f.members;
     std::size_t unfrozen = n;
     while (unfrozen > 0) {
         double level = std::numeric_limits<double>::infinity();
@@ -40,8 +40,8 @@ bool BandwidthSharing::shareOneInstance(std::span<const FlowDemand> flows, std::
             m_frozen[i] = 1;
             --unfrozen;
             rates[i] = level;
-            used += 1.0 * level;
-            weight -= 1.0;
+            used += flows[i].members * level;
+            weight -= flows[i].members;
         }
         if (weight < 1e-12) weight = 0;
     }
@@ -56,7 +56,7 @@ void BandwidthSharing::share(std::span<const FlowDemand> flows, std::span<double
     for (const FlowDemand& f : flows)
         for (const ResourceUse& u : f.uses) {
             if (m_weight[u.instance] == 0 && m_used[u.instance] == 0) m_touched.push_back(u.instance);
-            m_weight[u.instance] += u.weight;
+            m_weight[u.instance] += u.weight * f.members;
         }
     std::size_t unfrozen = n;
     while (unfrozen > 0) {
@@ -77,8 +77,8 @@ void BandwidthSharing::share(std::span<const FlowDemand> flows, std::span<double
             --unfrozen;
             rates[i] = level;
             for (const ResourceUse& u : flows[i].uses) {
-                m_used[u.instance] += u.weight * level;
-                m_weight[u.instance] -= u.weight;
+                m_used[u.instance] += u.weight * flows[i].members * level;
+                m_weight[u.instance] -= u.weight * flows[i].members;
             }
         }
         // Weights drift from zero by rounding; a resource with no unfrozen flow has none.

@@ -5,6 +5,9 @@
 // All rates rise together until a transfer reaches its cap or a resource is full; those freeze
 // and the rest keep rising. The result: no resource is over capacity, and no transfer could go
 // faster without slowing one that is no faster than it.
+//
+// Identical flows (same cap, same uses) always get the same rate, so a demand may stand for
+// several of them (`members`): it is shared as that many flows, and its rate is each one's.
 
 #include <cstdint>
 #include <span>
@@ -20,6 +23,7 @@ struct ResourceUse {
 struct FlowDemand {
     double cap = 0;               // bytes/cycle on its own
     std::span<const ResourceUse> uses;
+    double members = 1;           // identical flows it stands for
 };
 
 // Reusable scratch space, so sharing after every event allocates nothing.
@@ -27,7 +31,8 @@ class BandwidthSharing {
   public:
     explicit BandwidthSharing(std::vector<double> capacities); // bytes/cycle per resource instance
 
-    // Rates (bytes/cycle) for `flows`, written to `rates` (same size). Every cap must be positive.
+    // Rates (bytes/cycle) for `flows`, each member's, written to `rates` (same size). Every cap
+    // and every count of members must be positive.
     void share(std::span<const FlowDemand> flows, std::span<double> rates);
 
     std::size_t instances() const { return m_capacity.size(); }

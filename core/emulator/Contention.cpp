@@ -1,5 +1,7 @@
 #include "emulator/Contention.h"
 
+#include <algorithm>
+
 namespace strata::emulator {
 
 Contention::Contention(const target::Target& target) : m_cores(std::max(1, target.cores())) {
@@ -28,6 +30,27 @@ Contention::Contention(const target::Target& target) : m_cores(std::max(1, targe
         }
     }
     m_routeStart.push_back(static_cast<std::uint32_t>(m_pool.size()));
+    assignFlowClasses(target.paths.size());
+}
+
+void Contention::assignFlowClasses(std::size_t paths) {
+    const auto sameUses = [](std::span<const ResourceUse> a, std::span<const ResourceUse> b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                          [](const ResourceUse& x, const ResourceUse& y) { return x.instance == y.instance && x.weight == y.weight; });
+    };
+    for (std::size_t path = 0; path < paths; ++path) {
+        const std::size_t first = m_classOf.size();
+        for (int core = 0; core < m_cores; ++core) {
+            std::uint32_t cls = static_cast<std::uint32_t>(m_classes);
+            for (int earlier = 0; earlier < core; ++earlier)
+                if (sameUses(route(path, core), route(path, earlier))) {
+                    cls = m_classOf[first + static_cast<std::size_t>(earlier)];
+                    break;
+                }
+            if (cls == m_classes) ++m_classes;
+            m_classOf.push_back(cls);
+        }
+    }
 }
 
 std::span<const ResourceUse> Contention::route(std::size_t path, int core) const {

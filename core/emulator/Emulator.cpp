@@ -44,17 +44,37 @@ struct Wakeup {
     bool operator>(const Wakeup& o) const { return order > o.order; }
 };
 
-// A transfer in its throughput part.
-struct Moving {
+// A transfer in its throughput part, in its flow class. `order` numbers the transfers in the
+// order they started moving: transfers finishing at one time complete in that order.
+struct Member {
+    double target;           // the class's `served` at which this transfer has moved its bytes
+    std::uint64_t order;
     std::uint32_t transfer;
-    std::uint32_t core;
-    std::uint16_t path;
+    bool operator>(const Member& o) const { return target != o.target ? target > o.target : order > o.order; }
+};
+
+// The transfers moving on one path along one route (Contention::flowClass). Fair sharing gives
+// identical flows one rate, so the class keeps one rate for all its members and a virtual clock,
+// the bytes each member has moved since the class was last empty: a member that joins when the
+// clock reads S, with B bytes to move, finishes when it reads S + B. Re-sharing bandwidth then
+// costs per class, however many transfers each holds.
+struct FlowClass {
+    std::uint16_t path = 0;
     std::span<const ResourceUse> route;
-    double remaining;        // bytes, as of settledAt
-    double settledAt;
-    double rate = 0;         // bytes/cycle
-    double finishAt = kForever;
-    bool affected = false;   // to be re-shared at the next shareBandwidth
+    double served = 0;           // bytes per member, as of settledAt
+    double settledAt = 0;
+    double rate = 0;             // bytes/cycle per member
+    double finishAt = kForever;  // of its first member
+    bool affected = false;       // to be re-shared at the next shareBandwidth
+    bool active = false;         // has members (listed in m_active)
+    std::vector<Member> members; // min-heap: the first to finish on top
+
+    // When a member moving toward `target` finishes at the current rate.
+    double finishOf(double target) const { return std::max(settledAt, settledAt + (target - served) / rate); }
+    void settle(double now) {
+        served += rate * (now - settledAt);
+        settledAt = now;
+    }
 };
 
 // Time is in cycles of the target's clock here; events get picoseconds.
@@ -67,8 +87,14 @@ class Simulation {
           m_contention(target), m_sharing(m_contention.capacities()), m_psPerCycle(1e12 / target.clockHz),
           m_cores(static_cast<std::size_t>(program.cores)),
           m_inFlight(static_cast<std::size_t>(program.cores) * target.paths.size(), 0),
-          m_done(program.instructions.size(), 0), m_changedInstance(m_contention.capacities().size(), 0),
-          m_pathRate(target.paths.size(), 0), m_pathFlows(target.paths.size(), 0) {
+          m_done(program.instructions.size(), 0), m_classes(m_contention.flowClasses()),
+          m_changedInstance(m_contention.capacities().size(), 0), m_pathRate(target.paths.size(), 0) {
+        for (std::size_t p = 0; p < target.paths.size(); ++p)
+            for (int c = 0; c < program.cores; ++c) {
+                FlowClass& cls = m_classes[m_contention.flowClass(p, c)];
+                cls.path = static_cast<std::uint16_t>(p);
+                cls.route = m_contention.route(p, c);
+            }
         for (const compiler::BlockCode& b : program.blocks) {
             if (b.block < 0) continue;
             if (static_cast<std::size_t>(b.block) >= m_sramOfBlock.size()) m_sramOfBlock.resize(static_cast<std::size_t>(b.block) + 1, 0);
@@ -83,7 +109,7 @@ class Simulation {
         for (;;) {
             if (m_dirty && (m_wakeups.empty() || m_wakeups.top().time() > m_now)) shareBandwidth();
             const double nextWakeup = m_wakeups.empty() ? kForever : m_wakeups.top().time();
-            const double nextFinish = m_moving.empty() || m_dirty ? kForever : m_nextFinish;
+            const double nextFinish = m_active.empty() || m_dirty ? kForever : m_nextFinish;
             if (nextWakeup == kForever && nextFinish == kForever) break;
             if (nextFinish <= nextWakeup) {
                 m_now = nextFinish;
@@ -123,7 +149,7 @@ class Simulation {
     // True when nothing else happens up to and including time t: no pending re-sharing, no
     // transfer finishing and no wakeup queued at or before t.
     bool nothingBefore(double t) const {
-        return !m_dirty && (m_moving.empty() || t < m_nextFinish) && (m_wakeups.empty() || t < m_wakeups.top().time());
+        return !m_dirty && (m_active.empty() || t < m_nextFinish) && (m_wakeups.empty() || t < m_wakeups.top().time());
     }
 
     // Issues the core's instructions from time t until one must wait for something global. Only
@@ -210,29 +236,42 @@ class Simulation {
     void startMoving(std::uint32_t transfer) {
         const Step& step = m_steps[transfer];
         if (step.bytes == 0) return finish(transfer);
-        m_moving.push_back({transfer, step.core, step.path, m_contention.route(step.path, step.core), double(step.bytes), m_now});
-        ++m_pathFlows[step.path];
-        m_moving.back().affected = true;
-        markChanged(m_moving.back().route);
+        const std::uint32_t c = m_contention.flowClass(step.path, static_cast<int>(step.core));
+        FlowClass& cls = m_classes[c];
+        if (!cls.active) {
+            cls.active = true;
+            cls.served = 0;
+            cls.settledAt = m_now;
+            m_active.push_back(c);
+        }
+        cls.settle(m_now);
+        cls.members.push_back({cls.served + double(step.bytes), m_started++, transfer});
+        std::push_heap(cls.members.begin(), cls.members.end(), std::greater<>{});
+        cls.affected = true;
+        markChanged(cls.route);
     }
 
+    // Completes every transfer whose bytes have all moved by now, in the order they started.
     void finishTransfers() {
         m_finished.clear();
         std::size_t kept = 0;
-        for (const Moving& m : m_moving) {
-            if (m.finishAt <= m_now) {
-                m_finished.push_back(m.transfer);
-                markChanged(m.route);
-                // Exactly 0 when a path falls idle, whatever rounding the sums collected.
-                m_pathRate[m.path] = --m_pathFlows[m.path] == 0 ? 0.0 : m_pathRate[m.path] - m.rate;
-            } else {
-                if (&m != &m_moving[kept]) m_moving[kept] = m;
-                ++kept;
+        for (const std::uint32_t c : m_active) {
+            FlowClass& cls = m_classes[c];
+            if (cls.finishAt <= m_now) {
+                while (!cls.members.empty() && cls.finishOf(cls.members.front().target) <= m_now) {
+                    std::pop_heap(cls.members.begin(), cls.members.end(), std::greater<>{});
+                    m_finished.push_back(cls.members.back());
+                    cls.members.pop_back();
+                }
+                markChanged(cls.route);
+                cls.active = !cls.members.empty();
             }
+            if (cls.active) m_active[kept++] = c;
         }
-        m_moving.resize(kept);
+        m_active.resize(kept);
         m_dirty = true;
-        for (std::uint32_t transfer : m_finished) finish(transfer);
+        std::sort(m_finished.begin(), m_finished.end(), [](const Member& a, const Member& b) { return a.order < b.order; });
+        for (const Member& m : m_finished) finish(m.transfer);
     }
 
     // A transfer on `route` started or ended: the rates of transfers sharing its resources
@@ -269,38 +308,35 @@ class Simulation {
         }
     }
 
-    // Re-shares bandwidth among the transfers connected (through shared resource instances) to
-    // one that started or ended; the others keep their rates and finish times.
+    // Re-shares bandwidth among the flow classes connected (through shared resource instances)
+    // to one whose transfers started or ended; the others keep their rates and finish times.
     void shareBandwidth() {
         m_dirty = false;
         markConnected();
         m_demands.clear();
         m_affected.clear();
-        // The earliest finish: unaffected transfers keep theirs, affected ones are added below.
+        // The earliest finish: unaffected classes keep theirs, affected ones are added below.
         // (Locals: the compiler cannot keep members in registers across the stores below.)
         const double now = m_now;
         double nextFinish = kForever;
-        for (std::size_t i = 0; i < m_moving.size(); ++i) {
-            Moving& m = m_moving[i];
-            if (!m.affected) {
-                nextFinish = std::min(nextFinish, m.finishAt);
+        for (const std::uint32_t c : m_active) {
+            FlowClass& cls = m_classes[c];
+            if (!cls.affected) {
+                nextFinish = std::min(nextFinish, cls.finishAt);
                 continue;
             }
-            m.remaining -= m.rate * (now - m.settledAt);
-            m.settledAt = now;
-            m_pathRate[m.path] -= m.rate;
-            m_affected.push_back(i);
-            m_demands.push_back({m_target.paths[m.path].bytesPerCycle, m.route});
+            cls.settle(now);
+            m_affected.push_back(c);
+            m_demands.push_back({m_target.paths[cls.path].bytesPerCycle, cls.route, double(cls.members.size())});
         }
         m_rates.resize(m_demands.size());
         m_sharing.share(m_demands, m_rates);
         for (std::size_t k = 0; k < m_affected.size(); ++k) {
-            Moving& m = m_moving[m_affected[k]];
-            m.affected = false;
-            m.rate = m_rates[k];
-            m_pathRate[m.path] += m.rate;
-            m.finishAt = std::max(now, now + m.remaining / m.rate);
-            nextFinish = std::min(nextFinish, m.finishAt);
+            FlowClass& cls = m_classes[m_affected[k]];
+            cls.affected = false;
+            cls.rate = m_rates[k];
+            cls.finishAt = cls.finishOf(cls.members.front().target);
+            nextFinish = std::min(nextFinish, cls.finishAt);
         }
         m_nextFinish = nextFinish;
         for (std::uint32_t instance : m_changedList) m_changedInstance[instance] = 0;
@@ -308,16 +344,16 @@ class Simulation {
         if (m_options.counters) samplePathBandwidth();
     }
 
-    // Marks every transfer sharing a changed instance as affected, and its instances as changed,
-    // to a fixed point. Another pass is needed only when a pass marked new instances: one pass
-    // usually suffices, as transfers mostly share one resource.
+    // Marks every class sharing a changed instance as affected, and its instances as changed,
+    // to a fixed point. Another pass is needed only when a pass marked new instances.
     void markConnected() {
         for (std::size_t marked = 0; marked != m_changedList.size();) {
             marked = m_changedList.size();
-            for (Moving& m : m_moving) {
-                if (m.affected || !touchesChanged(m.route)) continue;
-                m.affected = true;
-                for (const ResourceUse& u : m.route) markInstance(u.instance);
+            for (const std::uint32_t c : m_active) {
+                FlowClass& cls = m_classes[c];
+                if (cls.affected || !touchesChanged(cls.route)) continue;
+                cls.affected = true;
+                for (const ResourceUse& u : cls.route) markInstance(u.instance);
             }
         }
     }
@@ -354,6 +390,9 @@ class Simulation {
     }
 
     void samplePathBandwidth() {
+        std::fill(m_pathRate.begin(), m_pathRate.end(), 0.0);
+        for (const std::uint32_t c : m_active)
+            m_pathRate[m_classes[c].path] += m_classes[c].rate * double(m_classes[c].members.size());
         const double gbPerSecondPerBytePerCycle = m_target.clockHz / 1e9;
         for (std::size_t p = 0; p < m_pathRate.size(); ++p) {
             if (m_pathRate[p] == m_lastPathRate[p] || m_pathCounter[p] < 0) continue;
@@ -415,21 +454,22 @@ class Simulation {
     std::vector<std::uint8_t> m_done;       // per instruction: transfer complete
     std::size_t m_arrived = 0;              // cores at the current barrier
 
-    std::vector<Moving> m_moving;
+    std::vector<FlowClass> m_classes;       // per flow class (Contention::flowClass)
+    std::vector<std::uint32_t> m_active;    // the classes with members
+    std::uint64_t m_started = 0;            // transfers that started moving so far
     bool m_dirty = false;                   // the moving set changed since rates were shared
     double m_nextFinish = kForever;
     std::vector<std::uint8_t> m_changedInstance; // per resource instance: touched by a change
     std::vector<std::uint32_t> m_changedList;    // the instances marked, to unmark them
-    std::vector<std::size_t> m_affected;
+    std::vector<std::uint32_t> m_affected;
     std::vector<FlowDemand> m_demands;
     std::vector<double> m_rates;
-    std::vector<std::uint32_t> m_finished;
+    std::vector<Member> m_finished;
 
     std::vector<std::uint64_t> m_sramOfBlock;
     std::vector<int> m_pathCounter;         // per path: counter index, -1 when unused
     int m_sramCounter = -1;                 // first of the per-core SRAM counters
-    std::vector<double> m_pathRate;         // per path: bandwidth in use now, bytes/cycle
-    std::vector<int> m_pathFlows;           // per path: transfers moving
+    std::vector<double> m_pathRate;         // per path: bandwidth in use now, bytes/cycle (counters)
     std::vector<double> m_lastPathRate;     // per path: as last sampled
 };
 

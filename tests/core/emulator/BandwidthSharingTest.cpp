@@ -48,6 +48,28 @@ TEST(BandwidthSharing, OneInstanceSharingGivesTheGeneralAnswerBitForBit) {
     EXPECT_DOUBLE_EQ(fast[7], 0.9);
 }
 
+TEST(BandwidthSharing, ADemandWithMembersIsSharedAsThatManyFlows) {
+    // Three identical flows and a capped one on a shared instance, next to a flow on a second
+    // instance; the same with the three as one demand of three members.
+    BandwidthSharing sharing({30, 20});
+    const ResourceUse both[] = {{0, 1}, {1, 0.5}};
+    const ResourceUse first[] = {{0, 1}};
+    const ResourceUse second[] = {{1, 1}};
+    std::vector<FlowDemand> apart{{100, both}, {100, both}, {100, both}, {3, first}, {5, second}};
+    std::vector<FlowDemand> together{{100, both, 3}, {3, first}, {5, second}};
+    std::vector<double> each(apart.size()), grouped(together.size());
+    sharing.share(apart, each);
+    sharing.share(together, grouped);
+    // The caps freeze first (3, then 5). Then instance 0 fills at 9 each (3 x 9 + 3 = 30) before
+    // instance 1 would (3 x 0.5 x 10 + 5 = 20).
+    for (int i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(each[static_cast<std::size_t>(i)], 9);
+    EXPECT_DOUBLE_EQ(each[3], 3);
+    EXPECT_DOUBLE_EQ(each[4], 5);
+    EXPECT_DOUBLE_EQ(grouped[0], each[0]);
+    EXPECT_DOUBLE_EQ(grouped[1], each[3]);
+    EXPECT_DOUBLE_EQ(grouped[2], each[4]);
+}
+
 TEST(BandwidthSharing, FlowsOnDisjointResourcesDoNotInteract) {
     BandwidthSharing sharing({16, 8});
     const ResourceUse a[] = {{0, 1}};

@@ -50,6 +50,28 @@ TEST(Emulator, TwoTransfersOnOneResourceShareItsBandwidthAndOverlapTheirLatency)
     expectSpan(t, second, 0, 300);
 }
 
+TEST(Emulator, TransfersJoiningAndLeavingAPortAtDifferentTimesShareItFairly) {
+    // Three loads on one port, issued 50 cycles apart, so each joins the others mid-flight and
+    // they finish in another order than they started (C, A, B).
+    ProgramBuilder b(1);
+    auto a = b.transfer(0, "load", 1600, 0); // moves from 100
+    b.relu(0, 50);
+    auto bb = b.transfer(0, "load", 1200, 1); // moves from 150
+    b.relu(0, 50);
+    auto c = b.transfer(0, "load", 200, 2); // moves from 200
+    b.wait(0, 0);
+    b.wait(0, 1);
+    b.wait(0, 2);
+    auto t = run(b.program());
+    // 100..150 A alone at 16: 800 B left. 150..200 A and B at 8: A 400 left, B 800.
+    // From 200 three at 16/3: C's 200 B take 37.5 cycles (237.5); A has 200 left, B 600.
+    // Then A and B at 8: A done at 262.5 with B at 400 left, alone at 16: 287.5.
+    EXPECT_EQ(t.events[c].endPs, 237'500);
+    EXPECT_EQ(t.events[a].endPs, 262'500);
+    EXPECT_EQ(t.events[bb].endPs, 287'500);
+    EXPECT_EQ(t.endPs(), 287'500); // the port was busy from 100 on: 3000 B / 16 = 187.5 cycles
+}
+
 TEST(Emulator, TransfersOnDisjointPathsRunInParallel) {
     ProgramBuilder b(2);
     auto load = b.transfer(0, "load", 1600, 0);
