@@ -224,7 +224,8 @@ compiler::Program barrierProgram(const target::Target& target, int count) {
 
 bool computesOnly(const ir::Graph& graph) {
     return graph.name == "calibrate-conv-pointwise-deep" || graph.name == "calibrate-conv-depthwise-small" ||
-           graph.name == "calibrate-elementwise-Erf" || graph.name == "calibrate-elementwise-Sigmoid";
+           graph.name == "calibrate-elementwise-Erf" || graph.name == "calibrate-elementwise-Sigmoid" ||
+           graph.name == "calibrate-normalization-layer";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
@@ -337,10 +338,24 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
                                     {{"epsilon", 1e-5}})));
     }
     {
+        // Attention scores ([batch, heads, tokens, tokens] over the last axis), where models spend
+        // their softmax time (a classifier's final one is tiny); the kernel's cost per element grows
+        // with the rank it indexes.
         SmallGraph g("calibrate-softmax");
-        const std::int64_t n = 64 * s;
-        auto x = g.input("x", {n, 1000});
-        out.push_back(g.finish(g.op("Softmax", {x}, {n, 1000}, {{"axis", std::int64_t{-1}}})));
+        const ir::Shape shape{1, 2 * s, 128, 128};
+        auto x = g.input("x", shape);
+        out.push_back(g.finish(g.op("Softmax", {x}, shape, {{"axis", std::int64_t{-1}}})));
+    }
+    {
+        // Layer normalization over a transformer's hidden size, besides batch-norm: exported CNNs
+        // fold their batch-norms into the convolutions, transformers keep their layer norms.
+        SmallGraph g("calibrate-normalization-layer");
+        const ir::Shape shape{1, 64 * s, 256};
+        auto x = g.input("x", shape);
+        auto scaleW = g.weight("scale", {256});
+        auto bias = g.weight("bias", {256});
+        out.push_back(g.finish(g.op("LayerNormalization", {x, scaleW, bias}, shape,
+                                    {{"axis", std::int64_t{-1}}, {"epsilon", 1e-5}})));
     }
     {
         SmallGraph g("calibrate-reduction");

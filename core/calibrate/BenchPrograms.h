@@ -41,11 +41,11 @@ compiler::Program barrierProgram(const target::Target& target, int count);
 // images of 112 / scale; pointwise ones of 256 x scale channels and depthwise ones on 14 x 14
 // besides, which tell the per-unit costs apart), matmul, elementwise (Add and Relu, and an Add of
 // 16 elements whose time is almost all overhead), transcendental (Erf, Sigmoid), pooling,
-// normalization, softmax, reduction, data_movement.
+// normalization (batch and layer norm), softmax (over attention scores), reduction, data_movement.
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 
 // Whether a graph of opClassGraphs is there for its computes alone (the transcendental ops, the
-// pointwise convolutions of many channels and the depthwise ones on small planes): its transfers, large warm copies of one activation,
+// pointwise convolutions of many channels, the depthwise ones on small planes, layer norm): its transfers, large warm copies of one activation,
 // do not join the paths' samples, which stay those of the op classes above.
 bool computesOnly(const ir::Graph& graph);
 
