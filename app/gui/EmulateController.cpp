@@ -139,12 +139,20 @@ void EmulateController::onScheduleChanged() {
         m_editedRevision = m_document->revision();
         m_sinceEdit.start();
     }
-    if (m_job->isRunning() && !isCurrentRequest(m_running, *m_document)) {
+    const bool superseded = m_job->isRunning() && !isCurrentRequest(m_running, *m_document);
+    if (superseded) {
         m_job->cancel();
         setRunning(false);
     }
-    if (m_auto->isChecked() && m_document->schedule() && !isCurrent())
-        m_coalesce->start();
+    if (m_auto->isChecked() && m_document->schedule() && !isCurrent()) {
+        // An edit on its own is predicted at once, beside the UI's work on the new schedule
+        // (table, graph, layout) rather than after it; during a burst (a prediction was just
+        // superseded, or one is already due) the latest edit is predicted once the turn ends.
+        if (superseded || m_coalesce->isActive())
+            m_coalesce->start();
+        else
+            emulate();
+    }
     updateTotal();
 }
 
