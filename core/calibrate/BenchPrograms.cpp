@@ -175,23 +175,25 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
         }
         return a;
     };
-    // A path reading main memory first has its regions written through the reverse path (tile
-    // kPrimingTile): untouched pages would read as the kernel's shared zero page, from cache, far
-    // faster than the tensors a model reads. The next core writes them (then all meet at a
-    // barrier): a model's tiles read tensors that the other core wrote, or that left this core's
-    // cache long ago, not lines this core has just written.
-    const target::TransferPath* reverse = from->scope != target::Scope::Core ? target.pathBetween(p->destination, p->source) : nullptr;
+    // Before the measured transfers the next core moves every region the other way (tile
+    // kPrimingTile), then all cores meet at a barrier. A path reading main memory so reads written
+    // pages (untouched ones read as the kernel's shared zero page, from cache, far faster than the
+    // tensors a model reads); a path writing it finds its lines in the other core's cache. Either
+    // way the data is not in the measuring core's cache, as a model's tensors mostly are not: the
+    // other core wrote them, or they left this core's cache long ago.
+    const target::TransferPath* reverse = target.pathBetween(p->destination, p->source);
     for (int core = 0; reverse && core < cores; ++core) {
-        const int writer = (core + 1) % program.cores;
+        const int other = (core + 1) % program.cores;
+        auto owner = [&](const target::MemorySpace* memory) { return memory->scope == target::Scope::Core ? other : core; };
         for (int k = 0; k < count; ++k) {
             compiler::Transfer t;
             t.path = reverse->name;
-            t.source = place(to, writer, k);
-            t.destination = place(from, core, k);
+            t.source = place(to, owner(to), k);
+            t.destination = place(from, owner(from), k);
             t.bytes = bytes;
             t.tag = 0;
-            append(program, writer, std::move(t), kPrimingTile);
-            append(program, writer, compiler::Wait{0}, kPrimingTile);
+            append(program, other, std::move(t), kPrimingTile);
+            append(program, other, compiler::Wait{0}, kPrimingTile);
         }
     }
     if (reverse && program.cores > 1)
