@@ -14,6 +14,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
+
 namespace strata::compiler {
 namespace {
 
@@ -173,6 +176,85 @@ TEST(VerifyChunks, AnOrderBrokenAcrossBlocksIsReported) {
     auto verdict = cache.verdict(corrupted);
     ASSERT_TRUE(verdict);
     EXPECT_TRUE(verdict->clean) << "the block alone should check clean: the cross-block check is what is tested";
+}
+
+// The chunk's local epoch of its instruction `index`: the barriers before it (every core has
+// each of the chunk's barriers).
+int localEpoch(const BlockChunk& chunk, std::size_t index) {
+    const int core = chunk.instructions[index].core;
+    int epoch = 0;
+    for (std::size_t i = 0; i < index; ++i)
+        if (chunk.instructions[i].core == core && chunk.instructions[i].kind() == InstrKind::Barrier) ++epoch;
+    return epoch;
+}
+
+const Access& mainSide(const BlockChunk& chunk, const BlockChunk::DramSide& side) {
+    const auto& t = std::get<Transfer>(chunk.instructions[side.instruction].body);
+    return side.source ? t.source : t.destination;
+}
+
+// A race no block shows on its own: two blocks with no barrier between them share an epoch, and
+// a store of the first, after its last barrier, is moved onto bytes the second reaches from
+// another core before its first barrier. The first block's chunk alone checks clean; the race
+// check of the epoch they share does not.
+TEST(VerifyChunks, ARaceBetweenBlocksSharingAnEpochIsReported) {
+    bool tested = false;
+    for (const char* sample : {"transformer_block.onnx", "mobilenet_tiny.onnx", "resnet_tiny.onnx"}) {
+        auto g = test::sampleGraph(sample);
+        for (const char* targetName : {"mncore2", "mlu100"}) {
+            auto t = test::presetTarget(targetName);
+            for (auto strategy : {schedule::Strategy::PerOp, schedule::Strategy::Rules}) {
+                if (tested) return;
+                const auto s = schedule::makeSchedule(*g, t, strategy);
+                CompileCache cache(*g, t);
+                const CompileState state = spliced(*g, t, s, cache);
+                ASSERT_TRUE(verifiedBothWays(state).empty());
+                const Program& program = state.program;
+                for (std::size_t p = 0; p + 1 < state.blocks.size() && !tested; ++p) {
+                    const std::string key = chunkKey(state.blocks[p]);
+                    const auto first = cache.keptChunk(key);
+                    const auto second = cache.keptChunk(chunkKey(state.blocks[p + 1]));
+                    ASSERT_TRUE(first && second);
+                    InstrId start = 0; // the second chunk's first instruction in the program
+                    while (start < program.instructions.size() &&
+                           program.instructions[start].from.block != state.blocks[p + 1].block.id)
+                        ++start;
+                    if (start == 0 || program.instructions[start - 1].kind() == InstrKind::Barrier) continue;
+                    for (const auto& store : first->dramSides) {
+                        const Instruction& in = first->instructions[store.instruction];
+                        if (store.source || localEpoch(*first, store.instruction) != first->barriers) continue;
+                        const ir::ValueId stored = std::get<Transfer>(in.body).value;
+                        for (const auto& other : second->dramSides) {
+                            const Instruction& there = second->instructions[other.instruction];
+                            const ir::ValueId reached = std::get<Transfer>(there.body).value;
+                            if (there.core == in.core || reached == stored || localEpoch(*second, other.instruction) != 0)
+                                continue;
+                            // The store's offset relative to its tensor, so that the splice puts it
+                            // on the other access's first byte (unsigned arithmetic wraps).
+                            const std::uint64_t target = program.dramOf(reached)->offset + mainSide(*second, other).offset;
+                            auto broken = std::make_shared<BlockChunk>(*first);
+                            std::get<Transfer>(broken->instructions[store.instruction].body).destination.offset =
+                                target - program.dramOf(stored)->offset;
+                            cache.keepChunk(key, broken);
+                            auto found = verifiedBothWays(spliced(*g, t, s, cache));
+                            auto verdict = cache.verdict(broken.get());
+                            ASSERT_TRUE(verdict);
+                            const bool aloneClean = verdict->clean && std::find(verdict->raceFree.begin(),
+                                                                                verdict->raceFree.end(), 0) == verdict->raceFree.end();
+                            if (aloneClean) {
+                                EXPECT_TRUE(mentions(found, "with no barrier between")) << test::joined(found);
+                                tested = true;
+                                break;
+                            }
+                            cache.keepChunk(key, first); // races inside the block too: try another
+                        }
+                        if (tested) break;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_TRUE(tested) << "no sample has two blocks sharing an epoch to break";
 }
 
 } // namespace
