@@ -94,7 +94,7 @@ class EmulateController : public QObject {
     qint64 m_latencyMs = -1;
     std::uint64_t m_editedRevision = 0;
 
-    QTimer* m_coalesce = nullptr;     // edits in one event-loop turn give one prediction
+    QTimer* m_coalesce = nullptr;     // a burst (edits superseding a running prediction) gives one
     QTimer* m_showProgress = nullptr; // the progress strip only for slow predictions
     QAction* m_emulate = nullptr;
     QAction* m_cancel = nullptr;

@@ -140,6 +140,19 @@ TEST_F(EmulateWindowTest, AnEditIsPredictedAgainAndUndoBringsTheOldPredictionBac
     EXPECT_EQ(emulation().predictions(), before);
 }
 
+// The prediction runs beside the UI's own work on the new schedule, not after it.
+TEST_F(EmulateWindowTest, AnEditStartsItsPredictionBeforeTheEventLoopTurns) {
+    if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
+        GTEST_SKIP() << "sample not generated";
+    ASSERT_FALSE(emulation().isEmulating());
+    const auto at = splitPoint();
+    ASSERT_TRUE(at);
+    ASSERT_TRUE(document().split(*at).applied());
+    EXPECT_TRUE(emulation().isEmulating());
+    ASSERT_TRUE(settle());
+    expectPredictionsShown();
+}
+
 TEST_F(EmulateWindowTest, ABurstOfEditsIsPredictedOnceForTheLastRevision) {
     if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
         GTEST_SKIP() << "sample not generated";
