@@ -54,6 +54,7 @@ schedule::Schedule splitFirstFusedBlock(const schedule::Schedule& s, const ir::G
 }
 
 TEST(VerifyChunks, SameDiagnosticsAsTheWholeVerifyAfterEdits) {
+    std::uint64_t rechecked = 0; // kept chunks whose tensors the DRAM plan moved
     for (const char* sample : {"resnet_tiny.onnx", "mobilenet_tiny.onnx", "transformer_block.onnx"}) {
         auto g = test::sampleGraph(sample);
         for (const char* targetName : {"mncore2", "mlu100", "host"}) {
@@ -68,9 +69,11 @@ TEST(VerifyChunks, SameDiagnosticsAsTheWholeVerifyAfterEdits) {
                     EXPECT_TRUE(verifiedBothWays(spliced(*g, t, *s, cache)).empty()) << sample << " on " << targetName;
                 EXPECT_GT(cache.verdictHits(), 0u) << sample << " on " << targetName;
                 EXPECT_EQ(cache.wholeVerifies(), 0u) << sample << " on " << targetName;
+                rechecked += cache.raceRechecks();
             }
         }
     }
+    EXPECT_GT(rechecked, 0u) << "no edit moved a kept block's tensors: the races' re-check is not exercised";
 }
 
 TEST(VerifyChunks, AnEditChecksOnlyTheBlockItChanged) {
@@ -255,6 +258,54 @@ TEST(VerifyChunks, ARaceBetweenBlocksSharingAnEpochIsReported) {
         }
     }
     EXPECT_TRUE(tested) << "no sample has two blocks sharing an epoch to break";
+}
+
+// A kept block whose tensors the DRAM plan moved is checked for races again: here one of its
+// stores is moved (with its tensor's home, as a new plan would) onto bytes another core of the
+// same block loads at the same time.
+TEST(VerifyChunks, ARaceAfterTheDramPlanMovedAKeptBlocksTensorIsReported) {
+    auto g = test::sampleGraph("resnet_tiny.onnx");
+    auto t = test::presetTarget("mncore2");
+    const auto s = schedule::makeSchedule(*g, t, schedule::Strategy::Rules);
+    CompileCache cache(*g, t);
+    CompileState state = spliced(*g, t, s, cache);
+    ASSERT_TRUE(verifiedBothWays(state).empty());
+    std::vector<std::shared_ptr<const BlockChunk>> chunks;
+    for (const TiledBlock& block : state.blocks) chunks.push_back(cache.keptChunk(chunkKey(block)));
+    Program& program = state.program;
+    for (const auto& chunk : chunks)
+        for (const auto& store : chunk->dramSides) {
+            const Instruction& in = chunk->instructions[store.instruction];
+            const ir::ValueId stored = std::get<Transfer>(in.body).value;
+            if (store.source || !program.dramOf(stored)) continue;
+            for (const auto& load : chunk->dramSides) {
+                const Instruction& there = chunk->instructions[load.instruction];
+                const ir::ValueId loaded = std::get<Transfer>(there.body).value;
+                if (!load.source || there.core == in.core || loaded == stored || !program.dramOf(loaded) ||
+                    localEpoch(*chunk, load.instruction) != localEpoch(*chunk, store.instruction))
+                    continue;
+                // The new home puts this store on the load's first byte; every transfer of the
+                // tensor follows it, as the splice would.
+                DramBuffer& home = *std::find_if(program.dram.begin(), program.dram.end(),
+                                                 [&](const DramBuffer& b) { return b.value == stored; });
+                const std::uint64_t moved = program.dramOf(loaded)->offset + mainSide(*chunk, load).offset -
+                                            mainSide(*chunk, store).offset;
+                const std::uint64_t shift = moved - home.offset;
+                home.offset = moved;
+                for (Instruction& each : program.instructions)
+                    if (auto* tr = std::get_if<Transfer>(&each.body); tr && tr->value == stored) {
+                        Access& main = tr->destination.memory == t.mainMemory ? tr->destination : tr->source;
+                        main.offset += shift;
+                    }
+                const std::uint64_t rechecks = cache.raceRechecks();
+                auto found = verifySpliced(program, *g, t, chunks, cache);
+                EXPECT_EQ(texts(found), texts(verifyProgram(program, *g, t)));
+                EXPECT_TRUE(mentions(found, "with no barrier between")) << test::joined(found);
+                EXPECT_GT(cache.raceRechecks(), rechecks);
+                return;
+            }
+        }
+    FAIL() << "no block stores and loads on two cores in one epoch";
 }
 
 } // namespace
