@@ -10,13 +10,7 @@
 namespace strata::emulator {
 namespace {
 
-ir::Value value(const char* name, ir::Shape shape) {
-    ir::Value v;
-    v.name = name;
-    v.dtype = ir::DType::Float32;
-    v.shape = std::move(shape);
-    return v;
-}
+using test::floatValue;
 
 ir::Op conv(const char* name, std::uint32_t weights, std::vector<ir::Attribute> attributes = {}) {
     ir::Op op;
@@ -36,8 +30,8 @@ const ir::Graph& convs() {
     static const ir::Graph graph = [] {
         ir::Graph g;
         g.name = "convs";
-        g.values = {value("x", {1, 8, 16, 16}), value("w1", {16, 8, 1, 1}), value("w3", {16, 8, 3, 3}),
-                    value("wdw", {8, 1, 1, 1})};
+        g.values = {floatValue("x", {1, 8, 16, 16}), floatValue("w1", {16, 8, 1, 1}), floatValue("w3", {16, 8, 3, 3}),
+                    floatValue("wdw", {8, 1, 1, 1})};
         g.ops = {conv("pointwise", 1),
                  conv("dense3x3", 2, {ints("pads", {1, 1, 1, 1})}),
                  conv("strided1x1", 1, {ints("strides", {2, 2})}),

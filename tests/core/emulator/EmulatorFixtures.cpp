@@ -1,5 +1,7 @@
 #include "EmulatorFixtures.h"
 
+#include <utility>
+
 namespace strata::test {
 
 target::Target tinyTarget() {
@@ -24,6 +26,14 @@ target::Target tinyTarget() {
                {"aux", "DRAM", "SRAM", 16, 100, 4, {"side"}, false, ""},
                {"bcast", "DRAM", "SRAM", 32, 100, 4, {"port"}, true, ""}};
     return t;
+}
+
+ir::Value floatValue(const char* name, ir::Shape shape) {
+    ir::Value v;
+    v.name = name;
+    v.dtype = ir::DType::Float32;
+    v.shape = std::move(shape);
+    return v;
 }
 
 const ir::Graph& tinyGraph() {

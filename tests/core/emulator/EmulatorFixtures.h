@@ -20,6 +20,9 @@ namespace strata::test {
 
 target::Target tinyTarget();
 
+// A float32 value named `name` of `shape`, for hand-built graphs.
+ir::Value floatValue(const char* name, ir::Shape shape);
+
 // One Conv op (op 0, class conv) and one Relu op (op 1, elementwise) over a float value x
 // (value 0, shape [1, 1024]).
 const ir::Graph& tinyGraph();

@@ -10,16 +10,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Parses `document` as "bad.json", expecting failure; returns the diagnostics.
-std::vector<Diagnostic> rejected(const std::string& text) {
-    auto target = target::parseTarget(text, "bad.json");
-    EXPECT_FALSE(target.ok()) << "accepted:\n" << text;
-    return target.ok() ? std::vector<Diagnostic>{} : target.diagnostics();
-}
-std::vector<Diagnostic> rejected(const Json& document) {
-    return rejected(document.dump(2));
-}
-
 TEST(TargetBadInput, MissingClockIsReportedOnce) {
     Json doc = smallTarget();
     doc.erase("clock_hz");

@@ -14,12 +14,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::vector<Diagnostic> rejected(const Json& document) {
-    auto target = target::parseTarget(document.dump(2), "bad.json");
-    EXPECT_FALSE(target.ok()) << "accepted:\n" << document.dump(2);
-    return target.ok() ? std::vector<Diagnostic>{} : target.diagnostics();
-}
-
 TEST(TargetCostFields, AbsentMeansNoRowCostAndConvsFigure) {
     auto loaded = target::parseTarget(smallTarget().dump(), "small.json");
     ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());

@@ -1,8 +1,10 @@
 #pragma once
-// A small valid target description to mutate in tests, and a check for one diagnostic.
+// A small valid target description to mutate in tests, parsing one expected to fail, and a check
+// for one diagnostic.
 
 #include "base/Diagnostic.h"
 #include "support/TestModels.h"
+#include "target/TargetLoader.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -61,5 +63,13 @@ inline ::testing::AssertionResult reportsError(const std::vector<Diagnostic>& di
            << file << ", got:\n"
            << joined(diagnostics);
 }
+
+// Parses `text` as "bad.json", expecting failure; returns the diagnostics.
+inline std::vector<Diagnostic> rejected(const std::string& text) {
+    auto target = target::parseTarget(text, "bad.json");
+    EXPECT_FALSE(target.ok()) << "accepted:\n" << text;
+    return target.ok() ? std::vector<Diagnostic>{} : target.diagnostics();
+}
+inline std::vector<Diagnostic> rejected(const nlohmann::json& document) { return rejected(document.dump(2)); }
 
 } // namespace strata::test

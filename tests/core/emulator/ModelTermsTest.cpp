@@ -2,20 +2,15 @@
 // per-output and per-row costs join its rate by its MACs per output and per row, transcendental
 // elementwise ops run at their own figure, and without these fields every rate is as before.
 
+#include "EmulatorFixtures.h"
 #include "emulator/ComputeCost.h"
 
 #include <gtest/gtest.h>
 
-namespace strata::calibrate {
+namespace strata::emulator {
 namespace {
 
-ir::Value value(const char* name, ir::Shape shape) {
-    ir::Value v;
-    v.name = name;
-    v.dtype = ir::DType::Float32;
-    v.shape = std::move(shape);
-    return v;
-}
+using test::floatValue;
 
 ir::Op op(const char* type, ir::OpClass opClass, std::vector<std::uint32_t> inputs, std::uint32_t output,
           std::vector<ir::Attribute> attributes = {}) {
@@ -35,10 +30,10 @@ const ir::Graph& graph() {
     static const ir::Graph g = [] {
         ir::Graph graph;
         graph.name = "terms";
-        graph.values = {value("x", {1, 32, 56, 56}),  value("w1", {64, 32, 1, 1}), value("y1", {1, 64, 56, 56}),
-                        value("w3", {32, 32, 3, 3}),  value("y3", {1, 32, 56, 56}), value("xs", {1, 32, 14, 14}),
-                        value("wdw", {32, 1, 3, 3}),  value("ydw", {1, 32, 14, 14}), value("e", {1, 32, 56, 56}),
-                        value("s", {1, 32, 56, 56}), value("yq", {1, 32, 56, 56})};
+        graph.values = {floatValue("x", {1, 32, 56, 56}),  floatValue("w1", {64, 32, 1, 1}), floatValue("y1", {1, 64, 56, 56}),
+                        floatValue("w3", {32, 32, 3, 3}),  floatValue("y3", {1, 32, 56, 56}), floatValue("xs", {1, 32, 14, 14}),
+                        floatValue("wdw", {32, 1, 3, 3}),  floatValue("ydw", {1, 32, 14, 14}), floatValue("e", {1, 32, 56, 56}),
+                        floatValue("s", {1, 32, 56, 56}), floatValue("yq", {1, 32, 56, 56})};
         graph.ops = {op("Conv", ir::OpClass::Conv, {0, 1}, 2),
                      op("Conv", ir::OpClass::Conv, {0, 3}, 4, {{"pads", std::vector<std::int64_t>{1, 1, 1, 1}}}),
                      op("Conv", ir::OpClass::Conv, {5, 6}, 7, {{"pads", std::vector<std::int64_t>{1, 1, 1, 1}}, {"group", std::int64_t{32}}}),
@@ -107,4 +102,4 @@ TEST(ModelTerms, TranscendentalOpsRunAtTheirFigure) {
 }
 
 } // namespace
-} // namespace strata::calibrate
+} // namespace strata::emulator
