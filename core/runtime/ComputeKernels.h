@@ -6,13 +6,23 @@
 
 #include "runtime/Prepared.h"
 
+#include <array>
+#include <cstdint>
 #include <vector>
 
 namespace strata::runtime {
 
-// Per worker thread: the im2col buffer, grown to the largest convolution tile and reused.
+// Per worker thread: the im2col buffer, grown to the largest convolution tile and reused. A
+// convolution cut into tiles of output channels gathers the same columns for every tile of one
+// input box, so the buffer also remembers what its columns were gathered from (the input's
+// layout, the window, and a copy of the input box's bytes): the next tile over the same layout
+// and bytes uses them as they are.
 struct Workspace {
     std::vector<float> columns;
+    std::array<std::int64_t, 32> columnsFrom{}; // layout and window; meaningful when columnsKept
+    std::vector<float> columnsInput;            // the input box's bytes the columns came from
+    bool columnsKept = false;
+    std::uint64_t columnsReused = 0;            // tiles that used kept columns (tests, figures)
 };
 
 void runCompute(const PreparedCompute& compute, Workspace& workspace);

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
+#include <span>
 #include <vector>
 
 namespace strata::runtime {
@@ -107,6 +110,49 @@ struct Conv {
                 }
     }
 
+    // What im2col(n, firstChannel, channels) reads besides x's bytes: x's layout, the output
+    // box's positions and the window.
+    std::array<i64, 32> columnsSource(i64 n, i64 firstChannel, i64 channels) const {
+        std::array<i64, 32> key{};
+        std::size_t i = 0;
+        key[i++] = static_cast<i64>(reinterpret_cast<std::intptr_t>(x.data));
+        for (int d = 0; d < 4; ++d) {
+            key[i++] = x.lo[d];
+            key[i++] = x.ext[d];
+            key[i++] = x.full[d];
+            key[i++] = x.stride[d];
+        }
+        for (i64 v : {y.lo[2], y.lo[3], y.ext[2], y.ext[3], kh, kw, sh, sw, ph, pw, dh, dw, n, firstChannel, channels})
+            key[i++] = v;
+        return key;
+    }
+
+    // x's box in memory: from its first element to its last (strides are positive).
+    std::span<const float> inputBytes() const {
+        i64 span = 1;
+        for (int d = 0; d < x.rank; ++d) span += (x.ext[d] - 1) * x.stride[d];
+        return {x.data, static_cast<std::size_t>(span)};
+    }
+
+    // Whether the workspace's columns were gathered from this layout and these very bytes.
+    bool keptColumnsFit(Workspace& workspace, i64 n, i64 firstChannel, i64 channels) const {
+        if (!workspace.columnsKept || workspace.columnsFrom != columnsSource(n, firstChannel, channels)) return false;
+        // Bits, not values: a -0.0 where a 0.0 was is another input.
+        const auto bytes = inputBytes();
+        if (bytes.size() != workspace.columnsInput.size() ||
+            std::memcmp(bytes.data(), workspace.columnsInput.data(), bytes.size_bytes()) != 0)
+            return false;
+        ++workspace.columnsReused;
+        return true;
+    }
+
+    void keepColumns(Workspace& workspace, i64 n, i64 firstChannel, i64 channels) const {
+        const auto bytes = inputBytes();
+        workspace.columnsInput.assign(bytes.begin(), bytes.end());
+        workspace.columnsFrom = columnsSource(n, firstChannel, channels);
+        workspace.columnsKept = true;
+    }
+
     // A 1x1 stride-1 window over an input box of the output's columns: each channel's plane of
     // the output rows is contiguous in the input box, which is then the matrix itself (its rows
     // x.stride[1] apart, even when the box holds more rows for a later op's halo).
@@ -149,9 +195,17 @@ bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
                 columns = at(x, {n, g * cinPerGroup, y.lo[2], y.lo[3]});
                 ldb = x.stride[1];
             } else {
-                if (workspace.columns.size() < static_cast<std::size_t>(k * positions))
-                    workspace.columns.resize(static_cast<std::size_t>(k * positions));
-                conv.im2col(n, g * cinPerGroup, cinPerGroup, workspace.columns.data());
+                // Another tile of this group's output channels will gather the same columns.
+                const bool tiled = m1 - m0 < coutPerGroup;
+                if (!conv.keptColumnsFit(workspace, n, g * cinPerGroup, cinPerGroup)) {
+                    if (workspace.columns.size() < static_cast<std::size_t>(k * positions))
+                        workspace.columns.resize(static_cast<std::size_t>(k * positions));
+                    conv.im2col(n, g * cinPerGroup, cinPerGroup, workspace.columns.data());
+                    if (tiled)
+                        conv.keepColumns(workspace, n, g * cinPerGroup, cinPerGroup);
+                    else
+                        workspace.columnsKept = false;
+                }
                 columns = workspace.columns.data();
             }
             float* out = at(y, {n, m0, y.lo[2], y.lo[3]});

@@ -82,6 +82,41 @@ TEST(FastConv, PointwiseReadsARowTileOutOfALargerInputBox) {
     expectNear(fast.data, loop.data);
 }
 
+// Tiles of output channels over one input box: the second tile uses the first one's columns, as
+// long as the input's layout and bytes are the same; a changed byte or another row tile gathers
+// again. Every tile matches the loop.
+TEST(FastConv, TilesOfOutputChannelsReuseColumnsOfTheSameInputOnly) {
+    std::mt19937 rng(6);
+    Box x = Box::whole({1, 8, 7, 7}, rng);
+    Box w = Box::whole({16, 8, 3, 3}, rng);
+    compiler::KernelCall call;
+    call.window = {3, 3, 1, 1, 1, 1, 1, 1};
+    const rt::Window2d win{{3, 3}, {1, 1}, {1, 1}, {1, 1}};
+    runtime::Workspace workspace;
+    // Output channels [ch0, ch0 + 8) on rows [row0, row0 + rows), checked against the loop.
+    auto tile = [&](i64 ch0, i64 row0, i64 rows) {
+        Box fast({1, 16, 7, 7}, {0, ch0, row0, 0}, {1, 8, rows, 7}, rng);
+        Box loop = fast;
+        loop.view.data = loop.data.data();
+        Box wTile({16, 8, 3, 3}, {ch0, 0, 0, 0}, {8, 8, 3, 3}, rng);
+        std::copy(w.data.begin() + ch0 * 72, w.data.begin() + (ch0 + 8) * 72, wTile.data.begin());
+        ASSERT_TRUE(runtime::fastConv(fast.view, x.view, wTile.view, nullptr, call, workspace));
+        rt::conv2d(loop.view, x.view, wTile.view, nullptr, win, 1);
+        expectNear(fast.data, loop.data);
+    };
+    tile(0, 0, 7);
+    EXPECT_EQ(workspace.columnsReused, 0u);
+    tile(8, 0, 7);
+    EXPECT_EQ(workspace.columnsReused, 1u); // same input, same bytes
+    x.data[100] += 1.0f;                    // same place, other bytes
+    tile(0, 0, 7);
+    EXPECT_EQ(workspace.columnsReused, 1u);
+    tile(8, 0, 7);
+    EXPECT_EQ(workspace.columnsReused, 2u);
+    tile(0, 2, 3); // another row tile: other columns
+    EXPECT_EQ(workspace.columnsReused, 2u);
+}
+
 TEST(FastGemm, EveryTransposeWithBroadcastBiasOnARowTile) {
     std::mt19937 rng(5);
     for (bool ta : {false, true})
