@@ -1,9 +1,11 @@
 #pragma once
 // Executes one prepared compute on its scratch operands. Convolutions, Gemm and MatMul go to
-// OpenBLAS's sgemm (im2col where the window needs it) or, for depthwise convolutions, a direct
-// vectorisable loop; elementwise maps and zips to contiguous-run loops (ElementwiseKernels.cpp);
-// everything else to strata_rt's kernels, the ones the generated C++ calls.
+// OpenBLAS's sgemm (im2col where the window needs it) or, for depthwise convolutions, padded
+// planes summed tap by tap in vectors (DepthwiseConv.h); elementwise maps and zips to
+// contiguous-run loops (ElementwiseKernels.cpp); everything else to strata_rt's kernels, the
+// ones the generated C++ calls.
 
+#include "runtime/DepthwiseConv.h"
 #include "runtime/Prepared.h"
 
 #include <array>
@@ -12,17 +14,18 @@
 
 namespace strata::runtime {
 
-// Per worker thread: the im2col buffer, grown to the largest convolution tile and reused. A
-// convolution cut into tiles of output channels gathers the same columns for every tile of one
-// input box, so the buffer also remembers what its columns were gathered from (the input's
-// layout, the window, and a copy of the input box's bytes): the next tile over the same layout
-// and bytes uses them as they are.
+// Per worker thread: the im2col buffer and the depthwise kernel's planes, grown to the largest
+// convolution tile and reused. A convolution cut into tiles of output channels gathers the same
+// columns for every tile of one input box, so the buffer also remembers what its columns were
+// gathered from (the input's layout, the window, and a copy of the input box's bytes): the next
+// tile over the same layout and bytes uses them as they are.
 struct Workspace {
     std::vector<float> columns;
     std::array<std::int64_t, 32> columnsFrom{}; // layout and window; meaningful when columnsKept
     std::vector<float> columnsInput;            // the input box's bytes the columns came from
     bool columnsKept = false;
     std::uint64_t columnsReused = 0;            // tiles that used kept columns (tests, figures)
+    DepthwiseBuffers depthwise;
 };
 
 void runCompute(const PreparedCompute& compute, Workspace& workspace);

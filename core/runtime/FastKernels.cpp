@@ -1,9 +1,10 @@
 // The compute-bound kernels on OpenBLAS: convolution as sgemm over an im2col matrix (none for
-// 1x1 stride-1 windows, whose input box already is that matrix), depthwise convolution as a
-// direct loop over output rows, Gemm and MatMul as sgemm on the operand boxes in place.
+// 1x1 stride-1 windows, whose input box already is that matrix), depthwise convolution by
+// DepthwiseConv.h, Gemm and MatMul as sgemm on the operand boxes in place.
 #include "runtime/ComputeKernels.h"
 
 #include "runtime/Blas.h"
+#include "runtime/DepthwiseConv.h"
 
 #include <algorithm>
 #include <array>
@@ -43,42 +44,6 @@ struct Conv {
     void addBias(float* out, i64 m, i64 count) const {
         const float v = b ? *at(*b, {m}) : 0.0f;
         std::fill(out, out + count, v);
-    }
-
-    // groups == input channels, one input channel per group: each output plane from one input
-    // plane, tap by tap over whole rows. What every plane shares (each tap column's range of
-    // output columns inside x: two divisions) is worked out once, and a plane's rows and taps
-    // are reached by strides, not by indexing every row: on 7x7 planes the per-row indexing
-    // cost more than the multiply-adds.
-    void depthwise(i64 n, i64 perGroup) const {
-        const i64 oh = y.ext[2], ow = y.ext[3];
-        std::vector<i64> first(static_cast<std::size_t>(kw)), last(static_cast<std::size_t>(kw));
-        for (i64 j = 0; j < kw; ++j) columnRange(-pw + j * dw, first[static_cast<std::size_t>(j)], last[static_cast<std::size_t>(j)]);
-        for (i64 m = y.lo[1]; m < y.lo[1] + y.ext[1]; ++m) {
-            const i64 c = m / perGroup;
-            float* out = at(y, {n, m, y.lo[2], y.lo[3]});
-            addBias(out, m, oh * ow);
-            // Input row ih of channel c starts plane + ih * x.stride[2] elements into x.data,
-            // indexed by absolute column (rows are contiguous).
-            const i64 plane = (n - x.lo[0]) * x.stride[0] + (c - x.lo[1]) * x.stride[1] - x.lo[2] * x.stride[2] - x.lo[3];
-            const float* taps = w.data + (m - w.lo[0]) * w.stride[0]; // w's taps are whole
-            for (i64 i = 0; i < kh; ++i)
-                for (i64 r = 0; r < oh; ++r) {
-                    const i64 ih = (y.lo[2] + r) * sh - ph + i * dh;
-                    if (ih < 0 || ih >= x.full[2]) continue;
-                    const float* in = x.data + (plane + ih * x.stride[2]);
-                    float* row = out + r * ow;
-                    for (i64 j = 0; j < kw; ++j) {
-                        const float tap = taps[i * w.stride[2] + j * w.stride[3]];
-                        const float* src = in + y.lo[3] * sw - pw + j * dw;
-                        const i64 from = first[static_cast<std::size_t>(j)], to = last[static_cast<std::size_t>(j)];
-                        if (sw == 1)
-                            for (i64 q = from; q <= to; ++q) row[q] += tap * src[q];
-                        else
-                            for (i64 q = from; q <= to; ++q) row[q] += tap * src[q * sw];
-                    }
-                }
-        }
     }
 
     // The (channels x taps) x (output positions) matrix of group g's input for batch n.
@@ -179,13 +144,11 @@ bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
     if (b && !holds(*b, 0, y.lo[1], y.ext[1])) return false;
     if (y.count() == 0) return true;
 
+    if (cinPerGroup == 1 && group > 1) return depthwiseConv(y, x, w, b, call, coutPerGroup, workspace.depthwise);
+
     const i64 positions = y.ext[2] * y.ext[3];
     const i64 k = cinPerGroup * conv.kh * conv.kw;
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n) {
-        if (cinPerGroup == 1 && group > 1) {
-            conv.depthwise(n, coutPerGroup);
-            continue;
-        }
         for (i64 g = firstGroup; g <= lastGroup; ++g) {
             const i64 m0 = std::max(y.lo[1], g * coutPerGroup);
             const i64 m1 = std::min(y.lo[1] + y.ext[1], (g + 1) * coutPerGroup);

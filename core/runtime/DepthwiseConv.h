@@ -1,0 +1,36 @@
+#pragma once
+// Depthwise convolution (one input channel per group) of one output box, the runtime's fast
+// path: MobileNet-style networks spend most of their non-GEMM time here.
+//
+// Per input channel the box's input rows are copied once into zero-padded planes, one per
+// stride phase (row phase x column phase), each plane Wq = ow + ((kw - 1) * dw) / sw columns
+// wide. Every tap then reads its plane at a constant offset from the output position, over the
+// whole output plane flattened (oh rows of Wq, the Wq - ow extra columns computed and dropped):
+// one contiguous loop for any stride, dilation, padding and tile shape, with no bounds checks,
+// and long enough to fill vectors on 7x7 planes. All taps are summed in registers before the
+// sum is stored once.
+
+#include "compiler/emit/KernelCall.h"
+#include "compiler/emit/cpp/strata_rt.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace strata::runtime {
+
+// Per worker thread, grown to the largest plane and reused.
+struct DepthwiseBuffers {
+    std::vector<float> planes;       // the channel's padded phase planes, plus a vector of slack
+    std::vector<float> sums;         // one output plane, Wq wide
+    std::vector<const float*> taps;  // per tap: where its reads start
+};
+
+// y's box of output channels computed from x's box; w holds whole taps of y's channels, b (or
+// null) their biases. `window` is {kh, kw, sh, sw, ph, pw, dh, dw}; `perGroup` output channels
+// per input channel. False, with y untouched, when x's box lacks an input row or column the
+// outputs read (the caller then runs strata_rt's loop).
+bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x, const strata_rt::View<float>& w,
+                   const strata_rt::View<float>* b, const compiler::KernelCall& call, std::int64_t perGroup,
+                   DepthwiseBuffers& buffers);
+
+} // namespace strata::runtime
