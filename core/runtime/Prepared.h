@@ -10,6 +10,7 @@
 #include "compiler/emit/cpp/strata_rt.h"
 #include "emulator/ProgramCheck.h"
 #include "runtime/Memory.h"
+#include "runtime/StridedCopy.h"
 #include "target/Target.h"
 
 #include <cstdint>
@@ -29,7 +30,7 @@ struct Copy {
     rt::i64 srcStrides[rt::kMaxRank] = {};
     std::size_t elementBytes = 1;
 
-    void run() const { rt::moveBox(dst, dstStrides, src, srcStrides, shape, rank, elementBytes); }
+    void run() const { copyBox(dst, dstStrides, src, srcStrides, shape, rank, elementBytes); }
 };
 
 // A compute: its lowering and one view per operand (data null when absent), pointing into the

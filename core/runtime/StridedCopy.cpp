@@ -1,0 +1,82 @@
+#include "runtime/StridedCopy.h"
+
+#include "compiler/emit/cpp/strata_rt.h"
+
+#include <cstring>
+
+namespace strata::runtime {
+namespace {
+
+using i64 = std::int64_t;
+
+// Fixed-size memcpys compile to one or two vector moves each: no call, no size dispatch.
+inline void copyShort(unsigned char* d, const unsigned char* s, std::size_t n) {
+    for (; n >= 32; n -= 32, d += 32, s += 32) std::memcpy(d, s, 32);
+    if (n >= 16) {
+        std::memcpy(d, s, 16);
+        d += 16, s += 16, n -= 16;
+    }
+    if (n >= 8) {
+        std::memcpy(d, s, 8);
+        d += 8, s += 8, n -= 8;
+    }
+    if (n >= 4) {
+        std::memcpy(d, s, 4);
+        d += 4, s += 4, n -= 4;
+    }
+    for (; n > 0; --n) *d++ = *s++;
+}
+
+// `rows` rows of `bytes` each, `dstStep` and `srcStep` bytes apart.
+template <bool Short>
+void copyRows(unsigned char* d, i64 dstStep, const unsigned char* s, i64 srcStep, i64 rows, std::size_t bytes) {
+    for (i64 r = 0; r < rows; ++r, d += dstStep, s += srcStep) {
+        if constexpr (Short)
+            copyShort(d, s, bytes);
+        else
+            std::memcpy(d, s, bytes);
+    }
+}
+
+} // namespace
+
+void copyBox(unsigned char* dst, const i64* dstStrides, const unsigned char* src, const i64* srcStrides, const i64* shape,
+             int rank, std::size_t elementBytes) {
+    for (int d = 0; d < rank; ++d)
+        if (shape[d] <= 0) return;
+    const auto e = static_cast<i64>(elementBytes);
+    // A row: the last dim when both sides lay it out contiguously, else one element.
+    const bool contiguous = rank > 0 && dstStrides[rank - 1] == 1 && srcStrides[rank - 1] == 1;
+    const int rowDims = contiguous ? rank - 1 : rank; // dims walked row by row
+    const auto bytes = static_cast<std::size_t>(contiguous ? shape[rank - 1] * e : e);
+    if (rowDims == 0) {
+        std::memcpy(dst, src, bytes);
+        return;
+    }
+    // The innermost walked dim is a loop of pointer steps; the ones outside it an odometer of
+    // byte offsets.
+    const int inner = rowDims - 1;
+    const i64 dstStep = dstStrides[inner] * e, srcStep = srcStrides[inner] * e;
+    i64 idx[strata_rt::kMaxRank] = {};
+    i64 dstOffset = 0, srcOffset = 0;
+    for (;;) {
+        if (bytes < kLongRow)
+            copyRows<true>(dst + dstOffset, dstStep, src + srcOffset, srcStep, shape[inner], bytes);
+        else
+            copyRows<false>(dst + dstOffset, dstStep, src + srcOffset, srcStep, shape[inner], bytes);
+        int d = inner - 1;
+        for (; d >= 0; --d) {
+            if (++idx[d] < shape[d]) {
+                dstOffset += dstStrides[d] * e;
+                srcOffset += srcStrides[d] * e;
+                break;
+            }
+            dstOffset -= (shape[d] - 1) * dstStrides[d] * e;
+            srcOffset -= (shape[d] - 1) * srcStrides[d] * e;
+            idx[d] = 0;
+        }
+        if (d < 0) return;
+    }
+}
+
+} // namespace strata::runtime
