@@ -1,5 +1,7 @@
 #include "runtime/DepthwiseConv.h"
 
+#include "runtime/StridedCopy.h"
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -49,6 +51,15 @@ bool holdsInputs(const strata_rt::View<float>& x, const Geometry& g) {
            covers(3, g.colBase, g.colBase + (g.ow - 1) * g.sw + (g.kw - 1) * g.dw);
 }
 
+// Rows of small planes are short: inline moves, not a memcpy call each.
+void copyRow(float* dst, const float* src, i64 n) {
+    const auto bytes = static_cast<std::size_t>(n) * sizeof(float);
+    if (bytes < kLongRow)
+        copyShortRow(reinterpret_cast<unsigned char*>(dst), reinterpret_cast<const unsigned char*>(src), bytes);
+    else
+        std::memcpy(dst, src, bytes);
+}
+
 // The plane indices [first, last) whose position base + index * step + phase lies in [lo, hi).
 std::pair<i64, i64> inside(i64 base, i64 step, i64 phase, i64 lo, i64 hi, i64 size) {
     const i64 from = lo - base - phase, to = hi - 1 - base - phase;
@@ -73,7 +84,7 @@ void copyChannel(const strata_rt::View<float>& x, i64 n, i64 c, const Geometry& 
                 float* out = plane + r * g.wq;
                 const float* in = channel + (g.rowBase + r * g.sh + pr - x.lo[2]) * x.stride[2] - x.lo[3] + g.colBase + pc;
                 if (g.sw == 1)
-                    std::memcpy(out + t0, in + t0, static_cast<std::size_t>(t1 - t0) * sizeof(float));
+                    copyRow(out + t0, in + t0, t1 - t0);
                 else if (g.sw == 2) // a constant stride vectorises (loads and shuffles); a variable one does not
                     for (i64 t = t0; t < t1; ++t) out[t] = in[2 * t];
                 else
@@ -158,8 +169,7 @@ bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>
             const float* weights = w.data + (m - w.lo[0]) * w.stride[0]; // whole taps: kh * kw in a row
             sumTaps(buffers.sums.data(), buffers.taps.data(), weights, g.kh * g.kw, g.vectorCount, bias);
             float* out = y.data + (n - y.lo[0]) * y.stride[0] + (m - y.lo[1]) * y.stride[1];
-            for (i64 r = 0; r < g.oh; ++r)
-                std::memcpy(out + r * y.stride[2], buffers.sums.data() + r * g.wq, static_cast<std::size_t>(g.ow) * sizeof(float));
+            for (i64 r = 0; r < g.oh; ++r) copyRow(out + r * y.stride[2], buffers.sums.data() + r * g.wq, g.ow);
         }
     return true;
 }

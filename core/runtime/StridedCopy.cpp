@@ -9,30 +9,12 @@ namespace {
 
 using i64 = std::int64_t;
 
-// Fixed-size memcpys compile to one or two vector moves each: no call, no size dispatch.
-inline void copyShort(unsigned char* d, const unsigned char* s, std::size_t n) {
-    for (; n >= 32; n -= 32, d += 32, s += 32) std::memcpy(d, s, 32);
-    if (n >= 16) {
-        std::memcpy(d, s, 16);
-        d += 16, s += 16, n -= 16;
-    }
-    if (n >= 8) {
-        std::memcpy(d, s, 8);
-        d += 8, s += 8, n -= 8;
-    }
-    if (n >= 4) {
-        std::memcpy(d, s, 4);
-        d += 4, s += 4, n -= 4;
-    }
-    for (; n > 0; --n) *d++ = *s++;
-}
-
 // `rows` rows of `bytes` each, `dstStep` and `srcStep` bytes apart.
 template <bool Short>
 void copyRows(unsigned char* d, i64 dstStep, const unsigned char* s, i64 srcStep, i64 rows, std::size_t bytes) {
     for (i64 r = 0; r < rows; ++r, d += dstStep, s += srcStep) {
         if constexpr (Short)
-            copyShort(d, s, bytes);
+            copyShortRow(d, s, bytes);
         else
             std::memcpy(d, s, bytes);
     }
