@@ -137,6 +137,8 @@ sumTaps(float* out, const float* const* taps, const float* weights, i64 tapCount
 bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x, const strata_rt::View<float>& w,
                    const strata_rt::View<float>* b, const compiler::KernelCall& call, i64 perGroup,
                    DepthwiseBuffers& buffers) {
+    for (int i : {0, 1, 2, 3, 6, 7}) // kernel, stride and dilation: the plane maths divides by them
+        if (call.window[static_cast<std::size_t>(i)] < 1) return false;
     const Geometry g = geometryOf(y, call);
     if (!holdsInputs(x, g)) return false;
     if (y.count() == 0) return true;

@@ -28,7 +28,8 @@ struct DepthwiseBuffers {
 // y's box of output channels computed from x's box; w holds whole taps of y's channels, b (or
 // null) their biases. `window` is {kh, kw, sh, sw, ph, pw, dh, dw}; `perGroup` output channels
 // per input channel. False, with y untouched, when x's box lacks an input row or column the
-// outputs read (the caller then runs strata_rt's loop).
+// outputs read or the window has a kernel, stride or dilation below 1 (the caller then runs
+// strata_rt's loop).
 bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x, const strata_rt::View<float>& w,
                    const strata_rt::View<float>* b, const compiler::KernelCall& call, std::int64_t perGroup,
                    DepthwiseBuffers& buffers);

@@ -114,5 +114,19 @@ TEST(DepthwiseKernel, DeclinesAnInputBoxMissingAColumnTheTileReads) {
     EXPECT_FALSE(runtime::depthwiseConv(y.view, x.view, w.view, nullptr, call, 1, buffers));
 }
 
+TEST(DepthwiseKernel, DeclinesAWindowWithoutStrideOrDilation) {
+    std::mt19937 rng(14);
+    Box x = Box::whole({1, 1, 5, 5}, rng);
+    Box w = Box::whole({1, 1, 3, 3}, rng);
+    Box y = Box::whole({1, 1, 5, 5}, rng);
+    runtime::DepthwiseBuffers buffers;
+    compiler::KernelCall call;
+    call.group = 1;
+    call.window = {3, 3, 0, 1, 1, 1, 1, 1};
+    EXPECT_FALSE(runtime::depthwiseConv(y.view, x.view, w.view, nullptr, call, 1, buffers));
+    call.window = {3, 3, 1, 1, 1, 1, 1, 0};
+    EXPECT_FALSE(runtime::depthwiseConv(y.view, x.view, w.view, nullptr, call, 1, buffers));
+}
+
 } // namespace
 } // namespace strata::test
