@@ -40,6 +40,18 @@ Geometry geometryOf(const strata_rt::View<float>& y, const compiler::KernelCall&
     return g;
 }
 
+// Whether the boxes hold what y's channels read: their input channels, whole taps and biases.
+bool holdsChannels(const strata_rt::View<float>& y, const strata_rt::View<float>& x, const strata_rt::View<float>& w,
+                   const strata_rt::View<float>* b, i64 perGroup) {
+    auto holds = [](const strata_rt::View<float>& v, int d, i64 lo, i64 n) {
+        return v.lo[d] <= lo && lo + n <= v.lo[d] + v.ext[d];
+    };
+    const i64 first = y.lo[1] / perGroup, last = (y.lo[1] + y.ext[1] - 1) / perGroup;
+    return y.rank == 4 && x.rank == 4 && w.rank == 4 && perGroup >= 1 && holds(x, 1, first, last - first + 1) &&
+           holds(w, 0, y.lo[1], y.ext[1]) && w.ext[1] == 1 && w.lo[2] == 0 && w.ext[2] == w.full[2] && w.lo[3] == 0 &&
+           w.ext[3] == w.full[3] && (!b || holds(*b, 0, y.lo[1], y.ext[1]));
+}
+
 // Whether x's box holds every input row and column inside the tensor that the outputs read.
 bool holdsInputs(const strata_rt::View<float>& x, const Geometry& g) {
     auto covers = [&](int d, i64 first, i64 last) {
@@ -139,6 +151,7 @@ bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>
                    DepthwiseBuffers& buffers) {
     for (int i : {0, 1, 2, 3, 6, 7}) // kernel, stride and dilation: the plane maths divides by them
         if (call.window[static_cast<std::size_t>(i)] < 1) return false;
+    if (!holdsChannels(y, x, w, b, perGroup)) return false;
     const Geometry g = geometryOf(y, call);
     if (!holdsInputs(x, g)) return false;
     if (y.count() == 0) return true;

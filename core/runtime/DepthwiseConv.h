@@ -25,11 +25,11 @@ struct DepthwiseBuffers {
     std::vector<const float*> taps;  // per tap: where its reads start
 };
 
-// y's box of output channels computed from x's box; w holds whole taps of y's channels, b (or
-// null) their biases. `window` is {kh, kw, sh, sw, ph, pw, dh, dw}; `perGroup` output channels
-// per input channel. False, with y untouched, when x's box lacks an input row or column the
-// outputs read or the window has a kernel, stride or dilation below 1 (the caller then runs
-// strata_rt's loop).
+// y's box of output channels (NCHW) computed from x's box, with w's taps and b's biases (b may be
+// null); `call.window` is {kh, kw, sh, sw, ph, pw, dh, dw}; `perGroup` output channels per input
+// channel. False, with y untouched, when a box lacks what y's box reads (an input channel, row
+// or column, a tap, a bias) or the window has a kernel, stride or dilation below 1: the caller
+// then runs strata_rt's loop.
 bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x, const strata_rt::View<float>& w,
                    const strata_rt::View<float>* b, const compiler::KernelCall& call, std::int64_t perGroup,
                    DepthwiseBuffers& buffers);

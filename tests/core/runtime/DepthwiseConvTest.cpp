@@ -1,8 +1,8 @@
 // The depthwise kernel (runtime/DepthwiseConv.h) against strata_rt's loop on output tiles cut
 // along rows and columns, with the input box a tile's halo needs, over strides, dilations,
 // paddings, kernel sizes and channel multipliers; planes big and small enough to take both of
-// its vector loops. It reads nothing outside the input box and declines a box that lacks an
-// input row or column the tile reads.
+// its vector loops. It reads nothing outside the input box and declines boxes that lack an
+// input row, column or channel, a tap or a bias the tile reads.
 
 #include "KernelBoxes.h"
 #include "runtime/DepthwiseConv.h"
@@ -126,6 +126,24 @@ TEST(DepthwiseKernel, DeclinesAWindowWithoutStrideOrDilation) {
     EXPECT_FALSE(runtime::depthwiseConv(y.view, x.view, w.view, nullptr, call, 1, buffers));
     call.window = {3, 3, 1, 1, 1, 1, 1, 0};
     EXPECT_FALSE(runtime::depthwiseConv(y.view, x.view, w.view, nullptr, call, 1, buffers));
+}
+
+TEST(DepthwiseKernel, DeclinesBoxesLackingAChannelOrATap) {
+    std::mt19937 rng(15);
+    Box w = Box::whole({4, 1, 3, 3}, rng);
+    Box y = Box::whole({1, 4, 5, 5}, rng);
+    compiler::KernelCall call;
+    call.group = 4;
+    call.window = {3, 3, 1, 1, 1, 1, 1, 1};
+    runtime::DepthwiseBuffers buffers;
+    Box threeChannels({1, 4, 5, 5}, {0, 0, 0, 0}, {1, 3, 5, 5}, rng); // input channel 3 missing
+    EXPECT_FALSE(runtime::depthwiseConv(y.view, threeChannels.view, w.view, nullptr, call, 1, buffers));
+    Box x = Box::whole({1, 4, 5, 5}, rng);
+    Box twoTapRows({4, 1, 3, 3}, {0, 0, 0, 0}, {4, 1, 2, 3}, rng);
+    EXPECT_FALSE(runtime::depthwiseConv(y.view, x.view, twoTapRows.view, nullptr, call, 1, buffers));
+    Box threeBiases({4}, {1}, {3}, rng);
+    EXPECT_FALSE(runtime::depthwiseConv(y.view, x.view, w.view, &threeBiases.view, call, 1, buffers));
+    EXPECT_TRUE(runtime::depthwiseConv(y.view, x.view, w.view, nullptr, call, 1, buffers));
 }
 
 } // namespace
