@@ -35,6 +35,18 @@ struct CalibrateArgs {
     bool quiet = false;
 };
 
+// A path's figures for one kind of read as written to the target (latency with the stream gap),
+// or null when it has none.
+nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p, const target::TransferPath* path, target::ReadKind kind) {
+    const auto& fit = p.kindFits[static_cast<std::size_t>(kind)];
+    const auto& figures = path ? path->figuresOf(kind) : std::nullopt;
+    if (!fit || !figures) return nullptr;
+    return {{"latency_cycles", figures->latencyCycles},
+            {"bytes_per_cycle", fit->bytesPerCycle},
+            {"rms_relative_error", fit->rmsRelativeError},
+            {"samples", p.kindSamples[static_cast<std::size_t>(kind)]}};
+}
+
 nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const std::string& output) {
     nlohmann::ordered_json paths = nlohmann::ordered_json::array();
     for (const auto& p : r.paths) {
@@ -47,7 +59,9 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"sizes", p.fit.samples},
                          {"compiled_transfers", p.compiledSamples},
                          {"largest_bytes", p.largestBytes},
-                         {"size_limit", p.sizeLimit}});
+                         {"size_limit", p.sizeLimit},
+                         {"weight_reads", readFiguresJson(p, path, target::ReadKind::Weight)},
+                         {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)}});
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (std::size_t c = 0; c < calibrate::kComputeClasses; ++c)
@@ -73,7 +87,9 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
             {"overhead_cycles", {{"compute", o.computeCycles},
                                  {"transfer_issue", o.transferIssueCycles},
                                  {"wait", o.waitCycles},
-                                 {"barrier", o.barrierCycles}}}};
+                                 {"barrier", o.barrierCycles},
+                                 {"conv_output", o.convOutputCycles},
+                                 {"depthwise_row", o.depthwiseRowCycles}}}};
 }
 
 void printReport(const calibrate::CalibrationReport& r, const std::string& output) {
@@ -90,6 +106,16 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                  p.fit.bytesPerCycle * ghz,
                                  100 * p.fit.rmsRelativeError, p.fit.samples, p.compiledSamples, p.largestBytes,
                                  p.sizeLimit.empty() ? "" : " (limited: " + p.sizeLimit + ")");
+        for (const auto kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
+            const auto& fit = p.kindFits[static_cast<std::size_t>(kind)];
+            const auto& figures = path ? path->figuresOf(kind) : std::nullopt;
+            if (!fit || !figures) continue;
+            std::cout << fmt::format("{:<10} {:>14.0f} {:>10} {:>16.2f} {:>10.2f} {:>6.1f}%  {} {} of the compiled programs\n",
+                                     kind == target::ReadKind::Weight ? "  weights" : "  cached", figures->latencyCycles, "",
+                                     fit->bytesPerCycle, fit->bytesPerCycle * ghz, 100 * fit->rmsRelativeError,
+                                     p.kindSamples[static_cast<std::size_t>(kind)],
+                                     kind == target::ReadKind::Weight ? "weight reads" : "reads of data the core stored");
+        }
     }
     if (!r.sharedResource.empty())
         std::cout << fmt::format("shared '{}': {:.2f} B/cycle ({:.2f} GB/s) from {} contended measurements, RMS err {:.1f}%\n",
@@ -102,9 +128,10 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                      r.compute.throughputPerCycle[c], r.compute.samples[c], 100 * r.compute.rmsRelativeError[c]);
     for (const auto& skipped : r.computeSkipped) std::cout << "skipped " << skipped << "\n";
     const auto& o = r.target.overheads;
-    std::cout << fmt::format("\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}; "
-                             "{:.0f} ns between instructions of a stream\n",
-                             o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, r.gapNs);
+    std::cout << fmt::format("\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}, "
+                             "per conv output {:.3g}, per depthwise row {:.3g}; {:.0f} ns between instructions of a stream\n",
+                             o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, o.convOutputCycles,
+                             o.depthwiseRowCycles, r.gapNs);
 }
 
 // True when `path` can be written; leaves no empty file behind (an empty file where `host` looks

@@ -110,11 +110,28 @@ void CalibrationDialog::onFinished(bool ok) {
                        .arg(QString::fromStdString(r.sharedResource))
                        .arg(r.shared.bytesPerCycle, 0, 'f', 1)
                        .arg(100 * r.shared.rmsRelativeError, 0, 'f', 1);
+    // Reads of weights and of bytes a core stored itself have their own figures (not plotted).
+    for (const calibrate::PathReport& p : r.paths) {
+        const target::TransferPath* path = r.target.findPath(p.path);
+        for (const auto kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
+            const auto& own = path ? path->figuresOf(kind) : std::nullopt;
+            if (!own) continue;
+            figures += tr("<br><b>%1</b>, %2: %3 bytes/cycle after %4 cycles (%5 transfers, RMS residual %6%)")
+                           .arg(QString::fromStdString(p.path),
+                                kind == target::ReadKind::Weight ? tr("weight reads") : tr("reads of what the core stored"))
+                           .arg(own->bytesPerCycle, 0, 'f', 1)
+                           .arg(own->latencyCycles, 0, 'f', 0)
+                           .arg(p.kindSamples[static_cast<std::size_t>(kind)])
+                           .arg(100 * p.kindFits[static_cast<std::size_t>(kind)]->rmsRelativeError, 0, 'f', 1);
+        }
+    }
     m_figures->setText(figures);
     m_results->setVisible(true);
     m_save->setEnabled(true);
     m_use->setEnabled(true);
 }
+
+QString CalibrationDialog::figuresText() const { return m_figures->text(); }
 
 void CalibrationDialog::save() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Calibrated Target"), m_controller->defaultTargetPath(),

@@ -33,6 +33,7 @@ class CalibrationDialog : public QDialog {
     const std::vector<views::transfers::CalibrationResidualsPlot*>& plots() const { return m_plots; }
     QPushButton* saveButton() const { return m_save; }
     QPushButton* useButton() const { return m_use; }
+    QString figuresText() const; // the line of figures under the plots
     QPlainTextEdit* log() const { return m_log; }
 
   private:

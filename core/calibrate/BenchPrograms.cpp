@@ -84,6 +84,8 @@ class SmallGraph {
         return out;
     }
 
+    std::size_t ops() const { return m_graph->ops.size(); }
+
     std::shared_ptr<const ir::Graph> finish(ir::ValueId output) {
         m_graph->outputs = {output};
         m_graph->finalize();
@@ -228,6 +230,51 @@ bool computesOnly(const ir::Graph& graph) {
     return graph.name == "calibrate-conv-pointwise-deep" || graph.name == "calibrate-conv-depthwise-small" ||
            graph.name == "calibrate-elementwise-Erf" || graph.name == "calibrate-elementwise-Sigmoid" ||
            graph.name == "calibrate-normalization-layer";
+}
+
+std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
+    std::vector<std::shared_ptr<const ir::Graph>> out;
+    {
+        SmallGraph g("calibrate-weights-conv");
+        struct Layer {
+            std::int64_t channels, window;
+        };
+        // 256 -> 256 -> 1024 -> 256 -> 512 -> 512 -> 256 channels: 19 MiB of weights.
+        const Layer layers[] = {{256, 3}, {1024, 1}, {256, 1}, {512, 3}, {512, 3}, {256, 1}};
+        std::int64_t channels = 256;
+        ir::ValueId x = g.input("x", {1, channels, 7, 7});
+        for (const Layer& layer : layers) {
+            const std::int64_t k = layer.window, pad = k / 2;
+            auto w = g.weight("w" + std::to_string(g.ops()), {layer.channels, channels, k, k});
+            auto bias = g.weight("b" + std::to_string(g.ops()), {layer.channels});
+            x = g.op("Conv", {x, w, bias}, {1, layer.channels, 7, 7},
+                     {{"kernel_shape", Ints{k, k}}, {"pads", Ints{pad, pad, pad, pad}}});
+            channels = layer.channels;
+        }
+        out.push_back(g.finish(x));
+    }
+    {
+        SmallGraph g("calibrate-weights-matmul");
+        // 512 -> 2048 -> 512 -> 512 features over 64 tokens: 9 MiB of weights.
+        const std::int64_t widths[] = {2048, 512, 512};
+        std::int64_t features = 512;
+        ir::ValueId x = g.input("x", {64, features});
+        for (std::int64_t width : widths) {
+            auto w = g.weight("w" + std::to_string(g.ops()), {features, width});
+            auto bias = g.weight("b" + std::to_string(g.ops()), {width});
+            x = g.op("Add", {g.op("MatMul", {x, w}, {64, width}), bias}, {64, width});
+            features = width;
+        }
+        out.push_back(g.finish(x));
+    }
+    for (const std::int64_t width : {128, 256, 512, 1024, 2048}) {
+        SmallGraph g("calibrate-cached-" + std::to_string(width));
+        const ir::Shape shape{128, width};
+        ir::ValueId x = g.input("x", shape);
+        for (const char* type : {"Relu", "Neg", "Abs", "Neg", "Relu"}) x = g.op(type, {x}, shape);
+        out.push_back(g.finish(x));
+    }
+    return out;
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {

@@ -44,6 +44,17 @@ compiler::Program barrierProgram(const target::Target& target, int count);
 // normalization (batch and layer norm), softmax (over attention scores), reduction, data_movement.
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 
+// Model-like programs for the kinds of read (target::ReadKind), run as models run (`rules`):
+//  - weights read as a model's are (paths[].weight_reads): chains of layers on small activations,
+//    a CNN's convolutions (3x3 and 1x1, 256..1024 channels on 7 x 7) and a transformer's matrix
+//    products (64 tokens, widths 512..2048), each with its bias. Their weights, about 28 MiB in
+//    all, are far more than a core's cache holds, so every repeat reads them from where a model's
+//    come from (the shared cache or DRAM), in the compiler's own weight tiles;
+//  - activations a core stored itself an op ago (paths[].cached_reads): chains of elementwise
+//    ops on [128, width] activations, widths 128..2048, each op its own block, the cores splitting
+//    the rows alike from op to op.
+std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs();
+
 // Whether a graph of opClassGraphs is there for its computes alone (the transcendental ops, the
 // pointwise convolutions of many channels, the depthwise ones on small planes, layer norm): its transfers, large warm copies of one activation,
 // do not join the paths' samples, which stay those of the op classes above.

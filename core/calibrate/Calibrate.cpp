@@ -3,6 +3,7 @@
 #include "calibrate/BenchPrograms.h"
 #include "compiler/Pipeline.h"
 #include "emulator/ComputeCost.h"
+#include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
 #include "reference/Tensor.h"
 #include "runtime/Runtime.h"
@@ -101,8 +102,9 @@ class Calibration {
         const auto started = std::chrono::steady_clock::now();
         m_report.cores = m_host.cores();
         // Computes first: their compiled programs' transfers (strided tile gathers with halos, at
-        // the offsets a compiler chooses) join the paths' samples.
+        // the offsets a compiler chooses) join the paths' samples; then the weight reads.
         measureComputes();
+        measureReadKinds();
         std::vector<double> pathShared;
         for (const target::TransferPath& path : m_host.paths) {
             if (path.broadcast) continue;
@@ -202,18 +204,26 @@ class Calibration {
         // they span enough sizes: those read tensors out of cache with both cores busy, as models
         // do, where the programs above copy warm regions one core at a time.
         const TransferFit isolated = fitTransfer(alone);
-        const auto compiled = m_compiledTransfers.find(path.name);
-        if (compiled != m_compiledTransfers.end()) out.report.compiledSamples = compiled->second.size();
+        const std::vector<TransferSample>& compiled = m_compiledTransfers[{path.name, target::ReadKind::Other}];
+        out.report.compiledSamples = compiled.size();
         out.report.samples = alone;
-        if (compiled != m_compiledTransfers.end())
-            out.report.samples.insert(out.report.samples.end(), compiled->second.begin(), compiled->second.end());
+        out.report.samples.insert(out.report.samples.end(), compiled.begin(), compiled.end());
         out.report.fit = isolated;
-        if (compiled != m_compiledTransfers.end() && distinctSizes(compiled->second) >= kMinCompiledSizes) {
-            const TransferFit real = fitTransfer(compiled->second, isolated.rowOverheadCycles);
+        if (distinctSizes(compiled) >= kMinCompiledSizes) {
+            const TransferFit real = fitTransfer(compiled, isolated.rowOverheadCycles);
             if (real.bytesPerCycle > 0) out.report.fit = real;
-            out.report.fit.samples = alone.size() + compiled->second.size();
+            out.report.fit.samples = alone.size() + compiled.size();
         }
         if (out.report.fit.bytesPerCycle <= 0) return error("could not fit path '" + path.name + "': transfer times do not grow with size");
+        // Weight reads and cached reads from the compiled programs' own transfers of that kind,
+        // with the row overhead known.
+        for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
+            const std::vector<TransferSample>& samples = m_compiledTransfers[{path.name, kind}];
+            out.report.kindSamples[static_cast<std::size_t>(kind)] = samples.size();
+            if (distinctSizes(samples) < kMinCompiledSizes) continue;
+            const TransferFit fit = fitTransfer(samples, isolated.rowOverheadCycles);
+            if (fit.bytesPerCycle > 0) out.report.kindFits[static_cast<std::size_t>(kind)] = fit;
+        }
         out.shared = fitSharedBandwidth(contended, out.report.fit.latencyCycles, out.report.fit.bytesPerCycle,
                                         out.report.fit.rowOverheadCycles);
         return out;
@@ -259,12 +269,13 @@ class Calibration {
                     m_report.computeSkipped.push_back(graph->name + ": " + result.diagnostics().front().message);
                     continue;
                 }
+                const std::vector<target::ReadKind> kinds = readKinds(compiled->program, *graph);
                 for (const trace::Event& e : result->trace.events) {
                     const compiler::Instruction& in = compiled->program.instructions[e.id];
-                    if (e.kind == trace::EventKind::Transfer && !computesOnly(*graph))
-                        m_compiledTransfers[std::string(result->trace.pathName(e))].push_back(
-                            {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz),
-                             double(emulator::transferRows(std::get<compiler::Transfer>(in.body)))});
+                    // Weight reads have their own figures, from measureReadKinds: these single ops'
+                    // small weights stay in cache from one repeat to the next, a model's do not.
+                    if (e.kind == trace::EventKind::Transfer && !computesOnly(*graph) && kinds[e.id] != target::ReadKind::Weight)
+                        m_compiledTransfers[{std::string(result->trace.pathName(e)), kinds[e.id]}].push_back(transferSample(e, in));
                     if (e.kind != trace::EventKind::Compute) continue;
                     const ir::Op& op = graph->op(in.from.op);
                     const auto& compute = std::get<compiler::Compute>(in.body);
@@ -279,6 +290,47 @@ class Calibration {
         m_report.compute = fitCompute(samples);
     }
 
+    // Runs readKindGraphs as models run (the `rules` schedule on every core) and keeps their
+    // transfers by path and kind of read: weights read as a model's are, activations a core stored
+    // itself a layer ago.
+    void measureReadKinds() {
+        for (const auto& graph : readKindGraphs()) {
+            progress("reads by kind: " + graph->name);
+            const schedule::Schedule s =
+                schedule::makeSchedule(*graph, m_host, schedule::Strategy::Rules, {.mp = m_host.cores()});
+            auto compiled = compiler::compile(*graph, m_host, s);
+            if (!compiled) continue; // reported as no weight_reads figures for the path
+            auto result = runProgram(compiled->program, *graph, randomInputs(*graph));
+            if (!result) continue;
+            const std::vector<target::ReadKind> kinds = readKinds(compiled->program, *graph);
+            for (const trace::Event& e : result->trace.events) {
+                const compiler::Instruction& in = compiled->program.instructions[e.id];
+                if (e.kind == trace::EventKind::Transfer)
+                    m_compiledTransfers[{std::string(result->trace.pathName(e)), kinds[e.id]}].push_back(transferSample(e, in));
+            }
+        }
+    }
+
+    // What each instruction of `program` reads, as the emulator tells it (emulator::checkProgram
+    // on the host with every kind of read given figures); Other for all when the check fails.
+    std::vector<target::ReadKind> readKinds(const compiler::Program& program, const ir::Graph& graph) const {
+        target::Target classifier = m_host;
+        for (target::TransferPath& p : classifier.paths)
+            if (const target::MemorySpace* source = m_host.findMemory(p.source); source && source->kind == target::MemoryKind::Dram)
+                p.weightReads = p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+        std::vector<Diagnostic> diagnostics;
+        const emulator::CheckedProgram checked = emulator::checkProgram(program, classifier, graph, diagnostics);
+        std::vector<target::ReadKind> kinds(program.instructions.size(), target::ReadKind::Other);
+        if (diagnostics.empty())
+            for (std::size_t i = 0; i < kinds.size(); ++i) kinds[i] = checked.steps[i].read;
+        return kinds;
+    }
+
+    TransferSample transferSample(const trace::Event& e, const compiler::Instruction& in) const {
+        return {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz),
+                double(emulator::transferRows(std::get<compiler::Transfer>(in.body)))};
+    }
+
     target::Target calibratedTarget() const {
         target::Target t = m_host;
         const double gap = m_report.gapNs * m_host.clockHz / 1e9;
@@ -291,6 +343,12 @@ class Calibration {
             path->rowOverheadCycles = p.fit.rowOverheadCycles;
             path->bytesPerCycle = p.fit.bytesPerCycle;
             path->issuerBusy = true;
+            for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
+                auto& figures = kind == target::ReadKind::Weight ? path->weightReads : path->cachedReads;
+                figures.reset();
+                if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
+                    figures = target::ReadFigures{fit->bytesPerCycle, fit->latencyCycles + gap};
+            }
             path->note = fmt::format("calibrated: {} transfers of 64..{} bytes, rows of 64 bytes and up, RMS relative "
                                      "residual {:.1f}%",
                                      p.fit.samples, p.largestBytes, 100 * p.fit.rmsRelativeError);
@@ -327,7 +385,8 @@ class Calibration {
     const CalibrateOptions& m_options;
     int m_repeat;
     CalibrationReport m_report;
-    std::map<std::string, std::vector<TransferSample>> m_compiledTransfers; // by path
+    // The compiled programs' transfers by path and kind of read.
+    std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>> m_compiledTransfers;
     std::vector<double> m_gapsNs;
     std::vector<double> m_waitCycles;
     std::vector<double> m_contendedRms;

@@ -8,8 +8,10 @@
 #include "calibrate/Fit.h"
 #include "target/Target.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,11 @@ struct PathReport {
     std::uint64_t largestBytes = 0; // the largest size measured
     std::size_t compiledSamples = 0; // of fit.samples, transfers of the compiled single-op programs
     std::string sizeLimit;          // why not maxBytes, when smaller: "scratch holds 1048576 bytes"
+    // Per target::ReadKind: the figures of the path's weight reads and cached reads (weight_reads,
+    // cached_reads), fitted from the compiled programs' transfers of that kind when they span
+    // enough sizes (kindSamples of them), else absent. The Other entry stays unused: that is `fit`.
+    std::array<std::optional<TransferFit>, target::kReadKinds> kindFits;
+    std::array<std::size_t, target::kReadKinds> kindSamples{};
     // What the fits were made from, every transfer measured alone: the isolated programs' (one
     // per shape, its median) and then the compiled programs' (docs/CALIBRATION.md says which fit
     // uses which).

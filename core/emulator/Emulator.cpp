@@ -53,7 +53,8 @@ struct Member {
     bool operator>(const Member& o) const { return target != o.target ? target > o.target : order > o.order; }
 };
 
-// The transfers moving on one path along one route (Contention::flowClass). Fair sharing gives
+// The transfers moving on one path along one route (Contention::flowClass) that read one kind of
+// data (target::ReadKind: a path may give each kind its own bandwidth). Fair sharing gives
 // identical flows one rate, so the class keeps one rate for all its members and a virtual clock,
 // the bytes each member has moved since the class was last empty: a member that joins when the
 // clock reads S, with B bytes to move, finishes when it reads S + B. Re-sharing bandwidth then
@@ -61,6 +62,7 @@ struct Member {
 struct FlowClass {
     std::uint16_t path = 0;
     std::span<const ResourceUse> route;
+    double bytesPerCycle = 0;    // of one member on its own (the path's figure for its kind of read)
     double served = 0;           // bytes per member, as of settledAt
     double settledAt = 0;
     double rate = 0;             // bytes/cycle per member
@@ -87,13 +89,19 @@ class Simulation {
           m_contention(target), m_sharing(m_contention.capacities()), m_psPerCycle(1e12 / target.clockHz),
           m_cores(static_cast<std::size_t>(program.cores)),
           m_inFlight(static_cast<std::size_t>(program.cores) * target.paths.size(), 0),
-          m_done(program.instructions.size(), 0), m_classes(m_contention.flowClasses()),
+          m_done(program.instructions.size(), 0), m_classes(target::kReadKinds * m_contention.flowClasses()),
           m_changedInstance(m_contention.capacities().size(), 0), m_pathRate(target.paths.size(), 0) {
         for (std::size_t p = 0; p < target.paths.size(); ++p)
             for (int c = 0; c < program.cores; ++c) {
-                FlowClass& cls = m_classes[m_contention.flowClass(p, c)];
-                cls.path = static_cast<std::uint16_t>(p);
-                cls.route = m_contention.route(p, c);
+                for (std::size_t k = 0; k < target::kReadKinds; ++k) {
+                    const auto kind = static_cast<target::ReadKind>(k);
+                    FlowClass& cls = m_classes[classOf(p, c, kind)];
+                    cls.path = static_cast<std::uint16_t>(p);
+                    // A cached read is served by the core's own cache: it occupies none of the
+                    // path's shared resources (markCachedReads).
+                    if (kind != target::ReadKind::Cached) cls.route = m_contention.route(p, c);
+                    cls.bytesPerCycle = target.paths[p].bytesPerCycleFor(kind);
+                }
             }
         for (const compiler::BlockCode& b : program.blocks) {
             if (b.block < 0) continue;
@@ -188,7 +196,7 @@ class Simulation {
                 ++inFlight;
                 event.startPs = ps(t);
                 if (m_target.paths[p].broadcast && m_sramCounter >= 0) deliver(id, step.block, t);
-                schedule(t + m_target.paths[p].latencyCycles + step.amount, id, true); // + its rows' overhead
+                schedule(t + step.amount, id, true); // latency and rows' overhead (ProgramCheck)
                 t += m_target.overheads.transferIssueCycles;
                 if (m_target.paths[p].issuerBusy) {
                     // The core copies the bytes itself: its stream resumes when they have moved.
@@ -233,10 +241,14 @@ class Simulation {
         }
     }
 
+    std::uint32_t classOf(std::size_t path, int core, target::ReadKind kind) const {
+        return static_cast<std::uint32_t>(target::kReadKinds * m_contention.flowClass(path, core) + static_cast<std::size_t>(kind));
+    }
+
     void startMoving(std::uint32_t transfer) {
         const Step& step = m_steps[transfer];
         if (step.bytes == 0) return finish(transfer);
-        const std::uint32_t c = m_contention.flowClass(step.path, static_cast<int>(step.core));
+        const std::uint32_t c = classOf(step.path, static_cast<int>(step.core), step.read);
         FlowClass& cls = m_classes[c];
         if (!cls.active) {
             cls.active = true;
@@ -264,6 +276,7 @@ class Simulation {
                     cls.members.pop_back();
                 }
                 markChanged(cls.route);
+                cls.affected = true; // its next member's finish, even on an empty route (a cached read)
                 cls.active = !cls.members.empty();
             }
             if (cls.active) m_active[kept++] = c;
@@ -327,7 +340,7 @@ class Simulation {
             }
             cls.settle(now);
             m_affected.push_back(c);
-            m_demands.push_back({m_target.paths[cls.path].bytesPerCycle, cls.route, double(cls.members.size())});
+            m_demands.push_back({cls.bytesPerCycle, cls.route, double(cls.members.size())});
         }
         m_rates.resize(m_demands.size());
         m_sharing.share(m_demands, m_rates);
@@ -454,7 +467,7 @@ class Simulation {
     std::vector<std::uint8_t> m_done;       // per instruction: transfer complete
     std::size_t m_arrived = 0;              // cores at the current barrier
 
-    std::vector<FlowClass> m_classes;       // per flow class (Contention::flowClass)
+    std::vector<FlowClass> m_classes;       // per flow class and kind of read (classOf)
     std::vector<std::uint32_t> m_active;    // the classes with members
     std::uint64_t m_started = 0;            // transfers that started moving so far
     bool m_dirty = false;                   // the moving set changed since rates were shared

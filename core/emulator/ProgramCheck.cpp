@@ -1,5 +1,7 @@
 #include "emulator/ProgramCheck.h"
 
+#include "emulator/CachedReads.h"
+
 #include "emulator/ComputeCost.h"
 #include "emulator/TransferRows.h"
 #include "tiling/Region.h"
@@ -100,8 +102,16 @@ class Describer {
             if (!path) return problem(fmt::format("{}: target '{}' has no path '{}'", instructionName(id), m_target.name, t->path));
             step.path = static_cast<std::uint16_t>(path - m_target.paths.data());
             pathsUsed[step.path] = 1;
-            // The rows' cost joins the latency (Step::amount); the bytes then share bandwidth.
-            step.amount = path->rowOverheadCycles > 0 ? path->rowOverheadCycles * double(transferRows(*t)) : 0;
+            // Weights have their own figures on a path that sets them (target::WeightReads).
+            if (t->value.valid() && t->value.index >= m_graph.values.size())
+                return problem(fmt::format("{}: value {} is not in the model", instructionName(id), t->value.index));
+            if (path->weightReads && t->value.valid() && m_graph.values[t->value.index].isConstant &&
+                t->source.memory == m_target.mainMemory)
+                step.read = target::ReadKind::Weight;
+            // The latency and the rows' cost pass before the bytes move (Step::amount); the bytes
+            // then share bandwidth. (markCachedReads may change the latency part.)
+            step.amount = path->latencyCyclesFor(step.read) +
+                          (path->rowOverheadCycles > 0 ? path->rowOverheadCycles * double(transferRows(*t)) : 0);
             step.bytes = t->bytes;
             step.link = static_cast<std::uint32_t>(t->tag);
             for (int core : t->alsoTo) {
@@ -167,6 +177,7 @@ class Checker {
         if (!shapeFits()) return std::move(m_checked);
         describeAll();
         if (!full()) walkStreams();
+        if (m_problems == 0) markCachedReads(m_program, m_target, m_checked.steps);
         return std::move(m_checked);
     }
 

@@ -19,7 +19,7 @@ inline constexpr std::uint32_t kNoInstruction = 0xffffffffu;
 // One instruction as the emulator reads it: compact (40 bytes), so neither the event loop nor
 // the trace's construction walks the full instructions (hundreds of bytes each) out of cache.
 struct Step {
-    double amount = 0;                     // compute: cycles (ComputeCost.h); transfer: row overhead cycles
+    double amount = 0;                     // compute: cycles (ComputeCost.h); transfer: cycles before its bytes move (latency + rows' overhead)
     std::uint64_t bytes = 0;               // transfer: bytes; compute: working-memory operand bytes
     std::uint32_t link = kNoInstruction;   // wait: the transfer it waits on; barrier: its number
     std::int32_t block = -1;
@@ -28,6 +28,7 @@ struct Step {
     std::uint16_t core = 0;
     std::uint16_t path = 0xffff;           // transfer: index into target.paths
     compiler::InstrKind kind = compiler::InstrKind::Compute;
+    target::ReadKind read = target::ReadKind::Other; // transfer: what it reads (a path may time kinds apart)
 };
 
 // A further core receiving a broadcast transfer (compiler::Transfer::alsoTo).

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,22 @@ struct SharedResource {
     bool operator==(const SharedResource&) const = default;
 };
 
+// What a transfer out of main memory reads, as far as a CPU's caches tell its speed apart: a weight
+// (a graph initializer or constant), last read a whole inference ago and so farther out (the
+// shared cache or DRAM); bytes the issuing core itself stored recently enough that they are still
+// in its cache (emulator::classifyReads); anything else. A path can give the first two their own
+// figures (docs/TARGETS.md); one latency and bandwidth cannot fit all three (docs/CALIBRATION.md).
+enum class ReadKind : std::uint8_t { Other, Weight, Cached };
+inline constexpr std::size_t kReadKinds = 3;
+
+// A path's latency and bandwidth for one ReadKind. Optional in the format.
+struct ReadFigures {
+    double bytesPerCycle = 0;
+    double latencyCycles = 0;
+
+    bool operator==(const ReadFigures&) const = default;
+};
+
 struct TransferPath {
     std::string name;                  // "mvp", "mvb", "load", "store"
     std::string source;                // memory space names
@@ -63,6 +80,23 @@ struct TransferPath {
     // rows; a CPU pays per row on top of the bytes), on top of latency + bytes / bandwidth. 0:
     // rows cost nothing extra. Optional in the format.
     double rowOverheadCycles = 0;
+    // Transfers reading a weight, or bytes still in the issuing core's cache, use these instead of
+    // bytesPerCycle and latencyCycles; absent: they are read like any other.
+    std::optional<ReadFigures> weightReads;
+    std::optional<ReadFigures> cachedReads;
+
+    const std::optional<ReadFigures>& figuresOf(ReadKind kind) const {
+        static const std::optional<ReadFigures> kNone;
+        return kind == ReadKind::Weight ? weightReads : kind == ReadKind::Cached ? cachedReads : kNone;
+    }
+    double bytesPerCycleFor(ReadKind kind) const {
+        const auto& own = figuresOf(kind);
+        return own ? own->bytesPerCycle : bytesPerCycle;
+    }
+    double latencyCyclesFor(ReadKind kind) const {
+        const auto& own = figuresOf(kind);
+        return own ? own->latencyCycles : latencyCycles;
+    }
 
     bool operator==(const TransferPath&) const = default;
 };

@@ -120,6 +120,16 @@ void readResources(FieldReader& root, Target& target) {
     }
 }
 
+// A path's optional figures for one kind of read ({"bytes_per_cycle", "latency_cycles"}).
+std::optional<ReadFigures> readFigures(FieldReader& path, std::string_view key) {
+    if (!path.has(key)) return std::nullopt;
+    FieldReader figures = path.object(key);
+    if (!figures.isObject()) return std::nullopt;
+    ReadFigures out{figures.number("bytes_per_cycle").value_or(0), figures.number("latency_cycles").value_or(0)};
+    figures.warnUnknownKeys({"bytes_per_cycle", "latency_cycles"});
+    return out;
+}
+
 void readPaths(FieldReader& root, Target& target) {
     const nlohmann::json* items = root.array("paths");
     if (!items) return;
@@ -145,10 +155,12 @@ void readPaths(FieldReader& root, Target& target) {
         path.broadcast = item.booleanOr("broadcast", false);
         path.issuerBusy = item.booleanOr("issuer_busy", false);
         path.rowOverheadCycles = item.numberOr("row_overhead_cycles", 0);
+        path.weightReads = readFigures(item, "weight_reads");
+        path.cachedReads = readFigures(item, "cached_reads");
         path.note = item.stringOr("note", "");
         item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
                               "max_in_flight", "resources", "broadcast", "issuer_busy",
-                              "row_overhead_cycles", "note"});
+                              "row_overhead_cycles", "weight_reads", "cached_reads", "note"});
         target.paths.push_back(std::move(path));
     }
 }

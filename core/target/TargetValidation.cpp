@@ -206,6 +206,17 @@ void checkPaths(const Target& target, Checker& check) {
                           "latency");
         check.nonNegative(base + ".row_overhead_cycles", path.rowOverheadCycles, kMaxLatencyCycles,
                           "row overhead");
+        for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}}) {
+            if (!*figures) continue;
+            const std::string field = base + "." + key;
+            check.positive(field + ".bytes_per_cycle", (*figures)->bytesPerCycle, kMaxBytesPerCycle, "bandwidth");
+            check.nonNegative(field + ".latency_cycles", (*figures)->latencyCycles, kMaxLatencyCycles, "latency");
+            // Weights and stored activations live in main memory: only a path reading it reads them.
+            const MemorySpace* source = target.findMemory(path.source);
+            if (source && source->kind != MemoryKind::Dram)
+                check.fail(field, "only a path reading main memory has " + std::string(key) + ", but '" + path.source +
+                                      "' is " + std::string(memoryKindName(source->kind)));
+        }
         check.count(base + ".max_in_flight", path.maxInFlight, kMaxInFlight, "transfers in flight");
         for (std::size_t j = 0; j < path.resources.size(); ++j) {
             const std::string& name = path.resources[j];

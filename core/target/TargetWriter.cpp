@@ -56,6 +56,10 @@ Json pathJson(const TransferPath& path) {
     if (path.broadcast) out["broadcast"] = true;
     if (path.issuerBusy) out["issuer_busy"] = true;
     if (path.rowOverheadCycles != 0) out["row_overhead_cycles"] = number(path.rowOverheadCycles);
+    for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}})
+        if (*figures)
+            out[key] = {{"bytes_per_cycle", number((*figures)->bytesPerCycle)},
+                        {"latency_cycles", number((*figures)->latencyCycles)}};
     putNote(out, path.note);
     return out;
 }

@@ -35,6 +35,16 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
     EXPECT_FALSE(target.contains("detect_host"));
     for (const auto& p : target["paths"]) EXPECT_EQ(p["issuer_busy"], true) << p.dump();
     EXPECT_EQ(target["paths"][0]["bytes_per_cycle"].get<double>(), report["paths"][0]["bytes_per_cycle"].get<double>());
+    // Reads of weights and of what a core stored itself get their own figures on the load path,
+    // as reported; the store path reads no main memory.
+    for (const char* kind : {"weight_reads", "cached_reads"}) {
+        ASSERT_TRUE(report["paths"][0][kind].is_object()) << report["paths"][0].dump();
+        EXPECT_GT(report["paths"][0][kind]["samples"].get<int>(), 0);
+        EXPECT_EQ(target["paths"][0][kind]["bytes_per_cycle"], report["paths"][0][kind]["bytes_per_cycle"]);
+        EXPECT_EQ(target["paths"][0][kind]["latency_cycles"], report["paths"][0][kind]["latency_cycles"]);
+        EXPECT_TRUE(report["paths"][1][kind].is_null());
+        EXPECT_FALSE(target["paths"][1].contains(kind));
+    }
 
     // The written file is a target the other commands accept.
     const CliResult e = runCli({"emulate", samplePath("resnet_tiny.onnx"), "--target", output.string(), "--json", "-q"});

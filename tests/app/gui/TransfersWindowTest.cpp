@@ -151,6 +151,14 @@ TEST_F(TransfersWindowTest, QuickCalibrationShowsResidualsBeforeAndAfter) {
         EXPECT_TRUE(std::isfinite(plot->rmsAfter()) && plot->rmsAfter() > 0);
     }
     EXPECT_TRUE(dialog->useButton()->isEnabled());
+    EXPECT_TRUE(dialog->figuresText().contains(QStringLiteral("<b>load</b>, weight reads:"))) << dialog->figuresText().toStdString();
+    EXPECT_TRUE(dialog->figuresText().contains(QStringLiteral("<b>load</b>, reads of what the core stored:")));
+    // To look at the dialog: STRATA_GUI_TEST_GRAB_DIR=/some/dir saves it there.
+    if (const QString dir = qEnvironmentVariable("STRATA_GUI_TEST_GRAB_DIR"); !dir.isEmpty()) {
+        dialog->resize(1400, 1100);
+        QCoreApplication::processEvents();
+        dialog->grab().save(dir + QStringLiteral("/calibration-dialog.png"));
+    }
 
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("host.calibrated.json"));

@@ -1,0 +1,24 @@
+#pragma once
+// Which loads read bytes still in the issuing core's cache (target::ReadKind::Cached): a CPU's
+// core finds an activation it has just stored in its own cache and reads it several times faster
+// than one it must fetch from farther out (docs/EMULATOR.md, "Kinds of read").
+//
+// A reuse-distance model of each core's cache, in stream order: a store of a tensor region is
+// still cached while the core has moved (loaded or stored) fewer bytes since than its working
+// memory holds (on the host target, the probed per-core cache). A load out of main memory is
+// cached when at least 90% of its region is such stores of the same tensor by the same core (a
+// tile whose other half the other core stored is paced by that half).
+
+#include "compiler/Program.h"
+#include "emulator/ProgramCheck.h"
+#include "target/Target.h"
+
+#include <vector>
+
+namespace strata::emulator {
+
+// Marks the cached loads among `steps` (checkProgram's, for `program`) on paths with
+// cached_reads figures, and moves their latency to those figures'. Nothing to do without them.
+void markCachedReads(const compiler::Program& program, const target::Target& target, std::vector<Step>& steps);
+
+} // namespace strata::emulator

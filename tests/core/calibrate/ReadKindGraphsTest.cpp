@@ -1,0 +1,63 @@
+// The programs calibration fits weight_reads and cached_reads from: compiled for this machine as
+// calibration compiles them, they hold reads of each kind (as the emulator tells them) in enough
+// sizes for a fit, and their weights are far more than the cores' caches hold.
+
+#include "calibrate/BenchPrograms.h"
+
+#include "compiler/Pipeline.h"
+#include "emulator/ProgramCheck.h"
+#include "schedule/Strategies.h"
+#include "target/TargetLoader.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace strata::calibrate {
+namespace {
+
+// This machine, with figures for every kind of read so the check tells them apart.
+target::Target classifyingHost() {
+    auto t = target::resolveTarget("host-uncalibrated");
+    EXPECT_TRUE(t.ok());
+    target::Target host = t.ok() ? *t : target::Target{};
+    for (target::TransferPath& p : host.paths)
+        if (p.source == host.mainMemory) p.weightReads = p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+    return host;
+}
+
+// Distinct sizes of the reads of each kind over all the graphs' programs.
+std::array<std::set<std::uint64_t>, target::kReadKinds> readSizes(const target::Target& host) {
+    std::array<std::set<std::uint64_t>, target::kReadKinds> sizes;
+    for (const auto& graph : readKindGraphs()) {
+        const auto s = schedule::makeSchedule(*graph, host, schedule::Strategy::Rules, {.mp = host.cores()});
+        auto compiled = compiler::compile(*graph, host, s);
+        EXPECT_TRUE(compiled.ok()) << graph->name << ": " << compiled.diagnostics().front().message;
+        if (!compiled.ok()) continue;
+        std::vector<Diagnostic> diagnostics;
+        const auto checked = emulator::checkProgram(compiled->program, host, *graph, diagnostics);
+        EXPECT_TRUE(diagnostics.empty()) << graph->name;
+        for (std::size_t i = 0; i < checked.steps.size(); ++i)
+            if (const auto* t = std::get_if<compiler::Transfer>(&compiled->program.instructions[i].body); t && t->path == "load")
+                sizes[static_cast<std::size_t>(checked.steps[i].read)].insert(t->bytes);
+    }
+    return sizes;
+}
+
+TEST(ReadKindGraphs, HoldWeightAndCachedReadsInEnoughSizesToFit) {
+    const auto sizes = readSizes(classifyingHost());
+    EXPECT_GE(sizes[static_cast<std::size_t>(target::ReadKind::Weight)].size(), 4u);
+    EXPECT_GE(sizes[static_cast<std::size_t>(target::ReadKind::Cached)].size(), 4u);
+}
+
+TEST(ReadKindGraphs, WeightsAreFarMoreThanTheCachesHold) {
+    std::uint64_t weightBytes = 0;
+    for (const auto& graph : readKindGraphs())
+        for (const ir::Value& v : graph->values)
+            if (v.isInitializer) weightBytes += v.data.size;
+    const target::Target host = classifyingHost();
+    EXPECT_GT(weightBytes, 4 * host.workingMemoryBytes() * static_cast<std::uint64_t>(host.cores()));
+}
+
+} // namespace
+} // namespace strata::calibrate
