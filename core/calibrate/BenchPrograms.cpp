@@ -238,17 +238,23 @@ std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
         SmallGraph g("calibrate-weights-conv");
         struct Layer {
             std::int64_t channels, window;
+            bool depthwise = false;
         };
-        // 256 -> 256 -> 1024 -> 256 -> 512 -> 512 -> 256 channels: 19 MiB of weights.
-        const Layer layers[] = {{256, 3}, {1024, 1}, {256, 1}, {512, 3}, {512, 3}, {256, 1}};
+        // 256 -> 256 -> 1024 -> 256 -> 512 -> 512 -> 256 channels: 19 MiB of weights; then an
+        // inverted-residual pair of a MobileNet (1x1 down, 3x3 depthwise, 1x1 up, twice), whose
+        // weights of 2..160 KiB are read as cold as the large ones.
+        const Layer layers[] = {{256, 3}, {1024, 1}, {256, 1}, {512, 3},        {512, 3},
+                                {256, 1}, {64, 1},   {64, 3, true}, {160, 1}, {160, 3, true}, {256, 1}};
         std::int64_t channels = 256;
         ir::ValueId x = g.input("x", {1, channels, 7, 7});
         for (const Layer& layer : layers) {
             const std::int64_t k = layer.window, pad = k / 2;
-            auto w = g.weight("w" + std::to_string(g.ops()), {layer.channels, channels, k, k});
+            const std::int64_t perGroup = layer.depthwise ? 1 : channels;
+            auto w = g.weight("w" + std::to_string(g.ops()), {layer.channels, perGroup, k, k});
             auto bias = g.weight("b" + std::to_string(g.ops()), {layer.channels});
             x = g.op("Conv", {x, w, bias}, {1, layer.channels, 7, 7},
-                     {{"kernel_shape", Ints{k, k}}, {"pads", Ints{pad, pad, pad, pad}}});
+                     {{"kernel_shape", Ints{k, k}}, {"pads", Ints{pad, pad, pad, pad}},
+                      {"group", layer.depthwise ? layer.channels : std::int64_t{1}}});
             channels = layer.channels;
         }
         out.push_back(g.finish(x));

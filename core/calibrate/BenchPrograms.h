@@ -46,7 +46,8 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 
 // Model-like programs for the kinds of read (target::ReadKind), run as models run (`rules`):
 //  - weights read as a model's are (paths[].weight_reads): chains of layers on small activations,
-//    a CNN's convolutions (3x3 and 1x1, 256..1024 channels on 7 x 7) and a transformer's matrix
+//    a CNN's convolutions (3x3 and 1x1, 256..1024 channels on 7 x 7, then a MobileNet's 1x1 and
+//    depthwise ones of 64..256 channels, whose weights are small) and a transformer's matrix
 //    products (64 tokens, widths 512..2048), each with its bias. Their weights, about 28 MiB in
 //    all, are far more than a core's cache holds, so every repeat reads them from where a model's
 //    come from (the shared cache or DRAM), in the compiler's own weight tiles;
