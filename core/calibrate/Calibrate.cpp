@@ -102,7 +102,8 @@ class Calibration {
         const auto started = std::chrono::steady_clock::now();
         m_report.cores = m_host.cores();
         // Computes first: their compiled programs' transfers (strided tile gathers with halos, at
-        // the offsets a compiler chooses) join the paths' samples; then the weight reads.
+        // the offsets a compiler chooses) join the paths' samples; then the model-like chains'
+        // transfers, by kind of read.
         measureComputes();
         measureReadKinds();
         std::vector<double> pathShared;

@@ -1,8 +1,9 @@
 #pragma once
 // Calibration of the host target (docs/CALIBRATION.md): micro-benchmarks run on this computer
 // through the host runtime, and the target's timing figures fitted to them by least squares:
-// per path latency and bandwidth, the shared memory bus's bandwidth (contention), the compute
-// throughput per op class with the compute overhead, and the wait and barrier overheads.
+// per path latency and bandwidth (and those of its reads of weights and of cached data), the
+// shared memory bus's bandwidth (contention), the compute throughput per op class with the
+// compute overhead, and the wait and barrier overheads.
 
 #include "base/Expected.h"
 #include "calibrate/Fit.h"
