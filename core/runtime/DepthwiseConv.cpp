@@ -108,8 +108,14 @@ void copyChannel(const strata_rt::View<float>& x, i64 n, i64 c, const Geometry& 
 
 // out[t] = bias + sum over taps k of weights[k] * taps[k][t], for t < count (a multiple of the
 // vector width). Four vectors at a time, so that four independent sums hide the latency of the
-// multiply-adds. Cloned for AVX-512 and AVX2+FMA machines; the default clone runs SSE2.
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void
+// multiply-adds. Cloned for AVX-512 and AVX2+FMA machines; the default clone runs SSE2 (other
+// architectures build the one plain version).
+#if defined(__x86_64__)
+#define STRATA_CLONED_FOR_X86 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define STRATA_CLONED_FOR_X86
+#endif
+STRATA_CLONED_FOR_X86 void
 sumTaps(float* out, const float* const* taps, const float* weights, i64 tapCount, i64 count, float bias) {
     constexpr std::size_t kBytes = sizeof(Vec);
     i64 t = 0;
