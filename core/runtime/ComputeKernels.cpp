@@ -1,6 +1,7 @@
 #include "runtime/ComputeKernels.h"
 
 #include "runtime/MoveKernels.h"
+#include "runtime/RowKernels.h"
 
 #include <cstring>
 #include <limits>
@@ -150,10 +151,18 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     case Kernel::BatchNorm:
         return rt::batchNorm(as<float>(p.output), as<float>(p.inputs[0]), as<float>(p.inputs[1]), as<float>(p.inputs[2]),
                              as<float>(p.inputs[3]), as<float>(p.inputs[4]), c.params[0]);
-    case Kernel::LayerNorm:
-        return rt::layerNorm(as<float>(p.output), as<float>(p.inputs[0]), as<float>(p.inputs[1]),
-                             optionalInput(p, 2, extra), c.axis, c.params[0]);
-    case Kernel::Softmax: return rt::softmax(as<float>(p.output), as<float>(p.inputs[0]), c.axis);
+    case Kernel::LayerNorm: {
+        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), scale = as<float>(p.inputs[1]);
+        const rt::View<float>* bias = optionalInput(p, 2, extra);
+        const float epsilon = c.params[0];
+        if (!fastLayerNorm(y, x, scale, bias, c.axis, epsilon)) rt::layerNorm(y, x, scale, bias, c.axis, epsilon);
+        return;
+    }
+    case Kernel::Softmax: {
+        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]);
+        if (!fastSoftmax(y, x, c.axis)) rt::softmax(y, x, c.axis);
+        return;
+    }
     case Kernel::Reduce:
         return rt::reduce(as<float>(p.output), as<float>(p.inputs[0]), c.axesMask, c.keepDims,
                           static_cast<rt::Reduce>(c.reduce));

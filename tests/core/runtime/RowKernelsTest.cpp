@@ -1,0 +1,145 @@
+// Softmax and layer normalization on Eigen (runtime/RowKernels.h) against strata_rt's loops, on
+// output tiles that take some rows of an input box holding more; rows shorter and longer than a
+// vector and not a multiple of one; inputs far from zero (a softmax that forgot to subtract the
+// row's peak overflows); a constant group (zero variance). They read nothing outside the input
+// box and decline layouts they do not handle.
+
+#include "KernelBoxes.h"
+#include "runtime/RowKernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+namespace strata::test {
+namespace {
+
+// x's box inside NaN guards: a read outside it poisons the result.
+struct Guarded {
+    std::vector<float> storage;
+    rt::View<float> view;
+    explicit Guarded(const Box& box) : storage(box.data.size() + 64, std::numeric_limits<float>::quiet_NaN()) {
+        std::copy(box.data.begin(), box.data.end(), storage.begin() + 32);
+        view = box.view;
+        view.data = storage.data() + 32;
+    }
+};
+
+void expectNear(const Box& actual, const Box& expected, float tolerance) {
+    ASSERT_EQ(actual.data.size(), expected.data.size());
+    for (std::size_t i = 0; i < actual.data.size(); ++i)
+        ASSERT_NEAR(actual.data[i], expected.data[i], tolerance * std::max(1.0f, std::abs(expected.data[i])))
+            << "element " << i;
+}
+
+struct SoftmaxCase {
+    const char* name;
+    i64 rows, length; // x is [2, rows, length]; y takes rows [1, rows - 1) of batch 1
+    float scale;      // inputs are uniform in [-scale, scale]
+};
+
+class SoftmaxRowsTest : public ::testing::TestWithParam<SoftmaxCase> {};
+
+TEST_P(SoftmaxRowsTest, MatchesTheLoopReadingOnlyItsInputBox) {
+    const SoftmaxCase& p = GetParam();
+    std::mt19937 rng(5);
+    Box x({2, p.rows, p.length}, {1, 0, 0}, {1, p.rows, p.length}, rng);
+    for (float& v : x.data) v *= p.scale;
+    const Guarded guarded(x);
+    Box y({2, p.rows, p.length}, {1, 1, 0}, {1, p.rows - 2, p.length}, rng);
+    Box expected = y;
+    expected.view.data = expected.data.data();
+    rt::softmax(expected.view, x.view, 2);
+
+    ASSERT_TRUE(runtime::fastSoftmax(y.view, guarded.view, 2));
+    expectNear(y, expected, 1e-6f);
+    for (float v : y.data) ASSERT_TRUE(std::isfinite(v));
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, SoftmaxRowsTest,
+                         ::testing::Values(SoftmaxCase{"one_element", 4, 1, 1}, SoftmaxCase{"odd", 5, 7, 1},
+                                           SoftmaxCase{"attention", 6, 128, 3},
+                                           SoftmaxCase{"classifier", 3, 1000, 10},
+                                           SoftmaxCase{"far_from_zero", 4, 33, 200}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(SoftmaxRowsTest, DeclinesRowsItCannotReadWhole) {
+    std::mt19937 rng(6);
+    Box y = Box::whole({3, 8}, rng);
+    // The axis is not the last one.
+    EXPECT_FALSE(runtime::fastSoftmax(y.view, Box::whole({3, 8}, rng).view, 0));
+    // x's box holds only part of each row.
+    EXPECT_FALSE(runtime::fastSoftmax(y.view, Box({3, 8}, {0, 0}, {3, 4}, rng).view, 1));
+    // x's box lacks a row y needs.
+    EXPECT_FALSE(runtime::fastSoftmax(y.view, Box({3, 8}, {1, 0}, {2, 8}, rng).view, 1));
+    // y's box is part of each row.
+    EXPECT_FALSE(runtime::fastSoftmax(Box({3, 8}, {0, 2}, {3, 4}, rng).view, Box::whole({3, 8}, rng).view, 1));
+}
+
+struct LayerNormCase {
+    const char* name;
+    std::vector<i64> shape; // x's; y takes all but the first and last index of dim 0
+    int axis;
+    std::vector<i64> scaleShape;
+    bool bias;
+};
+
+class LayerNormRowsTest : public ::testing::TestWithParam<LayerNormCase> {};
+
+TEST_P(LayerNormRowsTest, MatchesTheLoopReadingOnlyItsInputBox) {
+    const LayerNormCase& p = GetParam();
+    std::mt19937 rng(7);
+    Box x = Box::whole(p.shape, rng);
+    for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] = 4 + 3 * x.data[i]; // a mean far from zero
+    const Guarded guarded(x);
+    std::vector<i64> lo(p.shape.size(), 0), ext = p.shape;
+    lo[0] = 1;
+    ext[0] = p.shape[0] - 2;
+    Box y(p.shape, lo, ext, rng);
+    Box scale = Box::whole(p.scaleShape, rng), bias = Box::whole(p.scaleShape, rng);
+    Box expected = y;
+    expected.view.data = expected.data.data();
+    rt::layerNorm(expected.view, x.view, scale.view, p.bias ? &bias.view : nullptr, p.axis, 1e-5f);
+
+    ASSERT_TRUE(runtime::fastLayerNorm(y.view, guarded.view, scale.view, p.bias ? &bias.view : nullptr, p.axis, 1e-5f));
+    expectNear(y, expected, 2e-5f);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Groups, LayerNormRowsTest,
+    ::testing::Values(LayerNormCase{"hidden", {5, 256}, 1, {256}, true},
+                      LayerNormCase{"odd_no_bias", {4, 3, 13}, 2, {13}, false},
+                      LayerNormCase{"two_dims", {4, 6, 10}, 1, {6, 10}, true},
+                      LayerNormCase{"scale_with_leading_ones", {4, 2, 40}, 2, {1, 1, 40}, true}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(LayerNormRowsTest, ConstantGroupGivesTheBias) {
+    std::mt19937 rng(8);
+    Box x = Box::whole({2, 16}, rng);
+    std::fill(x.data.begin(), x.data.end(), 3.5f);
+    Box y = Box::whole({2, 16}, rng), scale = Box::whole({16}, rng), bias = Box::whole({16}, rng);
+    ASSERT_TRUE(runtime::fastLayerNorm(y.view, x.view, scale.view, &bias.view, 1, 1e-5f));
+    for (std::size_t i = 0; i < y.data.size(); ++i) EXPECT_FLOAT_EQ(y.data[i], bias.data[i % 16]);
+}
+
+TEST(LayerNormRowsTest, DeclinesGroupsItCannotReadWhole) {
+    std::mt19937 rng(9);
+    Box y = Box::whole({4, 6, 10}, rng), x = Box::whole({4, 6, 10}, rng);
+    Box scale = Box::whole({6, 10}, rng);
+    // The scale broadcasts over part of the group.
+    EXPECT_FALSE(runtime::fastLayerNorm(y.view, x.view, Box::whole({10}, rng).view, nullptr, 1, 1e-5f));
+    // So does the bias.
+    const Box partBias = Box::whole({1, 10}, rng);
+    EXPECT_FALSE(runtime::fastLayerNorm(y.view, x.view, scale.view, &partBias.view, 1, 1e-5f));
+    // x's box holds part of each group.
+    EXPECT_FALSE(runtime::fastLayerNorm(y.view, Box({4, 6, 10}, {0, 0, 0}, {4, 3, 10}, rng).view, scale.view, nullptr,
+                                        1, 1e-5f));
+    // x's box lacks rows y needs.
+    EXPECT_FALSE(runtime::fastLayerNorm(y.view, Box({4, 6, 10}, {1, 0, 0}, {3, 6, 10}, rng).view, scale.view, nullptr,
+                                        1, 1e-5f));
+}
+
+} // namespace
+} // namespace strata::test
