@@ -1,6 +1,7 @@
 #include "runtime/ComputeKernels.h"
 
 #include "runtime/MoveKernels.h"
+#include "runtime/Pool2d.h"
 #include "runtime/RowKernels.h"
 
 #include <cstring>
@@ -134,8 +135,12 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
         if (!fastConv(y, x, w, b, c, workspace)) rt::conv2d(y, x, w, b, windowOf(c), c.group);
         return;
     }
-    case Kernel::Pool2d:
-        return rt::pool2d(as<float>(p.output), as<float>(p.inputs[0]), windowOf(c), c.isMax, c.countPad, c.ints.data());
+    case Kernel::Pool2d: {
+        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]);
+        if (!fastPool2d(y, x, windowOf(c), c.isMax, c.countPad, c.ints.data()))
+            rt::pool2d(y, x, windowOf(c), c.isMax, c.countPad, c.ints.data());
+        return;
+    }
     case Kernel::GlobalPool: return globalPoolPlanes(as<float>(p.output), as<float>(p.inputs[0]), c.isMax);
     case Kernel::Gemm: {
         const auto y = as<float>(p.output), a = as<float>(p.inputs[0]), b = as<float>(p.inputs[1]);
