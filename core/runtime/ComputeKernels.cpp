@@ -2,7 +2,7 @@
 
 #include "runtime/MoveKernels.h"
 #include "runtime/Pool2d.h"
-#include "runtime/RowKernels.h"
+#include "runtime/NormKernels.h"
 
 #include <cstring>
 #include <limits>
@@ -48,7 +48,7 @@ void move(const PreparedCompute& p) {
         std::vector<rt::View<T>> xs;
         xs.reserve(p.inputs.size());
         for (const auto& x : p.inputs) xs.push_back(as<T>(x));
-        return rt::concat(y, xs.data(), xs.size(), c.axis);
+        return concatBoxes(y, xs.data(), xs.size(), c.axis);
     }
     case Kernel::Slice: {
         const std::size_t rank = c.ints.size() / 2;
@@ -153,9 +153,13 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
         if (!fastMatMul(y, a, b)) rt::matmul(y, a, b);
         return;
     }
-    case Kernel::BatchNorm:
-        return rt::batchNorm(as<float>(p.output), as<float>(p.inputs[0]), as<float>(p.inputs[1]), as<float>(p.inputs[2]),
-                             as<float>(p.inputs[3]), as<float>(p.inputs[4]), c.params[0]);
+    case Kernel::BatchNorm: {
+        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), scale = as<float>(p.inputs[1]);
+        const auto bias = as<float>(p.inputs[2]), mean = as<float>(p.inputs[3]), var = as<float>(p.inputs[4]);
+        if (!fastBatchNorm(y, x, scale, bias, mean, var, c.params[0]))
+            rt::batchNorm(y, x, scale, bias, mean, var, c.params[0]);
+        return;
+    }
     case Kernel::LayerNorm: {
         const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), scale = as<float>(p.inputs[1]);
         const rt::View<float>* bias = optionalInput(p, 2, extra);
@@ -171,7 +175,7 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     case Kernel::Reduce:
         return rt::reduce(as<float>(p.output), as<float>(p.inputs[0]), c.axesMask, c.keepDims,
                           static_cast<rt::Reduce>(c.reduce));
-    case Kernel::Pad: return rt::pad(as<float>(p.output), as<float>(p.inputs[0]), c.ints.data(), c.params[0]);
+    case Kernel::Pad: return padBoxes(as<float>(p.output), as<float>(p.inputs[0]), c.ints.data(), c.params[0]);
     case Kernel::Reshape:
     case Kernel::Transpose:
     case Kernel::Concat:

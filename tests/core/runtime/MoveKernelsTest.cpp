@@ -1,4 +1,4 @@
-// The runtime's row-wise Reshape, Transpose and Slice, and its plane-wise global pooling, against
+// The runtime's row-wise Reshape, Transpose, Slice, Concat and Pad, and its plane-wise global pooling, against
 // strata_rt's element loops, on whole tensors and on tiles (output boxes that are part of the
 // tensor, input boxes holding more).
 
@@ -100,6 +100,61 @@ TEST(MoveKernels, SliceWithStepsStartsAndTiles) {
         rt::slice(loop.view, x.view, starts, steps);
         expectSame(rows, loop);
     }
+}
+
+// Concat of `xs` along `axis` into copies of `y`, both ways.
+void checkConcat(const Box& y, const std::vector<Box>& xs, int axis) {
+    Box boxes = y, loop = y;
+    boxes.view.data = boxes.data.data();
+    loop.view.data = loop.data.data();
+    std::vector<rt::View<float>> views;
+    for (const Box& x : xs) views.push_back(x.view);
+    runtime::concatBoxes(boxes.view, views.data(), views.size(), axis);
+    rt::concat(loop.view, views.data(), views.size(), axis);
+    expectSame(boxes, loop);
+}
+
+TEST(MoveKernels, ConcatOfChannelsWholeAndOnTiles) {
+    std::mt19937 rng(8);
+    // DenseNet: [1, 64 + 32 + 32, 7, 7] along channels; each input one contiguous run.
+    checkConcat(Box::whole({1, 128, 7, 7}, rng),
+                {Box::whole({1, 64, 7, 7}, rng), Box::whole({1, 32, 7, 7}, rng), Box::whole({1, 32, 7, 7}, rng)}, 1);
+    // A tile of rows 2..4 and channels 50..99: the first input's tail, all of the second, the
+    // third's head; the input boxes hold more rows than the tile.
+    checkConcat(Box({1, 128, 7, 7}, {0, 50, 2, 0}, {1, 50, 3, 7}, rng),
+                {Box({1, 64, 7, 7}, {0, 0, 1, 0}, {1, 64, 5, 7}, rng), Box({1, 32, 7, 7}, {0, 0, 2, 0}, {1, 32, 3, 7}, rng),
+                 Box({1, 32, 7, 7}, {0, 0, 0, 0}, {1, 32, 7, 7}, rng)},
+                1);
+}
+
+TEST(MoveKernels, ConcatAlongTheLastDim) {
+    std::mt19937 rng(9);
+    // Rows made of pieces of three inputs; the output tile starts inside the first.
+    checkConcat(Box({3, 20}, {1, 2}, {2, 15}, rng),
+                {Box::whole({3, 5}, rng), Box::whole({3, 7}, rng), Box::whole({3, 8}, rng)}, 1);
+}
+
+// Pad of x into copies of y, both ways.
+void checkPad(const Box& y, const Box& x, std::vector<i64> padBegin, float value) {
+    Box boxes = y, loop = y;
+    boxes.view.data = boxes.data.data();
+    loop.view.data = loop.data.data();
+    runtime::padBoxes(boxes.view, x.view, padBegin.data(), value);
+    rt::pad(loop.view, x.view, padBegin.data(), value);
+    expectSame(boxes, loop);
+}
+
+TEST(MoveKernels, PadWholeOnTilesAndCropping) {
+    std::mt19937 rng(10);
+    // [1, 3, 5, 6] padded by 1 row and 2 columns each side.
+    checkPad(Box::whole({1, 3, 7, 10}, rng), Box::whole({1, 3, 5, 6}, rng), {0, 0, 1, 2}, 0.5f);
+    // A tile at the bottom right of the output: part padding, part input.
+    checkPad(Box({1, 3, 7, 10}, {0, 1, 4, 5}, {1, 2, 3, 5}, rng), Box({1, 3, 5, 6}, {0, 1, 3, 3}, {1, 2, 2, 3}, rng),
+             {0, 0, 1, 2}, -1.0f);
+    // A tile wholly in the padding.
+    checkPad(Box({1, 3, 7, 10}, {0, 0, 0, 0}, {1, 3, 1, 10}, rng), Box::whole({1, 3, 5, 6}, rng), {0, 0, 1, 2}, 2.0f);
+    // A negative pad crops.
+    checkPad(Box::whole({2, 4}, rng), Box::whole({2, 7}, rng), {0, -2}, 0.0f);
 }
 
 TEST(GlobalPoolPlanes, MatchesStrataRtOnAChannelTile) {

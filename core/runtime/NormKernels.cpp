@@ -1,4 +1,4 @@
-#include "runtime/RowKernels.h"
+#include "runtime/NormKernels.h"
 
 #include <Eigen/Core>
 
@@ -58,6 +58,11 @@ bool oneGroup(const rt::View<float>& s, const rt::View<float>& x, int axis) {
     return contiguousFrom(s, lead);
 }
 
+// Whether the 1-D per-channel operand v holds channels [lo, lo + n).
+bool holdsChannels(const rt::View<float>& v, i64 lo, i64 n) {
+    return v.rank == 1 && v.stride[0] == 1 && v.lo[0] <= lo && lo + n <= v.lo[0] + v.ext[0];
+}
+
 } // namespace
 
 bool fastSoftmax(const rt::View<float>& y, const rt::View<float>& x, int axis) {
@@ -94,6 +99,40 @@ bool fastLayerNorm(const rt::View<float>& y, const rt::View<float>& x, const rt:
         result = (row - static_cast<float>(mean)) * inv * ConstRow(scaleData, n);
         if (biasData) result += ConstRow(biasData, n);
     });
+    return true;
+}
+
+bool fastBatchNorm(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& scale,
+                   const rt::View<float>& bias, const rt::View<float>& mean, const rt::View<float>& var, float epsilon) {
+    if (y.rank < 2 || x.rank != y.rank || !holdsOuter(x, y, 2)) return false;
+    // y's and x's boxes must agree on the dims after the channel, which then form one run each.
+    for (int d = 2; d < y.rank; ++d)
+        if (x.lo[d] != y.lo[d] || x.ext[d] != y.ext[d]) return false;
+    for (const rt::View<float>* v : {&x, &y}) {
+        i64 step = 1;
+        for (int d = v->rank; d-- > 2;) {
+            if (v->stride[d] != step) return false;
+            step *= v->ext[d];
+        }
+    }
+    const i64 c0 = y.lo[1], channels = y.ext[1];
+    for (const rt::View<float>* v : {&scale, &bias, &mean, &var})
+        if (!holdsChannels(*v, c0, channels)) return false;
+    const i64 plane = runLength(y, 2);
+    i64 yi[rt::kMaxRank] = {}, xi[rt::kMaxRank] = {};
+    for (int d = 2; d < y.rank; ++d) xi[d] = yi[d] = y.lo[d];
+    for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
+        for (i64 c = c0; c < c0 + channels; ++c) {
+            xi[0] = yi[0] = n;
+            xi[1] = yi[1] = c;
+            // strata_rt's expression, element for element, so results are bit-identical.
+            const i64 at = c;
+            const float inv = scale.at(&at) / std::sqrt(var.at(&at) + epsilon);
+            const float m = mean.at(&at), b = bias.at(&at);
+            const float* in = x.data + x.offset(xi);
+            float* out = y.data + y.offset(yi);
+            for (i64 i = 0; i < plane; ++i) out[i] = (in[i] - m) * inv + b;
+        }
     return true;
 }
 

@@ -1,11 +1,12 @@
-// Softmax and layer normalization on Eigen (runtime/RowKernels.h) against strata_rt's loops, on
+// Softmax and layer normalization on Eigen, and batch normalization (runtime/NormKernels.h),
+// against strata_rt's loops, on
 // output tiles that take some rows of an input box holding more; rows shorter and longer than a
 // vector and not a multiple of one; inputs far from zero (a softmax that forgot to subtract the
 // row's peak overflows); a constant group (zero variance). They read nothing outside the input
 // box and decline layouts they do not handle.
 
 #include "KernelBoxes.h"
-#include "runtime/RowKernels.h"
+#include "runtime/NormKernels.h"
 
 #include <gtest/gtest.h>
 
@@ -139,6 +140,34 @@ TEST(LayerNormRowsTest, DeclinesGroupsItCannotReadWhole) {
     // x's box lacks rows y needs.
     EXPECT_FALSE(runtime::fastLayerNorm(y.view, Box({4, 6, 10}, {1, 0, 0}, {3, 6, 10}, rng).view, scale.view, nullptr,
                                         1, 1e-5f));
+}
+
+TEST(BatchNormPlanesTest, MatchesTheLoopBitForBitOnAChannelTile) {
+    std::mt19937 rng(10);
+    // Channels 3..8 of 12, whole planes; the per-channel operands hold all 12 channels.
+    Box x({2, 12, 5, 7}, {0, 3, 0, 0}, {2, 6, 5, 7}, rng);
+    Box y = x;
+    y.view.data = y.data.data();
+    Box scale = Box::whole({12}, rng), bias = Box::whole({12}, rng), mean = Box::whole({12}, rng);
+    Box var = Box::whole({12}, rng);
+    for (float& v : var.data) v = std::abs(v);
+    Box expected = y;
+    expected.view.data = expected.data.data();
+    rt::batchNorm(expected.view, x.view, scale.view, bias.view, mean.view, var.view, 1e-5f);
+    ASSERT_TRUE(runtime::fastBatchNorm(y.view, x.view, scale.view, bias.view, mean.view, var.view, 1e-5f));
+    for (std::size_t i = 0; i < y.data.size(); ++i) ASSERT_EQ(y.data[i], expected.data[i]) << "element " << i;
+}
+
+TEST(BatchNormPlanesTest, DeclinesBoxesItCannotRunByPlanes) {
+    std::mt19937 rng(11);
+    Box y({1, 4, 6, 6}, {0, 0, 2, 0}, {1, 4, 3, 6}, rng);
+    Box params = Box::whole({4}, rng);
+    // x's box holds more rows than y's: its planes are not y's.
+    EXPECT_FALSE(runtime::fastBatchNorm(y.view, Box::whole({1, 4, 6, 6}, rng).view, params.view, params.view,
+                                        params.view, params.view, 1e-5f));
+    // A per-channel operand lacks a channel.
+    const Box short3({4}, {0}, {3}, rng);
+    EXPECT_FALSE(runtime::fastBatchNorm(y.view, y.view, params.view, short3.view, params.view, params.view, 1e-5f));
 }
 
 } // namespace
