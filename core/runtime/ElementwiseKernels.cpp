@@ -4,8 +4,14 @@
 // zero steps known at compile time and vectorises; strata_rt's loop does index arithmetic for
 // every row (rows are 7-56 elements in CNN tiles) and, built at -O2, is scalar (a branch per
 // Relu element). This file is built at -O3 (CMakeLists.txt). Results are bit-identical to
-// strata_rt's: the same scalar functions, in the same element order.
+// strata_rt's (the same scalar functions, in the same element order), except for the
+// transcendental maps: Sigmoid, Tanh, Exp, Log and Erf run on Eigen's vectorised functions
+// (polynomial and rational approximations within a few ulp of libm's) because a libm call per
+// element made EfficientNet's SiLU sigmoids its slowest op, slower than its convolutions.
 #include "runtime/ComputeKernels.h"
+
+#include <Eigen/Core>
+#include <unsupported/Eigen/SpecialFunctions>
 
 #include <array>
 #include <cstring>
@@ -127,6 +133,32 @@ bool mapRuns(const rt::View<float>& y, const rt::View<float>& x, F f) {
     return true;
 }
 
+// Like mapRuns, with `vec` taking and returning Eigen arrays: one vectorised expression per run.
+template <class V>
+bool mapArrays(const rt::View<float>& y, const rt::View<float>& x, V vec) {
+    using Out = Eigen::Map<Eigen::ArrayXf>;
+    using In = Eigen::Map<const Eigen::ArrayXf>;
+    Runs<1> r;
+    if (!plan<1>(y, {&x}, r)) return false;
+    const i64 n = r.n;
+    const bool broadcast = r.inner[0] == 0;
+    walk(r, [&](float* o, const std::array<const float*, 1>& in) {
+        if (!broadcast) {
+            Out(o, n) = vec(In(in[0], n)); // coefficient-wise, so in place is fine
+            return;
+        }
+        // One packet of the value, so the broadcast gets the same result as a run would.
+        const Eigen::Array4f v = vec(Eigen::Array4f::Constant(*in[0]));
+        std::fill(o, o + n, v[0]);
+    });
+    return true;
+}
+
+template <class V, class F>
+void mapVectorised(const rt::View<float>& y, const rt::View<float>& x, V vec, F scalar) {
+    if (!mapArrays(y, x, vec)) rt::map(y, x, scalar);
+}
+
 template <class F>
 bool zipRuns(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b, F f) {
     Runs<2> r;
@@ -175,12 +207,12 @@ void runMap(const rt::View<float>& y, const rt::View<float>& x, const compiler::
     const auto& q = call.params;
     switch (call.fn) {
     case ScalarFn::Relu: return map(y, x, [](float v) { return rt::relu(v); });
-    case ScalarFn::Sigmoid: return map(y, x, rt::sigmoid);
-    case ScalarFn::Tanh: return map(y, x, rt::tanh_);
-    case ScalarFn::Exp: return map(y, x, rt::exp_);
-    case ScalarFn::Log: return map(y, x, rt::log_);
+    case ScalarFn::Sigmoid: return mapVectorised(y, x, [](const auto& a) { return a.logistic(); }, rt::sigmoid);
+    case ScalarFn::Tanh: return mapVectorised(y, x, [](const auto& a) { return a.tanh(); }, rt::tanh_);
+    case ScalarFn::Exp: return mapVectorised(y, x, [](const auto& a) { return a.exp(); }, rt::exp_);
+    case ScalarFn::Log: return mapVectorised(y, x, [](const auto& a) { return a.log(); }, rt::log_);
     case ScalarFn::Sqrt: return map(y, x, rt::sqrt_);
-    case ScalarFn::Erf: return map(y, x, rt::erf_);
+    case ScalarFn::Erf: return mapVectorised(y, x, [](const auto& a) { return a.erf(); }, rt::erf_);
     case ScalarFn::Neg: return map(y, x, [](float v) { return -v; });
     case ScalarFn::Abs: return map(y, x, rt::abs_);
     case ScalarFn::Reciprocal: return map(y, x, [](float v) { return 1.0f / v; });

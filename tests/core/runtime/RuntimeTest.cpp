@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <numeric>
 
 namespace strata::test {
@@ -292,6 +293,29 @@ TEST(Runtime, EmbeddingLookupMatchesTheReference) {
         auto c = reference::compare(result->outputs[0], (*expected)[0], 1e-5, 1e-4);
         EXPECT_TRUE(c.ok) << c.message;
     }
+}
+
+// The workers flush denormals to zero (Executor.cpp says why): twice the smallest denormal,
+// which the reference keeps, runs as zero; normal values are untouched.
+TEST(Runtime, WorkersFlushDenormalsToZero) {
+#if !defined(__SSE__)
+    GTEST_SKIP() << "denormals are flushed on x86 only";
+#endif
+    auto m = importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
+                        "g (float[1, 4] x) => (float[1, 4] y) {\n    y = Add (x, x)\n}\n");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const ir::Graph& g = *m->graph;
+    auto target = target::resolveTarget("host");
+    ASSERT_TRUE(target);
+    const float tiny = std::numeric_limits<float>::denorm_min();
+    const std::vector<float> x = {tiny, 1e-39f, 1e-30f, 3.0f};
+    const std::vector<reference::Tensor> inputs = {reference::fromFloats({1, 4}, x)};
+    auto compiled = compiler::compile(g, *target, schedule::makeSchedule(g, *target, schedule::Strategy::PerOp));
+    ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
+    auto result = runtime::run(compiled->program, *target, g, inputs);
+    ASSERT_TRUE(result) << joined(result.diagnostics());
+    const float* y = result->outputs[0].floats();
+    EXPECT_EQ(std::vector<float>(y, y + 4), (std::vector<float>{0.0f, 0.0f, 2e-30f, 6.0f}));
 }
 
 // Compiled samples: the outputs match the reference evaluation of the unfused graph.
