@@ -16,14 +16,24 @@
 #include <chrono>
 #include <map>
 #include <random>
+#include <span>
 
 namespace strata::calibrate {
 namespace {
 
 // Row lengths of the strided copies measured besides contiguous ones (0): compiled programs move
 // tiles, whose rows are often short; with the contiguous ones they separate a path's per-row
-// cost (row_overhead_cycles) from its latency and bandwidth.
-constexpr std::uint64_t kRunBytes[] = {0, 1024, 256, 64};
+// cost (row_overhead_cycles) from its latency and bandwidth. A copy into main memory that writes
+// part of a cache line makes the core read the line first, which a read does not; a tile's rows
+// (7-56 floats of a column tile) seldom fill whole lines. So writes are measured with rows of
+// such lengths, 5-20x dearer per row than whole lines on this machine, and reads with whole lines.
+constexpr std::uint64_t kReadRunBytes[] = {0, 1024, 256, 64};
+constexpr std::uint64_t kWriteRunBytes[] = {0, 1024, 224, 112, 56};
+
+std::span<const std::uint64_t> runBytesOf(const target::TransferPath& path, const std::string& mainMemory) {
+    if (path.destination == mainMemory) return kWriteRunBytes;
+    return kReadRunBytes;
+}
 
 // Strided copies of more rows than a tile's gather has (ResNet-50's largest: 1,792) are not
 // measured: their boxes would span hundreds of MiB.
@@ -172,7 +182,7 @@ class Calibration {
         for (int cores = 1; cores <= maxCores; ++cores) {
             progress(fmt::format("transfers on '{}', {} core(s) at once", path.name, cores));
             for (std::uint64_t bytes : sizesUpTo(limit))
-                for (std::uint64_t run : kRunBytes) {
+                for (std::uint64_t run : runBytesOf(path, m_host.mainMemory)) {
                     if (run && (run * 2 > bytes || bytes / run > kMaxRows)) continue;
                     // Enough transfers to take a measurable time, few for the large sizes and
                     // the boxes spanning most main memory.
@@ -350,9 +360,10 @@ class Calibration {
                 if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
                     figures = target::ReadFigures{fit->bytesPerCycle, fit->latencyCycles + gap};
             }
-            path->note = fmt::format("calibrated: {} transfers of 64..{} bytes, rows of 64 bytes and up, RMS relative "
+            path->note = fmt::format("calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "
                                      "residual {:.1f}%",
-                                     p.fit.samples, p.largestBytes, 100 * p.fit.rmsRelativeError);
+                                     p.fit.samples, p.largestBytes, runBytesOf(*path, t.mainMemory).back(),
+                                     100 * p.fit.rmsRelativeError);
         }
         if (!m_report.sharedResource.empty() && m_report.shared.bytesPerCycle > 0)
             for (auto& r : t.resources)
