@@ -294,6 +294,7 @@ class Calibration {
                     const std::size_t fitClass = emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
                                                  : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
                                                  : emulator::isTranscendental(op)        ? kTranscendentalClass
+                                                 : emulator::isLayerNorm(op)             ? kLayerNormClass
                                                                                          : static_cast<std::size_t>(op.opClass);
                     samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz), costUnits(compute, fitClass)});
                 }
@@ -380,6 +381,8 @@ class Calibration {
             t.throughput.pointwiseConvPerCycle = m_report.compute.throughputPerCycle[kPointwiseConvClass];
         if (m_report.compute.samples[kTranscendentalClass])
             t.throughput.transcendentalPerCycle = m_report.compute.throughputPerCycle[kTranscendentalClass];
+        if (m_report.compute.samples[kLayerNormClass])
+            t.throughput.layerNormPerCycle = m_report.compute.throughputPerCycle[kLayerNormClass];
         t.overheads.convOutputCycles = std::max(m_report.compute.unitCycles[kConvClass], m_report.compute.unitCycles[kPointwiseConvClass]);
         t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
@@ -411,6 +414,7 @@ std::string computeClassName(std::size_t fitClass) {
     if (fitClass == kDepthwiseConvClass) return "depthwise_conv";
     if (fitClass == kPointwiseConvClass) return "pointwise_conv";
     if (fitClass == kTranscendentalClass) return "transcendental";
+    if (fitClass == kLayerNormClass) return "layer_norm";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 

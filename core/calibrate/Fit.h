@@ -66,7 +66,9 @@ inline constexpr std::size_t kDepthwiseConvClass = kOpClasses;
 inline constexpr std::size_t kPointwiseConvClass = kOpClasses + 1;
 // Transcendental elementwise ops (the target's throughput_per_cycle.transcendental).
 inline constexpr std::size_t kTranscendentalClass = kOpClasses + 2;
-inline constexpr std::size_t kComputeClasses = kOpClasses + 3;
+// Layer normalizations (the target's throughput_per_cycle.layer_norm).
+inline constexpr std::size_t kLayerNormClass = kOpClasses + 3;
+inline constexpr std::size_t kComputeClasses = kOpClasses + 4;
 
 // One compute instruction measured: its class (ir::OpClass index, kDepthwiseConvClass or
 // kPointwiseConvClass), its

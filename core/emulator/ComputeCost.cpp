@@ -87,8 +87,11 @@ bool isTranscendental(const ir::Op& op) {
     return false;
 }
 
+bool isLayerNorm(const ir::Op& op) { return op.opClass == ir::OpClass::Normalization && op.type == "LayerNormalization"; }
+
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
     if (isTranscendental(op)) return target.throughput.transcendental();
+    if (isLayerNorm(op)) return target.throughput.layerNorm();
     const target::Overheads& o = target.overheads;
     if (isDepthwiseConv(op, graph))
         return withUnitCost(target.throughput.depthwiseConv(), o.depthwiseRowCycles, convMacsPerOutputRow(op, graph));

@@ -22,7 +22,8 @@ bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph);
 // plain matrix product over the input, where wider or strided windows gather theirs first.
 bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
 // The rate an op's computes run at: its class's throughput, or the target's transcendental figure
-// (`transcendental`, defaulting to `elementwise`) for a transcendental elementwise op, the depthwise figure
+// (`transcendental`, defaulting to `elementwise`) for a transcendental elementwise op, the
+// layer-norm figure (`layer_norm`, defaulting to `normalization`) for a layer norm, the depthwise figure
 // (`depthwise_conv`, defaulting to `conv`) for a depthwise convolution, its pointwise figure
 // (`pointwise_conv`, defaulting to `conv`) for a pointwise one. A convolution's per-unit costs
 // (overhead_cycles.conv_output per output element of a dense or pointwise one, depthwise_row per
@@ -34,6 +35,9 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
 // An elementwise op that evaluates a transcendental function per element (Erf, Exp, Log, Tanh,
 // Sigmoid, Sin, Cos, Softplus, Elu, Selu, Celu, Gelu, Mish): the target's `transcendental` figure.
 bool isTranscendental(const ir::Op& op);
+
+// A LayerNormalization: the target's `layer_norm` figure.
+bool isLayerNorm(const ir::Op& op);
 
 // MACs per output element of a convolution (input channels per group x window), and per output
 // row (that x output width); 0 when its weights' or output's shape is not known.

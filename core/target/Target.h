@@ -115,11 +115,16 @@ struct ComputeThroughput {
     // element (Erf, Exp, Tanh, Sigmoid...: a libm call on a CPU, tens of times an Add's cost).
     // 0: the `elementwise` figure.
     double transcendentalPerCycle = 0;
+    // Output elements per cycle of a layer normalization (LayerNormalization), which takes a
+    // group's mean and variance before it scales: several passes where an inference batch-norm is
+    // one multiply-add per element. 0: the `normalization` figure.
+    double layerNormPerCycle = 0;
     double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
     double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
     double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
     double pointwiseConv() const { return pointwiseConvPerCycle > 0 ? pointwiseConvPerCycle : of(ir::OpClass::Conv); }
     double transcendental() const { return transcendentalPerCycle > 0 ? transcendentalPerCycle : of(ir::OpClass::Elementwise); }
+    double layerNorm() const { return layerNormPerCycle > 0 ? layerNormPerCycle : of(ir::OpClass::Normalization); }
 
     bool operator==(const ComputeThroughput&) const = default;
 };

@@ -22,9 +22,11 @@ inline constexpr std::string_view kDepthwiseConvKey = "depthwise_conv";
 inline constexpr std::string_view kPointwiseConvKey = "pointwise_conv";
 // Optional compute.throughput_per_cycle key: transcendental elementwise ops (default: `elementwise`).
 inline constexpr std::string_view kTranscendentalKey = "transcendental";
-inline constexpr std::array<std::string_view, 12> kThroughputKeysWithOptional = {
-    "conv",      "matmul",  "elementwise",   "normalization", "pooling",          "reduction",
-    "softmax",   "data_movement", "other",   kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey};
+// Optional compute.throughput_per_cycle key: layer normalizations (default: `normalization`).
+inline constexpr std::string_view kLayerNormKey = "layer_norm";
+inline constexpr std::array<std::string_view, 13> kThroughputKeysWithOptional = {
+    "conv",      "matmul",  "elementwise",   "normalization", "pooling",          "reduction",         "softmax",
+    "data_movement", "other", kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey, kLayerNormKey};
 
 // Optional compute.overhead_cycles keys: per-unit costs of convolutions (default 0).
 inline constexpr std::string_view kConvOutputKey = "conv_output";

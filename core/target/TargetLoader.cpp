@@ -54,14 +54,16 @@ void readCompute(FieldReader compute, Target& target) {
     const std::pair<std::string_view, double*> optional[] = {
         {format::kDepthwiseConvKey, &target.throughput.depthwiseConvPerCycle},
         {format::kPointwiseConvKey, &target.throughput.pointwiseConvPerCycle},
-        {format::kTranscendentalKey, &target.throughput.transcendentalPerCycle}};
+        {format::kTranscendentalKey, &target.throughput.transcendentalPerCycle},
+        {format::kLayerNormKey, &target.throughput.layerNormPerCycle}};
     for (const auto& [key, field] : optional)
         if (auto figure = throughput.has(key) ? throughput.number(key) : std::nullopt) {
             if (*figure > 0)
                 *field = *figure;
             else
                 throughput.error(key, key == format::kTranscendentalKey ? "must be positive (omit it to use elementwise's figure)"
-                                                                        : "must be positive (omit it to use conv's figure)");
+                                      : key == format::kLayerNormKey ? "must be positive (omit it to use normalization's figure)"
+                                                                     : "must be positive (omit it to use conv's figure)");
         }
     throughput.warnUnknownKeys(format::kThroughputKeysWithOptional);
 

@@ -112,6 +112,9 @@ void checkMachine(const Target& target, Checker& check) {
     if (target.throughput.transcendentalPerCycle != 0) // optional: 0 means "as elementwise"
         check.positive("compute.throughput_per_cycle." + std::string(format::kTranscendentalKey),
                        target.throughput.transcendentalPerCycle, kMaxThroughputPerCycle, "throughput");
+    if (target.throughput.layerNormPerCycle != 0) // optional: 0 means "as normalization"
+        check.positive("compute.throughput_per_cycle." + std::string(format::kLayerNormKey),
+                       target.throughput.layerNormPerCycle, kMaxThroughputPerCycle, "throughput");
     const Overheads& o = target.overheads;
     check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
                       "overhead");

@@ -83,6 +83,8 @@ std::string targetToJson(const Target& target) {
         throughput[std::string(format::kPointwiseConvKey)] = number(target.throughput.pointwiseConvPerCycle);
     if (target.throughput.transcendentalPerCycle != 0)
         throughput[std::string(format::kTranscendentalKey)] = number(target.throughput.transcendentalPerCycle);
+    if (target.throughput.layerNormPerCycle != 0)
+        throughput[std::string(format::kLayerNormKey)] = number(target.throughput.layerNormPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},

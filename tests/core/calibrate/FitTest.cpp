@@ -337,6 +337,7 @@ TEST(FitCompute, TranscendentalOpsGetTheirOwnThroughput) {
     EXPECT_NEAR(fit.throughputPerCycle[2], 1.4, 1e-6);
     EXPECT_NEAR(fit.throughputPerCycle[kTranscendentalClass], 0.06, 1e-9);
     EXPECT_EQ(computeClassName(kTranscendentalClass), "transcendental");
+    EXPECT_EQ(computeClassName(kLayerNormClass), "layer_norm");
 }
 
 TEST(FitMedian, OddEvenAndEmpty) {

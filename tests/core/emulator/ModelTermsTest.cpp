@@ -101,5 +101,21 @@ TEST(ModelTerms, TranscendentalOpsRunAtTheirFigure) {
     EXPECT_EQ(emulator::throughputOf(g.ops[4], g, t), 2);
 }
 
+TEST(ModelTerms, LayerNormsRunAtTheirFigureBatchNormsAtNormalizations) {
+    const ir::Graph& g = graph();
+    target::Target t = target();
+    t.throughput.of(ir::OpClass::Normalization) = 1.5;
+    ir::Op layerNorm, batchNorm;
+    layerNorm.type = "LayerNormalization";
+    batchNorm.type = "BatchNormalization";
+    layerNorm.opClass = batchNorm.opClass = ir::OpClass::Normalization;
+    EXPECT_TRUE(emulator::isLayerNorm(layerNorm));
+    EXPECT_FALSE(emulator::isLayerNorm(batchNorm));
+    EXPECT_EQ(emulator::throughputOf(layerNorm, g, t), 1.5); // no figure: normalization's
+    t.throughput.layerNormPerCycle = 0.25;
+    EXPECT_EQ(emulator::throughputOf(layerNorm, g, t), 0.25);
+    EXPECT_EQ(emulator::throughputOf(batchNorm, g, t), 1.5);
+}
+
 } // namespace
 } // namespace strata::emulator

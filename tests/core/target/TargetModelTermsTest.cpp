@@ -1,5 +1,5 @@
 // The optional model terms calibration fits (docs/TARGETS.md): compute.overhead_cycles.conv_output
-// and depthwise_row, compute.throughput_per_cycle.transcendental — read, written back, defaulted
+// and depthwise_row, compute.throughput_per_cycle.transcendental and layer_norm — read, written back, defaulted
 // and rejected with their field named.
 
 #include "target/TargetLoader.h"
@@ -21,7 +21,10 @@ TEST(TargetModelTerms, AbsentMeansNoUnitCostsAndElementwisesFigure) {
     EXPECT_EQ(loaded->overheads.depthwiseRowCycles, 0);
     EXPECT_EQ(loaded->throughput.transcendentalPerCycle, 0);
     EXPECT_EQ(loaded->throughput.transcendental(), loaded->throughput.of(ir::OpClass::Elementwise));
+    EXPECT_EQ(loaded->throughput.layerNormPerCycle, 0);
+    EXPECT_EQ(loaded->throughput.layerNorm(), loaded->throughput.of(ir::OpClass::Normalization));
     const Json written = Json::parse(target::targetToJson(*loaded));
+    EXPECT_FALSE(written["compute"]["throughput_per_cycle"].contains("layer_norm"));
     EXPECT_FALSE(written["compute"]["overhead_cycles"].contains("conv_output"));
     EXPECT_FALSE(written["compute"]["overhead_cycles"].contains("depthwise_row"));
     EXPECT_FALSE(written["compute"]["throughput_per_cycle"].contains("transcendental"));
@@ -32,6 +35,7 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     doc["compute"]["overhead_cycles"]["conv_output"] = 1.75;
     doc["compute"]["overhead_cycles"]["depthwise_row"] = 42;
     doc["compute"]["throughput_per_cycle"]["transcendental"] = 0.0625;
+    doc["compute"]["throughput_per_cycle"]["layer_norm"] = 0.375;
     std::vector<Diagnostic> warnings;
     auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
     ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
@@ -43,6 +47,8 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     EXPECT_EQ(written["compute"]["overhead_cycles"]["conv_output"], 1.75);
     EXPECT_EQ(written["compute"]["overhead_cycles"]["depthwise_row"], 42);
     EXPECT_EQ(written["compute"]["throughput_per_cycle"]["transcendental"], 0.0625);
+    EXPECT_EQ(loaded->throughput.layerNorm(), 0.375);
+    EXPECT_EQ(written["compute"]["throughput_per_cycle"]["layer_norm"], 0.375);
     auto again = target::parseTarget(target::targetToJson(*loaded), "small.json");
     ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
     EXPECT_TRUE(*again == *loaded);
@@ -89,6 +95,21 @@ TEST(TargetModelTerms, TranscendentalThroughputMustBeAPositiveNumber) {
     EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.transcendental", "implausible throughput"));
     doc["compute"]["throughput_per_cycle"]["transcendental"] = "slow";
     EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.transcendental", "expected a number"));
+}
+
+TEST(TargetModelTerms, LayerNormThroughputMustBeAPositiveNumber) {
+    for (double bad : {0.0, -2.0}) {
+        Json doc = smallTarget();
+        doc["compute"]["throughput_per_cycle"]["layer_norm"] = bad;
+        EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.layer_norm",
+                                 "must be positive (omit it to use normalization's figure)"))
+            << bad;
+    }
+    Json doc = smallTarget();
+    doc["compute"]["throughput_per_cycle"]["layer_norm"] = 5e9;
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.layer_norm", "implausible throughput"));
+    doc["compute"]["throughput_per_cycle"]["layer_norm"] = nullptr;
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.layer_norm", "expected a number"));
 }
 
 } // namespace
