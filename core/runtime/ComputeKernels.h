@@ -2,8 +2,9 @@
 // Executes one prepared compute on its scratch operands. Convolutions, Gemm and MatMul go to
 // OpenBLAS's sgemm (im2col where the window needs it) or, for depthwise convolutions, padded
 // planes summed tap by tap in vectors (DepthwiseConv.h); elementwise maps and zips to
-// contiguous-run loops (ElementwiseKernels.cpp); everything else to strata_rt's kernels, the
-// ones the generated C++ calls.
+// contiguous-run loops (ElementwiseKernels.cpp); softmax and normalizations to NormKernels.h,
+// pooling to Pool2d.h, data movement to MoveKernels.h; each falls back to strata_rt's kernels
+// (the ones the generated C++ calls) where its layout does not fit, as does everything else.
 
 #include "runtime/DepthwiseConv.h"
 #include "runtime/Prepared.h"
