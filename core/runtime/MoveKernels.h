@@ -6,6 +6,7 @@
 // both sides lay out contiguously (Concat, Pad), and the elements move by memcpy or a strided
 // loop. Same results as strata_rt's loops: both only move elements.
 
+#include "compiler/MergedCopy.h"
 #include "runtime/Prepared.h"
 #include "runtime/StridedCopy.h"
 
@@ -89,27 +90,15 @@ void sliceRows(const rt::View<T>& y, const rt::View<T>& x, const rt::i64* starts
 }
 
 // Copies the box `ext` from x at index `xAt` to y at index `yAt` (both inside their boxes),
-// dims that lie contiguously on both sides merged into one run.
+// merged as a transfer's copy is (compiler/MergedCopy.h): contiguous dims become one run.
 template <class T>
 void moveSubBox(const rt::View<T>& y, const rt::i64* yAt, const rt::View<T>& x, const rt::i64* xAt, const rt::i64* ext) {
-    rt::i64 shape[rt::kMaxRank], ys[rt::kMaxRank], xs[rt::kMaxRank];
-    int rank = 0;
-    for (int d = 0; d < y.rank; ++d) {
-        if (ext[d] <= 0) return;
-        if (rank > 0 && ys[rank - 1] == y.stride[d] * ext[d] && xs[rank - 1] == x.stride[d] * ext[d]) {
-            // d continues the run of the dim before it: fold that dim into d.
-            shape[rank - 1] *= ext[d];
-            ys[rank - 1] = y.stride[d];
-            xs[rank - 1] = x.stride[d];
-            continue;
-        }
-        shape[rank] = ext[d];
-        ys[rank] = y.stride[d];
-        xs[rank] = x.stride[d];
-        ++rank;
-    }
-    copyBox(reinterpret_cast<unsigned char*>(&y.at(yAt)), ys, reinterpret_cast<const unsigned char*>(&x.at(xAt)), xs,
-            shape, rank, sizeof(T));
+    const auto rank = static_cast<std::size_t>(y.rank);
+    const compiler::MergedCopy m = compiler::mergeCopyDims(ir::Shape(ext, ext + rank), {y.stride, rank}, {x.stride, rank});
+    if (m.empty) return;
+    copyBox(reinterpret_cast<unsigned char*>(&y.at(yAt)), m.dstStrides.data(),
+            reinterpret_cast<const unsigned char*>(&x.at(xAt)), m.srcStrides.data(), m.extents.data(),
+            static_cast<int>(m.extents.size()), sizeof(T));
 }
 
 // Concat along `axis`: each input's share of y's box is one sub-box move.
