@@ -1,15 +1,14 @@
 #!/bin/sh
 # Strata's host runtime beside the peers a user would pick instead, on the same models, in one
-# run, alternating: `strata-cli run` (rules and fuse-max schedules), ONNX Runtime's CPU provider
-# (../shared/bench/ort_latency.js through npm's onnxruntime-node) and PyTorch eager
+# run, alternating: `strata-cli run` (per-op, rules and fuse-max schedules), ONNX Runtime's CPU
+# provider (../shared/bench/ort_latency.js through npm's onnxruntime-node, installed into
+# ~/.cache/ortpeer on first use) and PyTorch eager
 # (zoo_latency.py, for models of tests/bench/zoo_models.py). A benchmark, never a test.
 #
 # Usage: peer_latency.sh [-r ROUNDS] [-n REPEAT] [-c STRATA_CLI] MODEL.onnx...
 #   ROUNDS  rounds over all models and tools, alternating (default 3); each cell is the best
 #           round's median, and the spread over rounds is printed beside it
 #   REPEAT  timed runs per tool and round (default 10)
-# Set-up, once: mkdir -p ~/.cache/ortpeer && cd ~/.cache/ortpeer && npm init -y &&
-#               npm install --ignore-scripts onnxruntime-node
 # PyTorch needs Debian's python3-torch and python3-torchvision; a model that is not in the zoo
 # (by file name) gets no PyTorch figure.
 set -eu
@@ -26,15 +25,23 @@ while getopts r:n:c: opt; do
         r) rounds=$OPTARG ;;
         n) repeat=$OPTARG ;;
         c) cli=$OPTARG ;;
-        *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+        *) sed -n '2,13p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then
-    sed -n '2,14p' "$0" >&2
+    sed -n '2,13p' "$0" >&2
     exit 2
 fi
 [ -x "$cli" ] || { echo "error: no strata-cli at $cli (build it, or pass -c)" >&2; exit 2; }
+
+ort_dir=${ORT_DIR:-$HOME/.cache/ortpeer}
+if [ ! -d "$ort_dir/node_modules/onnxruntime-node" ]; then
+    echo "installing onnxruntime-node into $ort_dir (benchmarks only)" >&2
+    mkdir -p "$ort_dir"
+    (cd "$ort_dir" && npm init -y >/dev/null && npm install --ignore-scripts onnxruntime-node >/dev/null)
+fi
+export ORT_DIR="$ort_dir"
 
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
@@ -56,7 +63,7 @@ torch_ms() { # MODEL
 round=1
 while [ "$round" -le "$rounds" ]; do
     for model in "$@"; do
-        for tool in rules fuse-max ort torch; do
+        for tool in per-op rules fuse-max ort torch; do
             case $tool in
                 ort) ms=$(ort_ms "$model") ;;
                 torch) ms=$(torch_ms "$model") ;;
@@ -69,7 +76,7 @@ while [ "$round" -le "$rounds" ]; do
 done
 
 # Per model and tool: best round's median and the range over rounds; Strata is the best of its
-# two schedules, and the ratio is Strata over ONNX Runtime.
+# three schedules, and the ratio is Strata over ONNX Runtime.
 awk -v rounds="$rounds" -v repeat="$repeat" '
     $3 != "-" {
         key = $1 SUBSEP $2
@@ -80,17 +87,18 @@ awk -v rounds="$rounds" -v repeat="$repeat" '
     function cell(m, t) { k = m SUBSEP t; return (k in lo) ? sprintf("%.2f (%.2f-%.2f)", lo[k], lo[k], hi[k]) : "-" }
     END {
         printf "%d rounds, median of %d runs each, 2 threads; ms as best round (range over rounds)\n", rounds, repeat
-        printf "| model | Strata rules | Strata fuse-max | ONNX Runtime | PyTorch | Strata / ORT |\n"
-        printf "|---|---|---|---|---|---|\n"
+        printf "| model | Strata per-op | Strata rules | Strata fuse-max | ONNX Runtime | PyTorch | Strata / ORT |\n"
+        printf "|---|---|---|---|---|---|---|\n"
         for (i = 0; i < n; i++) {
             m = order[i]
             best = ""
-            for (t = 0; t < 2; t++) {
-                k = m SUBSEP (t == 0 ? "rules" : "fuse-max")
+            split("per-op rules fuse-max", strategies, " ")
+            for (t = 1; t <= 3; t++) {
+                k = m SUBSEP strategies[t]
                 if ((k in lo) && (best == "" || lo[k] < best)) best = lo[k]
             }
             o = m SUBSEP "ort"
             ratio = (best != "" && (o in lo)) ? sprintf("%.2fx", best / lo[o]) : "-"
-            printf "| %s | %s | %s | %s | %s | %s |\n", m, cell(m, "rules"), cell(m, "fuse-max"), cell(m, "ort"), cell(m, "torch"), ratio
+            printf "| %s | %s | %s | %s | %s | %s | %s |\n", m, cell(m, "per-op"), cell(m, "rules"), cell(m, "fuse-max"), cell(m, "ort"), cell(m, "torch"), ratio
         }
     }' "$results"
