@@ -109,6 +109,7 @@ class Folder {
         m_graphOutputs.clear();
         m_newConstants.clear();
         m_localTypes.clear();
+        m_locallyTyped.clear();
         for (const auto& t : g.initializer())
             m_constants.emplace(t.name(), &t);
         for (const auto& v : g.input())
@@ -140,6 +141,22 @@ class Folder {
         for (auto& t : m_newConstants)
             *g.add_initializer() = std::move(t);
         return folded;
+    }
+
+    // After the last pass: the static types this pass found where onnx's whole-graph inference
+    // did not (Einsum, whose dims onnx 1.12 leaves unknown, and what follows it) go into
+    // value_info, where the IR builder reads types.
+    void keepLocalTypes() {
+        auto& g = *m_model.mutable_graph();
+        std::unordered_map<std::string, onnx::ValueInfoProto*> infos;
+        for (auto& v : *g.mutable_value_info())
+            infos.emplace(v.name(), &v);
+        for (const auto& name : m_locallyTyped) {
+            auto it = infos.find(name);
+            onnx::ValueInfoProto* info = it != infos.end() ? it->second : g.add_value_info();
+            info->set_name(name);
+            *info->mutable_type() = *m_types.at(name);
+        }
     }
 
   private:
@@ -193,6 +210,7 @@ class Folder {
                 continue;
             m_localTypes.push_back(std::move(type));
             m_types[node.output(k)] = &m_localTypes.back();
+            m_locallyTyped.push_back(node.output(k));
         }
     }
 
@@ -249,7 +267,8 @@ class Folder {
     std::unordered_set<std::string> m_graphOutputs;
     std::unordered_set<std::string> m_refused;    // first outputs of nodes that cannot fold
     std::deque<onnx::TensorProto> m_newConstants; // deques: pointers into them stay valid
-    std::deque<onnx::TypeProto> m_localTypes;     // types inferred during this pass
+    std::deque<onnx::TypeProto> m_localTypes;     // types inferred during this pass ...
+    std::vector<std::string> m_locallyTyped;      // ... and the values they belong to
 };
 
 } // namespace
@@ -271,8 +290,10 @@ Expected<FoldReport> inferShapesAndFold(onnx::ModelProto& model, const std::stri
         ++report.rounds;
         const int folded = folder.runPass();
         report.foldedNodes += folded;
-        if (folded == 0)
+        if (folded == 0) {
+            folder.keepLocalTypes();
             return report;
+        }
     }
     return report;
 }

@@ -146,3 +146,27 @@ det (float[N, 2] X) => (float[N, 2] Y) {
 
 } // namespace
 } // namespace strata
+
+namespace strata {
+namespace {
+
+// onnx 1.12 infers only Einsum's rank; MaxViT's attention (capital letters, spaces) and numpy's
+// implicit form with "..." still get static shapes, and so does what follows.
+TEST(ConstantFolding, EinsumOutputShapesAreInferred) {
+    auto m = test::importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+einsum (float[N, 2, 3, 4, 5] Q, float[N, 2, 3, 6, 5] K, float[7, 4, 6] A, float[6, 2] B) => (float[?] Y, float[?] Z) {
+    S = Einsum <equation = "B G H I D, B G H J D -> B G H I J"> (Q, K)
+    Y = Relu (S)
+    P = Einsum <equation = "...ij,jk"> (A, B)
+    Z = Sigmoid (P)
+}
+)");
+    ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    const ir::Graph& g = *m->graph;
+    EXPECT_EQ(g.value(g.outputs[0]).shape, (ir::Shape{1, 2, 3, 4, 6}));
+    EXPECT_EQ(g.value(g.outputs[1]).shape, (ir::Shape{7, 4, 2}));
+}
+
+} // namespace
+} // namespace strata
