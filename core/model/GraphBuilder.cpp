@@ -153,6 +153,7 @@ class Builder {
     // type describes it (differs from `name` for a renamed output).
     std::optional<ir::ValueId> valueFor(const std::string& name, const std::string& typeName = {}) {
         if (auto it = m_valueIds.find(name); it != m_valueIds.end()) return it->second;
+        if (!m_triedValues.insert(name).second) return std::nullopt; // failed, and was reported
         ir::Value v;
         v.name = name;
         const std::string& lookup = typeName.empty() ? name : typeName;
@@ -291,6 +292,7 @@ class Builder {
 
     std::shared_ptr<ir::Graph> m_graph;
     std::unordered_map<std::string, ir::ValueId> m_valueIds;
+    std::unordered_set<std::string> m_triedValues; // those without an id failed
 };
 
 } // namespace

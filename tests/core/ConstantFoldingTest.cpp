@@ -4,6 +4,7 @@
 #include "support/TestModels.h"
 
 #include <cstring>
+#include <set>
 #include <gtest/gtest.h>
 
 namespace strata {
@@ -128,6 +129,10 @@ dyn (float[N, 6] X, int64[1] S) => (float[?, ?] Y) {
     EXPECT_TRUE(test::mentions(m.diagnostics(), "the data of graph input 'S'"))
         << test::joined(m.diagnostics());
     EXPECT_FALSE(test::mentions(m.diagnostics(), "'X'")) << test::joined(m.diagnostics());
+    // Each value is reported once, though R is both an op's output and another's input.
+    std::set<std::string> values;
+    for (const auto& d : m.diagnostics())
+        EXPECT_TRUE(values.insert(d.where.value).second) << test::joined(m.diagnostics());
 }
 
 TEST(ConstantFolding, OpWithoutKernelStaysAndStillImports) {
