@@ -271,15 +271,34 @@ class Folder {
     std::vector<std::string> m_locallyTyped;      // ... and the values they belong to
 };
 
+// Types inferred before a value was folded would shadow the constant's own (onnx prefers
+// value_info to initializers): inference starts afresh, from the constants' exact types (which
+// models of IR version 3, whose initializers must be graph inputs, would otherwise not have).
+void resetValueInfo(onnx::GraphProto& g) {
+    g.clear_value_info();
+    std::unordered_set<std::string> inputs;
+    for (const auto& v : g.input())
+        inputs.insert(v.name());
+    for (const auto& t : g.initializer()) {
+        if (inputs.count(t.name()))
+            continue;
+        auto* info = g.add_value_info();
+        info->set_name(t.name());
+        auto* tensor = info->mutable_type()->mutable_tensor_type();
+        tensor->set_elem_type(t.data_type());
+        auto* shape = tensor->mutable_shape();
+        for (auto d : t.dims())
+            shape->add_dim()->set_dim_value(d);
+    }
+}
+
 } // namespace
 
 Expected<FoldReport> inferShapesAndFold(onnx::ModelProto& model, const std::string& file) {
     FoldReport report;
     Folder folder(model, defaultOpset(model));
     for (int round = 0; round < kMaxRounds; ++round) {
-        // Types inferred before a value was folded would shadow the constant's own (onnx keeps
-        // value_info over initializers): infer everything afresh.
-        model.mutable_graph()->clear_value_info();
+        resetValueInfo(*model.mutable_graph());
         try {
             onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/1,
                                                 /*data_prop=*/true);
