@@ -11,6 +11,7 @@
 #include "MicrobenchCommand.h"
 #include "RunCommand.h"
 #include "ScheduleCommand.h"
+#include "SearchCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
     strata::cli::addCompareCommand(app, exitCode);
     strata::cli::addCalibrateCommand(app, exitCode);
     strata::cli::addExportCommand(app, exitCode);
+    strata::cli::addSearchCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
