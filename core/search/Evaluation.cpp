@@ -2,7 +2,6 @@
 
 #include "compiler/Pipeline.h"
 #include "emulator/Emulator.h"
-#include "schedule/Validate.h"
 
 #include <algorithm>
 #include <variant>
@@ -10,10 +9,8 @@
 namespace strata::search {
 
 std::optional<Evaluation> Evaluator::evaluate(const schedule::Schedule& schedule) {
-    // The check first, so that an invalid candidate is told apart from a compiler failure and
-    // costs no more than its (cached) tiling.
-    if (!schedule::checkSchedule(schedule, m_graph, m_target, &m_cache.analysis()).valid())
-        return std::nullopt;
+    // compile() checks the schedule first (schedule::checkSchedule, its tiling from the cache) and
+    // stops there when it does not validate, so an invalid candidate costs no more than that.
     compiler::CompileOptions options;
     options.cache = &m_cache;
     auto compiled = compiler::compile(m_graph, m_target, schedule, options);

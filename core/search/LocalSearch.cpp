@@ -2,6 +2,7 @@
 
 #include "search/SearchRun.h"
 
+#include <algorithm>
 #include <array>
 
 namespace strata::search {
@@ -23,9 +24,13 @@ bool improves(const SearchRun& run, const Evaluation& a, const Evaluation& b, do
 } // namespace
 
 void runLocalSearch(SearchRun& run) {
-    const std::vector<Candidate> starts = run.evaluateStarts();
+    std::vector<Candidate> starts = run.evaluateStarts();
     if (starts.empty())
         return;
+    // The most promising start climbs first: under a short budget it may be the only one.
+    std::stable_sort(starts.begin(), starts.end(), [&](const Candidate& a, const Candidate& b) {
+        return improves(run, a.evaluation, b.evaluation, kParetoWeights.front());
+    });
     for (std::size_t restart = 0; !run.done(); ++restart) {
         const double weight = kParetoWeights[restart % kParetoWeights.size()];
         Candidate current = starts[restart % starts.size()];
