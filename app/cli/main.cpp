@@ -12,6 +12,7 @@
 #include "RunCommand.h"
 #include "ScheduleCommand.h"
 #include "ZooCommand.h"
+#include "SearchCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     strata::cli::addCalibrateCommand(app, exitCode);
     strata::cli::addExportCommand(app, exitCode);
     strata::cli::addZooCommand(app, exitCode);
+    strata::cli::addSearchCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
