@@ -11,8 +11,8 @@
 #include "MicrobenchCommand.h"
 #include "RunCommand.h"
 #include "ScheduleCommand.h"
-#include "ZooCommand.h"
 #include "SearchCommand.h"
+#include "ZooCommand.h"
 
 #include <CLI/CLI.hpp>
 
