@@ -56,8 +56,13 @@ std::string stageTime(const ZooRow& row, const std::string& stage) {
 std::string outcome(const ZooRow& row) {
     if (row.ok())
         return "ok";
-    std::string where =
-        row.failedStage + (row.failedCase.empty() ? "" : " (" + row.failedCase + ")");
+    std::string where = row.failedStage;
+    if (!row.failedCase.empty()) {
+        const auto cases = row.failedStage == "run" ? zooRunStrategies().size()
+                                                    : zooTargets().size() * zooStrategies().size();
+        where += fmt::format(" ({}; {} of {} cases)", row.failedCase,
+                             row.failedCases.at(row.failedStage), cases);
+    }
     return where + ": " + row.diagnostic;
 }
 
@@ -87,6 +92,8 @@ nlohmann::ordered_json rowJson(const ZooRow& row) {
     if (!row.ok())
         j["failure"] = {
             {"stage", row.failedStage}, {"case", row.failedCase}, {"diagnostic", row.diagnostic}};
+    if (!row.failedCases.empty())
+        j["failed_cases"] = row.failedCases; // per stage
     if (row.emulatedHostNs > 0)
         j["host_rules_emulated_ns"] = row.emulatedHostNs;
     if (row.measuredHostNs > 0)

@@ -75,22 +75,34 @@ class StageClock {
     std::chrono::steady_clock::time_point m_start;
 };
 
+// One target and strategy; it goes on through the stages until one fails for it.
 struct Case {
     std::string target;
     std::string strategy;
     const target::Target* resolved;
-    schedule::Schedule schedule;
+    std::optional<schedule::Schedule> schedule;
     std::optional<compiler::Program> program;
+    bool failed = false;
+
+    std::string name() const { return target + " " + strategy; }
 };
 
-bool fail(ZooRow& row, const std::string& caseName, std::string diagnostic) {
+// Records a failure of the current stage; the row keeps the first one.
+void fail(ZooRow& row, const std::string& caseName, std::string diagnostic) {
+    ++row.failedCases[row.stages.back().name];
+    if (!row.failedStage.empty())
+        return;
     row.failedStage = row.stages.back().name;
     row.failedCase = caseName;
     row.diagnostic = std::move(diagnostic);
-    return false;
 }
 
-bool runStages(ZooRow& row) {
+void fail(ZooRow& row, Case& c, std::string diagnostic) {
+    c.failed = true;
+    fail(row, c.name(), std::move(diagnostic));
+}
+
+void runStages(ZooRow& row) {
     std::shared_ptr<const ir::Graph> graph;
     {
         StageClock clock(row, "import");
@@ -103,45 +115,49 @@ bool runStages(ZooRow& row) {
     row.opTypes = graph->opTypeCounts();
 
     std::vector<target::Target> targets;
+    std::vector<Case> cases;
+    targets.reserve(zooTargets().size()); // cases point into it
     for (const auto& name : zooTargets()) {
         auto t = target::resolveTarget(name, target::userResolveOptions());
         if (!t)
             return fail(row, name, firstError(t.diagnostics()));
         targets.push_back(std::move(*t));
+        for (const auto& strategy : zooStrategies())
+            cases.push_back({name, strategy, &targets.back(), std::nullopt, std::nullopt});
     }
-
-    std::vector<Case> cases;
     {
         StageClock clock(row, "schedule");
-        for (std::size_t t = 0; t < targets.size(); ++t) {
-            for (const auto& strategyName : zooStrategies()) {
-                const std::string caseName = zooTargets()[t] + " " + strategyName;
-                auto s = schedule::makeSchedule(*graph, targets[t],
-                                                *schedule::parseStrategy(strategyName));
-                auto problems = schedule::validate(s, *graph, targets[t]);
-                if (hasErrors(problems))
-                    return fail(row, caseName, firstError(problems));
-                cases.push_back(
-                    {zooTargets()[t], strategyName, &targets[t], std::move(s), std::nullopt});
-            }
+        for (auto& c : cases) {
+            auto s =
+                schedule::makeSchedule(*graph, *c.resolved, *schedule::parseStrategy(c.strategy));
+            auto problems = schedule::validate(s, *graph, *c.resolved);
+            if (hasErrors(problems))
+                fail(row, c, firstError(problems));
+            else
+                c.schedule = std::move(s);
         }
     }
     {
         StageClock clock(row, "compile");
         for (auto& c : cases) {
-            auto compiled = compiler::compile(*graph, *c.resolved, c.schedule);
+            if (c.failed)
+                continue;
+            auto compiled = compiler::compile(*graph, *c.resolved, *c.schedule);
             if (!compiled)
-                return fail(row, c.target + " " + c.strategy, firstError(compiled.diagnostics()));
-            c.program = std::move(compiled->program);
+                fail(row, c, firstError(compiled.diagnostics()));
+            else
+                c.program = std::move(compiled->program);
         }
     }
     {
         StageClock clock(row, "emulate");
-        for (const auto& c : cases) {
+        for (auto& c : cases) {
+            if (c.failed)
+                continue;
             auto trace = emulator::emulate(*c.program, *c.resolved, *graph);
             if (!trace)
-                return fail(row, c.target + " " + c.strategy, firstError(trace.diagnostics()));
-            if (c.target == "host" && c.strategy == "rules")
+                fail(row, c, firstError(trace.diagnostics()));
+            else if (c.target == "host" && c.strategy == "rules")
                 row.emulatedHostNs = double(trace::summarize(*trace).totalPs) / 1e3;
         }
     }
@@ -149,29 +165,31 @@ bool runStages(ZooRow& row) {
         StageClock clock(row, "run");
         const auto inputs = reference::sampleInputs(*graph, kInputSeed);
         std::optional<std::vector<reference::Tensor>> expected;
-        for (const auto& strategyName : zooRunStrategies()) {
-            const auto it = std::find_if(cases.begin(), cases.end(), [&](const Case& c) {
-                return c.target == "host" && c.strategy == strategyName;
+        for (const auto& strategy : zooRunStrategies()) {
+            auto c = std::find_if(cases.begin(), cases.end(), [&](const Case& k) {
+                return k.target == "host" && k.strategy == strategy;
             });
-            const std::string caseName = "host " + strategyName;
-            auto result = runtime::run(*it->program, *it->resolved, *graph, inputs, {});
-            if (!result)
-                return fail(row, caseName, firstError(result.diagnostics()));
+            if (c->failed)
+                continue;
+            auto result = runtime::run(*c->program, *c->resolved, *graph, inputs, {});
+            if (!result) {
+                fail(row, *c, firstError(result.diagnostics()));
+                continue;
+            }
             if (!expected) {
                 auto evaluated = reference::evaluate(*graph, inputs);
                 if (!evaluated)
-                    return fail(row, caseName,
+                    return fail(row, *c,
                                 "the reference cannot evaluate the model: " +
                                     firstError(evaluated.diagnostics()));
                 expected = std::move(*evaluated);
             }
             if (auto differs = compareOutputs(*graph, result->outputs, *expected))
-                return fail(row, caseName, *differs);
-            if (strategyName == "rules" && !result->totalsNs.empty())
+                fail(row, *c, *differs);
+            else if (strategy == "rules" && !result->totalsNs.empty())
                 row.measuredHostNs = result->totalsNs.front();
         }
     }
-    return true;
 }
 
 } // namespace
@@ -201,7 +219,7 @@ ZooRow runZooModel(const std::string& path) {
         // Nothing Strata calls should throw; if something does, the row says where.
         if (row.stages.empty())
             row.stages.push_back({"import", 0});
-        fail(row, row.failedCase, std::string("internal error: ") + e.what());
+        fail(row, "", std::string("internal error: ") + e.what());
     }
     return row;
 }

@@ -1,9 +1,10 @@
 #pragma once
 // One model through everything Strata does with it, as the `zoo` command reports it: import ->
 // schedule (per-op, rules, fuse-max) on each target -> compile -> emulate -> host run with the
-// outputs checked against the reference (fuse-max and rules). Stops at the first stage that
-// fails and keeps its diagnostic.
+// outputs checked against the reference (fuse-max and rules). Each target/strategy case goes on
+// until a stage fails for it; the row keeps the first failure (earliest stage, first case).
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,13 @@ struct ZooRow {
     std::string path;
     int ops = 0;
     std::vector<std::pair<std::string, int>> opTypes; // sorted by type
-    std::vector<ZooStage> stages; // those that ran, in order; the last may have failed
-    std::string failedStage;      // empty when every stage passed
-    std::string failedCase;       // "mlu100 fuse-max", "host rules", ... (empty for import)
-    std::string diagnostic;       // the first error of the failing stage
-    double emulatedHostNs = 0;    // host, rules: the emulator's total ...
-    double measuredHostNs = 0;    // ... and the measured run's (0 when not reached)
+    std::vector<ZooStage> stages;                     // those that ran, in order
+    std::string failedStage;                          // empty when every stage passed
+    std::string failedCase; // "mlu100 fuse-max", "host rules", ... (empty for import)
+    std::string diagnostic; // the first error of the failing stage
+    std::map<std::string, int> failedCases; // per stage: how many cases failed there
+    double emulatedHostNs = 0;              // host, rules: the emulator's total ...
+    double measuredHostNs = 0;              // ... and the measured run's (0 when not reached)
 
     bool ok() const { return failedStage.empty(); }
 };

@@ -69,12 +69,6 @@ onnx::TensorProto toProto(const reference::Tensor& t, const std::string& name) {
     return out;
 }
 
-// A one-op IR graph: constant inputs, outputs typed as onnx inferred them.
-struct SingleOp {
-    ir::Graph graph;
-    std::vector<reference::Tensor> tensors; // one per op input (empty for an omitted one)
-};
-
 ir::ValueId addValue(ir::Graph& g, std::string name, ir::DType dtype, ir::Shape shape,
                      bool constant) {
     ir::Value v;
@@ -105,19 +99,22 @@ evaluateWithReference(const onnx::NodeProto& node, std::int64_t opset,
             shape.push_back(d.dim_value());
         const auto n = ir::elementCount(shape);
         if (!n || *n > limits.maxOutputElements)
-            return refused(node, "the result " + ir::shapeToString(shape) +
-                                     " is larger than folding makes");
+            return refused(node, "the result " + ir::shapeToString(shape) + " has more than " +
+                                     std::to_string(limits.maxOutputElements) +
+                                     " elements; it is computed at run time");
     }
     for (const auto* in : inputs) {
         if (!in)
             continue;
         const auto n = ir::elementCount(dimsOf(*in));
         if (!n || *n > limits.maxInputElements)
-            return refused(node, "input '" + in->name() + "' is larger than folding reads");
+            return refused(node, "input '" + in->name() + "' has more than " +
+                                     std::to_string(limits.maxInputElements) +
+                                     " elements; it is computed at run time");
     }
 
-    SingleOp single;
-    ir::Graph& g = single.graph;
+    // A one-op IR graph: constant inputs, outputs typed as onnx inferred them.
+    ir::Graph g;
     g.opsetVersion = opset;
     ir::Op op;
     op.name = node.name().empty() ? node.output(0) : node.name();
@@ -142,18 +139,10 @@ evaluateWithReference(const onnx::NodeProto& node, std::int64_t opset,
         }
     }
 
-    for (const auto* in : operands) {
-        if (!in) {
-            op.inputs.emplace_back();
-            single.tensors.emplace_back();
-            continue;
-        }
-        auto tensor = toTensor(node, *in);
-        if (!tensor)
-            return tensor.takeDiagnostics();
-        op.inputs.push_back(addValue(g, in->name(), tensor->dtype, tensor->shape, true));
-        single.tensors.push_back(std::move(*tensor));
-    }
+    for (const auto* in : operands)
+        op.inputs.push_back(
+            in ? addValue(g, in->name(), static_cast<ir::DType>(in->data_type()), dimsOf(*in), true)
+               : ir::ValueId{});
     for (int k = 0; k < node.output_size(); ++k) {
         const auto& type = (*outputTypes)[std::size_t(k)].tensor_type();
         ir::Shape shape;
@@ -164,13 +153,21 @@ evaluateWithReference(const onnx::NodeProto& node, std::int64_t opset,
     }
     g.ops.push_back(std::move(op));
     g.finalize();
-
     const ir::Op& theOp = g.ops.front();
     if (std::string why = reference::unsupportedReason(g, theOp); !why.empty())
         return error(why, {.node = node.name()});
-    std::vector<const reference::Tensor*> pointers;
-    for (std::size_t i = 0; i < single.tensors.size(); ++i)
-        pointers.push_back(theOp.inputs[i].valid() ? &single.tensors[i] : nullptr);
+
+    std::vector<reference::Tensor> tensors(operands.size()); // decoded only once supported
+    std::vector<const reference::Tensor*> pointers(operands.size(), nullptr);
+    for (std::size_t i = 0; i < operands.size(); ++i) {
+        if (!operands[i])
+            continue;
+        auto tensor = toTensor(node, *operands[i]);
+        if (!tensor)
+            return tensor.takeDiagnostics();
+        tensors[i] = std::move(*tensor);
+        pointers[i] = &tensors[i];
+    }
     std::vector<onnx::TensorProto> results;
     for (std::size_t k = 0; k < theOp.outputs.size(); ++k) {
         reference::Tensor out = reference::zerosLike(g.value(theOp.outputs[k]));
