@@ -11,6 +11,7 @@
 #include "search/Measure.h"
 #include "search/Search.h"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -124,7 +125,6 @@ std::string figures(const search::Evaluation& e) {
 
 void printText(const search::SearchResult& r, const search::SearchOptions& options,
                const ir::Graph& graph, const target::Target& target,
-               const std::optional<search::Candidate>& best,
                const std::vector<search::MeasuredCandidate>& measured) {
     std::cout << fmt::format(
         "Searched '{}' on {} ({}, objective {}, seed {}): {} candidates in {:.1f} s ({:.1f}/s), "
@@ -141,6 +141,8 @@ void printText(const search::SearchResult& r, const search::SearchOptions& optio
             (!bestBaseline || search::better(options.objective, *b.evaluation, *bestBaseline)))
             bestBaseline = b.evaluation;
     }
+    // The predicted best; with --measure, the kept one is marked among the measured below.
+    const std::optional<search::Candidate>& best = r.best;
     if (!best)
         return;
     std::cout << fmt::format("  best  {:<10} {} ({} blocks)\n", "", figures(best->evaluation),
@@ -151,11 +153,17 @@ void printText(const search::SearchResult& r, const search::SearchOptions& optio
             100.0 * (1.0 - double(best->evaluation.emulatedPs) / double(bestBaseline->emulatedPs)));
     std::cout << fmt::format("  Pareto front (latency vs DRAM bytes): {} points\n",
                              r.pareto.size());
-    for (const auto& m : measured)
-        std::cout << fmt::format("  measured {:<10} predicted {:>12}  measured {:>12}\n",
-                                 m.candidate.schedule.strategy,
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+        const auto& m = measured[i];
+        // The search's candidates by predicted rank; the best start by its strategy.
+        const std::string label = m.candidate.schedule.strategy == "search"
+                                      ? fmt::format("search #{}", i + 1)
+                                      : m.candidate.schedule.strategy;
+        std::cout << fmt::format("  measured {:<10} predicted {:>12}  measured {:>12}{}\n", label,
                                  duration(m.candidate.evaluation.emulatedPs),
-                                 duration(std::llround(m.measuredNs * 1e3)));
+                                 duration(std::llround(m.measuredNs * 1e3)),
+                                 i == search::fastestMeasured(measured) ? "  (kept)" : "");
+    }
 }
 
 int runSearch(const SearchArgs& args) {
@@ -243,7 +251,7 @@ int runSearch(const SearchArgs& args) {
         std::cout << resultJson(result, options, *graph, best, measured, bestMeasuredNs).dump(2)
                   << "\n";
     } else {
-        printText(result, options, *graph, *target, best, measured);
+        printText(result, options, *graph, *target, measured);
         if (!args.output.empty())
             std::cout << "wrote " << args.output << "\n";
     }
