@@ -2,6 +2,7 @@
 
 #include "base/Units.h"
 #include "compiler/emit/AsmEmitter.h"
+#include "compiler/emit/KernelCall.h"
 #include "compiler/passes/DistributeTiles.h"
 #include "compiler/passes/InsertTransfers.h"
 #include "compiler/passes/PlanDram.h"
@@ -89,6 +90,12 @@ Expected<CompileResult> compile(const ir::Graph& graph, const target::Target& ta
             if (cache) cache->endCompile();
         }
     } endCompile{cache};
+    // An op no kernel can run is refused here, not half-way through a run (KernelCall.h).
+    std::vector<Diagnostic> refused;
+    for (const ir::Op& op : graph.ops)
+        if (std::string why = runtimeRefusal(graph, op); !why.empty())
+            refused.push_back(error(std::move(why), Location{.node = op.name}));
+    if (!refused.empty()) return refused;
     schedule::ScheduleCheck check = schedule::checkSchedule(schedule, graph, target, cache ? &cache->analysis() : nullptr);
     if (!check.valid()) return std::move(check.diagnostics);
 

@@ -5,33 +5,12 @@
 // input take the edge value.
 
 #include "reference/Kernels.h"
+#include "reference/ResizeTaps.h"
 
 #include <cmath>
 
-namespace strata::reference::kernels {
-
+namespace strata::reference {
 namespace {
-
-using Result = std::optional<std::string>;
-
-struct Tap {
-    std::int64_t index;
-    double weight;
-};
-
-struct ResizeParams {
-    std::string mode = "nearest";         // nearest, linear, cubic
-    std::string transform = "half_pixel"; // coordinate_transformation_mode
-    std::string nearestMode = "round_prefer_floor";
-    double cubicA = -0.75;
-    bool excludeOutside = false;
-    double extrapolation = 0;
-    std::vector<double> scales; // per dim
-    // The resized length per dim as onnx's reference uses it in coordinate transforms: scale *
-    // input length when scales are given (not rounded), else the output size.
-    std::vector<double> lengths;
-    std::vector<double> roi; // 2 * rank, for tf_crop_and_resize
-};
 
 std::array<double, 4> cubicCoeffs(double r, double a) {
     const double s = 1 - r;
@@ -40,9 +19,11 @@ std::array<double, 4> cubicCoeffs(double r, double a) {
             ((a * (s + 1) - 5 * a) * (s + 1) + 8 * a) * (s + 1) - 4 * a};
 }
 
-// Neighbours of output coordinate x along dim d; empty when it extrapolates.
-std::vector<Tap> tapsFor(const ResizeParams& p, std::size_t d, std::int64_t x, std::int64_t in,
-                         std::size_t rank) {
+} // namespace
+
+std::vector<ResizeTap> resizeTaps(const ResizeParams& p, std::size_t d, std::int64_t x,
+                                  std::int64_t in, std::size_t rank) {
+    using Tap = ResizeTap;
     const double scale = p.scales[d], out = p.lengths[d];
     double xo;
     if (p.transform == "asymmetric")
@@ -106,6 +87,43 @@ std::vector<Tap> tapsFor(const ResizeParams& p, std::size_t d, std::int64_t x, s
     return taps;
 }
 
+ResizeParams resizeParams(const ir::Op& op, std::span<const double> roi,
+                          std::span<const double> scales, const ir::Shape& input,
+                          const ir::Shape& output) {
+    using namespace kernels;
+    ResizeParams p;
+    p.mode = attrString(op, "mode", "nearest");
+    p.transform = attrString(op, "coordinate_transformation_mode", "half_pixel");
+    p.nearestMode = attrString(op, "nearest_mode", "round_prefer_floor");
+    p.cubicA = attrFloat(op, "cubic_coeff_a", -0.75);
+    p.excludeOutside = op.attrInt("exclude_outside", 0) != 0;
+    p.extrapolation = attrFloat(op, "extrapolation_value", 0.0);
+    p.roi.assign(roi.begin(), roi.end());
+    p.scales.assign(scales.begin(), scales.end());
+    if (p.scales.empty()) // sizes given: the scale is the size ratio
+        for (std::size_t d = 0; d < output.size() && d < input.size(); ++d) {
+            p.scales.push_back(double(output[d]) / double(input[d]));
+            p.lengths.push_back(double(output[d]));
+        }
+    else if (p.scales.size() == input.size())
+        for (std::size_t d = 0; d < input.size(); ++d)
+            p.lengths.push_back(p.scales[d] * double(input[d]));
+    return p;
+}
+
+} // namespace strata::reference
+
+namespace strata::reference::kernels {
+namespace {
+
+using Result = std::optional<std::string>;
+using Tap = ResizeTap;
+
+std::vector<Tap> tapsFor(const ResizeParams& p, std::size_t d, std::int64_t x, std::int64_t in,
+                         std::size_t rank) {
+    return resizeTaps(p, d, x, in, rank);
+}
+
 Result resizeLoop(const KernelContext& ctx, ResizeParams p) {
     const Tensor& x = ctx.in(0);
     const std::size_t rank = x.shape.size();
@@ -163,23 +181,9 @@ Result resizeLoop(const KernelContext& ctx, ResizeParams p) {
 }
 
 Result resizeKernel(const KernelContext& ctx) {
-    ResizeParams p;
-    p.mode = attrString(ctx.op, "mode", "nearest");
-    p.transform = attrString(ctx.op, "coordinate_transformation_mode", "half_pixel");
-    p.nearestMode = attrString(ctx.op, "nearest_mode", "round_prefer_floor");
-    p.cubicA = attrFloat(ctx.op, "cubic_coeff_a", -0.75);
-    p.excludeOutside = ctx.op.attrInt("exclude_outside", 0) != 0;
-    p.extrapolation = attrFloat(ctx.op, "extrapolation_value", 0.0);
-    if (ctx.has(1))
-        p.roi = ctx.in(1).toDoubles();
-    if (ctx.has(2))
-        p.scales = ctx.in(2).toDoubles();
-    if (p.scales.empty()) // sizes given: the scale is the size ratio
-        for (std::size_t d = 0; d < ctx.outShape().size(); ++d) {
-            p.scales.push_back(double(ctx.outShape()[d]) / double(ctx.in(0).shape[d]));
-            p.lengths.push_back(double(ctx.outShape()[d]));
-        }
-    return resizeLoop(ctx, p);
+    const std::vector<double> roi = ctx.has(1) ? ctx.in(1).toDoubles() : std::vector<double>();
+    const std::vector<double> scales = ctx.has(2) ? ctx.in(2).toDoubles() : std::vector<double>();
+    return resizeLoop(ctx, resizeParams(ctx.op, roi, scales, ctx.in(0).shape, ctx.outShape()));
 }
 
 std::string resizeCheck(const SupportQuery& q) {

@@ -3,7 +3,10 @@
 #include "runtime/MoveKernels.h"
 #include "runtime/Pool2d.h"
 #include "runtime/NormKernels.h"
+#include "runtime/ReduceKernel.h"
+#include "runtime/ResizeKernel.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -54,6 +57,17 @@ void move(const PreparedCompute& p) {
         const std::size_t rank = c.ints.size() / 2;
         return sliceRows(y, as<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank);
     }
+    case Kernel::Split: {
+        const auto x = as<T>(p.inputs[0]);
+        rt::i64 starts[rt::kMaxRank] = {}, steps[rt::kMaxRank];
+        std::fill(steps, steps + rt::kMaxRank, rt::i64{1});
+        for (std::size_t k = 0; k < p.outputs.size(); ++k) {
+            if (!p.outputs[k].data) continue;
+            starts[c.axis] = c.ints[k];
+            sliceRows(as<T>(p.outputs[k]), x, starts, steps);
+        }
+        return;
+    }
     default: return;
     }
 }
@@ -76,8 +90,22 @@ void gatherAny(const PreparedCompute& p) {
     }
 }
 
-void moveAny(const PreparedCompute& p) {
+template <class T>
+void whereOf(const PreparedCompute& p) {
+    rt::where(as<T>(p.output), as<std::uint8_t>(p.inputs[0]), as<T>(p.inputs[1]), as<T>(p.inputs[2]));
+}
+
+void whereAny(const PreparedCompute& p) {
     switch (ir::dtypeSize(p.call.outputs[0].dtype)) {
+    case 1: return whereOf<std::uint8_t>(p);
+    case 2: return whereOf<std::uint16_t>(p);
+    case 8: return whereOf<std::uint64_t>(p);
+    default: return whereOf<std::uint32_t>(p);
+    }
+}
+
+void moveAny(const PreparedCompute& p) {
+    switch (ir::dtypeSize(p.call.inputs[0].dtype)) {
     case 1: return move<std::uint8_t>(p);
     case 2: return move<std::uint16_t>(p);
     case 8: return move<std::uint64_t>(p);
@@ -172,15 +200,22 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
         if (!fastSoftmax(y, x, c.axis)) rt::softmax(y, x, c.axis);
         return;
     }
-    case Kernel::Reduce:
-        return rt::reduce(as<float>(p.output), as<float>(p.inputs[0]), c.axesMask, c.keepDims,
-                          static_cast<rt::Reduce>(c.reduce));
+    case Kernel::Reduce: {
+        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]);
+        const auto kind = static_cast<rt::Reduce>(c.reduce);
+        if (!fastReduce(y, x, c.axesMask, c.keepDims, kind)) rt::reduce(y, x, c.axesMask, c.keepDims, kind);
+        return;
+    }
     case Kernel::Pad: return padBoxes(as<float>(p.output), as<float>(p.inputs[0]), c.ints.data(), c.params[0]);
     case Kernel::Reshape:
     case Kernel::Transpose:
     case Kernel::Concat:
-    case Kernel::Slice: return moveAny(p);
+    case Kernel::Slice:
+    case Kernel::Split: return moveAny(p);
     case Kernel::Gather: return gatherAny(p);
+    case Kernel::Where: return whereAny(p);
+    case Kernel::Resize: return runResize(*p.resize, as<float>(p.output), as<float>(p.inputs[0]));
+    case Kernel::Reference: return runReference(p, workspace.reference);
     }
 }
 

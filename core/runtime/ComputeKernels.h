@@ -5,9 +5,11 @@
 // contiguous-run loops (ElementwiseKernels.cpp); softmax and normalizations to NormKernels.h,
 // pooling to Pool2d.h, data movement to MoveKernels.h; each falls back to strata_rt's kernels
 // (the ones the generated C++ calls) where its layout does not fit, as does everything else.
+// What no strata_rt kernel covers runs the reference evaluator's kernel (ReferenceFallback.h).
 
 #include "runtime/DepthwiseConv.h"
 #include "runtime/Prepared.h"
+#include "runtime/ReferenceFallback.h"
 
 #include <array>
 #include <cstdint>
@@ -27,6 +29,7 @@ struct Workspace {
     bool columnsKept = false;
     std::uint64_t columnsReused = 0;            // tiles that used kept columns (tests, figures)
     DepthwiseBuffers depthwise;
+    ReferenceBuffers reference;
 };
 
 void runCompute(const PreparedCompute& compute, Workspace& workspace);

@@ -9,16 +9,20 @@
 #include "compiler/emit/KernelCall.h"
 #include "compiler/emit/cpp/strata_rt.h"
 #include "emulator/ProgramCheck.h"
+#include "reference/Tensor.h"
 #include "runtime/Memory.h"
 #include "runtime/StridedCopy.h"
 #include "target/Target.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace strata::runtime {
 
 namespace rt = strata_rt;
+
+struct ResizePlan; // ResizeKernel.h
 
 // One strided copy: `rank` dims (merged where both sides are contiguous across them).
 struct Copy {
@@ -39,6 +43,14 @@ struct PreparedCompute {
     compiler::KernelCall call;
     std::vector<rt::View<unsigned char>> inputs;  // per call.inputs; rank 0 and null for omitted ones
     rt::View<unsigned char> output;
+    // Split and Reference: a view per op output (null where the compute does not write it).
+    std::vector<rt::View<unsigned char>> outputs;
+    // Reference only (ReferenceFallback.h): the op, and per op input the whole constant where the
+    // tile holds no box of it.
+    const ir::Graph* graph = nullptr;
+    const ir::Op* op = nullptr;
+    std::vector<std::shared_ptr<const reference::Tensor>> constants;
+    std::shared_ptr<const ResizePlan> resize; // Resize only (ResizeKernel.h)
 };
 
 struct PreparedInstruction {

@@ -280,7 +280,9 @@ InputRegions resizeRule(const RuleContext& ctx) {
     const auto scales = resizeScales(ctx);
     if (!scales || scales->size() != x.size()) return regions;
     const std::string_view mode = attrString(ctx.op, "mode", "nearest");
-    const std::int64_t halo = mode == "cubic" ? 2 : mode == "nearest" ? 0 : 1;
+    // tf_half_pixel_for_nn maps an unscaled x to x + 0.5, which nearest may round up to x + 1.
+    const bool halfUp = attrString(ctx.op, "coordinate_transformation_mode", "") == "tf_half_pixel_for_nn";
+    const std::int64_t halo = mode == "cubic" ? 2 : mode == "nearest" ? (halfUp ? 1 : 0) : 1;
     Region xr = fullRegion(x);
     for (std::size_t d = 0; d < x.size(); ++d)
         if (x[d] == y[d] && (*scales)[d] == 1.0)

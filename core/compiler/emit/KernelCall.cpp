@@ -1,6 +1,7 @@
 #include "compiler/emit/KernelCall.h"
 
 #include "ir/ConstantValues.h"
+#include "reference/Evaluator.h"
 #include "tiling/Window.h"
 
 #include <fmt/format.h>
@@ -396,6 +397,63 @@ bool gather(Lowering& l) {
     return true;
 }
 
+// Expand of a float32 tensor: a Map of the identity, which broadcasts its input to the output.
+bool expand(Lowering& l) {
+    if (!l.requireFloat()) return false;
+    if (l.hasInput(1) && !l.in(1).isConstant) return l.fail("the shape must be a constant");
+    l.call.kernel = Kernel::Map;
+    l.call.fn = ScalarFn::Identity;
+    l.keepInputs(1);
+    return true;
+}
+
+bool where(Lowering& l) {
+    if (l.op.inputs.size() != 3 || !l.hasInput(0) || !l.hasInput(1) || !l.hasInput(2))
+        return l.fail("needs a condition and two operands");
+    if (l.in(0).dtype != ir::DType::Bool) return l.fail("the condition must be bool");
+    if (l.in(1).dtype != l.out(0).dtype || l.in(2).dtype != l.out(0).dtype) return l.fail("operand types differ");
+    l.call.kernel = Kernel::Where;
+    return true;
+}
+
+// Split moves elements only (any dtype). Each output's offset along the axis follows from the
+// static output shapes, whichever way the op states its parts (input, attribute, equal parts).
+bool split(Lowering& l) {
+    auto axis = axisOf(l.op.attrInt("axis", 0), l.in(0).shape.size());
+    if (!axis) return l.fail("axis out of range");
+    std::int64_t offset = 0;
+    for (std::size_t k = 0; k < l.op.outputs.size(); ++k) {
+        if (!l.op.outputs[k].valid() || l.out(k).shape.size() != l.in(0).shape.size() ||
+            l.out(k).dtype != l.in(0).dtype)
+            return l.fail("every output must be present, of the input's rank and type");
+        l.call.ints.push_back(offset);
+        offset += l.out(k).shape[*axis];
+    }
+    if (offset != l.in(0).shape[*axis]) return l.fail("the parts do not add up to the input");
+    l.call.kernel = Kernel::Split;
+    l.call.axis = static_cast<int>(*axis);
+    l.keepInputs(1);
+    return true;
+}
+
+// Resize with constant scales or sizes; the host runtime plans its taps from the op itself.
+bool resize(Lowering& l) {
+    if (!l.requireFloat()) return false;
+    if (l.graph.opsetVersion < 11) return l.fail("Resize before opset 11 has no fast kernel");
+    const std::string mode = attrText(l.op, "mode", "nearest");
+    if (mode != "nearest" && mode != "linear" && mode != "cubic") return l.fail("mode '" + mode + "' has no fast kernel");
+    if (attrText(l.op, "coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize")
+        return l.fail("tf_crop_and_resize has no fast kernel");
+    for (const char* name : {"antialias", "axes", "keep_aspect_ratio_policy"})
+        if (l.op.attribute(name)) return l.fail(fmt::format("attribute {} has no fast kernel", name));
+    for (std::size_t i = 1; i < l.op.inputs.size(); ++i)
+        if (l.hasInput(i) && !l.in(i).isConstant) return l.fail("roi, scales and sizes must be constants");
+    if (l.in(0).shape.size() != l.rank() || l.rank() == 0) return l.fail("input and output ranks differ");
+    l.call.kernel = Kernel::Resize;
+    l.keepInputs(1);
+    return true;
+}
+
 bool pad(Lowering& l) {
     if (attrText(l.op, "mode", "constant") != "constant") return l.fail("only constant padding is supported");
     if (l.hasInput(3)) return l.fail("the axes input is not supported");
@@ -455,7 +513,9 @@ const std::map<std::string, Handler>& handlers() {
         {"Identity", sameElements},
         {"Transpose", transpose},                 {"Concat", concat},
         {"Slice", slice},                         {"Pad", pad},
-        {"Gather", gather},
+        {"Gather", gather},                       {"Split", split},
+        {"Resize", resize},                       {"Where", where},
+        {"Expand", expand},
     };
     return table;
 }
@@ -481,6 +541,7 @@ const char* scalarFnName(ScalarFn fn) {
     case ScalarFn::Cos: return "cos_";
     case ScalarFn::Softplus: return "softplus";
     case ScalarFn::HardSwish: return "hardSwish";
+    case ScalarFn::Identity: return "identity";
     case ScalarFn::Clip: return "Clip";
     case ScalarFn::LeakyRelu: return "LeakyRelu";
     case ScalarFn::Elu: return "Elu";
@@ -524,7 +585,10 @@ std::string elementType(ir::DType dtype) {
     }
 }
 
-Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op, const Compute& compute) {
+namespace {
+
+// strata_rt's kernel for this use of the op, or why there is none.
+Expected<KernelCall> lowerFast(const ir::Graph& graph, const ir::Op& op, const Compute& compute) {
     auto found = handlers().find(op.domain.empty() ? op.type : std::string());
     if (found == handlers().end())
         return error(fmt::format("{} '{}' has no kernel in the C++ runtime", op.type, op.name), Location{.node = op.name});
@@ -535,11 +599,53 @@ Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op, cons
                          Location{.node = op.name});
     Lowering lowering(graph, op, compute);
     if (!found->second(lowering)) return error(lowering.error, Location{.node = op.name});
+    if (lowering.call.kernel == Kernel::Split) return std::move(lowering.call); // writes every output it holds
     if (lowering.call.outputs.empty() || !lowering.call.outputs[0].present)
         return error(fmt::format("{} '{}': the compute holds no region of output 0", op.type, op.name),
                      Location{.node = op.name});
     lowering.call.outputs.resize(1); // every kernel writes output 0 only (onlyFirstOutput)
     return std::move(lowering.call);
+}
+
+// The reference evaluator computes every output box the compute writes.
+Expected<KernelCall> lowerReference(const ir::Graph& graph, const ir::Op& op, const Compute& compute) {
+    KernelCall call;
+    call.kernel = Kernel::Reference;
+    for (ir::ValueId v : op.inputs) call.inputs.push_back(viewOf(graph, v, compute.inputs));
+    for (ir::ValueId v : op.outputs) call.outputs.push_back(viewOf(graph, v, compute.outputs));
+    if (std::none_of(call.outputs.begin(), call.outputs.end(), [](const KernelView& v) { return v.present; }))
+        return error(fmt::format("{} '{}': the compute holds no region of any output", op.type, op.name),
+                     Location{.node = op.name});
+    return call;
+}
+
+std::string refusalText(const ir::Op& op, const std::string& reason) {
+    return fmt::format("{} '{}' cannot run on the host: {}", op.type, op.name, reason);
+}
+
+} // namespace
+
+Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op, const Compute& compute) {
+    auto fast = lowerFast(graph, op, compute);
+    if (fast) return fast;
+    if (reference::supports(graph, op)) {
+        auto call = lowerReference(graph, op, compute);
+        if (call) call->whyReference = fast.diagnostics().front().message;
+        return call;
+    }
+    return error(refusalText(op, reference::unsupportedReason(graph, op)), Location{.node = op.name});
+}
+
+std::string runtimeRefusal(const ir::Graph& graph, const ir::Op& op) {
+    if (reference::supports(graph, op)) return {};
+    Compute whole;
+    whole.opType = op.type;
+    for (ir::ValueId v : op.inputs)
+        if (v.valid()) whole.inputs.push_back({v, tiling::fullRegion(graph.value(v).shape), 0});
+    for (ir::ValueId v : op.outputs)
+        if (v.valid()) whole.outputs.push_back({v, tiling::fullRegion(graph.value(v).shape), 0});
+    if (lowerFast(graph, op, whole)) return {};
+    return refusalText(op, reference::unsupportedReason(graph, op));
 }
 
 const std::vector<std::string>& kernelOpTypes() {

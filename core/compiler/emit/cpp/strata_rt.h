@@ -651,6 +651,18 @@ void gather(const View<T>& y, const View<T>& x, const View<I>& indices, int axis
     });
 }
 
+// Where: y = cond ? a : b, each operand broadcast (numpy rules) to y; cond is bool (one byte).
+template <class T>
+void where(const View<T>& y, const View<std::uint8_t>& cond, const View<T>& a, const View<T>& b) {
+    const i64 sc = innerStep(cond), sa = innerStep(a), sb = innerStep(b);
+    forEachRow(y, [&](const i64* idx, T* o, i64 n) {
+        const std::uint8_t* cp = rowStart(cond, y.rank, idx, n);
+        const T* ap = rowStart(a, y.rank, idx, n);
+        const T* bp = rowStart(b, y.rank, idx, n);
+        for (i64 i = 0; i < n; ++i) o[i] = cp[i * sc] ? ap[i * sa] : bp[i * sb];
+    });
+}
+
 // --- files -----------------------------------------------------------------------------------
 
 // Reads exactly `bytes` bytes of `path` into `out`; false with a message when it cannot.
