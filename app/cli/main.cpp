@@ -1,6 +1,7 @@
 // strata-cli: Strata's headless front end (inspect, schedule, validate, compile; emulate, run,
 // calibrate, compare and export as they land).
 
+#include "AccuracyCommand.h"
 #include "CalibrateCommand.h"
 #include "CompareCommand.h"
 #include "CompileCommand.h"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
     strata::cli::addCompareCommand(app, exitCode);
     strata::cli::addCalibrateCommand(app, exitCode);
     strata::cli::addExportCommand(app, exitCode);
+    strata::cli::addAccuracyCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
