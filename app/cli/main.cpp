@@ -1,6 +1,7 @@
 // strata-cli: Strata's headless front end (inspect, schedule, validate, compile; emulate, run,
 // calibrate, compare and export as they land).
 
+#include "AccuracyCommand.h"
 #include "CalibrateCommand.h"
 #include "CompareCommand.h"
 #include "CompileCommand.h"
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
     strata::cli::addExportCommand(app, exitCode);
     strata::cli::addZooCommand(app, exitCode);
     strata::cli::addSearchCommand(app, exitCode);
+    strata::cli::addAccuracyCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
