@@ -7,6 +7,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPalette>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -42,7 +43,9 @@ InspectorDock::InspectorDock(views::graph::GraphView* graph,
     m_title->setFont(titleFont);
     layout->addWidget(m_title);
 
-    auto* mpRow = new QHBoxLayout;
+    m_mpRow = new QWidget;
+    auto* mpRow = new QHBoxLayout(m_mpRow);
+    mpRow->setContentsMargins(0, 0, 0, 0);
     auto* mpLabel = new QLabel(tr("Cores (mp):"));
     m_mp = new QSpinBox;
     m_mp->setObjectName(QStringLiteral("inspectorMp"));
@@ -55,11 +58,20 @@ InspectorDock::InspectorDock(views::graph::GraphView* graph,
     mpRow->addWidget(mpLabel);
     mpRow->addWidget(m_mp);
     mpRow->addWidget(m_mpLimit, 1);
-    layout->addLayout(mpRow);
+    layout->addWidget(m_mpRow);
 
     m_view = new views::inspector::InspectorView;
     m_view->setObjectName(QStringLiteral("inspectorView"));
     layout->addWidget(m_view, 1);
+    m_hint = new QLabel(tr("Select an op or a block in the graph or the schedule table to see its "
+                           "attributes, tensors, tiling and times here."));
+    m_hint->setObjectName(QStringLiteral("inspectorHint"));
+    m_hint->setWordWrap(true);
+    m_hint->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    QPalette muted = m_hint->palette();
+    muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
+    m_hint->setPalette(muted);
+    layout->addWidget(m_hint, 1);
     // Wide enough for a name and a shape with its size side by side.
     page->setMinimumWidth(340);
     setWidget(page);
@@ -119,14 +131,17 @@ void InspectorDock::refresh() {
     if (title.isEmpty() && !block.empty())
         title = block.front().title;
     sections.insert(sections.end(), block.begin(), block.end());
-    if (title.isEmpty())
-        title = tr("Select an op or a block in the graph or the schedule table");
+    // Nothing selected: only the hint, no empty table.
+    m_title->setVisible(!title.isEmpty());
+    m_view->setVisible(!sections.empty());
+    m_hint->setVisible(sections.empty());
     m_title->setText(title);
     m_view->setSections(sections);
 
     const int row = block.empty() ? -1 : m_model->rowOfBlock(m_block);
     const QSignalBlocker quiet(m_mp); // showing the value is not an edit
     m_mp->setEnabled(row >= 0);
+    m_mpRow->setVisible(row >= 0);
     if (row < 0) {
         m_mp->setRange(0, 0);
         m_mpLimit->clear();

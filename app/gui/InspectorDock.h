@@ -56,8 +56,10 @@ class InspectorDock : public QDockWidget {
     ScheduleDocument* m_document;
     views::inspector::InspectorView* m_view = nullptr;
     QLabel* m_title = nullptr;
+    QWidget* m_mpRow = nullptr;
     QSpinBox* m_mp = nullptr;
     QLabel* m_mpLimit = nullptr;
+    QLabel* m_hint = nullptr;
     std::optional<ir::OpId> m_op;
     int m_block = -1;
 };

@@ -23,7 +23,7 @@ QString joinInts(const std::vector<std::int64_t>& values, const QString& separat
     return parts.join(separator);
 }
 
-// "1x64x56x56 float32, 784 KiB"; a weight adds how many parameters it holds.
+// "1x64x56x56 float32, 784 KiB"; a constant input is marked as a weight.
 Property valueProperty(const ir::Graph& graph, ir::ValueId id, const QString& role) {
     if (!id.valid())
         return {role, QObject::tr("(omitted)"), {}};
@@ -31,9 +31,8 @@ Property valueProperty(const ir::Graph& graph, ir::ValueId id, const QString& ro
     QString text = QStringLiteral("%1 %2, %3")
                        .arg(formatShape(value.shape), fromStd(ir::dtypeName(value.dtype)),
                             formatBytes(value.bytes()));
-    if (value.isConstant)
-        text += QObject::tr(", weight (%1 parameters)")
-                    .arg(formatCount(static_cast<std::uint64_t>(value.elements())));
+    if (value.isConstant) // its parameter count is the Cost section's
+        text += QObject::tr(", weight");
     return {QStringLiteral("%1 %2").arg(role, fromStd(value.name)), text,
             QStringLiteral("%1: %2").arg(fromStd(value.name), text)};
 }
