@@ -21,6 +21,8 @@ namespace strata::cli {
 
 namespace {
 
+constexpr double kProgressSeconds = 5;
+
 struct SearchArgs {
     ModelArgs model;
     std::string target;
@@ -211,7 +213,18 @@ int runSearch(const SearchArgs& args) {
     options.threads = args.threads;
     options.keep = std::max(1, args.measure);
 
-    search::SearchResult result = search::searchSchedules(*graph, *target, options);
+    // A line on stderr every few seconds, so a long budget is not silence.
+    double reportedAt = 0;
+    search::ProgressCallback progress;
+    if (!args.json && !args.model.quiet)
+        progress = [&reportedAt](const search::SearchProgress& p) {
+            if (p.seconds - reportedAt < kProgressSeconds || !p.best)
+                return;
+            reportedAt = p.seconds;
+            std::cerr << fmt::format("  {:.0f} s: {} candidates, best {}\n", p.seconds, p.evaluated,
+                                     duration(p.best->emulatedPs));
+        };
+    search::SearchResult result = search::searchSchedules(*graph, *target, options, {}, progress);
     if (!result.best) {
         std::cerr << "error: no start schedule validates on " << target->name
                   << "; nothing to search from\n";

@@ -81,6 +81,16 @@ TEST(SearchCommand, MeasureRunsTheBestOnTheHost) {
     }
 }
 
+TEST(SearchCommand, TheSearchedScheduleRunsAndMatchesTheReference) {
+    TempDir dir;
+    const std::string out = (dir.path() / "best.json").string();
+    const CliResult r = search({"--target", "host", "-o", out, "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const CliResult run = runCli({"run", samplePath("resnet_tiny.onnx"), "--schedule", out, "--check", "-q"});
+    EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
+    EXPECT_TRUE(containsText(run.out, "outputs match the reference"));
+}
+
 TEST(SearchCommand, TextReportNamesTheBestAndTheStarts) {
     const CliResult r = search({"--target", "mncore2", "--start", "rules"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
