@@ -17,7 +17,8 @@ template <class To, class Field> void narrow(const Field& field, reference::Tens
         out[i] = static_cast<To>(field.Get(i));
 }
 
-std::vector<std::filesystem::path> numbered(const std::filesystem::path& dir, const std::string& stem) {
+std::vector<std::filesystem::path> numbered(const std::filesystem::path& dir,
+                                            const std::string& stem) {
     std::vector<std::filesystem::path> out;
     for (int i = 0; std::filesystem::exists(dir / (stem + std::to_string(i) + ".pb")); ++i)
         out.push_back(dir / (stem + std::to_string(i) + ".pb"));

@@ -26,6 +26,7 @@ Expected<NamedTensor> readTensorFile(const std::filesystem::path& path);
 // constants in exported models; this makes the suite's tests of them static.
 Expected<model::ImportedModel> importWithInputsBound(const std::filesystem::path& dir,
                                                      const std::filesystem::path& dataSet,
-                                                     model::ImportOptions options, bool allButFirst);
+                                                     model::ImportOptions options,
+                                                     bool allButFirst);
 
 } // namespace strata::test
