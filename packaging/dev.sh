@@ -32,16 +32,21 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# build PRESET [TARGET...]: every target of the preset, or only those named.
 build() {
   local preset=$1
+  shift
+  local targets=()
+  for target in "$@"; do targets+=(--target "$target"); done
   cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" -j "$(nproc)"
+  cmake --build --preset "$preset" -j "$(nproc)" "${targets[@]}"
 }
 
 case "${1:-}" in
   run)
     install_missing
-    build default
+    # Only what runs: the app and the layout helper it starts, not the tests.
+    build default strata strata-layout
     shift
     model=${1:-samples/resnet_tiny.onnx}
     app=build/default/app/gui/strata

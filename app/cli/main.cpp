@@ -1,6 +1,7 @@
 // strata-cli: Strata's headless front end (inspect, schedule, validate, compile; emulate, run,
 // calibrate, compare and export as they land).
 
+#include "AccuracyCommand.h"
 #include "CalibrateCommand.h"
 #include "CompareCommand.h"
 #include "CompileCommand.h"
@@ -11,6 +12,8 @@
 #include "MicrobenchCommand.h"
 #include "RunCommand.h"
 #include "ScheduleCommand.h"
+#include "SearchCommand.h"
+#include "ZooCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -31,6 +34,9 @@ int main(int argc, char** argv) {
     strata::cli::addCompareCommand(app, exitCode);
     strata::cli::addCalibrateCommand(app, exitCode);
     strata::cli::addExportCommand(app, exitCode);
+    strata::cli::addZooCommand(app, exitCode);
+    strata::cli::addSearchCommand(app, exitCode);
+    strata::cli::addAccuracyCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

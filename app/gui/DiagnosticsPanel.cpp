@@ -77,7 +77,9 @@ QTreeWidgetItem* DiagnosticsPanel::makeItem(Source source, const Diagnostic& d) 
     const QString location = locationText(d.where);
     item->setText(LocationColumn,
                   location.isEmpty() && source == Source::Layout ? tr("graph layout") : location);
+    // A long message or place is elided in its column; the tooltip has all of it.
     item->setToolTip(MessageColumn, fromStd(d.toString()));
+    item->setToolTip(LocationColumn, item->text(LocationColumn));
     item->setData(SeverityColumn, SeverityRole, static_cast<int>(d.severity));
     item->setData(SeverityColumn, SourceRole, static_cast<int>(source));
     const int block = parseBlockName(d.where.block);
@@ -91,7 +93,8 @@ QTreeWidgetItem* DiagnosticsPanel::makeItem(Source source, const Diagnostic& d) 
         font.setUnderline(true);
         item->setFont(LocationColumn, font);
         item->setForeground(LocationColumn, palette().brush(QPalette::Link));
-        item->setToolTip(LocationColumn, tr("Click to show it in the graph"));
+        item->setToolTip(LocationColumn,
+                         tr("%1\nClick to show it in the graph").arg(item->text(LocationColumn)));
     }
     return item;
 }
@@ -124,6 +127,8 @@ void DiagnosticsPanel::appendInfo(Source source, const QString& message, const Q
     item->setText(SeverityColumn, tr("info"));
     item->setText(MessageColumn, message);
     item->setText(LocationColumn, location);
+    item->setToolTip(MessageColumn, message);
+    item->setToolTip(LocationColumn, location);
     item->setData(SeverityColumn, SourceRole, static_cast<int>(source));
     addTopLevelItem(item);
     emit countsChanged();

@@ -12,13 +12,16 @@
 #include "CalibrationController.h"
 #include "GraphTab.h"
 #include "HeatOverlay.h"
+#include "InspectorDock.h"
 #include "ProjectController.h"
 #include "ModelLoader.h"
 #include "ProgramLinker.h"
+#include "RecentFiles.h"
 #include "ScheduleDocument.h"
 #include "ScheduleEditor.h"
 #include "SchedulePresentation.h"
 #include "ScheduleToolBar.h"
+#include "UnsavedChanges.h"
 #include "views/Format.h"
 #include "views/ModelSummaryWidget.h"
 #include "views/OpTableModel.h"
@@ -66,8 +69,6 @@ namespace strata::gui {
 
 namespace {
 
-constexpr int kMaxRecentFiles = 10;
-const QString kRecentFilesKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kSplitterKey = QStringLiteral("mainWindow/splitter");
@@ -134,9 +135,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Layout, diagnostics);
             });
-    connect(m_graphTab, &GraphTab::statusMessage, this, [this](const QString& text, int timeoutMs) {
-        statusBar()->showMessage(text, timeoutMs);
-    });
+    connect(m_graphTab, &GraphTab::statusMessage, this, &MainWindow::showStatus);
     connect(m_graphTab, &GraphTab::layoutFinished, this, [this](bool ok) {
         updateBusy();
         emit graphLayoutFinished(ok);
@@ -190,7 +189,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
     m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
-    rebuildRecentMenu();
 }
 
 MainWindow::~MainWindow() = default;
@@ -217,6 +215,8 @@ void MainWindow::createMenus() {
     m_fileMenu->addAction(m_timelineTab->openTraceAction());
     m_recentMenu = m_fileMenu->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    m_recent = new RecentFiles(m_recentMenu, this);
+    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openFile);
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quitAction);
 
@@ -358,6 +358,10 @@ void MainWindow::createScheduleDock() {
     addDockWidget(Qt::BottomDockWidgetArea, m_scheduleDock);
     resizeDocks({m_scheduleDock}, {260}, Qt::Vertical);
     m_viewMenu->addAction(m_scheduleDock->toggleViewAction());
+    m_inspector = new InspectorDock(m_graphTab->view(), m_scheduleModel, m_document, this);
+    addDockWidget(Qt::RightDockWidgetArea, m_inspector);
+    resizeDocks({m_inspector}, {380}, Qt::Horizontal);
+    m_viewMenu->addAction(m_inspector->toggleViewAction());
 }
 
 void MainWindow::createStatusBar() {
@@ -419,8 +423,7 @@ void MainWindow::connectSchedule() {
                 }
             });
     connect(
-        m_document, &ScheduleDocument::statusMessage, this,
-        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+        m_document, &ScheduleDocument::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::connectCompile() {
@@ -436,8 +439,7 @@ void MainWindow::connectCompile() {
     statusBar()->insertPermanentWidget(0, m_compile->progressWidget());
     connect(m_compile, &CompileController::busyChanged, this, &MainWindow::updateBusy);
     connect(
-        m_compile, &CompileController::statusMessage, this,
-        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+        m_compile, &CompileController::statusMessage, this, &MainWindow::showStatus);
     connect(m_compile, &CompileController::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
                 m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Compile, diagnostics);
@@ -463,8 +465,7 @@ void MainWindow::connectEmulate() {
     statusBar()->insertPermanentWidget(3, m_emulate->totalLabel()); // before the schedule's totals
     connect(m_emulate, &EmulateController::busyChanged, this, &MainWindow::updateBusy);
     connect(
-        m_emulate, &EmulateController::statusMessage, this,
-        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+        m_emulate, &EmulateController::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::connectMeasure() {
@@ -477,8 +478,7 @@ void MainWindow::connectMeasure() {
     m_buildMenu->addAction(m_measure->cancelAction());
     connect(m_measure, &MeasureController::busyChanged, this, &MainWindow::updateBusy);
     connect(
-        m_measure, &MeasureController::statusMessage, this,
-        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+        m_measure, &MeasureController::statusMessage, this, &MainWindow::showStatus);
     connect(m_measure, &MeasureController::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
                 m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
@@ -490,8 +490,7 @@ void MainWindow::connectMeasure() {
     m_export = new ExportController(m_document, m_emulate, m_measure, this);
     m_fileMenu->insertAction(m_quitAction, m_export->exportAction());
     connect(
-        m_export, &ExportController::statusMessage, this,
-        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+        m_export, &ExportController::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::connectTimeline() {
@@ -503,8 +502,7 @@ void MainWindow::connectTimeline() {
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
             });
-    connect(m_timelineTab, &TimelineTab::statusMessage, this,
-            [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    connect(m_timelineTab, &TimelineTab::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::connectTransfers() {
@@ -515,7 +513,7 @@ void MainWindow::connectTransfers() {
     m_calibration = new CalibrationController(m_document, this);
     m_buildMenu->addAction(m_calibration->calibrateAction());
     m_transfersTab->setCalibrateAction(m_calibration->calibrateAction());
-    auto status = [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); };
+    auto status = &MainWindow::showStatus;
     auto report = [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
         m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
         m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, summary, tr("transfers"));
@@ -541,8 +539,7 @@ void MainWindow::connectCompare() {
     connect(m_measure, &MeasureController::measured, m_compareTab, &CompareTab::addHostRun);
     connect(m_runs, &RunList::added, this, &MainWindow::updateBusy); // an import finished
     connect(m_runs, &RunList::importFailed, this, &MainWindow::updateBusy);
-    connect(m_compareTab, &CompareTab::statusMessage, this,
-            [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    connect(m_compareTab, &CompareTab::statusMessage, this, &MainWindow::showStatus);
     connect(m_compareTab, &CompareTab::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
@@ -553,6 +550,7 @@ void MainWindow::connectCompare() {
 
 void MainWindow::connectProject() {
     m_project = new ProjectController(this);
+    m_unsaved = new UnsavedChanges(this, m_document->undoStack(), m_project);
     m_fileMenu->insertActions(m_quitAction, {m_project->saveAction(), m_project->saveAsAction()});
     m_fileMenu->insertSeparator(m_quitAction);
     connect(m_compile, &CompileController::programShown, m_project, &ProjectController::autosave);
@@ -564,8 +562,7 @@ void MainWindow::connectProject() {
                 m_diagnosticsDock->raise();
             });
     connect(
-        m_project, &ProjectController::statusMessage, this,
-        [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+        m_project, &ProjectController::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::onScheduleSnapshot() {
@@ -587,11 +584,18 @@ void MainWindow::onScheduleSnapshot() {
     updateBusy();
 }
 
+void MainWindow::showStatus(const QString& text, int timeoutMs) {
+    // Elided to the room the permanent widgets leave; the whole text is the tooltip.
+    const int room = statusBar()->width() - m_scheduleTotals->width() - m_totals->width() -
+                     (m_emulate ? m_emulate->totalLabel()->width() : 0) - 60;
+    const QString shown =
+        statusBar()->fontMetrics().elidedText(text, Qt::ElideRight, std::max(room, 200));
+    statusBar()->setToolTip(shown == text ? QString() : text);
+    statusBar()->showMessage(shown, timeoutMs);
+}
+
 void MainWindow::onEditRefused(const QString& reason, const std::vector<Diagnostic>& diagnostics) {
-    // The whole reason is in the diagnostics dock; the status bar keeps clear of its totals.
-    const int room = statusBar()->width() - m_scheduleTotals->width() - m_totals->width() - 60;
-    statusBar()->showMessage(
-        statusBar()->fontMetrics().elidedText(reason, Qt::ElideRight, std::max(room, 200)), 15000);
+    showStatus(reason, 15000); // the whole reason is in the diagnostics dock too
     if (diagnostics.empty()) {
         m_diagnostics->clearSource(DiagnosticsPanel::Source::Action);
         m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, reason, tr("edit"));
@@ -635,7 +639,7 @@ bool MainWindow::isLoading() const {
 void MainWindow::openFile(const QString& path) {
     if (ProjectController::isProjectFile(path)) {
         if (m_project->open(path))
-            addRecentFile(path);
+            m_recent->add(path);
         return;
     }
     m_loader->load(path, m_importOptions);
@@ -719,7 +723,7 @@ void MainWindow::onLoadStarted(const QString& path) {
     // A layout of the model on screen is no longer worth finishing.
     m_graphTab->cancelLayout();
     m_busy->show();
-    statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    showStatus(tr("Opening %1…").arg(QFileInfo(path).fileName()), 0);
 }
 
 void MainWindow::onLoadFinished(const LoadResult& result) {
@@ -737,20 +741,19 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
         m_graph = result.graph;
         m_graphTab->setGraph(result.graph);
         m_document->setGraph(result.graph);
-        setWindowTitle(QStringLiteral("Strata \u2014 %1").arg(fileName));
+        m_unsaved->setModelPath(result.path);
         setWindowFilePath(result.path);
         m_totals->setText(tr("%1 ops  ·  %2  ·  %3 params")
                               .arg(graph.ops.size())
                               .arg(views::formatFlops(graph.totalFlops()),
                                    views::formatCount(graph.parameterCount)));
-        statusBar()->showMessage(tr("Opened %1 in %2 ms").arg(fileName).arg(result.elapsedMs),
-                                 10000);
-        addRecentFile(result.path);
+        showStatus(tr("Opened %1 in %2 ms").arg(fileName).arg(result.elapsedMs), 10000);
+        m_recent->add(result.path);
     } else {
         const QString reason = result.diagnostics.empty()
                                    ? tr("unknown error")
                                    : fromStd(result.diagnostics.front().message);
-        statusBar()->showMessage(tr("Could not open %1: %2").arg(fileName, reason));
+        showStatus(tr("Could not open %1: %2").arg(fileName, reason), 0);
         m_diagnosticsDock->show();
         m_diagnosticsDock->raise();
         if (m_stack->currentWidget() == m_placeholder) {
@@ -759,7 +762,7 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
             m_placeholderError->show();
         }
         if (!QFileInfo::exists(result.path))
-            removeRecentFile(result.path);
+            m_recent->remove(result.path);
         // Starting this load cancelled the layout of the model still on screen: redo it.
         if (m_graph && !m_graphTab->view()->isShowingGraph())
             m_graphTab->setGraph(m_graph);
@@ -814,55 +817,16 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!m_unsaved->confirmClose()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
     settings.setValue(kSplitterKey, m_splitter->saveState());
     m_project->discardRecovery(); // a clean close
     QMainWindow::closeEvent(event);
-}
-
-void MainWindow::addRecentFile(const QString& path) {
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    QSettings settings;
-    QStringList files = settings.value(kRecentFilesKey).toStringList();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > kMaxRecentFiles)
-        files.removeLast();
-    settings.setValue(kRecentFilesKey, files);
-    rebuildRecentMenu();
-}
-
-void MainWindow::removeRecentFile(const QString& path) {
-    QSettings settings;
-    QStringList files = settings.value(kRecentFilesKey).toStringList();
-    if (files.removeAll(QFileInfo(path).absoluteFilePath()) == 0)
-        return;
-    settings.setValue(kRecentFilesKey, files);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    m_recentMenu->clear();
-    const QStringList files = QSettings().value(kRecentFilesKey).toStringList();
-    for (int i = 0; i < files.size(); ++i) {
-        const QString& path = files[i];
-        QAction* action = m_recentMenu->addAction(
-            QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()));
-        action->setStatusTip(QDir::toNativeSeparators(path));
-        action->setToolTip(QDir::toNativeSeparators(path));
-        connect(action, &QAction::triggered, this, [this, path] { openFile(path); });
-    }
-    if (files.isEmpty()) {
-        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
-        return;
-    }
-    m_recentMenu->addSeparator();
-    m_recentMenu->addAction(tr("&Clear Recent Files"), this, [this] {
-        QSettings().remove(kRecentFilesKey);
-        rebuildRecentMenu();
-    });
 }
 
 } // namespace strata::gui

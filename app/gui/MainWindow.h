@@ -6,7 +6,8 @@
 // run in the background through ModelLoader, schedules through the ScheduleDocument, edits through
 // the ScheduleEditor. Selecting an op in the graph selects its row in the op table and its block's
 // row in the schedule table and highlights its instructions in the listing, and back
-// (ProgramLinker).
+// (ProgramLinker). The Inspector dock shows the selected op or block (InspectorDock); the title
+// names the project and marks unsaved edits, and closing with them asks (UnsavedChanges).
 
 #include "base/Diagnostic.h"
 #include "ir/Graph.h"
@@ -64,6 +65,9 @@ class ModelLoader;
 class ScheduleDocument;
 class ScheduleEditor;
 class ScheduleToolBar;
+class InspectorDock;
+class RecentFiles;
+class UnsavedChanges;
 struct LoadResult;
 
 class MainWindow : public QMainWindow {
@@ -81,6 +85,7 @@ class MainWindow : public QMainWindow {
     void openFile(const QString& path);
 
     bool isLoading() const;
+    ModelLoader* modelLoader() const { return m_loader; }
     // Loading, making or checking a schedule, laying out the graph, or compiling.
     bool isBusy() const;
     QString currentFile() const { return m_currentFile; }
@@ -104,6 +109,8 @@ class MainWindow : public QMainWindow {
     CompareTab* compareTab() const { return m_compareTab; }
     TransfersTab* transfersTab() const { return m_transfersTab; }
     CalibrationController* calibrationController() const { return m_calibration; }
+    InspectorDock* inspectorDock() const { return m_inspector; }
+    UnsavedChanges* unsavedChanges() const { return m_unsaved; }
     views::program::ProgramView* programView() const { return m_programView; }
     views::pipeline::PipelineView* pipelineView() const { return m_pipelineView; }
 
@@ -148,6 +155,8 @@ class MainWindow : public QMainWindow {
     void onLoadFinished(const LoadResult& result);
     void showDiagnostics(const LoadResult& result);
     void onScheduleSnapshot();
+    // Shows `text` in the status bar, elided to its room with the whole text as tooltip.
+    void showStatus(const QString& text, int timeoutMs);
     void onEditRefused(const QString& reason, const std::vector<Diagnostic>& diagnostics);
     void showOpByName(const QString& name);
     void updateBusy();
@@ -155,9 +164,6 @@ class MainWindow : public QMainWindow {
     void onOpTableCurrentChanged();
     void updateFilterCount();
 
-    void addRecentFile(const QString& path);
-    void removeRecentFile(const QString& path);
-    void rebuildRecentMenu();
 
     ModelLoader* m_loader = nullptr;
     model::ImportOptions m_importOptions;
@@ -213,6 +219,9 @@ class MainWindow : public QMainWindow {
     QAction* m_aboutAction = nullptr;
     QMenu* m_fileMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
+    RecentFiles* m_recent = nullptr;
+    InspectorDock* m_inspector = nullptr;
+    UnsavedChanges* m_unsaved = nullptr;
     QMenu* m_editMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

@@ -1,6 +1,7 @@
 #include "ModelLoader.h"
 
 #include <QElapsedTimer>
+#include <QCoreApplication>
 #include <QFutureWatcher>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -55,6 +56,13 @@ ModelLoader::ModelLoader(QObject* parent)
 ModelLoader::~ModelLoader() {
     ++*m_generation; // let queued loads return without importing
     m_pool.waitForDone();
+}
+
+void ModelLoader::drain() {
+    m_pool.waitForDone();
+    // The watchers' finished signals are posted events; deliver them now.
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
 }
 
 std::uint64_t ModelLoader::load(const QString& path, const model::ImportOptions& options) {

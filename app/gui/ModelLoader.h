@@ -40,6 +40,9 @@ class ModelLoader : public QObject {
     // True from load() until the newest load has reported.
     bool isLoading() const { return m_loading; }
     std::uint64_t generation() const { return m_generation->load(); }
+    // Waits until no import runs (superseded ones included) and delivers what they reported:
+    // after it, a load that was going to report has. For tests proving a stale load is quiet.
+    void drain();
 
   signals:
     void started(std::uint64_t generation, const QString& path);

@@ -49,11 +49,11 @@ ProjectController::ProjectController(MainWindow* window)
     m_save->setObjectName(QStringLiteral("saveProjectAction"));
     m_save->setShortcut(QKeySequence::Save);
     m_save->setStatusTip(tr("Save the model, target, schedule and view as a project (.strata)"));
-    connect(m_save, &QAction::triggered, this, &ProjectController::save);
+    connect(m_save, &QAction::triggered, this, [this] { save(); });
     m_saveAs = new QAction(tr("Save Project &As…"), window);
     m_saveAs->setObjectName(QStringLiteral("saveProjectAsAction"));
     m_saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    connect(m_saveAs, &QAction::triggered, this, &ProjectController::saveAs);
+    connect(m_saveAs, &QAction::triggered, this, [this] { saveAs(); });
 
     m_relocate = [window](const QString& message) {
         if (QMessageBox::question(window, tr("Model Not Found"),
@@ -70,6 +70,14 @@ ProjectController::ProjectController(MainWindow* window)
     connect(m_window, &MainWindow::loadFinished, this, &ProjectController::onModelLoaded);
     connect(m_window->scheduleDocument(), &ScheduleDocument::snapshotChanged, this,
             &ProjectController::applySchedule);
+    // A starting schedule that could not be made: the project cannot be applied, and whoever
+    // waits for projectOpened() (the headless app) must hear so.
+    connect(m_window->scheduleDocument(), &ScheduleDocument::busyChanged, this, [this](bool busy) {
+        const ScheduleDocument* document = m_window->scheduleDocument();
+        if (!busy && m_opening && m_waitingForSchedule && !document->schedule() &&
+            !document->isMaking())
+            finishOpening(false, tr("Could not make a schedule for the project's model"));
+    });
 }
 
 bool ProjectController::isProjectFile(const QString& path) {
@@ -156,17 +164,15 @@ bool ProjectController::saveTo(const QString& path) {
     }
     m_path = QFileInfo(path).absoluteFilePath();
     emit statusMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
+    emit saved(m_path);
     return true;
 }
 
-void ProjectController::save() {
-    if (m_path.isEmpty())
-        saveAs();
-    else
-        saveTo(m_path);
+bool ProjectController::save() {
+    return m_path.isEmpty() ? saveAs() : saveTo(m_path);
 }
 
-void ProjectController::saveAs() {
+bool ProjectController::saveAs() {
     QString suggestion = m_path;
     if (suggestion.isEmpty() && !m_window->currentFile().isEmpty()) {
         const QFileInfo model(m_window->currentFile());
@@ -176,10 +182,10 @@ void ProjectController::saveAs() {
     QString path = QFileDialog::getSaveFileName(m_window, tr("Save Project"), suggestion,
                                                 tr("Strata projects (*.strata)"));
     if (path.isEmpty())
-        return;
+        return false;
     if (!isProjectFile(path))
         path += QStringLiteral(".strata");
-    saveTo(path);
+    return saveTo(path);
 }
 
 bool ProjectController::open(const QString& path) {
@@ -257,7 +263,7 @@ void ProjectController::applySchedule() {
             emit problemsReported(schedule.diagnostics());
         } else if (*schedule != *document->schedule()) {
             const EditOutcome outcome =
-                document->replaceSchedule(std::move(schedule).value(), tr("Open saved schedule"));
+                document->openSchedule(std::move(schedule).value(), tr("Open saved schedule"));
             if (outcome.refused())
                 emit statusMessage(outcome.reason, 15000);
         }

@@ -47,6 +47,10 @@ class ProjectController : public QObject {
     bool open(const QString& path);
     // Saves to `path` atomically and makes it the project's file; false with a message if not.
     bool saveTo(const QString& path);
+    // Save (Ctrl+S): to the project's file, or where a dialog asks when there is none yet.
+    // False when it was not saved (cancelled or failed).
+    bool save();
+    bool saveAs();
 
     // What would be saved now (no model: nullopt).
     std::optional<project::Project> currentProject() const;
@@ -72,12 +76,12 @@ class ProjectController : public QObject {
   signals:
     // A project's model, schedule and view are in place (ok), or opening it stopped.
     void projectOpened(const QString& path, bool ok);
+    // The project was written to `path`, now its file.
+    void saved(const QString& path);
     void problemsReported(const std::vector<strata::Diagnostic>& diagnostics);
     void statusMessage(const QString& text, int timeoutMs);
 
   private:
-    void save();
-    void saveAs();
     bool write(const QString& path, const project::Project& project, QString* error) const;
     void onModelLoaded(const QString& path, bool ok);
     void applySchedule();

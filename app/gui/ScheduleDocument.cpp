@@ -288,7 +288,7 @@ EditOutcome ScheduleDocument::refuse(const QString& reason, std::vector<Diagnost
     return {EditOutcome::Status::Refused, reason};
 }
 
-EditOutcome ScheduleDocument::edit(const QString& text, EditFunction function) {
+EditOutcome ScheduleDocument::edit(const QString& text, EditFunction function, bool asBase) {
     if (!m_graph || !m_state.schedule)
         return refuse(tr("%1: there is no schedule to edit yet").arg(text), {});
     if (m_making)
@@ -296,21 +296,22 @@ EditOutcome ScheduleDocument::edit(const QString& text, EditFunction function) {
             tr("%1: a new starting schedule is being made; edit it when it is ready").arg(text),
             {});
     if (m_worker->isCacheInUse()) {
-        m_queued.push_back({text, std::move(function)});
+        m_queued.push_back({text, std::move(function), asBase});
         return {EditOutcome::Status::Queued, {}};
     }
-    return runEdit(text, function);
+    return runEdit(text, function, asBase);
 }
 
 void ScheduleDocument::runQueuedEdits() {
     while (!m_queued.empty() && !m_worker->isCacheInUse() && !m_making) {
         PendingEdit next = std::move(m_queued.front());
         m_queued.erase(m_queued.begin());
-        runEdit(next.text, next.edit);
+        runEdit(next.text, next.edit, next.asBase);
     }
 }
 
-EditOutcome ScheduleDocument::runEdit(const QString& text, const EditFunction& function) {
+EditOutcome ScheduleDocument::runEdit(const QString& text, const EditFunction& function,
+                                      bool asBase) {
     const target::Target& target = *m_state.target->target;
     std::shared_ptr<schedule::ScheduleCheck> check;
     schedule::EditResult result = schedule::Schedule{};
@@ -341,6 +342,8 @@ EditOutcome ScheduleDocument::runEdit(const QString& text, const EditFunction& f
     after.schedule = std::make_shared<const schedule::Schedule>(std::move(*result));
     m_knownCheck = std::move(check);
     m_undo->push(new ScheduleCommand(this, text, m_state, std::move(after)));
+    if (asBase)
+        m_undo->clear(); // the state stays; only the way back to the one before goes
     return {EditOutcome::Status::Applied, {}};
 }
 
@@ -348,6 +351,15 @@ EditOutcome ScheduleDocument::replaceSchedule(schedule::Schedule replacement, co
     return edit(text, [replacement = std::move(replacement)](const schedule::Schedule&) {
         return schedule::EditResult(replacement);
     });
+}
+
+EditOutcome ScheduleDocument::openSchedule(schedule::Schedule opened, const QString& text) {
+    return edit(
+        text,
+        [opened = std::move(opened)](const schedule::Schedule&) {
+            return schedule::EditResult(opened);
+        },
+        true);
 }
 
 EditOutcome ScheduleDocument::fuse(std::vector<int> blocks) {

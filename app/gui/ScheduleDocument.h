@@ -91,6 +91,9 @@ class ScheduleDocument : public QObject {
     EditOutcome setBuffering(int block, int buffering);
     // Replaces the whole schedule (a saved one, e.g. from a project), checked like any edit.
     EditOutcome replaceSchedule(schedule::Schedule schedule, const QString& text);
+    // Like replaceSchedule, but the result is where the history starts (a project's saved
+    // schedule): Undo does not go back past it, and the undo stack is clean there.
+    EditOutcome openSchedule(schedule::Schedule schedule, const QString& text);
 
     // The block holding `op` in the current schedule, or -1.
     int blockOfOp(ir::OpId op) const;
@@ -122,6 +125,7 @@ class ScheduleDocument : public QObject {
     struct PendingEdit {
         QString text;
         EditFunction edit;
+        bool asBase = false; // see openSchedule()
     };
 
     std::shared_ptr<const TargetChoice>
@@ -130,8 +134,8 @@ class ScheduleDocument : public QObject {
     void startChecking();
     void onJobFinished(const ScheduleJobResult& result);
     void runQueuedEdits();
-    EditOutcome edit(const QString& text, EditFunction function);
-    EditOutcome runEdit(const QString& text, const EditFunction& function);
+    EditOutcome edit(const QString& text, EditFunction function, bool asBase = false);
+    EditOutcome runEdit(const QString& text, const EditFunction& function, bool asBase = false);
     EditOutcome refuse(const QString& reason, std::vector<Diagnostic> diagnostics);
     void publish(std::shared_ptr<const schedule::ScheduleCheck> check);
     void setBusy();

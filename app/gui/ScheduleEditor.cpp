@@ -44,7 +44,10 @@ ScheduleEditor::ScheduleEditor(ScheduleDocument* document, views::graph::GraphVi
     m_undo->setShortcut(QKeySequence::Undo);
     m_redo = stack->createRedoAction(window, tr("&Redo"));
     m_redo->setObjectName(QStringLiteral("redoAction"));
-    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+    // Both common redo keys, each once: QKeySequence::Redo repeats Ctrl+Shift+Z on some
+    // platforms, and a key bound twice is an "ambiguous shortcut" that does nothing.
+    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
+                          QKeySequence(Qt::CTRL | Qt::Key_Y)});
 
     m_fuse = new QAction(tr("&Fuse Blocks"), window);
     m_fuse->setObjectName(QStringLiteral("fuseAction"));

@@ -68,7 +68,7 @@ TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
     bar->addWidget(m_source);
     m_runMicrobench = new QPushButton(tr("Run Microbench"));
     m_runMicrobench->setObjectName(QStringLiteral("runMicrobench"));
-    m_runMicrobench->setToolTip(tr("Seed 004's experiment: two transfer kinds issued alternately, two in flight, swept "
+    m_runMicrobench->setToolTip(tr("Transfer throughput by size: two transfer kinds issued alternately, two in flight, swept "
                                    "over sizes; emulated on the current target, and measured on this computer when the "
                                    "target is host"));
     bar->addWidget(m_runMicrobench);
@@ -247,7 +247,7 @@ void TransfersTab::showThroughput() {
             m_throughput->setMicrobench(*m_microbench->predicted, m_microbench->measured ? &*m_microbench->measured : nullptr);
         else
             m_throughput->showMessage(m_microbenchRunning ? tr("Running the microbenchmark\u2026")
-                                                          : tr("Run Microbench to see seed 004's experiment on this target"));
+                                                          : tr("Run Microbench to see the transfer throughput by size on this target"));
         return;
     }
     if (!m_analysis) {

@@ -1,13 +1,16 @@
 // strata: the desktop app. `strata [MODEL] [--screenshot OUT.png]
 // [--tab graph|program|pipeline|ops|timeline|transfers|compare] [--trace FILE ...] [--target NAME]
-// [--strategy NAME] [--heat time|dram|error] [--run] [--export DIR] [--size WxH]
+// [--strategy NAME] [--heat time|dram|error] [--run] [--export DIR] [--size WxH] [--select OP|B3]
 // [--input-shape name=1x3x224x224 ...]`.
 // With --screenshot or --export it works headless: loads MODEL, runs what the tab needs (the
 // schedule, the graph's layout, a compile for program and pipeline; with --run a measured run on
 // this computer; with --tab compare, the --trace files are the runs compared), writes the export bundle and/or renders the window into OUT.png and exits:
-// 0 when the model loaded (and the export worked), 1 when not, 2 on bad usage.
+// 0 when the model loaded (and the export worked), 1 when not (the reason on stderr; a project
+// whose model is gone fails instead of asking), 2 on bad usage. --help and --version need no
+// display.
 
 #include "CompareTab.h"
+#include "DiagnosticsPanel.h"
 #include "CompileController.h"
 #include "EmulateController.h"
 #include "ExportController.h"
@@ -33,8 +36,11 @@
 #include <QRegularExpression>
 #include <QTextStream>
 #include <QTimer>
+#include <QTreeWidgetItem>
 #include <cstdio>
+#include <memory>
 #include <optional>
+#include <string_view>
 
 namespace {
 
@@ -49,6 +55,7 @@ struct Arguments {
     QSize size{1600, 1000};
     strata::model::ImportOptions importOptions;
     QStringList traces; // --trace: trace files for the Timeline tab
+    QString select;     // --select: an op's name or a block ("B3") to select, e.g. for the Inspector
     bool run = false;   // --run: a measured run on this computer before the screenshot/export
     QString exportDir;  // --export: the bundle's folder
     std::optional<strata::views::graph::HeatMode> heat; // --heat: the graph's heat overlay
@@ -100,10 +107,95 @@ void waitUntilSettled(const strata::gui::MainWindow& window) {
     loop.exec();
 }
 
+// --help and --version need no display: they are answered by a QCoreApplication, since a
+// QApplication aborts when it finds no display to connect to.
+bool asksForHelpOrVersion(int argc, char* argv[]) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg(argv[i]);
+        if (arg == "--") // what follows are file names
+            return false;
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" ||
+            arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+// Prints the Diagnostics dock's errors and warnings to stderr (headless: nobody sees the dock).
+void printDiagnostics(const strata::gui::DiagnosticsPanel& panel) {
+    using Panel = strata::gui::DiagnosticsPanel;
+    QTextStream err(stderr);
+    for (int i = 0; i < panel.topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* item = panel.topLevelItem(i);
+        const QString severity = item->text(Panel::SeverityColumn);
+        if (severity == QLatin1String("info"))
+            continue;
+        err << "strata: " << severity << ": " << item->text(Panel::MessageColumn);
+        if (!item->text(Panel::LocationColumn).isEmpty())
+            err << " (" << item->text(Panel::LocationColumn) << ")";
+        err << "\n";
+    }
+}
+
+// Headless: opens a model or project and waits for the outcome; on failure says why on stderr.
+// A project ends with projectOpened (its model, schedule and saved run in place), a model with
+// loadFinished; either may come before openFile() returns.
+bool openHeadless(strata::gui::MainWindow& window, const QString& path) {
+    using strata::gui::MainWindow;
+    using strata::gui::ProjectController;
+    bool finished = false;
+    bool ok = false;
+    QEventLoop loop;
+    auto done = [&](const QString&, bool opened) {
+        finished = true;
+        ok = opened;
+        loop.quit();
+    };
+    if (ProjectController::isProjectFile(path)) {
+        // Nobody can answer "where is the model now?" headless: a missing model fails.
+        window.projectController()->setRelocateHandler({});
+        QObject::connect(window.projectController(), &ProjectController::projectOpened, &loop, done);
+    } else {
+        QObject::connect(&window, &MainWindow::loadFinished, &loop, done);
+    }
+    window.openFile(path);
+    if (!finished)
+        loop.exec();
+    if (!ok) {
+        QTextStream(stderr) << "strata: could not open " << path << "\n";
+        printDiagnostics(*window.diagnosticsPanel());
+    }
+    return ok;
+}
+
+// Selects the op called `name`, or block "B<id>", in the graph; false (with a message) if the
+// model has neither.
+bool selectHeadless(strata::gui::MainWindow& window, const QString& name) {
+    strata::views::graph::GraphView* view = window.graphTab()->view();
+    static const QRegularExpression kBlock(QStringLiteral("^B(\\d{1,9})$"));
+    const auto schedule = window.scheduleDocument()->schedule();
+    if (const auto match = kBlock.match(name);
+        match.hasMatch() && schedule && schedule->findBlock(match.captured(1).toInt())) {
+        view->selectBlock(match.captured(1).toInt());
+        return true;
+    }
+    const auto graph = window.scheduleDocument()->graph();
+    if (const auto op = graph ? graph->findOp(name.toStdString()) : std::nullopt) {
+        view->selectOp(*op);
+        return true;
+    }
+    QTextStream(stderr) << "strata: --select '" << name << "': the model has no such op or block\n";
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
-    QApplication app(argc, argv);
+    std::unique_ptr<QCoreApplication> app;
+    if (asksForHelpOrVersion(argc, argv))
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    else
+        app = std::make_unique<QApplication>(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Strata"));
     QApplication::setOrganizationName(QStringLiteral("Strata"));
     QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
@@ -160,9 +252,15 @@ int main(int argc, char* argv[]) {
         QStringLiteral("Load MODEL, write the export bundle (with plots) into <folder> and exit."),
         QStringLiteral("folder"));
     parser.addOption(exportOption);
+    const QCommandLineOption selectOption(
+        QStringLiteral("select"),
+        QStringLiteral("Headless: select an op (by name) or a block (B3) before the screenshot; "
+                       "the Inspector shows it."),
+        QStringLiteral("name"));
+    parser.addOption(selectOption);
     parser.addOptions(
         {screenshotOption, tabOption, sizeOption, inputShapeOption, targetOption, strategyOption});
-    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX model to open."),
+    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX model or Strata project (.strata) to open."),
                                  QStringLiteral("[MODEL]"));
 
     // parse(), not process(): bad usage must exit with 2, which process() does not do.
@@ -224,6 +322,7 @@ int main(int argc, char* argv[]) {
     args.traces = parser.values(traceOption);
     args.run = parser.isSet(runOption);
     args.exportDir = parser.value(exportOption);
+    args.select = parser.value(selectOption).trimmed();
     args.target = parser.value(targetOption).trimmed();
     std::optional<strata::schedule::Strategy> strategy;
     if (parser.isSet(strategyOption)) {
@@ -263,17 +362,7 @@ int main(int argc, char* argv[]) {
     // Screenshot mode: wait for the background import, then render the settled window.
     window.resize(args.size);
     window.show();
-    bool loaded = true;
-    if (!args.model.isEmpty()) {
-        QEventLoop loop;
-        QObject::connect(&window, &strata::gui::MainWindow::loadFinished, &loop,
-                         [&](const QString&, bool ok) {
-                             loaded = ok;
-                             loop.quit();
-                         });
-        window.openFile(args.model);
-        loop.exec();
-    }
+    const bool loaded = args.model.isEmpty() || openHeadless(window, args.model);
     if (loaded) {
         waitUntilSettled(window);
         // The listing and the passes need a compile of the schedule just made.
@@ -324,6 +413,8 @@ int main(int argc, char* argv[]) {
         if (!finished)
             loop.exec();
     }
+    if (loaded && !args.select.isEmpty() && !selectHeadless(window, args.select))
+        return kUsageError;
     if (args.screenshot.isEmpty())
         return loaded && exported ? 0 : 1;
     // Let layouts and deferred resizes (dock sizes, column widths) settle before grabbing.

@@ -84,6 +84,19 @@ class SmallGraph {
         return out;
     }
 
+    // A constant of known values (a Resize's scales, a Gather's indices).
+    template <class T> ir::ValueId constant(const std::string& name, ir::Shape shape, ir::DType dtype, std::vector<T> values) {
+        const ir::ValueId id = value(name, std::move(shape), dtype);
+        ir::Value& v = m_graph->values[id.index];
+        auto data = std::make_shared<std::vector<T>>(std::move(values));
+        v.isConstant = true;
+        v.isInitializer = true;
+        v.data.data = reinterpret_cast<const std::byte*>(data->data());
+        v.data.size = data->size() * sizeof(T);
+        v.data.owner = data;
+        return id;
+    }
+
     std::size_t ops() const { return m_graph->ops.size(); }
 
     std::shared_ptr<const ir::Graph> finish(ir::ValueId output) {
@@ -95,10 +108,10 @@ class SmallGraph {
     }
 
   private:
-    ir::ValueId value(const std::string& name, ir::Shape shape) {
+    ir::ValueId value(const std::string& name, ir::Shape shape, ir::DType dtype = ir::DType::Float32) {
         ir::Value v;
         v.name = name;
-        v.dtype = ir::DType::Float32;
+        v.dtype = dtype;
         v.shape = std::move(shape);
         m_graph->values.push_back(std::move(v));
         return ir::ValueId{static_cast<std::uint32_t>(m_graph->values.size() - 1)};
@@ -229,7 +242,8 @@ compiler::Program barrierProgram(const target::Target& target, int count) {
 bool computesOnly(const ir::Graph& graph) {
     return graph.name == "calibrate-conv-pointwise-deep" || graph.name == "calibrate-conv-depthwise-small" ||
            graph.name == "calibrate-elementwise-Erf" || graph.name == "calibrate-elementwise-Sigmoid" ||
-           graph.name == "calibrate-normalization-layer";
+           graph.name == "calibrate-normalization-layer" || graph.name == "calibrate-reduction-pool" ||
+           graph.name == "calibrate-reduction-rows" || graph.name == "calibrate-resize" || graph.name == "calibrate-gather";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -417,6 +431,41 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         const std::int64_t c = 32 * s;
         auto x = g.input("x", {1, c, 56, 56});
         out.push_back(g.finish(g.op("ReduceMean", {x}, {1, c, 1, 1}, {{"axes", Ints{2, 3}}, {"keepdims", std::int64_t{1}}})));
+    }
+    {
+        // A global average pool written as ReduceMean over 7 x 7 planes of many channels (the end
+        // of ShuffleNet, MNASNet): 49 reads per output, where the planes above have 3,136. With
+        // them and the rows below it tells the cost per element read (`reduction`) from the cost
+        // per output (overhead_cycles.reduction_output).
+        SmallGraph g("calibrate-reduction-pool");
+        const std::int64_t c = 256 * s;
+        auto x = g.input("x", {1, c, 7, 7});
+        out.push_back(g.finish(g.op("ReduceMean", {x}, {1, c, 1, 1}, {{"axes", Ints{2, 3}}, {"keepdims", std::int64_t{1}}})));
+    }
+    {
+        // A mean over rows (a transformer's hidden size of 768, as a layer norm written out in ops).
+        SmallGraph g("calibrate-reduction-rows");
+        const std::int64_t tokens = 32 * s;
+        auto x = g.input("x", {1, tokens, 768});
+        out.push_back(g.finish(g.op("ReduceMean", {x}, {1, tokens, 1}, {{"axes", Ints{-1}}, {"keepdims", std::int64_t{1}}})));
+    }
+    {
+        // A segmentation head's 2x nearest upsampling (the target's `resize` figure).
+        SmallGraph g("calibrate-resize");
+        const std::int64_t c = 16 * s;
+        auto x = g.input("x", {1, c, 28, 28});
+        auto scales = g.constant<float>("scales", {4}, ir::DType::Float32, {1.0f, 1.0f, 2.0f, 2.0f});
+        out.push_back(g.finish(g.op("Resize", {x, ir::ValueId{}, scales}, {1, c, 56, 56}, {{"mode", std::string("nearest")}})));
+    }
+    {
+        // An embedding lookup: rows of a 1000 x 256 table by index (the target's `gather` figure).
+        SmallGraph g("calibrate-gather");
+        const std::int64_t n = 64 * s;
+        auto table = g.weight("table", {1000, 256});
+        std::vector<std::int64_t> indices(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<std::int64_t>((i * 379) % 1000);
+        auto idx = g.constant<std::int64_t>("indices", {n}, ir::DType::Int64, std::move(indices));
+        out.push_back(g.finish(g.op("Gather", {table, idx}, {n, 256}, {{"axis", std::int64_t{0}}})));
     }
     {
         SmallGraph g("calibrate-data_movement");

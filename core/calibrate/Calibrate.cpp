@@ -79,10 +79,12 @@ std::vector<reference::Tensor> randomInputs(const ir::Graph& graph) {
     return inputs;
 }
 
-// A conv compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a
-// depthwise one, output elements for a dense or pointwise one; 0 for other classes.
+// A compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a depthwise
+// conv, output elements for a dense or pointwise one and for a reduction; 0 for other classes.
 double costUnits(const compiler::Compute& compute, std::size_t fitClass) {
-    if (fitClass != kConvClass && fitClass != kPointwiseConvClass && fitClass != kDepthwiseConvClass) return 0;
+    if (fitClass != kConvClass && fitClass != kPointwiseConvClass && fitClass != kDepthwiseConvClass &&
+        fitClass != kReductionClass)
+        return 0;
     double units = 0;
     for (const compiler::Operand& out : compute.outputs) {
         double elements = double(tiling::regionElements(out.region));
@@ -295,6 +297,8 @@ class Calibration {
                                                  : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
                                                  : emulator::isTranscendental(op)        ? kTranscendentalClass
                                                  : emulator::isLayerNorm(op)             ? kLayerNormClass
+                                                 : emulator::isResize(op)                ? kResizeClass
+                                                 : emulator::isGather(op)                ? kGatherClass
                                                                                          : static_cast<std::size_t>(op.opClass);
                     samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz), costUnits(compute, fitClass)});
                 }
@@ -384,7 +388,12 @@ class Calibration {
         if (m_report.compute.samples[kLayerNormClass])
             t.throughput.layerNormPerCycle = m_report.compute.throughputPerCycle[kLayerNormClass];
         t.overheads.convOutputCycles = std::max(m_report.compute.unitCycles[kConvClass], m_report.compute.unitCycles[kPointwiseConvClass]);
+        if (m_report.compute.samples[kResizeClass])
+            t.throughput.resizePerCycle = m_report.compute.throughputPerCycle[kResizeClass];
+        if (m_report.compute.samples[kGatherClass])
+            t.throughput.gatherPerCycle = m_report.compute.throughputPerCycle[kGatherClass];
         t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
+        t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
         t.overheads.waitCycles = m_report.waitCycles + gap;
         t.overheads.barrierCycles = m_report.barrierCycles + gap;
@@ -415,6 +424,8 @@ std::string computeClassName(std::size_t fitClass) {
     if (fitClass == kPointwiseConvClass) return "pointwise_conv";
     if (fitClass == kTranscendentalClass) return "transcendental";
     if (fitClass == kLayerNormClass) return "layer_norm";
+    if (fitClass == kResizeClass) return "resize";
+    if (fitClass == kGatherClass) return "gather";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 

@@ -68,11 +68,15 @@ inline constexpr std::size_t kPointwiseConvClass = kOpClasses + 1;
 inline constexpr std::size_t kTranscendentalClass = kOpClasses + 2;
 // Layer normalizations (the target's throughput_per_cycle.layer_norm).
 inline constexpr std::size_t kLayerNormClass = kOpClasses + 3;
-inline constexpr std::size_t kComputeClasses = kOpClasses + 4;
+// Resizes and gathers (the target's throughput_per_cycle.resize and gather).
+inline constexpr std::size_t kResizeClass = kOpClasses + 4;
+inline constexpr std::size_t kGatherClass = kOpClasses + 5;
+inline constexpr std::size_t kComputeClasses = kOpClasses + 6;
 
 // One compute instruction measured: its class (ir::OpClass index, kDepthwiseConvClass or
 // kPointwiseConvClass), its
-// work (MACs for convs and matmul, output elements otherwise: emulator::computeWork), its
+// work (MACs for convs and matmul, input elements for reductions, output elements otherwise:
+// emulator::computeWork), its
 // duration in cycles, and its count of the class's cost unit (kUnitGroups; 0 for others).
 struct ComputeSample {
     std::size_t opClass = 0;
@@ -83,14 +87,17 @@ struct ComputeSample {
 
 // Classes whose computes also pay per unit of something besides their work, one cost per group:
 // dense and pointwise convolutions per output element (the target's overhead_cycles.conv_output),
-// depthwise ones per output row (depthwise_row).
-inline constexpr std::size_t kConvClass = 0; // ir::OpClass::Conv
+// depthwise ones per output row (depthwise_row), reductions per output element (reduction_output;
+// their work is the elements they read).
+inline constexpr std::size_t kConvClass = 0;      // ir::OpClass::Conv
+inline constexpr std::size_t kReductionClass = 5; // ir::OpClass::Reduction
 struct UnitGroup {
     std::array<std::size_t, 2> classes;
     std::size_t count; // of `classes` used
 };
-inline constexpr std::array<UnitGroup, 2> kUnitGroups = {{{{kConvClass, kPointwiseConvClass}, 2},
-                                                          {{kDepthwiseConvClass, 0}, 1}}};
+inline constexpr std::array<UnitGroup, 3> kUnitGroups = {{{{kConvClass, kPointwiseConvClass}, 2},
+                                                          {{kDepthwiseConvClass, 0}, 1},
+                                                          {{kReductionClass, 0}, 1}}};
 
 // cycles = overhead + work / throughput[class] + units x unitCycles[class], fitted over the median
 // time of each (class, work, units) shape (a kernel's tiles and repeats scatter), one overhead

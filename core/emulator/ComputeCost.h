@@ -1,11 +1,14 @@
 #pragma once
 // The time of one compute instruction: the target's fixed overhead plus its work at the
 // throughput of its op class (docs/TARGETS.md): multiply-accumulates (FLOPs / 2, docs/OP_COSTS.md)
-// for conv and matmul, output elements for every other class.
+// for conv and matmul, input elements read for reductions (their time follows what they read, not
+// the few elements they write), output elements for every other class.
 
 #include "compiler/Program.h"
 #include "ir/Graph.h"
 #include "target/Target.h"
+
+#include <string>
 
 namespace strata::emulator {
 
@@ -30,6 +33,10 @@ bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
 // output row of a depthwise one) join it as cycles per MAC: a convolution's MACs per output element
 // (and per output row) are fixed by its shapes, whatever its tiling, so
 // 1 / rate = 1 / figure + unit cost / MACs per unit. Without them: the figure itself.
+// Resizes and gathers run at the `resize` and `gather` figures (defaulting to `elementwise` and
+// `data_movement`); a reduction at `reduction` per input element read (computeWork) with
+// overhead_cycles.reduction_output per output joined the same way (1 / rate = 1 / figure +
+// unit cost / inputs per output).
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
 
 // An elementwise op that evaluates a transcendental function per element (Erf, Exp, Log, Tanh,
@@ -38,6 +45,27 @@ bool isTranscendental(const ir::Op& op);
 
 // A LayerNormalization: the target's `layer_norm` figure.
 bool isLayerNorm(const ir::Op& op);
+
+// A Resize (or Upsample): the target's `resize` figure.
+bool isResize(const ir::Op& op);
+// A Gather, GatherElements or GatherND: the target's `gather` figure.
+bool isGather(const ir::Op& op);
+
+// Input elements a reduction reads per output element (the reduced axes' extent); 0 when not a
+// reduction or its shapes are not known.
+double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph);
+
+// The figure an op is costed with (`conv`, `pointwise_conv`, `resize`, `reduction`...) and whether
+// it is a fallback: the op's own figure is absent from the target, so a figure measured on other
+// work stands in (a Resize at `elementwise`'s rate when the target has no `resize`), or the op
+// is of class `other`. `compare`-style reports list the fallbacks so a user knows which predictions
+// rest on another kind of work.
+struct CostFigure {
+    std::string name;
+    bool fallback = false;
+    std::string fallbackFrom;  // the figure the op has no value for ("resize"), when a fallback
+};
+CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
 
 // MACs per output element of a convolution (input channels per group x window), and per output
 // row (that x output width); 0 when its weights' or output's shape is not known.

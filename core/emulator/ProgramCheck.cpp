@@ -123,13 +123,13 @@ class Describer {
             step.link = static_cast<std::uint32_t>(w->tag);
         } else if (const auto* c = std::get_if<compiler::Compute>(&in.body)) {
             // One walk over the operands (they are out of cache): check each, sum its bytes and
-            // the output elements (computeWork's sum, in the same order).
+            // the input and output elements (computeWork's sums, in the same order).
             std::uint64_t bytes = 0;
-            double outputElements = 0;
+            double inputElements = 0, outputElements = 0;
             for (const auto* operands : {&c->inputs, &c->outputs})
                 for (const compiler::Operand& o : *operands) {
                     const std::int64_t elements = elementsOf(o.region);
-                    if (operands == &c->outputs) outputElements += double(elements);
+                    (operands == &c->outputs ? outputElements : inputElements) += double(elements);
                     if (!o.value.valid()) continue;
                     if (o.value.index >= m_graph.values.size())
                         return problem(fmt::format("{}: value {} is not in the model", instructionName(id), o.value.index));
@@ -138,7 +138,8 @@ class Describer {
             const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
             const bool macs = opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul;
             const double throughput = step.op != kNoInstruction ? m_facts.opThroughput[step.op] : m_target.throughput.of(opClass);
-            step.amount = cyclesAtThroughput(macs ? c->flops / 2 : outputElements, throughput, m_target);
+            const double work = macs ? c->flops / 2 : opClass == ir::OpClass::Reduction ? inputElements : outputElements;
+            step.amount = cyclesAtThroughput(work, throughput, m_target);
             step.bytes = bytes;
         } else if (const auto* b = std::get_if<compiler::Barrier>(&in.body)) {
             step.link = static_cast<std::uint32_t>(b->id);

@@ -1,7 +1,10 @@
 #pragma once
-// Shape inference and constant folding, alternated until nothing more folds: folding a shape
-// computation turns a Reshape's shape input into a constant, which lets onnx's shape inference
-// resolve the Reshape's output, which may make the next Shape op foldable.
+// Shape inference and constant folding. Any node whose inputs are all constants folds, whatever
+// its op, when the reference evaluator has a kernel for it (ReferenceFolding); Shape and Size
+// fold once their input's shape is static. A pass runs in topological order and re-infers the
+// types of the nodes that stay from what it has folded so far, so a whole shape chain
+// (Shape -> Gather -> Cast -> Range -> ... -> Expand) folds in one pass; onnx's whole-graph
+// inference runs between passes until nothing more folds.
 
 #include "base/Expected.h"
 

@@ -2,6 +2,8 @@
 
 #include "ir/GraphHash.h"
 
+#include "model/AttributeConvert.h"
+#include "model/DataDependence.h"
 #include "model/ModelChecks.h"
 #include "model/OpCost.h"
 #include "model/TensorConvert.h"
@@ -14,24 +16,6 @@ namespace strata::model {
 namespace {
 
 constexpr int kMaxReportedShapeErrors = 10;
-
-ir::AttributeValue convertAttribute(const onnx::AttributeProto& a) {
-    using A = onnx::AttributeProto;
-    switch (a.type()) {
-    case A::INT: return a.i();
-    case A::FLOAT: return double(a.f());
-    case A::STRING: return a.s();
-    case A::INTS: return std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
-    case A::FLOATS: return std::vector<double>(a.floats().begin(), a.floats().end());
-    case A::STRINGS: return std::vector<std::string>(a.strings().begin(), a.strings().end());
-    case A::TENSOR: {
-        std::string dims;
-        for (auto d : a.t().dims()) dims += (dims.empty() ? "" : "x") + std::to_string(d);
-        return "<tensor " + (dims.empty() ? std::string("scalar") : dims) + ">";
-    }
-    default: return std::string("<unsupported attribute>");
-    }
-}
 
 class Builder {
   public:
@@ -169,6 +153,7 @@ class Builder {
     // type describes it (differs from `name` for a renamed output).
     std::optional<ir::ValueId> valueFor(const std::string& name, const std::string& typeName = {}) {
         if (auto it = m_valueIds.find(name); it != m_valueIds.end()) return it->second;
+        if (!m_triedValues.insert(name).second) return std::nullopt; // failed, and was reported
         ir::Value v;
         v.name = name;
         const std::string& lookup = typeName.empty() ? name : typeName;
@@ -226,20 +211,33 @@ class Builder {
         const auto& tensor = type->tensor_type();
         v.dtype = static_cast<ir::DType>(tensor.elem_type());
         if (!tensor.has_shape()) {
-            shapeError(producerText(lookup) + "its shape could not be inferred", v.name);
+            shapeError(producerText(lookup) + "its shape could not be inferred" +
+                           dataDependence(lookup),
+                       v.name);
             return false;
         }
         for (const auto& d : tensor.shape().dim()) {
             if (!d.has_dim_value() || d.dim_value() < 0) {
                 shapeError(producerText(lookup) + "its shape is not static (dim " +
                                (d.has_dim_param() ? "'" + d.dim_param() + "'" : std::string("?")) +
-                               "); it depends on data Strata cannot know before running",
+                               ")" + dataDependence(lookup, "; it depends on data Strata cannot know before running"),
                            v.name);
                 return false;
             }
             v.shape.push_back(d.dim_value());
         }
         return true;
+    }
+
+    // "; it depends on the data of graph input 'ids', which ...", or `otherwise` when no graph
+    // input's data reaches `name`.
+    std::string dataDependence(const std::string& name, const std::string& otherwise = {}) const {
+        std::string inputs;
+        for (const auto& input : graphInputsShaping(m_graphProto, name))
+            inputs += (inputs.empty() ? "'" : ", '") + input + "'";
+        return inputs.empty() ? otherwise
+                              : "; it depends on the data of graph input " + inputs +
+                                    ", which Strata cannot know before running";
     }
 
     std::string producerText(const std::string& name) const {
@@ -294,6 +292,7 @@ class Builder {
 
     std::shared_ptr<ir::Graph> m_graph;
     std::unordered_map<std::string, ir::ValueId> m_valueIds;
+    std::unordered_set<std::string> m_triedValues; // those without an id failed
 };
 
 } // namespace

@@ -102,7 +102,8 @@ struct TransferPath {
 };
 
 // Per-core throughput of one op class, in that class's unit per cycle: multiply-accumulates for
-// Conv and MatMul, output elements for everything else (docs/TARGETS.md).
+// Conv and MatMul, input elements read for Reduction, output elements for everything else
+// (docs/TARGETS.md).
 struct ComputeThroughput {
     std::array<double, 9> perCycle{}; // indexed by ir::OpClass
     // MACs per cycle of a depthwise convolution (group == input channels > 1), which a CPU or
@@ -119,12 +120,20 @@ struct ComputeThroughput {
     // group's mean and variance before it scales: several passes where an inference batch-norm is
     // one multiply-add per element. 0: the `normalization` figure.
     double layerNormPerCycle = 0;
+    // Output elements per cycle of a Resize (an index computation and a gather per output element,
+    // several reads per element when it interpolates). 0: the `elementwise` figure.
+    double resizePerCycle = 0;
+    // Output elements per cycle of a Gather (a row copy per index: lookups, a token's embedding).
+    // 0: the `data_movement` figure.
+    double gatherPerCycle = 0;
     double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
     double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
     double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
     double pointwiseConv() const { return pointwiseConvPerCycle > 0 ? pointwiseConvPerCycle : of(ir::OpClass::Conv); }
     double transcendental() const { return transcendentalPerCycle > 0 ? transcendentalPerCycle : of(ir::OpClass::Elementwise); }
     double layerNorm() const { return layerNormPerCycle > 0 ? layerNormPerCycle : of(ir::OpClass::Normalization); }
+    double resize() const { return resizePerCycle > 0 ? resizePerCycle : of(ir::OpClass::Elementwise); }
+    double gather() const { return gatherPerCycle > 0 ? gatherPerCycle : of(ir::OpClass::DataMovement); }
 
     bool operator==(const ComputeThroughput&) const = default;
 };
@@ -141,6 +150,10 @@ struct Overheads {
     // output row, so small planes run slower per MAC.
     double convOutputCycles = 0;       // per output element of a dense or pointwise convolution
     double depthwiseRowCycles = 0;     // per output row (one channel, one output line) of a depthwise one
+    // Per output element of a reduction on top of its input elements: a global average pool reads
+    // 49 elements per output, a transformer's mean over a row 768, and the first pays its
+    // per-output set-up over far fewer reads.
+    double reductionOutputCycles = 0;
 
     bool operator==(const Overheads&) const = default;
 };

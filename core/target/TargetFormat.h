@@ -24,13 +24,20 @@ inline constexpr std::string_view kPointwiseConvKey = "pointwise_conv";
 inline constexpr std::string_view kTranscendentalKey = "transcendental";
 // Optional compute.throughput_per_cycle key: layer normalizations (default: `normalization`).
 inline constexpr std::string_view kLayerNormKey = "layer_norm";
-inline constexpr std::array<std::string_view, 13> kThroughputKeysWithOptional = {
+// Optional compute.throughput_per_cycle keys: Resize (default: `elementwise`) and Gather
+// (default: `data_movement`).
+inline constexpr std::string_view kResizeKey = "resize";
+inline constexpr std::string_view kGatherKey = "gather";
+inline constexpr std::array<std::string_view, 15> kThroughputKeysWithOptional = {
     "conv",      "matmul",  "elementwise",   "normalization", "pooling",          "reduction",         "softmax",
-    "data_movement", "other", kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey, kLayerNormKey};
+    "data_movement", "other", kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey, kLayerNormKey, kResizeKey,
+    kGatherKey};
 
 // Optional compute.overhead_cycles keys: per-unit costs of convolutions (default 0).
 inline constexpr std::string_view kConvOutputKey = "conv_output";
 inline constexpr std::string_view kDepthwiseRowKey = "depthwise_row";
+// Optional compute.overhead_cycles key: a reduction's cost per output element (default 0).
+inline constexpr std::string_view kReductionOutputKey = "reduction_output";
 
 static_assert(kThroughputKeys.size() == static_cast<std::size_t>(ir::OpClass::Other) + 1,
               "one throughput key per op class");

@@ -55,7 +55,9 @@ void readCompute(FieldReader compute, Target& target) {
         {format::kDepthwiseConvKey, &target.throughput.depthwiseConvPerCycle},
         {format::kPointwiseConvKey, &target.throughput.pointwiseConvPerCycle},
         {format::kTranscendentalKey, &target.throughput.transcendentalPerCycle},
-        {format::kLayerNormKey, &target.throughput.layerNormPerCycle}};
+        {format::kLayerNormKey, &target.throughput.layerNormPerCycle},
+        {format::kResizeKey, &target.throughput.resizePerCycle},
+        {format::kGatherKey, &target.throughput.gatherPerCycle}};
     for (const auto& [key, field] : optional)
         if (auto figure = throughput.has(key) ? throughput.number(key) : std::nullopt) {
             if (*figure > 0)
@@ -63,6 +65,8 @@ void readCompute(FieldReader compute, Target& target) {
             else
                 throughput.error(key, key == format::kTranscendentalKey ? "must be positive (omit it to use elementwise's figure)"
                                       : key == format::kLayerNormKey ? "must be positive (omit it to use normalization's figure)"
+                                      : key == format::kResizeKey    ? "must be positive (omit it to use elementwise's figure)"
+                                      : key == format::kGatherKey    ? "must be positive (omit it to use data_movement's figure)"
                                                                      : "must be positive (omit it to use conv's figure)");
         }
     throughput.warnUnknownKeys(format::kThroughputKeysWithOptional);
@@ -77,7 +81,10 @@ void readCompute(FieldReader compute, Target& target) {
         target.overheads.convOutputCycles = overheads.number(format::kConvOutputKey).value_or(0);
     if (overheads.has(format::kDepthwiseRowKey))
         target.overheads.depthwiseRowCycles = overheads.number(format::kDepthwiseRowKey).value_or(0);
-    overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey, format::kDepthwiseRowKey});
+    if (overheads.has(format::kReductionOutputKey))
+        target.overheads.reductionOutputCycles = overheads.number(format::kReductionOutputKey).value_or(0);
+    overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey, format::kDepthwiseRowKey,
+                               format::kReductionOutputKey});
 
     compute.warnUnknownKeys(
         {"working_memory", "main_memory", "throughput_per_cycle", "overhead_cycles"});

@@ -85,6 +85,10 @@ std::string targetToJson(const Target& target) {
         throughput[std::string(format::kTranscendentalKey)] = number(target.throughput.transcendentalPerCycle);
     if (target.throughput.layerNormPerCycle != 0)
         throughput[std::string(format::kLayerNormKey)] = number(target.throughput.layerNormPerCycle);
+    if (target.throughput.resizePerCycle != 0)
+        throughput[std::string(format::kResizeKey)] = number(target.throughput.resizePerCycle);
+    if (target.throughput.gatherPerCycle != 0)
+        throughput[std::string(format::kGatherKey)] = number(target.throughput.gatherPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},
@@ -100,6 +104,8 @@ std::string targetToJson(const Target& target) {
     if (o.convOutputCycles != 0) out["compute"]["overhead_cycles"][std::string(format::kConvOutputKey)] = number(o.convOutputCycles);
     if (o.depthwiseRowCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kDepthwiseRowKey)] = number(o.depthwiseRowCycles);
+    if (o.reductionOutputCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kReductionOutputKey)] = number(o.reductionOutputCycles);
 
     out["memories"] = Json::array();
     for (const MemorySpace& memory : target.memories) out["memories"].push_back(memoryJson(memory));

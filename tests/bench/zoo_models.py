@@ -227,9 +227,10 @@ def export(name, output):
     tmp = output + ".partial"
     # Dynamic batch, as most exports users bring are; a name ending in _bN keeps its batch static.
     dynamic = None if re.search(r"_b\d+$", name) else {n: {0: "N"} for n in input_names}
-    with torch.no_grad():
-        torch.onnx.export(model, example, tmp, opset_version=OPSET, input_names=input_names,
-                          dynamic_axes=dynamic, do_constant_folding=True)
+    # Gradients stay enabled: under no_grad, eval-mode nn.MultiheadAttention (ViT, the encoders)
+    # takes a fused fast path that has no ONNX export.
+    torch.onnx.export(model, example, tmp, opset_version=OPSET, input_names=input_names,
+                      dynamic_axes=dynamic, do_constant_folding=True)
     onnx.checker.check_model(tmp, full_check=True)
     os.replace(tmp, output)
     nodes = len(onnx.load(output, load_external_data=False).graph.node)

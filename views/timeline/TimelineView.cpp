@@ -196,6 +196,8 @@ QWidget* TimelineView::createToolbar() {
     row->addSpacing(12);
     m_legend = new QLabel;
     m_legend->setObjectName(QStringLiteral("timelineLegend"));
+    // Clipped rather than widening the window: the tab must not set the window's minimum width.
+    m_legend->setMinimumWidth(1);
     row->addWidget(m_legend);
     row->addStretch(1);
     updateLegend();

@@ -57,7 +57,7 @@ class BoundaryDragTest : public ::testing::Test {
 
 TEST_F(BoundaryDragTest, EdgesBetweenBlocksHaveHandles) {
     if (!open())
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_GT(document().schedule()->blocks.size(), 1u);
     ASSERT_GT(scene().handleCount(), 0u);
     for (std::size_t i = 0; i < scene().handleCount(); ++i) {
@@ -68,7 +68,7 @@ TEST_F(BoundaryDragTest, EdgesBetweenBlocksHaveHandles) {
 
 TEST_F(BoundaryDragTest, DroppingOnTheConsumerGrowsTheBlockAndUndoRestoresIt) {
     if (!open())
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     views::graph::BoundaryHandleItem* handle = growableHandle();
     ASSERT_NE(handle, nullptr);
     const ir::OpId producer = handle->producer();
@@ -88,7 +88,7 @@ TEST_F(BoundaryDragTest, DroppingOnTheConsumerGrowsTheBlockAndUndoRestoresIt) {
 
 TEST_F(BoundaryDragTest, DroppingOnTheProducerShrinksTheBlock) {
     if (!open())
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     for (std::size_t i = 0; i < scene().handleCount(); ++i) {
         const views::graph::BoundaryHandleItem* h = scene().handle(i);
         const int b = document().blockOfOp(h->consumer());
@@ -99,12 +99,12 @@ TEST_F(BoundaryDragTest, DroppingOnTheProducerShrinksTheBlock) {
         EXPECT_EQ(document().blockOfOp(producer), b);
         return;
     }
-    GTEST_SKIP() << "no boundary of the sample can move upstream";
+    FAIL() << "no boundary of the committed sample can move upstream";
 }
 
 TEST_F(BoundaryDragTest, ADropOnAThirdBlockIsRefusedWithTheReason) {
     if (!open())
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_GE(document().schedule()->blocks.size(), 3u);
     ASSERT_GT(scene().handleCount(), 0u);
     const views::graph::BoundaryHandleItem* h = scene().handle(0);
@@ -127,7 +127,7 @@ TEST_F(BoundaryDragTest, ADropOnAThirdBlockIsRefusedWithTheReason) {
 
 TEST_F(BoundaryDragTest, DraggingTheHandleWithTheMouseMovesTheBoundary) {
     if (!open())
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     views::graph::BoundaryHandleItem* handle = growableHandle();
     ASSERT_NE(handle, nullptr);
     const ir::OpId consumer = handle->consumer();

@@ -62,7 +62,7 @@ class CompareWindowTest : public ::testing::Test {
 
 TEST_F(CompareWindowTest, PinnedRunsBeforeAndAfterAnEditAreCompared) {
     if (!open(QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     EXPECT_EQ(view().comparison(), nullptr); // nothing to compare yet
     tab().pinAction()->trigger();
     ASSERT_EQ(tab().runs()->size(), 1);
@@ -117,7 +117,7 @@ TEST_F(CompareWindowTest, PinnedRunsBeforeAndAfterAnEditAreCompared) {
 
 TEST_F(CompareWindowTest, ARunOnHostIsPickedAsPredictionAgainstMeasurement) {
     if (!open(QStringLiteral("host")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_TRUE(test::runOnHost(*m_window));
     ASSERT_EQ(tab().runs()->size(), 2);
     EXPECT_EQ(tab().runs()->entries()[0].kind, RunEntry::Kind::HostPrediction);
@@ -139,7 +139,7 @@ TEST_F(CompareWindowTest, ARunOnHostIsPickedAsPredictionAgainstMeasurement) {
 
 TEST_F(CompareWindowTest, ImportedTracesJoinTheListAndABadOneIsReported) {
     if (!open(QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     QTemporaryDir dir;
     const QString good = dir.filePath(QStringLiteral("run.json"));
     ASSERT_TRUE(trace::saveTraceFile(m_window->emulateController()->last()->trace, good.toStdString()).empty());

@@ -92,7 +92,7 @@ class EmulateWindowTest : public ::testing::Test {
 
 TEST_F(EmulateWindowTest, ASampleIsPredictedWhenItOpens) {
     if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_NE(emulation().last(), nullptr);
     const EmulationRun& run = *emulation().last();
     EXPECT_EQ(run.graph, document().graph());
@@ -115,7 +115,7 @@ TEST_F(EmulateWindowTest, ASampleIsPredictedWhenItOpens) {
 
 TEST_F(EmulateWindowTest, AnEditIsPredictedAgainAndUndoBringsTheOldPredictionBack) {
     if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     const auto before = emulation().predictions();
     const auto at = splitPoint();
     ASSERT_TRUE(at);
@@ -143,7 +143,7 @@ TEST_F(EmulateWindowTest, AnEditIsPredictedAgainAndUndoBringsTheOldPredictionBac
 // The prediction runs beside the UI's own work on the new schedule, not after it.
 TEST_F(EmulateWindowTest, AnEditStartsItsPredictionBeforeTheEventLoopTurns) {
     if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_FALSE(emulation().isEmulating());
     const auto at = splitPoint();
     ASSERT_TRUE(at);
@@ -155,7 +155,7 @@ TEST_F(EmulateWindowTest, AnEditStartsItsPredictionBeforeTheEventLoopTurns) {
 
 TEST_F(EmulateWindowTest, ABurstOfEditsIsPredictedOnceForTheLastRevision) {
     if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     QSignalSpy emulated(&emulation(), &EmulateController::emulated);
     int edits = 0;
     for (int i = 0; i < 3; ++i)
@@ -173,7 +173,7 @@ TEST_F(EmulateWindowTest, ABurstOfEditsIsPredictedOnceForTheLastRevision) {
 
 TEST_F(EmulateWindowTest, AnOlderScheduleIsNotShownWhenANewerOneArrives) {
     if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     QSignalSpy emulated(&emulation(), &EmulateController::emulated);
     const auto at = splitPoint();
     ASSERT_TRUE(at);
@@ -193,7 +193,7 @@ TEST_F(EmulateWindowTest, AnOlderScheduleIsNotShownWhenANewerOneArrives) {
 
 TEST_F(EmulateWindowTest, EmulateOnDemandWhenAutomaticPredictionIsOff) {
     if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     EXPECT_EQ(emulation().emulateAction()->shortcut(), QKeySequence(Qt::Key_F5));
     emulation().autoAction()->setChecked(false);
     const auto at = splitPoint();
@@ -218,7 +218,7 @@ TEST_F(EmulateWindowTest, EmulateOnDemandWhenAutomaticPredictionIsOff) {
 
 TEST_F(EmulateWindowTest, TheHeatOverlayColoursBlocksByPredictionOrDram) {
     if (!open(test::samplePath("resnet_tiny.onnx"), QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     views::graph::GraphView* view = m_window->graphTab()->view();
     QComboBox* combo = view->heatCombo();
     auto choose = [&](views::graph::HeatMode mode) {

@@ -1,4 +1,5 @@
 #include "MainWindow.h"
+#include "ModelLoader.h"
 
 #include "GuiTestSupport.h"
 #include "views/OpTableModel.h"
@@ -46,7 +47,7 @@ class MainWindowTest : public ::testing::Test {
         return spy.at(0).at(1).toBool();
     }
 
-    QString resnetOrSkip() {
+    QString resnetPath() {
         const QString path = test::samplePath("resnet_tiny.onnx");
         if (!QFileInfo::exists(path))
             return {};
@@ -123,7 +124,7 @@ TEST_F(MainWindowTest, GarbageFileShowsAnErrorAndTheWindowStaysUsable) {
     expectUsable();
 
     // And it still opens a good model afterwards.
-    const QString resnet = resnetOrSkip();
+    const QString resnet = resnetPath();
     if (resnet.isEmpty())
         return;
     EXPECT_TRUE(load(resnet));
@@ -133,13 +134,13 @@ TEST_F(MainWindowTest, GarbageFileShowsAnErrorAndTheWindowStaysUsable) {
 }
 
 TEST_F(MainWindowTest, LoadsASampleIntoTheTableAndSummary) {
-    const QString resnet = resnetOrSkip();
+    const QString resnet = resnetPath();
     if (resnet.isEmpty())
-        GTEST_SKIP() << "samples/resnet_tiny.onnx not generated";
+        FAIL() << "samples/resnet_tiny.onnx is missing";
     ASSERT_TRUE(load(resnet));
     const int rows = opTable()->model()->rowCount();
     EXPECT_GT(rows, 0);
-    EXPECT_EQ(m_window->windowTitle(), QStringLiteral("Strata \u2014 resnet_tiny.onnx"));
+    EXPECT_EQ(m_window->windowTitle(), QStringLiteral("Strata \u2014 resnet_tiny.onnx[*]"));
     EXPECT_EQ(child<QStackedWidget>("centralStack")->currentWidget()->objectName(),
               QStringLiteral("centralTabs"));
     EXPECT_EQ(child<QLabel>("summaryNodes")->text(), QString::number(rows));
@@ -150,9 +151,9 @@ TEST_F(MainWindowTest, LoadsASampleIntoTheTableAndSummary) {
 }
 
 TEST_F(MainWindowTest, FilterNarrowsRowsByNameOrType) {
-    const QString resnet = resnetOrSkip();
+    const QString resnet = resnetPath();
     if (resnet.isEmpty())
-        GTEST_SKIP() << "samples/resnet_tiny.onnx not generated";
+        FAIL() << "samples/resnet_tiny.onnx is missing";
     ASSERT_TRUE(load(resnet));
     QAbstractItemModel* model = opTable()->model();
     const int total = model->rowCount();
@@ -179,9 +180,9 @@ TEST_F(MainWindowTest, FilterNarrowsRowsByNameOrType) {
 }
 
 TEST_F(MainWindowTest, SortsByFlopsNumerically) {
-    const QString resnet = resnetOrSkip();
+    const QString resnet = resnetPath();
     if (resnet.isEmpty())
-        GTEST_SKIP() << "samples/resnet_tiny.onnx not generated";
+        FAIL() << "samples/resnet_tiny.onnx is missing";
     ASSERT_TRUE(load(resnet));
     opTable()->sortByColumn(OpTableModel::FlopsColumn, Qt::DescendingOrder);
     QAbstractItemModel* model = opTable()->model();
@@ -196,27 +197,27 @@ TEST_F(MainWindowTest, SortsByFlopsNumerically) {
 }
 
 TEST_F(MainWindowTest, FailedLoadKeepsTheModelShown) {
-    const QString resnet = resnetOrSkip();
+    const QString resnet = resnetPath();
     if (resnet.isEmpty())
-        GTEST_SKIP() << "samples/resnet_tiny.onnx not generated";
+        FAIL() << "samples/resnet_tiny.onnx is missing";
     ASSERT_TRUE(load(resnet));
     const int rows = opTable()->model()->rowCount();
     EXPECT_FALSE(load(QStringLiteral("/nonexistent/other.onnx")));
     EXPECT_EQ(opTable()->model()->rowCount(), rows);
-    EXPECT_EQ(m_window->windowTitle(), QStringLiteral("Strata \u2014 resnet_tiny.onnx"));
+    EXPECT_EQ(m_window->windowTitle(), QStringLiteral("Strata \u2014 resnet_tiny.onnx[*]"));
     EXPECT_GE(diagnosticsWithSeverity(QStringLiteral("error")), 1);
     expectUsable();
 }
 
 TEST_F(MainWindowTest, NewerLoadSupersedesAnOlderOne) {
-    const QString resnet = resnetOrSkip();
+    const QString resnet = resnetPath();
     if (resnet.isEmpty())
-        GTEST_SKIP() << "samples/resnet_tiny.onnx not generated";
+        FAIL() << "samples/resnet_tiny.onnx is missing";
     QSignalSpy spy(m_window.get(), &MainWindow::loadFinished);
     m_window->openFile(QStringLiteral("/nonexistent/stale.onnx"));
     m_window->openFile(resnet);
     ASSERT_TRUE(QTest::qWaitFor([&] { return !m_window->isLoading(); }, kLoadTimeoutMs));
-    QTest::qWait(50);
+    m_window->modelLoader()->drain(); // the stale load, had it reported, has now
     ASSERT_EQ(spy.count(), 1);
     EXPECT_EQ(spy.at(0).at(0).toString(), resnet);
     EXPECT_TRUE(spy.at(0).at(1).toBool());
@@ -250,9 +251,9 @@ TEST_F(MainWindowTest, DroppingOtherFilesIsIgnored) {
 }
 
 TEST_F(MainWindowTest, RemembersRecentFiles) {
-    const QString resnet = resnetOrSkip();
+    const QString resnet = resnetPath();
     if (resnet.isEmpty())
-        GTEST_SKIP() << "samples/resnet_tiny.onnx not generated";
+        FAIL() << "samples/resnet_tiny.onnx is missing";
     ASSERT_TRUE(load(resnet));
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     ASSERT_FALSE(recent.isEmpty());

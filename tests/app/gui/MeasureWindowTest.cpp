@@ -54,7 +54,7 @@ class MeasureWindowTest : public ::testing::Test {
 
 TEST_F(MeasureWindowTest, RunOnHostPairsTheMeasuredRunWithItsPrediction) {
     if (!openOnHost("resnet_tiny.onnx"))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     EXPECT_FALSE(errorHeatAvailable());
     QSignalSpy measured(&measure(), &MeasureController::measured);
     measure().runAction()->trigger();
@@ -114,7 +114,7 @@ TEST_F(MeasureWindowTest, RunOnHostPairsTheMeasuredRunWithItsPrediction) {
 
 TEST_F(MeasureWindowTest, ExportWritesTheBundleWithPlots) {
     if (!openOnHost("resnet_tiny.onnx"))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     QTemporaryDir dir;
     ExportController& exporter = *m_window->exportController();
     QSignalSpy finished(&exporter, &ExportController::finished);

@@ -59,7 +59,7 @@ class ProjectTracesTest : public ::testing::Test {
 
 TEST_F(ProjectTracesTest, ASavedRunComesBackWithTheProject) {
     if (!openOnHost(*m_window))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_TRUE(runOnHost(*m_window));
     const auto run = m_window->measureController()->last();
     ASSERT_NE(run, nullptr);
@@ -103,7 +103,7 @@ TEST_F(ProjectTracesTest, ASavedRunComesBackWithTheProject) {
 
 TEST_F(ProjectTracesTest, ARunOfAnotherScheduleComesBackStale) {
     if (!openOnHost(*m_window))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_TRUE(runOnHost(*m_window));
     ASSERT_TRUE(edit(*m_window)); // the project's schedule is no longer the one that ran
     const QString path = m_dir.filePath(QStringLiteral("stale.strata"));
@@ -125,7 +125,7 @@ TEST_F(ProjectTracesTest, ARunOfAnotherScheduleComesBackStale) {
 
 TEST_F(ProjectTracesTest, AMissingOrMalformedTraceIsReportedAndTheProjectOpens) {
     if (!openOnHost(*m_window))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     const QString path = m_dir.filePath(QStringLiteral("broken.strata"));
     ASSERT_TRUE(m_window->projectController()->saveTo(path));
     auto p = project::loadProjectFile(path.toStdString());

@@ -91,7 +91,7 @@ class ProjectWindowTest : public ::testing::Test {
 
 TEST_F(ProjectWindowTest, SaveThenOpenBringsTheSessionBack) {
     if (!openModel(*m_window, QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_TRUE(edit(*m_window));
     const sch::Schedule saved = *m_window->scheduleDocument()->schedule();
     m_window->showTab(QStringLiteral("ops"));
@@ -117,7 +117,7 @@ TEST_F(ProjectWindowTest, SaveThenOpenBringsTheSessionBack) {
 
 TEST_F(ProjectWindowTest, ARecoveryFileRestoresTheSessionAfterACrash) {
     if (!openModel(*m_window, QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_TRUE(edit(*m_window));
     const sch::Schedule edited = *m_window->scheduleDocument()->schedule();
     ASSERT_TRUE(m_window->projectController()->autosave());
@@ -152,13 +152,13 @@ TEST_F(ProjectWindowTest, ABrokenProjectIsRefusedAndTheWindowStaysUsable) {
     EXPECT_FALSE(opened.at(0).at(1).toBool());
     EXPECT_TRUE(hasError(*m_window->diagnosticsPanel(), QStringLiteral("broken.strata")));
     if (!openModel(*m_window, QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     EXPECT_NE(m_window->scheduleDocument()->schedule(), nullptr);
 }
 
 TEST_F(ProjectWindowTest, AMovedModelIsAskedForAndAChangedOneIsReported) {
     if (!openModel(*m_window, QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     auto project = m_window->projectController()->currentProject();
     ASSERT_TRUE(project);
     const std::string dir = m_dir.path().toStdString();

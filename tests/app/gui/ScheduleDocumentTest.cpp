@@ -35,7 +35,7 @@ class ScheduleDocumentTest : public ::testing::Test {
     void SetUp() override {
         m_graph = importSample("resnet_tiny.onnx");
         if (!m_graph)
-            GTEST_SKIP() << "sample not generated";
+            FAIL() << "cannot open the committed sample";
     }
 
     bool settle() {

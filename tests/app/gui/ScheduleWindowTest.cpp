@@ -97,7 +97,7 @@ class ScheduleWindowTest : public ::testing::Test {
 
 TEST_F(ScheduleWindowTest, ASampleOpensWithTheDefaultSchedule) {
     if (!open("resnet_tiny.onnx"))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     EXPECT_EQ(schedule().strategy, "fuse-max");
     EXPECT_EQ(document().targetKey(), QStringLiteral("host"));
     auto* bar = m_window->findChild<ScheduleToolBar*>(QStringLiteral("scheduleToolBar"));
@@ -119,7 +119,7 @@ TEST_F(ScheduleWindowTest, ASampleOpensWithTheDefaultSchedule) {
 
 TEST_F(ScheduleWindowTest, AnOpDroppedOnANeighbourMovesAndUndoRestoresIt) {
     if (!open("resnet_tiny.onnx", QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     const auto move = boundaryMove();
     ASSERT_TRUE(move);
     const sch::Schedule before = schedule();
@@ -151,7 +151,7 @@ TEST_F(ScheduleWindowTest, AnOpDroppedOnANeighbourMovesAndUndoRestoresIt) {
 
 TEST_F(ScheduleWindowTest, DraggingAnOpWithTheMouseMovesIt) {
     if (!open("resnet_tiny.onnx", QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     const auto move = boundaryMove();
     ASSERT_TRUE(move);
     views::graph::GraphCanvas* canvas = view()->canvas();
@@ -185,7 +185,7 @@ TEST_F(ScheduleWindowTest, DraggingAnOpWithTheMouseMovesIt) {
 
 TEST_F(ScheduleWindowTest, AnOpsContextMenuMovesItToANeighbour) {
     if (!open("resnet_tiny.onnx", QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     const auto move = boundaryMove();
     ASSERT_TRUE(move);
     const auto menu = m_window->scheduleEditor()->createOpMenu(move->first);
@@ -218,7 +218,7 @@ TEST_F(ScheduleWindowTest, AnOpsContextMenuMovesItToANeighbour) {
 
 TEST_F(ScheduleWindowTest, ARefusedFuseSaysWhyAndChangesNothing) {
     if (!open("resnet_tiny.onnx", QStringLiteral("mncore2"), sch::Strategy::PerOp))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_GE(schedule().blocks.size(), 3u);
     const sch::Schedule before = schedule();
     // conv -> bn -> relu: fusing conv and relu alone would not be convex.
@@ -254,7 +254,7 @@ TEST_F(ScheduleWindowTest, ARefusedFuseSaysWhyAndChangesNothing) {
 
 TEST_F(ScheduleWindowTest, TableAndGraphShareTheSelection) {
     if (!open("transformer_block.onnx", QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_GE(schedule().blocks.size(), 2u);
     const sch::Block& second = schedule().blocks[1];
 
@@ -278,7 +278,7 @@ TEST_F(ScheduleWindowTest, TableAndGraphShareTheSelection) {
 
 TEST_F(ScheduleWindowTest, KnobEditsInTheTableAreUndoable) {
     if (!open("resnet_tiny.onnx", QStringLiteral("mncore2")))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     const sch::Schedule before = schedule();
     const int id = before.blocks[0].id;
     const QModelIndex mp =
@@ -295,7 +295,7 @@ TEST_F(ScheduleWindowTest, KnobEditsInTheTableAreUndoable) {
 
 TEST_F(ScheduleWindowTest, TheTargetSelectorMakesANewSchedule) {
     if (!open("mobilenet_tiny.onnx"))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     auto* bar = m_window->findChild<ScheduleToolBar*>(QStringLiteral("scheduleToolBar"));
     QComboBox* box = bar->targetBox();
     const int index = box->findData(QStringLiteral("mlu100"));

@@ -48,7 +48,7 @@ class TransfersWindowTest : public ::testing::Test {
 
 TEST_F(TransfersWindowTest, PlotsTheRunOnHostAndAClickSelectsTheEvent) {
     if (!openOnHost("resnet_tiny.onnx"))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     ASSERT_TRUE(runOnHost());
     ASSERT_TRUE(m_window->showTab(QStringLiteral("transfers")));
     EXPECT_EQ(m_window->currentTabName(), QStringLiteral("transfers"));
@@ -98,7 +98,7 @@ TEST_F(TransfersWindowTest, PlotsTheRunOnHostAndAClickSelectsTheEvent) {
 
 TEST_F(TransfersWindowTest, RunMicrobenchOnTheHostPlotsEmulatedAndMeasured) {
     if (!openOnHost("resnet_tiny.onnx"))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     QSignalSpy finished(&tab(), &TransfersTab::microbenchFinished);
     tab().microbenchButton()->click();
     EXPECT_FALSE(tab().microbenchButton()->isEnabled()); // running in the background
@@ -116,7 +116,7 @@ TEST_F(TransfersWindowTest, RunMicrobenchOnTheHostPlotsEmulatedAndMeasured) {
 
 TEST_F(TransfersWindowTest, ACancelledMicrobenchLeavesNoResult) {
     if (!openOnHost("resnet_tiny.onnx"))
-        GTEST_SKIP() << "sample not generated";
+        FAIL() << "cannot open the committed sample";
     QSignalSpy finished(&tab(), &TransfersTab::microbenchFinished);
     tab().runMicrobench();
     tab().cancelMicrobench();

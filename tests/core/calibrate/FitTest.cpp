@@ -327,6 +327,29 @@ TEST(FitCompute, UnitsInProportionToWorkCannotBeToldApartAndCostNothing) {
     EXPECT_NEAR(fit.throughputPerCycle[kDepthwiseConvClass], 1 / (1 / 0.8 + 40.0 / 126), 1e-6);
 }
 
+TEST(FitCompute, ReductionsPayPerElementReadAndPerOutput) {
+    // Synthetic ground truth: 2 elements read per cycle plus 30 cycles per output, on planes of
+    // 3,136 and 49 elements and rows of 768 (the shapes calibration measures), with three linear
+    // classes beside them fixing the shared overhead at 80.
+    std::vector<ComputeSample> samples;
+    for (double outputs : {64.0, 256.0, 1024.0}) {
+        for (double perOutput : {3136.0, 49.0, 768.0}) {
+            const double reads = outputs * perOutput;
+            samples.push_back({kReductionClass, reads, 80 + reads / 2 + outputs * 30, outputs});
+        }
+        samples.push_back({2, outputs * 100, 80 + outputs * 100 / 3, 0});
+        samples.push_back({1, outputs * 1000, 80 + outputs * 1000 / 24, 0});
+        samples.push_back({4, outputs * 50, 80 + outputs * 50 / 1.5, 0});
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.overheadCycles, 80, 1e-3);
+    EXPECT_NEAR(fit.throughputPerCycle[kReductionClass], 2, 1e-6);
+    EXPECT_NEAR(fit.unitCycles[kReductionClass], 30, 1e-6);
+    EXPECT_EQ(fit.unitCycles[kConvClass], 0); // the groups are apart
+    EXPECT_EQ(computeClassName(kResizeClass), "resize");
+    EXPECT_EQ(computeClassName(kGatherClass), "gather");
+}
+
 TEST(FitCompute, TranscendentalOpsGetTheirOwnThroughput) {
     std::vector<ComputeSample> samples;
     for (double work = 1e3; work <= 1e7; work *= 10) {

@@ -71,5 +71,70 @@ TEST(ComputeCost, EachConvKindRunsAtItsFigureOrConvs) {
     EXPECT_EQ(throughputOf(g.ops[5], g, t), 17);
 }
 
+TEST(ComputeCost, AReductionsWorkIsTheElementsItReads) {
+    // A global average pool over 7 x 7 planes of 64 channels: 3,136 elements read, 64 written. Its
+    // time follows what it reads; costing it per output made a figure fitted on 56 x 56 planes
+    // 64x too slow on these (issue 19).
+    compiler::Compute pool;
+    pool.inputs = {{ir::ValueId(0), tiling::fullRegion({1, 64, 7, 7}), 0}};
+    pool.outputs = {{ir::ValueId(1), tiling::fullRegion({1, 64, 1, 1}), 0}};
+    EXPECT_DOUBLE_EQ(computeWork(pool, ir::OpClass::Reduction), 64.0 * 49.0);
+    EXPECT_DOUBLE_EQ(computeWork(pool, ir::OpClass::Pooling), 64.0); // other classes: per output
+    target::Target t = test::tinyTarget();
+    t.throughput.of(ir::OpClass::Reduction) = 8;
+    EXPECT_DOUBLE_EQ(computeCycles(pool, ir::OpClass::Reduction, t), t.overheads.computeCycles + 64.0 * 49.0 / 8);
+}
+
+TEST(ComputeCost, AReductionsRateJoinsItsCostPerOutput) {
+    // ReduceMean over [1, 8, 16, 16] planes: 256 reads per output. At 4 reads per cycle and 64
+    // cycles per output: 1 / rate = 1 / 4 + 64 / 256.
+    ir::Graph g;
+    g.values = {floatValue("x", {1, 8, 16, 16}), floatValue("y", {1, 8, 1, 1})};
+    ir::Op mean;
+    mean.type = "ReduceMean";
+    mean.opClass = ir::OpClass::Reduction;
+    mean.inputs = {ir::ValueId(0)};
+    mean.outputs = {ir::ValueId(1)};
+    g.ops = {mean};
+    g.finalize();
+    target::Target t = test::tinyTarget();
+    t.throughput.of(ir::OpClass::Reduction) = 4;
+    EXPECT_DOUBLE_EQ(reductionInputsPerOutput(g.ops[0], g), 256.0);
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 4.0); // no per-output cost: the figure
+    t.overheads.reductionOutputCycles = 64;
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1 / (1.0 / 4 + 64.0 / 256));
+}
+
+TEST(ComputeCost, CostFigureNamesTheFallbacks) {
+    const ir::Graph& g = convs();
+    target::Target t = test::tinyTarget();
+    t.throughput.depthwiseConvPerCycle = 0;
+    t.throughput.pointwiseConvPerCycle = 4;
+    const CostFigure dense = costFigureOf(g.ops[1], g, t);
+    EXPECT_EQ(dense.name, "conv");
+    EXPECT_FALSE(dense.fallback);
+    EXPECT_EQ(costFigureOf(g.ops[0], g, t).name, "pointwise_conv");
+    EXPECT_FALSE(costFigureOf(g.ops[0], g, t).fallback);
+    const CostFigure depthwise = costFigureOf(g.ops[4], g, t); // no depthwise_conv figure: conv's
+    EXPECT_TRUE(depthwise.fallback);
+    EXPECT_EQ(depthwise.name, "conv");
+    EXPECT_EQ(depthwise.fallbackFrom, "depthwise_conv");
+    ir::Op resize;
+    resize.type = "Resize";
+    resize.opClass = ir::OpClass::Elementwise;
+    const CostFigure r = costFigureOf(resize, g, t);
+    EXPECT_TRUE(r.fallback);
+    EXPECT_EQ(r.name, "elementwise");
+    EXPECT_EQ(r.fallbackFrom, "resize");
+    ir::Op other;
+    other.type = "NonMaxSuppression";
+    other.opClass = ir::OpClass::Other;
+    EXPECT_TRUE(costFigureOf(other, g, t).fallback);
+    ir::Op relu;
+    relu.type = "Relu";
+    relu.opClass = ir::OpClass::Elementwise;
+    EXPECT_FALSE(costFigureOf(relu, g, t).fallback);
+}
+
 } // namespace
 } // namespace strata::emulator

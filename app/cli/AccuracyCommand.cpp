@@ -1,0 +1,437 @@
+#include "AccuracyCommand.h"
+
+#include "ExitCodes.h"
+#include "ModelArgs.h"
+#include "TargetArg.h"
+#include "TraceFigures.h"
+#include "compiler/Pipeline.h"
+#include "emulator/ComputeCost.h"
+#include "emulator/Emulator.h"
+#include "emulator/ProgramCheck.h"
+#include "reference/Evaluator.h"
+#include "runtime/Runtime.h"
+#include "schedule/Strategies.h"
+#include "trace/AccuracyReport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace strata::cli {
+namespace {
+
+constexpr std::uint64_t kInputSeed = 7; // run's default inputs
+constexpr std::size_t kWorstBlocks = 3; // blocks the text report lists per schedule
+
+struct AccuracyArgs {
+    std::vector<std::string> models;
+    std::vector<std::string> inputShapes;
+    std::string target = "host";
+    std::string strategies = "per-op,rules,fuse-max";
+    std::string mps = "1,2";
+    int repeat = 5;
+    bool json = false;
+    bool quiet = false;
+};
+
+struct Variant {
+    std::string strategy;
+    int mp = 1;
+    std::string label() const { return fmt::format("{} mp{}", strategy, mp); }
+};
+
+// One schedule of one model: compiled, emulated, run.
+struct Candidate {
+    Variant variant;
+    compiler::Program program;
+    trace::Trace emulated;
+    trace::EventLabels labels;
+    std::vector<trace::Trace> measured;
+    std::optional<trace::AccuracyReport> report;
+    std::string failure; // why this schedule has no report
+};
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty())
+            out.push_back(item);
+    return out;
+}
+
+std::optional<std::vector<Variant>> variantsOf(const AccuracyArgs& args, int cores) {
+    std::vector<Variant> out;
+    std::vector<int> mps;
+    for (const std::string& text : splitList(args.mps)) {
+        int mp = 0;
+        try {
+            mp = std::stoi(text);
+        } catch (const std::exception&) {
+        }
+        if (mp < 1 || mp > cores) {
+            std::cerr << fmt::format("error: --mp '{}': each must be a core count from 1 to {}\n",
+                                     text, cores);
+            return std::nullopt;
+        }
+        mps.push_back(mp);
+    }
+    for (const std::string& name : splitList(args.strategies)) {
+        if (!schedule::parseStrategy(name)) {
+            std::cerr << "error: unknown strategy '" << name << "' (per-op, rules, fuse-max)\n";
+            return std::nullopt;
+        }
+        for (int mp : mps)
+            out.push_back({name, mp});
+    }
+    if (out.empty())
+        std::cerr << "error: --strategies and --mp name no schedule\n";
+    if (out.empty())
+        return std::nullopt;
+    return out;
+}
+
+// Each instruction's group: a compute's cost figure (emulator::costFigureOf), a transfer's path
+// and kind of read (as the emulator tells them, with every DRAM read given figures so the kinds
+// show whether or not the target times them apart).
+trace::EventLabels labelsOf(const compiler::Program& program, const target::Target& target,
+                            const ir::Graph& graph) {
+    target::Target classifier = target;
+    for (target::TransferPath& p : classifier.paths)
+        if (const target::MemorySpace* source = target.findMemory(p.source);
+            source && source->kind == target::MemoryKind::Dram) {
+            if (!p.weightReads)
+                p.weightReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+            if (!p.cachedReads)
+                p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+        }
+    std::vector<Diagnostic> diagnostics;
+    const emulator::CheckedProgram checked =
+        emulator::checkProgram(program, classifier, graph, diagnostics);
+    static constexpr std::string_view kReadNames[] = {"other", "weight", "cached"};
+    trace::EventLabels labels(program.instructions.size());
+    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+        const compiler::Instruction& in = program.instructions[i];
+        if (const auto* t = std::get_if<compiler::Transfer>(&in.body)) {
+            const auto read = diagnostics.empty() ? checked.steps[i].read : target::ReadKind::Other;
+            labels[i] = fmt::format("{}/{}", t->path, kReadNames[static_cast<std::size_t>(read)]);
+        } else if (std::holds_alternative<compiler::Compute>(in.body) && in.from.op.valid() &&
+                   in.from.op.index < graph.ops.size()) {
+            const emulator::CostFigure figure =
+                emulator::costFigureOf(graph.op(in.from.op), graph, target);
+            labels[i] = figure.fallback
+                            ? fmt::format("{} (for {})", figure.name, figure.fallbackFrom)
+                            : figure.name;
+        }
+    }
+    return labels;
+}
+
+// Ops costed with a figure measured on other work, by type: "Resize x2 at elementwise (no resize
+// figure)".
+nlohmann::ordered_json fallbackOps(const ir::Graph& graph, const target::Target& target) {
+    std::map<std::string, std::pair<int, emulator::CostFigure>> byType;
+    for (const ir::Op& op : graph.ops) {
+        emulator::CostFigure figure = emulator::costFigureOf(op, graph, target);
+        if (!figure.fallback)
+            continue;
+        auto& [count, first] = byType[op.type];
+        if (count++ == 0)
+            first = figure;
+    }
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& [type, entry] : byType)
+        out.push_back({{"op_type", type},
+                       {"ops", entry.first},
+                       {"costed_as", entry.second.name},
+                       {"missing", entry.second.fallbackFrom}});
+    return out;
+}
+
+// The machine's load when the figures were taken: the other work sharing its cores.
+std::optional<double> loadAverage() {
+    std::ifstream in("/proc/loadavg");
+    double load = 0;
+    if (in >> load)
+        return load;
+    return std::nullopt;
+}
+
+nlohmann::ordered_json numberOrNull(double v) {
+    return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json();
+}
+
+nlohmann::ordered_json kindTimesJson(const trace::KindTimes& t) {
+    return {{"compute_ns", t.computePs / 1e3},
+            {"transfer_ns", t.transferPs / 1e3},
+            {"wait_ns", t.waitPs / 1e3},
+            {"barrier_ns", t.barrierPs / 1e3}};
+}
+
+nlohmann::ordered_json groupsJson(const std::vector<trace::GroupAccuracy>& groups) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& g : groups)
+        out.push_back({{"label", g.label},
+                       {"events", g.events},
+                       {"emulated_ns", g.emulatedPs / 1e3},
+                       {"measured_ns", g.measuredPs / 1e3},
+                       {"error", g.error},
+                       {"median_abs_error", g.medianAbsError},
+                       {"p90_abs_error", g.p90AbsError}});
+    return out;
+}
+
+nlohmann::ordered_json reportJson(const Candidate& c) {
+    nlohmann::ordered_json j = {{"strategy", c.variant.strategy}, {"mp", c.variant.mp}};
+    if (!c.report) {
+        j["failure"] = c.failure;
+        return j;
+    }
+    const trace::AccuracyReport& r = *c.report;
+    nlohmann::ordered_json totals = nlohmann::ordered_json::array();
+    for (double t : r.measuredTotalsPs)
+        totals.push_back(t / 1e3);
+    nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
+    for (const auto& b : r.blocks)
+        blocks.push_back({{"id", b.block},
+                          {"emulated_ns", double(b.emulatedSpanPs) / 1e3},
+                          {"measured_ns", b.measuredSpanPs / 1e3},
+                          {"error", b.error},
+                          {"emulated", kindTimesJson(b.emulated)},
+                          {"measured", kindTimesJson(b.measured)}});
+    j.update({{"emulated_ns", double(r.emulatedTotalPs) / 1e3},
+              {"measured_ns", r.measuredTotalPs / 1e3},
+              {"error", r.totalError},
+              {"spread", r.totalSpread},
+              {"measured_totals_ns", totals},
+              {"transfers", r.transfers},
+              {"transfer_median_abs_error", r.transferMedianAbsError},
+              {"transfer_p90_abs_error", r.transferP90AbsError},
+              {"computes", r.computes},
+              {"compute_median_abs_error", r.computeMedianAbsError},
+              {"compute_classes", groupsJson(r.computeGroups)},
+              {"transfer_kinds", groupsJson(r.transferGroups)},
+              {"blocks", blocks}});
+    return j;
+}
+
+std::string percent(double v) {
+    return fmt::format("{:+.1f}%", 100 * v);
+}
+
+std::string groupsLine(const std::vector<trace::GroupAccuracy>& groups) {
+    std::string line;
+    for (const auto& g : groups)
+        line += fmt::format("{}{} {} (n {}, median |err| {:.0f}%)", line.empty() ? "" : ", ",
+                            g.label, percent(g.error), g.events, 100 * g.medianAbsError);
+    return line.empty() ? "none" : line;
+}
+
+std::string kindsText(const trace::KindTimes& t) {
+    return fmt::format("compute {} transfer {} wait {} barrier {}",
+                       duration(std::llround(t.computePs)), duration(std::llround(t.transferPs)),
+                       duration(std::llround(t.waitPs)), duration(std::llround(t.barrierPs)));
+}
+
+void printModel(const std::string& path, const std::vector<Candidate>& candidates,
+                const nlohmann::ordered_json& fallbacks, double rho) {
+    std::cout << fmt::format("\nmodel {}\n", path);
+    if (!fallbacks.empty()) {
+        std::string list;
+        for (const auto& f : fallbacks)
+            list += fmt::format("{}{} x{} at {} (no {} figure)", list.empty() ? "" : ", ",
+                                f["op_type"].get<std::string>(), f["ops"].get<int>(),
+                                f["costed_as"].get<std::string>(), f["missing"].get<std::string>());
+        std::cout << "note: ops costed with a fallback figure: " << list << "\n";
+    }
+    std::cout << fmt::format("{:<16} {:>12} {:>12} {:>7} {:>8} {:>9} {:>9} {:>9}\n", "schedule",
+                             "emulated", "measured", "spread", "error", "xfer med", "xfer p90",
+                             "comp med");
+    for (const Candidate& c : candidates) {
+        if (!c.report) {
+            std::cout << fmt::format("{:<16} failed: {}\n", c.variant.label(), c.failure);
+            continue;
+        }
+        const trace::AccuracyReport& r = *c.report;
+        std::cout << fmt::format(
+            "{:<16} {:>12} {:>12} {:>6.1f}% {:>8} {:>8.1f}% {:>8.1f}% {:>8.1f}%\n",
+            c.variant.label(), duration(r.emulatedTotalPs),
+            duration(std::llround(r.measuredTotalPs)), 100 * r.totalSpread, percent(r.totalError),
+            100 * r.transferMedianAbsError, 100 * r.transferP90AbsError,
+            100 * r.computeMedianAbsError);
+    }
+    std::cout << (std::isfinite(rho)
+                      ? fmt::format(
+                            "Spearman rank correlation of emulated vs measured totals: {:.3f}\n",
+                            rho)
+                      : std::string("Spearman rank correlation: undefined (fewer than two "
+                                    "schedules, or all tied)\n"));
+    for (const Candidate& c : candidates) {
+        if (!c.report)
+            continue;
+        const trace::AccuracyReport& r = *c.report;
+        std::cout << fmt::format("  {}: compute by class: {}\n", c.variant.label(),
+                                 groupsLine(r.computeGroups));
+        std::cout << fmt::format("  {}: transfers by kind: {}\n", c.variant.label(),
+                                 groupsLine(r.transferGroups));
+        std::vector<trace::BlockAccuracy> worst = r.blocks;
+        std::stable_sort(worst.begin(), worst.end(), [](const auto& a, const auto& b) {
+            return std::abs(a.measuredSpanPs - double(a.emulatedSpanPs)) >
+                   std::abs(b.measuredSpanPs - double(b.emulatedSpanPs));
+        });
+        for (std::size_t i = 0; i < std::min(worst.size(), kWorstBlocks); ++i)
+            std::cout << fmt::format("    block {} {} ({} vs {}): predicted {}; measured {}\n",
+                                     worst[i].block, percent(worst[i].error),
+                                     duration(worst[i].emulatedSpanPs),
+                                     duration(std::llround(worst[i].measuredSpanPs)),
+                                     kindsText(worst[i].emulated), kindsText(worst[i].measured));
+    }
+}
+
+// One model: every schedule compiled and emulated, then run `repeat` rounds, each round running
+// every schedule once (so a slow spell of the machine falls on all of them), each run a warm-up
+// pass and a measured one of the same prepared program (the faster of the two is kept).
+nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::string& path,
+                                       const target::Target& target,
+                                       const std::vector<Variant>& variants, bool& ok) {
+    nlohmann::ordered_json out = {{"model", path}};
+    ModelArgs modelArgs{path, args.inputShapes, args.quiet};
+    auto graph = loadModel(modelArgs);
+    if (!graph) {
+        ok = false;
+        out["failure"] = "the model could not be imported";
+        if (!args.json)
+            std::cout << fmt::format("\nmodel {}: could not be imported (see above)\n", path);
+        return out;
+    }
+    const std::vector<reference::Tensor> inputs = reference::sampleInputs(*graph, kInputSeed);
+    std::vector<Candidate> candidates;
+    for (const Variant& v : variants) {
+        Candidate c;
+        c.variant = v;
+        const schedule::Schedule s = schedule::makeSchedule(
+            *graph, target, *schedule::parseStrategy(v.strategy), {.mp = v.mp});
+        auto compiled = compiler::compile(*graph, target, s);
+        if (!compiled) {
+            c.failure = "compile: " + compiled.diagnostics().front().message;
+        } else if (auto emulated = emulator::emulate(compiled->program, target, *graph);
+                   !emulated) {
+            c.failure = "emulate: " + emulated.diagnostics().front().message;
+        } else {
+            c.program = std::move(compiled->program);
+            c.emulated = std::move(*emulated);
+            c.labels = labelsOf(c.program, target, *graph);
+        }
+        candidates.push_back(std::move(c));
+    }
+    for (int round = 0; round < args.repeat; ++round)
+        for (Candidate& c : candidates) {
+            if (!c.failure.empty())
+                continue;
+            auto result =
+                runtime::run(c.program, target, *graph, inputs, {.repeat = 2, .timestamps = true});
+            if (!result) {
+                c.failure = "run: " + result.diagnostics().front().message;
+                continue;
+            }
+            c.measured.push_back(std::move(result->trace));
+        }
+    std::vector<double> emulatedTotals, measuredTotals;
+    for (Candidate& c : candidates) {
+        if (!c.failure.empty()) {
+            ok = false;
+            continue;
+        }
+        auto report = trace::accuracyReport(c.emulated, c.measured, c.labels);
+        if (!report) {
+            c.failure = "compare: " + report.diagnostics().front().message;
+            ok = false;
+            continue;
+        }
+        c.report = std::move(*report);
+        emulatedTotals.push_back(double(c.report->emulatedTotalPs));
+        measuredTotals.push_back(c.report->measuredTotalPs);
+    }
+    const double rho = trace::spearman(emulatedTotals, measuredTotals);
+    const nlohmann::ordered_json fallbacks = fallbackOps(*graph, target);
+    nlohmann::ordered_json schedules = nlohmann::ordered_json::array();
+    for (const Candidate& c : candidates)
+        schedules.push_back(reportJson(c));
+    out.update({{"name", graph->name},
+                {"fallback_ops", fallbacks},
+                {"spearman", numberOrNull(rho)},
+                {"schedules", schedules}});
+    if (!args.json)
+        printModel(path, candidates, fallbacks, rho);
+    return out;
+}
+
+int runAccuracy(const AccuracyArgs& args) {
+    if (args.repeat < 1) {
+        std::cerr << "error: --repeat must be at least 1\n";
+        return kExitBadInput;
+    }
+    auto target = loadTarget(args.target, args.quiet);
+    if (!target)
+        return kExitBadInput;
+    auto variants = variantsOf(args, target->cores());
+    if (!variants)
+        return kExitBadInput;
+    const std::optional<double> load = loadAverage();
+    if (!args.json)
+        std::cout << fmt::format(
+            "Accuracy of '{}' ({}) against this machine: {} schedules per model, {} repeats "
+            "each{}\n",
+            target->name,
+            target->calibrated ? "calibrated" : "NOT calibrated: run `strata-cli calibrate`",
+            variants->size(), args.repeat,
+            load ? fmt::format(" (load average {:.2f} at the start)", *load) : std::string());
+    bool ok = true;
+    nlohmann::ordered_json models = nlohmann::ordered_json::array();
+    for (const std::string& path : args.models)
+        models.push_back(accuracyOfModel(args, path, *target, *variants, ok));
+    if (args.json) {
+        nlohmann::ordered_json j = {
+            {"target", target->name}, {"calibrated", target->calibrated}, {"repeat", args.repeat}};
+        if (load)
+            j["load_average"] = *load;
+        j["models"] = models;
+        std::cout << j.dump(2) << "\n";
+    }
+    return ok ? kExitOk : kExitFailed;
+}
+
+} // namespace
+
+void addAccuracyCommand(CLI::App& app, int& exitCode) {
+    auto args = std::make_shared<AccuracyArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "accuracy", "How far the emulator's predictions are from runs on this machine, per "
+                    "model and schedule");
+    cmd->add_option("models", args->models, "ONNX model files")->required();
+    cmd->add_option(
+        "--input-shape", args->inputShapes,
+        "Static shape for a graph input, e.g. image=1x3x224x224 (repeatable; every model)");
+    cmd->add_option("-t,--target", args->target,
+                    "The target predicted (host: this computer's calibrated target; a host-like "
+                    ".json file); the "
+                    "programs run on this computer")
+        ->capture_default_str();
+    cmd->add_option("--strategies", args->strategies, "Comma-separated strategies")
+        ->capture_default_str();
+    cmd->add_option("--mp", args->mps, "Comma-separated cores per block")->capture_default_str();
+    cmd->add_option("--repeat", args->repeat,
+                    "Measured runs per schedule (medians per event over them)")
+        ->capture_default_str();
+    cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+    cmd->add_flag("-q,--quiet", args->quiet, "Do not print import warnings");
+    cmd->callback([args, &exitCode] { exitCode = runAccuracy(*args); });
+}
+
+} // namespace strata::cli

@@ -1,0 +1,63 @@
+#include "search/Measure.h"
+
+#include "compiler/Pipeline.h"
+#include "reference/Evaluator.h"
+#include "runtime/Runtime.h"
+
+#include <algorithm>
+
+namespace strata::search {
+namespace {
+
+constexpr std::uint64_t kInputSeed = 7; // as `strata-cli run`
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values[(values.size() - 1) / 2];
+}
+
+} // namespace
+
+Expected<std::vector<MeasuredCandidate>> measureCandidates(const ir::Graph& graph,
+                                                           const target::Target& target,
+                                                           const std::vector<Candidate>& candidates,
+                                                           int rounds, std::stop_token stop) {
+    if (rounds < 1)
+        return error("measure: at least one run per candidate is needed");
+    std::vector<compiler::Program> programs;
+    for (const Candidate& c : candidates) {
+        auto compiled = compiler::compile(graph, target, c.schedule);
+        if (!compiled)
+            return compiled.takeDiagnostics();
+        programs.push_back(std::move(compiled->program));
+    }
+    const std::vector<reference::Tensor> inputs = reference::sampleInputs(graph, kInputSeed);
+    runtime::RunOptions options;
+    options.timestamps = false; // the total is all that is compared
+    std::vector<MeasuredCandidate> measured;
+    for (const Candidate& c : candidates)
+        measured.push_back({c, 0, {}});
+    for (int round = 0; round < rounds; ++round)
+        for (std::size_t i = 0; i < programs.size(); ++i) {
+            if (stop.stop_requested())
+                return error("measure: cancelled");
+            auto result = runtime::run(programs[i], target, graph, inputs, options);
+            if (!result)
+                return result.takeDiagnostics();
+            measured[i].runsNs.push_back(result->totalsNs.front());
+        }
+    for (MeasuredCandidate& m : measured)
+        if (!m.runsNs.empty())
+            m.measuredNs = median(m.runsNs);
+    return measured;
+}
+
+std::size_t fastestMeasured(const std::vector<MeasuredCandidate>& measured) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < measured.size(); ++i)
+        if (measured[i].measuredNs < measured[best].measuredNs)
+            best = i;
+    return best;
+}
+
+} // namespace strata::search

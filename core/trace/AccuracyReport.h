@@ -1,0 +1,84 @@
+#pragma once
+// How far a prediction is from what the machine did (docs/ACCURACY.md): one emulated trace against
+// several measured repeats of the same program. Measured figures are medians over the repeats,
+// event by event (a preempted repeat does not pick which events count), and the repeats' spread
+// is reported beside the error so a user can tell the machine's noise from the model's error.
+// Errors are relative to the measured figure, (emulated - measured) / measured, as in
+// TraceCompare.h. Knows nothing of programs or targets: groups of events come as labels.
+
+#include "base/Expected.h"
+#include "trace/Trace.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace strata::trace {
+
+// Time spent in each kind of event, summed over events (and cores).
+struct KindTimes {
+    double computePs = 0;
+    double transferPs = 0;
+    double waitPs = 0;
+    double barrierPs = 0;
+};
+
+struct BlockAccuracy {
+    int block = 0;
+    KindTimes emulated;              // sums of event durations
+    KindTimes measured;              // sums of the per-event medians
+    std::int64_t emulatedSpanPs = 0; // TraceSummary's block time
+    double measuredSpanPs = 0;       // its median over the repeats
+    double error = 0;                // of the spans
+};
+
+// The events of one label: a compute class ("conv", "resize") or a transfer kind ("load/weight").
+struct GroupAccuracy {
+    std::string label;
+    std::size_t events = 0;    // matched events with a measured duration above 0
+    double medianAbsError = 0; // over its events
+    double p90AbsError = 0;
+    double emulatedPs = 0; // summed durations
+    double measuredPs = 0;
+    double error = 0; // of the sums: how far the group's time is off in all
+};
+
+struct AccuracyReport {
+    std::size_t repeats = 0;
+    std::int64_t emulatedTotalPs = 0;
+    double measuredTotalPs = 0; // median of the repeats' totals
+    double totalError = 0;
+    double totalSpread = 0;               // interquartile range / median of the repeats' totals
+    std::vector<double> measuredTotalsPs; // one per repeat, in order
+    std::size_t transfers = 0;            // transfers compared
+    double transferMedianAbsError = 0;
+    double transferP90AbsError = 0;
+    std::size_t computes = 0;
+    double computeMedianAbsError = 0;
+    std::vector<GroupAccuracy> computeGroups;  // by label, sorted by measured time, largest first
+    std::vector<GroupAccuracy> transferGroups; // likewise
+    std::vector<BlockAccuracy> blocks;         // by block id
+    std::vector<Diagnostic> warnings;
+};
+
+// Labels per instruction id (an event's id indexes it); an id beyond it or with an empty label
+// falls back to the event's path name for a transfer and "compute" for a compute.
+using EventLabels = std::vector<std::string>;
+
+// Errors: no repeat; any repeat that compareTraces refuses against `emulated` (another program).
+// Barriers (block -1) count in the block of the event before them on their core.
+Expected<AccuracyReport> accuracyReport(const Trace& emulated,
+                                        const std::vector<Trace>& measuredRepeats,
+                                        const EventLabels& labels = {});
+
+// The q-quantile (0..1) of `values` by linear interpolation between order statistics; 0 for none.
+double quantile(std::vector<double> values, double q);
+
+// Ranks 1..n, ties given the average of the ranks they span.
+std::vector<double> averageRanks(const std::vector<double>& values);
+
+// Spearman's rank correlation with ties (Pearson's correlation of average ranks). NaN when the
+// sizes differ, there are fewer than two values, or either side has every value tied.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+
+} // namespace strata::trace

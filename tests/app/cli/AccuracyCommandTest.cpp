@@ -1,0 +1,103 @@
+// `strata-cli accuracy` as a user runs it on a bundled model: the documented JSON (per schedule
+// totals, spread, per-transfer errors, splits by class and kind, per-block split; per model the
+// rank correlation), the text report, and bad arguments. Uses the uncalibrated preset so no test
+// depends on this machine's calibration; no timing is asserted.
+
+#include "CliRunner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace strata::cli::test {
+namespace {
+
+constexpr int kBadInput = 2;
+
+std::set<std::string> keysOf(const nlohmann::json& object) {
+    std::set<std::string> keys;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        keys.insert(it.key());
+    return keys;
+}
+
+TEST(AccuracyCommand, JsonCarriesEverySchedulesReport) {
+    const CliResult r =
+        runCli({"accuracy", samplePath("resnet_tiny.onnx"), "--target", "host-uncalibrated",
+                "--strategies", "per-op,fuse-max", "--mp", "1,2", "--repeat", "2", "--json", "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["repeat"], 2);
+    EXPECT_FALSE(j["calibrated"].get<bool>());
+    ASSERT_EQ(j["models"].size(), 1u);
+    const auto& model = j["models"][0];
+    EXPECT_TRUE(model.contains("spearman"));
+    EXPECT_TRUE(model["spearman"].is_null() ||
+                (model["spearman"] >= -1.0 && model["spearman"] <= 1.0));
+    EXPECT_TRUE(model["fallback_ops"].is_array());
+    ASSERT_EQ(model["schedules"].size(), 4u);
+    std::set<std::string> schedules;
+    for (const auto& s : model["schedules"]) {
+        schedules.insert(s["strategy"].get<std::string>() + std::to_string(s["mp"].get<int>()));
+        EXPECT_EQ(keysOf(s), (std::set<std::string>{
+                                 "strategy", "mp", "emulated_ns", "measured_ns", "error", "spread",
+                                 "measured_totals_ns", "transfers", "transfer_median_abs_error",
+                                 "transfer_p90_abs_error", "computes", "compute_median_abs_error",
+                                 "compute_classes", "transfer_kinds", "blocks"}));
+        EXPECT_GT(s["emulated_ns"].get<double>(), 0);
+        EXPECT_GT(s["measured_ns"].get<double>(), 0);
+        EXPECT_EQ(s["measured_totals_ns"].size(), 2u);
+        EXPECT_GE(s["spread"].get<double>(), 0);
+        EXPECT_LE(s["transfer_median_abs_error"].get<double>(),
+                  s["transfer_p90_abs_error"].get<double>());
+        ASSERT_FALSE(s["blocks"].empty());
+        for (const auto& b : s["blocks"]) {
+            EXPECT_EQ(keysOf(b), (std::set<std::string>{"id", "emulated_ns", "measured_ns", "error",
+                                                        "emulated", "measured"}));
+            EXPECT_EQ(keysOf(b["measured"]), (std::set<std::string>{"compute_ns", "transfer_ns",
+                                                                    "wait_ns", "barrier_ns"}));
+        }
+        std::set<std::string> classes;
+        for (const auto& g : s["compute_classes"])
+            classes.insert(g["label"].get<std::string>());
+        EXPECT_TRUE(classes.count("conv") || classes.count("pointwise_conv"))
+            << s["compute_classes"].dump();
+        for (const auto& g : s["transfer_kinds"])
+            EXPECT_NE(g["label"].get<std::string>().find('/'), std::string::npos)
+                << g.dump(); // path/kind of read
+    }
+    EXPECT_EQ(schedules, (std::set<std::string>{"per-op1", "per-op2", "fuse-max1", "fuse-max2"}));
+}
+
+TEST(AccuracyCommand, TextNamesTheTargetAndTheRankCorrelation) {
+    const CliResult r =
+        runCli({"accuracy", samplePath("mobilenet_tiny.onnx"), "--target", "host-uncalibrated",
+                "--strategies", "rules", "--mp", "1", "--repeat", "2", "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(containsText(r.out, "NOT calibrated"));
+    EXPECT_TRUE(containsText(r.out, "rules mp1"));
+    EXPECT_TRUE(containsText(r.out, "Spearman rank correlation: undefined")); // one schedule
+    EXPECT_TRUE(containsText(r.out, "compute by class:"));
+}
+
+TEST(AccuracyCommand, RejectsBadArguments) {
+    const std::string model = samplePath("resnet_tiny.onnx");
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"accuracy", model, "--target", "host-uncalibrated", "--mp", "0"},
+          std::vector<std::string>{"accuracy", model, "--target", "host-uncalibrated", "--mp", "x"},
+          std::vector<std::string>{"accuracy", model, "--target", "host-uncalibrated",
+                                   "--strategies", "greedy"},
+          std::vector<std::string>{"accuracy", model, "--target", "host-uncalibrated", "--repeat",
+                                   "0"}}) {
+        const CliResult r = runCli(args);
+        EXPECT_EQ(r.exitCode, kBadInput) << args.back();
+        EXPECT_TRUE(containsText(r.err, "error:"));
+    }
+    const CliResult missing = runCli(
+        {"accuracy", "/nonexistent/model.onnx", "--target", "host-uncalibrated", "--json", "-q"});
+    EXPECT_EQ(missing.exitCode, 1);
+    EXPECT_TRUE(containsText(missing.out, "could not be imported"));
+}
+
+} // namespace
+} // namespace strata::cli::test

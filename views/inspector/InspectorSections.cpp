@@ -1,0 +1,176 @@
+#include "views/inspector/InspectorSections.h"
+
+#include "schedule/Analysis.h"
+#include "views/Format.h"
+#include "views/schedule/ScheduleTableModel.h"
+
+#include <QObject>
+#include <QStringList>
+#include <algorithm>
+
+namespace strata::views::inspector {
+
+namespace {
+
+QString fromStd(std::string_view text) {
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QString joinInts(const std::vector<std::int64_t>& values, const QString& separator) {
+    QStringList parts;
+    for (std::int64_t v : values)
+        parts << QString::number(v);
+    return parts.join(separator);
+}
+
+// "1x64x56x56 float32, 784 KiB"; a constant input is marked as a weight.
+Property valueProperty(const ir::Graph& graph, ir::ValueId id, const QString& role) {
+    if (!id.valid())
+        return {role, QObject::tr("(omitted)"), {}};
+    const ir::Value& value = graph.value(id);
+    QString text = QStringLiteral("%1 %2, %3")
+                       .arg(formatShape(value.shape), fromStd(ir::dtypeName(value.dtype)),
+                            formatBytes(value.bytes()));
+    if (value.isConstant) // its parameter count is the Cost section's
+        text += QObject::tr(", weight");
+    return {QStringLiteral("%1 %2").arg(role, fromStd(value.name)), text,
+            QStringLiteral("%1: %2").arg(fromStd(value.name), text)};
+}
+
+const strata::schedule::BlockAnalysis* analysisOf(const views::schedule::ScheduleSnapshot& snapshot,
+                                                  int blockId) {
+    if (!snapshot.check)
+        return nullptr;
+    const auto& blocks = snapshot.check->analysis.blocks;
+    const auto it = std::find_if(blocks.begin(), blocks.end(),
+                                 [&](const auto& b) { return b.blockId == blockId; });
+    return it != blocks.end() && it->analysed ? &*it : nullptr;
+}
+
+} // namespace
+
+std::vector<Section> opSections(const ir::Graph& graph, ir::OpId id) {
+    const ir::Op& op = graph.op(id);
+    std::vector<Section> sections;
+
+    Section identity{QObject::tr("Op"), {}};
+    identity.properties.push_back({QObject::tr("Name"), fromStd(op.name), {}});
+    identity.properties.push_back({QObject::tr("Type"), fromStd(op.type), {}});
+    if (!op.domain.empty())
+        identity.properties.push_back({QObject::tr("Domain"), fromStd(op.domain), {}});
+    identity.properties.push_back({QObject::tr("Class"), fromStd(ir::opClassName(op.opClass)), {}});
+    sections.push_back(std::move(identity));
+
+    Section attributes{QObject::tr("Attributes"), {}};
+    for (const ir::Attribute& attribute : op.attributes)
+        attributes.properties.push_back(
+            {fromStd(attribute.name), fromStd(ir::attributeToString(attribute.value)), {}});
+    if (attributes.properties.empty())
+        attributes.properties.push_back({QObject::tr("(none)"), {}, {}});
+    sections.push_back(std::move(attributes));
+
+    Section inputs{QObject::tr("Inputs"), {}};
+    for (std::size_t i = 0; i < op.inputs.size(); ++i)
+        inputs.properties.push_back(
+            valueProperty(graph, op.inputs[i], QStringLiteral("#%1").arg(i)));
+    sections.push_back(std::move(inputs));
+
+    Section outputs{QObject::tr("Outputs"), {}};
+    for (std::size_t i = 0; i < op.outputs.size(); ++i)
+        outputs.properties.push_back(
+            valueProperty(graph, op.outputs[i], QStringLiteral("#%1").arg(i)));
+    sections.push_back(std::move(outputs));
+
+    Section cost{QObject::tr("Cost"), {}};
+    cost.properties.push_back({QObject::tr("FLOPs"), formatFlops(op.cost.flops), {}});
+    cost.properties.push_back({QObject::tr("Bytes read"), formatBytes(op.cost.bytesRead), {}});
+    cost.properties.push_back(
+        {QObject::tr("Bytes written"), formatBytes(op.cost.bytesWritten), {}});
+    cost.properties.push_back({QObject::tr("Parameters"), formatInteger(op.cost.parameters), {}});
+    sections.push_back(std::move(cost));
+    return sections;
+}
+
+std::vector<Section> blockSections(const views::schedule::ScheduleTableModel& model, int blockId) {
+    using Model = views::schedule::ScheduleTableModel;
+    const views::schedule::ScheduleSnapshot& snapshot = model.snapshot();
+    const int row = model.rowOfBlock(blockId);
+    if (row < 0 || !snapshot.schedule || !snapshot.graph)
+        return {};
+    const strata::schedule::Block* block = snapshot.schedule->findBlock(blockId);
+    if (!block)
+        return {};
+    const ir::Graph& graph = *snapshot.graph;
+    auto shown = [&](int column) { return model.data(model.index(row, column)).toString(); };
+
+    Section knobs{QObject::tr("Block %1").arg(fromStd(strata::schedule::blockName(blockId))), {}};
+    QStringList names;
+    for (ir::OpId op : block->ops)
+        names << fromStd(graph.op(op).name);
+    constexpr int kNamesShown = 6;
+    QString opsText = QStringList(names.mid(0, kNamesShown)).join(QStringLiteral(", "));
+    if (names.size() > kNamesShown)
+        opsText += QObject::tr(", … (%1 more)").arg(names.size() - kNamesShown);
+    knobs.properties.push_back(
+        {QObject::tr("Ops (%1)").arg(names.size()), opsText, names.join(QStringLiteral("\n"))});
+    knobs.properties.push_back({QObject::tr("Cores (mp)"), QString::number(block->mp), {}});
+    knobs.properties.push_back(
+        {QObject::tr("Tile asked"), fromStd(strata::schedule::tileToString(block->tile)), {}});
+    knobs.properties.push_back(
+        {QObject::tr("Buffering"),
+         block->buffering == 2 ? QObject::tr("double") : QObject::tr("single"),
+         {}});
+    std::vector<Section> sections{std::move(knobs)};
+
+    Section tiling{QObject::tr("Tiling"), {}};
+    if (const strata::schedule::BlockAnalysis* analysis = analysisOf(snapshot, blockId)) {
+        const tiling::BlockCost& cost = analysis->cost;
+        if (analysis->anchor.valid())
+            tiling.properties.push_back(
+                {QObject::tr("Anchor"),
+                 QStringLiteral("%1 (%2)").arg(fromStd(graph.value(analysis->anchor).name),
+                                               formatShape(graph.value(analysis->anchor).shape)),
+                 {}});
+        tiling.properties.push_back({QObject::tr("Tile"), formatShape(cost.grid.extents), {}});
+        tiling.properties.push_back({QObject::tr("Grid"),
+                                     QObject::tr("%1 = %2 tiles")
+                                         .arg(joinInts(cost.grid.counts, QStringLiteral("x")))
+                                         .arg(cost.tiles()),
+                                     {}});
+        const double fill = analysis->workingMemoryBytes > 0
+                                ? 100.0 * static_cast<double>(cost.sramPeakBytes) /
+                                      static_cast<double>(analysis->workingMemoryBytes)
+                                : 0.0;
+        tiling.properties.push_back(
+            {QObject::tr("SRAM per tile"),
+             QObject::tr("%1 of %2 (%3 %)")
+                 .arg(formatBytes(cost.sramPeakBytes), formatBytes(analysis->workingMemoryBytes))
+                 .arg(fill, 0, 'f', 0),
+             {}});
+        tiling.properties.push_back(
+            {QObject::tr("DRAM read"), formatBytes(cost.dramReadBytes), {}});
+        tiling.properties.push_back(
+            {QObject::tr("DRAM written"), formatBytes(cost.dramWriteBytes), {}});
+        tiling.properties.push_back({QObject::tr("FLOPs"), formatFlops(cost.flops), {}});
+        tiling.properties.push_back(
+            {QObject::tr("Recompute"),
+             QStringLiteral("%1 %").arg(100.0 * cost.recomputeRatio(), 0, 'f', 1),
+             {}});
+    } else {
+        tiling.properties.push_back(
+            {QObject::tr("Not tiled"), shown(Model::ErrorColumn), shown(Model::ErrorColumn)});
+    }
+    sections.push_back(std::move(tiling));
+
+    Section time{QObject::tr("Time"), {}};
+    auto orDash = [](const QString& text) { return text.isEmpty() ? QStringLiteral("—") : text; };
+    time.properties.push_back(
+        {QObject::tr("Predicted"), orDash(shown(Model::PredictedColumn)), {}});
+    time.properties.push_back({QObject::tr("Measured"), orDash(shown(Model::MeasuredColumn)), {}});
+    time.properties.push_back(
+        {QObject::tr("Prediction error"), orDash(shown(Model::PredictionErrorColumn)), {}});
+    sections.push_back(std::move(time));
+    return sections;
+}
+
+} // namespace strata::views::inspector
