@@ -6,6 +6,7 @@
 #include "tiling/RegionRules.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <variant>
 
@@ -265,10 +266,34 @@ std::optional<std::vector<double>> resizeScales(const RuleContext& ctx) {
     return scales;
 }
 
+// The input coordinate output coordinate `x` maps to along a dim (onnx's mapping, as
+// reference/ResizeTaps.h: `length` is scale x input length when scales are given, else the
+// output size). Non-decreasing in x for every mode here.
+double resizeSource(std::string_view transform, double x, double scale, double length, std::int64_t in) {
+    if (transform == "asymmetric") return x / scale;
+    if (transform == "pytorch_half_pixel") return length == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
+    if (transform == "align_corners") return length == 1 ? 0 : x * double(in - 1) / (length - 1);
+    if (transform == "tf_half_pixel_for_nn") return (x + 0.5) / scale;
+    return (x + 0.5) / scale - 0.5; // half_pixel
+}
+
+// The input interval a scaled dim's output interval [begin, end) reads: from the first
+// coordinate's floor to the last one's floor + 1 (linear's second tap, nearest rounding up),
+// cubic one further each side, and one more each side against rounding; clamped to the dim.
+Interval scaledInterval(std::string_view transform, std::string_view mode, const Interval& out, double scale,
+                        double length, std::int64_t in) {
+    const std::int64_t reach = mode == "cubic" ? 2 : 1;
+    const auto first = static_cast<std::int64_t>(std::floor(resizeSource(transform, double(out.begin), scale, length, in)));
+    const auto last = static_cast<std::int64_t>(std::floor(resizeSource(transform, double(out.end - 1), scale, length, in)));
+    return {std::clamp<std::int64_t>(first - reach, 0, in), std::clamp<std::int64_t>(last + reach + 2, 0, in)};
+}
+
 } // namespace
 
-// Scaled dims are whole. An unscaled dim maps, widened by the taps interpolation may touch
-// (with zero weight) around an integer position: 1 for linear, 2 for cubic.
+// An unscaled dim maps, widened by the taps interpolation may touch (with zero weight) around
+// an integer position: 1 for linear, 2 for cubic. A scaled dim of a Resize with constant
+// scales or sizes maps through its coordinate transform (scaledInterval); otherwise it is
+// whole.
 InputRegions resizeRule(const RuleContext& ctx) {
     InputRegions regions = fullInputs(ctx);
     const ir::Shape& x = ctx.inputShape(0);
@@ -284,9 +309,23 @@ InputRegions resizeRule(const RuleContext& ctx) {
     const bool halfUp = attrString(ctx.op, "coordinate_transformation_mode", "") == "tf_half_pixel_for_nn";
     const std::int64_t halo = mode == "cubic" ? 2 : mode == "nearest" ? (halfUp ? 1 : 0) : 1;
     Region xr = fullRegion(x);
-    for (std::size_t d = 0; d < x.size(); ++d)
+    // Resize's own scales (or the sizes' ratios) where they are known per dim.
+    const std::string_view transform = attrString(ctx.op, "coordinate_transformation_mode", "half_pixel");
+    std::vector<double> given;
+    if (ctx.op.type == "Resize" && ctx.graph.opsetVersion >= 11 && !ctx.op.attribute("axes")) {
+        if (ctx.hasInput(2) && ctx.graph.value(ctx.op.inputs[2]).elements() > 0)
+            given = constantFloats(ctx.graph, ctx.op.inputs[2]).value_or(std::vector<double>{});
+        else if (ctx.hasInput(3) && attrString(ctx.op, "keep_aspect_ratio_policy", "stretch") == "stretch")
+            for (std::size_t d = 0; d < x.size(); ++d) given.push_back(x[d] > 0 ? double(y[d]) / double(x[d]) : 0.0);
+    }
+    const bool fromSizes = !(ctx.hasInput(2) && ctx.graph.value(ctx.op.inputs[2]).elements() > 0);
+    for (std::size_t d = 0; d < x.size(); ++d) {
         if (x[d] == y[d] && (*scales)[d] == 1.0)
             xr[d] = {ctx.out[d].begin - halo, ctx.out[d].end + halo};
+        else if (given.size() == x.size() && given[d] > 0 && ctx.out[d].size() > 0)
+            xr[d] = scaledInterval(transform, mode, ctx.out[d], given[d],
+                                   fromSizes ? double(y[d]) : given[d] * double(x[d]), x[d]);
+    }
     regions[0] = std::move(xr);
     return regions;
 }

@@ -177,6 +177,24 @@ TEST(CppEmitter, FilesDescribeThemselves) {
     EXPECT_NE(cpp->source.find("g++ -O2 -std=c++20 resnet_tiny.cpp"), std::string::npos);
 }
 
+// Split (one rt::slice per output), Where over a broadcast mask and Expand (a Map of the
+// identity) in generated code, per op and fused.
+TEST(CppEmitter, SplitWhereAndExpandReproduceTheReference) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[2, 16, 24] X, bool[1, 16, 8] M, float[1, 1, 8] T) => (float[2, 16, 8] Y) <int64[3] parts = {8, 8, 8}, int64[3] shape = {2, 16, 8}> {
+    q, k, v = Split <axis = 2> (X, parts)
+    e = Expand (T, shape)
+    w = Where (M, q, e)
+    s = Mul (w, k)
+    Y = Add (s, v)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    for (auto strategy : {Strategy::PerOp, Strategy::FuseMax})
+        expectMatchesReference(*m->graph, compileWith(*m->graph, presetTarget("host"), strategy));
+}
+
 TEST(CppEmitter, RefusesAnOpItHasNoKernelFor) {
     auto m = importText(R"(
 <ir_version: 8, opset_import: ["" : 17]>

@@ -91,40 +91,6 @@ std::string runDataSet(const ir::Graph& g, const fs::path& dataSet) {
     return problems;
 }
 
-// The model with graph inputs replaced by initializers holding the data set's values: every
-// int32/int64 input, or (`allButFirst`) every input after the first.
-Expected<model::ImportedModel> importWithInputsBound(const fs::path& dir, const fs::path& dataSet,
-                                                     model::ImportOptions options,
-                                                     bool allButFirst) {
-    onnx::ModelProto m;
-    std::ifstream in(dir / "model.onnx", std::ios::binary);
-    if (!m.ParseFromIstream(&in))
-        return error("unreadable model");
-    int bound = 0;
-    for (const auto& pb : numbered(dataSet, "input_")) {
-        onnx::TensorProto t;
-        std::ifstream data(pb, std::ios::binary);
-        if (!t.ParseFromIstream(&data) || t.name().empty())
-            continue;
-        const bool integral =
-            t.data_type() == onnx::TensorProto::INT64 || t.data_type() == onnx::TensorProto::INT32;
-        const auto& inputs = m.graph().input();
-        const auto it =
-            std::find_if(inputs.begin(), inputs.end(),
-                         [&](const onnx::ValueInfoProto& v) { return v.name() == t.name(); });
-        if (it == inputs.end() || (allButFirst ? it == inputs.begin() : !integral))
-            continue;
-        *m.mutable_graph()->add_initializer() = t;
-        options.inputShapes.erase(t.name());
-        ++bound;
-    }
-    if (!bound)
-        return error("no inputs to bind");
-    const std::string bytes = m.SerializeAsString();
-    return model::importOnnxBytes(std::as_bytes(std::span(bytes.data(), bytes.size())),
-                                  (dir / "model.onnx").string(), dir.string(), options);
-}
-
 struct SuiteResult {
     int total = 0, imported = 0, supported = 0, passed = 0;
     int bound = 0;                          // imported once some inputs were made constants
@@ -154,9 +120,9 @@ SuiteResult runSuite(const fs::path& root) {
             // Shapes that depend on inputs (Reshape's shape, Pad's pads, Upsample's scales) are
             // constants in exported models: bind them from the data and try again, integer
             // inputs first, then every input after the first.
-            model = importWithInputsBound(dir, dataSets.front(), options, false);
+            model = test::importWithInputsBound(dir, dataSets.front(), options, false);
             if (!model)
-                model = importWithInputsBound(dir, dataSets.front(), options, true);
+                model = test::importWithInputsBound(dir, dataSets.front(), options, true);
             if (model) {
                 ++r.bound;
                 sets = {dataSets.front()}; // other data sets may hold other integers

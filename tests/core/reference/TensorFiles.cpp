@@ -1,8 +1,10 @@
 #include "TensorFiles.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <onnx/onnx_pb.h>
+#include <span>
 
 namespace strata::test {
 
@@ -13,6 +15,14 @@ template <class To, class Field> void narrow(const Field& field, reference::Tens
     To* out = t.data<To>();
     for (int i = 0; i < field.size(); ++i)
         out[i] = static_cast<To>(field.Get(i));
+}
+
+std::vector<std::filesystem::path> numbered(const std::filesystem::path& dir,
+                                            const std::string& stem) {
+    std::vector<std::filesystem::path> out;
+    for (int i = 0; std::filesystem::exists(dir / (stem + std::to_string(i) + ".pb")); ++i)
+        out.push_back(dir / (stem + std::to_string(i) + ".pb"));
+    return out;
 }
 
 } // namespace
@@ -110,6 +120,39 @@ Expected<NamedTensor> readTensorFile(const std::filesystem::path& path) {
         return error("unexpected dtype", {.file = path.string()});
     }
     return out;
+}
+
+Expected<model::ImportedModel> importWithInputsBound(const std::filesystem::path& dir,
+                                                     const std::filesystem::path& dataSet,
+                                                     model::ImportOptions options,
+                                                     bool allButFirst) {
+    onnx::ModelProto m;
+    std::ifstream in(dir / "model.onnx", std::ios::binary);
+    if (!m.ParseFromIstream(&in))
+        return error("unreadable model");
+    int bound = 0;
+    for (const auto& pb : numbered(dataSet, "input_")) {
+        onnx::TensorProto t;
+        std::ifstream data(pb, std::ios::binary);
+        if (!t.ParseFromIstream(&data) || t.name().empty())
+            continue;
+        const bool integral =
+            t.data_type() == onnx::TensorProto::INT64 || t.data_type() == onnx::TensorProto::INT32;
+        const auto& inputs = m.graph().input();
+        const auto it =
+            std::find_if(inputs.begin(), inputs.end(),
+                         [&](const onnx::ValueInfoProto& v) { return v.name() == t.name(); });
+        if (it == inputs.end() || (allButFirst ? it == inputs.begin() : !integral))
+            continue;
+        *m.mutable_graph()->add_initializer() = t;
+        options.inputShapes.erase(t.name());
+        ++bound;
+    }
+    if (!bound)
+        return error("no inputs to bind");
+    const std::string bytes = m.SerializeAsString();
+    return model::importOnnxBytes(std::as_bytes(std::span(bytes.data(), bytes.size())),
+                                  (dir / "model.onnx").string(), dir.string(), options);
 }
 
 } // namespace strata::test

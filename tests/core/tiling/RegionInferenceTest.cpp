@@ -429,12 +429,19 @@ TEST(RegionInference, ExpandAndTile) {
     EXPECT_EQ(regionsFor(*g, "Tile", {{1, 3}, {2, 4}}), (Strings{"[0,2)x[0,3)", "[0,2)"}));
 }
 
-TEST(RegionInference, ResizeScaledDimsWhole) {
+// A scaled dim maps through the coordinate transform (half_pixel: output 2 reads around input
+// 0.75, output 0 around -0.25), with a tap of slack each side, clamped to the input.
+TEST(RegionInference, ResizeScaledDimsMapThroughTheTransform) {
     auto g = graphOf(model("(float[1, 3, 4, 4] X) => (float[1, 3, 8, 8] Y)",
                            R"(S = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> ()
         Y = Resize <mode = "nearest"> (X, , S))"));
     EXPECT_EQ(regionsFor(*g, "Resize", {{0, 1}, {1, 2}, {2, 3}, {0, 1}})[0],
-              "[0,1)x[1,2)x[0,4)x[0,4)");
+              "[0,1)x[1,2)x[0,3)x[0,2)");
+    auto big = graphOf(model("(float[1, 2, 64, 64] X) => (float[1, 2, 512, 512] Y)",
+                             R"(S = Constant <value = float[4] {1.0, 1.0, 8.0, 8.0}> ()
+        Y = Resize <mode = "linear"> (X, , S))"));
+    EXPECT_EQ(regionsFor(*big, "Resize", {{0, 1}, {0, 2}, {256, 320}, {0, 512}})[0],
+              "[0,1)x[0,2)x[30,42)x[0,64)");
 }
 
 TEST(RegionInference, UnknownOpsReadEverything) {
