@@ -10,6 +10,7 @@
 #include "reference/Evaluator.h"
 #include "runtime/Runtime.h"
 #include "trace/TraceJson.h"
+#include "trace/TraceValidate.h"
 
 #include <nlohmann/json.hpp>
 
