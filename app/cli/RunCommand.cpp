@@ -51,7 +51,7 @@ struct RunArgs {
 // C++'s input.bin).
 std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path, const ir::Graph& graph) {
     if (auto refused = checkReadableFile(path, "input")) {
-        printDiagnostics({*refused});
+        std::cerr << "error: cannot open input file '" << path << "': " << refused->message << "\n";
         return std::nullopt;
     }
     std::uint64_t expected = 0;
