@@ -3,6 +3,7 @@
 #include "ExitCodes.h"
 #include "ModelArgs.h"
 #include "TargetArg.h"
+#include "base/SafeFiles.h"
 #include "calibrate/Calibrate.h"
 #include "ir/OpClass.h"
 #include "target/CalibratedHost.h"
@@ -12,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
+#include <unistd.h>
 #include <iostream>
 #include <memory>
 
@@ -141,10 +142,11 @@ bool writable(const std::string& path) {
     std::error_code ignored;
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     if (!parent.empty() && path == defaultOutput()) std::filesystem::create_directories(parent, ignored);
-    const bool existed = std::filesystem::exists(path, ignored);
-    const bool ok = static_cast<bool>(std::ofstream(path, std::ios::binary | std::ios::app)); // appending keeps a file as it is
-    if (ok && !existed) std::filesystem::remove(path, ignored);
-    return ok;
+    if (auto refused = checkWritableTarget(path)) {
+        printDiagnostics({*refused});
+        return false;
+    }
+    return ::access(parent.empty() ? "." : parent.c_str(), W_OK) == 0;
 }
 
 int runCalibrate(const CalibrateArgs& args) {
@@ -168,10 +170,8 @@ int runCalibrate(const CalibrateArgs& args) {
         printDiagnostics(report.diagnostics());
         return kExitFailed;
     }
-    std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
-    if (out) out << target::targetToJson(report->target);
-    if (!out) {
-        std::cerr << "error: cannot write " << args.output << "\n";
+    if (auto failed = writeFileAtomically(args.output, target::targetToJson(report->target))) {
+        printDiagnostics({*failed});
         return kExitFailed;
     }
     if (args.json)

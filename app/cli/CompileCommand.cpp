@@ -4,6 +4,7 @@
 #include "ModelArgs.h"
 #include "ScheduleArg.h"
 #include "TargetArg.h"
+#include "base/SafeFiles.h"
 #include "compiler/Pipeline.h"
 #include "compiler/emit/AsmEmitter.h"
 #include "compiler/emit/CppEmitter.h"
@@ -32,9 +33,9 @@ struct CompileArgs {
 };
 
 bool writeText(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    return static_cast<bool>(out);
+    auto failed = writeFileAtomically(path.string(), text);
+    if (failed) printDiagnostics({*failed});
+    return !failed;
 }
 
 int runCompile(const CompileArgs& args) {
@@ -46,6 +47,7 @@ int runCompile(const CompileArgs& args) {
     auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
     if (!loadedSchedule) return kExitBadInput;
     const schedule::Schedule& s = *loadedSchedule;
+    if (!withinResourceBudget(s, *graph, *target)) return kExitFailed;
     for (const std::string& kind : args.emit) {
         if (kind != "asm" && kind != "json" && kind != "cpp") {
             std::cerr << "error: --emit: '" << kind << "' is not available (asm, json, cpp)\n";
@@ -94,10 +96,7 @@ int runCompile(const CompileArgs& args) {
                                      std::string(reinterpret_cast<const char*>(cpp->weights.data()), cpp->weights.size()));
             }
             for (const auto& [path, text] : outputs) {
-                if (!writeText(path, text)) {
-                    std::cerr << "error: cannot write " << path.string() << "\n";
-                    return kExitFailed;
-                }
+                if (!writeText(path, text)) return kExitFailed;
                 files.push_back(path.string());
             }
         }

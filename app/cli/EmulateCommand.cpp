@@ -5,6 +5,7 @@
 #include "ScheduleArg.h"
 #include "TargetArg.h"
 #include "TraceFigures.h"
+#include "base/SafeFiles.h"
 #include "compiler/Pipeline.h"
 #include "emulator/Emulator.h"
 #include "trace/TraceCsv.h"
@@ -15,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -75,11 +76,10 @@ void printTable(const trace::Trace& trace, const trace::TraceSummary& summary, c
                              share(c.barrierPs), share(c.gapPs));
 }
 
-template <class Write> bool writeFile(const std::string& path, Write write) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (out) write(out);
-    if (!out) std::cerr << "error: cannot write " << path << "\n";
-    return static_cast<bool>(out);
+bool writeFile(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    auto failed = writeFileAtomically(path, write);
+    if (failed) printDiagnostics({*failed});
+    return !failed;
 }
 
 int runEmulate(const EmulateArgs& args) {
@@ -91,6 +91,7 @@ int runEmulate(const EmulateArgs& args) {
     auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
     if (!loadedSchedule) return kExitBadInput;
     const schedule::Schedule& s = *loadedSchedule;
+    if (!withinResourceBudget(s, *graph, *target)) return kExitFailed;
     auto compiled = compiler::compile(*graph, *target, s);
     if (!compiled) {
         printDiagnostics(compiled.diagnostics());

@@ -10,6 +10,7 @@
 #include "reference/Evaluator.h"
 #include "runtime/Runtime.h"
 #include "trace/TraceJson.h"
+#include "trace/TraceValidate.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,17 +40,16 @@ int runExport(const ExportArgs& args) {
     if (!target) return kExitBadInput;
     auto s = loadSchedule(args.schedule, *graph, *target);
     if (!s) return kExitBadInput;
+    if (!withinResourceBudget(*s, *graph, *target)) return kExitFailed;
 
-    std::optional<trace::Trace> measured;
+    // Read up front (a bad file is bad input before any work), checked against the program
+    // once it is compiled.
     if (!args.measuredPath.empty()) {
-        auto loaded = trace::loadTraceFile(args.measuredPath);
+        auto loaded = trace::importTrace(args.measuredPath);
         if (!loaded) {
             printDiagnostics(loaded.diagnostics());
             return kExitBadInput;
         }
-        if (loaded->trace.modelHash != graph->contentHash)
-            std::cerr << "warning: " << args.measuredPath << " was recorded for another model or version of it\n";
-        measured = std::move(loaded->trace);
     }
 
     auto compiled = compiler::compile(*graph, *target, *s);
@@ -63,6 +63,27 @@ int runExport(const ExportArgs& args) {
         return kExitFailed;
     }
 
+    std::optional<trace::Trace> measured;
+    if (!args.measuredPath.empty()) {
+        // As `compare` reads it: JSON or CSV, every id once, and of this program when it is of
+        // this model (another model's ids would each be an error; it gets one warning below).
+        const auto program = trace::instructionsOf(*emulated);
+        auto loaded = trace::importTrace(args.measuredPath);
+        const std::string& hash = loaded ? loaded->trace.modelHash : graph->contentHash;
+        if (loaded && (hash.empty() || hash == graph->contentHash)) loaded = trace::importTrace(args.measuredPath, &program);
+        if (!loaded) {
+            printDiagnostics(loaded.diagnostics());
+            return kExitBadInput;
+        }
+        if (loaded->trace.events.empty()) {
+            std::cerr << "error: " << args.measuredPath << ": the trace has no events\n";
+            return kExitBadInput;
+        }
+        if (!loaded->trace.modelHash.empty() && loaded->trace.modelHash != graph->contentHash)
+            std::cerr << "warning: " << args.measuredPath << " was recorded for another model or version of it\n";
+        if (!args.model.quiet) printDiagnostics(loaded->warnings, false);
+        measured = std::move(loaded->trace);
+    }
     if (args.measure) {
         // Deterministic inputs: the same run each time, and the one `strata-cli run` makes.
         runtime::RunOptions options;

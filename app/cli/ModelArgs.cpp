@@ -14,8 +14,18 @@ void addModelOptions(CLI::App* cmd, ModelArgs& args) {
 }
 
 void printDiagnostics(const std::vector<Diagnostic>& diagnostics, bool includeNotes) {
-    for (const auto& d : diagnostics)
-        if (includeNotes || d.severity != Severity::Note) std::cerr << d.toString() << '\n';
+    // A hostile file can make a diagnostic per element; the first ones say what is wrong.
+    std::size_t printed = 0, left = 0;
+    for (const auto& d : diagnostics) {
+        if (!includeNotes && d.severity == Severity::Note) continue;
+        if (printed == kMaxPrintedDiagnostics) {
+            ++left;
+            continue;
+        }
+        std::cerr << d.toString() << '\n';
+        ++printed;
+    }
+    if (left > 0) std::cerr << "note: " << left << " more diagnostic(s) not shown\n";
 }
 
 std::shared_ptr<const ir::Graph> loadModel(const ModelArgs& args) {

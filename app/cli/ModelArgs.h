@@ -26,6 +26,8 @@ void addModelOptions(CLI::App* cmd, ModelArgs& args);
 std::shared_ptr<const ir::Graph> loadModel(const ModelArgs& args);
 
 // Prints to stderr; notes only when asked.
+// At most kMaxPrintedDiagnostics, then a count of the rest.
+inline constexpr std::size_t kMaxPrintedDiagnostics = 50;
 void printDiagnostics(const std::vector<Diagnostic>& diagnostics, bool includeNotes = true);
 
 } // namespace strata::cli

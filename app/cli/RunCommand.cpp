@@ -5,6 +5,8 @@
 #include "ScheduleArg.h"
 #include "TargetArg.h"
 #include "TraceFigures.h"
+#include "base/SafeFiles.h"
+#include "base/Units.h"
 #include "compiler/Pipeline.h"
 #include "reference/Compare.h"
 #include "reference/Evaluator.h"
@@ -18,10 +20,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <unistd.h>
 
 namespace strata::cli {
 namespace {
@@ -46,15 +50,23 @@ struct RunArgs {
 // --input: the graph inputs' raw little-endian elements, one after another (as the generated
 // C++'s input.bin).
 std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path, const ir::Graph& graph) {
+    if (auto refused = checkReadableFile(path, "input")) {
+        std::cerr << "error: cannot open input file '" << path << "': " << refused->message << "\n";
+        return std::nullopt;
+    }
+    std::uint64_t expected = 0;
+    for (ir::ValueId id : graph.inputs) expected += graph.value(id).bytes();
+    // The size is checked before reading, so a huge file is never read into memory.
+    std::error_code ec;
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    if (ec || !in) {
         std::cerr << "error: cannot open input file '" << path << "'\n";
         return std::nullopt;
     }
-    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    std::uint64_t expected = 0;
-    for (ir::ValueId id : graph.inputs) expected += graph.value(id).bytes();
-    if (bytes.size() != expected) {
+    const std::string bytes = size == expected ? std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}
+                                               : std::string();
+    if (size != expected || bytes.size() != expected) {
         std::string layout;
         for (ir::ValueId id : graph.inputs) {
             const ir::Value& v = graph.value(id);
@@ -62,7 +74,7 @@ std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path
                                   ir::shapeToString(v.shape), v.bytes());
         }
         std::cerr << fmt::format("error: input file '{}' holds {} bytes; the model's inputs need {}: {}\n", path,
-                                 bytes.size(), expected, layout);
+                                 size, expected, layout);
         return std::nullopt;
     }
     std::vector<reference::Tensor> out;
@@ -76,6 +88,21 @@ std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path
     return out;
 }
 
+// Every tensor of the graph, as the runtime and the reference check may hold them at once:
+// refused over this computer's physical memory rather than failing on bad_alloc half-way.
+bool fitsInMemory(const ir::Graph& graph) {
+    std::uint64_t needed = 0;
+    for (const ir::Value& v : graph.values)
+        if (__builtin_add_overflow(needed, v.bytes(), &needed)) needed = UINT64_MAX;
+    const auto pages = static_cast<std::uint64_t>(std::max(0L, ::sysconf(_SC_PHYS_PAGES)));
+    const auto pageBytes = static_cast<std::uint64_t>(std::max(0L, ::sysconf(_SC_PAGESIZE)));
+    const std::uint64_t physical = pages * pageBytes;
+    if (physical == 0 || needed <= physical) return true;
+    std::cerr << fmt::format("error: running '{}' needs {} for its tensors; this computer has {} of memory\n",
+                             graph.name, formatBytes(needed), formatBytes(physical));
+    return false;
+}
+
 int runRun(const RunArgs& args) {
     auto graph = loadModel(args.model);
     if (!graph) return kExitBadInput;
@@ -85,6 +112,7 @@ int runRun(const RunArgs& args) {
         std::cerr << "error: --repeat must be at least 1\n";
         return kExitBadInput;
     }
+    if (!fitsInMemory(*graph)) return kExitFailed;
     std::vector<reference::Tensor> inputs;
     if (!args.inputPath.empty()) {
         auto read = readInputs(args.inputPath, *graph);
@@ -95,6 +123,7 @@ int runRun(const RunArgs& args) {
     }
     auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
     if (!loadedSchedule) return kExitBadInput;
+    if (!withinResourceBudget(*loadedSchedule, *graph, *target, /*forRun=*/true)) return kExitFailed;
     auto compiled = compiler::compile(*graph, *target, *loadedSchedule);
     if (!compiled) {
         printDiagnostics(compiled.diagnostics());
@@ -140,10 +169,9 @@ int runRun(const RunArgs& args) {
     const double median = totals[(totals.size() - 1) / 2];
     const trace::TraceSummary summary = trace::summarize(result->trace);
     if (!args.tracePath.empty()) {
-        std::ofstream out(args.tracePath, std::ios::binary | std::ios::trunc);
-        if (out) trace::writeTraceJson(result->trace, out);
-        if (!out) {
-            std::cerr << "error: cannot write " << args.tracePath << "\n";
+        auto failed = writeFileAtomically(args.tracePath, [&](std::ostream& o) { trace::writeTraceJson(result->trace, o); });
+        if (failed) {
+            printDiagnostics({*failed});
             return kExitFailed;
         }
     }

@@ -1,6 +1,7 @@
 #include "ScheduleArg.h"
 
 #include "ModelArgs.h"
+#include "schedule/ResourceBudget.h"
 #include "schedule/ScheduleJson.h"
 #include "schedule/Strategies.h"
 
@@ -29,6 +30,13 @@ std::optional<schedule::Schedule> loadSchedule(const ScheduleArgs& args, const i
         return std::nullopt;
     }
     return schedule::makeSchedule(graph, target, *strategy);
+}
+
+bool withinResourceBudget(const schedule::Schedule& schedule, const ir::Graph& graph,
+                          const target::Target& target, bool forRun) {
+    const auto refused = schedule::checkResourceBudget(schedule, graph, target, forRun);
+    printDiagnostics(refused);
+    return refused.empty();
 }
 
 } // namespace strata::cli

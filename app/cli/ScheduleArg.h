@@ -23,4 +23,9 @@ void addScheduleOptions(CLI::App* cmd, ScheduleArgs& args);
 std::optional<schedule::Schedule> loadSchedule(const ScheduleArgs& args, const ir::Graph& graph,
                                                const target::Target& target);
 
+// True when compiling (and emulating, or with `forRun` running) `schedule` stays within
+// schedule/ResourceBudget.h's limits; otherwise prints why (the work does not fit: exit 1).
+bool withinResourceBudget(const schedule::Schedule& schedule, const ir::Graph& graph,
+                          const target::Target& target, bool forRun = false);
+
 } // namespace strata::cli

@@ -18,6 +18,8 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <new>
+#include <system_error>
 
 int main(int argc, char** argv) {
     CLI::App app{"Strata: compiler explorer and profiler for deep-learning accelerators"};
@@ -42,6 +44,17 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? strata::cli::kExitOk : strata::cli::kExitBadInput;
+    } catch (const std::bad_alloc&) {
+        // The commands estimate their needs up front; this is the last guard, not the plan.
+        std::cerr << "error: out of memory; the input needs more memory than this computer "
+                     "can give\n";
+        return strata::cli::kExitFailed;
+    } catch (const std::system_error& e) {
+        std::cerr << "error: the system refused a resource: " << e.what() << "\n";
+        return strata::cli::kExitFailed;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return strata::cli::kExitFailed;
     }
     return exitCode;
 }

@@ -1,5 +1,7 @@
 #include "base/Diagnostic.h"
 
+#include "base/Excerpt.h"
+
 #include <algorithm>
 
 namespace strata {
@@ -29,7 +31,19 @@ std::string Diagnostic::toString() const {
     return out;
 }
 
+namespace {
+
+// Keeps a diagnostic one readable line even when a caller quoted a huge value whole.
+void cut(std::string& text) {
+    if (text.size() > kMaxDiagnosticText) text = excerpt(text, kMaxDiagnosticText);
+}
+
+} // namespace
+
 static Diagnostic make(Severity severity, std::string message, Location where) {
+    cut(message);
+    for (std::string* field : {&where.file, &where.node, &where.value, &where.block, &where.field})
+        cut(*field);
     return Diagnostic{severity, std::move(message), std::move(where)};
 }
 

@@ -1,5 +1,7 @@
 #include "base/JsonReader.h"
 
+#include "base/Excerpt.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -8,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <unordered_set>
 #include <utility>
 
 namespace strata::json {
@@ -72,8 +75,20 @@ Expected<nlohmann::json> parseDocument(std::string_view text, const std::string&
         return error("empty file: only whitespace, expected a JSON document", {.file = file});
 
     nlohmann::json document;
+    // nlohmann keeps the last of duplicated keys silently; a file saying two things is refused.
+    std::vector<std::unordered_set<std::string>> openObjects;
+    std::optional<std::string> duplicate;
+    auto noteKeys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if (event == Event::object_start) openObjects.emplace_back();
+        else if (event == Event::object_end && !openObjects.empty()) openObjects.pop_back();
+        else if (event == Event::key && !openObjects.empty() && !duplicate &&
+                 !openObjects.back().insert(parsed.get<std::string>()).second)
+            duplicate = parsed.get<std::string>();
+        return true;
+    };
     try {
-        document = nlohmann::json::parse(text.begin(), text.end());
+        document = nlohmann::json::parse(text.begin(), text.end(), noteKeys);
     } catch (const nlohmann::json::parse_error& e) {
         // e.byte counts characters read, so the offending byte is the one before it.
         const std::uint64_t offset =
@@ -96,6 +111,8 @@ Expected<nlohmann::json> parseDocument(std::string_view text, const std::string&
     } catch (const nlohmann::json::exception& e) {
         return error("malformed JSON: " + withoutExceptionTag(e.what()), {.file = file});
     }
+    if (duplicate)
+        return error("duplicate key '" + excerpt(*duplicate) + "' in an object", {.file = file});
     if (auto path = firstNonFinite(document))
         return error("number out of range (must be finite)", {.file = file, .field = *path});
     return document;
@@ -221,7 +238,7 @@ std::optional<std::int64_t> FieldReader::toInteger(std::string_view key,
         }
         // 2^63 is exactly representable; anything at or beyond it does not fit.
         if (number >= 9223372036854775808.0 || number < -9223372036854775808.0) {
-            error(key, "too large for a 64-bit integer");
+            error(key, std::string(number < 0 ? "too small" : "too large") + " for a 64-bit integer");
             return std::nullopt;
         }
         return static_cast<std::int64_t>(number);

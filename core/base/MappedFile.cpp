@@ -12,7 +12,9 @@ namespace strata {
 Expected<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path) {
     Location where;
     where.file = path;
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
+    // fstat below then refuses it like any other file that is not regular.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return error(std::string("cannot open file: ") + std::strerror(errno), where);
 
     struct stat st {};
@@ -23,7 +25,12 @@ Expected<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& 
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
-        return error("not a regular file", where);
+        return error(S_ISDIR(st.st_mode)    ? "is a directory, not a regular file"
+                     : S_ISFIFO(st.st_mode) ? "is a FIFO (named pipe), not a regular file"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+                         ? "is a device, not a regular file"
+                         : "not a regular file",
+                     where);
     }
     const auto size = static_cast<std::size_t>(st.st_size);
     const std::byte* data = nullptr;

@@ -4,6 +4,7 @@
 #include "compiler/emit/CppEmitter.h"
 #include "compiler/emit/JsonEmitter.h"
 #include "export/BundleReport.h"
+#include "export/StagedFolder.h"
 #include "schedule/ScheduleJson.h"
 #include "trace/TraceCsv.h"
 #include "trace/TraceJson.h"
@@ -11,6 +12,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -23,23 +26,14 @@ namespace fs = std::filesystem;
 constexpr const char* kManifestWhat = "manifest: what each file is";
 constexpr const char* kReportWhat = "summary report";
 
-// Writes into a temporary beside the target and renames it over, so an interrupted export
-// never leaves a half-written file under the final name.
+// Writes one file of the staging folder (core/export/StagedFolder.h makes the bundle whole).
 bool writeFile(const fs::path& path, const void* data, std::size_t size, std::vector<Diagnostic>& errors) {
-    const fs::path partial = path.string() + ".partial";
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-        if (!out) {
-            errors.push_back(error(fmt::format("cannot write {}", partial.string())));
-            return false;
-        }
-    }
-    std::error_code ec;
-    fs::rename(partial, path, ec);
-    if (ec) {
-        errors.push_back(error(fmt::format("cannot rename {} to {}: {}", partial.string(),
-                                                       path.filename().string(), ec.message())));
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+    out.flush();
+    if (!out) {
+        errors.push_back(error(fmt::format("export: cannot write {}: {}", path.filename().string(),
+                                           errno ? std::strerror(errno) : "unknown error")));
         return false;
     }
     return true;
@@ -95,15 +89,12 @@ std::string manifest(const BundleInput& in, const std::vector<BundleFile>& files
 Expected<Bundle> writeBundle(const BundleInput& in, const fs::path& dir) {
     if (!in.graph || !in.target || !in.schedule || !in.program)
         return error("export: a bundle needs the graph, target, schedule and compiled program");
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir))
-        return error(fmt::format("export: cannot create the folder {}: {}", dir.string(),
-                                             ec ? ec.message() : "not a directory"));
+    auto staged = StagedFolder::begin(dir, "bundle.json", in.plots);
+    if (!staged) return staged.takeDiagnostics();
 
     const std::string stem = in.graph->name.empty() ? "model" : in.graph->name;
     Bundle bundle;
-    Writer w(dir);
+    Writer w(staged->path());
     w.text(stem + ".s", "assembly (docs/ISA.md)", compiler::emitAssembly(*in.program, *in.graph));
     w.text(stem + ".program.json", "the program as JSON (docs/ISA.md)",
            compiler::programToJson(*in.program, *in.graph).dump(1) + "\n");
@@ -122,6 +113,7 @@ Expected<Bundle> writeBundle(const BundleInput& in, const fs::path& dir) {
     w.text("report.md", kReportWhat, bundleReport(in, w.files));
 
     if (!w.errors.empty()) return w.errors;
+    if (auto failed = staged->commit()) return *failed;
     bundle.files = std::move(w.files);
     return bundle;
 }

@@ -40,8 +40,11 @@ struct Bundle {
     std::vector<Diagnostic> notes;            // what was left out and why (e.g. no C++ for an op)
 };
 
-// Creates `dir` if needed and writes the bundle. Errors: missing inputs, a folder or file that
-// cannot be written. What cannot be exported for this model (the C++ emitter refusing an op) is
+// Writes the bundle whole (export/StagedFolder.h): into a staging folder beside `dir`, which
+// then takes `dir`'s place, so a previous bundle there is replaced as a whole or, on failure,
+// kept; the plots already drawn into `dir` move along. A `dir` holding anything but a previous
+// bundle or those plots is refused. Errors: missing inputs, a folder or file that cannot be
+// written. What cannot be exported for this model (the C++ emitter refusing an op) is
 // a note, and the rest is still written.
 Expected<Bundle> writeBundle(const BundleInput& input, const std::filesystem::path& dir);
 

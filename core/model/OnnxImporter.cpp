@@ -6,6 +6,7 @@
 #include "model/GraphBuilder.h"
 #include "model/InputShapes.h"
 #include "model/ModelChecks.h"
+#include "model/OpValidation.h"
 #include "model/ProtoReader.h"
 
 #include <onnx/checker.h>
@@ -72,6 +73,9 @@ Expected<ImportedModel> importModel(std::shared_ptr<onnx::ModelProto> model,
     if (failed()) return errorsOnly();
     checkAttributeRanges(model->graph(), file, diags);
     if (failed()) return errorsOnly();
+    // onnx's version converter and shape inference assume schema-valid windowed ops.
+    checkWindowedOps(model->graph(), file, diags);
+    if (failed()) return errorsOnly();
 
     std::set<std::string> initializerNames;
     std::uint64_t parameters = 0;
@@ -101,9 +105,13 @@ Expected<ImportedModel> importModel(std::shared_ptr<onnx::ModelProto> model,
     convertOldOpset(model, options, file, diags);
     applyInputShapes(*model, options, file, diags);
     if (failed()) return errorsOnly();
+    checkWindowedOps(model->graph(), file, diags); // again: --input-shape may change ranks
+    if (failed()) return errorsOnly();
 
     auto folded = inferShapesAndFold(*model, file);
     if (!folded) return folded.takeDiagnostics();
+    checkWindowedOps(model->graph(), file, diags); // intermediate values now have shapes
+    if (failed()) return errorsOnly();
     if (folded->foldedNodes > 0)
         diags.push_back(note("constant-folded " + std::to_string(folded->foldedNodes) +
                                  " node(s) of shape computations and constants",

@@ -1,13 +1,11 @@
 #include "schedule/ScheduleJson.h"
 
 #include "base/JsonReader.h"
+#include "base/SafeFiles.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <limits>
-#include <unistd.h>
 
 namespace strata::schedule {
 
@@ -91,13 +89,16 @@ static Expected<Schedule> scheduleFromDocument(const Json& doc, const std::strin
             if (id && (*id < 0 || *id > 1'000'000)) r.error("id", "block id must be within 0..1000000");
             b.id = id ? static_cast<int>(std::clamp<std::int64_t>(*id, 0, 1'000'000)) : static_cast<int>(i);
             auto mp = r.integer("mp");
-            // Out-of-range knobs are kept (clamped to int) so validate() names the value.
-            auto toInt = [](std::int64_t v) {
+            // Knobs within int are kept as they are so validate() names a bad one; beyond int
+            // they are reported here with the value as written (not as int's limit).
+            auto toInt = [&r](std::string_view key, std::int64_t v) {
+                if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+                    r.error(key, "out of range, got " + std::to_string(v));
                 return static_cast<int>(std::clamp<std::int64_t>(v, std::numeric_limits<int>::min(),
                                                                   std::numeric_limits<int>::max()));
             };
-            b.mp = mp ? toInt(*mp) : 1;
-            b.buffering = toInt(r.integerOr("buffering", 1));
+            b.mp = mp ? toInt("mp", *mp) : 1;
+            b.buffering = toInt("buffering", r.integerOr("buffering", 1));
             if (auto tile = readTile((*blocks)[i], r)) b.tile = std::move(*tile);
             if (const Json* ops = r.array("ops")) {
                 for (std::size_t k = 0; k < ops->size(); ++k) {
@@ -138,27 +139,7 @@ Expected<Schedule> loadScheduleFile(const std::string& path, const ir::Graph& gr
 }
 
 std::vector<Diagnostic> saveScheduleFile(const std::string& path, const Schedule& schedule, const ir::Graph& graph) {
-    namespace fs = std::filesystem;
-    const std::string text = scheduleToJson(schedule, graph);
-    fs::path target(path);
-    fs::path temporary = target;
-    temporary += ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            return {error("cannot write the schedule", Location{.file = path})};
-        }
-    }
-    std::error_code ec;
-    fs::rename(temporary, target, ec);
-    if (ec) {
-        fs::remove(temporary, ec);
-        return {error("cannot replace the file: " + ec.message(), Location{.file = path})};
-    }
+    if (auto failed = writeFileAtomically(path, scheduleToJson(schedule, graph))) return {*failed};
     return {};
 }
 

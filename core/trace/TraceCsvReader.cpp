@@ -2,6 +2,8 @@
 
 #include "trace/TraceCsvReader.h"
 
+#include "base/SafeFiles.h"
+
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -359,10 +361,8 @@ Expected<LoadedCsvTrace> parseTraceCsv(std::string_view text, const std::string&
 }
 
 Expected<LoadedCsvTrace> loadTraceCsvFile(const std::string& path) {
+    if (auto refused = checkReadableFile(path, "trace")) return *refused;
     std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status)) return error("no such file", {.file = path});
-    if (std::filesystem::is_directory(status)) return error("is a directory, not a trace file", {.file = path});
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) return error("cannot read the file: " + ec.message(), {.file = path});
     if (size > (2ull << 30)) return error("file too large for a trace (" + std::to_string(size) + " bytes)", {.file = path});

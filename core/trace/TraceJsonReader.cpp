@@ -1,6 +1,7 @@
 // Reading a trace back from its Chrome trace-event JSON, with a diagnostic for every problem.
 
 #include "base/JsonReader.h"
+#include "base/SafeFiles.h"
 #include "trace/TraceJson.h"
 
 #include <cmath>
@@ -309,10 +310,8 @@ Expected<LoadedTrace> parseTraceJson(std::string_view text, const std::string& f
 }
 
 Expected<LoadedTrace> loadTraceFile(const std::string& path) {
+    if (auto refused = checkReadableFile(path, "trace")) return *refused;
     std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status)) return error("no such file", {.file = path});
-    if (std::filesystem::is_directory(status)) return error("is a directory, not a trace file", {.file = path});
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) return error("cannot read the file: " + ec.message(), {.file = path});
     if (size > kMaxTraceFileBytes)

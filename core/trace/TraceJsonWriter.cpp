@@ -1,6 +1,7 @@
 // Writing the Chrome trace-event JSON. Written as text (not through a JSON DOM) so a trace of
 // millions of events streams out in chunks.
 
+#include "base/SafeFiles.h"
 #include "trace/TraceJson.h"
 
 #include <fmt/format.h>
@@ -178,9 +179,8 @@ std::string traceToJson(const Trace& trace) {
 }
 
 std::vector<Diagnostic> saveTraceFile(const Trace& trace, const std::string& path) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (out) writeTraceJson(trace, out);
-    if (!out) return {error("cannot write the trace", {.file = path})};
+    if (auto failed = writeFileAtomically(path, [&](std::ostream& out) { writeTraceJson(trace, out); }))
+        return {*failed};
     return {};
 }
 

@@ -142,5 +142,43 @@ TEST_F(BundleTest, MissingInputsAreAnError) {
     EXPECT_NE(bundle.diagnostics().front().message.find("needs the graph"), std::string::npos);
 }
 
+TEST_F(BundleTest, PlotsDrawnIntoTheFolderMoveWithTheBundle) {
+    Compiled c = compileSample("mncore2");
+    fs::create_directories(m_dir);
+    std::ofstream(m_dir / "time.png") << "png";
+    BundleInput in{c.graph.get(), &c.target, &c.schedule, &c.program, nullptr, nullptr, {"time.png"}};
+    auto bundle = writeBundle(in, m_dir);
+    ASSERT_TRUE(bundle) << bundle.diagnostics().front().toString();
+    EXPECT_EQ(readFile(m_dir / "time.png"), "png");
+    EXPECT_TRUE(fs::exists(m_dir / "bundle.json"));
+}
+
+TEST_F(BundleTest, APreviousBundleIsReplacedAsAWhole) {
+    Compiled c = compileSample("mncore2");
+    BundleInput in{c.graph.get(), &c.target, &c.schedule, &c.program, &c.emulated, nullptr, {}};
+    ASSERT_TRUE(writeBundle(in, m_dir));
+    ASSERT_TRUE(fs::exists(m_dir / "emulated.csv"));
+    in.emulated = nullptr;
+    ASSERT_TRUE(writeBundle(in, m_dir));
+    EXPECT_FALSE(fs::exists(m_dir / "emulated.csv")) << "a file of the previous bundle stayed";
+    // No staging or previous folder is left beside it.
+    for (const auto& entry : fs::directory_iterator(m_dir.parent_path()))
+        EXPECT_EQ(entry.path().filename().string().find("." + m_dir.filename().string() + ".partial"),
+                  std::string::npos)
+            << entry.path();
+}
+
+TEST_F(BundleTest, AFolderOfOtherFilesIsNotEmptied) {
+    Compiled c = compileSample("mncore2");
+    fs::create_directories(m_dir);
+    std::ofstream(m_dir / "thesis.tex") << "mine";
+    BundleInput in{c.graph.get(), &c.target, &c.schedule, &c.program, nullptr, nullptr, {}};
+    auto bundle = writeBundle(in, m_dir);
+    ASSERT_FALSE(bundle);
+    EXPECT_NE(bundle.diagnostics().front().message.find("thesis.tex"), std::string::npos);
+    EXPECT_EQ(readFile(m_dir / "thesis.tex"), "mine");
+    EXPECT_FALSE(fs::exists(m_dir / "bundle.json"));
+}
+
 } // namespace
 } // namespace strata::exporting
