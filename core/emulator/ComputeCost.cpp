@@ -94,8 +94,14 @@ bool isResize(const ir::Op& op) { return op.type == "Resize" || op.type == "Upsa
 
 bool isGather(const ir::Op& op) { return op.type == "Gather" || op.type == "GatherElements" || op.type == "GatherND"; }
 
+bool isGlobalPool(const ir::Op& op) {
+    return op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool" || op.type == "GlobalLpPool";
+}
+
+ir::OpClass costClassOf(const ir::Op& op) { return isGlobalPool(op) ? ir::OpClass::Reduction : op.opClass; }
+
 double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
-    if (op.opClass != ir::OpClass::Reduction) return 0;
+    if (costClassOf(op) != ir::OpClass::Reduction) return 0;
     const ir::Value* x = knownValue(op.inputs, 0, graph);
     const ir::Value* y = knownValue(op.outputs, 0, graph);
     if (!x || !y || x->elements() <= 0 || y->elements() <= 0) return 0;
@@ -103,7 +109,7 @@ double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
 }
 
 CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
-    const std::string className(ir::opClassName(op.opClass));
+    const std::string className(ir::opClassName(costClassOf(op)));
     const target::ComputeThroughput& t = target.throughput;
     auto own = [&](std::string name, double figure) {
         return figure > 0 ? CostFigure{std::move(name), false, {}} : CostFigure{className, true, std::move(name)};
@@ -124,8 +130,8 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
     if (isResize(op)) return target.throughput.resize();
     if (isGather(op)) return target.throughput.gather();
     const target::Overheads& o = target.overheads;
-    if (op.opClass == ir::OpClass::Reduction)
-        return withUnitCost(target.throughput.of(op.opClass), o.reductionOutputCycles, reductionInputsPerOutput(op, graph));
+    if (costClassOf(op) == ir::OpClass::Reduction)
+        return withUnitCost(target.throughput.of(ir::OpClass::Reduction), o.reductionOutputCycles, reductionInputsPerOutput(op, graph));
     if (isDepthwiseConv(op, graph))
         return withUnitCost(target.throughput.depthwiseConv(), o.depthwiseRowCycles, convMacsPerOutputRow(op, graph));
     if (isPointwiseConv(op, graph))
