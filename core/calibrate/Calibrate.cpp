@@ -292,14 +292,14 @@ class Calibration {
                     if (e.kind != trace::EventKind::Compute) continue;
                     const ir::Op& op = graph->op(in.from.op);
                     const auto& compute = std::get<compiler::Compute>(in.body);
-                    const double work = emulator::computeWork(compute, emulator::costClassOf(op));
+                    const double work = emulator::computeWork(compute, op.opClass);
                     const std::size_t fitClass = emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
                                                  : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
                                                  : emulator::isTranscendental(op)        ? kTranscendentalClass
                                                  : emulator::isLayerNorm(op)             ? kLayerNormClass
                                                  : emulator::isResize(op)                ? kResizeClass
                                                  : emulator::isGather(op)                ? kGatherClass
-                                                                                         : static_cast<std::size_t>(emulator::costClassOf(op));
+                                                                                         : static_cast<std::size_t>(op.opClass);
                     samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz), costUnits(compute, fitClass)});
                 }
             }

@@ -98,10 +98,8 @@ bool isGlobalPool(const ir::Op& op) {
     return op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool" || op.type == "GlobalLpPool";
 }
 
-ir::OpClass costClassOf(const ir::Op& op) { return isGlobalPool(op) ? ir::OpClass::Reduction : op.opClass; }
-
 double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
-    if (costClassOf(op) != ir::OpClass::Reduction) return 0;
+    if (op.opClass != ir::OpClass::Reduction) return 0;
     const ir::Value* x = knownValue(op.inputs, 0, graph);
     const ir::Value* y = knownValue(op.outputs, 0, graph);
     if (!x || !y || x->elements() <= 0 || y->elements() <= 0) return 0;
@@ -109,7 +107,7 @@ double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
 }
 
 CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
-    const std::string className(ir::opClassName(costClassOf(op)));
+    const std::string className(ir::opClassName(op.opClass));
     const target::ComputeThroughput& t = target.throughput;
     auto own = [&](std::string name, double figure) {
         return figure > 0 ? CostFigure{std::move(name), false, {}} : CostFigure{className, true, std::move(name)};
@@ -118,6 +116,7 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
     if (isLayerNorm(op)) return own("layer_norm", t.layerNormPerCycle);
     if (isResize(op)) return own("resize", t.resizePerCycle);
     if (isGather(op)) return own("gather", t.gatherPerCycle);
+    if (isGlobalPool(op)) return {className, true, "global_pool"};
     if (isDepthwiseConv(op, graph)) return own("depthwise_conv", t.depthwiseConvPerCycle);
     if (isPointwiseConv(op, graph)) return own("pointwise_conv", t.pointwiseConvPerCycle);
     if (op.opClass == ir::OpClass::Other) return {className, true, "other"};
@@ -130,8 +129,8 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
     if (isResize(op)) return target.throughput.resize();
     if (isGather(op)) return target.throughput.gather();
     const target::Overheads& o = target.overheads;
-    if (costClassOf(op) == ir::OpClass::Reduction)
-        return withUnitCost(target.throughput.of(ir::OpClass::Reduction), o.reductionOutputCycles, reductionInputsPerOutput(op, graph));
+    if (op.opClass == ir::OpClass::Reduction)
+        return withUnitCost(target.throughput.of(op.opClass), o.reductionOutputCycles, reductionInputsPerOutput(op, graph));
     if (isDepthwiseConv(op, graph))
         return withUnitCost(target.throughput.depthwiseConv(), o.depthwiseRowCycles, convMacsPerOutputRow(op, graph));
     if (isPointwiseConv(op, graph))

@@ -135,7 +135,7 @@ class Describer {
                         return problem(fmt::format("{}: value {} is not in the model", instructionName(id), o.value.index));
                     bytes += static_cast<std::uint64_t>(elements) * m_facts.elementBytes[o.value.index];
                 }
-            const ir::OpClass opClass = step.op != kNoInstruction ? costClassOf(m_graph.ops[step.op]) : ir::OpClass::Other;
+            const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
             const bool macs = opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul;
             const double throughput = step.op != kNoInstruction ? m_facts.opThroughput[step.op] : m_target.throughput.of(opClass);
             const double work = macs ? c->flops / 2 : opClass == ir::OpClass::Reduction ? inputElements : outputElements;
