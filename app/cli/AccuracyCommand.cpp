@@ -210,6 +210,8 @@ nlohmann::ordered_json reportJson(const Candidate& c) {
               {"error", r.totalError},
               {"spread", r.totalSpread},
               {"measured_totals_ns", totals},
+              {"emulated_idle_share", r.emulatedIdleShare},
+              {"measured_idle_share", r.measuredIdleShare},
               {"transfers", r.transfers},
               {"transfer_median_abs_error", r.transferMedianAbsError},
               {"transfer_p90_abs_error", r.transferP90AbsError},
@@ -250,21 +252,22 @@ void printModel(const std::string& path, const std::vector<Candidate>& candidate
                                 f["costed_as"].get<std::string>(), f["missing"].get<std::string>());
         std::cout << "note: ops costed with a fallback figure: " << list << "\n";
     }
-    std::cout << fmt::format("{:<16} {:>12} {:>12} {:>7} {:>8} {:>9} {:>9} {:>9}\n", "schedule",
-                             "emulated", "measured", "spread", "error", "xfer med", "xfer p90",
-                             "comp med");
+    std::cout << fmt::format("{:<16} {:>12} {:>12} {:>7} {:>8} {:>9} {:>9} {:>9} {:>11}\n",
+                             "schedule", "emulated", "measured", "spread", "error", "xfer med",
+                             "xfer p90", "comp med", "idle em/me");
     for (const Candidate& c : candidates) {
         if (!c.report) {
             std::cout << fmt::format("{:<16} failed: {}\n", c.variant.label(), c.failure);
             continue;
         }
         const trace::AccuracyReport& r = *c.report;
-        std::cout << fmt::format(
-            "{:<16} {:>12} {:>12} {:>6.1f}% {:>8} {:>8.1f}% {:>8.1f}% {:>8.1f}%\n",
-            c.variant.label(), duration(r.emulatedTotalPs),
-            duration(std::llround(r.measuredTotalPs)), 100 * r.totalSpread, percent(r.totalError),
-            100 * r.transferMedianAbsError, 100 * r.transferP90AbsError,
-            100 * r.computeMedianAbsError);
+        std::cout << fmt::format("{:<16} {:>12} {:>12} {:>6.1f}% {:>8} {:>8.1f}% {:>8.1f}% "
+                                 "{:>8.1f}% {:>4.0f}%/{:>4.0f}%\n",
+                                 c.variant.label(), duration(r.emulatedTotalPs),
+                                 duration(std::llround(r.measuredTotalPs)), 100 * r.totalSpread,
+                                 percent(r.totalError), 100 * r.transferMedianAbsError,
+                                 100 * r.transferP90AbsError, 100 * r.computeMedianAbsError,
+                                 100 * r.emulatedIdleShare, 100 * r.measuredIdleShare);
     }
     std::cout << (std::isfinite(rho)
                       ? fmt::format(

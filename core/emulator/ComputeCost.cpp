@@ -94,6 +94,10 @@ bool isResize(const ir::Op& op) { return op.type == "Resize" || op.type == "Upsa
 
 bool isGather(const ir::Op& op) { return op.type == "Gather" || op.type == "GatherElements" || op.type == "GatherND"; }
 
+bool isGlobalPool(const ir::Op& op) {
+    return op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool" || op.type == "GlobalLpPool";
+}
+
 double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
     if (op.opClass != ir::OpClass::Reduction) return 0;
     const ir::Value* x = knownValue(op.inputs, 0, graph);
@@ -112,6 +116,7 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
     if (isLayerNorm(op)) return own("layer_norm", t.layerNormPerCycle);
     if (isResize(op)) return own("resize", t.resizePerCycle);
     if (isGather(op)) return own("gather", t.gatherPerCycle);
+    if (isGlobalPool(op)) return {className, true, "global_pool"};
     if (isDepthwiseConv(op, graph)) return own("depthwise_conv", t.depthwiseConvPerCycle);
     if (isPointwiseConv(op, graph)) return own("pointwise_conv", t.pointwiseConvPerCycle);
     if (op.opClass == ir::OpClass::Other) return {className, true, "other"};

@@ -51,6 +51,13 @@ bool isResize(const ir::Op& op);
 // A Gather, GatherElements or GatherND: the target's `gather` figure.
 bool isGather(const ir::Op& op);
 
+// GlobalAveragePool, GlobalMaxPool, GlobalLpPool: a reduction over whole planes with no figure of
+// its own. It is costed per output at the windowed pools' figure, which one output per channel
+// says little of, so costFigureOf reports it as a fallback. (Costed as a reduction per element
+// read it comes out 10x too slow on the host: the runtime's global pool runs ~3.5 cycles per
+// element, its ReduceMean ~40.)
+bool isGlobalPool(const ir::Op& op);
+
 // Input elements a reduction reads per output element (the reduced axes' extent); 0 when not a
 // reduction or its shapes are not known.
 double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph);

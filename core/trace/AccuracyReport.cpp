@@ -171,12 +171,15 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
     std::map<int, BlockAccuracy> blocks;
     std::map<std::string, GroupSamples> computeGroups, transferGroups;
     std::vector<double> transferErrors, computeErrors;
+    std::map<std::uint32_t, std::pair<double, double>> busyPerCore; // emulated, measured
     for (std::size_t i = 0; i < emulated.events.size(); ++i) {
         if (durations[i].empty())
             continue;
         const Event& e = emulated.events[i];
         const double predicted = double(e.durationPs());
         const double measured = quantile(durations[i], 0.5);
+        busyPerCore[e.core].first += predicted;
+        busyPerCore[e.core].second += measured;
         if (blockOf[i] >= 0) {
             BlockAccuracy& b = blocks[blockOf[i]];
             timeOf(b.emulated, e.kind) += predicted;
@@ -197,6 +200,16 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
         group.absErrors.push_back(absError);
         (transfer ? transferErrors : computeErrors).push_back(absError);
     }
+    double emulatedBusy = 0, measuredBusy = 0;
+    for (const auto& [core, busy] : busyPerCore) {
+        emulatedBusy = std::max(emulatedBusy, busy.first);
+        measuredBusy = std::max(measuredBusy, busy.second);
+    }
+    auto idleShare = [](double busy, double total) {
+        return total > 0 ? std::clamp(1 - busy / total, 0.0, 1.0) : 0.0;
+    };
+    out.emulatedIdleShare = idleShare(emulatedBusy, double(out.emulatedTotalPs));
+    out.measuredIdleShare = idleShare(measuredBusy, medianTotal);
     out.transfers = transferErrors.size();
     out.transferMedianAbsError = quantile(transferErrors, 0.5);
     out.transferP90AbsError = quantile(transferErrors, 0.9);

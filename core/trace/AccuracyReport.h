@@ -50,7 +50,13 @@ struct AccuracyReport {
     double totalError = 0;
     double totalSpread = 0;               // interquartile range / median of the repeats' totals
     std::vector<double> measuredTotalsPs; // one per repeat, in order
-    std::size_t transfers = 0;            // transfers compared
+    // Share of the total the busiest core's stream spent between events: 1 - (its events'
+    // durations summed) / total; measured with per-event medians and the median total. A measured
+    // share far above the emulated one is time the program's threads did not run (other work on
+    // the machine, preemption), not time any instruction took.
+    double emulatedIdleShare = 0;
+    double measuredIdleShare = 0;
+    std::size_t transfers = 0; // transfers compared
     double transferMedianAbsError = 0;
     double transferP90AbsError = 0;
     std::size_t computes = 0;

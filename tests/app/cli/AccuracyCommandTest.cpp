@@ -41,9 +41,10 @@ TEST(AccuracyCommand, JsonCarriesEverySchedulesReport) {
         schedules.insert(s["strategy"].get<std::string>() + std::to_string(s["mp"].get<int>()));
         EXPECT_EQ(keysOf(s), (std::set<std::string>{
                                  "strategy", "mp", "emulated_ns", "measured_ns", "error", "spread",
-                                 "measured_totals_ns", "transfers", "transfer_median_abs_error",
-                                 "transfer_p90_abs_error", "computes", "compute_median_abs_error",
-                                 "compute_classes", "transfer_kinds", "blocks"}));
+                                 "measured_totals_ns", "emulated_idle_share", "measured_idle_share",
+                                 "transfers", "transfer_median_abs_error", "transfer_p90_abs_error",
+                                 "computes", "compute_median_abs_error", "compute_classes",
+                                 "transfer_kinds", "blocks"}));
         EXPECT_GT(s["emulated_ns"].get<double>(), 0);
         EXPECT_GT(s["measured_ns"].get<double>(), 0);
         EXPECT_EQ(s["measured_totals_ns"].size(), 2u);

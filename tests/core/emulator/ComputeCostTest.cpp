@@ -103,6 +103,15 @@ TEST(ComputeCost, AReductionsRateJoinsItsCostPerOutput) {
     EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 4.0); // no per-output cost: the figure
     t.overheads.reductionOutputCycles = 64;
     EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1 / (1.0 / 4 + 64.0 / 256));
+    // A global average pool has no figure of its own: its class's, reported as a fallback.
+    g.ops[0].type = "GlobalAveragePool";
+    g.ops[0].opClass = ir::OpClass::Pooling;
+    t.throughput.of(ir::OpClass::Pooling) = 1000;
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1000.0);
+    const CostFigure pool = costFigureOf(g.ops[0], g, t);
+    EXPECT_EQ(pool.name, "pooling");
+    EXPECT_TRUE(pool.fallback);
+    EXPECT_EQ(pool.fallbackFrom, "global_pool");
 }
 
 TEST(ComputeCost, CostFigureNamesTheFallbacks) {

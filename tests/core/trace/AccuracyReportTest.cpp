@@ -137,6 +137,24 @@ TEST(AccuracyReport, RefusesNoRepeatsAndAnotherProgram) {
     EXPECT_NE(r.diagnostics().front().message.find("not of the same program"), std::string::npos);
 }
 
+TEST(AccuracyReport, IdleShareIsTheBusiestStreamsTimeBetweenEvents) {
+    // Contiguous events: no idle time in either trace.
+    auto tight = accuracyReport(emulatedTrace(), {measured(100, 150, 100)});
+    ASSERT_TRUE(tight.ok());
+    EXPECT_DOUBLE_EQ(tight->emulatedIdleShare, 0.0);
+    EXPECT_DOUBLE_EQ(tight->measuredIdleShare, 0.0);
+    // The measured stream stalls 480 ns before its barrier (the thread did not run): the total is
+    // 1,000 ns of which 520 are events.
+    Trace stalled = measured(100, 150, 100);
+    stalled.events.back().startPs += 480000;
+    stalled.events.back().endPs += 480000;
+    auto r = accuracyReport(emulatedTrace(), {stalled});
+    ASSERT_TRUE(r.ok());
+    EXPECT_DOUBLE_EQ(r->measuredTotalPs, 1000000.0);
+    EXPECT_NEAR(r->measuredIdleShare, 0.48, 1e-12);
+    EXPECT_DOUBLE_EQ(r->emulatedIdleShare, 0.0);
+}
+
 TEST(AccuracyReport, AverageRanksShareTies) {
     const std::vector<double> ranks = averageRanks({10, 20, 20, 5, 20});
     EXPECT_EQ(ranks, (std::vector<double>{2, 4, 4, 1, 4}));
