@@ -2,6 +2,7 @@
 
 #include "compiler/Pipeline.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QPointer>
@@ -67,6 +68,13 @@ CompileOutcome CompileJob::run(const CompileRequest& request,
     }
     outcome.elapsedMs = timer.elapsed();
     return outcome;
+}
+
+void CompileJob::drain() {
+    m_pool.waitForDone();
+    // Results and progress travel as posted events; deliver them now.
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
 }
 
 std::uint64_t CompileJob::start(CompileRequest request) {

@@ -51,6 +51,9 @@ class CompileJob : public QObject {
     // Drops the running job's result and lets it stop at the next pass.
     void cancel();
     bool isRunning() const { return m_running; }
+    // Waits until no job runs (cancelled and superseded ones included) and delivers what they
+    // reported: after it, a job that was going to report has. For tests proving one is quiet.
+    void drain();
     // The steps progress() counts: the schedule check, then each pass.
     static int stepCount();
 

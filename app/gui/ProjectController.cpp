@@ -164,6 +164,7 @@ bool ProjectController::saveTo(const QString& path) {
     }
     m_path = QFileInfo(path).absoluteFilePath();
     emit statusMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
+    emit pathChanged();
     emit saved(m_path);
     return true;
 }
@@ -228,6 +229,16 @@ bool ProjectController::open(const QString& path) {
 }
 
 void ProjectController::onModelLoaded(const QString& path, bool ok) {
+    if (!m_opening && ok && !m_path.isEmpty()) {
+        // A model opened on its own starts a new document: Save must not overwrite the
+        // project that was open with it.
+        m_path.clear();
+        m_traces.clear();
+        m_tracesOfRun = nullptr;
+        m_tracesPath.clear();
+        emit pathChanged();
+        return;
+    }
     if (!m_opening || QFileInfo(path).absoluteFilePath() != fromStd(m_opening->modelPath))
         return;
     if (!ok) {
@@ -379,8 +390,10 @@ void ProjectController::onTracesRead(const ReadTraces& read) {
 
 void ProjectController::finishOpening(bool ok, const QString& message) {
     const QString path = m_openingPath;
-    if (ok)
+    if (ok && m_path != path) {
         m_path = path;
+        emit pathChanged();
+    }
     m_opening.reset();
     m_waitingForSchedule = false;
     emit statusMessage(message, ok ? 8000 : 15000);
@@ -408,8 +421,10 @@ bool ProjectController::restoreRecovery() {
     connect(
         this, &ProjectController::projectOpened, this,
         [this, saved](const QString& path, bool) {
-            if (path == QFileInfo(m_recoveryPath).absoluteFilePath())
+            if (path == QFileInfo(m_recoveryPath).absoluteFilePath() && m_path != saved) {
                 m_path = saved;
+                emit pathChanged();
+            }
         },
         Qt::SingleShotConnection);
     return ok;

@@ -76,6 +76,9 @@ class ProjectController : public QObject {
   signals:
     // A project's model, schedule and view are in place (ok), or opening it stopped.
     void projectOpened(const QString& path, bool ok);
+    // projectPath() changed: a project was opened or saved elsewhere, or a model opened on its
+    // own left the project.
+    void pathChanged();
     // The project was written to `path`, now its file.
     void saved(const QString& path);
     void problemsReported(const std::vector<strata::Diagnostic>& diagnostics);

@@ -1,6 +1,7 @@
 #include "ScheduleWorker.h"
 
 #include <QElapsedTimer>
+#include <QCoreApplication>
 #include <QFutureWatcher>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -99,6 +100,13 @@ std::uint64_t ScheduleWorker::start(ScheduleJob job) {
     watcher->setFuture(
         QtConcurrent::run(&m_pool, runIfCurrent, generation, std::move(job), latest));
     return generation;
+}
+
+void ScheduleWorker::drain() {
+    m_pool.waitForDone();
+    // The watchers' finished signals are posted events; deliver them now.
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
 }
 
 void ScheduleWorker::cancel() {

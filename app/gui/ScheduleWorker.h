@@ -56,6 +56,9 @@ class ScheduleWorker : public QObject {
     void cancel();
     // True from start() until the newest job has reported (or was cancelled).
     bool isRunning() const { return m_running; }
+    // Waits until no job runs (superseded ones included) and delivers what they reported:
+    // after it, a job that was going to report has. For tests proving a stale one is quiet.
+    void drain();
     // True while any job, superseded ones included, may still be using its cache.
     bool isCacheInUse() const { return m_inFlight > 0; }
 

@@ -27,7 +27,7 @@ UnsavedChanges::UnsavedChanges(QWidget* window, QUndoStack* stack, ProjectContro
         m_stack->setClean();
         updateTitle();
     });
-    connect(m_project, &ProjectController::projectOpened, this, &UnsavedChanges::updateTitle);
+    connect(m_project, &ProjectController::pathChanged, this, &UnsavedChanges::updateTitle);
     updateTitle();
 }
 

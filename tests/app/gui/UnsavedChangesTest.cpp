@@ -118,6 +118,15 @@ TEST_F(UnsavedChangesTest, SaveWritesTheProjectBeforeClosing) {
     EXPECT_EQ(reopened->scheduleDocument()->schedule()->blocks, edited.blocks);
 }
 
+TEST_F(UnsavedChangesTest, AModelOpenedAfterAProjectIsANewDocument) {
+    const QString path = m_dir.filePath(QStringLiteral("first.strata"));
+    ASSERT_TRUE(m_window->projectController()->saveTo(path));
+    ASSERT_EQ(m_window->windowTitle(), QStringLiteral("Strata \u2014 first.strata[*]"));
+    ASSERT_TRUE(openSample(*m_window, "mobilenet_tiny.onnx", QStringLiteral("mncore2")));
+    EXPECT_EQ(m_window->windowTitle(), QStringLiteral("Strata \u2014 mobilenet_tiny.onnx[*]"));
+    EXPECT_TRUE(m_window->projectController()->projectPath().isEmpty()); // Save asks where
+}
+
 TEST_F(UnsavedChangesTest, NothingUnsavedClosesWithoutAsking) {
     int asked = 0;
     m_window->unsavedChanges()->setPrompt([&](const QString&) {
