@@ -208,10 +208,14 @@ void SearchDialog::onFinished(std::shared_ptr<const search::SearchResult> result
     for (const auto& b : m_result->baselines)
         if (b.evaluation && (!bestStart || b.evaluation->emulatedPs < bestStart->emulatedPs))
             bestStart = b.evaluation;
+    // The whole history replaces the progress points: one step per improvement, to the end.
+    m_history->clear();
     if (bestStart)
         m_history->setBaseline(bestStart->emulatedNs());
     for (const auto& h : m_result->history)
         m_history->addPoint(double(h.evaluated), h.bestNs);
+    if (m_result->best)
+        m_history->addPoint(double(m_result->evaluated), m_result->best->evaluation.emulatedNs());
     std::vector<std::pair<double, double>> front;
     for (const auto& p : m_result->pareto)
         front.emplace_back(p.evaluation.emulatedNs(), double(p.evaluation.dramBytes));

@@ -81,9 +81,12 @@ TEST_F(SearchWindowTest, AppliesTheSearchedScheduleAsOneUndoableEdit) {
     EXPECT_EQ(dialog().result()->best->schedule, searched);
     EXPECT_EQ(dialog().result()->best->evaluation, best);
 
-    if (const char* dir = std::getenv("STRATA_SCREENSHOT_DIR"))
+    if (const char* dir = std::getenv("STRATA_SCREENSHOT_DIR")) {
+        dialog().historyPlot()->replot();
+        dialog().paretoPlot()->replot();
         dialog().grab().save(
             QDir(QString::fromUtf8(dir)).filePath(QStringLiteral("search-dialog.png")));
+    }
 
     const schedule::Schedule before = *document().schedule();
     const int commands = document().undoStack()->count();
