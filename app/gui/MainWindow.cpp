@@ -21,6 +21,7 @@
 #include "ScheduleEditor.h"
 #include "SchedulePresentation.h"
 #include "ScheduleToolBar.h"
+#include "SearchDialog.h"
 #include "UnsavedChanges.h"
 #include "views/Format.h"
 #include "views/ModelSummaryWidget.h"
@@ -536,6 +537,17 @@ void MainWindow::connectCompare() {
     m_fileMenu->insertAction(m_recentMenu->menuAction(), m_compareTab->importAction());
     m_buildMenu->addSeparator();
     m_buildMenu->addAction(m_compareTab->pinAction());
+    // Build > Search Schedules… (SearchDialog); a chosen schedule is previewed on the graph.
+    m_searchDialog = new SearchDialog(m_document, this);
+    m_buildMenu->addAction(m_searchDialog->showAction());
+    connect(m_searchDialog, &SearchDialog::statusMessage, this, &MainWindow::showStatus);
+    connect(m_searchDialog, &SearchDialog::previewRequested, this,
+            [this](std::shared_ptr<const schedule::Schedule> preview) {
+                if (preview && m_document->graph())
+                    setPartition(partitionOfSchedule(*preview, m_document->graph()->ops.size()), {});
+                else
+                    setPartition(partitionOf(m_document->snapshot()), badgesOf(m_document->snapshot()));
+            });
     connect(m_measure, &MeasureController::measured, m_compareTab, &CompareTab::addHostRun);
     connect(m_runs, &RunList::added, this, &MainWindow::updateBusy); // an import finished
     connect(m_runs, &RunList::importFailed, this, &MainWindow::updateBusy);

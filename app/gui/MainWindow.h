@@ -65,6 +65,7 @@ class ModelLoader;
 class ScheduleDocument;
 class ScheduleEditor;
 class ScheduleToolBar;
+class SearchDialog;
 class InspectorDock;
 class RecentFiles;
 class UnsavedChanges;
@@ -107,6 +108,7 @@ class MainWindow : public QMainWindow {
     ProjectController* projectController() const { return m_project; }
     TimelineTab* timelineTab() const { return m_timelineTab; }
     CompareTab* compareTab() const { return m_compareTab; }
+    SearchDialog* searchDialog() const { return m_searchDialog; }
     TransfersTab* transfersTab() const { return m_transfersTab; }
     CalibrationController* calibrationController() const { return m_calibration; }
     InspectorDock* inspectorDock() const { return m_inspector; }
@@ -204,6 +206,7 @@ class MainWindow : public QMainWindow {
     TimelineTab* m_timelineTab = nullptr;
     CompareTab* m_compareTab = nullptr;
     RunList* m_runs = nullptr;
+    SearchDialog* m_searchDialog = nullptr;
     TransfersTab* m_transfersTab = nullptr;
     CalibrationController* m_calibration = nullptr;
     QMenu* m_buildMenu = nullptr;

@@ -1,0 +1,155 @@
+// Build > Search Schedules… from the main window: a small search with a candidate cap finds a
+// schedule that validates, the same seed finds the same one, Apply makes it current as one
+// undoable edit (Undo restores the schedule before), a clicked Pareto point is the one applied,
+// and Cancel ends a running search with what it found so far.
+
+#include "MainWindow.h"
+#include "ScheduleDocument.h"
+#include "SearchDialog.h"
+#include "SearchJob.h"
+#include "schedule/Validate.h"
+#include "support/WindowTestSupport.h"
+#include "views/search/ParetoPlot.h"
+#include "views/search/SearchHistoryPlot.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QUndoStack>
+#include <gtest/gtest.h>
+
+namespace strata::gui {
+namespace {
+
+constexpr std::int64_t kCandidates = 48;
+
+class SearchWindowTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        m_window = test::makeShownWindow();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
+    SearchDialog& dialog() const { return *m_window->searchDialog(); }
+
+    bool settle() { return test::settle(*m_window); }
+
+    // Shows the dialog with a generous budget, so that the candidate cap alone ends the search.
+    void prepare(std::int64_t cap, int seed = 7) {
+        m_window->searchDialog()->showAction()->trigger();
+        dialog().findChild<QSpinBox*>(QStringLiteral("searchBudget"))->setValue(600);
+        dialog().findChild<QSpinBox*>(QStringLiteral("searchSeed"))->setValue(seed);
+        dialog().setMaxEvaluations(cap);
+    }
+
+    // Starts a search and waits for its end.
+    bool search() {
+        QSignalSpy finished(&dialog(), &SearchDialog::finished);
+        if (!dialog().start())
+            return false;
+        return QTest::qWaitFor([&] { return finished.count() > 0; }, test::kSettleTimeoutMs) &&
+               dialog().result() != nullptr;
+    }
+
+    std::unique_ptr<MainWindow> m_window;
+};
+
+TEST_F(SearchWindowTest, AppliesTheSearchedScheduleAsOneUndoableEdit) {
+    if (!test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("host")))
+        FAIL() << "cannot open the committed sample";
+    prepare(kCandidates);
+    ASSERT_TRUE(search());
+    const auto result = dialog().result();
+    ASSERT_TRUE(result->best.has_value());
+    EXPECT_FALSE(result->cancelled);
+    EXPECT_LE(result->evaluated, kCandidates);
+    EXPECT_GT(result->evaluated, 0);
+    EXPECT_FALSE(result->pareto.empty());
+    EXPECT_GT(dialog().historyPlot()->bestGraph()->dataCount(), 0);
+    EXPECT_EQ(dialog().paretoPlot()->pointCount(), static_cast<int>(result->pareto.size()));
+    EXPECT_TRUE(dialog().applyButton()->isEnabled());
+    const schedule::Schedule searched = result->best->schedule;
+    const search::Evaluation best = result->best->evaluation;
+
+    // The same seed and cap give the same result.
+    ASSERT_TRUE(search());
+    ASSERT_TRUE(dialog().result()->best.has_value());
+    EXPECT_EQ(dialog().result()->best->schedule, searched);
+    EXPECT_EQ(dialog().result()->best->evaluation, best);
+
+    if (const char* dir = std::getenv("STRATA_SCREENSHOT_DIR")) {
+        dialog().historyPlot()->replot();
+        dialog().paretoPlot()->replot();
+        dialog().grab().save(
+            QDir(QString::fromUtf8(dir)).filePath(QStringLiteral("search-dialog.png")));
+    }
+
+    const schedule::Schedule before = *document().schedule();
+    const int commands = document().undoStack()->count();
+    ASSERT_TRUE(dialog().apply());
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(document().undoStack()->count(), commands + 1);
+    ASSERT_NE(document().schedule(), nullptr);
+    EXPECT_EQ(document().schedule()->blocks, searched.blocks);
+    EXPECT_TRUE(
+        schedule::checkSchedule(*document().schedule(), *document().graph(), *document().target())
+            .valid());
+
+    document().undoStack()->undo();
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(*document().schedule(), before);
+}
+
+TEST_F(SearchWindowTest, AClickedParetoPointIsTheOneApplied) {
+    if (!test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("host")))
+        FAIL() << "cannot open the committed sample";
+    prepare(kCandidates);
+    auto& objective = *dialog().findChild<QComboBox*>(QStringLiteral("searchObjective"));
+    objective.setCurrentIndex(objective.findData(static_cast<int>(search::Objective::Pareto)));
+    ASSERT_TRUE(search());
+    const auto result = dialog().result();
+    ASSERT_FALSE(result->pareto.empty());
+    const int last = static_cast<int>(result->pareto.size()) - 1;
+    views::search::ParetoPlot& plot = *dialog().paretoPlot();
+    plot.replot();
+    QTest::mouseClick(&plot, Qt::LeftButton, {}, plot.pixelOf(last).toPoint());
+    EXPECT_EQ(plot.chosen(), last);
+    ASSERT_NE(dialog().chosen(), nullptr);
+    EXPECT_EQ(dialog().chosen()->schedule, result->pareto.back().schedule);
+    ASSERT_TRUE(dialog().apply());
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(document().schedule()->blocks, result->pareto.back().schedule.blocks);
+}
+
+TEST_F(SearchWindowTest, CancelEndsARunningSearch) {
+    if (!test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("host")))
+        FAIL() << "cannot open the committed sample";
+    prepare(0); // no cap: only the budget or a cancel ends it
+    QSignalSpy progress(dialog().job(), &SearchJob::progress);
+    QSignalSpy finished(&dialog(), &SearchDialog::finished);
+    ASSERT_TRUE(dialog().start());
+    EXPECT_TRUE(dialog().isRunning());
+    EXPECT_TRUE(dialog().cancelButton()->isEnabled());
+    EXPECT_FALSE(dialog().applyButton()->isEnabled());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return progress.count() > 0; }, test::kSettleTimeoutMs));
+    dialog().cancelButton()->click();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return finished.count() > 0; }, test::kSettleTimeoutMs));
+    EXPECT_FALSE(dialog().isRunning());
+    ASSERT_NE(dialog().result(), nullptr);
+    EXPECT_TRUE(dialog().result()->cancelled);
+    EXPECT_TRUE(dialog().startButton()->isEnabled());
+}
+
+TEST_F(SearchWindowTest, StartWithoutAModelSaysWhy) {
+    prepare(kCandidates);
+    EXPECT_FALSE(dialog().start());
+    EXPECT_FALSE(dialog().isRunning());
+    EXPECT_TRUE(dialog().statusText().contains(QStringLiteral("Open a model")));
+}
+
+} // namespace
+} // namespace strata::gui
