@@ -8,6 +8,9 @@
 #include "model/OpCost.h"
 #include "model/TensorConvert.h"
 
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -66,6 +69,8 @@ class Builder {
         for (int i = 0; i < m_graphProto.node_size(); ++i)
             for (const auto& out : m_graphProto.node(i).output())
                 if (!out.empty()) m_producer.emplace(out, i);
+        for (const auto& node : m_graphProto.node())
+            for (const auto& in : node.input()) m_read.insert(in);
     }
 
     std::string resolve(const std::string& name) const {
@@ -75,16 +80,65 @@ class Builder {
         return current;
     }
 
-    // Identity, and Dropout whose mask is unused, forward their input. Their output becomes an
-    // alias of the input; when the output is a graph output, the input is renamed to it instead
-    // so the user still sees the output's name.
+    // A Dropout forwards its input when nothing reads its mask and nothing is dropped: no
+    // training_mode, or a constant false one, or a constant ratio of 0 (Swin-T's export sets
+    // training_mode true with ratio 0). Training with a real ratio stays an op, which the
+    // runtime refuses with the reason.
+    bool dropoutForwardsItsInput(const onnx::NodeProto& node) const {
+        if (node.output_size() >= 2 && !node.output(1).empty() && isRead(node.output(1)))
+            return false;
+        if (node.input_size() < 3 || node.input(2).empty()) return true;
+        if (constantScalar(node.input(2)) == 0.0) return true;
+        return node.input_size() >= 2 && !node.input(1).empty() &&
+               constantScalar(node.input(1)) == 0.0;
+    }
+
+    bool isRead(const std::string& name) const {
+        return m_graphOutputs.count(name) || m_read.count(name);
+    }
+
+    // The value of a one-element float, double or bool constant; NaN otherwise.
+    double constantScalar(const std::string& name) const {
+        const double unknown = std::numeric_limits<double>::quiet_NaN();
+        const auto it = m_constants.find(name);
+        if (it == m_constants.end()) return unknown;
+        const onnx::TensorProto& t = *it->second;
+        std::int64_t elements = 1;
+        for (const auto d : t.dims()) elements *= d;
+        if (elements != 1 || t.data_location() == onnx::TensorProto::EXTERNAL) return unknown;
+        const std::string& raw = t.raw_data();
+        switch (t.data_type()) {
+        case onnx::TensorProto::FLOAT: {
+            if (t.float_data_size() == 1) return t.float_data(0);
+            float v = 0;
+            if (raw.size() != sizeof v) return unknown;
+            std::memcpy(&v, raw.data(), sizeof v);
+            return v;
+        }
+        case onnx::TensorProto::DOUBLE: {
+            if (t.double_data_size() == 1) return t.double_data(0);
+            double v = 0;
+            if (raw.size() != sizeof v) return unknown;
+            std::memcpy(&v, raw.data(), sizeof v);
+            return v;
+        }
+        case onnx::TensorProto::BOOL:
+            if (t.int32_data_size() == 1) return t.int32_data(0) != 0 ? 1.0 : 0.0;
+            return raw.size() == 1 ? (raw[0] != 0 ? 1.0 : 0.0) : unknown;
+        default:
+            return unknown;
+        }
+    }
+
+    // Identity, and Dropout that drops nothing (above), forward their input. Their output
+    // becomes an alias of the input; when the output is a graph output, the input is renamed to
+    // it instead so the user still sees the output's name.
     void removeAliases() {
         m_removed.assign(m_graphProto.node_size(), false);
         std::unordered_set<std::string> renamedSources;
         for (int i = 0; i < m_graphProto.node_size(); ++i) {
             const auto& node = m_graphProto.node(i);
-            const bool isDropout = node.op_type() == "Dropout" &&
-                                   (node.output_size() < 2 || node.output(1).empty());
+            const bool isDropout = node.op_type() == "Dropout" && dropoutForwardsItsInput(node);
             if (!(node.op_type() == "Identity" || isDropout) || node.input_size() < 1) continue;
             if (!node.domain().empty() && node.domain() != "ai.onnx") continue;
             const std::string in = resolve(node.input(0));
@@ -284,6 +338,7 @@ class Builder {
     std::unordered_map<std::string, const onnx::TensorProto*> m_constants;
     std::unordered_map<std::string, const onnx::TypeProto*> m_types;
     std::unordered_set<std::string> m_graphOutputs;
+    std::unordered_set<std::string> m_read; // every name some node takes as an input
     std::unordered_map<std::string, int> m_producer;
     std::unordered_map<std::string, std::string> m_alias;
     std::unordered_map<int, std::unordered_map<std::string, std::string>> m_rename;

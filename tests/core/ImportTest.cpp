@@ -116,6 +116,30 @@ g (float[2, 3] X) => (float[2, 3] Y) {
     EXPECT_EQ(g.ops[1].outputs[0], g.outputs[0]);
 }
 
+TEST(Import, RemovesDropoutsThatDropNothing) {
+    // Inference, a constant false training_mode, and training with ratio 0 (Swin-T's export),
+    // each with a mask output nothing reads: all forward their input. Training with a real ratio
+    // drops elements at random and stays an op.
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[2, 3] X) => (float[2, 3] Y) {
+    No = Constant <value = bool {0}> ()
+    Yes = Constant <value = bool {1}> ()
+    Zero = Constant <value = float {0}> ()
+    Half = Constant <value = float {0.5}> ()
+    A, MaskA = Dropout (X)
+    B, MaskB = Dropout (A, Half, No)
+    C, MaskC = Dropout (B, Zero, Yes)
+    Y, MaskY = Dropout (C, Half, Yes)
+}
+)");
+    ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    const ir::Graph& g = *m->graph;
+    ASSERT_EQ(g.ops.size(), 1u);
+    EXPECT_EQ(g.ops[0].type, "Dropout");
+    EXPECT_EQ(g.value(g.ops[0].inputs[0]).name, "X");
+}
+
 TEST(Import, RemovesDeadOpsAndSortsNodes) {
     // Nodes out of order, and one whose result is never used.
     auto m = importText(R"(
