@@ -1,7 +1,7 @@
 // Data movement: each output element is one input element moved elsewhere. Exact where the
 // move is an affine map per dim (transpose, concat, split, slice, constant pad, tile, gather
-// with constant indices); conservative where it mixes dims (reshape past the common prefix,
-// space/depth shuffles, interpolation along scaled dims, reflect/edge padding).
+// with constant indices); conservative where it mixes dims (reshape past the common prefix: a
+// bounding box, space/depth shuffles, interpolation along scaled dims, reflect/edge padding).
 
 #include "tiling/RegionRules.h"
 
@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <variant>
+#include <vector>
 
 namespace strata::tiling::rules {
 
@@ -57,7 +58,11 @@ InputRegions transposeRule(const RuleContext& ctx) {
 
 // Reshape, Flatten, Squeeze and Unsqueeze keep the row-major order, so dims of size 1 can be
 // ignored and the leading dims that are equal on both sides keep their coordinates. Past the
-// first mismatch dims merge or split: whole.
+// first mismatch dims merge or split: the output box's elements there lie in one range of
+// row-major positions (from its first corner to its last), which the input reads as the
+// smallest box holding that range (dims before the first one the range's ends differ in are
+// one coordinate, that dim spans the ends, later dims are whole). A small tile of a reshape
+// that splits a dim then reads a few rows, not the whole tensor.
 InputRegions reshapeRule(const RuleContext& ctx) {
     InputRegions regions = fullInputs(ctx);
     const ir::Shape& x = ctx.inputShape(0);
@@ -70,6 +75,27 @@ InputRegions reshapeRule(const RuleContext& ctx) {
         while (j < y.size() && y[j] == 1) ++j;
         if (i == x.size() || j == y.size() || x[i] != y[j]) break;
         xr[i++] = ctx.out[j++];
+    }
+    const bool nonEmpty = std::all_of(ctx.out.begin(), ctx.out.end(),
+                                      [](const Interval& v) { return v.begin < v.end; });
+    if (i < x.size() && j < y.size() && ctx.out.size() == y.size() && nonEmpty) {
+        // Row-major positions within the dims past the common prefix.
+        std::int64_t first = 0;
+        std::int64_t last = 0;
+        for (std::size_t d = j; d < y.size(); ++d) {
+            first = first * y[d] + ctx.out[d].begin;
+            last = last * y[d] + (ctx.out[d].end - 1);
+        }
+        std::vector<std::int64_t> lo(x.size()), hi(x.size());
+        for (std::size_t d = x.size(); d-- > i;) {
+            lo[d] = first % x[d];
+            hi[d] = last % x[d];
+            first /= x[d];
+            last /= x[d];
+        }
+        std::size_t d = i;
+        for (; d < x.size() && lo[d] == hi[d]; ++d) xr[d] = {lo[d], lo[d] + 1};
+        if (d < x.size()) xr[d] = {lo[d], hi[d] + 1};
     }
     regions[0] = std::move(xr);
     return regions;

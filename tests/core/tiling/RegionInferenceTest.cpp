@@ -306,19 +306,23 @@ TEST(RegionInference, ReshapeMapsTheCommonPrefix) {
         S = Reshape (P, SS)
         TS = Constant <value = int64[2] {6, 4}> ()
         T = Reshape (Q, TS))"));
-    // Flatten merges dims 1 and 2: only the batch maps.
-    EXPECT_EQ(regionsFor(*g, "Flatten", {{1, 2}, {3, 6}}), (Strings{"[1,2)x[0,3)x[0,4)"}));
+    // Flatten merges dims 1 and 2: the batch maps, and positions 3..5 of the merged dim run
+    // from row 0 (column 3) into row 1 (column 1), so rows 0-1 are read whole.
+    EXPECT_EQ(regionsFor(*g, "Flatten", {{1, 2}, {3, 6}}), (Strings{"[1,2)x[0,2)x[0,4)"}));
+    EXPECT_EQ(regionsFor(*g, "Flatten", {{0, 1}, {4, 6}}), (Strings{"[0,1)x[1,2)x[0,2)"}));
     const auto& reshapes = g->ops;
     auto regionsOf = [&](std::size_t opIndex, const Region& out) {
         std::vector<std::optional<Region>> outputs{out};
         return shown(inputRegions(*g, reshapes.at(opIndex), outputs));
     };
+    // Splitting the last dim: the first two of its four elements.
     EXPECT_EQ(regionsOf(1, {{0, 1}, {1, 2}, {0, 1}, {0, 2}}),
-              (Strings{"[0,1)x[1,2)x[0,4)", "[0,4)"}));
+              (Strings{"[0,1)x[1,2)x[0,2)", "[0,4)"}));
     // Size-1 dims move freely in row-major order.
     EXPECT_EQ(regionsOf(2, {{2, 4}, {5, 9}, {0, 1}}), (Strings{"[0,1)x[2,4)x[5,9)", "[0,3)"}));
-    // Nothing in common: the whole input.
-    EXPECT_EQ(regionsOf(3, {{0, 1}, {0, 1}}), (Strings{"[0,4)x[0,6)", "[0,2)"}));
+    // Nothing in common: one element reads one element; a row of T spans two rows of Q.
+    EXPECT_EQ(regionsOf(3, {{0, 1}, {0, 1}}), (Strings{"[0,1)x[0,1)", "[0,2)"}));
+    EXPECT_EQ(regionsOf(3, {{1, 2}, {0, 4}}), (Strings{"[0,2)x[0,6)", "[0,2)"}));
 }
 
 TEST(RegionInference, SqueezeAndUnsqueeze) {
