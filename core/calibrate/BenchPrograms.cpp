@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
 
 namespace strata::calibrate {
 namespace {
@@ -243,7 +244,8 @@ bool computesOnly(const ir::Graph& graph) {
     return graph.name == "calibrate-conv-pointwise-deep" || graph.name == "calibrate-conv-depthwise-small" ||
            graph.name == "calibrate-elementwise-Erf" || graph.name == "calibrate-elementwise-Sigmoid" ||
            graph.name == "calibrate-normalization-layer" || graph.name == "calibrate-reduction-pool" ||
-           graph.name == "calibrate-reduction-rows" || graph.name == "calibrate-resize" || graph.name == "calibrate-gather";
+           graph.name == "calibrate-reduction-rows" || graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
+           graph.name == "calibrate-global-pool-7x7" || graph.name == "calibrate-global-pool-56x56";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -466,6 +468,15 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<std::int64_t>((i * 379) % 1000);
         auto idx = g.constant<std::int64_t>("indices", {n}, ir::DType::Int64, std::move(indices));
         out.push_back(g.finish(g.op("Gather", {table, idx}, {n, 256}, {{"axis", std::int64_t{0}}})));
+    }
+    // Global average pools (the target's `global_pool` figure, per element read): a ResNet's or
+    // EfficientNet's head over 7 x 7 planes of many channels, and a squeeze-excitation block's
+    // over 56 x 56 planes of few.
+    for (const auto& [name, c, side] : {std::tuple{"calibrate-global-pool-7x7", 256 * s, std::int64_t{7}},
+                                        std::tuple{"calibrate-global-pool-56x56", 64 * s, std::int64_t{56}}}) {
+        SmallGraph g(name);
+        auto x = g.input("x", {1, c, side, side});
+        out.push_back(g.finish(g.op("GlobalAveragePool", {x}, {1, c, 1, 1})));
     }
     {
         SmallGraph g("calibrate-data_movement");

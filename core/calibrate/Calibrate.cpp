@@ -292,13 +292,16 @@ class Calibration {
                     if (e.kind != trace::EventKind::Compute) continue;
                     const ir::Op& op = graph->op(in.from.op);
                     const auto& compute = std::get<compiler::Compute>(in.body);
-                    const double work = emulator::computeWork(compute, op.opClass);
+                    // A global pool's figure counts elements read (computeWork counts its outputs).
+                    const double work = emulator::isGlobalPool(op) ? emulator::elementsRead(compute)
+                                                                   : emulator::computeWork(compute, op.opClass);
                     const std::size_t fitClass = emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
                                                  : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
                                                  : emulator::isTranscendental(op)        ? kTranscendentalClass
                                                  : emulator::isLayerNorm(op)             ? kLayerNormClass
                                                  : emulator::isResize(op)                ? kResizeClass
                                                  : emulator::isGather(op)                ? kGatherClass
+                                                 : emulator::isGlobalPool(op)            ? kGlobalPoolClass
                                                                                          : static_cast<std::size_t>(op.opClass);
                     samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz), costUnits(compute, fitClass)});
                 }
@@ -392,6 +395,8 @@ class Calibration {
             t.throughput.resizePerCycle = m_report.compute.throughputPerCycle[kResizeClass];
         if (m_report.compute.samples[kGatherClass])
             t.throughput.gatherPerCycle = m_report.compute.throughputPerCycle[kGatherClass];
+        if (m_report.compute.samples[kGlobalPoolClass])
+            t.throughput.globalPoolPerCycle = m_report.compute.throughputPerCycle[kGlobalPoolClass];
         t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
         t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
@@ -426,6 +431,7 @@ std::string computeClassName(std::size_t fitClass) {
     if (fitClass == kLayerNormClass) return "layer_norm";
     if (fitClass == kResizeClass) return "resize";
     if (fitClass == kGatherClass) return "gather";
+    if (fitClass == kGlobalPoolClass) return "global_pool";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 

@@ -71,11 +71,14 @@ inline constexpr std::size_t kLayerNormClass = kOpClasses + 3;
 // Resizes and gathers (the target's throughput_per_cycle.resize and gather).
 inline constexpr std::size_t kResizeClass = kOpClasses + 4;
 inline constexpr std::size_t kGatherClass = kOpClasses + 5;
-inline constexpr std::size_t kComputeClasses = kOpClasses + 6;
+// Global pools, their work counted in elements read (the target's throughput_per_cycle.global_pool).
+inline constexpr std::size_t kGlobalPoolClass = kOpClasses + 6;
+inline constexpr std::size_t kComputeClasses = kOpClasses + 7;
 
 // One compute instruction measured: its class (ir::OpClass index, kDepthwiseConvClass or
 // kPointwiseConvClass), its
-// work (MACs for convs and matmul, input elements for reductions, output elements otherwise:
+// work (MACs for convs and matmul, input elements for reductions and global pools, output
+// elements otherwise:
 // emulator::computeWork), its
 // duration in cycles, and its count of the class's cost unit (kUnitGroups; 0 for others).
 struct ComputeSample {

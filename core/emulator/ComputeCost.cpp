@@ -4,13 +4,22 @@
 
 namespace strata::emulator {
 
-double computeWork(const compiler::Compute& compute, ir::OpClass opClass) {
-    if (opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul) return compute.flops / 2;
+namespace {
+
+double elementsOf(const std::vector<compiler::Operand>& operands) {
     double elements = 0;
-    const auto& operands = opClass == ir::OpClass::Reduction ? compute.inputs : compute.outputs;
     for (const compiler::Operand& o : operands) elements += double(tiling::regionElements(o.region));
     return elements;
 }
+
+} // namespace
+
+double computeWork(const compiler::Compute& compute, ir::OpClass opClass) {
+    if (opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul) return compute.flops / 2;
+    return elementsOf(opClass == ir::OpClass::Reduction ? compute.inputs : compute.outputs);
+}
+
+double elementsRead(const compiler::Compute& compute) { return elementsOf(compute.inputs); }
 
 double computeCycles(const compiler::Compute& compute, ir::OpClass opClass, const target::Target& target) {
     return cyclesForWork(computeWork(compute, opClass), opClass, target);
@@ -98,12 +107,24 @@ bool isGlobalPool(const ir::Op& op) {
     return op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool" || op.type == "GlobalLpPool";
 }
 
-double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
-    if (op.opClass != ir::OpClass::Reduction) return 0;
+namespace {
+
+// Input elements the op reads per output element (its first input's over its first output's).
+double inputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
     const ir::Value* x = knownValue(op.inputs, 0, graph);
     const ir::Value* y = knownValue(op.outputs, 0, graph);
     if (!x || !y || x->elements() <= 0 || y->elements() <= 0) return 0;
     return double(x->elements()) / double(y->elements());
+}
+
+} // namespace
+
+double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
+    return op.opClass == ir::OpClass::Reduction ? inputsPerOutput(op, graph) : 0;
+}
+
+double globalPoolInputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
+    return isGlobalPool(op) ? inputsPerOutput(op, graph) : 0;
 }
 
 CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
@@ -116,7 +137,7 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
     if (isLayerNorm(op)) return own("layer_norm", t.layerNormPerCycle);
     if (isResize(op)) return own("resize", t.resizePerCycle);
     if (isGather(op)) return own("gather", t.gatherPerCycle);
-    if (isGlobalPool(op)) return {className, true, "global_pool"};
+    if (isGlobalPool(op)) return own("global_pool", t.globalPoolPerCycle);
     if (isDepthwiseConv(op, graph)) return own("depthwise_conv", t.depthwiseConvPerCycle);
     if (isPointwiseConv(op, graph)) return own("pointwise_conv", t.pointwiseConvPerCycle);
     if (op.opClass == ir::OpClass::Other) return {className, true, "other"};
@@ -128,6 +149,12 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
     if (isLayerNorm(op)) return target.throughput.layerNorm();
     if (isResize(op)) return target.throughput.resize();
     if (isGather(op)) return target.throughput.gather();
+    if (isGlobalPool(op)) {
+        // The figure counts elements read; the instruction's work (computeWork) counts outputs, one
+        // per plane, so the rate per output is the figure over the plane's elements.
+        const double planeElements = globalPoolInputsPerOutput(op, graph);
+        return planeElements > 0 ? target.throughput.globalPool() / planeElements : target.throughput.globalPool();
+    }
     const target::Overheads& o = target.overheads;
     if (op.opClass == ir::OpClass::Reduction)
         return withUnitCost(target.throughput.of(op.opClass), o.reductionOutputCycles, reductionInputsPerOutput(op, graph));

@@ -13,6 +13,9 @@
 namespace strata::emulator {
 
 double computeWork(const compiler::Compute& compute, ir::OpClass opClass);
+// Elements of the instruction's input regions (a global pool's work in its `global_pool` figure's
+// unit, which calibration fits).
+double elementsRead(const compiler::Compute& compute);
 double computeCycles(const compiler::Compute& compute, ir::OpClass opClass, const target::Target& target);
 // The same from the work already known (computeWork's value).
 double cyclesForWork(double work, ir::OpClass opClass, const target::Target& target);
@@ -36,7 +39,8 @@ bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
 // Resizes and gathers run at the `resize` and `gather` figures (defaulting to `elementwise` and
 // `data_movement`); a reduction at `reduction` per input element read (computeWork) with
 // overhead_cycles.reduction_output per output joined the same way (1 / rate = 1 / figure +
-// unit cost / inputs per output).
+// unit cost / inputs per output). A global pool runs at `global_pool` per element read (defaulting
+// to `pooling`), returned per output as its work counts outputs: figure / plane elements.
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
 
 // An elementwise op that evaluates a transcendental function per element (Erf, Exp, Log, Tanh,
@@ -51,12 +55,15 @@ bool isResize(const ir::Op& op);
 // A Gather, GatherElements or GatherND: the target's `gather` figure.
 bool isGather(const ir::Op& op);
 
-// GlobalAveragePool, GlobalMaxPool, GlobalLpPool: a reduction over whole planes with no figure of
-// its own. It is costed per output at the windowed pools' figure, which one output per channel
-// says little of, so costFigureOf reports it as a fallback. (Costed as a reduction per element
-// read it comes out 10x too slow on the host: the runtime's global pool runs ~3.5 cycles per
-// element, its ReduceMean ~40.)
+// GlobalAveragePool, GlobalMaxPool, GlobalLpPool: a pass over whole planes, costed per element
+// read at the target's `global_pool` figure (defaulting to `pooling`'s, per element read, reported
+// as a fallback). Neither a windowed pool's figure per output (one output per channel: ~30x too
+// fast) nor a reduction's per element read (~10x too slow: the runtime's global pool runs ~3.5
+// cycles per element, its ReduceMean ~40) fits it.
 bool isGlobalPool(const ir::Op& op);
+// Input elements a global pool reads per output (its plane's elements); 0 when not a global pool
+// or its shapes are not known.
+double globalPoolInputsPerOutput(const ir::Op& op, const ir::Graph& graph);
 
 // Input elements a reduction reads per output element (the reduced axes' extent); 0 when not a
 // reduction or its shapes are not known.

@@ -126,6 +126,10 @@ struct ComputeThroughput {
     // Output elements per cycle of a Gather (a row copy per index: lookups, a token's embedding).
     // 0: the `data_movement` figure.
     double gatherPerCycle = 0;
+    // Input elements read per cycle of a global pool (GlobalAveragePool, GlobalMaxPool: one
+    // streaming pass over whole planes, far cheaper per element than a general reduction's, far
+    // dearer per output than a windowed pool's). 0: the `pooling` figure, per element read.
+    double globalPoolPerCycle = 0;
     double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
     double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
     double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
@@ -134,6 +138,7 @@ struct ComputeThroughput {
     double layerNorm() const { return layerNormPerCycle > 0 ? layerNormPerCycle : of(ir::OpClass::Normalization); }
     double resize() const { return resizePerCycle > 0 ? resizePerCycle : of(ir::OpClass::Elementwise); }
     double gather() const { return gatherPerCycle > 0 ? gatherPerCycle : of(ir::OpClass::DataMovement); }
+    double globalPool() const { return globalPoolPerCycle > 0 ? globalPoolPerCycle : of(ir::OpClass::Pooling); }
 
     bool operator==(const ComputeThroughput&) const = default;
 };

@@ -28,10 +28,13 @@ inline constexpr std::string_view kLayerNormKey = "layer_norm";
 // (default: `data_movement`).
 inline constexpr std::string_view kResizeKey = "resize";
 inline constexpr std::string_view kGatherKey = "gather";
-inline constexpr std::array<std::string_view, 15> kThroughputKeysWithOptional = {
+// Optional compute.throughput_per_cycle key: global pools, per input element read (default:
+// `pooling`, per element read).
+inline constexpr std::string_view kGlobalPoolKey = "global_pool";
+inline constexpr std::array<std::string_view, 16> kThroughputKeysWithOptional = {
     "conv",      "matmul",  "elementwise",   "normalization", "pooling",          "reduction",         "softmax",
     "data_movement", "other", kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey, kLayerNormKey, kResizeKey,
-    kGatherKey};
+    kGatherKey, kGlobalPoolKey};
 
 // Optional compute.overhead_cycles keys: per-unit costs of convolutions (default 0).
 inline constexpr std::string_view kConvOutputKey = "conv_output";

@@ -57,7 +57,8 @@ void readCompute(FieldReader compute, Target& target) {
         {format::kTranscendentalKey, &target.throughput.transcendentalPerCycle},
         {format::kLayerNormKey, &target.throughput.layerNormPerCycle},
         {format::kResizeKey, &target.throughput.resizePerCycle},
-        {format::kGatherKey, &target.throughput.gatherPerCycle}};
+        {format::kGatherKey, &target.throughput.gatherPerCycle},
+        {format::kGlobalPoolKey, &target.throughput.globalPoolPerCycle}};
     for (const auto& [key, field] : optional)
         if (auto figure = throughput.has(key) ? throughput.number(key) : std::nullopt) {
             if (*figure > 0)
@@ -67,6 +68,7 @@ void readCompute(FieldReader compute, Target& target) {
                                       : key == format::kLayerNormKey ? "must be positive (omit it to use normalization's figure)"
                                       : key == format::kResizeKey    ? "must be positive (omit it to use elementwise's figure)"
                                       : key == format::kGatherKey    ? "must be positive (omit it to use data_movement's figure)"
+                                      : key == format::kGlobalPoolKey ? "must be positive (omit it to use pooling's figure)"
                                                                      : "must be positive (omit it to use conv's figure)");
         }
     throughput.warnUnknownKeys(format::kThroughputKeysWithOptional);

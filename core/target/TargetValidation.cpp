@@ -116,7 +116,8 @@ void checkMachine(const Target& target, Checker& check) {
         check.positive("compute.throughput_per_cycle." + std::string(format::kLayerNormKey),
                        target.throughput.layerNormPerCycle, kMaxThroughputPerCycle, "throughput");
     for (const auto& [key, figure] : {std::pair{format::kResizeKey, target.throughput.resizePerCycle},
-                                      std::pair{format::kGatherKey, target.throughput.gatherPerCycle}})
+                                      std::pair{format::kGatherKey, target.throughput.gatherPerCycle},
+                                      std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle}})
         if (figure != 0) // optional: 0 means "as the op's class"
             check.positive("compute.throughput_per_cycle." + std::string(key), figure, kMaxThroughputPerCycle, "throughput");
     const Overheads& o = target.overheads;

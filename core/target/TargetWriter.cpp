@@ -89,6 +89,8 @@ std::string targetToJson(const Target& target) {
         throughput[std::string(format::kResizeKey)] = number(target.throughput.resizePerCycle);
     if (target.throughput.gatherPerCycle != 0)
         throughput[std::string(format::kGatherKey)] = number(target.throughput.gatherPerCycle);
+    if (target.throughput.globalPoolPerCycle != 0)
+        throughput[std::string(format::kGlobalPoolKey)] = number(target.throughput.globalPoolPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},

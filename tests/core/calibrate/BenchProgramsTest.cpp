@@ -76,7 +76,8 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
     EXPECT_EQ(only, (std::vector<std::string>{"calibrate-conv-pointwise-deep", "calibrate-conv-depthwise-small",
                                               "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
                                               "calibrate-normalization-layer", "calibrate-reduction-pool",
-                                              "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather"}));
+                                              "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
+                                              "calibrate-global-pool-7x7", "calibrate-global-pool-56x56"}));
 }
 
 } // namespace

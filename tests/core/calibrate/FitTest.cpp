@@ -350,6 +350,27 @@ TEST(FitCompute, ReductionsPayPerElementReadAndPerOutput) {
     EXPECT_EQ(computeClassName(kGatherClass), "gather");
 }
 
+TEST(FitCompute, GlobalPoolsGetTheirOwnThroughputPerElementRead) {
+    // Synthetic ground truth: global pools read 0.3 elements per cycle over 7 x 7 planes of 256
+    // channels and 56 x 56 planes of 64 (calibration's shapes, their work in elements read);
+    // windowed pools run at 5 outputs per cycle and elementwise ops at 3, all with an overhead
+    // of 80.
+    std::vector<ComputeSample> samples;
+    for (double scale : {1.0, 2.0, 4.0}) {
+        for (double reads : {scale * 256 * 49, scale * 64 * 3136})
+            samples.push_back({kGlobalPoolClass, reads, 80 + reads / 0.3, 0});
+        samples.push_back({4, scale * 25088, 80 + scale * 25088 / 5, 0});
+        samples.push_back({2, scale * 1e5, 80 + scale * 1e5 / 3, 0});
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.overheadCycles, 80, 1e-3);
+    EXPECT_NEAR(fit.throughputPerCycle[kGlobalPoolClass], 0.3, 1e-9);
+    EXPECT_NEAR(fit.throughputPerCycle[4], 5, 1e-6); // windowed pools keep their own figure
+    EXPECT_EQ(fit.samples[kGlobalPoolClass], 6u);
+    EXPECT_EQ(fit.unitCycles[kGlobalPoolClass], 0); // in no unit group
+    EXPECT_EQ(computeClassName(kGlobalPoolClass), "global_pool");
+}
+
 TEST(FitCompute, TranscendentalOpsGetTheirOwnThroughput) {
     std::vector<ComputeSample> samples;
     for (double work = 1e3; work <= 1e7; work *= 10) {

@@ -103,15 +103,46 @@ TEST(ComputeCost, AReductionsRateJoinsItsCostPerOutput) {
     EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 4.0); // no per-output cost: the figure
     t.overheads.reductionOutputCycles = 64;
     EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1 / (1.0 / 4 + 64.0 / 256));
-    // A global average pool has no figure of its own: its class's, reported as a fallback.
-    g.ops[0].type = "GlobalAveragePool";
-    g.ops[0].opClass = ir::OpClass::Pooling;
+}
+
+TEST(ComputeCost, GlobalPoolsAreCostedPerElementRead) {
+    // A global average pool over 16 x 16 planes: 256 reads per output. Its figure counts elements
+    // read; its instructions' work counts outputs, so the rate per output is figure / 256.
+    ir::Graph g;
+    g.values = {floatValue("x", {1, 8, 16, 16}), floatValue("y", {1, 8, 1, 1})};
+    ir::Op pool;
+    pool.type = "GlobalAveragePool";
+    pool.opClass = ir::OpClass::Pooling;
+    pool.inputs = {ir::ValueId(0)};
+    pool.outputs = {ir::ValueId(1)};
+    g.ops = {pool};
+    g.finalize();
+    target::Target t = test::tinyTarget();
     t.throughput.of(ir::OpClass::Pooling) = 1000;
+    t.throughput.of(ir::OpClass::Reduction) = 4;
+    EXPECT_DOUBLE_EQ(globalPoolInputsPerOutput(g.ops[0], g), 256.0);
+    EXPECT_EQ(reductionInputsPerOutput(g.ops[0], g), 0); // not a reduction's figure
+    // No global_pool figure: pooling's, per element read, reported as a fallback.
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1000.0 / 256);
+    const CostFigure fallback = costFigureOf(g.ops[0], g, t);
+    EXPECT_EQ(fallback.name, "pooling");
+    EXPECT_TRUE(fallback.fallback);
+    EXPECT_EQ(fallback.fallbackFrom, "global_pool");
+    // Its own figure: 8 outputs of 256 reads each at 0.25 reads per cycle take 8,192 cycles.
+    t.throughput.globalPoolPerCycle = 0.25;
+    t.overheads.computeCycles = 10;
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 0.25 / 256);
+    EXPECT_DOUBLE_EQ(cyclesAtThroughput(8, throughputOf(g.ops[0], g, t), t), 10 + 8 * 256 / 0.25);
+    const CostFigure own = costFigureOf(g.ops[0], g, t);
+    EXPECT_EQ(own.name, "global_pool");
+    EXPECT_FALSE(own.fallback);
+    // A GlobalMaxPool is one too; a windowed MaxPool is not, and keeps pooling's rate per output.
+    g.ops[0].type = "GlobalMaxPool";
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 0.25 / 256);
+    g.ops[0].type = "MaxPool";
     EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1000.0);
-    const CostFigure pool = costFigureOf(g.ops[0], g, t);
-    EXPECT_EQ(pool.name, "pooling");
-    EXPECT_TRUE(pool.fallback);
-    EXPECT_EQ(pool.fallbackFrom, "global_pool");
+    EXPECT_EQ(globalPoolInputsPerOutput(g.ops[0], g), 0);
+    EXPECT_FALSE(costFigureOf(g.ops[0], g, t).fallback);
 }
 
 TEST(ComputeCost, CostFigureNamesTheFallbacks) {

@@ -1,6 +1,6 @@
 // The optional model terms calibration fits (docs/TARGETS.md): compute.overhead_cycles.conv_output
-// and depthwise_row, compute.throughput_per_cycle.transcendental and layer_norm — read, written back, defaulted
-// and rejected with their field named.
+// and depthwise_row, compute.throughput_per_cycle.transcendental, layer_norm and global_pool —
+// read, written back, defaulted and rejected with their field named.
 
 #include "target/TargetLoader.h"
 
@@ -110,6 +110,47 @@ TEST(TargetModelTerms, LayerNormThroughputMustBeAPositiveNumber) {
     EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.layer_norm", "implausible throughput"));
     doc["compute"]["throughput_per_cycle"]["layer_norm"] = nullptr;
     EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.layer_norm", "expected a number"));
+}
+
+TEST(TargetModelTerms, GlobalPoolThroughputDefaultsToPoolingsAndIsWrittenBack) {
+    auto plain = target::parseTarget(smallTarget().dump(), "small.json");
+    ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
+    EXPECT_EQ(plain->throughput.globalPoolPerCycle, 0);
+    EXPECT_EQ(plain->throughput.globalPool(), plain->throughput.of(ir::OpClass::Pooling));
+    EXPECT_FALSE(
+        Json::parse(target::targetToJson(*plain))["compute"]["throughput_per_cycle"].contains(
+            "global_pool"));
+
+    Json doc = smallTarget();
+    doc["compute"]["throughput_per_cycle"]["global_pool"] = 0.28125;
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings); // a known key
+    EXPECT_EQ(loaded->throughput.globalPool(), 0.28125);
+    EXPECT_EQ(Json::parse(
+                  target::targetToJson(*loaded))["compute"]["throughput_per_cycle"]["global_pool"],
+              0.28125);
+    auto again = target::parseTarget(target::targetToJson(*loaded), "small.json");
+    ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
+    EXPECT_TRUE(*again == *loaded);
+}
+
+TEST(TargetModelTerms, GlobalPoolThroughputMustBeAPositiveNumber) {
+    for (double bad : {0.0, -1.0}) {
+        Json doc = smallTarget();
+        doc["compute"]["throughput_per_cycle"]["global_pool"] = bad;
+        EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.global_pool",
+                                 "must be positive (omit it to use pooling's figure)"))
+            << bad;
+    }
+    Json doc = smallTarget();
+    doc["compute"]["throughput_per_cycle"]["global_pool"] = 2e9;
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.global_pool",
+                             "implausible throughput"));
+    doc["compute"]["throughput_per_cycle"]["global_pool"] = "fast";
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.throughput_per_cycle.global_pool",
+                             "expected a number"));
 }
 
 } // namespace
