@@ -108,7 +108,7 @@ std::string commonResource(const target::Target& target) {
 class Calibration {
   public:
     Calibration(const target::Target& host, const CalibrateOptions& options)
-        : m_host(host), m_options(options), m_repeat(options.quick ? 3 : 5) {}
+        : m_host(host), m_options(options), m_repeat(options.quick ? 3 : 11) {}
 
     Expected<CalibrationReport> run() {
         const auto started = std::chrono::steady_clock::now();
