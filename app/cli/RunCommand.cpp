@@ -2,13 +2,13 @@
 
 #include "ExitCodes.h"
 #include "ModelArgs.h"
+#include "OutputCheck.h"
 #include "ScheduleArg.h"
 #include "TargetArg.h"
 #include "TraceFigures.h"
 #include "base/SafeFiles.h"
 #include "base/Units.h"
 #include "compiler/Pipeline.h"
-#include "reference/Compare.h"
 #include "reference/Evaluator.h"
 #include "runtime/Runtime.h"
 #include "trace/TraceJson.h"
@@ -29,13 +29,6 @@
 
 namespace strata::cli {
 namespace {
-
-// The tolerance of --check (numpy.allclose): float32 kernels summing in another order than the
-// reference (blocked sgemm, im2col) differ by rounding only. atol is relative to each output's
-// largest reference magnitude.
-constexpr double kAbsTolerance = 1e-4;
-constexpr double kRelTolerance = 1e-3;
-constexpr std::uint64_t kInputSeed = 7;
 
 struct RunArgs {
     ModelArgs model;
@@ -119,7 +112,7 @@ int runRun(const RunArgs& args) {
         if (!read) return kExitBadInput;
         inputs = std::move(*read);
     } else {
-        inputs = reference::sampleInputs(*graph, kInputSeed);
+        inputs = reference::sampleInputs(*graph, kCheckInputSeed);
     }
     auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
     if (!loadedSchedule) return kExitBadInput;
@@ -137,8 +130,7 @@ int runRun(const RunArgs& args) {
         return kExitFailed;
     }
 
-    double maxAbs = 0, largest = 0; // largest: the largest |reference| output, for scale
-    bool matches = true;
+    OutputCheck check;
     if (args.check) {
         auto expected = reference::evaluate(*graph, inputs);
         if (!expected) {
@@ -146,23 +138,13 @@ int runRun(const RunArgs& args) {
             printDiagnostics(expected.diagnostics());
             return kExitFailed;
         }
-        for (std::size_t i = 0; i < expected->size(); ++i) {
-            // atol scales with the output: random-weight exports can shrink activations to 1e-12,
-            // where a fixed atol would accept anything.
-            double scale = 0;
-            for (double v : (*expected)[i].toDoubles())
-                if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
-            largest = std::max(largest, scale);
-            const double atol = kAbsTolerance * std::max(scale, 1e-30);
-            const auto c = reference::compare(result->outputs[i], (*expected)[i], atol, kRelTolerance);
-            maxAbs = std::max(maxAbs, c.maxAbs);
-            if (!c.ok) {
-                matches = false;
-                std::cerr << fmt::format("error: --check: output '{}' differs from the reference (atol {:.3g}, rtol {}): {}\n",
-                                         graph->value(graph->outputs[i]).name, atol, kRelTolerance, c.message);
-            }
-        }
+        check = checkOutputs(*graph, result->outputs, *expected);
+        for (const std::string& difference : check.differences)
+            std::cerr << "error: --check: " << difference << "\n";
     }
+    const double maxAbs = check.maxAbs;
+    const double largest = check.largest;
+    const bool matches = check.matches();
 
     std::vector<double> totals = result->totalsNs;
     std::sort(totals.begin(), totals.end());
@@ -188,7 +170,7 @@ int runRun(const RunArgs& args) {
         if (args.check)
             std::cout << fmt::format("check: {} (max abs error {:.3g}, largest reference value {:.3g}, atol {} x that, rtol {})\n",
                                      matches ? "outputs match the reference" : "OUTPUTS DIFFER", maxAbs, largest,
-                                     kAbsTolerance, kRelTolerance);
+                                     kCheckAbsTolerance, kCheckRelTolerance);
         if (!args.tracePath.empty()) std::cout << "wrote " << args.tracePath << "\n";
     }
     return matches ? kExitOk : kExitFailed;

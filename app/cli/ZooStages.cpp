@@ -1,9 +1,9 @@
 #include "ZooStages.h"
 
+#include "OutputCheck.h"
 #include "compiler/Pipeline.h"
 #include "emulator/Emulator.h"
 #include "model/OnnxImporter.h"
-#include "reference/Compare.h"
 #include "reference/Evaluator.h"
 #include "runtime/Runtime.h"
 #include "schedule/Strategies.h"
@@ -23,39 +23,12 @@ namespace strata::cli {
 
 namespace {
 
-// The same check as `run --check`: numpy.allclose with atol relative to each output's largest
-// reference magnitude, on the deterministic inputs of seed 7.
-constexpr double kAbsTolerance = 1e-4;
-constexpr double kRelTolerance = 1e-3;
-constexpr std::uint64_t kInputSeed = 7;
-
 std::string firstError(const std::vector<Diagnostic>& diagnostics) {
     for (const auto& d : diagnostics)
         if (d.severity == Severity::Error)
             return d.toString();
     return diagnostics.empty() ? std::string("failed without a diagnostic")
                                : diagnostics.front().toString();
-}
-
-// Why the run's outputs differ from the reference, or nothing when they match.
-std::optional<std::string> compareOutputs(const ir::Graph& graph,
-                                          const std::vector<reference::Tensor>& actual,
-                                          const std::vector<reference::Tensor>& expected) {
-    if (actual.size() != expected.size())
-        return fmt::format("the run gave {} outputs, the reference {}", actual.size(),
-                           expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        double scale = 0;
-        for (double v : expected[i].toDoubles())
-            if (std::isfinite(v))
-                scale = std::max(scale, std::abs(v));
-        const double atol = kAbsTolerance * std::max(scale, 1e-30);
-        const auto c = reference::compare(actual[i], expected[i], atol, kRelTolerance);
-        if (!c.ok)
-            return fmt::format("output '{}' differs from the reference (atol {:.3g}, rtol {}): {}",
-                               graph.value(graph.outputs[i]).name, atol, kRelTolerance, c.message);
-    }
-    return std::nullopt;
 }
 
 class StageClock {
@@ -163,7 +136,7 @@ void runStages(ZooRow& row) {
     }
     {
         StageClock clock(row, "run");
-        const auto inputs = reference::sampleInputs(*graph, kInputSeed);
+        const auto inputs = reference::sampleInputs(*graph, kCheckInputSeed);
         std::optional<std::vector<reference::Tensor>> expected;
         for (const auto& strategy : zooRunStrategies()) {
             auto c = std::find_if(cases.begin(), cases.end(), [&](const Case& k) {
@@ -184,8 +157,9 @@ void runStages(ZooRow& row) {
                                     firstError(evaluated.diagnostics()));
                 expected = std::move(*evaluated);
             }
-            if (auto differs = compareOutputs(*graph, result->outputs, *expected))
-                fail(row, *c, *differs);
+            if (const OutputCheck check = checkOutputs(*graph, result->outputs, *expected);
+                !check.matches())
+                fail(row, *c, check.differences.front());
             else if (strategy == "rules" && !result->totalsNs.empty())
                 row.measuredHostNs = result->totalsNs.front();
         }
