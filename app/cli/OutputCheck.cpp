@@ -25,10 +25,12 @@ OutputCheck checkOutputs(const ir::Graph& graph, const std::vector<reference::Te
         const double atol = kCheckAbsTolerance * std::max(scale, 1e-30);
         const auto c = reference::compare(actual[i], expected[i], atol, kCheckRelTolerance);
         check.maxAbs = std::max(check.maxAbs, c.maxAbs);
-        if (!c.ok)
+        if (!c.ok) {
+            const std::string& name = graph.value(graph.outputs[i]).name;
             check.differences.push_back(
                 fmt::format("output '{}' differs from the reference (atol {:.3g}, rtol {}): {}",
-                            graph.value(graph.outputs[i]).name, atol, kCheckRelTolerance, c.message));
+                            name, atol, kCheckRelTolerance, c.message));
+        }
     }
     return check;
 }
