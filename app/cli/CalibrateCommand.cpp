@@ -9,13 +9,12 @@
 #include "target/CalibratedHost.h"
 #include "target/TargetWriter.h"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
-#include <unistd.h>
+#include <fmt/format.h>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 namespace strata::cli {
 

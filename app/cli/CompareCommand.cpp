@@ -94,8 +94,8 @@ int runCompare(const CompareArgs& args) {
         if (!second) {
             printDiagnostics(second.diagnostics());
             // The second file is valid on its own: what it does not match is the first one.
-            std::cerr << "note: " << args.measured << " was checked against the instructions of " << args.emulated
-                      << " (" << first->trace.events.size()
+            std::cerr << "note: " << args.measured << " was checked against the instructions of "
+                      << args.emulated << " (" << first->trace.events.size()
                       << " events); if that file was edited or damaged, the fault is there\n";
             return kExitBadInput;
         }

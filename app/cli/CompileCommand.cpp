@@ -11,12 +11,11 @@
 #include "compiler/emit/JsonEmitter.h"
 #include "schedule/ScheduleJson.h"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace strata::cli {
 
@@ -34,7 +33,8 @@ struct CompileArgs {
 
 bool writeText(const std::filesystem::path& path, const std::string& text) {
     auto failed = writeFileAtomically(path.string(), text);
-    if (failed) printDiagnostics({*failed});
+    if (failed)
+        printDiagnostics({*failed});
     return !failed;
 }
 
@@ -47,7 +47,8 @@ int runCompile(const CompileArgs& args) {
     auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
     if (!loadedSchedule) return kExitBadInput;
     const schedule::Schedule& s = *loadedSchedule;
-    if (!withinResourceBudget(s, *graph, *target)) return kExitFailed;
+    if (!withinResourceBudget(s, *graph, *target))
+        return kExitFailed;
     for (const std::string& kind : args.emit) {
         if (kind != "asm" && kind != "json" && kind != "cpp") {
             std::cerr << "error: --emit: '" << kind << "' is not available (asm, json, cpp)\n";
@@ -96,7 +97,8 @@ int runCompile(const CompileArgs& args) {
                                      std::string(reinterpret_cast<const char*>(cpp->weights.data()), cpp->weights.size()));
             }
             for (const auto& [path, text] : outputs) {
-                if (!writeText(path, text)) return kExitFailed;
+                if (!writeText(path, text))
+                    return kExitFailed;
                 files.push_back(path.string());
             }
         }

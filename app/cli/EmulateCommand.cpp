@@ -12,13 +12,12 @@
 #include "trace/TraceJson.h"
 #include "trace/TraceSummary.h"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <fmt/format.h>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace strata::cli {
 
@@ -78,7 +77,8 @@ void printTable(const trace::Trace& trace, const trace::TraceSummary& summary, c
 
 bool writeFile(const std::string& path, const std::function<void(std::ostream&)>& write) {
     auto failed = writeFileAtomically(path, write);
-    if (failed) printDiagnostics({*failed});
+    if (failed)
+        printDiagnostics({*failed});
     return !failed;
 }
 
@@ -91,7 +91,8 @@ int runEmulate(const EmulateArgs& args) {
     auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
     if (!loadedSchedule) return kExitBadInput;
     const schedule::Schedule& s = *loadedSchedule;
-    if (!withinResourceBudget(s, *graph, *target)) return kExitFailed;
+    if (!withinResourceBudget(s, *graph, *target))
+        return kExitFailed;
     auto compiled = compiler::compile(*graph, *target, s);
     if (!compiled) {
         printDiagnostics(compiled.diagnostics());

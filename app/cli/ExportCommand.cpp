@@ -12,10 +12,9 @@
 #include "trace/TraceJson.h"
 #include "trace/TraceValidate.h"
 
-#include <nlohmann/json.hpp>
-
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace strata::cli {
@@ -40,7 +39,8 @@ int runExport(const ExportArgs& args) {
     if (!target) return kExitBadInput;
     auto s = loadSchedule(args.schedule, *graph, *target);
     if (!s) return kExitBadInput;
-    if (!withinResourceBudget(*s, *graph, *target)) return kExitFailed;
+    if (!withinResourceBudget(*s, *graph, *target))
+        return kExitFailed;
 
     // Read up front (a bad file is bad input before any work), checked against the program
     // once it is compiled.
@@ -70,7 +70,8 @@ int runExport(const ExportArgs& args) {
         const auto program = trace::instructionsOf(*emulated);
         auto loaded = trace::importTrace(args.measuredPath);
         const std::string& hash = loaded ? loaded->trace.modelHash : graph->contentHash;
-        if (loaded && (hash.empty() || hash == graph->contentHash)) loaded = trace::importTrace(args.measuredPath, &program);
+        if (loaded && (hash.empty() || hash == graph->contentHash))
+            loaded = trace::importTrace(args.measuredPath, &program);
         if (!loaded) {
             printDiagnostics(loaded.diagnostics());
             return kExitBadInput;
@@ -80,8 +81,10 @@ int runExport(const ExportArgs& args) {
             return kExitBadInput;
         }
         if (!loaded->trace.modelHash.empty() && loaded->trace.modelHash != graph->contentHash)
-            std::cerr << "warning: " << args.measuredPath << " was recorded for another model or version of it\n";
-        if (!args.model.quiet) printDiagnostics(loaded->warnings, false);
+            std::cerr << "warning: " << args.measuredPath
+                      << " was recorded for another model or version of it\n";
+        if (!args.model.quiet)
+            printDiagnostics(loaded->warnings, false);
         measured = std::move(loaded->trace);
     }
     if (args.measure) {

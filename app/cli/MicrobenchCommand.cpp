@@ -227,7 +227,8 @@ int runMicrobench(const MicrobenchArgs& args) {
 
 void addMicrobenchCommand(CLI::App& app, int& exitCode) {
     auto args = std::make_shared<MicrobenchArgs>();
-    CLI::App* cmd = app.add_subcommand("microbench", "Transfer throughput vs size per kind, two kinds issued alternately");
+    CLI::App* cmd = app.add_subcommand(
+        "microbench", "Transfer throughput vs size per kind, two kinds issued alternately");
     addTargetOption(cmd, args->target);
     cmd->add_option("--kinds", args->kinds, "Transfer paths issued alternately, e.g. mvp,mvb")->delimiter(',')->capture_default_str();
     cmd->add_option("--sizes", args->sizes, "Sizes per transfer in words: 64, or 1..4096 for powers of two")

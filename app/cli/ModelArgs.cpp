@@ -17,7 +17,8 @@ void printDiagnostics(const std::vector<Diagnostic>& diagnostics, bool includeNo
     // A hostile file can make a diagnostic per element; the first ones say what is wrong.
     std::size_t printed = 0, left = 0;
     for (const auto& d : diagnostics) {
-        if (!includeNotes && d.severity == Severity::Note) continue;
+        if (!includeNotes && d.severity == Severity::Note)
+            continue;
         if (printed == kMaxPrintedDiagnostics) {
             ++left;
             continue;
@@ -25,7 +26,8 @@ void printDiagnostics(const std::vector<Diagnostic>& diagnostics, bool includeNo
         std::cerr << d.toString() << '\n';
         ++printed;
     }
-    if (left > 0) std::cerr << "note: " << left << " more diagnostic(s) not shown\n";
+    if (left > 0)
+        std::cerr << "note: " << left << " more diagnostic(s) not shown\n";
 }
 
 std::shared_ptr<const ir::Graph> loadModel(const ModelArgs& args) {

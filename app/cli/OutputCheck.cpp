@@ -2,10 +2,9 @@
 
 #include "reference/Compare.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace strata::cli {
 
@@ -20,7 +19,8 @@ OutputCheck checkOutputs(const ir::Graph& graph, const std::vector<reference::Te
     for (std::size_t i = 0; i < expected.size(); ++i) {
         double scale = 0;
         for (double v : expected[i].toDoubles())
-            if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+            if (std::isfinite(v))
+                scale = std::max(scale, std::abs(v));
         check.largest = std::max(check.largest, scale);
         const double atol = kCheckAbsTolerance * std::max(scale, 1e-30);
         const auto c = reference::compare(actual[i], expected[i], atol, kCheckRelTolerance);

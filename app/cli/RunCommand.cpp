@@ -14,17 +14,16 @@
 #include "trace/TraceJson.h"
 #include "trace/TraceSummary.h"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 namespace strata::cli {
@@ -57,7 +56,8 @@ std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path
         std::cerr << "error: cannot open input file '" << path << "'\n";
         return std::nullopt;
     }
-    const std::string bytes = size == expected ? std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}
+    const std::string bytes = size == expected ? std::string{std::istreambuf_iterator<char>(in),
+                                                             std::istreambuf_iterator<char>()}
                                                : std::string();
     if (size != expected || bytes.size() != expected) {
         std::string layout;
@@ -66,8 +66,9 @@ std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path
             layout += fmt::format("{}{} {} {} ({} bytes)", layout.empty() ? "" : ", ", v.name, ir::dtypeName(v.dtype),
                                   ir::shapeToString(v.shape), v.bytes());
         }
-        std::cerr << fmt::format("error: input file '{}' holds {} bytes; the model's inputs need {}: {}\n", path,
-                                 size, expected, layout);
+        std::cerr << fmt::format(
+            "error: input file '{}' holds {} bytes; the model's inputs need {}: {}\n", path, size,
+            expected, layout);
         return std::nullopt;
     }
     std::vector<reference::Tensor> out;
@@ -86,13 +87,16 @@ std::optional<std::vector<reference::Tensor>> readInputs(const std::string& path
 bool fitsInMemory(const ir::Graph& graph) {
     std::uint64_t needed = 0;
     for (const ir::Value& v : graph.values)
-        if (__builtin_add_overflow(needed, v.bytes(), &needed)) needed = UINT64_MAX;
+        if (__builtin_add_overflow(needed, v.bytes(), &needed))
+            needed = UINT64_MAX;
     const auto pages = static_cast<std::uint64_t>(std::max(0L, ::sysconf(_SC_PHYS_PAGES)));
     const auto pageBytes = static_cast<std::uint64_t>(std::max(0L, ::sysconf(_SC_PAGESIZE)));
     const std::uint64_t physical = pages * pageBytes;
-    if (physical == 0 || needed <= physical) return true;
-    std::cerr << fmt::format("error: running '{}' needs {} for its tensors; this computer has {} of memory\n",
-                             graph.name, formatBytes(needed), formatBytes(physical));
+    if (physical == 0 || needed <= physical)
+        return true;
+    std::cerr << fmt::format(
+        "error: running '{}' needs {} for its tensors; this computer has {} of memory\n",
+        graph.name, formatBytes(needed), formatBytes(physical));
     return false;
 }
 
@@ -105,7 +109,8 @@ int runRun(const RunArgs& args) {
         std::cerr << "error: --repeat must be at least 1\n";
         return kExitBadInput;
     }
-    if (!fitsInMemory(*graph)) return kExitFailed;
+    if (!fitsInMemory(*graph))
+        return kExitFailed;
     std::vector<reference::Tensor> inputs;
     if (!args.inputPath.empty()) {
         auto read = readInputs(args.inputPath, *graph);
@@ -116,7 +121,8 @@ int runRun(const RunArgs& args) {
     }
     auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
     if (!loadedSchedule) return kExitBadInput;
-    if (!withinResourceBudget(*loadedSchedule, *graph, *target, /*forRun=*/true)) return kExitFailed;
+    if (!withinResourceBudget(*loadedSchedule, *graph, *target, /*forRun=*/true))
+        return kExitFailed;
     auto compiled = compiler::compile(*graph, *target, *loadedSchedule);
     if (!compiled) {
         printDiagnostics(compiled.diagnostics());
@@ -151,7 +157,8 @@ int runRun(const RunArgs& args) {
     const double median = totals[(totals.size() - 1) / 2];
     const trace::TraceSummary summary = trace::summarize(result->trace);
     if (!args.tracePath.empty()) {
-        auto failed = writeFileAtomically(args.tracePath, [&](std::ostream& o) { trace::writeTraceJson(result->trace, o); });
+        auto failed = writeFileAtomically(
+            args.tracePath, [&](std::ostream& o) { trace::writeTraceJson(result->trace, o); });
         if (failed) {
             printDiagnostics({*failed});
             return kExitFailed;
@@ -168,9 +175,10 @@ int runRun(const RunArgs& args) {
                                  result->trace.modelName, compiled->program.cores, loadedSchedule->blocks.size(),
                                  result->trace.events.size(), duration(std::llround(median * 1e3)), totals.size());
         if (args.check)
-            std::cout << fmt::format("check: {} (max abs error {:.3g}, largest reference value {:.3g}, atol {} x that, rtol {})\n",
-                                     matches ? "outputs match the reference" : "OUTPUTS DIFFER", maxAbs, largest,
-                                     kCheckAbsTolerance, kCheckRelTolerance);
+            std::cout << fmt::format("check: {} (max abs error {:.3g}, largest reference value "
+                                     "{:.3g}, atol {} x that, rtol {})\n",
+                                     matches ? "outputs match the reference" : "OUTPUTS DIFFER",
+                                     maxAbs, largest, kCheckAbsTolerance, kCheckRelTolerance);
         if (!args.tracePath.empty()) std::cout << "wrote " << args.tracePath << "\n";
     }
     return matches ? kExitOk : kExitFailed;

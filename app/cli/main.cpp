@@ -16,7 +16,6 @@
 #include "ZooCommand.h"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <new>
 #include <system_error>

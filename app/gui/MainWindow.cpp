@@ -1,27 +1,27 @@
 #include "MainWindow.h"
 
+#include "CalibrationController.h"
+#include "CompareTab.h"
 #include "CompileController.h"
 #include "DiagnosticsPanel.h"
 #include "EmulateController.h"
 #include "ExportController.h"
-#include "MeasureController.h"
-#include "TimelineTab.h"
-#include "CompareTab.h"
-#include "RunList.h"
-#include "TransfersTab.h"
-#include "CalibrationController.h"
 #include "GraphTab.h"
 #include "HeatOverlay.h"
 #include "InspectorDock.h"
-#include "ProjectController.h"
+#include "MeasureController.h"
 #include "ModelLoader.h"
 #include "ProgramLinker.h"
+#include "ProjectController.h"
 #include "RecentFiles.h"
+#include "RunList.h"
 #include "ScheduleDocument.h"
 #include "ScheduleEditor.h"
 #include "SchedulePresentation.h"
 #include "ScheduleToolBar.h"
 #include "SearchDialog.h"
+#include "TimelineTab.h"
+#include "TransfersTab.h"
 #include "UnsavedChanges.h"
 #include "views/Format.h"
 #include "views/ModelSummaryWidget.h"
@@ -423,8 +423,7 @@ void MainWindow::connectSchedule() {
                     m_diagnosticsDock->raise();
                 }
             });
-    connect(
-        m_document, &ScheduleDocument::statusMessage, this, &MainWindow::showStatus);
+    connect(m_document, &ScheduleDocument::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::connectCompile() {
@@ -439,8 +438,7 @@ void MainWindow::connectCompile() {
     menuBar()->insertMenu(m_viewMenu->menuAction(), m_buildMenu);
     statusBar()->insertPermanentWidget(0, m_compile->progressWidget());
     connect(m_compile, &CompileController::busyChanged, this, &MainWindow::updateBusy);
-    connect(
-        m_compile, &CompileController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_compile, &CompileController::statusMessage, this, &MainWindow::showStatus);
     connect(m_compile, &CompileController::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
                 m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Compile, diagnostics);
@@ -465,8 +463,7 @@ void MainWindow::connectEmulate() {
     statusBar()->insertPermanentWidget(0, m_emulate->progressWidget());
     statusBar()->insertPermanentWidget(3, m_emulate->totalLabel()); // before the schedule's totals
     connect(m_emulate, &EmulateController::busyChanged, this, &MainWindow::updateBusy);
-    connect(
-        m_emulate, &EmulateController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_emulate, &EmulateController::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::connectMeasure() {
@@ -478,8 +475,7 @@ void MainWindow::connectMeasure() {
     m_buildMenu->addAction(m_measure->runAction());
     m_buildMenu->addAction(m_measure->cancelAction());
     connect(m_measure, &MeasureController::busyChanged, this, &MainWindow::updateBusy);
-    connect(
-        m_measure, &MeasureController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_measure, &MeasureController::statusMessage, this, &MainWindow::showStatus);
     connect(m_measure, &MeasureController::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
                 m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
@@ -490,8 +486,7 @@ void MainWindow::connectMeasure() {
 
     m_export = new ExportController(m_document, m_emulate, m_measure, this);
     m_fileMenu->insertAction(m_quitAction, m_export->exportAction());
-    connect(
-        m_export, &ExportController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_export, &ExportController::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::connectTimeline() {
@@ -541,13 +536,14 @@ void MainWindow::connectCompare() {
     m_searchDialog = new SearchDialog(m_document, this);
     m_buildMenu->addAction(m_searchDialog->showAction());
     connect(m_searchDialog, &SearchDialog::statusMessage, this, &MainWindow::showStatus);
-    connect(m_searchDialog, &SearchDialog::previewRequested, this,
-            [this](std::shared_ptr<const schedule::Schedule> preview) {
-                if (preview && m_document->graph())
-                    setPartition(partitionOfSchedule(*preview, m_document->graph()->ops.size()), {});
-                else
-                    setPartition(partitionOf(m_document->snapshot()), badgesOf(m_document->snapshot()));
-            });
+    connect(
+        m_searchDialog, &SearchDialog::previewRequested, this,
+        [this](std::shared_ptr<const schedule::Schedule> preview) {
+            if (preview && m_document->graph())
+                setPartition(partitionOfSchedule(*preview, m_document->graph()->ops.size()), {});
+            else
+                setPartition(partitionOf(m_document->snapshot()), badgesOf(m_document->snapshot()));
+        });
     connect(m_measure, &MeasureController::measured, m_compareTab, &CompareTab::addHostRun);
     connect(m_runs, &RunList::added, this, &MainWindow::updateBusy); // an import finished
     connect(m_runs, &RunList::importFailed, this, &MainWindow::updateBusy);
@@ -573,8 +569,7 @@ void MainWindow::connectProject() {
                 m_diagnosticsDock->show();
                 m_diagnosticsDock->raise();
             });
-    connect(
-        m_project, &ProjectController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_project, &ProjectController::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::onScheduleSnapshot() {

@@ -166,7 +166,6 @@ class MainWindow : public QMainWindow {
     void onOpTableCurrentChanged();
     void updateFilterCount();
 
-
     ModelLoader* m_loader = nullptr;
     model::ImportOptions m_importOptions;
     QString m_currentFile;

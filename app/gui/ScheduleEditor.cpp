@@ -46,8 +46,8 @@ ScheduleEditor::ScheduleEditor(ScheduleDocument* document, views::graph::GraphVi
     m_redo->setObjectName(QStringLiteral("redoAction"));
     // Both common redo keys, each once: QKeySequence::Redo repeats Ctrl+Shift+Z on some
     // platforms, and a key bound twice is an "ambiguous shortcut" that does nothing.
-    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
-                          QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redo->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
 
     m_fuse = new QAction(tr("&Fuse Blocks"), window);
     m_fuse->setObjectName(QStringLiteral("fuseAction"));

@@ -68,9 +68,10 @@ TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
     bar->addWidget(m_source);
     m_runMicrobench = new QPushButton(tr("Run Microbench"));
     m_runMicrobench->setObjectName(QStringLiteral("runMicrobench"));
-    m_runMicrobench->setToolTip(tr("Transfer throughput by size: two transfer kinds issued alternately, two in flight, swept "
-                                   "over sizes; emulated on the current target, and measured on this computer when the "
-                                   "target is host"));
+    m_runMicrobench->setToolTip(tr(
+        "Transfer throughput by size: two transfer kinds issued alternately, two in flight, swept "
+        "over sizes; emulated on the current target, and measured on this computer when the "
+        "target is host"));
     bar->addWidget(m_runMicrobench);
     m_cancelMicrobench = new QPushButton(tr("Cancel"));
     m_cancelMicrobench->setEnabled(false);
@@ -246,8 +247,10 @@ void TransfersTab::showThroughput() {
         if (m_microbench && m_microbench->predicted)
             m_throughput->setMicrobench(*m_microbench->predicted, m_microbench->measured ? &*m_microbench->measured : nullptr);
         else
-            m_throughput->showMessage(m_microbenchRunning ? tr("Running the microbenchmark\u2026")
-                                                          : tr("Run Microbench to see the transfer throughput by size on this target"));
+            m_throughput->showMessage(
+                m_microbenchRunning
+                    ? tr("Running the microbenchmark\u2026")
+                    : tr("Run Microbench to see the transfer throughput by size on this target"));
         return;
     }
     if (!m_analysis) {

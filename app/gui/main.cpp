@@ -4,19 +4,19 @@
 // [--input-shape name=1x3x224x224 ...]`.
 // With --screenshot or --export it works headless: loads MODEL, runs what the tab needs (the
 // schedule, the graph's layout, a compile for program and pipeline; with --run a measured run on
-// this computer; with --tab compare, the --trace files are the runs compared), writes the export bundle and/or renders the window into OUT.png and exits:
-// 0 when the model loaded (and the export worked), 1 when not (the reason on stderr; a project
-// whose model is gone fails instead of asking), 2 on bad usage. --help and --version need no
-// display.
+// this computer; with --tab compare, the --trace files are the runs compared), writes the export
+// bundle and/or renders the window into OUT.png and exits: 0 when the model loaded (and the export
+// worked), 1 when not (the reason on stderr; a project whose model is gone fails instead of
+// asking), 2 on bad usage. --help and --version need no display.
 
 #include "CompareTab.h"
-#include "DiagnosticsPanel.h"
 #include "CompileController.h"
+#include "DiagnosticsPanel.h"
 #include "EmulateController.h"
 #include "ExportController.h"
-#include "MeasureController.h"
 #include "GraphTab.h"
 #include "MainWindow.h"
+#include "MeasureController.h"
 #include "ProjectController.h"
 #include "RunList.h"
 #include "ScheduleDocument.h"
@@ -55,7 +55,7 @@ struct Arguments {
     QSize size{1600, 1000};
     strata::model::ImportOptions importOptions;
     QStringList traces; // --trace: trace files for the Timeline tab
-    QString select;     // --select: an op's name or a block ("B3") to select, e.g. for the Inspector
+    QString select; // --select: an op's name or a block ("B3") to select, e.g. for the Inspector
     bool run = false;   // --run: a measured run on this computer before the screenshot/export
     QString exportDir;  // --export: the bundle's folder
     std::optional<strata::views::graph::HeatMode> heat; // --heat: the graph's heat overlay
@@ -154,7 +154,8 @@ bool openHeadless(strata::gui::MainWindow& window, const QString& path) {
     if (ProjectController::isProjectFile(path)) {
         // Nobody can answer "where is the model now?" headless: a missing model fails.
         window.projectController()->setRelocateHandler({});
-        QObject::connect(window.projectController(), &ProjectController::projectOpened, &loop, done);
+        QObject::connect(window.projectController(), &ProjectController::projectOpened, &loop,
+                         done);
     } else {
         QObject::connect(&window, &MainWindow::loadFinished, &loop, done);
     }
@@ -260,7 +261,8 @@ int main(int argc, char* argv[]) {
     parser.addOption(selectOption);
     parser.addOptions(
         {screenshotOption, tabOption, sizeOption, inputShapeOption, targetOption, strategyOption});
-    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX model or Strata project (.strata) to open."),
+    parser.addPositionalArgument(QStringLiteral("model"),
+                                 QStringLiteral("ONNX model or Strata project (.strata) to open."),
                                  QStringLiteral("[MODEL]"));
 
     // parse(), not process(): bad usage must exit with 2, which process() does not do.

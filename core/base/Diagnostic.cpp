@@ -35,7 +35,8 @@ namespace {
 
 // Keeps a diagnostic one readable line even when a caller quoted a huge value whole.
 void cut(std::string& text) {
-    if (text.size() > kMaxDiagnosticText) text = excerpt(text, kMaxDiagnosticText);
+    if (text.size() > kMaxDiagnosticText)
+        text = excerpt(text, kMaxDiagnosticText);
 }
 
 } // namespace

@@ -80,8 +80,10 @@ Expected<nlohmann::json> parseDocument(std::string_view text, const std::string&
     std::optional<std::string> duplicate;
     auto noteKeys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
         using Event = nlohmann::json::parse_event_t;
-        if (event == Event::object_start) openObjects.emplace_back();
-        else if (event == Event::object_end && !openObjects.empty()) openObjects.pop_back();
+        if (event == Event::object_start)
+            openObjects.emplace_back();
+        else if (event == Event::object_end && !openObjects.empty())
+            openObjects.pop_back();
         else if (event == Event::key && !openObjects.empty() && !duplicate &&
                  !openObjects.back().insert(parsed.get<std::string>()).second)
             duplicate = parsed.get<std::string>();
@@ -238,7 +240,8 @@ std::optional<std::int64_t> FieldReader::toInteger(std::string_view key,
         }
         // 2^63 is exactly representable; anything at or beyond it does not fit.
         if (number >= 9223372036854775808.0 || number < -9223372036854775808.0) {
-            error(key, std::string(number < 0 ? "too small" : "too large") + " for a 64-bit integer");
+            error(key,
+                  std::string(number < 0 ? "too small" : "too large") + " for a 64-bit integer");
             return std::nullopt;
         }
         return static_cast<std::int64_t>(number);

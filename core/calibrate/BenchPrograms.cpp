@@ -86,7 +86,9 @@ class SmallGraph {
     }
 
     // A constant of known values (a Resize's scales, a Gather's indices).
-    template <class T> ir::ValueId constant(const std::string& name, ir::Shape shape, ir::DType dtype, std::vector<T> values) {
+    template <class T>
+    ir::ValueId constant(const std::string& name, ir::Shape shape, ir::DType dtype,
+                         std::vector<T> values) {
         const ir::ValueId id = value(name, std::move(shape), dtype);
         ir::Value& v = m_graph->values[id.index];
         auto data = std::make_shared<std::vector<T>>(std::move(values));
@@ -109,7 +111,8 @@ class SmallGraph {
     }
 
   private:
-    ir::ValueId value(const std::string& name, ir::Shape shape, ir::DType dtype = ir::DType::Float32) {
+    ir::ValueId value(const std::string& name, ir::Shape shape,
+                      ir::DType dtype = ir::DType::Float32) {
         ir::Value v;
         v.name = name;
         v.dtype = dtype;
@@ -241,10 +244,13 @@ compiler::Program barrierProgram(const target::Target& target, int count) {
 }
 
 bool computesOnly(const ir::Graph& graph) {
-    return graph.name == "calibrate-conv-pointwise-deep" || graph.name == "calibrate-conv-depthwise-small" ||
-           graph.name == "calibrate-elementwise-Erf" || graph.name == "calibrate-elementwise-Sigmoid" ||
-           graph.name == "calibrate-normalization-layer" || graph.name == "calibrate-reduction-pool" ||
-           graph.name == "calibrate-reduction-rows" || graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
+    return graph.name == "calibrate-conv-pointwise-deep" ||
+           graph.name == "calibrate-conv-depthwise-small" ||
+           graph.name == "calibrate-elementwise-Erf" ||
+           graph.name == "calibrate-elementwise-Sigmoid" ||
+           graph.name == "calibrate-normalization-layer" ||
+           graph.name == "calibrate-reduction-pool" || graph.name == "calibrate-reduction-rows" ||
+           graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
            graph.name == "calibrate-global-pool-7x7" || graph.name == "calibrate-global-pool-56x56";
 }
 
@@ -442,22 +448,27 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         SmallGraph g("calibrate-reduction-pool");
         const std::int64_t c = 256 * s;
         auto x = g.input("x", {1, c, 7, 7});
-        out.push_back(g.finish(g.op("ReduceMean", {x}, {1, c, 1, 1}, {{"axes", Ints{2, 3}}, {"keepdims", std::int64_t{1}}})));
+        out.push_back(g.finish(g.op("ReduceMean", {x}, {1, c, 1, 1},
+                                    {{"axes", Ints{2, 3}}, {"keepdims", std::int64_t{1}}})));
     }
     {
-        // A mean over rows (a transformer's hidden size of 768, as a layer norm written out in ops).
+        // A mean over rows (a transformer's hidden size of 768, as a layer norm written out in
+        // ops).
         SmallGraph g("calibrate-reduction-rows");
         const std::int64_t tokens = 32 * s;
         auto x = g.input("x", {1, tokens, 768});
-        out.push_back(g.finish(g.op("ReduceMean", {x}, {1, tokens, 1}, {{"axes", Ints{-1}}, {"keepdims", std::int64_t{1}}})));
+        out.push_back(g.finish(g.op("ReduceMean", {x}, {1, tokens, 1},
+                                    {{"axes", Ints{-1}}, {"keepdims", std::int64_t{1}}})));
     }
     {
         // A segmentation head's 2x nearest upsampling (the target's `resize` figure).
         SmallGraph g("calibrate-resize");
         const std::int64_t c = 16 * s;
         auto x = g.input("x", {1, c, 28, 28});
-        auto scales = g.constant<float>("scales", {4}, ir::DType::Float32, {1.0f, 1.0f, 2.0f, 2.0f});
-        out.push_back(g.finish(g.op("Resize", {x, ir::ValueId{}, scales}, {1, c, 56, 56}, {{"mode", std::string("nearest")}})));
+        auto scales =
+            g.constant<float>("scales", {4}, ir::DType::Float32, {1.0f, 1.0f, 2.0f, 2.0f});
+        out.push_back(g.finish(g.op("Resize", {x, ir::ValueId{}, scales}, {1, c, 56, 56},
+                                    {{"mode", std::string("nearest")}})));
     }
     {
         // An embedding lookup: rows of a 1000 x 256 table by index (the target's `gather` figure).
@@ -465,15 +476,18 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         const std::int64_t n = 64 * s;
         auto table = g.weight("table", {1000, 256});
         std::vector<std::int64_t> indices(static_cast<std::size_t>(n));
-        for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<std::int64_t>((i * 379) % 1000);
+        for (std::size_t i = 0; i < indices.size(); ++i)
+            indices[i] = static_cast<std::int64_t>((i * 379) % 1000);
         auto idx = g.constant<std::int64_t>("indices", {n}, ir::DType::Int64, std::move(indices));
-        out.push_back(g.finish(g.op("Gather", {table, idx}, {n, 256}, {{"axis", std::int64_t{0}}})));
+        out.push_back(
+            g.finish(g.op("Gather", {table, idx}, {n, 256}, {{"axis", std::int64_t{0}}})));
     }
     // Global average pools (the target's `global_pool` figure, per element read): a ResNet's or
     // EfficientNet's head over 7 x 7 planes of many channels, and a squeeze-excitation block's
     // over 56 x 56 planes of few.
-    for (const auto& [name, c, side] : {std::tuple{"calibrate-global-pool-7x7", 256 * s, std::int64_t{7}},
-                                        std::tuple{"calibrate-global-pool-56x56", 64 * s, std::int64_t{56}}}) {
+    for (const auto& [name, c, side] :
+         {std::tuple{"calibrate-global-pool-7x7", 256 * s, std::int64_t{7}},
+          std::tuple{"calibrate-global-pool-56x56", 64 * s, std::int64_t{56}}}) {
         SmallGraph g(name);
         auto x = g.input("x", {1, c, side, side});
         out.push_back(g.finish(g.op("GlobalAveragePool", {x}, {1, c, 1, 1})));

@@ -82,8 +82,8 @@ std::vector<reference::Tensor> randomInputs(const ir::Graph& graph) {
 // A compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a depthwise
 // conv, output elements for a dense or pointwise one and for a reduction; 0 for other classes.
 double costUnits(const compiler::Compute& compute, std::size_t fitClass) {
-    if (fitClass != kConvClass && fitClass != kPointwiseConvClass && fitClass != kDepthwiseConvClass &&
-        fitClass != kReductionClass)
+    if (fitClass != kConvClass && fitClass != kPointwiseConvClass &&
+        fitClass != kDepthwiseConvClass && fitClass != kReductionClass)
         return 0;
     double units = 0;
     for (const compiler::Operand& out : compute.outputs) {
@@ -293,16 +293,18 @@ class Calibration {
                     const ir::Op& op = graph->op(in.from.op);
                     const auto& compute = std::get<compiler::Compute>(in.body);
                     // A global pool's figure counts elements read (computeWork counts its outputs).
-                    const double work = emulator::isGlobalPool(op) ? emulator::elementsRead(compute)
-                                                                   : emulator::computeWork(compute, op.opClass);
-                    const std::size_t fitClass = emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
-                                                 : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
-                                                 : emulator::isTranscendental(op)        ? kTranscendentalClass
-                                                 : emulator::isLayerNorm(op)             ? kLayerNormClass
-                                                 : emulator::isResize(op)                ? kResizeClass
-                                                 : emulator::isGather(op)                ? kGatherClass
-                                                 : emulator::isGlobalPool(op)            ? kGlobalPoolClass
-                                                                                         : static_cast<std::size_t>(op.opClass);
+                    const double work = emulator::isGlobalPool(op)
+                                            ? emulator::elementsRead(compute)
+                                            : emulator::computeWork(compute, op.opClass);
+                    const std::size_t fitClass =
+                        emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
+                        : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
+                        : emulator::isTranscendental(op)        ? kTranscendentalClass
+                        : emulator::isLayerNorm(op)             ? kLayerNormClass
+                        : emulator::isResize(op)                ? kResizeClass
+                        : emulator::isGather(op)                ? kGatherClass
+                        : emulator::isGlobalPool(op)            ? kGlobalPoolClass
+                                                     : static_cast<std::size_t>(op.opClass);
                     samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz), costUnits(compute, fitClass)});
                 }
             }
@@ -429,9 +431,12 @@ std::string computeClassName(std::size_t fitClass) {
     if (fitClass == kPointwiseConvClass) return "pointwise_conv";
     if (fitClass == kTranscendentalClass) return "transcendental";
     if (fitClass == kLayerNormClass) return "layer_norm";
-    if (fitClass == kResizeClass) return "resize";
-    if (fitClass == kGatherClass) return "gather";
-    if (fitClass == kGlobalPoolClass) return "global_pool";
+    if (fitClass == kResizeClass)
+        return "resize";
+    if (fitClass == kGatherClass)
+        return "gather";
+    if (fitClass == kGlobalPoolClass)
+        return "global_pool";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 

@@ -71,7 +71,8 @@ inline constexpr std::size_t kLayerNormClass = kOpClasses + 3;
 // Resizes and gathers (the target's throughput_per_cycle.resize and gather).
 inline constexpr std::size_t kResizeClass = kOpClasses + 4;
 inline constexpr std::size_t kGatherClass = kOpClasses + 5;
-// Global pools, their work counted in elements read (the target's throughput_per_cycle.global_pool).
+// Global pools, their work counted in elements read (the target's
+// throughput_per_cycle.global_pool).
 inline constexpr std::size_t kGlobalPoolClass = kOpClasses + 6;
 inline constexpr std::size_t kComputeClasses = kOpClasses + 7;
 

@@ -95,7 +95,8 @@ Expected<CompileResult> compile(const ir::Graph& graph, const target::Target& ta
     for (const ir::Op& op : graph.ops)
         if (std::string why = runtimeRefusal(graph, op); !why.empty())
             refused.push_back(error(std::move(why), Location{.node = op.name}));
-    if (!refused.empty()) return refused;
+    if (!refused.empty())
+        return refused;
     schedule::ScheduleCheck check = schedule::checkSchedule(schedule, graph, target, cache ? &cache->analysis() : nullptr);
     if (!check.valid()) return std::move(check.diagnostics);
 

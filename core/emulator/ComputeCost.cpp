@@ -8,18 +8,22 @@ namespace {
 
 double elementsOf(const std::vector<compiler::Operand>& operands) {
     double elements = 0;
-    for (const compiler::Operand& o : operands) elements += double(tiling::regionElements(o.region));
+    for (const compiler::Operand& o : operands)
+        elements += double(tiling::regionElements(o.region));
     return elements;
 }
 
 } // namespace
 
 double computeWork(const compiler::Compute& compute, ir::OpClass opClass) {
-    if (opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul) return compute.flops / 2;
+    if (opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul)
+        return compute.flops / 2;
     return elementsOf(opClass == ir::OpClass::Reduction ? compute.inputs : compute.outputs);
 }
 
-double elementsRead(const compiler::Compute& compute) { return elementsOf(compute.inputs); }
+double elementsRead(const compiler::Compute& compute) {
+    return elementsOf(compute.inputs);
+}
 
 double computeCycles(const compiler::Compute& compute, ir::OpClass opClass, const target::Target& target) {
     return cyclesForWork(computeWork(compute, opClass), opClass, target);
@@ -99,12 +103,17 @@ bool isTranscendental(const ir::Op& op) {
 
 bool isLayerNorm(const ir::Op& op) { return op.opClass == ir::OpClass::Normalization && op.type == "LayerNormalization"; }
 
-bool isResize(const ir::Op& op) { return op.type == "Resize" || op.type == "Upsample"; }
+bool isResize(const ir::Op& op) {
+    return op.type == "Resize" || op.type == "Upsample";
+}
 
-bool isGather(const ir::Op& op) { return op.type == "Gather" || op.type == "GatherElements" || op.type == "GatherND"; }
+bool isGather(const ir::Op& op) {
+    return op.type == "Gather" || op.type == "GatherElements" || op.type == "GatherND";
+}
 
 bool isGlobalPool(const ir::Op& op) {
-    return op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool" || op.type == "GlobalLpPool";
+    return op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool" ||
+           op.type == "GlobalLpPool";
 }
 
 namespace {
@@ -113,7 +122,8 @@ namespace {
 double inputsPerOutput(const ir::Op& op, const ir::Graph& graph) {
     const ir::Value* x = knownValue(op.inputs, 0, graph);
     const ir::Value* y = knownValue(op.outputs, 0, graph);
-    if (!x || !y || x->elements() <= 0 || y->elements() <= 0) return 0;
+    if (!x || !y || x->elements() <= 0 || y->elements() <= 0)
+        return 0;
     return double(x->elements()) / double(y->elements());
 }
 
@@ -131,33 +141,46 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
     const std::string className(ir::opClassName(op.opClass));
     const target::ComputeThroughput& t = target.throughput;
     auto own = [&](std::string name, double figure) {
-        return figure > 0 ? CostFigure{std::move(name), false, {}} : CostFigure{className, true, std::move(name)};
+        return figure > 0 ? CostFigure{std::move(name), false, {}}
+                          : CostFigure{className, true, std::move(name)};
     };
-    if (isTranscendental(op)) return own("transcendental", t.transcendentalPerCycle);
-    if (isLayerNorm(op)) return own("layer_norm", t.layerNormPerCycle);
-    if (isResize(op)) return own("resize", t.resizePerCycle);
-    if (isGather(op)) return own("gather", t.gatherPerCycle);
-    if (isGlobalPool(op)) return own("global_pool", t.globalPoolPerCycle);
-    if (isDepthwiseConv(op, graph)) return own("depthwise_conv", t.depthwiseConvPerCycle);
-    if (isPointwiseConv(op, graph)) return own("pointwise_conv", t.pointwiseConvPerCycle);
-    if (op.opClass == ir::OpClass::Other) return {className, true, "other"};
+    if (isTranscendental(op))
+        return own("transcendental", t.transcendentalPerCycle);
+    if (isLayerNorm(op))
+        return own("layer_norm", t.layerNormPerCycle);
+    if (isResize(op))
+        return own("resize", t.resizePerCycle);
+    if (isGather(op))
+        return own("gather", t.gatherPerCycle);
+    if (isGlobalPool(op))
+        return own("global_pool", t.globalPoolPerCycle);
+    if (isDepthwiseConv(op, graph))
+        return own("depthwise_conv", t.depthwiseConvPerCycle);
+    if (isPointwiseConv(op, graph))
+        return own("pointwise_conv", t.pointwiseConvPerCycle);
+    if (op.opClass == ir::OpClass::Other)
+        return {className, true, "other"};
     return {className, false, {}};
 }
 
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
     if (isTranscendental(op)) return target.throughput.transcendental();
     if (isLayerNorm(op)) return target.throughput.layerNorm();
-    if (isResize(op)) return target.throughput.resize();
-    if (isGather(op)) return target.throughput.gather();
+    if (isResize(op))
+        return target.throughput.resize();
+    if (isGather(op))
+        return target.throughput.gather();
     if (isGlobalPool(op)) {
         // The figure counts elements read; the instruction's work (computeWork) counts outputs, one
         // per plane, so the rate per output is the figure over the plane's elements.
         const double planeElements = globalPoolInputsPerOutput(op, graph);
-        return planeElements > 0 ? target.throughput.globalPool() / planeElements : target.throughput.globalPool();
+        return planeElements > 0 ? target.throughput.globalPool() / planeElements
+                                 : target.throughput.globalPool();
     }
     const target::Overheads& o = target.overheads;
     if (op.opClass == ir::OpClass::Reduction)
-        return withUnitCost(target.throughput.of(op.opClass), o.reductionOutputCycles, reductionInputsPerOutput(op, graph));
+        return withUnitCost(target.throughput.of(op.opClass), o.reductionOutputCycles,
+                            reductionInputsPerOutput(op, graph));
     if (isDepthwiseConv(op, graph))
         return withUnitCost(target.throughput.depthwiseConv(), o.depthwiseRowCycles, convMacsPerOutputRow(op, graph));
     if (isPointwiseConv(op, graph))

@@ -29,7 +29,8 @@ bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph);
 bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
 // The rate an op's computes run at: its class's throughput, or the target's transcendental figure
 // (`transcendental`, defaulting to `elementwise`) for a transcendental elementwise op, the
-// layer-norm figure (`layer_norm`, defaulting to `normalization`) for a layer norm, the depthwise figure
+// layer-norm figure (`layer_norm`, defaulting to `normalization`) for a layer norm, the depthwise
+// figure
 // (`depthwise_conv`, defaulting to `conv`) for a depthwise convolution, its pointwise figure
 // (`pointwise_conv`, defaulting to `conv`) for a pointwise one. A convolution's per-unit costs
 // (overhead_cycles.conv_output per output element of a dense or pointwise one, depthwise_row per
@@ -77,7 +78,7 @@ double reductionInputsPerOutput(const ir::Op& op, const ir::Graph& graph);
 struct CostFigure {
     std::string name;
     bool fallback = false;
-    std::string fallbackFrom;  // the figure the op has no value for ("resize"), when a fallback
+    std::string fallbackFrom; // the figure the op has no value for ("resize"), when a fallback
 };
 CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
 

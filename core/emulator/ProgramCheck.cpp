@@ -138,7 +138,9 @@ class Describer {
             const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
             const bool macs = opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul;
             const double throughput = step.op != kNoInstruction ? m_facts.opThroughput[step.op] : m_target.throughput.of(opClass);
-            const double work = macs ? c->flops / 2 : opClass == ir::OpClass::Reduction ? inputElements : outputElements;
+            const double work = macs                                ? c->flops / 2
+                                : opClass == ir::OpClass::Reduction ? inputElements
+                                                                    : outputElements;
             step.amount = cyclesAtThroughput(work, throughput, m_target);
             step.bytes = bytes;
         } else if (const auto* b = std::get_if<compiler::Barrier>(&in.body)) {

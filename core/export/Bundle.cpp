@@ -9,12 +9,11 @@
 #include "trace/TraceCsv.h"
 #include "trace/TraceJson.h"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <cerrno>
 #include <cstring>
+#include <fmt/format.h>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
 
@@ -90,7 +89,8 @@ Expected<Bundle> writeBundle(const BundleInput& in, const fs::path& dir) {
     if (!in.graph || !in.target || !in.schedule || !in.program)
         return error("export: a bundle needs the graph, target, schedule and compiled program");
     auto staged = StagedFolder::begin(dir, "bundle.json", in.plots);
-    if (!staged) return staged.takeDiagnostics();
+    if (!staged)
+        return staged.takeDiagnostics();
 
     const std::string stem = in.graph->name.empty() ? "model" : in.graph->name;
     Bundle bundle;
@@ -113,7 +113,8 @@ Expected<Bundle> writeBundle(const BundleInput& in, const fs::path& dir) {
     w.text("report.md", kReportWhat, bundleReport(in, w.files));
 
     if (!w.errors.empty()) return w.errors;
-    if (auto failed = staged->commit()) return *failed;
+    if (auto failed = staged->commit())
+        return *failed;
     bundle.files = std::move(w.files);
     return bundle;
 }

@@ -1,7 +1,6 @@
 #include "model/GraphBuilder.h"
 
 #include "ir/GraphHash.h"
-
 #include "model/AttributeConvert.h"
 #include "model/DataDependence.h"
 #include "model/ModelChecks.h"
@@ -70,7 +69,8 @@ class Builder {
             for (const auto& out : m_graphProto.node(i).output())
                 if (!out.empty()) m_producer.emplace(out, i);
         for (const auto& node : m_graphProto.node())
-            for (const auto& in : node.input()) m_read.insert(in);
+            for (const auto& in : node.input())
+                m_read.insert(in);
     }
 
     std::string resolve(const std::string& name) const {
@@ -87,8 +87,10 @@ class Builder {
     bool dropoutForwardsItsInput(const onnx::NodeProto& node) const {
         if (node.output_size() >= 2 && !node.output(1).empty() && isRead(node.output(1)))
             return false;
-        if (node.input_size() < 3 || node.input(2).empty()) return true;
-        if (constantScalar(node.input(2)) == 0.0) return true;
+        if (node.input_size() < 3 || node.input(2).empty())
+            return true;
+        if (constantScalar(node.input(2)) == 0.0)
+            return true;
         return node.input_size() >= 2 && !node.input(1).empty() &&
                constantScalar(node.input(1)) == 0.0;
     }
@@ -101,29 +103,37 @@ class Builder {
     double constantScalar(const std::string& name) const {
         const double unknown = std::numeric_limits<double>::quiet_NaN();
         const auto it = m_constants.find(name);
-        if (it == m_constants.end()) return unknown;
+        if (it == m_constants.end())
+            return unknown;
         const onnx::TensorProto& t = *it->second;
         std::int64_t elements = 1;
-        for (const auto d : t.dims()) elements *= d;
-        if (elements != 1 || t.data_location() == onnx::TensorProto::EXTERNAL) return unknown;
+        for (const auto d : t.dims())
+            elements *= d;
+        if (elements != 1 || t.data_location() == onnx::TensorProto::EXTERNAL)
+            return unknown;
         const std::string& raw = t.raw_data();
         switch (t.data_type()) {
         case onnx::TensorProto::FLOAT: {
-            if (t.float_data_size() == 1) return t.float_data(0);
+            if (t.float_data_size() == 1)
+                return t.float_data(0);
             float v = 0;
-            if (raw.size() != sizeof v) return unknown;
+            if (raw.size() != sizeof v)
+                return unknown;
             std::memcpy(&v, raw.data(), sizeof v);
             return v;
         }
         case onnx::TensorProto::DOUBLE: {
-            if (t.double_data_size() == 1) return t.double_data(0);
+            if (t.double_data_size() == 1)
+                return t.double_data(0);
             double v = 0;
-            if (raw.size() != sizeof v) return unknown;
+            if (raw.size() != sizeof v)
+                return unknown;
             std::memcpy(&v, raw.data(), sizeof v);
             return v;
         }
         case onnx::TensorProto::BOOL:
-            if (t.int32_data_size() == 1) return t.int32_data(0) != 0 ? 1.0 : 0.0;
+            if (t.int32_data_size() == 1)
+                return t.int32_data(0) != 0 ? 1.0 : 0.0;
             return raw.size() == 1 ? (raw[0] != 0 ? 1.0 : 0.0) : unknown;
         default:
             return unknown;
@@ -207,7 +217,8 @@ class Builder {
     // type describes it (differs from `name` for a renamed output).
     std::optional<ir::ValueId> valueFor(const std::string& name, const std::string& typeName = {}) {
         if (auto it = m_valueIds.find(name); it != m_valueIds.end()) return it->second;
-        if (!m_triedValues.insert(name).second) return std::nullopt; // failed, and was reported
+        if (!m_triedValues.insert(name).second)
+            return std::nullopt; // failed, and was reported
         ir::Value v;
         v.name = name;
         const std::string& lookup = typeName.empty() ? name : typeName;
@@ -272,10 +283,12 @@ class Builder {
         }
         for (const auto& d : tensor.shape().dim()) {
             if (!d.has_dim_value() || d.dim_value() < 0) {
-                shapeError(producerText(lookup) + "its shape is not static (dim " +
-                               (d.has_dim_param() ? "'" + d.dim_param() + "'" : std::string("?")) +
-                               ")" + dataDependence(lookup, "; it depends on data Strata cannot know before running"),
-                           v.name);
+                shapeError(
+                    producerText(lookup) + "its shape is not static (dim " +
+                        (d.has_dim_param() ? "'" + d.dim_param() + "'" : std::string("?")) + ")" +
+                        dataDependence(lookup,
+                                       "; it depends on data Strata cannot know before running"),
+                    v.name);
                 return false;
             }
             v.shape.push_back(d.dim_value());

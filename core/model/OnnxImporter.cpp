@@ -9,10 +9,9 @@
 #include "model/OpValidation.h"
 #include "model/ProtoReader.h"
 
+#include <filesystem>
 #include <onnx/checker.h>
 #include <onnx/version_converter/convert.h>
-
-#include <filesystem>
 
 namespace strata::model {
 
@@ -75,7 +74,8 @@ Expected<ImportedModel> importModel(std::shared_ptr<onnx::ModelProto> model,
     if (failed()) return errorsOnly();
     // onnx's version converter and shape inference assume schema-valid windowed ops.
     checkWindowedOps(model->graph(), file, diags);
-    if (failed()) return errorsOnly();
+    if (failed())
+        return errorsOnly();
 
     std::set<std::string> initializerNames;
     std::uint64_t parameters = 0;
@@ -106,12 +106,14 @@ Expected<ImportedModel> importModel(std::shared_ptr<onnx::ModelProto> model,
     applyInputShapes(*model, options, file, diags);
     if (failed()) return errorsOnly();
     checkWindowedOps(model->graph(), file, diags); // again: --input-shape may change ranks
-    if (failed()) return errorsOnly();
+    if (failed())
+        return errorsOnly();
 
     auto folded = inferShapesAndFold(*model, file);
     if (!folded) return folded.takeDiagnostics();
     checkWindowedOps(model->graph(), file, diags); // intermediate values now have shapes
-    if (failed()) return errorsOnly();
+    if (failed())
+        return errorsOnly();
     if (folded->foldedNodes > 0)
         diags.push_back(note("constant-folded " + std::to_string(folded->foldedNodes) +
                                  " node(s) of shape computations and constants",

@@ -1,8 +1,8 @@
 #include "runtime/ComputeKernels.h"
 
 #include "runtime/MoveKernels.h"
-#include "runtime/Pool2d.h"
 #include "runtime/NormKernels.h"
+#include "runtime/Pool2d.h"
 #include "runtime/ReduceKernel.h"
 #include "runtime/ResizeKernel.h"
 
@@ -62,7 +62,8 @@ void move(const PreparedCompute& p) {
         rt::i64 starts[rt::kMaxRank] = {}, steps[rt::kMaxRank];
         std::fill(steps, steps + rt::kMaxRank, rt::i64{1});
         for (std::size_t k = 0; k < p.outputs.size(); ++k) {
-            if (!p.outputs[k].data) continue;
+            if (!p.outputs[k].data)
+                continue;
             starts[c.axis] = c.ints[k];
             sliceRows(as<T>(p.outputs[k]), x, starts, steps);
         }
@@ -90,17 +91,21 @@ void gatherAny(const PreparedCompute& p) {
     }
 }
 
-template <class T>
-void whereOf(const PreparedCompute& p) {
-    rt::where(as<T>(p.output), as<std::uint8_t>(p.inputs[0]), as<T>(p.inputs[1]), as<T>(p.inputs[2]));
+template <class T> void whereOf(const PreparedCompute& p) {
+    rt::where(as<T>(p.output), as<std::uint8_t>(p.inputs[0]), as<T>(p.inputs[1]),
+              as<T>(p.inputs[2]));
 }
 
 void whereAny(const PreparedCompute& p) {
     switch (ir::dtypeSize(p.call.outputs[0].dtype)) {
-    case 1: return whereOf<std::uint8_t>(p);
-    case 2: return whereOf<std::uint16_t>(p);
-    case 8: return whereOf<std::uint64_t>(p);
-    default: return whereOf<std::uint32_t>(p);
+    case 1:
+        return whereOf<std::uint8_t>(p);
+    case 2:
+        return whereOf<std::uint16_t>(p);
+    case 8:
+        return whereOf<std::uint64_t>(p);
+    default:
+        return whereOf<std::uint32_t>(p);
     }
 }
 
@@ -203,7 +208,8 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     case Kernel::Reduce: {
         const auto y = as<float>(p.output), x = as<float>(p.inputs[0]);
         const auto kind = static_cast<rt::Reduce>(c.reduce);
-        if (!fastReduce(y, x, c.axesMask, c.keepDims, kind)) rt::reduce(y, x, c.axesMask, c.keepDims, kind);
+        if (!fastReduce(y, x, c.axesMask, c.keepDims, kind))
+            rt::reduce(y, x, c.axesMask, c.keepDims, kind);
         return;
     }
     case Kernel::Pad: return padBoxes(as<float>(p.output), as<float>(p.inputs[0]), c.ints.data(), c.params[0]);
@@ -211,11 +217,15 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     case Kernel::Transpose:
     case Kernel::Concat:
     case Kernel::Slice:
-    case Kernel::Split: return moveAny(p);
+    case Kernel::Split:
+        return moveAny(p);
     case Kernel::Gather: return gatherAny(p);
-    case Kernel::Where: return whereAny(p);
-    case Kernel::Resize: return runResize(*p.resize, as<float>(p.output), as<float>(p.inputs[0]));
-    case Kernel::Reference: return runReference(p, workspace.reference);
+    case Kernel::Where:
+        return whereAny(p);
+    case Kernel::Resize:
+        return runResize(*p.resize, as<float>(p.output), as<float>(p.inputs[0]));
+    case Kernel::Reference:
+        return runReference(p, workspace.reference);
     }
 }
 

@@ -222,7 +222,8 @@ void runMap(const rt::View<float>& y, const rt::View<float>& x, const compiler::
     case ScalarFn::Cos: return map(y, x, rt::cos_);
     case ScalarFn::Softplus: return map(y, x, rt::softplus);
     case ScalarFn::HardSwish: return map(y, x, [](float v) { return rt::hardSwish(v); });
-    case ScalarFn::Identity: return map(y, x, [](float v) { return v; });
+    case ScalarFn::Identity:
+        return map(y, x, [](float v) { return v; });
     case ScalarFn::Clip: return map(y, x, rt::Clip{q[0], q[1]});
     case ScalarFn::LeakyRelu: return map(y, x, rt::LeakyRelu{q[0]});
     case ScalarFn::Elu: return map(y, x, rt::Elu{q[0]});

@@ -1,13 +1,12 @@
 #include "runtime/Prepared.h"
 
 #include "compiler/MergedCopy.h"
-#include "runtime/ResizeKernel.h"
 #include "emulator/ProgramCheck.h"
+#include "runtime/ResizeKernel.h"
 #include "tiling/Region.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 #include <unordered_map>
 
 namespace strata::runtime {
@@ -179,7 +178,8 @@ class Preparer {
             prepared.resize = planResize(m_g, op, prepared.output, prepared.inputs[0], why);
             // Bounds inference gives a tile every input element its taps read; a box without them
             // would be a compiler bug, reported rather than computed from elements it lacks.
-            if (!prepared.resize) return problem(fmt::format("{}: {} '{}': {}", name(in.id), op.type, op.name, why));
+            if (!prepared.resize)
+                return problem(fmt::format("{}: {} '{}': {}", name(in.id), op.type, op.name, why));
         }
         if (!ok) return;
         prepared.call = std::move(*call);
@@ -188,30 +188,36 @@ class Preparer {
     }
 
     // The operand views of a lowered compute in the issuing core's scratch.
-    void bind(const compiler::Instruction& in, const compiler::KernelCall& call, PreparedCompute& prepared, bool& ok) {
+    void bind(const compiler::Instruction& in, const compiler::KernelCall& call,
+              PreparedCompute& prepared, bool& ok) {
         const Buffer& scratch = m_m.scratch[static_cast<std::size_t>(in.core)];
-        for (const compiler::KernelView& v : call.inputs) prepared.inputs.push_back(view(in, v, scratch, ok));
+        for (const compiler::KernelView& v : call.inputs)
+            prepared.inputs.push_back(view(in, v, scratch, ok));
         prepared.output = view(in, call.outputs[0], scratch, ok);
         if (call.kernel == compiler::Kernel::Split || call.kernel == compiler::Kernel::Reference)
-            for (const compiler::KernelView& v : call.outputs) prepared.outputs.push_back(view(in, v, scratch, ok));
-        if (call.kernel == compiler::Kernel::Reference) reference(in, call, prepared, ok);
+            for (const compiler::KernelView& v : call.outputs)
+                prepared.outputs.push_back(view(in, v, scratch, ok));
+        if (call.kernel == compiler::Kernel::Reference)
+            reference(in, call, prepared, ok);
     }
 
     // What the reference evaluator needs beyond the operand views: the op and the constants the
     // tile holds no box of (decoded once per program, shared by its tiles).
-    void reference(const compiler::Instruction& in, const compiler::KernelCall& call, PreparedCompute& prepared,
-                   bool& ok) {
+    void reference(const compiler::Instruction& in, const compiler::KernelCall& call,
+                   PreparedCompute& prepared, bool& ok) {
         prepared.graph = &m_g;
         prepared.op = &m_g.op(in.from.op);
         for (const compiler::KernelView& v : call.inputs) {
             std::shared_ptr<const reference::Tensor>& constant = prepared.constants.emplace_back();
-            if (!v.value.valid() || v.present || !m_g.value(v.value).isConstant) continue;
+            if (!v.value.valid() || v.present || !m_g.value(v.value).isConstant)
+                continue;
             std::shared_ptr<const reference::Tensor>& decoded = m_constants[v.value];
             if (!decoded) {
                 auto tensor = reference::constantTensor(m_g.value(v.value));
                 if (!tensor) {
                     ok = false;
-                    problem(fmt::format("{}: {}", name(in.id), tensor.diagnostics().front().message));
+                    problem(
+                        fmt::format("{}: {}", name(in.id), tensor.diagnostics().front().message));
                     return;
                 }
                 decoded = std::make_shared<const reference::Tensor>(std::move(*tensor));

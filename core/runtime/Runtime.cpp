@@ -135,7 +135,8 @@ Expected<RunResult> run(const compiler::Program& program, const target::Target& 
         problems.push_back(problem(fmt::format("target '{}' is not host-like: it needs a main memory and a per-core "
                                                "working memory",
                                                target.name)));
-    for (ir::ValueId id : graph.outputs) // an empty output needs no buffer (readOutputs leaves it empty)
+    for (ir::ValueId id :
+         graph.outputs) // an empty output needs no buffer (readOutputs leaves it empty)
         if (!program.dramOf(id) && graph.value(id).bytes() > 0)
             problems.push_back(problem(fmt::format("output '{}' has no buffer in main memory", graph.value(id).name)));
     if (!problems.empty()) return problems;

@@ -139,7 +139,8 @@ Expected<Schedule> loadScheduleFile(const std::string& path, const ir::Graph& gr
 }
 
 std::vector<Diagnostic> saveScheduleFile(const std::string& path, const Schedule& schedule, const ir::Graph& graph) {
-    if (auto failed = writeFileAtomically(path, scheduleToJson(schedule, graph))) return {*failed};
+    if (auto failed = writeFileAtomically(path, scheduleToJson(schedule, graph)))
+        return {*failed};
     return {};
 }
 

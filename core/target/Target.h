@@ -136,9 +136,15 @@ struct ComputeThroughput {
     double pointwiseConv() const { return pointwiseConvPerCycle > 0 ? pointwiseConvPerCycle : of(ir::OpClass::Conv); }
     double transcendental() const { return transcendentalPerCycle > 0 ? transcendentalPerCycle : of(ir::OpClass::Elementwise); }
     double layerNorm() const { return layerNormPerCycle > 0 ? layerNormPerCycle : of(ir::OpClass::Normalization); }
-    double resize() const { return resizePerCycle > 0 ? resizePerCycle : of(ir::OpClass::Elementwise); }
-    double gather() const { return gatherPerCycle > 0 ? gatherPerCycle : of(ir::OpClass::DataMovement); }
-    double globalPool() const { return globalPoolPerCycle > 0 ? globalPoolPerCycle : of(ir::OpClass::Pooling); }
+    double resize() const {
+        return resizePerCycle > 0 ? resizePerCycle : of(ir::OpClass::Elementwise);
+    }
+    double gather() const {
+        return gatherPerCycle > 0 ? gatherPerCycle : of(ir::OpClass::DataMovement);
+    }
+    double globalPool() const {
+        return globalPoolPerCycle > 0 ? globalPoolPerCycle : of(ir::OpClass::Pooling);
+    }
 
     bool operator==(const ComputeThroughput&) const = default;
 };

@@ -32,9 +32,10 @@ inline constexpr std::string_view kGatherKey = "gather";
 // `pooling`, per element read).
 inline constexpr std::string_view kGlobalPoolKey = "global_pool";
 inline constexpr std::array<std::string_view, 16> kThroughputKeysWithOptional = {
-    "conv",      "matmul",  "elementwise",   "normalization", "pooling",          "reduction",         "softmax",
-    "data_movement", "other", kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey, kLayerNormKey, kResizeKey,
-    kGatherKey, kGlobalPoolKey};
+    "conv",        "matmul",          "elementwise",     "normalization",
+    "pooling",     "reduction",       "softmax",         "data_movement",
+    "other",       kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey,
+    kLayerNormKey, kResizeKey,        kGatherKey,        kGlobalPoolKey};
 
 // Optional compute.overhead_cycles keys: per-unit costs of convolutions (default 0).
 inline constexpr std::string_view kConvOutputKey = "conv_output";

@@ -64,12 +64,18 @@ void readCompute(FieldReader compute, Target& target) {
             if (*figure > 0)
                 *field = *figure;
             else
-                throughput.error(key, key == format::kTranscendentalKey ? "must be positive (omit it to use elementwise's figure)"
-                                      : key == format::kLayerNormKey ? "must be positive (omit it to use normalization's figure)"
-                                      : key == format::kResizeKey    ? "must be positive (omit it to use elementwise's figure)"
-                                      : key == format::kGatherKey    ? "must be positive (omit it to use data_movement's figure)"
-                                      : key == format::kGlobalPoolKey ? "must be positive (omit it to use pooling's figure)"
-                                                                     : "must be positive (omit it to use conv's figure)");
+                throughput.error(key,
+                                 key == format::kTranscendentalKey
+                                     ? "must be positive (omit it to use elementwise's figure)"
+                                 : key == format::kLayerNormKey
+                                     ? "must be positive (omit it to use normalization's figure)"
+                                 : key == format::kResizeKey
+                                     ? "must be positive (omit it to use elementwise's figure)"
+                                 : key == format::kGatherKey
+                                     ? "must be positive (omit it to use data_movement's figure)"
+                                 : key == format::kGlobalPoolKey
+                                     ? "must be positive (omit it to use pooling's figure)"
+                                     : "must be positive (omit it to use conv's figure)");
         }
     throughput.warnUnknownKeys(format::kThroughputKeysWithOptional);
 
@@ -84,8 +90,10 @@ void readCompute(FieldReader compute, Target& target) {
     if (overheads.has(format::kDepthwiseRowKey))
         target.overheads.depthwiseRowCycles = overheads.number(format::kDepthwiseRowKey).value_or(0);
     if (overheads.has(format::kReductionOutputKey))
-        target.overheads.reductionOutputCycles = overheads.number(format::kReductionOutputKey).value_or(0);
-    overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey, format::kDepthwiseRowKey,
+        target.overheads.reductionOutputCycles =
+            overheads.number(format::kReductionOutputKey).value_or(0);
+    overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier",
+                               format::kConvOutputKey, format::kDepthwiseRowKey,
                                format::kReductionOutputKey});
 
     compute.warnUnknownKeys(

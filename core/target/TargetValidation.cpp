@@ -115,11 +115,13 @@ void checkMachine(const Target& target, Checker& check) {
     if (target.throughput.layerNormPerCycle != 0) // optional: 0 means "as normalization"
         check.positive("compute.throughput_per_cycle." + std::string(format::kLayerNormKey),
                        target.throughput.layerNormPerCycle, kMaxThroughputPerCycle, "throughput");
-    for (const auto& [key, figure] : {std::pair{format::kResizeKey, target.throughput.resizePerCycle},
-                                      std::pair{format::kGatherKey, target.throughput.gatherPerCycle},
-                                      std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle}})
+    for (const auto& [key, figure] :
+         {std::pair{format::kResizeKey, target.throughput.resizePerCycle},
+          std::pair{format::kGatherKey, target.throughput.gatherPerCycle},
+          std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle}})
         if (figure != 0) // optional: 0 means "as the op's class"
-            check.positive("compute.throughput_per_cycle." + std::string(key), figure, kMaxThroughputPerCycle, "throughput");
+            check.positive("compute.throughput_per_cycle." + std::string(key), figure,
+                           kMaxThroughputPerCycle, "throughput");
     const Overheads& o = target.overheads;
     check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
                       "overhead");
@@ -133,8 +135,8 @@ void checkMachine(const Target& target, Checker& check) {
                       kMaxUnitCycles, "per-output cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kDepthwiseRowKey), o.depthwiseRowCycles,
                       kMaxUnitCycles, "per-row cost");
-    check.nonNegative("compute.overhead_cycles." + std::string(format::kReductionOutputKey), o.reductionOutputCycles,
-                      kMaxUnitCycles, "per-output cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kReductionOutputKey),
+                      o.reductionOutputCycles, kMaxUnitCycles, "per-output cost");
 }
 
 void checkMemories(const Target& target, Checker& check) {

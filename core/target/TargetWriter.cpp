@@ -90,7 +90,8 @@ std::string targetToJson(const Target& target) {
     if (target.throughput.gatherPerCycle != 0)
         throughput[std::string(format::kGatherKey)] = number(target.throughput.gatherPerCycle);
     if (target.throughput.globalPoolPerCycle != 0)
-        throughput[std::string(format::kGlobalPoolKey)] = number(target.throughput.globalPoolPerCycle);
+        throughput[std::string(format::kGlobalPoolKey)] =
+            number(target.throughput.globalPoolPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},
@@ -107,7 +108,8 @@ std::string targetToJson(const Target& target) {
     if (o.depthwiseRowCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kDepthwiseRowKey)] = number(o.depthwiseRowCycles);
     if (o.reductionOutputCycles != 0)
-        out["compute"]["overhead_cycles"][std::string(format::kReductionOutputKey)] = number(o.reductionOutputCycles);
+        out["compute"]["overhead_cycles"][std::string(format::kReductionOutputKey)] =
+            number(o.reductionOutputCycles);
 
     out["memories"] = Json::array();
     for (const MemorySpace& memory : target.memories) out["memories"].push_back(memoryJson(memory));

@@ -94,8 +94,10 @@ InputRegions reshapeRule(const RuleContext& ctx) {
             last /= x[d];
         }
         std::size_t d = i;
-        for (; d < x.size() && lo[d] == hi[d]; ++d) xr[d] = {lo[d], lo[d] + 1};
-        if (d < x.size()) xr[d] = {lo[d], hi[d] + 1};
+        for (; d < x.size() && lo[d] == hi[d]; ++d)
+            xr[d] = {lo[d], lo[d] + 1};
+        if (d < x.size())
+            xr[d] = {lo[d], hi[d] + 1};
     }
     regions[0] = std::move(xr);
     return regions;
@@ -295,23 +297,31 @@ std::optional<std::vector<double>> resizeScales(const RuleContext& ctx) {
 // The input coordinate output coordinate `x` maps to along a dim (onnx's mapping, as
 // reference/ResizeTaps.h: `length` is scale x input length when scales are given, else the
 // output size). Non-decreasing in x for every mode here.
-double resizeSource(std::string_view transform, double x, double scale, double length, std::int64_t in) {
-    if (transform == "asymmetric") return x / scale;
-    if (transform == "pytorch_half_pixel") return length == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
-    if (transform == "align_corners") return length == 1 ? 0 : x * double(in - 1) / (length - 1);
-    if (transform == "tf_half_pixel_for_nn") return (x + 0.5) / scale;
+double resizeSource(std::string_view transform, double x, double scale, double length,
+                    std::int64_t in) {
+    if (transform == "asymmetric")
+        return x / scale;
+    if (transform == "pytorch_half_pixel")
+        return length == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
+    if (transform == "align_corners")
+        return length == 1 ? 0 : x * double(in - 1) / (length - 1);
+    if (transform == "tf_half_pixel_for_nn")
+        return (x + 0.5) / scale;
     return (x + 0.5) / scale - 0.5; // half_pixel
 }
 
 // The input interval a scaled dim's output interval [begin, end) reads: from the first
 // coordinate's floor to the last one's floor + 1 (linear's second tap, nearest rounding up),
 // cubic one further each side, and one more each side against rounding; clamped to the dim.
-Interval scaledInterval(std::string_view transform, std::string_view mode, const Interval& out, double scale,
-                        double length, std::int64_t in) {
+Interval scaledInterval(std::string_view transform, std::string_view mode, const Interval& out,
+                        double scale, double length, std::int64_t in) {
     const std::int64_t reach = mode == "cubic" ? 2 : 1;
-    const auto first = static_cast<std::int64_t>(std::floor(resizeSource(transform, double(out.begin), scale, length, in)));
-    const auto last = static_cast<std::int64_t>(std::floor(resizeSource(transform, double(out.end - 1), scale, length, in)));
-    return {std::clamp<std::int64_t>(first - reach, 0, in), std::clamp<std::int64_t>(last + reach + 2, 0, in)};
+    const auto first = static_cast<std::int64_t>(
+        std::floor(resizeSource(transform, double(out.begin), scale, length, in)));
+    const auto last = static_cast<std::int64_t>(
+        std::floor(resizeSource(transform, double(out.end - 1), scale, length, in)));
+    return {std::clamp<std::int64_t>(first - reach, 0, in),
+            std::clamp<std::int64_t>(last + reach + 2, 0, in)};
 }
 
 } // namespace
@@ -332,17 +342,21 @@ InputRegions resizeRule(const RuleContext& ctx) {
     if (!scales || scales->size() != x.size()) return regions;
     const std::string_view mode = attrString(ctx.op, "mode", "nearest");
     // tf_half_pixel_for_nn maps an unscaled x to x + 0.5, which nearest may round up to x + 1.
-    const bool halfUp = attrString(ctx.op, "coordinate_transformation_mode", "") == "tf_half_pixel_for_nn";
+    const bool halfUp =
+        attrString(ctx.op, "coordinate_transformation_mode", "") == "tf_half_pixel_for_nn";
     const std::int64_t halo = mode == "cubic" ? 2 : mode == "nearest" ? (halfUp ? 1 : 0) : 1;
     Region xr = fullRegion(x);
     // Resize's own scales (or the sizes' ratios) where they are known per dim.
-    const std::string_view transform = attrString(ctx.op, "coordinate_transformation_mode", "half_pixel");
+    const std::string_view transform =
+        attrString(ctx.op, "coordinate_transformation_mode", "half_pixel");
     std::vector<double> given;
     if (ctx.op.type == "Resize" && ctx.graph.opsetVersion >= 11 && !ctx.op.attribute("axes")) {
         if (ctx.hasInput(2) && ctx.graph.value(ctx.op.inputs[2]).elements() > 0)
             given = constantFloats(ctx.graph, ctx.op.inputs[2]).value_or(std::vector<double>{});
-        else if (ctx.hasInput(3) && attrString(ctx.op, "keep_aspect_ratio_policy", "stretch") == "stretch")
-            for (std::size_t d = 0; d < x.size(); ++d) given.push_back(x[d] > 0 ? double(y[d]) / double(x[d]) : 0.0);
+        else if (ctx.hasInput(3) &&
+                 attrString(ctx.op, "keep_aspect_ratio_policy", "stretch") == "stretch")
+            for (std::size_t d = 0; d < x.size(); ++d)
+                given.push_back(x[d] > 0 ? double(y[d]) / double(x[d]) : 0.0);
     }
     const bool fromSizes = !(ctx.hasInput(2) && ctx.graph.value(ctx.op.inputs[2]).elements() > 0);
     for (std::size_t d = 0; d < x.size(); ++d) {

@@ -310,7 +310,8 @@ Expected<LoadedTrace> parseTraceJson(std::string_view text, const std::string& f
 }
 
 Expected<LoadedTrace> loadTraceFile(const std::string& path) {
-    if (auto refused = checkReadableFile(path, "trace")) return *refused;
+    if (auto refused = checkReadableFile(path, "trace"))
+        return *refused;
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) return error("cannot read the file: " + ec.message(), {.file = path});

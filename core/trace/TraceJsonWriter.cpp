@@ -4,12 +4,11 @@
 #include "base/SafeFiles.h"
 #include "trace/TraceJson.h"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <fmt/format.h>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace strata::trace {
@@ -179,7 +178,8 @@ std::string traceToJson(const Trace& trace) {
 }
 
 std::vector<Diagnostic> saveTraceFile(const Trace& trace, const std::string& path) {
-    if (auto failed = writeFileAtomically(path, [&](std::ostream& out) { writeTraceJson(trace, out); }))
+    if (auto failed =
+            writeFileAtomically(path, [&](std::ostream& out) { writeTraceJson(trace, out); }))
         return {*failed};
     return {};
 }

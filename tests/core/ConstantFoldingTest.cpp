@@ -4,8 +4,8 @@
 #include "support/TestModels.h"
 
 #include <cstring>
-#include <set>
 #include <gtest/gtest.h>
+#include <set>
 
 namespace strata {
 namespace {

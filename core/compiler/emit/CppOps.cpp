@@ -39,7 +39,8 @@ class Printer {
   public:
     Printer(const ir::Graph& g, const KernelCall& c, const std::string& scratch) : m_g(g), m_c(c), m_scratch(scratch) {
         // Views in the order the calls name them: the output, then the inputs.
-        if (c.outputs[0].present || c.kernel != Kernel::Split) declare("y0", c.outputs[0]);
+        if (c.outputs[0].present || c.kernel != Kernel::Split)
+            declare("y0", c.outputs[0]);
         for (std::size_t i = 0; i < c.inputs.size(); ++i)
             if (c.inputs[i].value.valid()) declare("x" + std::to_string(i), c.inputs[i]);
     }
@@ -91,22 +92,28 @@ class Printer {
             call(fmt::format("rt::pad(y0, x0, {}, {})", list(c.ints), floatLiteral(c.params[0])));
             break;
         case Kernel::Gather: call(fmt::format("rt::gather(y0, x0, x1, {})", c.axis)); break;
-        case Kernel::Where: call("rt::where(y0, x0, x1, x2)"); break;
+        case Kernel::Where:
+            call("rt::where(y0, x0, x1, x2)");
+            break;
         case Kernel::Split: {
             // One slice per output the tile writes, from its offset along the axis.
             const std::size_t rank = c.inputs[0].full.size();
             for (std::size_t k = 0; k < c.outputs.size(); ++k) {
-                if (!c.outputs[k].present) continue;
+                if (!c.outputs[k].present)
+                    continue;
                 const std::string y = "y" + std::to_string(k);
-                if (k > 0) declare(y, c.outputs[k]);
+                if (k > 0)
+                    declare(y, c.outputs[k]);
                 Ints starts(rank, 0);
                 starts[static_cast<std::size_t>(c.axis)] = c.ints[k];
-                call(fmt::format("rt::slice({}, x0, {}, {})", y, list(starts), list(Ints(rank, 1))));
+                call(
+                    fmt::format("rt::slice({}, x0, {}, {})", y, list(starts), list(Ints(rank, 1))));
             }
             break;
         }
         case Kernel::Resize:
-        case Kernel::Reference: break; // computeStatements refuses them
+        case Kernel::Reference:
+            break; // computeStatements refuses them
         }
         return std::move(m_lines);
     }
@@ -154,15 +161,19 @@ Expected<std::vector<std::string>> computeStatements(const ir::Graph& graph, con
         return out;
     }
     if (call->kernel == Kernel::Reference)
-        return error(fmt::format("C++ emitter: {} (the host runtime runs it through the reference evaluator: "
-                                 "`strata-cli run`)",
-                                 call->whyReference),
-                     Location{.node = op.name});
+        return error(
+            fmt::format(
+                "C++ emitter: {} (the host runtime runs it through the reference evaluator: "
+                "`strata-cli run`)",
+                call->whyReference),
+            Location{.node = op.name});
     if (call->kernel == Kernel::Resize)
-        return error(fmt::format("C++ emitter: {} '{}': strata_rt has no Resize kernel (the host runtime has: "
-                                 "`strata-cli run`)",
-                                 op.type, op.name),
-                     Location{.node = op.name});
+        return error(
+            fmt::format(
+                "C++ emitter: {} '{}': strata_rt has no Resize kernel (the host runtime has: "
+                "`strata-cli run`)",
+                op.type, op.name),
+            Location{.node = op.name});
     return callStatements(graph, *call, scratch);
 }
 

@@ -4,10 +4,9 @@
 #include "reference/Evaluator.h"
 #include "tiling/Window.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <functional>
 #include <map>
 #include <optional>
@@ -399,8 +398,10 @@ bool gather(Lowering& l) {
 
 // Expand of a float32 tensor: a Map of the identity, which broadcasts its input to the output.
 bool expand(Lowering& l) {
-    if (!l.requireFloat()) return false;
-    if (l.hasInput(1) && !l.in(1).isConstant) return l.fail("the shape must be a constant");
+    if (!l.requireFloat())
+        return false;
+    if (l.hasInput(1) && !l.in(1).isConstant)
+        return l.fail("the shape must be a constant");
     l.call.kernel = Kernel::Map;
     l.call.fn = ScalarFn::Identity;
     l.keepInputs(1);
@@ -410,8 +411,10 @@ bool expand(Lowering& l) {
 bool where(Lowering& l) {
     if (l.op.inputs.size() != 3 || !l.hasInput(0) || !l.hasInput(1) || !l.hasInput(2))
         return l.fail("needs a condition and two operands");
-    if (l.in(0).dtype != ir::DType::Bool) return l.fail("the condition must be bool");
-    if (l.in(1).dtype != l.out(0).dtype || l.in(2).dtype != l.out(0).dtype) return l.fail("operand types differ");
+    if (l.in(0).dtype != ir::DType::Bool)
+        return l.fail("the condition must be bool");
+    if (l.in(1).dtype != l.out(0).dtype || l.in(2).dtype != l.out(0).dtype)
+        return l.fail("operand types differ");
     l.call.kernel = Kernel::Where;
     return true;
 }
@@ -420,7 +423,8 @@ bool where(Lowering& l) {
 // static output shapes, whichever way the op states its parts (input, attribute, equal parts).
 bool split(Lowering& l) {
     auto axis = axisOf(l.op.attrInt("axis", 0), l.in(0).shape.size());
-    if (!axis) return l.fail("axis out of range");
+    if (!axis)
+        return l.fail("axis out of range");
     std::int64_t offset = 0;
     for (std::size_t k = 0; k < l.op.outputs.size(); ++k) {
         if (!l.op.outputs[k].valid() || l.out(k).shape.size() != l.in(0).shape.size() ||
@@ -429,7 +433,8 @@ bool split(Lowering& l) {
         l.call.ints.push_back(offset);
         offset += l.out(k).shape[*axis];
     }
-    if (offset != l.in(0).shape[*axis]) return l.fail("the parts do not add up to the input");
+    if (offset != l.in(0).shape[*axis])
+        return l.fail("the parts do not add up to the input");
     l.call.kernel = Kernel::Split;
     l.call.axis = static_cast<int>(*axis);
     l.keepInputs(1);
@@ -438,17 +443,23 @@ bool split(Lowering& l) {
 
 // Resize with constant scales or sizes; the host runtime plans its taps from the op itself.
 bool resize(Lowering& l) {
-    if (!l.requireFloat()) return false;
-    if (l.graph.opsetVersion < 11) return l.fail("Resize before opset 11 has no fast kernel");
+    if (!l.requireFloat())
+        return false;
+    if (l.graph.opsetVersion < 11)
+        return l.fail("Resize before opset 11 has no fast kernel");
     const std::string mode = attrText(l.op, "mode", "nearest");
-    if (mode != "nearest" && mode != "linear" && mode != "cubic") return l.fail("mode '" + mode + "' has no fast kernel");
+    if (mode != "nearest" && mode != "linear" && mode != "cubic")
+        return l.fail("mode '" + mode + "' has no fast kernel");
     if (attrText(l.op, "coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize")
         return l.fail("tf_crop_and_resize has no fast kernel");
     for (const char* name : {"antialias", "axes", "keep_aspect_ratio_policy"})
-        if (l.op.attribute(name)) return l.fail(fmt::format("attribute {} has no fast kernel", name));
+        if (l.op.attribute(name))
+            return l.fail(fmt::format("attribute {} has no fast kernel", name));
     for (std::size_t i = 1; i < l.op.inputs.size(); ++i)
-        if (l.hasInput(i) && !l.in(i).isConstant) return l.fail("roi, scales and sizes must be constants");
-    if (l.in(0).shape.size() != l.rank() || l.rank() == 0) return l.fail("input and output ranks differ");
+        if (l.hasInput(i) && !l.in(i).isConstant)
+            return l.fail("roi, scales and sizes must be constants");
+    if (l.in(0).shape.size() != l.rank() || l.rank() == 0)
+        return l.fail("input and output ranks differ");
     l.call.kernel = Kernel::Resize;
     l.keepInputs(1);
     return true;
@@ -484,37 +495,61 @@ bool pad(Lowering& l) {
 
 const std::map<std::string, Handler>& handlers() {
     static const std::map<std::string, Handler> table = {
-        {"Relu", unary(ScalarFn::Relu)},          {"Sigmoid", unary(ScalarFn::Sigmoid)},
-        {"Tanh", unary(ScalarFn::Tanh)},          {"Exp", unary(ScalarFn::Exp)},
-        {"Log", unary(ScalarFn::Log)},            {"Sqrt", unary(ScalarFn::Sqrt)},
-        {"Erf", unary(ScalarFn::Erf)},            {"Neg", unary(ScalarFn::Neg)},
-        {"Abs", unary(ScalarFn::Abs)},            {"Reciprocal", unary(ScalarFn::Reciprocal)},
-        {"Floor", unary(ScalarFn::Floor)},        {"Ceil", unary(ScalarFn::Ceil)},
-        {"Sin", unary(ScalarFn::Sin)},            {"Cos", unary(ScalarFn::Cos)},
-        {"Softplus", unary(ScalarFn::Softplus)},  {"HardSwish", unary(ScalarFn::HardSwish)},
-        {"Add", binary(ScalarFn::Add)},           {"Sub", binary(ScalarFn::Sub)},
-        {"Mul", binary(ScalarFn::Mul)},           {"Div", binary(ScalarFn::Div)},
-        {"Pow", binary(ScalarFn::Pow)},           {"Max", binary(ScalarFn::Max)},
-        {"Min", binary(ScalarFn::Min)},           {"PRelu", binary(ScalarFn::PRelu)},
+        {"Relu", unary(ScalarFn::Relu)},
+        {"Sigmoid", unary(ScalarFn::Sigmoid)},
+        {"Tanh", unary(ScalarFn::Tanh)},
+        {"Exp", unary(ScalarFn::Exp)},
+        {"Log", unary(ScalarFn::Log)},
+        {"Sqrt", unary(ScalarFn::Sqrt)},
+        {"Erf", unary(ScalarFn::Erf)},
+        {"Neg", unary(ScalarFn::Neg)},
+        {"Abs", unary(ScalarFn::Abs)},
+        {"Reciprocal", unary(ScalarFn::Reciprocal)},
+        {"Floor", unary(ScalarFn::Floor)},
+        {"Ceil", unary(ScalarFn::Ceil)},
+        {"Sin", unary(ScalarFn::Sin)},
+        {"Cos", unary(ScalarFn::Cos)},
+        {"Softplus", unary(ScalarFn::Softplus)},
+        {"HardSwish", unary(ScalarFn::HardSwish)},
+        {"Add", binary(ScalarFn::Add)},
+        {"Sub", binary(ScalarFn::Sub)},
+        {"Mul", binary(ScalarFn::Mul)},
+        {"Div", binary(ScalarFn::Div)},
+        {"Pow", binary(ScalarFn::Pow)},
+        {"Max", binary(ScalarFn::Max)},
+        {"Min", binary(ScalarFn::Min)},
+        {"PRelu", binary(ScalarFn::PRelu)},
         {"Clip", clip},
         {"LeakyRelu", withParams(ScalarFn::LeakyRelu, {{"alpha", 0.01}})},
         {"Elu", withParams(ScalarFn::Elu, {{"alpha", 1.0}})},
         {"HardSigmoid", withParams(ScalarFn::HardSigmoid, {{"alpha", 0.2}, {"beta", 0.5}})},
         {"Conv", conv},
-        {"MaxPool", pool(true)},                  {"AveragePool", pool(false)},
-        {"GlobalMaxPool", globalPool(true)},      {"GlobalAveragePool", globalPool(false)},
-        {"Gemm", gemm},                           {"MatMul", matmul},
-        {"BatchNormalization", batchNorm},        {"LayerNormalization", layerNorm},
+        {"MaxPool", pool(true)},
+        {"AveragePool", pool(false)},
+        {"GlobalMaxPool", globalPool(true)},
+        {"GlobalAveragePool", globalPool(false)},
+        {"Gemm", gemm},
+        {"MatMul", matmul},
+        {"BatchNormalization", batchNorm},
+        {"LayerNormalization", layerNorm},
         {"Softmax", softmax},
-        {"ReduceSum", reduce(ReduceKind::Sum, 13)},  {"ReduceMean", reduce(ReduceKind::Mean, 18)},
-        {"ReduceMax", reduce(ReduceKind::Max, 18)},  {"ReduceMin", reduce(ReduceKind::Min, 18)},
-        {"Reshape", sameElements},                {"Flatten", sameElements},
-        {"Squeeze", sameElements},                {"Unsqueeze", sameElements},
+        {"ReduceSum", reduce(ReduceKind::Sum, 13)},
+        {"ReduceMean", reduce(ReduceKind::Mean, 18)},
+        {"ReduceMax", reduce(ReduceKind::Max, 18)},
+        {"ReduceMin", reduce(ReduceKind::Min, 18)},
+        {"Reshape", sameElements},
+        {"Flatten", sameElements},
+        {"Squeeze", sameElements},
+        {"Unsqueeze", sameElements},
         {"Identity", sameElements},
-        {"Transpose", transpose},                 {"Concat", concat},
-        {"Slice", slice},                         {"Pad", pad},
-        {"Gather", gather},                       {"Split", split},
-        {"Resize", resize},                       {"Where", where},
+        {"Transpose", transpose},
+        {"Concat", concat},
+        {"Slice", slice},
+        {"Pad", pad},
+        {"Gather", gather},
+        {"Split", split},
+        {"Resize", resize},
+        {"Where", where},
         {"Expand", expand},
     };
     return table;
@@ -541,7 +576,8 @@ const char* scalarFnName(ScalarFn fn) {
     case ScalarFn::Cos: return "cos_";
     case ScalarFn::Softplus: return "softplus";
     case ScalarFn::HardSwish: return "hardSwish";
-    case ScalarFn::Identity: return "identity";
+    case ScalarFn::Identity:
+        return "identity";
     case ScalarFn::Clip: return "Clip";
     case ScalarFn::LeakyRelu: return "LeakyRelu";
     case ScalarFn::Elu: return "Elu";
@@ -599,7 +635,8 @@ Expected<KernelCall> lowerFast(const ir::Graph& graph, const ir::Op& op, const C
                          Location{.node = op.name});
     Lowering lowering(graph, op, compute);
     if (!found->second(lowering)) return error(lowering.error, Location{.node = op.name});
-    if (lowering.call.kernel == Kernel::Split) return std::move(lowering.call); // writes every output it holds
+    if (lowering.call.kernel == Kernel::Split)
+        return std::move(lowering.call); // writes every output it holds
     if (lowering.call.outputs.empty() || !lowering.call.outputs[0].present)
         return error(fmt::format("{} '{}': the compute holds no region of output 0", op.type, op.name),
                      Location{.node = op.name});
@@ -608,14 +645,19 @@ Expected<KernelCall> lowerFast(const ir::Graph& graph, const ir::Op& op, const C
 }
 
 // The reference evaluator computes every output box the compute writes.
-Expected<KernelCall> lowerReference(const ir::Graph& graph, const ir::Op& op, const Compute& compute) {
+Expected<KernelCall> lowerReference(const ir::Graph& graph, const ir::Op& op,
+                                    const Compute& compute) {
     KernelCall call;
     call.kernel = Kernel::Reference;
-    for (ir::ValueId v : op.inputs) call.inputs.push_back(viewOf(graph, v, compute.inputs));
-    for (ir::ValueId v : op.outputs) call.outputs.push_back(viewOf(graph, v, compute.outputs));
-    if (std::none_of(call.outputs.begin(), call.outputs.end(), [](const KernelView& v) { return v.present; }))
-        return error(fmt::format("{} '{}': the compute holds no region of any output", op.type, op.name),
-                     Location{.node = op.name});
+    for (ir::ValueId v : op.inputs)
+        call.inputs.push_back(viewOf(graph, v, compute.inputs));
+    for (ir::ValueId v : op.outputs)
+        call.outputs.push_back(viewOf(graph, v, compute.outputs));
+    if (std::none_of(call.outputs.begin(), call.outputs.end(),
+                     [](const KernelView& v) { return v.present; }))
+        return error(
+            fmt::format("{} '{}': the compute holds no region of any output", op.type, op.name),
+            Location{.node = op.name});
     return call;
 }
 
@@ -625,26 +667,34 @@ std::string refusalText(const ir::Op& op, const std::string& reason) {
 
 } // namespace
 
-Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op, const Compute& compute) {
+Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op,
+                                  const Compute& compute) {
     auto fast = lowerFast(graph, op, compute);
-    if (fast) return fast;
+    if (fast)
+        return fast;
     if (reference::supports(graph, op)) {
         auto call = lowerReference(graph, op, compute);
-        if (call) call->whyReference = fast.diagnostics().front().message;
+        if (call)
+            call->whyReference = fast.diagnostics().front().message;
         return call;
     }
-    return error(refusalText(op, reference::unsupportedReason(graph, op)), Location{.node = op.name});
+    return error(refusalText(op, reference::unsupportedReason(graph, op)),
+                 Location{.node = op.name});
 }
 
 std::string runtimeRefusal(const ir::Graph& graph, const ir::Op& op) {
-    if (reference::supports(graph, op)) return {};
+    if (reference::supports(graph, op))
+        return {};
     Compute whole;
     whole.opType = op.type;
     for (ir::ValueId v : op.inputs)
-        if (v.valid()) whole.inputs.push_back({v, tiling::fullRegion(graph.value(v).shape), 0});
+        if (v.valid())
+            whole.inputs.push_back({v, tiling::fullRegion(graph.value(v).shape), 0});
     for (ir::ValueId v : op.outputs)
-        if (v.valid()) whole.outputs.push_back({v, tiling::fullRegion(graph.value(v).shape), 0});
-    if (lowerFast(graph, op, whole)) return {};
+        if (v.valid())
+            whole.outputs.push_back({v, tiling::fullRegion(graph.value(v).shape), 0});
+    if (lowerFast(graph, op, whole))
+        return {};
     return refusalText(op, reference::unsupportedReason(graph, op));
 }
 

@@ -27,10 +27,25 @@ struct KernelView {
 };
 
 enum class Kernel : std::uint8_t {
-    Map, Zip, Conv2d, Pool2d, GlobalPool, Gemm, MatMul, BatchNorm, LayerNorm, Softmax, Reduce,
-    Reshape, Transpose, Concat, Slice, Pad, Gather,
-    Where, // y = cond ? a : b, broadcast; any element type of a and b
-    Split, // every written output: a slice of the input at its offset along `axis` (`ints`)
+    Map,
+    Zip,
+    Conv2d,
+    Pool2d,
+    GlobalPool,
+    Gemm,
+    MatMul,
+    BatchNorm,
+    LayerNorm,
+    Softmax,
+    Reduce,
+    Reshape,
+    Transpose,
+    Concat,
+    Slice,
+    Pad,
+    Gather,
+    Where,  // y = cond ? a : b, broadcast; any element type of a and b
+    Split,  // every written output: a slice of the input at its offset along `axis` (`ints`)
     Resize, // float32; taps planned by the host runtime (runtime/ResizeKernel.h); host only
     // No fast kernel covers this use of the op: the reference evaluator's per-region kernel
     // computes each written output's box (runtime/ReferenceFallback.h). The host runtime only.
@@ -39,10 +54,36 @@ enum class Kernel : std::uint8_t {
 
 // The scalar function of Map and Zip (strata_rt's functions and function objects).
 enum class ScalarFn : std::uint8_t {
-    None, Relu, Sigmoid, Tanh, Exp, Log, Sqrt, Erf, Neg, Abs, Reciprocal, Floor, Ceil, Sin, Cos, Softplus,
-    HardSwish, Identity, // Identity: Expand's broadcast copy
-    Clip, LeakyRelu, Elu, HardSigmoid, // unary; these four take params
-    Add, Sub, Mul, Div, Pow, Max, Min, PRelu,      // binary
+    None,
+    Relu,
+    Sigmoid,
+    Tanh,
+    Exp,
+    Log,
+    Sqrt,
+    Erf,
+    Neg,
+    Abs,
+    Reciprocal,
+    Floor,
+    Ceil,
+    Sin,
+    Cos,
+    Softplus,
+    HardSwish,
+    Identity, // Identity: Expand's broadcast copy
+    Clip,
+    LeakyRelu,
+    Elu,
+    HardSigmoid, // unary; these four take params
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Max,
+    Min,
+    PRelu, // binary
 };
 const char* scalarFnName(ScalarFn fn); // strata_rt's name: "relu", "tanh_", "Clip", "add", ...
 

@@ -47,11 +47,13 @@ std::vector<Diagnostic> verifyProgram(const Program& program, const ir::Graph& g
             return;
         }
         // One thread per hardware thread, not per core: a target may have 65,536 cores.
-        const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, cores);
+        const std::size_t threads =
+            std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, cores);
         std::vector<std::future<void>> jobs;
         for (std::size_t first = 0; first < threads; ++first)
             jobs.push_back(std::async(std::launch::async, [&, first] {
-                for (std::size_t core = first; core < cores; core += threads) work(core);
+                for (std::size_t core = first; core < cores; core += threads)
+                    work(core);
             }));
         alongside();
         for (auto& job : jobs) job.get();

@@ -86,7 +86,8 @@ TEST(SearchCommand, TheSearchedScheduleRunsAndMatchesTheReference) {
     const std::string out = (dir.path() / "best.json").string();
     const CliResult r = search({"--target", "host", "-o", out, "-q"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const CliResult run = runCli({"run", samplePath("resnet_tiny.onnx"), "--schedule", out, "--check", "-q"});
+    const CliResult run =
+        runCli({"run", samplePath("resnet_tiny.onnx"), "--schedule", out, "--check", "-q"});
     EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
     EXPECT_TRUE(containsText(run.out, "outputs match the reference"));
 }

@@ -14,8 +14,8 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QUndoStack>
-#include <optional>
 #include <gtest/gtest.h>
+#include <optional>
 
 namespace strata::gui {
 namespace {

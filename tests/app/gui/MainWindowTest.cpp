@@ -1,7 +1,7 @@
 #include "MainWindow.h"
-#include "ModelLoader.h"
 
 #include "GuiTestSupport.h"
+#include "ModelLoader.h"
 #include "views/OpTableModel.h"
 
 #include <QAction>

@@ -82,7 +82,8 @@ TEST(ComputeCost, AReductionsWorkIsTheElementsItReads) {
     EXPECT_DOUBLE_EQ(computeWork(pool, ir::OpClass::Pooling), 64.0); // other classes: per output
     target::Target t = test::tinyTarget();
     t.throughput.of(ir::OpClass::Reduction) = 8;
-    EXPECT_DOUBLE_EQ(computeCycles(pool, ir::OpClass::Reduction, t), t.overheads.computeCycles + 64.0 * 49.0 / 8);
+    EXPECT_DOUBLE_EQ(computeCycles(pool, ir::OpClass::Reduction, t),
+                     t.overheads.computeCycles + 64.0 * 49.0 / 8);
 }
 
 TEST(ComputeCost, AReductionsRateJoinsItsCostPerOutput) {

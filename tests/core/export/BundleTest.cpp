@@ -146,7 +146,8 @@ TEST_F(BundleTest, PlotsDrawnIntoTheFolderMoveWithTheBundle) {
     Compiled c = compileSample("mncore2");
     fs::create_directories(m_dir);
     std::ofstream(m_dir / "time.png") << "png";
-    BundleInput in{c.graph.get(), &c.target, &c.schedule, &c.program, nullptr, nullptr, {"time.png"}};
+    BundleInput in{c.graph.get(), &c.target, &c.schedule, &c.program,
+                   nullptr,       nullptr,   {"time.png"}};
     auto bundle = writeBundle(in, m_dir);
     ASSERT_TRUE(bundle) << bundle.diagnostics().front().toString();
     EXPECT_EQ(readFile(m_dir / "time.png"), "png");
@@ -163,8 +164,9 @@ TEST_F(BundleTest, APreviousBundleIsReplacedAsAWhole) {
     EXPECT_FALSE(fs::exists(m_dir / "emulated.csv")) << "a file of the previous bundle stayed";
     // No staging or previous folder is left beside it.
     for (const auto& entry : fs::directory_iterator(m_dir.parent_path()))
-        EXPECT_EQ(entry.path().filename().string().find("." + m_dir.filename().string() + ".partial"),
-                  std::string::npos)
+        EXPECT_EQ(
+            entry.path().filename().string().find("." + m_dir.filename().string() + ".partial"),
+            std::string::npos)
             << entry.path();
 }
 

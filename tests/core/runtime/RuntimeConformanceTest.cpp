@@ -14,10 +14,9 @@
 #include "schedule/Strategies.h"
 #include "target/TargetLoader.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <filesystem>
+#include <gtest/gtest.h>
 #include <iostream>
 #include <map>
 #include <set>
@@ -46,7 +45,9 @@ std::vector<fs::path> numbered(const fs::path& dir, const std::string& stem) {
 }
 
 // Why the runtime cannot compute `op` (empty when it can): what compile refuses it with.
-std::string refusal(const ir::Graph& g, const ir::Op& op) { return compiler::runtimeRefusal(g, op); }
+std::string refusal(const ir::Graph& g, const ir::Op& op) {
+    return compiler::runtimeRefusal(g, op);
+}
 
 // "Conv 'n1': why" -> "Conv: why", so one reason counts all the tests it refuses.
 std::string withoutNodeName(const std::string& why) {
@@ -58,7 +59,8 @@ std::string withoutNodeName(const std::string& why) {
 
 // onnx 1.12 stores bfloat16 test data as uint16 (the same bits).
 void relabelBfloat16(reference::Tensor& t, ir::DType wanted) {
-    if (wanted == ir::DType::BFloat16 && t.dtype == ir::DType::UInt16) t.dtype = wanted;
+    if (wanted == ir::DType::BFloat16 && t.dtype == ir::DType::UInt16)
+        t.dtype = wanted;
 }
 
 struct DataSet {
@@ -72,19 +74,22 @@ DataSet readDataSet(const ir::Graph& g, const fs::path& dataSet) {
     std::vector<test::NamedTensor> given;
     for (const auto& pb : numbered(dataSet, "input_")) {
         auto t = test::readTensorFile(pb);
-        if (!t) return {.problem = "input unreadable"};
+        if (!t)
+            return {.problem = "input unreadable"};
         given.push_back(std::move(*t));
     }
     for (const auto& pb : numbered(dataSet, "output_")) {
         auto t = test::readTensorFile(pb);
-        if (!t) return {.problem = "output unreadable"};
+        if (!t)
+            return {.problem = "output unreadable"};
         out.expected.push_back(std::move(*t));
     }
     for (std::size_t i = 0; i < g.inputs.size(); ++i) {
         const std::string& name = g.value(g.inputs[i]).name;
         auto it = std::find_if(given.begin(), given.end(), [&](const test::NamedTensor& t) { return t.name == name; });
         if (it == given.end() && given.size() == g.inputs.size()) it = given.begin() + std::ptrdiff_t(i);
-        if (it == given.end()) return {.problem = "no data for input '" + name + "'"};
+        if (it == given.end())
+            return {.problem = "no data for input '" + name + "'"};
         out.inputs.push_back(it->tensor);
         relabelBfloat16(out.inputs.back(), g.value(g.inputs[i]).dtype);
     }
@@ -94,8 +99,10 @@ DataSet readDataSet(const ir::Graph& g, const fs::path& dataSet) {
 }
 
 // Empty when `outputs` match the data set's expected ones within (atol, rtol).
-std::string mismatches(const std::vector<reference::Tensor>& outputs, const DataSet& data, double atol) {
-    if (outputs.size() != data.expected.size()) return "output count differs";
+std::string mismatches(const std::vector<reference::Tensor>& outputs, const DataSet& data,
+                       double atol) {
+    if (outputs.size() != data.expected.size())
+        return "output count differs";
     std::string problems;
     for (std::size_t k = 0; k < outputs.size(); ++k) {
         const auto c = reference::compare(outputs[k], data.expected[k].tensor, atol, kRtol);
@@ -109,26 +116,30 @@ std::string mismatches(const std::vector<reference::Tensor>& outputs, const Data
 bool referencePasses(const ir::Graph& g, const std::vector<fs::path>& dataSets) {
     for (const auto& ds : dataSets) {
         const DataSet data = readDataSet(g, ds);
-        if (!data.problem.empty()) return false;
+        if (!data.problem.empty())
+            return false;
         auto outputs = reference::evaluate(g, data.inputs);
-        if (!outputs || !mismatches(*outputs, data, 1e-7).empty()) return false;
+        if (!outputs || !mismatches(*outputs, data, 1e-7).empty())
+            return false;
     }
     return true;
 }
 
 // Runs one data set; empty when every output matches.
-std::string runDataSet(const ir::Graph& g, const compiler::Program& program, const target::Target& target,
-                       const fs::path& dataSet) {
+std::string runDataSet(const ir::Graph& g, const compiler::Program& program,
+                       const target::Target& target, const fs::path& dataSet) {
     const DataSet data = readDataSet(g, dataSet);
-    if (!data.problem.empty()) return data.problem;
+    if (!data.problem.empty())
+        return data.problem;
     auto result = runtime::run(program, target, g, data.inputs);
-    if (!result) return "run failed: " + result.diagnostics().front().message;
+    if (!result)
+        return "run failed: " + result.diagnostics().front().message;
     return mismatches(result->outputs, data, kAtol);
 }
 
 struct SuiteResult {
     int total = 0, imported = 0, supported = 0, passed = 0, notCompiled = 0;
-    int bound = 0; // imported once shape-giving inputs were made constants
+    int bound = 0;                          // imported once shape-giving inputs were made constants
     std::map<std::string, int> unsupported; // why not supported (first refusal) -> tests
     std::vector<std::string> failures;
     std::set<std::string> exercised;
@@ -150,14 +161,16 @@ SuiteResult runSuite(const fs::path& root, const target::Target& target) {
             // As the reference's node test: inputs that give shapes (Reshape's shape, Pad's pads,
             // Resize's scales) bound as constants, integer ones first, then all but the first.
             model = test::importWithInputsBound(dir, dataSets.front(), options, false);
-            if (!model) model = test::importWithInputsBound(dir, dataSets.front(), options, true);
+            if (!model)
+                model = test::importWithInputsBound(dir, dataSets.front(), options, true);
             if (model) {
                 ++r.bound;
                 sets = {dataSets.front()}; // other data sets may hold other values
             }
         }
         if (!model) { // import coverage is ConformanceTest's business
-            ++r.unsupported["does not import with the data's input shapes (a shape depends on input data, or the "
+            ++r.unsupported["does not import with the data's input shapes (a shape depends on "
+                            "input data, or the "
                             "importer refuses it; see ConformanceTest)"];
             continue;
         }
@@ -167,7 +180,8 @@ SuiteResult runSuite(const fs::path& root, const target::Target& target) {
         for (const ir::Op& op : g.ops)
             if (why = refusal(g, op); !why.empty()) break;
         if (g.ops.empty()) why = "no ops left after import";
-        if (why.empty() && !referencePasses(g, sets)) why = "the reference evaluator does not pass it";
+        if (why.empty() && !referencePasses(g, sets))
+            why = "the reference evaluator does not pass it";
         if (!why.empty()) {
             ++r.unsupported[withoutNodeName(why)];
             continue;
@@ -199,9 +213,10 @@ TEST(RuntimeConformance, OnnxBackendNodeTests) {
     auto target = target::resolveTarget("host");
     ASSERT_TRUE(target);
     const SuiteResult r = runSuite(kRoot / "node", *target);
-    std::cout << "host runtime conformance (node): " << r.passed << " passed / " << r.supported << " supported / "
-              << r.total << " tests (" << r.imported << " imported, " << r.bound
-              << " of them with shape-giving inputs bound as constants)\n  not supported (the first reason of each):\n";
+    std::cout << "host runtime conformance (node): " << r.passed << " passed / " << r.supported
+              << " supported / " << r.total << " tests (" << r.imported << " imported, " << r.bound
+              << " of them with shape-giving inputs bound as constants)\n  not supported (the "
+                 "first reason of each):\n";
     for (const auto& [reason, n] : r.unsupported) std::cout << "    " << n << " x " << reason << '\n';
     for (const auto& f : r.failures) ADD_FAILURE() << f;
     EXPECT_EQ(r.passed, r.supported);

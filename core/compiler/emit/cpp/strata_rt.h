@@ -659,7 +659,8 @@ void where(const View<T>& y, const View<std::uint8_t>& cond, const View<T>& a, c
         const std::uint8_t* cp = rowStart(cond, y.rank, idx, n);
         const T* ap = rowStart(a, y.rank, idx, n);
         const T* bp = rowStart(b, y.rank, idx, n);
-        for (i64 i = 0; i < n; ++i) o[i] = cp[i * sc] ? ap[i * sa] : bp[i * sb];
+        for (i64 i = 0; i < n; ++i)
+            o[i] = cp[i * sc] ? ap[i * sa] : bp[i * sb];
     });
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The main-window fixture the GUI tests share: a shown window, waiting until its background
 // jobs are done, opening a sample or a project, Run on Host, an edit, and looking for a text in
-// the Diagnostics dock. Each returns false (never asserts); a test fails when a committed sample does not open.
+// the Diagnostics dock. Each returns false (never asserts); a test fails when a committed sample
+// does not open.
 
 #include "DiagnosticsPanel.h"
 #include "GraphTab.h"
