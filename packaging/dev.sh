@@ -15,7 +15,7 @@ packages=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libgraphviz-dev nlohmann-json3-dev libcli11-dev libfmt-dev libeigen3-dev libxxhash-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata libopenblas-dev libgoogle-perftools-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata libopenblas-dev libdnnl-dev libgoogle-perftools-dev
   xvfb xauth fonts-dejavu-core
 )
 

@@ -165,7 +165,9 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     case Kernel::Conv2d: {
         const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), w = as<float>(p.inputs[1]);
         const rt::View<float>* b = optionalInput(p, 2, extra);
-        if (!fastConv(y, x, w, b, c, workspace)) rt::conv2d(y, x, w, b, windowOf(c), c.group);
+        if (!dnnlConv(y, x, w, b, c, p.constantWeights, workspace.dnnl) &&
+            !fastConv(y, x, w, b, c, workspace))
+            rt::conv2d(y, x, w, b, windowOf(c), c.group);
         return;
     }
     case Kernel::Pool2d: {

@@ -1,5 +1,6 @@
 #pragma once
-// Executes one prepared compute on its scratch operands. Convolutions, Gemm and MatMul go to
+// Executes one prepared compute on its scratch operands. Convolutions with windows larger than
+// 1x1 go to oneDNN (DnnlConv.h); other convolutions, Gemm and MatMul to
 // OpenBLAS's sgemm (im2col where the window needs it) or, for depthwise convolutions, padded
 // planes summed tap by tap in vectors (DepthwiseConv.h); elementwise maps and zips to
 // contiguous-run loops (ElementwiseKernels.cpp); softmax and normalizations to NormKernels.h,
@@ -8,6 +9,7 @@
 // What no strata_rt kernel covers runs the reference evaluator's kernel (ReferenceFallback.h).
 
 #include "runtime/DepthwiseConv.h"
+#include "runtime/DnnlConv.h"
 #include "runtime/Prepared.h"
 #include "runtime/ReferenceFallback.h"
 
@@ -29,6 +31,7 @@ struct Workspace {
     bool columnsKept = false;
     std::uint64_t columnsReused = 0;            // tiles that used kept columns (tests, figures)
     DepthwiseBuffers depthwise;
+    DnnlConvCache dnnl;
     ReferenceBuffers reference;
 };
 

@@ -182,6 +182,9 @@ class Preparer {
                 return problem(fmt::format("{}: {} '{}': {}", name(in.id), op.type, op.name, why));
         }
         if (!ok) return;
+        if (call->kernel == compiler::Kernel::Conv2d && call->hasInput(1) &&
+            m_g.value(call->inputs[1].value).isConstant)
+            prepared.constantWeights = static_cast<std::int64_t>(call->inputs[1].value.index);
         prepared.call = std::move(*call);
         out.compute = static_cast<std::uint32_t>(m_out.computes.size());
         m_out.computes.push_back(std::move(prepared));

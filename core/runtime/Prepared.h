@@ -51,6 +51,8 @@ struct PreparedCompute {
     const ir::Op* op = nullptr;
     std::vector<std::shared_ptr<const reference::Tensor>> constants;
     std::shared_ptr<const ResizePlan> resize; // Resize only (ResizeKernel.h)
+    // Conv2d: the weight value's id when it is a constant (its packed tiles are kept), else -1.
+    std::int64_t constantWeights = -1;
 };
 
 struct PreparedInstruction {
