@@ -1,8 +1,8 @@
 #pragma once
 // Executes one prepared compute on its scratch operands. Convolutions with windows larger than
-// 1x1 go to oneDNN (DnnlConv.h); other convolutions, Gemm and MatMul to
-// OpenBLAS's sgemm (im2col where the window needs it) or, for depthwise convolutions, padded
-// planes summed tap by tap in vectors (DepthwiseConv.h); elementwise maps and zips to
+// 1x1 go to oneDNN's direct kernels (DnnlConv.h); other convolutions, Gemm and MatMul to sgemm
+// (oneDNN's or OpenBLAS's; im2col where the window needs it) or, for depthwise convolutions,
+// padded planes summed tap by tap in vectors (DepthwiseConv.h); elementwise maps and zips to
 // contiguous-run loops (ElementwiseKernels.cpp); softmax and normalizations to NormKernels.h,
 // pooling to Pool2d.h, data movement to MoveKernels.h; each falls back to strata_rt's kernels
 // (the ones the generated C++ calls) where its layout does not fit, as does everything else.

@@ -136,18 +136,28 @@ class CppWriter {
                          m_p.modelHash, m_p.targetName);
         s += "//\n"
              "// The compiled program as C++. Main memory and each core's scratch memory are byte\n"
-             "// arrays; every transfer is a strided copy between them and every compute a kernel of\n"
-             "// strata_rt (below) on the scratch operands, each under its assembly line. Cores run one\n"
-             "// after another between barriers; build with -DSTRATA_THREADS to run them on threads, and\n"
-             "// with -DSTRATA_RT_CHECK to check every read against its operand's box.\n//\n";
-        s += fmt::format("//   g++ -O2 -std=c++20 {0}.cpp -o {0}\n//   ./{0} {0}.weights.bin input.bin output.bin\n//\n",
-                         name);
+             "// arrays; every transfer is a strided copy between them and every compute a kernel "
+             "of\n"
+             "// strata_rt (below) on the scratch operands, each under its assembly line. Cores "
+             "run one\n"
+             "// after another between barriers; build with -DSTRATA_THREADS to run them on "
+             "threads, and\n"
+             "// with -DSTRATA_RT_CHECK to check every read against its operand's box. With\n"
+             "// -DSTRATA_RT_DNNL and -ldnnl (oneDNN) convolutions and matrix products run at "
+             "library speed.\n//\n";
+        s += fmt::format(
+            "//   g++ -O2 -std=c++20 {0}.cpp -o {0}\n"
+            "//   g++ -O3 -march=native -std=c++20 -DSTRATA_RT_DNNL -DSTRATA_THREADS {0}.cpp -o "
+            "{0} -ldnnl\n"
+            "//   ./{0} {0}.weights.bin input.bin output.bin [REPEAT: time that many runs]\n//\n",
+            name);
         s += fmt::format("// input.bin: the graph inputs' raw little-endian elements, one after another ({} bytes):\n",
                          m_out.inputBytes);
         for (const Placement& p : inputs) s += fmt::format("//   {} ({} bytes)\n", p.note, p.bytes);
         s += fmt::format("// output.bin: the graph outputs, the same way ({} bytes):\n", m_out.outputBytes);
         for (const Placement& p : outputs) s += fmt::format("//   {} ({} bytes)\n", p.note, p.bytes);
-        s += "\n#ifdef STRATA_THREADS\n#include <functional>\n#include <thread>\n#endif\n\n";
+        s += "\n#include <chrono>\n\n#ifdef STRATA_THREADS\n#include <barrier>\n#include "
+             "<thread>\n#endif\n\n";
     }
 
     void placementTable(const char* name, const std::vector<Placement>& entries) {
@@ -259,17 +269,25 @@ class CppWriter {
 
     std::string driver() const {
         return R"(void run(Machine& m) {
-    for (const auto& part : kParts) {
 #ifdef STRATA_THREADS
-        std::vector<std::thread> threads;
-        for (Part p : part)
-            if (p) threads.emplace_back(p, std::ref(m));
-        for (std::thread& t : threads) t.join(); // the barrier
+    // One thread per core for the whole run (core 0 on this one); the program's barriers are
+    // one std::barrier of all cores.
+    std::barrier sync(static_cast<std::ptrdiff_t>(kCores));
+    auto core = [&m, &sync](std::size_t c) {
+        for (const auto& part : kParts) {
+            if (part[c]) part[c](m);
+            sync.arrive_and_wait(); // the barrier
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t c = 1; c < static_cast<std::size_t>(kCores); ++c) threads.emplace_back(core, c);
+    core(0);
+    for (std::thread& t : threads) t.join();
 #else
+    for (const auto& part : kParts)
         for (Part p : part)
             if (p) p(m);
 #endif
-    }
 }
 
 // Copies a file's consecutive tensors to (or from) their places in main memory.
@@ -290,8 +308,15 @@ std::size_t totalBytes(const Placement* table, std::size_t count) {
 } // namespace model
 
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: %s WEIGHTS INPUT OUTPUT\n", argv[0]);
+    if (argc != 4 && argc != 5) {
+        std::fprintf(stderr, "usage: %s WEIGHTS INPUT OUTPUT [REPEAT]\n", argv[0]);
+        return 2;
+    }
+    // REPEAT > 1 times the runs and prints their median (weights and inputs placed before each,
+    // untimed: the memory plan may reuse their space).
+    const long repeat = argc == 5 ? std::strtol(argv[4], nullptr, 10) : 1;
+    if (repeat < 1) {
+        std::fprintf(stderr, "REPEAT must be a positive number of runs\n");
         return 2;
     }
     model::Machine m;
@@ -299,9 +324,18 @@ int main(int argc, char** argv) {
     if (!rt::readFile(argv[1], weights, model::totalBytes(model::kWeights, model::kWeightsCount)) ||
         !rt::readFile(argv[2], inputs, model::totalBytes(model::kInputs, model::kInputsCount)))
         return 2;
-    model::place(m, weights, model::kWeights, model::kWeightsCount);
-    model::place(m, inputs, model::kInputs, model::kInputsCount);
-    model::run(m);
+    std::vector<double> ms;
+    for (long r = 0; r < repeat; ++r) {
+        model::place(m, weights, model::kWeights, model::kWeightsCount);
+        model::place(m, inputs, model::kInputs, model::kInputsCount);
+        const auto start = std::chrono::steady_clock::now();
+        model::run(m);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    if (repeat > 1) {
+        std::sort(ms.begin(), ms.end());
+        std::fprintf(stderr, "run: median %.3f ms of %ld runs (fastest %.3f ms)\n", ms[ms.size() / 2], repeat, ms[0]);
+    }
     std::FILE* out = std::fopen(argv[3], "wb");
     if (!out) {
         std::fprintf(stderr, "cannot write '%s'\n", argv[3]);

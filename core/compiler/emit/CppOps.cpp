@@ -51,7 +51,13 @@ class Printer {
         case Kernel::Map: call(fmt::format("rt::map(y0, x0, {})", scalarFnText(c))); break;
         case Kernel::Zip: call(fmt::format("rt::zip(y0, x0, x1, {})", scalarFnText(c))); break;
         case Kernel::Conv2d:
-            call(fmt::format("rt::conv2d(y0, x0, x1, {}, {}, {})", optional(2), windowText(c), c.group));
+            // Constant weights get their value's id: a library build keeps them packed.
+            if (c.inputs[1].value.valid() && m_g.value(c.inputs[1].value).isConstant)
+                call(fmt::format("rt::conv2d(y0, x0, x1, {}, {}, {}, {})", optional(2),
+                                 windowText(c), c.group, c.inputs[1].value.index));
+            else
+                call(fmt::format("rt::conv2d(y0, x0, x1, {}, {}, {})", optional(2), windowText(c),
+                                 c.group));
             break;
         case Kernel::Pool2d:
             m_lines.push_back(fmt::format("const rt::i64 padEnd[2] = {};", list(c.ints)));

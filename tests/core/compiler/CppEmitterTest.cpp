@@ -56,8 +56,10 @@ std::vector<reference::Tensor> buildAndRun(const ir::Graph& g, const CppProgram&
     writeBytes(dir.path() / "input.bin", in.data(), in.size());
 
     const std::string p = dir.path().string();
-    const std::string build = std::string(STRATA_CXX) + " -O2 -std=c++20 -DSTRATA_RT_CHECK " + flags + " " + p +
-                              "/model.cpp -o " + p + "/model -pthread 2> " + p + "/build.log";
+    const std::string build = std::string(STRATA_CXX) + " -O2 -std=c++20 -DSTRATA_RT_CHECK " +
+                              flags + " " + p + "/model.cpp -o " + p + "/model -pthread" +
+                              (flags.find("STRATA_RT_DNNL") != std::string::npos ? " -ldnnl" : "") +
+                              " 2> " + p + "/build.log";
     if (std::system(build.c_str()) != 0) {
         ADD_FAILURE() << "the generated C++ does not build:\n" << readBytes(dir.path() / "build.log").substr(0, 4000);
         return {};
@@ -137,6 +139,21 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(CppEmitter, ThreadedBuildMatchesToo) {
     auto g = sampleGraph("resnet_tiny.onnx");
     expectMatchesReference(*g, compileWith(*g, presetTarget("host"), Strategy::FuseMax), "-DSTRATA_THREADS");
+}
+
+// The library build (-DSTRATA_RT_DNNL -ldnnl: convolutions, Gemm and MatMul on oneDNN's sgemm)
+// computes the same outputs, on tiles of several targets, and threaded.
+TEST(CppEmitter, OneDnnBuildMatchesToo) {
+    for (const char* sample :
+         {"resnet_tiny.onnx", "mobilenet_tiny.onnx", "transformer_block.onnx"}) {
+        SCOPED_TRACE(sample);
+        auto g = sampleGraph(sample);
+        expectMatchesReference(*g, compileWith(*g, presetTarget("mncore2"), Strategy::Rules),
+                               "-DSTRATA_RT_DNNL");
+    }
+    auto g = sampleGraph("resnet_tiny.onnx");
+    expectMatchesReference(*g, compileWith(*g, presetTarget("host"), Strategy::FuseMax),
+                           "-DSTRATA_RT_DNNL -DSTRATA_THREADS");
 }
 
 // Larger models on request: STRATA_CPP_MODELS=a.onnx:b.onnx (e.g. the benchmark exports,
