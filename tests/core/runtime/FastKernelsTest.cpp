@@ -7,7 +7,6 @@
 #include "runtime/ComputeKernels.h"
 
 #include <gtest/gtest.h>
-
 #include <random>
 
 namespace strata::test {
@@ -15,13 +14,15 @@ namespace {
 
 void expectNear(const std::vector<float>& a, const std::vector<float>& b) {
     ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4f) << "element " << i;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        ASSERT_NEAR(a[i], b[i], 1e-4f) << "element " << i;
 }
 
 struct ConvCase {
     const char* name;
     i64 n, c, h, w, m, group, k, stride, pad, dilation;
-    i64 rows0, rows, ch0, chs; // the output tile: rows [rows0, rows0 + rows), channels [ch0, ch0 + chs)
+    i64 rows0, rows, ch0,
+        chs; // the output tile: rows [rows0, rows0 + rows), channels [ch0, ch0 + chs)
 };
 
 class FastConvTest : public ::testing::TestWithParam<ConvCase> {};
@@ -34,7 +35,8 @@ TEST_P(FastConvTest, MatchesTheLoop) {
     ASSERT_LE(p.rows0 + p.rows, oh);
     // The input rows the tile reads (its halo), clipped to the tensor.
     const i64 first = std::max<i64>(0, p.rows0 * p.stride - p.pad);
-    const i64 last = std::min<i64>(p.h - 1, (p.rows0 + p.rows - 1) * p.stride - p.pad + (p.k - 1) * p.dilation);
+    const i64 last =
+        std::min<i64>(p.h - 1, (p.rows0 + p.rows - 1) * p.stride - p.pad + (p.k - 1) * p.dilation);
     Box x({p.n, p.c, p.h, p.w}, {0, 0, first, 0}, {p.n, p.c, last - first + 1, p.w}, rng);
     Box w({p.m, p.c / p.group, p.k, p.k}, {p.ch0, 0, 0, 0}, {p.chs, p.c / p.group, p.k, p.k}, rng);
     Box b({p.m}, {p.ch0}, {p.chs}, rng);
@@ -48,7 +50,8 @@ TEST_P(FastConvTest, MatchesTheLoop) {
     call.group = p.group;
     runtime::Workspace workspace;
     ASSERT_TRUE(runtime::fastConv(fast.view, x.view, w.view, &b.view, call, workspace));
-    const rt::Window2d win{{p.k, p.k}, {p.stride, p.stride}, {p.pad, p.pad}, {p.dilation, p.dilation}};
+    const rt::Window2d win{
+        {p.k, p.k}, {p.stride, p.stride}, {p.pad, p.pad}, {p.dilation, p.dilation}};
     rt::conv2d(loop.view, x.view, w.view, &b.view, win, p.group);
     expectNear(fast.data, loop.data);
 }
@@ -61,6 +64,9 @@ INSTANTIATE_TEST_SUITE_P(
                       ConvCase{"pointwise", 1, 16, 7, 7, 8, 1, 1, 1, 0, 1, 2, 3, 0, 8},
                       ConvCase{"pointwiseWholeRows", 1, 16, 7, 7, 8, 1, 1, 1, 0, 1, 0, 7, 0, 8},
                       ConvCase{"grouped", 1, 8, 9, 9, 12, 4, 3, 1, 1, 1, 0, 9, 3, 7},
+                      ConvCase{"groupedWide", 1, 8, 16, 16, 12, 4, 3, 1, 1, 1, 0, 16, 0,
+                               12}, // oneDNN's sgemm
+                      ConvCase{"pointwiseWide", 1, 16, 16, 16, 8, 1, 1, 1, 0, 1, 2, 12, 0, 8},
                       ConvCase{"depthwise", 1, 6, 11, 11, 6, 6, 3, 1, 1, 1, 3, 4, 1, 4},
                       ConvCase{"depthwiseStride2", 1, 6, 12, 12, 6, 6, 5, 2, 2, 1, 0, 6, 0, 6},
                       ConvCase{"depthwiseMultiplier", 1, 4, 8, 8, 8, 4, 3, 1, 0, 1, 0, 6, 0, 8}),
@@ -119,35 +125,39 @@ TEST(FastConv, TilesOfOutputChannelsReuseColumnsOfTheSameInputOnly) {
 
 TEST(FastGemm, EveryTransposeWithBroadcastBiasOnARowTile) {
     std::mt19937 rng(5);
-    for (bool ta : {false, true})
-        for (bool tb : {false, true}) {
-            const i64 m = 9, k = 7, n = 6;
-            Box a = ta ? Box::whole({k, m}, rng) : Box::whole({m, k}, rng);
-            Box b = tb ? Box::whole({n, k}, rng) : Box::whole({k, n}, rng);
-            Box c = Box::whole({1, n}, rng);
-            Box fast({m, n}, {2, 1}, {5, 4}, rng);
-            Box loop = fast;
-            loop.view.data = loop.data.data();
-            compiler::KernelCall call;
-            call.transA = ta;
-            call.transB = tb;
-            call.params = {0.5f, 2.0f};
-            ASSERT_TRUE(runtime::fastGemm(fast.view, a.view, b.view, &c.view, call));
-            rt::gemm(loop.view, a.view, b.view, &c.view, ta, tb, 0.5f, 2.0f);
-            expectNear(fast.data, loop.data);
-        }
+    // 6 columns go to OpenBLAS's sgemm, 150 to oneDNN's.
+    for (i64 n : {6, 150})
+        for (bool ta : {false, true})
+            for (bool tb : {false, true}) {
+                const i64 m = 9, k = 7;
+                Box a = ta ? Box::whole({k, m}, rng) : Box::whole({m, k}, rng);
+                Box b = tb ? Box::whole({n, k}, rng) : Box::whole({k, n}, rng);
+                Box c = Box::whole({1, n}, rng);
+                Box fast({m, n}, {2, 1}, {5, n - 2}, rng);
+                Box loop = fast;
+                loop.view.data = loop.data.data();
+                compiler::KernelCall call;
+                call.transA = ta;
+                call.transB = tb;
+                call.params = {0.5f, 2.0f};
+                ASSERT_TRUE(runtime::fastGemm(fast.view, a.view, b.view, &c.view, call));
+                rt::gemm(loop.view, a.view, b.view, &c.view, ta, tb, 0.5f, 2.0f);
+                expectNear(fast.data, loop.data);
+            }
 }
 
 TEST(FastMatMul, BroadcastBatchesOnATile) {
     std::mt19937 rng(9);
-    Box a = Box::whole({2, 1, 5, 4}, rng);
-    Box b = Box::whole({3, 4, 6}, rng);
-    Box fast({2, 3, 5, 6}, {0, 1, 1, 2}, {2, 2, 3, 4}, rng);
-    Box loop = fast;
-    loop.view.data = loop.data.data();
-    ASSERT_TRUE(runtime::fastMatMul(fast.view, a.view, b.view));
-    rt::matmul(loop.view, a.view, b.view);
-    expectNear(fast.data, loop.data);
+    for (i64 n : {6, 140}) { // OpenBLAS's sgemm, then oneDNN's
+        Box a = Box::whole({2, 1, 5, 4}, rng);
+        Box b = Box::whole({3, 4, n}, rng);
+        Box fast({2, 3, 5, n}, {0, 1, 1, 2}, {2, 2, 3, n - 2}, rng);
+        Box loop = fast;
+        loop.view.data = loop.data.data();
+        ASSERT_TRUE(runtime::fastMatMul(fast.view, a.view, b.view));
+        rt::matmul(loop.view, a.view, b.view);
+        expectNear(fast.data, loop.data);
+    }
 }
 
 TEST(FastConv, DeclinesAWeightBoxWithoutWholeTaps) {
