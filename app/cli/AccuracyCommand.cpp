@@ -1,6 +1,7 @@
 #include "AccuracyCommand.h"
 
 #include "ExitCodes.h"
+#include "FallbackOps.h"
 #include "ModelArgs.h"
 #include "TargetArg.h"
 #include "TraceFigures.h"
@@ -133,27 +134,6 @@ trace::EventLabels labelsOf(const compiler::Program& program, const target::Targ
     return labels;
 }
 
-// Ops costed with a figure measured on other work, by type: "Resize x2 at elementwise (no resize
-// figure)".
-nlohmann::ordered_json fallbackOps(const ir::Graph& graph, const target::Target& target) {
-    std::map<std::string, std::pair<int, emulator::CostFigure>> byType;
-    for (const ir::Op& op : graph.ops) {
-        emulator::CostFigure figure = emulator::costFigureOf(op, graph, target);
-        if (!figure.fallback)
-            continue;
-        auto& [count, first] = byType[op.type];
-        if (count++ == 0)
-            first = figure;
-    }
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const auto& [type, entry] : byType)
-        out.push_back({{"op_type", type},
-                       {"ops", entry.first},
-                       {"costed_as", entry.second.name},
-                       {"missing", entry.second.fallbackFrom}});
-    return out;
-}
-
 // The machine's load when the figures were taken: the other work sharing its cores.
 std::optional<double> loadAverage() {
     std::ifstream in("/proc/loadavg");
@@ -244,14 +224,8 @@ std::string kindsText(const trace::KindTimes& t) {
 void printModel(const std::string& path, const std::vector<Candidate>& candidates,
                 const nlohmann::ordered_json& fallbacks, double rho) {
     std::cout << fmt::format("\nmodel {}\n", path);
-    if (!fallbacks.empty()) {
-        std::string list;
-        for (const auto& f : fallbacks)
-            list += fmt::format("{}{} x{} at {} (no {} figure)", list.empty() ? "" : ", ",
-                                f["op_type"].get<std::string>(), f["ops"].get<int>(),
-                                f["costed_as"].get<std::string>(), f["missing"].get<std::string>());
-        std::cout << "note: ops costed with a fallback figure: " << list << "\n";
-    }
+    if (!fallbacks.empty())
+        std::cout << "note: ops costed with a fallback figure: " << fallbackList(fallbacks) << "\n";
     std::cout << fmt::format("{:<16} {:>12} {:>12} {:>7} {:>8} {:>9} {:>9} {:>9} {:>11}\n",
                              "schedule", "emulated", "measured", "spread", "error", "xfer med",
                              "xfer p90", "comp med", "idle em/me");

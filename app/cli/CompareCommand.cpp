@@ -1,18 +1,20 @@
 #include "CompareCommand.h"
 
 #include "ExitCodes.h"
-#include "TraceFigures.h"
+#include "FallbackOps.h"
 #include "ModelArgs.h"
+#include "TargetArg.h"
+#include "TraceFigures.h"
 #include "trace/TraceCompare.h"
 #include "trace/TraceValidate.h"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 namespace strata::cli {
 
@@ -24,6 +26,7 @@ struct CompareArgs {
     bool json = false;
     bool force = false;
     bool quiet = false;
+    std::string model; // --model: list the ops the prediction costed with a borrowed figure
 };
 
 constexpr std::size_t kTableBlocks = 20; // the text report lists the worst blocks only
@@ -110,10 +113,31 @@ int runCompare(const CompareArgs& args) {
         printDiagnostics(second->warnings, false);
         printDiagnostics(comparison->warnings, false);
     }
-    if (args.json)
-        std::cout << comparisonJson(*comparison).dump(2) << "\n";
-    else
+    // With the model, the ops the prediction costed with a figure measured on other work: the
+    // trace names its target, whose figures decide that.
+    std::optional<nlohmann::ordered_json> fallbacks;
+    if (!args.model.empty()) {
+        auto graph = loadModel(ModelArgs{.model = args.model, .quiet = args.quiet});
+        if (!graph)
+            return kExitBadInput;
+        auto target = loadTarget(first->trace.target, args.quiet);
+        if (!target)
+            return kExitBadInput;
+        fallbacks = fallbackOps(*graph, *target);
+    }
+    if (args.json) {
+        nlohmann::ordered_json out = comparisonJson(*comparison);
+        if (fallbacks)
+            out["fallback_ops"] = *fallbacks;
+        std::cout << out.dump(2) << "\n";
+    } else {
         printTable(*comparison, first->trace, second->trace, args);
+        if (fallbacks && !fallbacks->empty())
+            std::cout << "note: ops costed with a fallback figure: " << fallbackList(*fallbacks)
+                      << "\n";
+        else if (fallbacks)
+            std::cout << "every op was costed with its own figure\n";
+    }
     return kExitOk;
 }
 
@@ -127,6 +151,9 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
     cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
     cmd->add_flag("--force", args->force, "Compare traces of different models anyway");
     cmd->add_flag("-q,--quiet", args->quiet, "Do not print warnings");
+    cmd->add_option("--model", args->model,
+                    "The ONNX model both traces ran: list the ops predicted with a figure measured "
+                    "on other work");
     cmd->callback([args, &exitCode] { exitCode = runCompare(*args); });
 }
 

@@ -131,5 +131,39 @@ TEST(CompareCommand, TruncatedAndMissingFiles) {
     EXPECT_TRUE(containsText(missing.err, "no such file"));
 }
 
+// With --model, compare names the ops predicted with a figure measured on other work: mncore2 has
+// no global-pool figure, so resnet_tiny's GlobalAveragePool borrows the pooling one.
+TEST(CompareCommand, ModelListsTheOpsCostedWithAFallbackFigure) {
+    TracePair p;
+    p.emulated = p.dir.path() / "emulated.json";
+    p.measured = p.dir.path() / "measured.json";
+    const CliResult e = runCli({"emulate", samplePath("resnet_tiny.onnx"), "--target", "mncore2",
+                                "--trace", p.emulated.string(), "-q"});
+    ASSERT_EQ(e.exitCode, 0) << e.err;
+    makeMeasured(p.emulated, p.measured, 1.0);
+
+    const CliResult text = runCli({"compare", p.emulated.string(), p.measured.string(), "--model",
+                                   samplePath("resnet_tiny.onnx"), "-q"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find(
+                  "note: ops costed with a fallback figure: GlobalAveragePool x1 at pooling (no "
+                  "global_pool figure)"),
+              std::string::npos)
+        << text.out;
+
+    const CliResult json = runCli({"compare", p.emulated.string(), p.measured.string(), "--json",
+                                   "--model", samplePath("resnet_tiny.onnx"), "-q"});
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    ASSERT_EQ(j["fallback_ops"].size(), 1u);
+    EXPECT_EQ(j["fallback_ops"][0]["op_type"], "GlobalAveragePool");
+    EXPECT_EQ(j["fallback_ops"][0]["missing"], "global_pool");
+
+    const CliResult missing = runCli({"compare", p.emulated.string(), p.measured.string(),
+                                      "--model", (p.dir.path() / "none.onnx").string()});
+    EXPECT_EQ(missing.exitCode, kBadInput);
+    EXPECT_NE(missing.err.find("none.onnx"), std::string::npos) << missing.err;
+}
+
 } // namespace
 } // namespace strata::cli::test
