@@ -33,6 +33,7 @@ struct AccuracyArgs {
     std::vector<std::string> models;
     std::vector<std::string> inputShapes;
     std::string target = "host";
+    bool noCalibrate = false; // --no-calibrate
     std::string strategies = "per-op,rules,fuse-max";
     std::string mps = "1,2";
     int repeat = 5;
@@ -380,7 +381,7 @@ int runAccuracy(const AccuracyArgs& args) {
         std::cerr << "error: --repeat must be at least 1\n";
         return kExitBadInput;
     }
-    auto target = loadTarget(args.target, args.quiet);
+    auto target = loadPredictionTarget(args.target, args.quiet, args.noCalibrate);
     if (!target)
         return kExitBadInput;
     auto variants = variantsOf(args, target->cores());
@@ -426,6 +427,7 @@ void addAccuracyCommand(CLI::App& app, int& exitCode) {
                     ".json file); the "
                     "programs run on this computer")
         ->capture_default_str();
+    addNoCalibrateOption(cmd, args->noCalibrate);
     cmd->add_option("--strategies", args->strategies, "Comma-separated strategies")
         ->capture_default_str();
     cmd->add_option("--mp", args->mps, "Comma-separated cores per block")->capture_default_str();
