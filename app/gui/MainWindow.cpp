@@ -8,6 +8,7 @@
 #include "ExportController.h"
 #include "GraphTab.h"
 #include "HeatOverlay.h"
+#include "HostCalibrationController.h"
 #include "InspectorDock.h"
 #include "MeasureController.h"
 #include "ModelLoader.h"
@@ -60,6 +61,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QUrl>
@@ -522,6 +524,14 @@ void MainWindow::connectTransfers() {
     connect(m_calibration, &CalibrationController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_calibration, &CalibrationController::statusMessage, this, status);
     connect(m_calibration, &CalibrationController::diagnosticsReported, this, report);
+    m_hostCalibration = new HostCalibrationController(m_document, this);
+    m_buildMenu->addAction(m_hostCalibration->recalibrateAction());
+    statusBar()->addPermanentWidget(m_hostCalibration->label());
+    connect(m_hostCalibration, &HostCalibrationController::busyChanged, this,
+            &MainWindow::updateBusy);
+    connect(m_hostCalibration, &HostCalibrationController::statusMessage, this, status);
+    connect(m_hostCalibration, &HostCalibrationController::diagnosticsReported, this, report);
+    QTimer::singleShot(0, m_hostCalibration, &HostCalibrationController::checkAtStart);
 }
 
 void MainWindow::connectCompare() {
@@ -630,9 +640,10 @@ void MainWindow::updateBusy() {
 bool MainWindow::isBusy() const {
     return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
            (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating()) ||
-           (m_measure && m_measure->isRunning()) ||
-           (m_timelineTab && m_timelineTab->isLoading()) || (m_runs && m_runs->isImporting()) || (m_transfersTab && m_transfersTab->isBusy()) ||
-           (m_calibration && m_calibration->isRunning());
+           (m_measure && m_measure->isRunning()) || (m_timelineTab && m_timelineTab->isLoading()) ||
+           (m_runs && m_runs->isImporting()) || (m_transfersTab && m_transfersTab->isBusy()) ||
+           (m_calibration && m_calibration->isRunning()) ||
+           (m_hostCalibration && m_hostCalibration->isRunning());
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {

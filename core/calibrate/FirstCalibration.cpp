@@ -8,6 +8,47 @@
 
 namespace strata::calibrate {
 
+namespace {
+
+// Measures this computer from the `host` preset and writes the calibrated target to `file`;
+// failures become warnings in `out`.
+void measureAndSave(FirstCalibration& out, const std::string& file,
+                    const CalibrateOptions& options) {
+    auto preset = target::resolveTarget(target::kUncalibratedHost);
+    if (!preset) {
+        for (Diagnostic d : preset.diagnostics())
+            out.diagnostics.push_back(std::move(d));
+        return;
+    }
+    auto report = calibrateHost(*preset, options);
+    if (!report) {
+        for (Diagnostic d : report.diagnostics()) {
+            d.severity = Severity::Warning;
+            out.diagnostics.push_back(std::move(d));
+        }
+        out.diagnostics.push_back(warning("calibrating this machine failed (above): `host` keeps "
+                                          "the uncalibrated preset's figures"));
+        return;
+    }
+    out.measured = true;
+    std::error_code ignored;
+    const std::filesystem::path folder = std::filesystem::path(file).parent_path();
+    if (!folder.empty())
+        std::filesystem::create_directories(folder, ignored);
+    if (auto failed = writeFileAtomically(file, target::targetToJson(report->target))) {
+        failed->severity = Severity::Warning;
+        out.diagnostics.push_back(std::move(*failed));
+        out.diagnostics.push_back(
+            warning("the calibration could not be saved (above): `host` keeps the uncalibrated "
+                    "preset's figures",
+                    {.file = file}));
+        return;
+    }
+    out.saved = true;
+}
+
+} // namespace
+
 std::string firstCalibrationMessage(const target::HostCalibration& found) {
     std::string why = "first use";
     if (found.state == target::CalibrationState::OtherMachine)
@@ -38,37 +79,15 @@ FirstCalibration ensureHostCalibrated(const std::string& file, const CalibrateOp
     if (announce)
         announce(firstCalibrationMessage(out.found));
 
-    auto preset = target::resolveTarget(target::kUncalibratedHost);
-    if (!preset) {
-        for (Diagnostic d : preset.diagnostics())
-            out.diagnostics.push_back(std::move(d));
-        return out;
-    }
-    auto report = calibrateHost(*preset, options);
-    if (!report) {
-        for (Diagnostic d : report.diagnostics()) {
-            d.severity = Severity::Warning;
-            out.diagnostics.push_back(std::move(d));
-        }
-        out.diagnostics.push_back(warning("calibrating this machine failed (above): `host` keeps "
-                                          "the uncalibrated preset's figures"));
-        return out;
-    }
-    out.measured = true;
-    std::error_code ignored;
-    const std::filesystem::path folder = std::filesystem::path(file).parent_path();
-    if (!folder.empty())
-        std::filesystem::create_directories(folder, ignored);
-    if (auto failed = writeFileAtomically(file, target::targetToJson(report->target))) {
-        failed->severity = Severity::Warning;
-        out.diagnostics.push_back(std::move(*failed));
-        out.diagnostics.push_back(
-            warning("the calibration could not be saved (above): `host` keeps the uncalibrated "
-                    "preset's figures",
-                    {.file = file}));
-        return out;
-    }
-    out.saved = true;
+    measureAndSave(out, file, options);
+    return out;
+}
+
+FirstCalibration recalibrateHost(const std::string& file, const CalibrateOptions& options) {
+    FirstCalibration out;
+    out.found = target::inspectHostCalibration(file, target::probeHost());
+    if (!file.empty())
+        measureAndSave(out, file, options);
     return out;
 }
 

@@ -34,4 +34,8 @@ std::string firstCalibrationMessage(const target::HostCalibration& found);
 FirstCalibration ensureHostCalibrated(const std::string& file, const CalibrateOptions& options = {},
                                       const std::function<void(const std::string&)>& announce = {});
 
+// Recalibrate Host: measures this computer and writes `file` whatever it holds (a stale
+// calibration, or one the user wants redone); `found` says what it replaced. Never fails, as above.
+FirstCalibration recalibrateHost(const std::string& file, const CalibrateOptions& options = {});
+
 } // namespace strata::calibrate
