@@ -28,6 +28,7 @@
 #include "views/ModelSummaryWidget.h"
 #include "views/OpTableModel.h"
 #include "views/OpTableView.h"
+#include "views/compare/CompareView.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
 #include "views/pipeline/PipelineView.h"
@@ -558,6 +559,8 @@ void MainWindow::connectCompare() {
     connect(m_runs, &RunList::added, this, &MainWindow::updateBusy); // an import finished
     connect(m_runs, &RunList::importFailed, this, &MainWindow::updateBusy);
     connect(m_compareTab, &CompareTab::statusMessage, this, &MainWindow::showStatus);
+    connect(m_compareTab->view(), &views::compare::CompareView::blockActivated, m_graphTab->view(),
+            &views::graph::GraphView::selectBlock);
     connect(m_compareTab, &CompareTab::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
