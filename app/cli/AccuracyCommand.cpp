@@ -4,6 +4,7 @@
 #include "ModelArgs.h"
 #include "TargetArg.h"
 #include "TraceFigures.h"
+#include "analysis/EventGroups.h"
 #include "compiler/Pipeline.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/Emulator.h"
@@ -96,42 +97,6 @@ std::optional<std::vector<Variant>> variantsOf(const AccuracyArgs& args, int cor
     if (out.empty())
         return std::nullopt;
     return out;
-}
-
-// Each instruction's group: a compute's cost figure (emulator::costFigureOf), a transfer's path
-// and kind of read (as the emulator tells them, with every DRAM read given figures so the kinds
-// show whether or not the target times them apart).
-trace::EventLabels labelsOf(const compiler::Program& program, const target::Target& target,
-                            const ir::Graph& graph) {
-    target::Target classifier = target;
-    for (target::TransferPath& p : classifier.paths)
-        if (const target::MemorySpace* source = target.findMemory(p.source);
-            source && source->kind == target::MemoryKind::Dram) {
-            if (!p.weightReads)
-                p.weightReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
-            if (!p.cachedReads)
-                p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
-        }
-    std::vector<Diagnostic> diagnostics;
-    const emulator::CheckedProgram checked =
-        emulator::checkProgram(program, classifier, graph, diagnostics);
-    static constexpr std::string_view kReadNames[] = {"other", "weight", "cached"};
-    trace::EventLabels labels(program.instructions.size());
-    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
-        const compiler::Instruction& in = program.instructions[i];
-        if (const auto* t = std::get_if<compiler::Transfer>(&in.body)) {
-            const auto read = diagnostics.empty() ? checked.steps[i].read : target::ReadKind::Other;
-            labels[i] = fmt::format("{}/{}", t->path, kReadNames[static_cast<std::size_t>(read)]);
-        } else if (std::holds_alternative<compiler::Compute>(in.body) && in.from.op.valid() &&
-                   in.from.op.index < graph.ops.size()) {
-            const emulator::CostFigure figure =
-                emulator::costFigureOf(graph.op(in.from.op), graph, target);
-            labels[i] = figure.fallback
-                            ? fmt::format("{} (for {})", figure.name, figure.fallbackFrom)
-                            : figure.name;
-        }
-    }
-    return labels;
 }
 
 // Ops costed with a figure measured on other work, by type: "Resize x2 at elementwise (no resize
@@ -330,7 +295,7 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
         } else {
             c.program = std::move(compiled->program);
             c.emulated = std::move(*emulated);
-            c.labels = labelsOf(c.program, target, *graph);
+            c.labels = analysis::eventLabels(c.program, target, *graph);
         }
         candidates.push_back(std::move(c));
     }
