@@ -5,6 +5,7 @@
 #include "ModelArgs.h"
 #include "TargetArg.h"
 #include "TraceFigures.h"
+#include "analysis/EventGroups.h"
 #include "compiler/Pipeline.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/Emulator.h"
@@ -34,6 +35,7 @@ struct AccuracyArgs {
     std::vector<std::string> models;
     std::vector<std::string> inputShapes;
     std::string target = "host";
+    bool noCalibrate = false; // --no-calibrate
     std::string strategies = "per-op,rules,fuse-max";
     std::string mps = "1,2";
     int repeat = 5;
@@ -96,42 +98,6 @@ std::optional<std::vector<Variant>> variantsOf(const AccuracyArgs& args, int cor
     if (out.empty())
         return std::nullopt;
     return out;
-}
-
-// Each instruction's group: a compute's cost figure (emulator::costFigureOf), a transfer's path
-// and kind of read (as the emulator tells them, with every DRAM read given figures so the kinds
-// show whether or not the target times them apart).
-trace::EventLabels labelsOf(const compiler::Program& program, const target::Target& target,
-                            const ir::Graph& graph) {
-    target::Target classifier = target;
-    for (target::TransferPath& p : classifier.paths)
-        if (const target::MemorySpace* source = target.findMemory(p.source);
-            source && source->kind == target::MemoryKind::Dram) {
-            if (!p.weightReads)
-                p.weightReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
-            if (!p.cachedReads)
-                p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
-        }
-    std::vector<Diagnostic> diagnostics;
-    const emulator::CheckedProgram checked =
-        emulator::checkProgram(program, classifier, graph, diagnostics);
-    static constexpr std::string_view kReadNames[] = {"other", "weight", "cached"};
-    trace::EventLabels labels(program.instructions.size());
-    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
-        const compiler::Instruction& in = program.instructions[i];
-        if (const auto* t = std::get_if<compiler::Transfer>(&in.body)) {
-            const auto read = diagnostics.empty() ? checked.steps[i].read : target::ReadKind::Other;
-            labels[i] = fmt::format("{}/{}", t->path, kReadNames[static_cast<std::size_t>(read)]);
-        } else if (std::holds_alternative<compiler::Compute>(in.body) && in.from.op.valid() &&
-                   in.from.op.index < graph.ops.size()) {
-            const emulator::CostFigure figure =
-                emulator::costFigureOf(graph.op(in.from.op), graph, target);
-            labels[i] = figure.fallback
-                            ? fmt::format("{} (for {})", figure.name, figure.fallbackFrom)
-                            : figure.name;
-        }
-    }
-    return labels;
 }
 
 // The machine's load when the figures were taken: the other work sharing its cores.
@@ -303,7 +269,7 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
         } else {
             c.program = std::move(compiled->program);
             c.emulated = std::move(*emulated);
-            c.labels = labelsOf(c.program, target, *graph);
+            c.labels = analysis::eventLabels(c.program, target, *graph);
         }
         candidates.push_back(std::move(c));
     }
@@ -354,7 +320,7 @@ int runAccuracy(const AccuracyArgs& args) {
         std::cerr << "error: --repeat must be at least 1\n";
         return kExitBadInput;
     }
-    auto target = loadTarget(args.target, args.quiet);
+    auto target = loadPredictionTarget(args.target, args.quiet, args.noCalibrate);
     if (!target)
         return kExitBadInput;
     auto variants = variantsOf(args, target->cores());
@@ -400,6 +366,7 @@ void addAccuracyCommand(CLI::App& app, int& exitCode) {
                     ".json file); the "
                     "programs run on this computer")
         ->capture_default_str();
+    addNoCalibrateOption(cmd, args->noCalibrate);
     cmd->add_option("--strategies", args->strategies, "Comma-separated strategies")
         ->capture_default_str();
     cmd->add_option("--mp", args->mps, "Comma-separated cores per block")->capture_default_str();

@@ -26,6 +26,7 @@ namespace {
 struct EmulateArgs {
     ModelArgs model;
     std::string target;
+    bool noCalibrate = false; // --no-calibrate
     ScheduleArgs schedule;
     std::string tracePath;
     std::string csvPath;
@@ -85,7 +86,7 @@ bool writeFile(const std::string& path, const std::function<void(std::ostream&)>
 int runEmulate(const EmulateArgs& args) {
     auto graph = loadModel(args.model);
     if (!graph) return kExitBadInput;
-    auto target = loadTarget(args.target, args.model.quiet);
+    auto target = loadPredictionTarget(args.target, args.model.quiet, args.noCalibrate);
     if (!target) return kExitBadInput;
 
     auto loadedSchedule = loadSchedule(args.schedule, *graph, *target);
@@ -127,6 +128,7 @@ void addEmulateCommand(CLI::App& app, int& exitCode) {
     CLI::App* cmd = app.add_subcommand("emulate", "Predict the timeline of the compiled model on a target");
     addModelOptions(cmd, args->model);
     addTargetOption(cmd, args->target);
+    addNoCalibrateOption(cmd, args->noCalibrate);
     addScheduleOptions(cmd, args->schedule);
     cmd->add_option("--trace", args->tracePath, "Write the timeline as Chrome trace JSON (opens in Perfetto)");
     cmd->add_option("--csv", args->csvPath, "Write the timeline's events as CSV");

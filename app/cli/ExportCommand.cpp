@@ -23,6 +23,7 @@ namespace {
 struct ExportArgs {
     ModelArgs model;
     std::string target;
+    bool noCalibrate = false; // --no-calibrate
     ScheduleArgs schedule;
     std::string measuredPath;
     bool measure = false;
@@ -35,7 +36,7 @@ constexpr int kMeasureRepeats = 3; // the median run's trace is exported
 int runExport(const ExportArgs& args) {
     auto graph = loadModel(args.model);
     if (!graph) return kExitBadInput;
-    auto target = loadTarget(args.target, args.model.quiet);
+    auto target = loadPredictionTarget(args.target, args.model.quiet, args.noCalibrate);
     if (!target) return kExitBadInput;
     auto s = loadSchedule(args.schedule, *graph, *target);
     if (!s) return kExitBadInput;
@@ -131,6 +132,7 @@ void addExportCommand(CLI::App& app, int& exitCode) {
     CLI::App* cmd = app.add_subcommand("export", "Write every artefact of one compile into a folder, with a report");
     addModelOptions(cmd, args->model);
     addTargetOption(cmd, args->target);
+    addNoCalibrateOption(cmd, args->noCalibrate);
     addScheduleOptions(cmd, args->schedule);
     cmd->add_option("--measured", args->measuredPath, "A measured trace to include (strata-cli run --trace, or imported)");
     cmd->add_flag("--measure", args->measure, "Run the program on this computer (host target) and include the measured trace")

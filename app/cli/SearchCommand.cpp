@@ -26,6 +26,7 @@ constexpr double kProgressSeconds = 5;
 struct SearchArgs {
     ModelArgs model;
     std::string target;
+    bool noCalibrate = false; // --no-calibrate
     std::string start; // empty: every built-in strategy
     double budget = 30;
     std::string objective = "latency";
@@ -188,7 +189,7 @@ int runSearch(const SearchArgs& args) {
     auto graph = loadModel(args.model);
     if (!graph)
         return kExitBadInput;
-    auto target = loadTarget(args.target, args.model.quiet);
+    auto target = loadPredictionTarget(args.target, args.model.quiet, args.noCalibrate);
     if (!target)
         return kExitBadInput;
     // The runtime would run another target's program too, but the times would be this
@@ -279,6 +280,7 @@ void addSearchCommand(CLI::App& app, int& exitCode) {
         "search", "Search schedules (fusion, mp, tiles, buffering) the emulator predicts faster");
     addModelOptions(cmd, args->model);
     addTargetOption(cmd, args->target);
+    addNoCalibrateOption(cmd, args->noCalibrate);
     cmd->add_option("--start", args->start,
                     "per-op, rules, fuse-max or a schedule file (default: all three strategies)");
     cmd->add_option("--budget", args->budget, "Seconds of search (wall clock)")

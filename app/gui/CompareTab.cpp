@@ -4,6 +4,7 @@
 #include "RunList.h"
 #include "ScheduleDocument.h"
 #include "schedule/Strategies.h"
+#include "trace/AccuracyReport.h"
 #include "trace/RunDelta.h"
 #include "trace/TraceCompare.h"
 #include "views/compare/CompareView.h"
@@ -128,6 +129,9 @@ void CompareTab::compare(int a, int b) {
     c.sameProgram = sameProgram(*ea.trace, *eb.trace);
     c.a = ea.trace;
     c.b = c.sameProgram ? eb.trace : withIdsAbove(*ea.trace, *eb.trace); // else lanes just stacked
+    if (c.sameProgram) // the per-block split, A as the prediction and B as the measurement
+        if (auto accuracy = trace::accuracyReport(*ea.trace, {*eb.trace}))
+            c.blocks = std::move(accuracy->blocks);
     m_view->showComparison(std::move(c));
 }
 

@@ -8,6 +8,7 @@
 #include "ExportController.h"
 #include "GraphTab.h"
 #include "HeatOverlay.h"
+#include "HostCalibrationController.h"
 #include "InspectorDock.h"
 #include "MeasureController.h"
 #include "ModelLoader.h"
@@ -27,6 +28,7 @@
 #include "views/ModelSummaryWidget.h"
 #include "views/OpTableModel.h"
 #include "views/OpTableView.h"
+#include "views/compare/CompareView.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
 #include "views/pipeline/PipelineView.h"
@@ -60,6 +62,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QUrl>
@@ -522,6 +525,14 @@ void MainWindow::connectTransfers() {
     connect(m_calibration, &CalibrationController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_calibration, &CalibrationController::statusMessage, this, status);
     connect(m_calibration, &CalibrationController::diagnosticsReported, this, report);
+    m_hostCalibration = new HostCalibrationController(m_document, this);
+    m_buildMenu->addAction(m_hostCalibration->recalibrateAction());
+    statusBar()->addPermanentWidget(m_hostCalibration->label());
+    connect(m_hostCalibration, &HostCalibrationController::busyChanged, this,
+            &MainWindow::updateBusy);
+    connect(m_hostCalibration, &HostCalibrationController::statusMessage, this, status);
+    connect(m_hostCalibration, &HostCalibrationController::diagnosticsReported, this, report);
+    QTimer::singleShot(0, m_hostCalibration, &HostCalibrationController::checkAtStart);
 }
 
 void MainWindow::connectCompare() {
@@ -548,6 +559,8 @@ void MainWindow::connectCompare() {
     connect(m_runs, &RunList::added, this, &MainWindow::updateBusy); // an import finished
     connect(m_runs, &RunList::importFailed, this, &MainWindow::updateBusy);
     connect(m_compareTab, &CompareTab::statusMessage, this, &MainWindow::showStatus);
+    connect(m_compareTab->view(), &views::compare::CompareView::blockActivated, m_graphTab->view(),
+            &views::graph::GraphView::selectBlock);
     connect(m_compareTab, &CompareTab::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
@@ -630,9 +643,10 @@ void MainWindow::updateBusy() {
 bool MainWindow::isBusy() const {
     return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
            (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating()) ||
-           (m_measure && m_measure->isRunning()) ||
-           (m_timelineTab && m_timelineTab->isLoading()) || (m_runs && m_runs->isImporting()) || (m_transfersTab && m_transfersTab->isBusy()) ||
-           (m_calibration && m_calibration->isRunning());
+           (m_measure && m_measure->isRunning()) || (m_timelineTab && m_timelineTab->isLoading()) ||
+           (m_runs && m_runs->isImporting()) || (m_transfersTab && m_transfersTab->isBusy()) ||
+           (m_calibration && m_calibration->isRunning()) ||
+           (m_hostCalibration && m_hostCalibration->isRunning());
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {

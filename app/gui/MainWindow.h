@@ -58,6 +58,7 @@ class CompareTab;
 class RunList;
 class TransfersTab;
 class CalibrationController;
+class HostCalibrationController;
 class DiagnosticsPanel;
 class GraphTab;
 class ProgramLinker;
@@ -111,6 +112,7 @@ class MainWindow : public QMainWindow {
     SearchDialog* searchDialog() const { return m_searchDialog; }
     TransfersTab* transfersTab() const { return m_transfersTab; }
     CalibrationController* calibrationController() const { return m_calibration; }
+    HostCalibrationController* hostCalibration() const { return m_hostCalibration; }
     InspectorDock* inspectorDock() const { return m_inspector; }
     UnsavedChanges* unsavedChanges() const { return m_unsaved; }
     views::program::ProgramView* programView() const { return m_programView; }
@@ -208,6 +210,7 @@ class MainWindow : public QMainWindow {
     SearchDialog* m_searchDialog = nullptr;
     TransfersTab* m_transfersTab = nullptr;
     CalibrationController* m_calibration = nullptr;
+    HostCalibrationController* m_hostCalibration = nullptr;
     QMenu* m_buildMenu = nullptr;
     ProgramLinker* m_linker = nullptr;
     views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;

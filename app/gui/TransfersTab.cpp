@@ -29,7 +29,8 @@ namespace {
 
 constexpr int kMicrobenchRepeats = 3;
 
-TransferAnalysis analysePair(const trace::Trace& predicted, const trace::Trace* measured) {
+TransferAnalysis analysePair(const trace::Trace& predicted, const trace::Trace* measured,
+                             const trace::EventLabels& labels) {
     TransferAnalysis a;
     a.predicted = analysis::throughputBySize(predicted);
     for (const auto& p : predicted.paths) a.pathNames.push_back(p.name);
@@ -39,6 +40,8 @@ TransferAnalysis analysePair(const trace::Trace& predicted, const trace::Trace* 
     a.matched = analysis::matchEvents(predicted, *measured);
     a.transferErrors = analysis::relativeErrors(a.matched, trace::EventKind::Transfer);
     a.computeErrors = analysis::relativeErrors(a.matched, trace::EventKind::Compute);
+    a.transferKinds = analysis::groupedErrors(a.matched, labels, trace::EventKind::Transfer);
+    a.computeClasses = analysis::groupedErrors(a.matched, labels, trace::EventKind::Compute);
     a.blocks = analysis::blockErrors(predicted, *measured);
     a.measuredTotalNs = double(measured->endPs()) * 1e-3;
     std::vector<double> magnitudes;
@@ -80,6 +83,14 @@ TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
     m_showComputes = new QCheckBox(tr("Computes in the histogram"));
     m_showComputes->setChecked(true);
     bar->addWidget(m_showComputes);
+    m_grouping = new QComboBox;
+    m_grouping->setObjectName(QStringLiteral("histogramGrouping"));
+    m_grouping->addItems(
+        {tr("Transfers and computes"), tr("Transfers by kind"), tr("Computes by op class")});
+    m_grouping->setToolTip(
+        tr("The error histogram: all events, transfers by path and kind of read (weights, data "
+           "the core stored, other), or computes by op class"));
+    bar->addWidget(m_grouping);
     bar->addStretch(1);
     m_calibrate = new QToolButton;
     m_calibrate->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -119,6 +130,7 @@ TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
     connect(m_runMicrobench, &QPushButton::clicked, this, &TransfersTab::runMicrobench);
     connect(m_cancelMicrobench, &QPushButton::clicked, this, &TransfersTab::cancelMicrobench);
     connect(m_showComputes, &QCheckBox::toggled, m_histogram, &views::transfers::ErrorHistogram::setComputesShown);
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, &TransfersTab::showHistogram);
     connect(m_scatter, &views::transfers::DurationScatter::eventsSelected, this, [this](const QVector<quint32>& ids) {
         emit eventsSelected(ids);
         emit statusMessage(ids.size() == 1 ? tr("Transfer %1 selected").arg(ids.front())
@@ -202,9 +214,15 @@ void TransfersTab::analyse() {
     emit busyChanged();
     startGenerational<std::shared_ptr<const TransferAnalysis>>(
         this, m_pool, m_analysisGeneration,
-        [emulation, measurement](const Proceed&) {
-            return std::make_shared<const TransferAnalysis>(
-                analysePair(emulation->trace, measurement ? &measurement->measured : nullptr));
+        [emulation, measurement,
+         target = m_document ? m_document->target() : nullptr](const Proceed&) {
+            // The groups of the grouped histogram: each instruction's path and kind of read or op
+            // class.
+            trace::EventLabels labels;
+            if (measurement && target && emulation->program && emulation->graph)
+                labels = analysis::eventLabels(*emulation->program, *target, *emulation->graph);
+            return std::make_shared<const TransferAnalysis>(analysePair(
+                emulation->trace, measurement ? &measurement->measured : nullptr, labels));
         },
         [](const QString&) {},
         [this, emulation, measurement](std::shared_ptr<const TransferAnalysis> result) {
@@ -227,11 +245,26 @@ void TransfersTab::show(const TransferAnalysis& a) {
         m_blocks->showMessage(hint);
     } else {
         m_scatter->setEvents(a.matched, a.pathNames);
-        m_histogram->setErrors(a.transferErrors, a.computeErrors);
-        m_histogram->setComputesShown(m_showComputes->isChecked());
+        showHistogram();
         m_blocks->setErrors(a.blocks);
     }
     updateSummary();
+}
+
+void TransfersTab::showHistogram() {
+    const int grouping = m_grouping->currentIndex();
+    m_showComputes->setEnabled(grouping == 0); // the grouped views show one kind of event
+    if (!m_analysis || !m_shownMeasured)
+        return;
+    const TransferAnalysis& a = *m_analysis;
+    if (grouping == 1) {
+        m_histogram->setGroups(a.transferKinds, tr("transfer"));
+    } else if (grouping == 2) {
+        m_histogram->setGroups(a.computeClasses, tr("compute"));
+    } else {
+        m_histogram->setErrors(a.transferErrors, a.computeErrors);
+        m_histogram->setComputesShown(m_showComputes->isChecked());
+    }
 }
 
 QString TransfersTab::measureHint() const {

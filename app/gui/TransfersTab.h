@@ -10,6 +10,7 @@
 #include "EmulationRun.h"
 #include "GenerationalTask.h"
 #include "MeasuredRun.h"
+#include "analysis/EventGroups.h"
 #include "analysis/TransferStats.h"
 #include "emulator/Microbench.h"
 
@@ -54,6 +55,8 @@ struct TransferAnalysis {
     std::vector<analysis::MatchedEvent> matched;
     std::vector<double> transferErrors;
     std::vector<double> computeErrors;
+    std::vector<analysis::ErrorGroup> transferKinds;  // transfers' errors by path and kind of read
+    std::vector<analysis::ErrorGroup> computeClasses; // computes' errors by op class (cost figure)
     std::vector<analysis::BlockError> blocks;
     std::vector<std::string> pathNames;
     double predictedTotalNs = 0;
@@ -81,6 +84,8 @@ class TransfersTab : public QWidget {
     views::transfers::ThroughputPlot* throughputPlot() const { return m_throughput; }
     views::transfers::DurationScatter* scatter() const { return m_scatter; }
     views::transfers::ErrorHistogram* histogram() const { return m_histogram; }
+    // "Transfers and computes", "Transfers by kind", "Computes by op class".
+    QComboBox* histogramGrouping() const { return m_grouping; }
     views::transfers::BlockErrorBars* blockBars() const { return m_blocks; }
     QPushButton* microbenchButton() const { return m_runMicrobench; }
     QComboBox* sourceCombo() const { return m_source; }
@@ -125,6 +130,7 @@ class TransfersTab : public QWidget {
     void analyse();
     void show(const TransferAnalysis& analysis);
     void showThroughput();
+    void showHistogram();
     void updateSummary();
     void setMicrobenchRunning(bool running);
     // Why the comparison plots are empty, and what to do.
@@ -140,6 +146,7 @@ class TransfersTab : public QWidget {
     QPushButton* m_cancelMicrobench = nullptr;
     QToolButton* m_calibrate = nullptr;
     QCheckBox* m_showComputes = nullptr;
+    QComboBox* m_grouping = nullptr; // the histogram: all, transfers by kind, computes by op class
     QLabel* m_summary = nullptr;
 
     std::shared_ptr<const EmulationRun> m_emulation;

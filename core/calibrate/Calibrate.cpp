@@ -8,12 +8,13 @@
 #include "reference/Tensor.h"
 #include "runtime/Runtime.h"
 #include "schedule/Strategies.h"
+#include "target/CalibratedHost.h"
+#include "target/HostProbe.h"
 #include "tiling/Region.h"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <fmt/format.h>
 #include <map>
 #include <random>
 #include <span>
@@ -406,6 +407,9 @@ class Calibration {
         t.overheads.barrierCycles = m_report.barrierCycles + gap;
         t.overheads.transferIssueCycles = gap;
         t.calibrated = true;
+        // Which machine and when: `host` ignores it on another CPU and offers it again when old.
+        t.calibration =
+            target::calibrationStampFor(target::probeHost(), std::chrono::system_clock::now());
         t.description += fmt::format(" Calibrated on this machine by `strata-cli calibrate` ({} cores, {} clock cycles "
                                      "per ns).",
                                      m_report.cores, m_host.clockHz / 1e9);

@@ -149,6 +149,26 @@ void probeMemory(const fs::path& root, HostFacts& facts) {
     facts.notes.push_back("memory size unknown; assumed 1 GiB");
 }
 
+// The CPU's name, so a calibration can tell whether it was made on this kind of machine. x86
+// lists "model name"; some ARM kernels "Processor" or nothing (then "unknown").
+void probeCpuModel(const fs::path& root, HostFacts& facts) {
+    std::ifstream cpuinfo(root / "proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (!line.starts_with("model name") && !line.starts_with("Processor") &&
+            !line.starts_with("cpu model"))
+            continue;
+        const std::size_t colon = line.find(':');
+        if (colon == std::string::npos)
+            continue;
+        const std::size_t first = line.find_first_not_of(" \t", colon + 1);
+        if (first == std::string::npos)
+            continue;
+        facts.cpuModel = line.substr(first);
+        return;
+    }
+}
+
 void probeClock(const fs::path& root, HostFacts& facts) {
     if (auto khz = readFirstLine(root / "sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")) {
         if (auto value = parseUnsigned(*khz); value && *value > 0) {
@@ -190,6 +210,7 @@ void appendNote(std::string& note, const std::string& text) {
 HostFacts probeHost(const std::filesystem::path& root) {
     HostFacts facts;
     probeCpus(root, facts);
+    probeCpuModel(root, facts);
     probeL2(root, facts);
     probeMemory(root, facts);
     probeClock(root, facts);

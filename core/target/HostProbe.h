@@ -13,6 +13,7 @@ namespace strata::target {
 
 struct HostFacts {
     int cpus = 1;                     // online CPUs
+    std::string cpuModel = "unknown"; // /proc/cpuinfo "model name" (else "Processor", "cpu model")
     std::uint64_t l2BytesPerCore = 0; // an L2 shared by k CPUs counts 1/k to each
     std::uint64_t memoryBytes = 0;    // physical RAM
     double maxClockHz = 0;            // 0 when unknown

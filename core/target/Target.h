@@ -169,6 +169,16 @@ struct Overheads {
     bool operator==(const Overheads&) const = default;
 };
 
+// Which machine a calibrated host target was measured on, and when (docs/CALIBRATION.md): a
+// calibration made on another CPU model or core count is not used, an old one is offered again.
+struct CalibrationStamp {
+    std::string cpuModel;     // /proc/cpuinfo "model name" (HostFacts::cpuModel)
+    int cores = 0;            // online CPUs when measured
+    std::string calibratedAt; // UTC, "2026-11-26T06:14:35Z"
+
+    bool operator==(const CalibrationStamp&) const = default;
+};
+
 struct Target {
     int schemaVersion = kTargetSchemaVersion;
     std::string name;                  // "mncore2", "mlu100", "host"
@@ -185,6 +195,7 @@ struct Target {
     std::vector<SharedResource> resources;
     std::vector<TransferPath> paths;
     bool calibrated = false;           // figures measured on this machine (host only)
+    std::optional<CalibrationStamp> calibration; // where and when; absent in older calibrated files
 
     int cores() const { return groups * coresPerGroup; }
     int maxMp() const { return cores(); }

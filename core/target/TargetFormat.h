@@ -11,6 +11,8 @@
 namespace strata::target::format {
 
 inline constexpr std::string_view kVersionKey = "strata_target";
+// A calibrated host's stamp: {"cpu_model", "cores", "calibrated_at"} (target::CalibrationStamp).
+inline constexpr std::string_view kCalibrationKey = "calibration";
 
 // compute.throughput_per_cycle keys, in ir::OpClass order.
 inline constexpr std::array<std::string_view, 9> kThroughputKeys = {

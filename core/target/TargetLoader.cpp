@@ -1,6 +1,7 @@
 #include "target/TargetLoader.h"
 
 #include "base/JsonReader.h"
+#include "target/CalibratedHost.h"
 #include "target/HostProbe.h"
 #include "target/TargetFormat.h"
 #include "target/TargetValidation.h"
@@ -41,6 +42,15 @@ void readTopology(FieldReader topology, Target& target) {
     target.groups = readInt(topology, "groups", 0);
     target.coresPerGroup = readInt(topology, "cores_per_group", 0);
     topology.warnUnknownKeys({"groups", "cores_per_group"});
+}
+
+CalibrationStamp readCalibrationStamp(FieldReader stamp) {
+    CalibrationStamp out;
+    out.cpuModel = stamp.stringOr("cpu_model", "");
+    out.cores = static_cast<int>(stamp.integerOr("cores", 0));
+    out.calibratedAt = stamp.stringOr("calibrated_at", "");
+    stamp.warnUnknownKeys({"cpu_model", "cores", "calibrated_at"});
+    return out;
 }
 
 void readCompute(FieldReader compute, Target& target) {
@@ -243,10 +253,12 @@ Expected<Target> targetFromDocument(const nlohmann::json& document, const std::s
     readResources(root, target);
     readPaths(root, target);
     target.calibrated = root.booleanOr("calibrated", false);
+    if (root.has(format::kCalibrationKey))
+        target.calibration = readCalibrationStamp(root.object(format::kCalibrationKey));
     const bool detectHost = root.booleanOr("detect_host", false);
     root.warnUnknownKeys({format::kVersionKey, "name", "description", "clock_hz", "topology",
                           "compute", "memories", "resources", "paths", "calibrated",
-                          "detect_host"});
+                          format::kCalibrationKey, "detect_host"});
 
     addSemanticErrors(target, file, diagnostics);
     if (hasErrors(diagnostics)) return diagnostics;
@@ -275,18 +287,44 @@ Expected<Target> resolveTarget(std::string_view presetOrPath, const ResolveOptio
                                std::vector<Diagnostic>* warnings) {
     const std::string name(presetOrPath);
     if (name == "host-uncalibrated") return parseTarget(*presetJson("host"), "preset:host", warnings);
-    if (name == "host" && !options.calibratedHostFile.empty() &&
-        std::filesystem::is_regular_file(options.calibratedHostFile)) {
-        // A broken calibrated file is an error, not a silent fall back to the preset: the user
-        // asked for this machine's figures and would get placeholders without knowing.
-        auto calibrated = loadTargetFile(options.calibratedHostFile, warnings);
-        if (calibrated) return calibrated;
-        std::vector<Diagnostic> diagnostics = calibrated.takeDiagnostics();
-        diagnostics.push_back(error("the calibrated host target " + options.calibratedHostFile +
-                                        " is not valid (above): run `strata-cli calibrate` again, delete it, "
-                                        "or use --target host-uncalibrated",
-                                    {.file = options.calibratedHostFile}));
-        return diagnostics;
+    if (name == "host" && !options.calibratedHostFile.empty()) {
+        HostCalibration calibration =
+            inspectHostCalibration(options.calibratedHostFile, probeHost());
+        switch (calibration.state) {
+        case CalibrationState::Current:
+        case CalibrationState::Stale:
+            if (warnings) {
+                warnings->insert(warnings->end(), calibration.problems.begin(),
+                                 calibration.problems.end());
+                if (calibration.state == CalibrationState::Stale)
+                    warnings->push_back(warning("the calibrated host target " + calibration.file +
+                                                    " may be stale: " + calibration.why +
+                                                    "; run `strata-cli calibrate` to refresh it",
+                                                {.file = calibration.file}));
+            }
+            return std::move(*calibration.target);
+        case CalibrationState::OtherMachine:
+            // Another machine's figures would mislead more than the placeholders do.
+            if (warnings)
+                warnings->push_back(warning(
+                    "the calibrated host target " + calibration.file + " is not used: it was " +
+                        calibration.why + "; run `strata-cli calibrate` to measure this machine",
+                    {.file = calibration.file}));
+            break;
+        case CalibrationState::Unreadable: {
+            // A broken calibrated file is an error, not a silent fall back to the preset: the user
+            // asked for this machine's figures and would get placeholders without knowing.
+            std::vector<Diagnostic> diagnostics = std::move(calibration.problems);
+            diagnostics.push_back(
+                error("the calibrated host target " + calibration.file +
+                          " is not valid (above): run `strata-cli calibrate` again, delete it, "
+                          "or use --target host-uncalibrated",
+                      {.file = calibration.file}));
+            return diagnostics;
+        }
+        case CalibrationState::Missing:
+            break;
+        }
     }
     if (auto text = presetJson(name)) return parseTarget(*text, "preset:" + name, warnings);
 

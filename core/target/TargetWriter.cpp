@@ -119,6 +119,10 @@ std::string targetToJson(const Target& target) {
     out["paths"] = Json::array();
     for (const TransferPath& path : target.paths) out["paths"].push_back(pathJson(path));
     out["calibrated"] = target.calibrated;
+    if (const auto& stamp = target.calibration)
+        out[std::string(format::kCalibrationKey)] = {{"cpu_model", stamp->cpuModel},
+                                                     {"cores", stamp->cores},
+                                                     {"calibrated_at", stamp->calibratedAt}};
     return out.dump(2) + "\n";
 }
 

@@ -1,5 +1,6 @@
 #include "views/compare/CompareView.h"
 
+#include "views/compare/BlockSplitModel.h"
 #include "views/compare/DeltaChart.h"
 #include "views/timeline/TimeFormat.h"
 #include "views/timeline/TimelineView.h"
@@ -7,8 +8,11 @@
 #include <QComboBox>
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -108,7 +112,35 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_chart->setMinimumWidth(280);
     m_timeline = new timeline::TimelineView;
     m_timeline->setObjectName(QStringLiteral("compareTimeline"));
-    m_splitter->addWidget(m_chart);
+    // Under the chart, the worst-predicted blocks: A's split against B's, a click selects one.
+    m_blockModel = new BlockSplitModel(this);
+    m_blockProxy = new QSortFilterProxyModel(this);
+    m_blockProxy->setSourceModel(m_blockModel);
+    m_blockProxy->setSortRole(BlockSplitModel::SortRole);
+    m_blockTable = new QTableView;
+    m_blockTable->setObjectName(QStringLiteral("compareBlockSplit"));
+    m_blockTable->setModel(m_blockProxy);
+    m_blockTable->setSortingEnabled(true);
+    m_blockTable->sortByColumn(BlockSplitModel::ErrorColumn, Qt::DescendingOrder);
+    m_blockTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_blockTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_blockTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_blockTable->verticalHeader()->hide();
+    m_blockTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_blockTable->setToolTip(
+        tr("Worst predicted blocks: A's compute, transfer and wait time against B's, and the "
+           "error of A's block time; click a row to select the block"));
+    connect(m_blockTable, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (index.isValid())
+            emit blockActivated(index.data(BlockSplitModel::BlockRole).toInt());
+    });
+    auto* left = new QSplitter(Qt::Vertical);
+    left->setChildrenCollapsible(false);
+    left->addWidget(m_chart);
+    left->addWidget(m_blockTable);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 2);
+    m_splitter->addWidget(left);
     m_splitter->addWidget(m_timeline);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
@@ -158,6 +190,8 @@ void CompareView::showComparison(Comparison comparison) {
     m_comparison = std::move(comparison);
     m_shown = true;
     m_chart->setDelta(m_comparison.delta);
+    m_blockModel->setBlocks(m_comparison.blocks);
+    m_blockTable->setVisible(!m_comparison.blocks.empty());
     m_timeline->setRowMode(strata::timeline::RowMode::Paired);
     m_timeline->setTraces({m_comparison.a, m_comparison.b},
                           {"A: " + m_comparison.nameA, "B: " + m_comparison.nameB});
@@ -169,6 +203,8 @@ void CompareView::showMessage(const QString& message) {
     m_shown = false;
     m_comparison = {};
     m_chart->showMessage(tr("Nothing to compare yet")); // the chart is narrow: the timeline says more
+    m_blockModel->setBlocks({});
+    m_blockTable->hide();
     m_timeline->showMessage(message);
     m_totalA->setText(figure(tr("A total"), QStringLiteral("\u2014")));
     m_totalB->setText(figure(tr("B total"), QStringLiteral("\u2014")));

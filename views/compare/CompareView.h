@@ -4,6 +4,7 @@
 // (timeline::TimelineView, runs paired lane by lane). The runs and what to compare come from the
 // app (app/gui/CompareTab); the view computes nothing but layout.
 
+#include "trace/AccuracyReport.h"
 #include "trace/RunDelta.h"
 #include "trace/Trace.h"
 
@@ -16,7 +17,9 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QSortFilterProxyModel;
 class QSplitter;
+class QTableView;
 class QToolBar;
 
 namespace strata::views::timeline {
@@ -25,6 +28,7 @@ class TimelineView;
 
 namespace strata::views::compare {
 
+class BlockSplitModel;
 class DeltaChart;
 
 class CompareView : public QWidget {
@@ -48,6 +52,10 @@ class CompareView : public QWidget {
         std::string nameA;
         std::string nameB;
         bool sameProgram = false; // events matched by instruction id; else lanes just stacked
+        // Per block, A's compute / transfer / wait against B's and the error of A's block time
+        // (trace::accuracyReport with A as the prediction, B as the measurement); empty when the
+        // runs are not of one program.
+        std::vector<trace::BlockAccuracy> blocks;
     };
     // Shows the comparison of the picked runs.
     void showComparison(Comparison comparison);
@@ -58,6 +66,9 @@ class CompareView : public QWidget {
     void addToolAction(QAction* action);
 
     DeltaChart* chart() const { return m_chart; }
+    // "Worst predicted": the per-block split, worst error first; a click selects the block.
+    QTableView* blockTable() const { return m_blockTable; }
+    BlockSplitModel* blockModel() const { return m_blockModel; }
     timeline::TimelineView* timelineView() const { return m_timeline; }
     QComboBox* comboA() const { return m_a; }
     QComboBox* comboB() const { return m_b; }
@@ -67,6 +78,8 @@ class CompareView : public QWidget {
 
   signals:
     void selectionChanged(int a, int b);
+    // A row of the worst-predicted table was clicked: select `block` in the graph and schedule.
+    void blockActivated(int block);
 
   private:
     void emitSelection();
@@ -81,6 +94,9 @@ class CompareView : public QWidget {
     QLabel* m_blocksNote = nullptr;
     QSplitter* m_splitter = nullptr;
     DeltaChart* m_chart = nullptr;
+    BlockSplitModel* m_blockModel = nullptr;
+    QSortFilterProxyModel* m_blockProxy = nullptr;
+    QTableView* m_blockTable = nullptr;
     timeline::TimelineView* m_timeline = nullptr;
     Comparison m_comparison;
     bool m_shown = false;

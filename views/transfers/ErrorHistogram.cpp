@@ -45,6 +45,9 @@ ErrorHistogram::ErrorHistogram(QWidget* parent) : QCustomPlot(parent) {
 }
 
 void ErrorHistogram::setErrors(const std::vector<double>& transferErrors, const std::vector<double>& computeErrors) {
+    clearGroups();
+    m_transfers->setVisible(true);
+    m_transfers->addToLegend(); // after setGroups; the caller sets whether computes are shown
     m_transfers->data()->clear();
     m_computes->data()->clear();
     if (transferErrors.empty() && computeErrors.empty()) {
@@ -94,7 +97,85 @@ void ErrorHistogram::setComputesShown(bool shown) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ErrorHistogram::clearGroups() {
+    for (QCPBars* bars : m_groups)
+        removePlottable(bars);
+    m_groups.clear();
+}
+
+void ErrorHistogram::setGroups(const std::vector<analysis::ErrorGroup>& groups,
+                               const QString& what) {
+    clearGroups();
+    m_transfers->data()->clear();
+    m_computes->data()->clear();
+    m_transfers->setVisible(false);
+    m_transfers->removeFromLegend();
+    m_computes->setVisible(false);
+    m_computes->removeFromLegend();
+    std::vector<analysis::ErrorGroup> shown(groups.begin(),
+                                            groups.begin() + std::min(groups.size(), kMaxGroups));
+    if (groups.size() > kMaxGroups) {
+        analysis::ErrorGroup rest{"other groups", {}};
+        for (std::size_t i = kMaxGroups; i < groups.size(); ++i)
+            rest.errors.insert(rest.errors.end(), groups[i].errors.begin(), groups[i].errors.end());
+        shown.push_back(std::move(rest));
+    }
+    std::vector<double> all;
+    for (const auto& g : shown)
+        all.insert(all.end(), g.errors.begin(), g.errors.end());
+    if (all.empty()) {
+        showMessage(tr("No %1 was timed in both runs").arg(what));
+        return;
+    }
+    m_message->setVisible(false);
+    double low = std::max(-1.0, analysis::quantile(all, 0.02)),
+           high = analysis::quantile(all, 0.98);
+    if (high - low < 0.02) {
+        low -= 0.05;
+        high += 0.05;
+    }
+    const double pad = (high - low) * 0.02;
+    low -= pad;
+    high += pad;
+    if (!m_groupSpacing) {
+        m_groupSpacing = new QCPBarsGroup(this);
+        m_groupSpacing->setSpacing(0);
+    }
+    // Tableau 10: the groups apart at a glance, in the legend's order.
+    static const QColor kColors[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b),
+                                     QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
+                                     QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
+                                     QColor(0x9c, 0xa3, 0xad)};
+    std::size_t top = 1;
+    for (std::size_t g = 0; g < shown.size(); ++g) {
+        const analysis::Histogram h = analysis::histogram(shown[g].errors, low, high, kBins);
+        m_binWidth = 100 * h.width;
+        auto* bars = new QCPBars(xAxis, yAxis);
+        const QColor color = kColors[g % std::size(kColors)];
+        bars->setBrush(color);
+        bars->setPen(QPen(color.darker(130), 1));
+        bars->setWidthType(QCPBars::wtPlotCoords);
+        bars->setWidth(m_binWidth * 0.9 / double(shown.size()));
+        bars->setBarsGroup(m_groupSpacing);
+        for (std::size_t i = 0; i < h.counts.size(); ++i) {
+            bars->addData(100 * h.binCentre(i), double(h.counts[i]));
+            top = std::max(top, h.counts[i]);
+        }
+        bars->setName(QStringLiteral("%1 (%2)%3")
+                          .arg(QString::fromStdString(shown[g].label))
+                          .arg(shown[g].errors.size())
+                          .arg(outside(h)));
+        m_groups.push_back(bars);
+    }
+    xAxis->setRange(100 * low, 100 * high);
+    yAxis->setRange(0, double(top) * 1.15);
+    m_zero->setVisible(low < 0 && high > 0);
+    legend->setVisible(true);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ErrorHistogram::showMessage(const QString& text) {
+    clearGroups();
     m_transfers->data()->clear();
     m_computes->data()->clear();
     m_message->setText(text);

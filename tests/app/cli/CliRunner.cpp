@@ -1,13 +1,15 @@
 #include "CliRunner.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "TempDir.h"
 
 #include <array>
 #include <cerrno>
+#include <cstdlib>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace strata::cli::test {
 
@@ -49,9 +51,18 @@ void drain(int outFd, int errFd, std::string& out, std::string& err) {
     }
 }
 
+// One empty config directory for the whole test process, removed at exit.
+const std::string& emptyConfigDir() {
+    static const TempDir dir;
+    static const std::string path = dir.path().string();
+    return path;
+}
+
 } // namespace
 
-CliResult runCli(const std::vector<std::string>& args) {
+CliResult runCli(const std::vector<std::string>& args, const CliEnv& env) {
+    CliEnv childEnv{{"XDG_CONFIG_HOME", emptyConfigDir()}, {"STRATA_NO_CALIBRATE", "1"}};
+    childEnv.insert(childEnv.end(), env.begin(), env.end());
     std::vector<std::string> argv{STRATA_CLI_PATH};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> cargs;
@@ -63,6 +74,12 @@ CliResult runCli(const std::vector<std::string>& args) {
     const pid_t pid = ::fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
+        for (const auto& [name, value] : childEnv) {
+            if (value.empty())
+                ::unsetenv(name.c_str());
+            else
+                ::setenv(name.c_str(), value.c_str(), 1);
+        }
         const int devNull = ::open("/dev/null", O_RDONLY);
         if (devNull < 0 || ::dup2(devNull, 0) < 0 || ::dup2(out.write, 1) < 0 || ::dup2(err.write, 2) < 0)
             ::_exit(127);

@@ -2,8 +2,8 @@
 // Runs the strata-cli binary under test as a child process, capturing stdout and stderr apart.
 
 #include <gtest/gtest.h>
-
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strata::cli::test {
@@ -14,9 +14,14 @@ struct CliResult {
     std::string err;
 };
 
+// Environment variables for the child: {name, value}; an empty value unsets the variable.
+using CliEnv = std::vector<std::pair<std::string, std::string>>;
+
 // Runs STRATA_CLI_PATH with `args` (argv[1..]); stdin is /dev/null. Returns what it printed and
-// its exit code.
-CliResult runCli(const std::vector<std::string>& args);
+// its exit code. The child sees an empty XDG config directory (so `host` is never the developer's
+// calibrated target) and STRATA_NO_CALIBRATE=1 (so `host` is not calibrated on first use), then
+// `env` on top.
+CliResult runCli(const std::vector<std::string>& args, const CliEnv& env = {});
 
 // Path of a bundled sample model, e.g. samplePath("resnet_tiny.onnx").
 std::string samplePath(const std::string& file);

@@ -5,20 +5,26 @@
 
 #include "CompareTab.h"
 #include "EmulateController.h"
+#include "GraphTab.h"
 #include "RunList.h"
 #include "support/WindowTestSupport.h"
 #include "timeline/TimelineData.h"
+#include "trace/AccuracyReport.h"
 #include "trace/TraceJson.h"
 #include "trace/TraceSummary.h"
+#include "views/compare/BlockSplitModel.h"
 #include "views/compare/CompareView.h"
 #include "views/compare/DeltaChart.h"
+#include "views/graph/GraphView.h"
 #include "views/timeline/TimelineView.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
+#include <cmath>
 #include <gtest/gtest.h>
 #include <set>
 
@@ -135,6 +141,36 @@ TEST_F(CompareWindowTest, ARunOnHostIsPickedAsPredictionAgainstMeasurement) {
     EXPECT_EQ(view().comparison()->delta.totalBPs, trace::summarize(run.measured).totalPs);
     EXPECT_EQ(view().chart()->barCount(),
               std::min<int>(static_cast<int>(blocksOf(run.measured).size()), views::compare::DeltaChart::kMaxBars));
+}
+
+// The worst-predicted table: one row per block of the run, each with the split of
+// trace::accuracyReport (prediction against measurement), worst first; a click selects the block
+// in the graph.
+TEST_F(CompareWindowTest, WorstPredictedBlocksAreOneClickAway) {
+    if (!open(QStringLiteral("host")))
+        FAIL() << "cannot open the committed sample";
+    ASSERT_TRUE(test::runOnHost(*m_window));
+    ASSERT_NE(view().comparison(), nullptr);
+    const RunEntry& predicted = tab().runs()->entries()[0];
+    const RunEntry& measured = tab().runs()->entries()[1];
+    auto expected = trace::accuracyReport(*predicted.trace, {*measured.trace});
+    ASSERT_TRUE(expected.ok());
+    QTableView* table = view().blockTable();
+    ASSERT_TRUE(table->isVisible());
+    ASSERT_EQ(table->model()->rowCount(), static_cast<int>(expected->blocks.size()));
+    ASSERT_GT(table->model()->rowCount(), 0);
+    double worst = 0;
+    for (const trace::BlockAccuracy& b : expected->blocks)
+        worst = std::max(worst, std::abs(b.error));
+    using Model = views::compare::BlockSplitModel;
+    EXPECT_DOUBLE_EQ(table->model()->index(0, Model::ErrorColumn).data(Model::SortRole).toDouble(),
+                     worst);
+
+    const QModelIndex second =
+        table->model()->index(std::min(1, table->model()->rowCount() - 1), Model::BlockColumn);
+    const int block = second.data(Model::BlockRole).toInt();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(second).center());
+    EXPECT_EQ(m_window->graphTab()->view()->selectedBlocks(), std::vector<int>{block});
 }
 
 TEST_F(CompareWindowTest, ImportedTracesJoinTheListAndABadOneIsReported) {

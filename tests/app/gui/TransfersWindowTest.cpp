@@ -21,10 +21,11 @@
 #include "views/transfers/ThroughputPlot.h"
 
 #include <QAction>
-#include <cmath>
+#include <QComboBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <cmath>
 #include <gtest/gtest.h>
 
 namespace strata::gui {
@@ -94,6 +95,53 @@ TEST_F(TransfersWindowTest, PlotsTheRunOnHostAndAClickSelectsTheEvent) {
         const auto ops = m_window->graphTab()->view()->selectedOps();
         EXPECT_EQ(ops, std::vector<ir::OpId>{op});
     }
+}
+
+// The error histogram grouped by transfer kind (path and kind of read) and by op class: one
+// series per group, every matched transfer (compute) counted once over the groups.
+TEST_F(TransfersWindowTest, ErrorHistogramGroupsByTransferKindAndOpClass) {
+    if (!openOnHost("resnet_tiny.onnx"))
+        FAIL() << "cannot open the committed sample";
+    ASSERT_TRUE(runOnHost());
+    ASSERT_TRUE(m_window->showTab(QStringLiteral("transfers")));
+    ASSERT_TRUE(settle());
+    auto* histogram = tab().histogram();
+    const auto counted = [&] {
+        double sum = 0;
+        for (QCPBars* bars : histogram->groupBars())
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                sum += it->value;
+        return sum;
+    };
+    const auto allCounted = [](QCPBars* bars) {
+        double sum = 0;
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+            sum += it->value;
+        return sum;
+    };
+    EXPECT_TRUE(histogram->groupBars().empty());
+    const double inRangeTransfers = allCounted(histogram->transferBars());
+
+    tab().histogramGrouping()->setCurrentIndex(1); // transfers by kind
+    ASSERT_FALSE(histogram->groupBars().empty());
+    EXPECT_FALSE(histogram->transferBars()->visible());
+    for (QCPBars* bars : histogram->groupBars())
+        EXPECT_TRUE(bars->name().startsWith(QStringLiteral("load/")) ||
+                    bars->name().startsWith(QStringLiteral("store/")))
+            << bars->name().toStdString();
+    EXPECT_GT(counted(), 0);
+
+    tab().histogramGrouping()->setCurrentIndex(2); // computes by op class
+    ASSERT_FALSE(histogram->groupBars().empty());
+    bool conv = false;
+    for (QCPBars* bars : histogram->groupBars())
+        conv = conv || bars->name().contains(QStringLiteral("conv"));
+    EXPECT_TRUE(conv); // resnet_tiny is convolutions
+
+    tab().histogramGrouping()->setCurrentIndex(0);
+    EXPECT_TRUE(histogram->groupBars().empty());
+    EXPECT_TRUE(histogram->transferBars()->visible());
+    EXPECT_DOUBLE_EQ(allCounted(histogram->transferBars()), inRangeTransfers);
 }
 
 TEST_F(TransfersWindowTest, RunMicrobenchOnTheHostPlotsEmulatedAndMeasured) {

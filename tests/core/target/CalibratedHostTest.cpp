@@ -4,10 +4,11 @@
 #include "target/CalibratedHost.h"
 
 #include "TargetFixtures.h"
+#include "target/TargetWriter.h"
 
-#include <gtest/gtest.h>
-
+#include <chrono>
 #include <cstdlib>
+#include <gtest/gtest.h>
 #include <optional>
 
 namespace strata::test {
@@ -117,6 +118,108 @@ TEST(CalibratedHost, BrokenCalibratedFileIsAnErrorNamingIt) {
     EXPECT_TRUE(reportsError(invalid.diagnostics(), "paths[0].row_overhead_cycles", "must not be negative", file));
     // The preset stays reachable.
     EXPECT_TRUE(target::resolveTarget(target::kUncalibratedHost, target::userResolveOptions()).ok());
+}
+
+// A stamped calibrated host made on `cpu` with `cores` at `when`.
+std::string stampedHostJson(const std::string& cpu, int cores, const std::string& when) {
+    nlohmann::json doc = nlohmann::json::parse(calibratedHostJson());
+    doc["calibration"] = {{"cpu_model", cpu}, {"cores", cores}, {"calibrated_at", when}};
+    return doc.dump();
+}
+
+target::HostFacts machine(const std::string& cpu, int cores) {
+    target::HostFacts facts;
+    facts.cpuModel = cpu;
+    facts.cpus = cores;
+    return facts;
+}
+
+TEST(CalibratedHost, UtcTimesRoundTripAndBadOnesAreRefused) {
+    const auto when = target::parseUtc("2026-11-26T06:14:35Z");
+    ASSERT_TRUE(when.has_value());
+    EXPECT_EQ(target::formatUtc(*when), "2026-11-26T06:14:35Z");
+    EXPECT_FALSE(target::parseUtc("2026-11-26 06:14:35").has_value());
+    EXPECT_FALSE(target::parseUtc("yesterday").has_value());
+    EXPECT_FALSE(target::parseUtc("2026-11-26T06:14:35Z trailing").has_value());
+}
+
+TEST(CalibratedHost, StampSurvivesWriteAndLoad) {
+    TempDir dir;
+    const auto file =
+        dir.write("host.json", stampedHostJson("Xeon X", 2, "2026-11-26T06:14:35Z")).string();
+    auto loaded = target::loadTargetFile(file);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    ASSERT_TRUE(loaded->calibration.has_value());
+    EXPECT_EQ(loaded->calibration->cpuModel, "Xeon X");
+    EXPECT_EQ(loaded->calibration->cores, 2);
+    auto again = target::parseTarget(target::targetToJson(*loaded), file);
+    ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
+    again->source = loaded->source;
+    EXPECT_EQ(*again, *loaded);
+    EXPECT_EQ(target::describeCalibration(*loaded),
+              "calibrated 2026-11-26 06:14 UTC on Xeon X (2 cores)");
+}
+
+TEST(CalibratedHost, InspectionTellsMissingCurrentStaleAndOtherMachineApart) {
+    TempDir dir;
+    const auto now = *target::parseUtc("2026-11-26T06:00:00Z");
+    const auto file = (dir.path() / "host.json").string();
+    EXPECT_EQ(target::inspectHostCalibration(file, machine("Xeon X", 2), now).state,
+              target::CalibrationState::Missing);
+    EXPECT_EQ(target::inspectHostCalibration("", machine("Xeon X", 2), now).state,
+              target::CalibrationState::Missing);
+
+    dir.write("host.json", stampedHostJson("Xeon X", 2, "2026-11-20T06:00:00Z"));
+    auto current = target::inspectHostCalibration(file, machine("Xeon X", 2), now);
+    EXPECT_EQ(current.state, target::CalibrationState::Current);
+    EXPECT_TRUE(current.usable());
+
+    // 40 days later: still used, but stale, and it says how old.
+    auto stale = target::inspectHostCalibration(file, machine("Xeon X", 2),
+                                                now + std::chrono::hours(24 * 40));
+    EXPECT_EQ(stale.state, target::CalibrationState::Stale);
+    EXPECT_TRUE(stale.usable());
+    EXPECT_NE(stale.why.find("46 days old"), std::string::npos) << stale.why;
+
+    // Another CPU model or core count: not used, with both machines named.
+    auto otherCpu = target::inspectHostCalibration(file, machine("Ryzen Y", 2), now);
+    EXPECT_EQ(otherCpu.state, target::CalibrationState::OtherMachine);
+    EXPECT_FALSE(otherCpu.usable());
+    EXPECT_NE(otherCpu.why.find("Xeon X"), std::string::npos) << otherCpu.why;
+    EXPECT_NE(otherCpu.why.find("Ryzen Y"), std::string::npos) << otherCpu.why;
+    EXPECT_EQ(target::inspectHostCalibration(file, machine("Xeon X", 8), now).state,
+              target::CalibrationState::OtherMachine);
+
+    // Written before files carried a stamp: used, offered again.
+    dir.write("host.json", calibratedHostJson());
+    auto unstamped = target::inspectHostCalibration(file, machine("Xeon X", 2), now);
+    EXPECT_EQ(unstamped.state, target::CalibrationState::Stale);
+    EXPECT_TRUE(unstamped.usable());
+
+    // Not a calibrated host at all, or not JSON: unreadable, with the loader's diagnostics.
+    dir.write("host.json", smallTarget().dump());
+    EXPECT_EQ(target::inspectHostCalibration(file, machine("Xeon X", 2), now).state,
+              target::CalibrationState::Unreadable);
+    dir.write("host.json", "{\"strata_target\": 1, \"name\"");
+    auto corrupt = target::inspectHostCalibration(file, machine("Xeon X", 2), now);
+    EXPECT_EQ(corrupt.state, target::CalibrationState::Unreadable);
+    EXPECT_FALSE(corrupt.problems.empty());
+}
+
+TEST(CalibratedHost, HostIgnoresACalibrationOfAnotherMachineWithAWarning) {
+    TempDir dir;
+    ScopedEnv xdg("XDG_CONFIG_HOME", dir.path().string());
+    std::filesystem::create_directories(dir.path() / "strata");
+    dir.write("strata/host.calibrated.json",
+              stampedHostJson("Not This CPU 9000", 512, "2026-11-26T06:14:35Z"));
+    std::vector<Diagnostic> warnings;
+    auto resolved = target::resolveTarget("host", target::userResolveOptions(), &warnings);
+    ASSERT_TRUE(resolved.ok()) << joined(resolved.diagnostics());
+    EXPECT_EQ(resolved->source, "preset:host");
+    EXPECT_FALSE(resolved->calibrated);
+    EXPECT_NE(joined(warnings).find("is not used: it was made on Not This CPU 9000 with 512 cores"),
+              std::string::npos)
+        << joined(warnings);
 }
 
 } // namespace
