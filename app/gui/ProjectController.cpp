@@ -1,12 +1,13 @@
 #include "ProjectController.h"
 
-#include "GraphTab.h"
 #include "EmulateController.h"
+#include "GraphTab.h"
 #include "MainWindow.h"
 #include "MeasureController.h"
-#include "TimelineTab.h"
 #include "ScheduleDocument.h"
 #include "ScheduleEditor.h"
+#include "TimelineTab.h"
+#include "project/Containment.h"
 #include "schedule/ScheduleJson.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphView.h"
@@ -16,12 +17,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
-#include <algorithm>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <utility>
 
 namespace strata::gui {
 
@@ -63,6 +66,17 @@ ProjectController::ProjectController(MainWindow* window)
                                             tr("ONNX models (*.onnx);;All files (*)"));
     };
 
+    m_confirmOutside = [window](const QString& message) {
+        QMessageBox box(QMessageBox::Warning, tr("Files Outside the Project"),
+                        message + tr("\n\nA project handed over by someone else may point at "
+                                     "files it should not read. Load it anyway?"),
+                        QMessageBox::Cancel, window);
+        QPushButton* load = box.addButton(tr("Load Anyway"), QMessageBox::AcceptRole);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        return box.clickedButton() == load;
+    };
+
     m_autosave = new QTimer(this);
     m_autosave->setInterval(kAutosaveIntervalMs);
     connect(m_autosave, &QTimer::timeout, this, &ProjectController::autosave);
@@ -86,6 +100,35 @@ bool ProjectController::isProjectFile(const QString& path) {
 
 void ProjectController::setRelocateHandler(std::function<QString(const QString&)> handler) {
     m_relocate = std::move(handler);
+}
+
+void ProjectController::setOutsideFilesHandler(std::function<bool(const QString&)> handler) {
+    m_confirmOutside = std::move(handler);
+}
+
+bool ProjectController::acceptOutsideFiles(const project::Project& project, const QString& path) {
+    std::vector<Diagnostic> outside = project::checkContainment(project, path.toStdString());
+    if (outside.empty() || m_trustedOpen)
+        return true;
+    QStringList lines;
+    for (const Diagnostic& d : outside)
+        lines << fromStd(d.message);
+    const QString message = tr("%1 names files outside its folder:\n%2")
+                                .arg(QFileInfo(path).fileName(), lines.join(QLatin1Char('\n')));
+    if (m_confirmOutside && m_confirmOutside(message)) {
+        for (Diagnostic& d : outside) { // loaded anyway: said, but no longer an error
+            d.severity = Severity::Warning;
+            d.message += " (loaded anyway)";
+        }
+        m_outsideWarnings =
+            std::move(outside); // reported once the model is in: loading clears the dock
+        return true;
+    }
+    emit problemsReported(outside);
+    emit statusMessage(
+        tr("Did not open %1: it names files outside its folder").arg(QFileInfo(path).fileName()),
+        15000);
+    return false;
 }
 
 std::optional<project::Project> ProjectController::currentProject() const {
@@ -190,6 +233,8 @@ bool ProjectController::saveAs() {
 }
 
 bool ProjectController::open(const QString& path) {
+    m_refusedOutside = false;
+    m_outsideWarnings.clear();
     auto loaded = project::loadProjectFile(path.toStdString());
     if (!loaded) {
         emit problemsReported(loaded.diagnostics());
@@ -201,6 +246,11 @@ bool ProjectController::open(const QString& path) {
         return false;
     }
     project::Project p = std::move(loaded).value();
+    if (!acceptOutsideFiles(p, path)) {
+        m_refusedOutside = true;
+        emit projectOpened(path, false);
+        return false;
+    }
     if (!QFileInfo::exists(fromStd(p.modelPath))) {
         const QString message =
             tr("The project's model %1 is not there any more: it was moved or deleted.")
@@ -241,6 +291,8 @@ void ProjectController::onModelLoaded(const QString& path, bool ok) {
     }
     if (!m_opening || QFileInfo(path).absoluteFilePath() != fromStd(m_opening->modelPath))
         return;
+    if (!m_outsideWarnings.empty())
+        emit problemsReported(std::exchange(m_outsideWarnings, {}));
     if (!ok) {
         finishOpening(false, tr("Could not open the project's model %1").arg(path));
         return;
@@ -416,7 +468,9 @@ bool ProjectController::restoreRecovery() {
     if (!hasRecovery())
         return false;
     const QString saved = m_path;
+    m_trustedOpen = true;
     const bool ok = open(m_recoveryPath);
+    m_trustedOpen = false;
     // The recovery file is not the user's project: Save asks where to save.
     connect(
         this, &ProjectController::projectOpened, this,

@@ -73,6 +73,13 @@ class ProjectController : public QObject {
     // the new path, or empty to give up.
     void setRelocateHandler(std::function<QString(const QString& message)> handler);
 
+    // Whether to open a project that names files outside its folder anyway (docs/PROJECTS.md,
+    // Containment): asked with a message box unless replaced (tests); an empty handler
+    // (headless) refuses. True: load anyway.
+    void setOutsideFilesHandler(std::function<bool(const QString& message)> handler);
+    // The last open() was refused because the project names files outside its folder.
+    bool refusedOutsideFiles() const { return m_refusedOutside; }
+
   signals:
     // A project's model, schedule and view are in place (ok), or opening it stopped.
     void projectOpened(const QString& path, bool ok);
@@ -86,6 +93,9 @@ class ProjectController : public QObject {
 
   private:
     bool write(const QString& path, const project::Project& project, QString* error) const;
+    // Containment: true when `project` names only files inside the folder of `path`, or the
+    // user agreed to open it anyway.
+    bool acceptOutsideFiles(const project::Project& project, const QString& path);
     void onModelLoaded(const QString& path, bool ok);
     void applySchedule();
     void applyView();
@@ -107,6 +117,10 @@ class ProjectController : public QObject {
     const void* m_tracesOfRun = nullptr;      // the MeasuredRun m_traces hold, to write it once
     QString m_tracesPath;                     // the project file they were written for
     std::function<QString(const QString&)> m_relocate;
+    std::function<bool(const QString&)> m_confirmOutside;
+    bool m_refusedOutside = false;
+    std::vector<Diagnostic> m_outsideWarnings; // loaded anyway: said once the model is in
+    bool m_trustedOpen = false; // the recovery file: written by the app itself, not handed over
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
     QTimer* m_autosave = nullptr;

@@ -154,6 +154,8 @@ bool openHeadless(strata::gui::MainWindow& window, const QString& path) {
     if (ProjectController::isProjectFile(path)) {
         // Nobody can answer "where is the model now?" headless: a missing model fails.
         window.projectController()->setRelocateHandler({});
+        // Nor "load files outside the project's folder anyway?": such a project is refused.
+        window.projectController()->setOutsideFilesHandler({});
         QObject::connect(window.projectController(), &ProjectController::projectOpened, &loop,
                          done);
     } else {
@@ -365,6 +367,8 @@ int main(int argc, char* argv[]) {
     window.resize(args.size);
     window.show();
     const bool loaded = args.model.isEmpty() || openHeadless(window, args.model);
+    if (!loaded && window.projectController()->refusedOutsideFiles())
+        return kUsageError; // bad input: the project names files outside its folder
     if (loaded) {
         waitUntilSettled(window);
         // The listing and the passes need a compile of the schedule just made.

@@ -66,6 +66,11 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
 } // namespace
 
 Expected<nlohmann::json> parseDocument(std::string_view text, const std::string& file) {
+    return parseDocument(text, file, ParseFilter{});
+}
+
+Expected<nlohmann::json> parseDocument(std::string_view text, const std::string& file,
+                                       const ParseFilter& filter) {
     if (text.empty()) return error("empty file: expected a JSON document", {.file = file});
     if (text.front() == '\0')
         return error("not a JSON file: starts with NUL bytes", {.file = file, .offset = 0});
@@ -78,7 +83,7 @@ Expected<nlohmann::json> parseDocument(std::string_view text, const std::string&
     // nlohmann keeps the last of duplicated keys silently; a file saying two things is refused.
     std::vector<std::unordered_set<std::string>> openObjects;
     std::optional<std::string> duplicate;
-    auto noteKeys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    auto noteKeys = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
         using Event = nlohmann::json::parse_event_t;
         if (event == Event::object_start)
             openObjects.emplace_back();
@@ -87,7 +92,7 @@ Expected<nlohmann::json> parseDocument(std::string_view text, const std::string&
         else if (event == Event::key && !openObjects.empty() && !duplicate &&
                  !openObjects.back().insert(parsed.get<std::string>()).second)
             duplicate = parsed.get<std::string>();
-        return true;
+        return !filter || filter(depth, event, parsed);
     };
     try {
         document = nlohmann::json::parse(text.begin(), text.end(), noteKeys);

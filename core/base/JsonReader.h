@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -27,6 +28,15 @@ inline constexpr std::uint64_t kMaxDocumentBytes = 64ull << 20;
 // (Location.offset is the byte offset), and numbers outside double's range (1e999), which
 // nlohmann would otherwise turn into infinity. `file` only labels the diagnostics.
 Expected<nlohmann::json> parseDocument(std::string_view text, const std::string& file);
+
+// Sees each value as the parser completes it (nlohmann's parser callback: depth, the root at 0;
+// the event; the value) and returns false to drop it from the document. A reader of a large
+// document (a trace's events) takes each element as it comes and drops it, so the whole
+// document is never held as a tree.
+using ParseFilter = std::function<bool(int depth, nlohmann::json::parse_event_t event,
+                                       nlohmann::json& parsed)>;
+Expected<nlohmann::json> parseDocument(std::string_view text, const std::string& file,
+                                       const ParseFilter& filter);
 
 // Reads `path` and parses it. A missing file, a directory, an unreadable file or one larger
 // than kMaxDocumentBytes each gives its own error.

@@ -10,6 +10,8 @@
 #include "trace/TraceJson.h"
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
@@ -38,6 +40,16 @@ bool writeFile(const fs::path& path, const void* data, std::size_t size, std::ve
     return true;
 }
 
+// Test hook (tests/core/export/BundleKillTest.cpp): with STRATA_TEST_EXPORT_KILL_AFTER=N in the
+// environment the process kills itself with SIGKILL once N files of a bundle are written, as
+// `kill -9` or a power cut half-way through an export would. Read each time: a test sets it in a
+// forked child.
+void killIfAskedForTest(std::size_t written) {
+    const char* after = std::getenv("STRATA_TEST_EXPORT_KILL_AFTER");
+    if (after && std::strtoull(after, nullptr, 10) == written)
+        std::raise(SIGKILL);
+}
+
 class Writer {
   public:
     explicit Writer(fs::path dir) : m_dir(std::move(dir)) {}
@@ -47,6 +59,7 @@ class Writer {
     }
     void bytes(const std::string& name, const std::string& what, const void* data, std::size_t size) {
         if (writeFile(m_dir / name, data, size, errors)) files.push_back({name, what});
+        killIfAskedForTest(files.size());
     }
 
     std::vector<BundleFile> files;

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <set>
+#include <vector>
 
 namespace strata::exporting {
 
@@ -48,6 +49,21 @@ std::optional<Diagnostic> checkReplaceable(const fs::path& target, const std::st
     return std::nullopt;
 }
 
+// Removes staging folders an earlier export to `target` left behind when it was killed
+// (".NAME.partial-*", and ".NAME.partial-*.previous" from a two-rename replace). Exports to one
+// folder do not run at the same time, so none of them is in use.
+void removeLeftovers(const fs::path& parent, const fs::path& target) {
+    const std::string prefix = "." + target.filename().string() + ".partial-";
+    std::error_code ec;
+    std::vector<fs::path> leftovers;
+    for (const auto& entry : fs::directory_iterator(parent, ec))
+        if (entry.path().filename().string().starts_with(prefix) && entry.is_directory(ec) &&
+            !entry.is_symlink(ec))
+            leftovers.push_back(entry.path());
+    for (const fs::path& leftover : leftovers)
+        fs::remove_all(leftover, ec);
+}
+
 } // namespace
 
 Expected<StagedFolder> StagedFolder::begin(const fs::path& target, const std::string& marker,
@@ -60,6 +76,7 @@ Expected<StagedFolder> StagedFolder::begin(const fs::path& target, const std::st
                                  ec ? ec.message() : parent.string() + " is not a folder"));
     if (auto refused = checkReplaceable(target, marker, adopted))
         return *refused;
+    removeLeftovers(parent, target);
 
     std::string pattern =
         (parent / ("." + target.filename().string() + ".partial-XXXXXX")).string();

@@ -2,7 +2,8 @@
 // A folder written whole: files go into a hidden staging folder beside the target, and commit()
 // puts it in the target's place in one step (an atomic exchange where the file system offers
 // one), so a reader sees the previous bundle or the new one, never a mix; an export killed
-// half-way leaves the previous bundle as it was and a staging folder named ".NAME.partial-*".
+// half-way leaves the previous bundle as it was and a staging folder named ".NAME.partial-*",
+// which the next export to the same target removes.
 //
 // A target that exists must look like what it replaces: a folder holding a previous bundle
 // (`marker` in it), nothing, or only the files the caller hands over (`adopted`: the plots the
@@ -20,7 +21,8 @@ namespace strata::exporting {
 class StagedFolder {
   public:
     // Makes the staging folder beside `target` (and `target`'s parent folders), moving the
-    // `adopted` files that exist in `target` into it.
+    // `adopted` files that exist in `target` into it; first removes the staging folders of
+    // earlier exports to `target` that were killed.
     static Expected<StagedFolder> begin(const std::filesystem::path& target,
                                         const std::string& marker,
                                         const std::vector<std::string>& adopted);

@@ -180,7 +180,9 @@ Result sliceKernel(const KernelContext& ctx) {
     const auto ss = sliceStarts(ctx);
     if (!ss)
         return "inconsistent starts, axes or steps";
-    const auto& [start, step] = *ss;
+    // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in a lambda.
+    const auto& start = ss->first;
+    const auto& step = ss->second;
     const auto strides = stridesOf(ctx.in(0).shape);
     gatherElements(ctx.in(0), ctx.output, ctx.region, [&](const Index& i) {
         std::int64_t offset = 0;

@@ -4,6 +4,7 @@
 
 #include "base/SafeFiles.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -352,11 +353,30 @@ class CsvTraceReader {
     std::unordered_map<std::string, std::uint32_t> m_opIndex;
 };
 
+// How many event rows `text` can hold at most: its lines but '#' comments and the header row.
+std::size_t rowBound(std::string_view text) {
+    std::size_t lines = 0;
+    std::size_t comments = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        ++lines;
+        comments += text[start] == '#';
+        start = end + 1;
+    }
+    return lines - comments > 0 ? lines - comments - 1 : 0;
+}
+
 } // namespace
 
-Expected<LoadedCsvTrace> parseTraceCsv(std::string_view text, const std::string& file) {
+Expected<LoadedCsvTrace> parseTraceCsv(std::string_view text, const std::string& file,
+                                       std::size_t maxEvents) {
     if (text.empty()) return error("empty file: expected a CSV header row", {.file = file});
     if (text.find('\0') != std::string_view::npos) return error("not a CSV file: contains NUL bytes", {.file = file});
+    // Every event is a row of its own: more rows than that is refused before any is read.
+    if (const std::size_t rows = rowBound(text); rows > maxEvents)
+        return error("too many rows for a trace (up to " + std::to_string(rows) + ", at most " +
+                         std::to_string(maxEvents) + " events; docs/TRACE_FORMAT.md)",
+                     {.file = file});
     return CsvTraceReader(text, file).read();
 }
 

@@ -6,6 +6,7 @@
 
 #include "base/Expected.h"
 #include "trace/Trace.h"
+#include "trace/TraceLimits.h"
 
 #include <cstddef>
 #include <string>
@@ -24,7 +25,9 @@ struct LoadedCsvTrace {
 // Optional: bytes, block, op, tile, link, source (cycles is derived and ignored). Every problem
 // is an error naming the file and "line N" (a row with too few columns at the end of the file is
 // reported as truncated); reading stops after kMaxCsvErrors.
-Expected<LoadedCsvTrace> parseTraceCsv(std::string_view text, const std::string& file);
+// A text with more lines than `maxEvents` plus its header is refused before any row is read.
+Expected<LoadedCsvTrace> parseTraceCsv(std::string_view text, const std::string& file,
+                                       std::size_t maxEvents = kMaxTraceEvents);
 Expected<LoadedCsvTrace> loadTraceCsvFile(const std::string& path);
 
 inline constexpr std::size_t kMaxCsvErrors = 20;

@@ -11,6 +11,7 @@
 
 #include "base/Expected.h"
 #include "trace/Trace.h"
+#include "trace/TraceLimits.h"
 
 #include <ostream>
 #include <string>
@@ -33,8 +34,12 @@ struct LoadedTrace {
 };
 
 // Reads a trace back. Every problem is an error naming the file and the field path
-// ("traceEvents[12].args.kind"); reading stops after kMaxTraceErrors of them.
-Expected<LoadedTrace> parseTraceJson(std::string_view text, const std::string& file);
+// ("traceEvents[12].args.kind"); reading stops after kMaxTraceErrors of them. A text with more
+// than `maxEvents` trace events (of any phase) is refused before any is read. When the "strata"
+// header comes before "traceEvents" (as Strata writes it), each event is read as the parser
+// completes it and then dropped, so memory stays near the text plus the events.
+Expected<LoadedTrace> parseTraceJson(std::string_view text, const std::string& file,
+                                     std::size_t maxEvents = kMaxTraceEvents);
 Expected<LoadedTrace> loadTraceFile(const std::string& path);
 
 inline constexpr std::size_t kMaxTraceErrors = 20;

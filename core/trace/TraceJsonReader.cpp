@@ -36,21 +36,67 @@ std::optional<std::int64_t> toPicoseconds(double value, double scale) {
     return static_cast<std::int64_t>(ps);
 }
 
+// How many trace events `text` can hold at most: one per "ph" key (a "ph" inside a string only
+// makes the bound looser).
+std::size_t eventBound(std::string_view text) {
+    std::size_t count = 0;
+    for (std::size_t at = text.find("\"ph\""); at != std::string_view::npos;
+         at = text.find("\"ph\"", at + 4))
+        ++count;
+    return count;
+}
+
 class TraceReader {
   public:
-    TraceReader(const nlohmann::json& root, std::string file) : m_root(root), m_file(std::move(file)) {}
+    explicit TraceReader(std::string file) : m_file(std::move(file)) {}
 
-    Expected<LoadedTrace> read() {
-        json::FieldReader root(m_root, "", m_file, m_diagnostics);
+    // The parser's filter (json::ParseFilter): reads the header as soon as "strata" is complete,
+    // then each element of the top-level "traceEvents" array as it completes, and drops it.
+    // Events before the header stay in the document and read() takes them.
+    bool onParsed(int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if (depth == 1) {
+            if (event == Event::key)
+                m_rootKey = parsed.get<std::string>();
+            else if (event == Event::object_end && m_rootKey == "strata" && !m_headerRead) {
+                readHeader(json::FieldReader(parsed, "strata", m_file, m_diagnostics));
+                m_headerRead = true;
+                m_headerErrors = hasErrors(m_diagnostics);
+            } else if (event == Event::array_start)
+                m_inEvents = m_rootKey == "traceEvents";
+            else if (event == Event::array_end)
+                m_inEvents = false;
+            return true;
+        }
+        const bool element =
+            depth == 2 && m_inEvents &&
+            (event == Event::object_end || event == Event::array_end || event == Event::value);
+        if (!element || !m_headerRead)
+            return true;
+        // After a header error nothing of the events is read (as when reading the document).
+        if (!m_headerErrors && errorCount() < kMaxTraceErrors)
+            readEvent(json::FieldReader(parsed, "traceEvents[" + std::to_string(m_streamed) + "]",
+                                        m_file, m_diagnostics));
+        ++m_streamed;
+        return false;
+    }
+
+    // After parsing: what onParsed did not read.
+    Expected<LoadedTrace> read(const nlohmann::json& document) {
+        json::FieldReader root(document, "", m_file, m_diagnostics);
         if (!root.isObject()) return finish();
         if (!root.has("strata")) {
             root.error("", "not a Strata trace: no 'strata' object (see docs/TRACE_FORMAT.md)");
             return finish();
         }
-        readHeader(root.object("strata"));
+        if (!m_headerRead) {
+            readHeader(root.object("strata"));
+            m_headerErrors = hasErrors(m_diagnostics);
+        }
         const nlohmann::json* events = root.array("traceEvents");
-        if (hasErrors(m_diagnostics) || !events) return finish();
-        for (std::size_t i = 0; i < events->size() && errorCount() < kMaxTraceErrors; ++i) readEvent(root, *events, i);
+        if (m_headerErrors || !events) return finish();
+        for (std::size_t i = 0; i < events->size() && errorCount() < kMaxTraceErrors; ++i)
+            readEvent(root.element(*events, i, "traceEvents"));
         if (errorCount() >= kMaxTraceErrors)
             m_diagnostics.push_back(note("stopped reading after " + std::to_string(kMaxTraceErrors) + " errors", {.file = m_file}));
         for (const auto& [phase, count] : m_ignoredPhases)
@@ -162,8 +208,7 @@ class TraceReader {
         return index;
     }
 
-    void readEvent(json::FieldReader& root, const nlohmann::json& events, std::size_t i) {
-        json::FieldReader e = root.element(events, i, "traceEvents");
+    void readEvent(json::FieldReader e) {
         if (!e.isObject()) return;
         auto phase = e.string("ph");
         if (!phase) return;
@@ -290,8 +335,12 @@ class TraceReader {
         m_trace.counters[found->second].samples.push_back({*time, *value});
     }
 
-    const nlohmann::json& m_root;
     std::string m_file;
+    std::string m_rootKey; // the last key of the document's object
+    bool m_headerRead = false;
+    bool m_headerErrors = false; // the header had errors: the events are not read
+    bool m_inEvents = false; // inside the top-level "traceEvents" array
+    std::size_t m_streamed = 0;
     std::vector<Diagnostic> m_diagnostics;
     Trace m_trace;
     std::unordered_map<std::string, std::uint16_t> m_pathIndex;
@@ -303,10 +352,19 @@ class TraceReader {
 
 } // namespace
 
-Expected<LoadedTrace> parseTraceJson(std::string_view text, const std::string& file) {
-    auto document = json::parseDocument(text, file);
+Expected<LoadedTrace> parseTraceJson(std::string_view text, const std::string& file,
+                                     std::size_t maxEvents) {
+    if (const std::size_t bound = eventBound(text); bound > maxEvents)
+        return error("too many events for a trace (up to " + std::to_string(bound) + ", at most " +
+                         std::to_string(maxEvents) + "; docs/TRACE_FORMAT.md)",
+                     {.file = file});
+    TraceReader reader(file);
+    auto document = json::parseDocument(
+        text, file, [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+            return reader.onParsed(depth, event, parsed);
+        });
     if (!document) return document.takeDiagnostics();
-    return TraceReader(*document, file).read();
+    return reader.read(*document);
 }
 
 Expected<LoadedTrace> loadTraceFile(const std::string& path) {

@@ -1,7 +1,8 @@
 // The `strata` executable without a user: --help without a display answers instead of
 // aborting, with no internal jargon; a headless run (--screenshot) on a project that cannot be
 // opened, or whose model is gone, exits non-zero with the reason on stderr instead of waiting
-// forever for an event or a dialog nobody answers.
+// forever for an event or a dialog nobody answers; one naming a model outside its folder is
+// refused as bad input (exit 2).
 
 #include "GuiTestSupport.h"
 #include "project/Project.h"
@@ -98,6 +99,29 @@ TEST(HeadlessApp, AProjectWhoseModelIsGoneAsksNobody) {
     ASSERT_TRUE(run.finished) << "the headless app did not exit";
     EXPECT_EQ(run.exitCode, 1);
     EXPECT_TRUE(run.err.contains(QStringLiteral("gone.onnx"))) << run.err.toStdString();
+}
+
+TEST(HeadlessApp, AProjectNamingAModelOutsideItsFolderIsRefused) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    project::Project project;
+    project.modelPath = test::samplePath("resnet_tiny.onnx").toStdString();
+    project.target = "host";
+    const QString path = dir.filePath(QStringLiteral("outside.strata"));
+    {
+        QFile file(path);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(
+            QByteArray::fromStdString(project::projectToJson(project, dir.path().toStdString())));
+    }
+    const Outcome run =
+        runApp({QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("shot.png")), path},
+               headless());
+    ASSERT_TRUE(run.finished) << "the headless app did not exit";
+    EXPECT_EQ(run.exitCode, 2); // bad input, not a failed run
+    EXPECT_TRUE(run.err.contains(QStringLiteral("outside the project's folder")))
+        << run.err.toStdString();
+    EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("shot.png"))));
 }
 
 TEST(HeadlessApp, AModelThatDoesNotLoadEndsTheRunWithItsReason) {

@@ -36,6 +36,8 @@ class ProjectWindowTest : public ::testing::Test {
     std::unique_ptr<MainWindow> makeWindow() {
         auto window = std::make_unique<MainWindow>();
         window->projectController()->setRecoveryPath(m_dir.filePath(QStringLiteral("recovery.strata")));
+        // The projects name the samples' models, outside the temporary folder: load them.
+        window->projectController()->setOutsideFilesHandler([](const QString&) { return true; });
         window->projectController()->setRelocateHandler([](const QString&) { return QString(); });
         window->resize(1400, 900);
         window->show();

@@ -40,6 +40,8 @@ class UnsavedChangesTest : public ::testing::Test {
         auto window = makeShownWindow();
         window->projectController()->setRecoveryPath(
             m_dir.filePath(QStringLiteral("recovery.strata")));
+        // The projects name the samples' models, outside the temporary folder: load them.
+        window->projectController()->setOutsideFilesHandler([](const QString&) { return true; });
         return window;
     }
 
