@@ -224,6 +224,17 @@ g (float[1, 3, 8, 8] X) => (float[1, 3, 8, 8] Y) {
                     "shape inference failed");
 }
 
+// Found by fuzz_OnnxImport (docs/FUZZING.md): resnet_tiny with one convolution's pads widened, so
+// its residual Add adds incompatible shapes. onnx's data propagation crashed on the nodes after
+// it; without it, import stops at the Add with its reason.
+TEST(BadInput, ResidualOfAnotherShapeIsRefusedNotACrash) {
+    EXPECT_REJECTED(
+        model::importOnnxFile(
+            std::string(STRATA_SAMPLES_DIR) +
+            "/../tests/fuzz/corpus/OnnxImport/conv-pads-wider-than-its-residual.onnx"),
+        "(op_type:Add, node name: layer1/add): [ShapeInferenceError] Incompatible dimensions");
+}
+
 TEST(BadInput, IncompatibleShapes) {
     EXPECT_REJECTED(importText(R"(
 <ir_version: 8, opset_import: ["" : 17]>
