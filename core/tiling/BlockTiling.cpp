@@ -330,6 +330,34 @@ std::uint64_t BlockTiler::interiorFootprint(const TileGrid& grid, int buffering)
     return peak;
 }
 
+std::uint64_t BlockTiler::elementTileFootprint(int buffering) const {
+    const ir::Shape& shape = anchorShape();
+    const TileGrid grid = makeGrid(shape, ir::Shape(shape.size(), 1));
+    if (grid.tileCount() == 0)
+        return 0;
+    // Per dim the first, middle and last coordinates; every combination of them.
+    std::vector<std::vector<std::int64_t>> picks;
+    for (std::int64_t n : grid.counts) {
+        std::vector<std::int64_t> p{0, (n - 1) / 2, n / 2, n - 1};
+        std::sort(p.begin(), p.end());
+        p.erase(std::unique(p.begin(), p.end()), p.end());
+        picks.push_back(std::move(p));
+    }
+    std::vector<std::size_t> at(picks.size(), 0);
+    std::vector<std::int64_t> position(picks.size());
+    std::uint64_t peak = 0;
+    for (;;) {
+        for (std::size_t d = 0; d < picks.size(); ++d)
+            position[d] = picks[d][at[d]];
+        peak = std::max(peak, evaluateTile(grid, position, buffering).peakBytes);
+        std::size_t d = picks.size();
+        while (d > 0 && ++at[d - 1] == picks[d - 1].size())
+            at[--d] = 0;
+        if (d == 0)
+            return peak;
+    }
+}
+
 BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int buffering, int mp) const {
     GridEstimate e;
     const std::int64_t tiles = grid.tileCount();

@@ -73,6 +73,10 @@ class BlockTiler {
 
     // The per-tile working set of the grid's largest (interior) tile; cheap, for tile search.
     std::uint64_t interiorFootprint(const TileGrid& grid, int buffering) const;
+    // The working set of 1-element tiles: the largest of those at the anchor's corners, edges
+    // and middle (a dilated convolution's edge tiles read a wider box of taps than its middle
+    // ones), for saying why no grid fits.
+    std::uint64_t elementTileFootprint(int buffering) const;
 
     // Tile `index` of the grid (row-major): what it loads, computes and stores.
     TilePlan planTile(const TileGrid& grid, std::int64_t index) const;
