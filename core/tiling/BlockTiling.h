@@ -85,7 +85,8 @@ class BlockTiler {
     // fewer when the anchor cannot be cut that finely): halve one dimension at a time, each time
     // the one that adds the least DRAM traffic for the working set it saves, until it fits; then
     // climb (grow a dimension, or grow one and halve another) while that lowers the traffic.
-    // nullopt when even 1-element tiles do not fit.
+    // When the halving paints itself into a corner (only grids of more than kMaxTilesPerBlock
+    // tiles left), every grid of halved extents is tried instead. nullopt when none fits.
     std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
                                        std::int64_t minTiles) const;
     // chooseGrid() and evaluate(grid, buffering, minTiles) in one pass over the tiles.
@@ -108,6 +109,8 @@ class BlockTiler {
     };
     GridEstimate estimate(const TileGrid& grid, int buffering, int mp) const;
     std::optional<BlockCost> shrinkToFit(std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
+    std::optional<BlockCost> searchHalvedGrids(std::uint64_t capacityBytes, int buffering,
+                                               std::int64_t minTiles) const;
     BlockCost refine(BlockCost start, std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
     TileResult evaluateTile(const TileGrid& grid, const std::vector<std::int64_t>& position,
                             int buffering) const;
