@@ -336,27 +336,23 @@ std::uint64_t BlockTiler::elementTileFootprint(int buffering) const {
     const TileGrid grid = makeGrid(shape, ir::Shape(shape.size(), 1));
     if (grid.tileCount() == 0)
         return 0;
-    // Per dim the first, middle and last coordinates; every combination of them.
-    std::vector<std::vector<std::int64_t>> picks;
-    for (std::int64_t n : grid.counts) {
-        std::vector<std::int64_t> p{0, (n - 1) / 2, n / 2, n - 1};
-        std::sort(p.begin(), p.end());
-        p.erase(std::unique(p.begin(), p.end()), p.end());
-        picks.push_back(std::move(p));
+    // The middle tile, each dim moved to its first and last coordinate alone, and the two
+    // corners: 2 * rank + 3 tiles, not every combination (fuse-max asks this of many blocks).
+    std::vector<std::int64_t> middle(shape.size()), first(shape.size(), 0), last(shape.size());
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        middle[d] = grid.counts[d] / 2;
+        last[d] = grid.counts[d] - 1;
     }
-    std::vector<std::size_t> at(picks.size(), 0);
-    std::vector<std::int64_t> position(picks.size());
+    std::vector<std::vector<std::int64_t>> positions{middle, first, last};
+    for (std::size_t d = 0; d < shape.size(); ++d)
+        for (std::int64_t at : {std::int64_t(0), last[d]}) {
+            positions.push_back(middle);
+            positions.back()[d] = at;
+        }
     std::uint64_t peak = 0;
-    for (;;) {
-        for (std::size_t d = 0; d < picks.size(); ++d)
-            position[d] = picks[d][at[d]];
+    for (const auto& position : positions)
         peak = std::max(peak, evaluateTile(grid, position, buffering).peakBytes);
-        std::size_t d = picks.size();
-        while (d > 0 && ++at[d - 1] == picks[d - 1].size())
-            at[--d] = 0;
-        if (d == 0)
-            return peak;
-    }
+    return peak;
 }
 
 BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int buffering, int mp) const {
@@ -392,8 +388,9 @@ std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int 
 
 std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityBytes, int buffering,
                                                        std::int64_t minTiles) const {
-    auto start = shrinkToFit(capacityBytes, buffering, minTiles);
-    if (!start)
+    bool capped = false;
+    auto start = shrinkToFit(capacityBytes, buffering, minTiles, capped);
+    if (!start && capped)
         start = searchHalvedGrids(capacityBytes, buffering, minTiles);
     if (!start) return std::nullopt;
     return refine(std::move(*start), capacityBytes, buffering, minTiles);
@@ -498,7 +495,7 @@ std::optional<BlockCost> BlockTiler::searchHalvedGrids(std::uint64_t capacityByt
 }
 
 std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, int buffering,
-                                                 std::int64_t minTiles) const {
+                                                 std::int64_t minTiles, bool& capped) const {
     const ir::Shape& shape = anchorShape();
     ir::Shape extents = shape;
     for (auto& e : extents) e = std::max<std::int64_t>(1, e);
@@ -518,6 +515,7 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
         // re-reads inputs, splitting rows re-reads weights and halos); once it fits and only
         // more tiles are needed, the one that adds the least traffic.
         std::optional<TileGrid> best;
+        capped = false;
         GridEstimate bestEstimate;
         double bestScore = 0;
         for (std::size_t d = 0; d < extents.size(); ++d) {
@@ -525,7 +523,10 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
             ir::Shape candidate = extents;
             candidate[d] = (candidate[d] + 1) / 2;
             TileGrid g = makeGrid(shape, candidate);
-            if (g.tileCount() > kMaxTilesPerBlock) continue;
+            if (g.tileCount() > kMaxTilesPerBlock) {
+                capped = true;
+                continue;
+            }
             GridEstimate e = estimate(g, buffering, mp);
             double extra = e.dramBytes - current.dramBytes;
             double saved = static_cast<double>(current.footprint) - static_cast<double>(e.footprint);

@@ -108,7 +108,9 @@ class BlockTiler {
         double dramBytes = 0;        // reads, extrapolated from the middle tile
     };
     GridEstimate estimate(const TileGrid& grid, int buffering, int mp) const;
-    std::optional<BlockCost> shrinkToFit(std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
+    // `capped`: when it gives up, whether a halving was left that only the tile cap ruled out.
+    std::optional<BlockCost> shrinkToFit(std::uint64_t capacityBytes, int buffering,
+                                         std::int64_t minTiles, bool& capped) const;
     std::optional<BlockCost> searchHalvedGrids(std::uint64_t capacityBytes, int buffering,
                                                std::int64_t minTiles) const;
     BlockCost refine(BlockCost start, std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
