@@ -3,8 +3,7 @@
 // gives the same values as the whole tensor.
 
 #include "reference/Kernels.h"
-
-#include <cctype>
+#include "tiling/EinsumEquation.h"
 
 namespace strata::reference::kernels {
 
@@ -149,117 +148,15 @@ std::string gemmCheck(const SupportQuery& q) {
 
 // --- Einsum ---
 
-// An equation with its labels resolved: every distinct label (a letter, or one dim covered by
-// "...") gets an id; each input names one label id per dim, the output names its own.
-struct Einsum {
-    std::vector<std::vector<int>> inputs;
-    std::vector<int> output;
-    std::vector<std::int64_t> sizes; // per label id
-};
-
-// Parses `equation` against the input shapes; nullopt (with `why`) when malformed.
-std::optional<Einsum> parseEinsum(std::string equation, const std::vector<const Tensor*>& in,
-                                  std::string& why) {
-    std::erase(equation, ' ');
-    const auto arrow = equation.find("->");
-    const std::string lhs = equation.substr(0, arrow);
-    std::vector<std::string> terms(1);
-    for (char c : lhs) {
-        if (c == ',')
-            terms.emplace_back();
-        else
-            terms.back() += c;
-    }
-    if (terms.size() != in.size()) {
-        why = "equation has " + std::to_string(terms.size()) + " operand(s), op has " +
-              std::to_string(in.size());
-        return std::nullopt;
-    }
-    Einsum e;
-    std::vector<int> letterId(128, -1);
-    std::vector<int> count(128, 0);
-    std::size_t ellipsisRank = 0;
-    for (std::size_t k = 0; k < terms.size(); ++k) {
-        const auto dots = terms[k].find("...");
-        const std::size_t letters = terms[k].size() - (dots == std::string::npos ? 0 : 3);
-        if (in[k]->shape.size() < letters) {
-            why = "operand " + std::to_string(k) + " has fewer dims than labels";
-            return std::nullopt;
-        }
-        if (dots != std::string::npos)
-            ellipsisRank = std::max(ellipsisRank, in[k]->shape.size() - letters);
-    }
-    // Ellipsis dims are labels 0 .. ellipsisRank-1, right-aligned across operands.
-    e.sizes.assign(ellipsisRank, 1);
-    auto labelFor = [&](char c) {
-        if (letterId[std::size_t(c)] < 0) {
-            letterId[std::size_t(c)] = int(e.sizes.size());
-            e.sizes.push_back(-1);
-        }
-        return letterId[std::size_t(c)];
-    };
-    for (std::size_t k = 0; k < terms.size(); ++k) {
-        const std::string& t = terms[k];
-        const ir::Shape& shape = in[k]->shape;
-        std::vector<int> labels;
-        for (std::size_t i = 0; i < t.size();) {
-            if (t.compare(i, 3, "...") == 0) {
-                const std::size_t n = shape.size() - (t.size() - 3);
-                for (std::size_t j = 0; j < n; ++j)
-                    labels.push_back(int(ellipsisRank - n + j));
-                i += 3;
-                continue;
-            }
-            if (!std::isalpha(static_cast<unsigned char>(t[i]))) {
-                why = "unexpected '" + std::string(1, t[i]) + "' in the equation";
-                return std::nullopt;
-            }
-            ++count[std::size_t(t[i])];
-            labels.push_back(labelFor(t[i++]));
-        }
-        for (std::size_t d = 0; d < labels.size(); ++d) {
-            std::int64_t& size = e.sizes[std::size_t(labels[d])];
-            const std::int64_t dim = shape[d];
-            if (size == -1 || size == 1)
-                size = std::max<std::int64_t>(size, dim);
-            else if (dim != 1 && dim != size) {
-                why = "label sizes disagree";
-                return std::nullopt;
-            }
-        }
-        e.inputs.push_back(std::move(labels));
-    }
-    if (arrow != std::string::npos) {
-        const std::string rhs = equation.substr(arrow + 2);
-        for (std::size_t i = 0; i < rhs.size();) {
-            if (rhs.compare(i, 3, "...") == 0) {
-                for (std::size_t j = 0; j < ellipsisRank; ++j)
-                    e.output.push_back(int(j));
-                i += 3;
-            } else if (std::isalpha(static_cast<unsigned char>(rhs[i])) &&
-                       letterId[std::size_t(rhs[i])] >= 0) {
-                e.output.push_back(letterId[std::size_t(rhs[i++])]);
-            } else {
-                why = "output label '" + std::string(1, rhs[i]) + "' is not an input label";
-                return std::nullopt;
-            }
-        }
-    } else { // implicit: ellipsis dims, then letters used once, alphabetically
-        for (std::size_t j = 0; j < ellipsisRank; ++j)
-            e.output.push_back(int(j));
-        for (int c = 0; c < 128; ++c)
-            if (count[std::size_t(c)] == 1)
-                e.output.push_back(letterId[std::size_t(c)]);
-    }
-    return e;
-}
-
 // Each output element sums, over every value of the labels not in the output, the product of
 // the operands' elements those labels pick (a dim of size 1 broadcasts).
 Result einsumKernel(const KernelContext& ctx) {
     std::string why;
     std::vector<const Tensor*> in(ctx.inputs.begin(), ctx.inputs.end());
-    const auto e = parseEinsum(attrString(ctx.op, "equation", ""), in, why);
+    std::vector<ir::Shape> shapes;
+    for (const Tensor* t : in)
+        shapes.push_back(t->shape);
+    const auto e = tiling::parseEinsum(attrString(ctx.op, "equation", ""), shapes, why);
     if (!e)
         return why;
     std::vector<bool> inOutput(e->sizes.size(), false);

@@ -1,5 +1,6 @@
 #include "runtime/ComputeKernels.h"
 
+#include "runtime/EinsumKernel.h"
 #include "runtime/MoveKernels.h"
 #include "runtime/NormKernels.h"
 #include "runtime/Pool2d.h"
@@ -227,6 +228,8 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     case Kernel::Resize:
         return runResize(*p.resize, as<float>(p.output), as<float>(p.inputs[0]));
     case Kernel::Reference:
+        if (fastEinsum(p))
+            return;
         return runReference(p, workspace.reference);
     }
 }

@@ -59,9 +59,8 @@ TilingOutcome tileBlock(const Block& block, const ir::Graph& graph, std::uint64_
     if (block.tile.isAuto()) {
         auto chosen = tiler.chooseAndEvaluate(capacity, buffering, mp);
         if (!chosen) {
-            ir::Shape ones(tiler.anchorShape().size(), 1);
             outcome.status = TilingOutcome::Status::NoFit;
-            outcome.leastFootprint = tiler.interiorFootprint(tiling::makeGrid(tiler.anchorShape(), ones), buffering);
+            outcome.leastFootprint = tiler.elementTileFootprint(buffering);
             return outcome;
         }
         outcome.cost = std::move(*chosen);
@@ -109,6 +108,19 @@ BlockAnalysis analyzeBlock(const Block& block, const ir::Graph& graph, const tar
     switch (outcome->status) {
     case TilingOutcome::Status::BadTile: diagnostics.push_back(error(outcome->badTile, where)); return result;
     case TilingOutcome::Status::NoFit:
+        if (outcome->leastFootprint <= result.workingMemoryBytes) {
+            // Small tiles fit, but a grid of them would be more than a block may have.
+            diagnostics.push_back(
+                error("does not fit working memory '" + target.workingMemory + "' (" +
+                          formatBytes(result.workingMemoryBytes) + ") with at most " +
+                          std::to_string(tiling::kMaxTilesPerBlock) +
+                          " tiles: 1-element tiles need " + formatBytes(outcome->leastFootprint) +
+                          (buffering > 1 ? " with double buffering" : "") + ", but the output " +
+                          ir::shapeToString(graph.value(result.anchor).shape) +
+                          " would need more tiles than that",
+                      where));
+            return result;
+        }
         diagnostics.push_back(error("does not fit working memory '" + target.workingMemory + "' (" +
                                         formatBytes(result.workingMemoryBytes) +
                                         ") with any tile: even 1-element tiles need " +

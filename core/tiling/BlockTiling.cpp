@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <tuple>
 
 namespace strata::tiling {
 
@@ -330,6 +331,30 @@ std::uint64_t BlockTiler::interiorFootprint(const TileGrid& grid, int buffering)
     return peak;
 }
 
+std::uint64_t BlockTiler::elementTileFootprint(int buffering) const {
+    const ir::Shape& shape = anchorShape();
+    const TileGrid grid = makeGrid(shape, ir::Shape(shape.size(), 1));
+    if (grid.tileCount() == 0)
+        return 0;
+    // The middle tile, each dim moved to its first and last coordinate alone, and the two
+    // corners: 2 * rank + 3 tiles, not every combination (fuse-max asks this of many blocks).
+    std::vector<std::int64_t> middle(shape.size()), first(shape.size(), 0), last(shape.size());
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        middle[d] = grid.counts[d] / 2;
+        last[d] = grid.counts[d] - 1;
+    }
+    std::vector<std::vector<std::int64_t>> positions{middle, first, last};
+    for (std::size_t d = 0; d < shape.size(); ++d)
+        for (std::int64_t at : {std::int64_t(0), last[d]}) {
+            positions.push_back(middle);
+            positions.back()[d] = at;
+        }
+    std::uint64_t peak = 0;
+    for (const auto& position : positions)
+        peak = std::max(peak, evaluateTile(grid, position, buffering).peakBytes);
+    return peak;
+}
+
 BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int buffering, int mp) const {
     GridEstimate e;
     const std::int64_t tiles = grid.tileCount();
@@ -363,7 +388,10 @@ std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int 
 
 std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityBytes, int buffering,
                                                        std::int64_t minTiles) const {
-    auto start = shrinkToFit(capacityBytes, buffering, minTiles);
+    bool capped = false;
+    auto start = shrinkToFit(capacityBytes, buffering, minTiles, capped);
+    if (!start && capped)
+        start = searchHalvedGrids(capacityBytes, buffering, minTiles);
     if (!start) return std::nullopt;
     return refine(std::move(*start), capacityBytes, buffering, minTiles);
 }
@@ -412,8 +440,62 @@ BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int bu
     return best;
 }
 
+// The halving greedy takes the cut that saves the most working set per byte of extra traffic
+// first; for a convolution with large weights that is output channels, down to one, after which
+// its rows and columns must be cut so finely that the grid has too many tiles. A cut balanced
+// between channels and rows can still fit (FCN's dilated 512-channel convs on 256 KiB: 2
+// channels x 2 x 2 pixels, 50,176 tiles, where 1 channel needs 100,352). So when the greedy
+// fails, every grid whose extents are the dims halved 0, 1, 2, ... times is estimated and the
+// fitting one with the least traffic (enough tiles first) taken, checked tile by tile.
+std::optional<BlockCost> BlockTiler::searchHalvedGrids(std::uint64_t capacityBytes, int buffering,
+                                                       std::int64_t minTiles) const {
+    constexpr std::size_t kMaxCandidates = 4096;
+    const ir::Shape& shape = anchorShape();
+    std::vector<std::vector<std::int64_t>> halvings; // per dim: its extent halved 0, 1, ... times
+    std::size_t combinations = 1;
+    for (std::int64_t n : shape) {
+        std::vector<std::int64_t> e;
+        for (std::int64_t x = std::max<std::int64_t>(1, n);; x = (x + 1) / 2) {
+            e.push_back(x);
+            if (x == 1)
+                break;
+        }
+        combinations *= e.size();
+        if (combinations > kMaxCandidates)
+            return std::nullopt;
+        halvings.push_back(std::move(e));
+    }
+    const int mp = static_cast<int>(std::clamp<std::int64_t>(minTiles, 1, 1 << 20));
+    std::vector<std::tuple<bool, double, ir::Shape>> fitting; // (too few tiles, traffic, extents)
+    std::vector<std::size_t> at(shape.size(), 0);
+    ir::Shape extents(shape.size());
+    for (;;) {
+        for (std::size_t d = 0; d < shape.size(); ++d)
+            extents[d] = halvings[d][at[d]];
+        const TileGrid grid = makeGrid(shape, extents);
+        if (grid.tileCount() <= kMaxTilesPerBlock) {
+            const GridEstimate e = estimate(grid, buffering, mp);
+            if (e.footprint <= capacityBytes)
+                fitting.emplace_back(grid.tileCount() < minTiles, e.dramBytes, extents);
+        }
+        std::size_t d = shape.size();
+        while (d > 0 && ++at[d - 1] == halvings[d - 1].size())
+            at[--d] = 0;
+        if (d == 0)
+            break;
+    }
+    std::sort(fitting.begin(), fitting.end());
+    // The estimate looks at the middle tiles; the first few candidates are checked whole.
+    for (std::size_t i = 0; i < std::min<std::size_t>(fitting.size(), 8); ++i) {
+        BlockCost cost = evaluate(makeGrid(shape, std::get<2>(fitting[i])), buffering, mp);
+        if (cost.sramPeakBytes <= capacityBytes)
+            return cost;
+    }
+    return std::nullopt;
+}
+
 std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, int buffering,
-                                                 std::int64_t minTiles) const {
+                                                 std::int64_t minTiles, bool& capped) const {
     const ir::Shape& shape = anchorShape();
     ir::Shape extents = shape;
     for (auto& e : extents) e = std::max<std::int64_t>(1, e);
@@ -433,6 +515,7 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
         // re-reads inputs, splitting rows re-reads weights and halos); once it fits and only
         // more tiles are needed, the one that adds the least traffic.
         std::optional<TileGrid> best;
+        capped = false;
         GridEstimate bestEstimate;
         double bestScore = 0;
         for (std::size_t d = 0; d < extents.size(); ++d) {
@@ -440,7 +523,10 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
             ir::Shape candidate = extents;
             candidate[d] = (candidate[d] + 1) / 2;
             TileGrid g = makeGrid(shape, candidate);
-            if (g.tileCount() > kMaxTilesPerBlock) continue;
+            if (g.tileCount() > kMaxTilesPerBlock) {
+                capped = true;
+                continue;
+            }
             GridEstimate e = estimate(g, buffering, mp);
             double extra = e.dramBytes - current.dramBytes;
             double saved = static_cast<double>(current.footprint) - static_cast<double>(e.footprint);

@@ -73,6 +73,10 @@ class BlockTiler {
 
     // The per-tile working set of the grid's largest (interior) tile; cheap, for tile search.
     std::uint64_t interiorFootprint(const TileGrid& grid, int buffering) const;
+    // The working set of 1-element tiles: the largest of those at the anchor's corners, edges
+    // and middle (a dilated convolution's edge tiles read a wider box of taps than its middle
+    // ones), for saying why no grid fits.
+    std::uint64_t elementTileFootprint(int buffering) const;
 
     // Tile `index` of the grid (row-major): what it loads, computes and stores.
     TilePlan planTile(const TileGrid& grid, std::int64_t index) const;
@@ -81,7 +85,8 @@ class BlockTiler {
     // fewer when the anchor cannot be cut that finely): halve one dimension at a time, each time
     // the one that adds the least DRAM traffic for the working set it saves, until it fits; then
     // climb (grow a dimension, or grow one and halve another) while that lowers the traffic.
-    // nullopt when even 1-element tiles do not fit.
+    // When the halving paints itself into a corner (only grids of more than kMaxTilesPerBlock
+    // tiles left), every grid of halved extents is tried instead. nullopt when none fits.
     std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
                                        std::int64_t minTiles) const;
     // chooseGrid() and evaluate(grid, buffering, minTiles) in one pass over the tiles.
@@ -103,7 +108,11 @@ class BlockTiler {
         double dramBytes = 0;        // reads, extrapolated from the middle tile
     };
     GridEstimate estimate(const TileGrid& grid, int buffering, int mp) const;
-    std::optional<BlockCost> shrinkToFit(std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
+    // `capped`: when it gives up, whether a halving was left that only the tile cap ruled out.
+    std::optional<BlockCost> shrinkToFit(std::uint64_t capacityBytes, int buffering,
+                                         std::int64_t minTiles, bool& capped) const;
+    std::optional<BlockCost> searchHalvedGrids(std::uint64_t capacityBytes, int buffering,
+                                               std::int64_t minTiles) const;
     BlockCost refine(BlockCost start, std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
     TileResult evaluateTile(const TileGrid& grid, const std::vector<std::int64_t>& position,
                             int buffering) const;

@@ -65,6 +65,7 @@ Rule ruleFor(const ir::Op& op) {
             m.emplace(t, rules::globalPoolRule);
         m["MatMul"] = rules::matMulRule;
         m["Gemm"] = rules::gemmRule;
+        m["Einsum"] = rules::einsumRule;
         m["BatchNormalization"] = rules::batchNormRule;
         m["InstanceNormalization"] = rules::instanceNormRule;
         m["LayerNormalization"] = rules::layerNormRule;

@@ -67,9 +67,10 @@ InputRegions convTransposeRule(const RuleContext& ctx);
 InputRegions poolRule(const RuleContext& ctx);
 InputRegions globalPoolRule(const RuleContext& ctx);
 
-// RegionRulesMatMul.cpp
+// RegionRulesMatMul.cpp: contractions.
 InputRegions matMulRule(const RuleContext& ctx);
 InputRegions gemmRule(const RuleContext& ctx);
+InputRegions einsumRule(const RuleContext& ctx);
 
 // RegionRulesReduce.cpp: ops that read whole axes (normalizations, softmax, reductions).
 InputRegions batchNormRule(const RuleContext& ctx);

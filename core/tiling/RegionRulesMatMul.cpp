@@ -1,6 +1,8 @@
 // MatMul and Gemm: rows of A follow the output rows, columns of B the output columns, and both
-// read the whole contraction dim K. Exact.
+// read the whole contraction dim K. Einsum generalises it: a dim whose label is in the output
+// follows the output, a summed label is read whole. Exact.
 
+#include "tiling/EinsumEquation.h"
 #include "tiling/RegionRules.h"
 
 #include <algorithm>
@@ -63,6 +65,33 @@ InputRegions gemmRule(const RuleContext& ctx) {
     regions[0] = ctx.op.attrInt("transA", 0) ? Region{{0, a[0]}, rows} : Region{rows, {0, a[1]}};
     regions[1] = ctx.op.attrInt("transB", 0) ? Region{cols, {0, b[1]}} : Region{{0, b[0]}, cols};
     if (ctx.hasInput(2)) regions[2] = broadcastRegion(ctx.out, ctx.inputShape(2));
+    return regions;
+}
+
+InputRegions einsumRule(const RuleContext& ctx) {
+    InputRegions regions = fullInputs(ctx);
+    std::vector<ir::Shape> shapes;
+    for (std::size_t i = 0; i < ctx.inputCount(); ++i) {
+        if (!ctx.hasInput(i))
+            return regions; // the reference refuses it; stay safe
+        shapes.push_back(ctx.inputShape(i));
+    }
+    std::string why;
+    const auto e = parseEinsum(std::string(attrString(ctx.op, "equation", "")), shapes, why);
+    if (!e || e->output.size() != ctx.out.size())
+        return regions;
+    // Per label: the output's interval, or the whole label when it is summed over.
+    std::vector<Interval> range(e->sizes.size());
+    for (std::size_t l = 0; l < range.size(); ++l)
+        range[l] = {0, e->sizes[l]};
+    for (std::size_t d = 0; d < e->output.size(); ++d)
+        range[std::size_t(e->output[d])] = ctx.out[d];
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        Region in(shapes[i].size());
+        for (std::size_t d = 0; d < in.size(); ++d)
+            in[d] = shapes[i][d] == 1 ? Interval{0, 1} : range[std::size_t(e->inputs[i][d])];
+        regions[i] = std::move(in);
+    }
     return regions;
 }
 

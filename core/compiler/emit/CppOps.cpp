@@ -1,8 +1,10 @@
 #include "compiler/emit/CppOps.h"
 
-#include <fmt/format.h>
+#include "ir/ConstantValues.h"
+#include "reference/ResizeTaps.h"
 
 #include <cmath>
+#include <fmt/format.h>
 
 namespace strata::compiler::cpp {
 namespace {
@@ -118,13 +120,62 @@ class Printer {
             break;
         }
         case Kernel::Resize:
+            resize();
+            break;
         case Kernel::Reference:
-            break; // computeStatements refuses them
+            break; // computeStatements refuses it
         }
         return std::move(m_lines);
     }
 
   private:
+    // The taps of every output coordinate of the tile, per dim, as tables in the generated code
+    // (reference/ResizeTaps.h: the reference's own mapping, as the host runtime's Resize uses).
+    void resize() {
+        const ir::Op& op = m_g.op(m_g.value(m_c.outputs[0].value).producer);
+        auto constant = [&](std::size_t i) {
+            if (i >= op.inputs.size() || !op.inputs[i].valid())
+                return std::vector<double>{};
+            return ir::constantFloats(m_g, op.inputs[i]).value_or(std::vector<double>{});
+        };
+        const ir::Shape& in = m_g.value(op.inputs[0]).shape;
+        const reference::ResizeParams params = reference::resizeParams(
+            op, constant(1), constant(2), in, m_g.value(op.outputs[0]).shape);
+        const KernelView& y = m_c.outputs[0];
+        const std::size_t rank = y.full.size();
+        std::vector<int> taps(rank, 1);
+        std::vector<std::string> indexNames, weightNames;
+        for (std::size_t d = 0; d < rank; ++d) {
+            std::vector<std::vector<reference::ResizeTap>> perCoordinate;
+            for (std::int64_t j = 0; j < y.ext[d]; ++j) {
+                perCoordinate.push_back(reference::resizeTaps(params, d, y.lo[d] + j, in[d], rank));
+                // Only tf_crop_and_resize extrapolates, and lowering refuses it: pad with weight 0.
+                if (perCoordinate.back().empty())
+                    perCoordinate.back().push_back({0, 0.0});
+                taps[d] = std::max(taps[d], static_cast<int>(perCoordinate.back().size()));
+            }
+            Ints index;
+            std::vector<std::string> weights;
+            for (const auto& list : perCoordinate)
+                for (std::size_t t = 0; t < static_cast<std::size_t>(taps[d]); ++t) {
+                    index.push_back(list[std::min(t, list.size() - 1)].index);
+                    weights.push_back(t < list.size() ? floatLiteral(list[t].weight) : "0.0f");
+                }
+            indexNames.push_back("index" + std::to_string(d));
+            weightNames.push_back("weight" + std::to_string(d));
+            m_lines.push_back(
+                fmt::format("static const rt::i64 {}[] = {};", indexNames.back(), list(index)));
+            m_lines.push_back(fmt::format("static const float {}[] = {{{}}};", weightNames.back(),
+                                          fmt::join(weights, ", ")));
+        }
+        m_lines.push_back(fmt::format("const int taps[] = {{{}}};", fmt::join(taps, ", ")));
+        m_lines.push_back(
+            fmt::format("const rt::i64* const index[] = {{{}}};", fmt::join(indexNames, ", ")));
+        m_lines.push_back(
+            fmt::format("const float* const weight[] = {{{}}};", fmt::join(weightNames, ", ")));
+        call("rt::resize(y0, x0, taps, index, weight)");
+    }
+
     std::string optional(std::size_t i) const { return m_c.hasInput(i) ? "&x" + std::to_string(i) : "nullptr"; }
     void call(std::string text) { m_lines.push_back(std::move(text) + ";"); }
 
@@ -172,13 +223,6 @@ Expected<std::vector<std::string>> computeStatements(const ir::Graph& graph, con
                 "C++ emitter: {} (the host runtime runs it through the reference evaluator: "
                 "`strata-cli run`)",
                 call->whyReference),
-            Location{.node = op.name});
-    if (call->kernel == Kernel::Resize)
-        return error(
-            fmt::format(
-                "C++ emitter: {} '{}': strata_rt has no Resize kernel (the host runtime has: "
-                "`strata-cli run`)",
-                op.type, op.name),
             Location{.node = op.name});
     return callStatements(graph, *call, scratch);
 }

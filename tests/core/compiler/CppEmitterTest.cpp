@@ -212,6 +212,43 @@ g (float[2, 16, 24] X, bool[1, 16, 8] M, float[1, 1, 8] T) => (float[2, 16, 8] Y
         expectMatchesReference(*m->graph, compileWith(*m->graph, presetTarget("host"), strategy));
 }
 
+// Resize in generated code: the taps are tables the emitter computes with the reference's
+// mapping. Every mode torch and TF export, by scales and by sizes, in one graph; per op on the
+// host, and fused and cut into tiles by a small working memory.
+TEST(CppEmitter, ResizeReproducesTheReference) {
+    const char* modes[][3] = {
+        {"nearest", "asymmetric", "floor"},   {"nearest", "half_pixel", "round_prefer_ceil"},
+        {"linear", "pytorch_half_pixel", ""}, {"linear", "align_corners", ""},
+        {"cubic", "half_pixel", ""},
+    };
+    std::string outputs, body;
+    for (std::size_t i = 0; i < std::size(modes); ++i) {
+        const auto& [mode, transform, nearest] = modes[i];
+        const std::string attrs =
+            std::string("<mode = \"") + mode + "\", coordinate_transformation_mode = \"" +
+            transform + "\"" +
+            (*nearest ? std::string(", nearest_mode = \"") + nearest + "\"" : "") + ">";
+        const std::string k = std::to_string(i);
+        outputs += ", float[1, 3, 24, 25] y" + k + ", float[1, 3, 7, 20] z" + k;
+        body += "    u" + k + " = Resize " + attrs + " (r, , scales)\n    y" + k + " = Sigmoid (u" +
+                k + ")\n    z" + k + " = Resize " + attrs + " (x, , , sizes)\n";
+    }
+    auto m =
+        importText("<ir_version: 8, opset_import: [\"\" : 17]>\ng (float[1, 3, 12, 10] x) => (" +
+                   outputs.substr(2) +
+                   ") <float[4] scales = {1, 1, 2, 2.5}, int64[4] sizes = {1, 3, 7, 20}> {\n"
+                   "    r = Relu (x)\n" +
+                   body + "}\n");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    target::Target small = presetTarget("host");
+    for (auto& memory : small.memories)
+        if (memory.name == small.workingMemory)
+            memory.capacityBytes = 16 * 1024;
+    expectMatchesReference(*m->graph,
+                           compileWith(*m->graph, presetTarget("host"), Strategy::PerOp));
+    expectMatchesReference(*m->graph, compileWith(*m->graph, small, Strategy::FuseMax));
+}
+
 TEST(CppEmitter, RefusesAnOpItHasNoKernelFor) {
     auto m = importText(R"(
 <ir_version: 8, opset_import: ["" : 17]>

@@ -241,6 +241,22 @@ TEST(ComputeRegion, MatMulAndGemm) {
                        "Y = Gemm <transA = 1> (A, B, C)"));
 }
 
+TEST(ComputeRegion, Einsum) {
+    checkRegions(
+        model("(float[1, 3, 2, 5, 4] Q, float[1, 3, 2, 6, 4] K) => (float[1, 3, 2, 5, 6] S)",
+              "S = Einsum <equation = \"B G H I D, B G H J D -> B G H I J\"> (Q, K)"));
+    checkRegions(model("(float[2, 1, 5, 7] A, float[2, 3, 7, 6] B) => (float[2, 3, 5, 6] Y)",
+                       "Y = Einsum <equation = \"...ik,...kj->...ij\"> (A, B)"));
+    checkRegions(
+        model("(float[4, 5, 6] X) => (float[6, 4] Y)", "Y = Einsum <equation = \"ijk->ki\"> (X)"));
+    checkRegions(
+        model("(float[5, 5, 3] X) => (float[3, 5] Y)", "Y = Einsum <equation = \"iij->ji\"> (X)"));
+    checkRegions(model("(float[5, 3] X) => (float[5, 5] Y)",
+                       "Y = Einsum <equation = \"ik,jk->ij\"> (X, X)"));
+    checkRegions(model("(float[2, 3] A, float[3, 4] B, float[4, 2] C) => (float[2, 2] Y)",
+                       "Y = Einsum <equation = \"ij,jk,kl->il\"> (A, B, C)"));
+}
+
 TEST(ComputeRegion, SoftmaxAndNormalizations) {
     checkRegions(
         model("(float[2, 3, 5, 4] X) => (float[2, 3, 5, 4] Y)", "Y = Softmax <axis = 2> (X)"));

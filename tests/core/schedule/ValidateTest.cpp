@@ -136,6 +136,43 @@ TEST(Validate, NothingFitsATinyWorkingMemory) {
     EXPECT_TRUE(mentions(diags, "with any tile: even 1-element tiles need")) << test::joined(diags);
 }
 
+// The figure a no-fit error gives is the largest 1-element tile's. A dilated convolution as
+// DeepLab's ASPP writes it (dilation 12 on a 14x14 map): a middle output reads one pixel (its
+// other taps land in the padding), a corner one the 13x13 box between its two taps per dim.
+TEST(Validate, NoFitNamesTheLargest1ElementTile) {
+    auto m = test::importText(
+        "<ir_version: 8, opset_import: [\"\" : 17]>\n"
+        "g (float[1, 16, 14, 14] X, float[4, 16, 3, 3] W) => (float[1, 4, 14, 14] Y) {\n"
+        "    Y = Conv <dilations = [12, 12], pads = [12, 12, 12, 12]> (X, W)\n}\n");
+    ASSERT_TRUE(m) << test::joined(m.diagnostics());
+    const std::uint64_t capacity = 4096;
+    auto t = test::withWorkingMemory(test::preset("mncore2"), capacity);
+    auto diags = validate(perOp(*m->graph, t), *m->graph, t);
+    const Diagnostic* d = firstError(diags);
+    ASSERT_TRUE(d) << test::joined(diags);
+    const std::string said = "even 1-element tiles need ";
+    const auto at = d->message.find(said);
+    ASSERT_NE(at, std::string::npos) << d->message;
+    // "10.8 KiB": over the capacity (the middle tiles alone, under 1 KiB, would fit).
+    const double kib = std::stod(d->message.substr(at + said.size()));
+    EXPECT_NE(d->message.find("KiB", at), std::string::npos) << d->message;
+    EXPECT_GT(kib * 1024, double(capacity)) << d->message;
+}
+
+// Tiles small enough to fit would be more than a block may have: said so, not "any tile".
+TEST(Validate, NoFitUnderTheTileCapSaysSo) {
+    auto m = test::importText(
+        "<ir_version: 8, opset_import: [\"\" : 17]>\n"
+        "g (float[1, 64, 300, 300] X, float[1, 64, 1, 1] W) => (float[1, 1, 300, 300] Y) {\n"
+        "    Y = Conv (X, W)\n}\n");
+    ASSERT_TRUE(m) << test::joined(m.diagnostics());
+    auto t = test::withWorkingMemory(test::preset("mncore2"), 768);
+    auto diags = validate(perOp(*m->graph, t), *m->graph, t);
+    EXPECT_TRUE(mentions(diags, "with at most 65536 tiles: 1-element tiles need"))
+        << test::joined(diags);
+    EXPECT_FALSE(mentions(diags, "with any tile")) << test::joined(diags);
+}
+
 TEST(Validate, ScheduleForAnotherModel) {
     auto g = test::convChain();
     auto t = test::preset("mncore2");

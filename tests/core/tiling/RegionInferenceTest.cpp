@@ -144,6 +144,46 @@ TEST(RegionInference, MatMulVectorOperands) {
               (Strings{"[0,1)x[2,4)x[0,8)", "[0,8)"}));
 }
 
+// Einsum as MaxViT's attention writes it (upper-case labels, spaces): free labels follow the
+// output, the contracted D (then J) is read whole.
+TEST(RegionInference, EinsumAttentionAsMaxVitWritesIt) {
+    auto scores = graphOf(
+        model("(float[1, 4, 2, 5, 3] Q, float[1, 4, 2, 6, 3] K) => (float[1, 4, 2, 5, 6] S)",
+              "S = Einsum <equation = \"B G H I D, B G H J D -> B G H I J\"> (Q, K)"));
+    EXPECT_EQ(regionsFor(*scores, "Einsum", {{0, 1}, {1, 3}, {1, 2}, {2, 4}, {0, 6}}),
+              (Strings{"[0,1)x[1,3)x[1,2)x[2,4)x[0,3)", "[0,1)x[1,3)x[1,2)x[0,6)x[0,3)"}));
+    auto context = graphOf(
+        model("(float[1, 4, 2, 5, 6] P, float[1, 4, 2, 6, 3] V) => (float[1, 4, 2, 5, 3] O)",
+              "O = Einsum <equation = \"BGHIJ,BGHJD->BGHID\"> (P, V)"));
+    EXPECT_EQ(regionsFor(*context, "Einsum", {{0, 1}, {3, 4}, {0, 2}, {0, 5}, {1, 2}}),
+              (Strings{"[0,1)x[3,4)x[0,2)x[0,5)x[0,6)", "[0,1)x[3,4)x[0,2)x[0,6)x[1,2)"}));
+}
+
+// A transposed output, a label repeated in one operand (its diagonal), the same value as both
+// operands, and "..." broadcast against a size-1 dim.
+TEST(RegionInference, EinsumTransposeDiagonalRepeatedOperandEllipsis) {
+    auto transposed = graphOf(
+        model("(float[4, 7] X) => (float[7, 4] Y)", "Y = Einsum <equation = \"ij->ji\"> (X)"));
+    EXPECT_EQ(regionsFor(*transposed, "Einsum", {{2, 5}, {1, 3}}), (Strings{"[1,3)x[2,5)"}));
+    auto diagonal =
+        graphOf(model("(float[6, 6] X) => (float[6] Y)", "Y = Einsum <equation = \"ii->i\"> (X)"));
+    EXPECT_EQ(regionsFor(*diagonal, "Einsum", {{2, 4}}), (Strings{"[2,4)x[2,4)"}));
+    auto gram = graphOf(model("(float[5, 3] X) => (float[5, 5] Y)",
+                              "Y = Einsum <equation = \"ik,jk->ij\"> (X, X)"));
+    // One value, two operand slots: rows [1,2) for i, rows [3,5) for j (the tiler unions them).
+    EXPECT_EQ(regionsFor(*gram, "Einsum", {{1, 2}, {3, 5}}),
+              (Strings{"[1,2)x[0,3)", "[3,5)x[0,3)"}));
+    auto batched =
+        graphOf(model("(float[2, 1, 4, 8] A, float[1, 3, 8, 5] B) => (float[2, 3, 4, 5] Y)",
+                      "Y = Einsum <equation = \"...ik,...kj->...ij\"> (A, B)"));
+    EXPECT_EQ(regionsFor(*batched, "Einsum", {{1, 2}, {0, 2}, {1, 3}, {2, 4}}),
+              (Strings{"[1,2)x[0,1)x[1,3)x[0,8)", "[0,1)x[0,2)x[0,8)x[2,4)"}));
+    auto implicit = graphOf(model("(float[3, 4] A, float[4, 5] B) => (float[3, 5] Y)",
+                                  "Y = Einsum <equation = \"ij,jk\"> (A, B)"));
+    EXPECT_EQ(regionsFor(*implicit, "Einsum", {{1, 2}, {4, 5}}),
+              (Strings{"[1,2)x[0,4)", "[0,4)x[4,5)"}));
+}
+
 TEST(RegionInference, GemmTransB) {
     auto g =
         graphOf(model("(float[4, 8] A, float[6, 8] B, float[6] C, float[8, 4] P, float[8, 6] Q, "

@@ -1110,6 +1110,37 @@ void where(const View<T>& y, const View<std::uint8_t>& cond, const View<T>& a, c
     });
 }
 
+// Resize: along dim d, coordinate j of y's box (counted from y.lo[d]) sums taps[d] input
+// coordinates index[d][j * taps[d] + t] (the tensor's own) times weight[d][j * taps[d] + t]; the
+// emitter computes the taps with the reference evaluator's mapping, so every mode (nearest,
+// linear, cubic) and coordinate transform agrees with it. A tap of weight 0 is never read (it
+// pads a coordinate that has fewer taps).
+inline void resize(const View<float>& y, const View<float>& x, const int* taps,
+                   const i64* const* index, const float* const* weight) {
+    const int rank = y.rank;
+    i64 xi[kMaxRank] = {};
+    int t[kMaxRank] = {};
+    forEachIndex(y, [&](const i64* yi) {
+        float acc = 0.0f;
+        for (;;) {
+            float w = 1.0f;
+            for (int d = 0; d < rank; ++d) {
+                const i64 k = (yi[d] - y.lo[d]) * taps[d] + t[d];
+                xi[d] = index[d][k];
+                w *= weight[d][k];
+            }
+            if (w != 0.0f)
+                acc += w * x.at(xi);
+            int d = rank - 1;
+            while (d >= 0 && ++t[d] == taps[d])
+                t[d--] = 0;
+            if (d < 0)
+                break;
+        }
+        y.at(yi) = acc;
+    });
+}
+
 // --- files -----------------------------------------------------------------------------------
 
 // Reads exactly `bytes` bytes of `path` into `out`; false with a message when it cannot.
