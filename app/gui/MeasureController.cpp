@@ -2,6 +2,7 @@
 
 #include "DocumentRequest.h"
 #include "ScheduleDocument.h"
+#include "trace/AccuracyReport.h"
 #include "trace/TraceCompare.h"
 #include "trace/TraceSummary.h"
 #include "views/graph/GraphScene.h"
@@ -101,7 +102,20 @@ void MeasureController::show(std::shared_ptr<const MeasuredRun> run, CompileRequ
     // Per block as compareTraces pairs them: the same figures as strata-cli compare's.
     if (auto compared = trace::compareTraces(m_last->emulation->trace, m_last->measured))
         for (const trace::BlockComparison& b : compared->blocks)
-            m_blocks[b.block] = {static_cast<double>(b.measuredPs) * 1e-12, b.error};
+            m_blocks[b.block] = {static_cast<double>(b.measuredPs) * 1e-12, b.error, {}, {}};
+    // And the split of each block's time by kind, as strata-cli accuracy reports it.
+    if (auto report = trace::accuracyReport(m_last->emulation->trace, {m_last->measured}))
+        for (const trace::BlockAccuracy& b : report->blocks) {
+            auto found = m_blocks.find(b.block);
+            if (found == m_blocks.end())
+                continue;
+            auto seconds = [](const trace::KindTimes& t) {
+                return views::schedule::ScheduleTableModel::KindSplit{
+                    t.computePs * 1e-12, t.transferPs * 1e-12, t.waitPs * 1e-12};
+            };
+            found->second.predictedSplit = seconds(b.emulated);
+            found->second.measuredSplit = seconds(b.measured);
+        }
     applyMeasurements();
 }
 
@@ -116,11 +130,7 @@ void MeasureController::applyMeasurements() {
     if (!m_table)
         return;
     const bool current = isCurrent() && m_document->snapshot().schedule == m_shown.schedule;
-    std::unordered_map<int, views::schedule::ScheduleTableModel::BlockMeasurement> byBlock;
-    if (current)
-        for (const auto& [block, figures] : m_blocks)
-            byBlock[block] = {figures.first, figures.second};
-    m_table->setMeasurements(byBlock);
+    m_table->setMeasurements(current ? m_blocks : decltype(m_blocks){});
 }
 
 void MeasureController::setRunning(bool running) {

@@ -6,10 +6,10 @@
 
 #include "MeasureJob.h"
 #include "MeasuredRun.h"
+#include "views/schedule/ScheduleTableModel.h"
 
 #include <QObject>
 #include <memory>
-
 #include <unordered_map>
 
 class QAction;
@@ -70,7 +70,8 @@ class MeasureController : public QObject {
     CompileRequest m_shown;
     std::shared_ptr<const MeasuredRun> m_last;
     views::schedule::ScheduleTableModel* m_table = nullptr;
-    std::unordered_map<int, std::pair<double, double>> m_blocks; // last(): measured s, error
+    std::unordered_map<int, views::schedule::ScheduleTableModel::BlockMeasurement>
+        m_blocks; // last()'s, by block
     QAction* m_run = nullptr;
     QAction* m_cancel = nullptr;
 };

@@ -85,6 +85,27 @@ TEST_F(ScheduleTableModelTest, PassesTheModelTester) {
     m_model.clearMeasurements();
 }
 
+// The split of a block's time by kind, predicted / measured, where the run gave it; sorted by the
+// measured time.
+TEST_F(ScheduleTableModelTest, ComputeTransferAndWaitPredictedAgainstMeasured) {
+    m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
+    M::BlockMeasurement split{1e-3, 0.3, M::KindSplit{2e-3, 5e-4, 1e-6},
+                              M::KindSplit{1e-3, 7e-4, 3e-6}};
+    M::BlockMeasurement noSplit{2e-3, -0.05, std::nullopt, std::nullopt};
+    m_model.setMeasurements({{m_perOp.blocks[0].id, split}, {m_perOp.blocks[1].id, noSplit}});
+    EXPECT_EQ(text(0, M::ComputeSplitColumn), QStringLiteral("2.00 ms / 1.00 ms"));
+    EXPECT_EQ(text(0, M::TransferSplitColumn), QStringLiteral("500 \u00b5s / 700 \u00b5s"));
+    EXPECT_EQ(text(0, M::WaitSplitColumn), QStringLiteral("1.00 \u00b5s / 3.00 \u00b5s"));
+    EXPECT_EQ(text(1, M::ComputeSplitColumn), QString());
+    EXPECT_EQ(m_model.index(0, M::TransferSplitColumn).data(M::SortRole).toDouble(), 7e-4);
+    EXPECT_EQ(m_model.index(1, M::TransferSplitColumn).data(M::SortRole).toDouble(), -1.0);
+    EXPECT_EQ(m_model.headerData(M::ComputeSplitColumn, Qt::Horizontal).toString(),
+              QStringLiteral("Compute"));
+    EXPECT_FALSE(m_model.headerData(M::WaitSplitColumn, Qt::Horizontal, Qt::ToolTipRole)
+                     .toString()
+                     .isEmpty());
+}
+
 TEST_F(ScheduleTableModelTest, MeasuredTimesAndSignedErrorsUntilTheNextSnapshot) {
     m_model.setSnapshot(snapshotOf(m_graph, m_target, m_perOp));
     m_model.setPredictions({{m_perOp.blocks[0].id, 1.3e-3}, {m_perOp.blocks[1].id, 0.95e-3}});
@@ -94,7 +115,7 @@ TEST_F(ScheduleTableModelTest, MeasuredTimesAndSignedErrorsUntilTheNextSnapshot)
                              {m_perOp.blocks[2].id, {2e-3, 0.12}}});
     ASSERT_EQ(changed.count(), 1);
     EXPECT_EQ(changed.at(0).at(0).toModelIndex().column(), M::MeasuredColumn);
-    EXPECT_EQ(changed.at(0).at(1).toModelIndex().column(), M::PredictionErrorColumn);
+    EXPECT_EQ(changed.at(0).at(1).toModelIndex().column(), M::WaitSplitColumn);
     EXPECT_EQ(text(0, M::MeasuredColumn), QStringLiteral("1.00 ms"));
     EXPECT_EQ(text(0, M::PredictionErrorColumn), QStringLiteral("+30.0 %"));
     EXPECT_EQ(text(1, M::PredictionErrorColumn), QStringLiteral("-5.0 %"));

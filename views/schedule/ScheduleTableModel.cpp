@@ -41,6 +41,13 @@ QString percent(double fraction) {
 }
 
 // "+12.3 %", "-4.0 %": the sign says which way the prediction is off.
+// One kind's seconds of a split, by its column.
+double splitOf(const ScheduleTableModel::KindSplit& split, int column) {
+    return column == ScheduleTableModel::ComputeSplitColumn    ? split.compute
+           : column == ScheduleTableModel::TransferSplitColumn ? split.transfer
+                                                               : split.wait;
+}
+
 QString signedPercent(double fraction) {
     return QStringLiteral("%1%2 %").arg(fraction >= 0 ? QStringLiteral("+") : QString(),
                                        QString::number(fraction * 100, 'f', 1));
@@ -76,7 +83,7 @@ void ScheduleTableModel::setMeasurements(const std::unordered_map<int, BlockMeas
     }
     if (!m_rows.empty())
         emit dataChanged(index(0, MeasuredColumn),
-                         index(static_cast<int>(m_rows.size()) - 1, PredictionErrorColumn));
+                         index(static_cast<int>(m_rows.size()) - 1, WaitSplitColumn));
 }
 
 std::vector<ScheduleTableModel::Row> ScheduleTableModel::buildRows(const ScheduleSnapshot& snap) {
@@ -175,6 +182,9 @@ bool ScheduleTableModel::isNumeric(int column) {
     case PredictedColumn:
     case MeasuredColumn:
     case PredictionErrorColumn:
+    case ComputeSplitColumn:
+    case TransferSplitColumn:
+    case WaitSplitColumn:
         return true;
     default:
         return false;
@@ -292,6 +302,15 @@ QVariant ScheduleTableModel::displayData(const Row& row, int column) const {
         return row.measurement ? graph::formatSeconds(row.measurement->measuredSeconds) : QString();
     case PredictionErrorColumn:
         return row.measurement ? signedPercent(row.measurement->error) : QString();
+    case ComputeSplitColumn:
+    case TransferSplitColumn:
+    case WaitSplitColumn: {
+        if (!row.measurement || !row.measurement->predictedSplit || !row.measurement->measuredSplit)
+            return QString();
+        return QStringLiteral("%1 / %2").arg(
+            graph::formatSeconds(splitOf(*row.measurement->predictedSplit, column)),
+            graph::formatSeconds(splitOf(*row.measurement->measuredSplit, column)));
+    }
     case ErrorColumn:
         if (!row.errors.isEmpty())
             return row.errors.front();
@@ -334,6 +353,13 @@ QVariant ScheduleTableModel::sortData(const Row& row, int column) const {
     case PredictionErrorColumn:
         // By size, so the worst predictions come first when sorted descending; none sorts last.
         return row.measurement ? std::abs(row.measurement->error) : -1.0;
+    case ComputeSplitColumn:
+    case TransferSplitColumn:
+    case WaitSplitColumn:
+        // By the measured time; none sorts first.
+        return row.measurement && row.measurement->measuredSplit
+                   ? splitOf(*row.measurement->measuredSplit, column)
+                   : -1.0;
     case ErrorColumn:
         // Errors first when sorted descending, then warnings, then the rest by id.
         return (row.errors.isEmpty() ? 0 : 2) + (row.warnings.isEmpty() ? 0 : 1);
@@ -424,6 +450,14 @@ QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation
         case PredictionErrorColumn:
             return tr("(predicted - measured) / measured: + the emulator is too slow, - too fast; "
                       "amber from 10 %, red from 25 %");
+        case ComputeSplitColumn:
+            return tr(
+                "Time the block's computes took, summed over its cores: predicted / measured");
+        case TransferSplitColumn:
+            return tr(
+                "Time the block's transfers took, summed over its cores: predicted / measured");
+        case WaitSplitColumn:
+            return tr("Time the block's cores waited on transfers: predicted / measured");
         default:
             return {};
         }
@@ -459,6 +493,12 @@ QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation
         return tr("Measured");
     case PredictionErrorColumn:
         return tr("Error");
+    case ComputeSplitColumn:
+        return tr("Compute");
+    case TransferSplitColumn:
+        return tr("Transfers");
+    case WaitSplitColumn:
+        return tr("Waits");
     case ErrorColumn:
         return tr("Check");
     default:

@@ -33,6 +33,9 @@ class ScheduleTableModel : public QAbstractTableModel {
         PredictedColumn,
         MeasuredColumn,        // the block's time in a Run on Host of this schedule
         PredictionErrorColumn, // (predicted - measured) / measured, signed
+        ComputeSplitColumn,    // the block's compute time, predicted / measured
+        TransferSplitColumn,   // its transfer time, likewise
+        WaitSplitColumn,       // its wait time, likewise
         ErrorColumn,
         ColumnCount
     };
@@ -52,10 +55,19 @@ class ScheduleTableModel : public QAbstractTableModel {
         PredictionErrorRole,
     };
 
-    // One block's figures from a run on this computer (trace::BlockComparison).
+    // A block's time by kind of event: its events' durations summed over its cores (seconds).
+    struct KindSplit {
+        double compute = 0;
+        double transfer = 0;
+        double wait = 0;
+    };
+    // One block's figures from a run on this computer (trace::BlockComparison), and the split
+    // of its time predicted and measured (trace::accuracyReport's per-block sums), where known.
     struct BlockMeasurement {
         double measuredSeconds = 0;
         double error = 0; // (predicted - measured) / measured
+        std::optional<KindSplit> predictedSplit;
+        std::optional<KindSplit> measuredSplit;
     };
     // |error| from which the Error column is coloured amber, and red.
     static constexpr double kNotableError = 0.10;

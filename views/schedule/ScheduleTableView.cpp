@@ -22,11 +22,24 @@ struct ColumnLimits {
 
 // Widths in ems, so the table looks the same at any font size.
 constexpr ColumnLimits kLimits[] = {
-    {M::BlockColumn, 4, 6}, {M::OpsColumn, 3, 4},       {M::RangeColumn, 12, 24},
-    {M::MpColumn, 3, 4},    {M::TileColumn, 6, 10},     {M::BufferingColumn, 5, 6},
-    {M::TilesColumn, 4, 6}, {M::SramColumn, 9, 12},     {M::DramColumn, 5, 7},
-    {M::FlopsColumn, 6, 8}, {M::RecomputeColumn, 7, 8}, {M::PredictedColumn, 8, 9},
-    {M::MeasuredColumn, 8, 9}, {M::PredictionErrorColumn, 6, 7},
+    {M::BlockColumn, 4, 6},
+    {M::OpsColumn, 3, 4},
+    {M::RangeColumn, 12, 24},
+    {M::MpColumn, 3, 4},
+    {M::TileColumn, 6, 10},
+    {M::BufferingColumn, 5, 6},
+    {M::TilesColumn, 4, 6},
+    {M::SramColumn, 9, 12},
+    {M::DramColumn, 5, 7},
+    {M::FlopsColumn, 6, 8},
+    {M::RecomputeColumn, 7, 8},
+    {M::PredictedColumn, 8, 9},
+    {M::MeasuredColumn, 8, 9},
+    {M::PredictionErrorColumn, 6, 7},
+    // "612 us / 725 us": room for both before a run fills them.
+    {M::ComputeSplitColumn, 12, 14},
+    {M::TransferSplitColumn, 12, 14},
+    {M::WaitSplitColumn, 12, 14},
 };
 constexpr int kErrorMinEm = 6;
 
