@@ -12,12 +12,6 @@
 namespace strata::test {
 namespace {
 
-void expectNear(const std::vector<float>& a, const std::vector<float>& b) {
-    ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i)
-        ASSERT_NEAR(a[i], b[i], 1e-4f) << "element " << i;
-}
-
 struct ConvCase {
     const char* name;
     i64 n, c, h, w, m, group, k, stride, pad, dilation;
@@ -53,7 +47,7 @@ TEST_P(FastConvTest, MatchesTheLoop) {
     const rt::Window2d win{
         {p.k, p.k}, {p.stride, p.stride}, {p.pad, p.pad}, {p.dilation, p.dilation}};
     rt::conv2d(loop.view, x.view, w.view, &b.view, win, p.group);
-    expectNear(fast.data, loop.data);
+    expectNear(fast.data, loop.data, 1e-4f);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -85,7 +79,7 @@ TEST(FastConv, PointwiseReadsARowTileOutOfALargerInputBox) {
     ASSERT_TRUE(runtime::fastConv(fast.view, x.view, w.view, nullptr, call, workspace));
     EXPECT_TRUE(workspace.columns.empty()); // no im2col copy
     rt::conv2d(loop.view, x.view, w.view, nullptr, rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
-    expectNear(fast.data, loop.data);
+    expectNear(fast.data, loop.data, 1e-4f);
 }
 
 // Tiles of output channels over one input box: the second tile uses the first one's columns, as
@@ -108,7 +102,7 @@ TEST(FastConv, TilesOfOutputChannelsReuseColumnsOfTheSameInputOnly) {
         std::copy(w.data.begin() + ch0 * 72, w.data.begin() + (ch0 + 8) * 72, wTile.data.begin());
         ASSERT_TRUE(runtime::fastConv(fast.view, x.view, wTile.view, nullptr, call, workspace));
         rt::conv2d(loop.view, x.view, wTile.view, nullptr, win, 1);
-        expectNear(fast.data, loop.data);
+        expectNear(fast.data, loop.data, 1e-4f);
     };
     tile(0, 0, 7);
     EXPECT_EQ(workspace.columnsReused, 0u);
@@ -142,7 +136,7 @@ TEST(FastGemm, EveryTransposeWithBroadcastBiasOnARowTile) {
                 call.params = {0.5f, 2.0f};
                 ASSERT_TRUE(runtime::fastGemm(fast.view, a.view, b.view, &c.view, call));
                 rt::gemm(loop.view, a.view, b.view, &c.view, ta, tb, 0.5f, 2.0f);
-                expectNear(fast.data, loop.data);
+                expectNear(fast.data, loop.data, 1e-4f);
             }
 }
 
@@ -156,7 +150,7 @@ TEST(FastMatMul, BroadcastBatchesOnATile) {
         loop.view.data = loop.data.data();
         ASSERT_TRUE(runtime::fastMatMul(fast.view, a.view, b.view));
         rt::matmul(loop.view, a.view, b.view);
-        expectNear(fast.data, loop.data);
+        expectNear(fast.data, loop.data, 1e-4f);
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include "runtime/ComputeKernels.h"
 
+#include <gtest/gtest.h>
 #include <random>
 #include <vector>
 
@@ -31,10 +32,20 @@ struct Box {
         }
         std::uniform_real_distribution<float> u(-1, 1);
         data.resize(static_cast<std::size_t>(n));
-        for (float& v : data) v = u(rng);
+        for (float& v : data)
+            v = u(rng);
         view.data = data.data();
     }
-    static Box whole(std::vector<i64> full, std::mt19937& rng) { return Box(full, std::vector<i64>(full.size(), 0), full, rng); }
+    static Box whole(std::vector<i64> full, std::mt19937& rng) {
+        return Box(full, std::vector<i64>(full.size(), 0), full, rng);
+    }
 };
+
+// Element by element within `tolerance`; stops at the first difference, naming it.
+inline void expectNear(const std::vector<float>& a, const std::vector<float>& b, float tolerance) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        ASSERT_NEAR(a[i], b[i], tolerance) << "element " << i;
+}
 
 } // namespace strata::test

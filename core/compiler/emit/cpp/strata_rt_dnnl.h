@@ -1,0 +1,375 @@
+// strata_rt's oneDNN kernels: convolutions with a window on oneDNN's direct convolution
+// (DnnlConvolutions, the class the host runtime calls too) and, in a generated file built with
+// -DSTRATA_RT_DNNL, the other convolutions, Gemm and MatMul as matrix products on oneDNN's
+// sgemm. Part of strata_rt.h, which includes it after View and Window2d (and the C++ emitter
+// inlines it there); not a header of its own.
+#pragma once
+
+#if defined(STRATA_RT_DNNL) || defined(STRATA_RT_DNNL_KERNELS)
+#include <array>
+#include <dnnl.hpp>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#endif
+
+namespace strata_rt {
+
+#if defined(STRATA_RT_DNNL) || defined(STRATA_RT_DNNL_KERNELS)
+// --- convolutions on oneDNN's direct kernels (the host runtime's too) ---------------------------
+
+// Convolutions with a window (larger than 1x1, one group) on oneDNN's direct convolution
+// (brgconv / jit kernels). Those want activations in a channel-blocked layout and weights packed
+// to match; the boxes stay row-major, so each call reorders its input box into the blocked
+// layout and the result back. One object per thread: it keeps a primitive per tile shape,
+// constant weight tiles packed once (by the caller's key for the weights), and, for tiles of
+// output channels over the same input bytes, the reordered input.
+class DnnlConvolutions {
+  public:
+    // Whether oneDNN is this window's faster kernel (docs/RUNTIME.md has the measurements): a
+    // 1x1 window stays on sgemm, which needs no im2col there.
+    static bool suits(const Window2d& win, i64 group) {
+        return group == 1 && win.kernel[0] * win.kernel[1] > 1;
+    }
+
+    // y = conv(x, w) + b on the operand boxes. `weightsKey` names constant weights (their packed
+    // tiles are kept), or is negative. False, having written nothing, where the boxes lack what
+    // the output box reads or oneDNN has no fast kernel for the shape.
+    bool run(const View<float>& y, const View<float>& x, const View<float>& w, const View<float>* b,
+             const Window2d& win, i64 group, i64 weightsKey) {
+        if (!suits(win, group) || y.rank != 4 || x.rank != 4 || w.rank != 4)
+            return false;
+        const i64 channels = w.full[1];
+        const bool wholeTaps = w.lo[1] == 0 && w.ext[1] == channels && w.lo[2] == 0 &&
+                               w.ext[2] == w.full[2] && w.lo[3] == 0 && w.ext[3] == w.full[3];
+        if (channels != x.full[1] || !wholeTaps || !holds(w, 0, y.lo[1], y.ext[1]))
+            return false;
+        if (!holds(x, 0, y.lo[0], y.ext[0]) || !holds(x, 1, 0, channels))
+            return false;
+        if (b && (b->stride[0] != 1 || !holds(*b, 0, y.lo[1], y.ext[1])))
+            return false;
+        Span rows, cols;
+        if (!inputSpan(y, x, win, 0, rows) || !inputSpan(y, x, win, 1, cols))
+            return false;
+        if (y.count() == 0)
+            return true;
+
+        if (!m_engine) {
+            m_engine.emplace(dnnl::engine::kind::cpu, 0);
+            m_stream.emplace(*m_engine);
+        }
+        const Key key{
+            y.ext[0],       channels,        rows.size,       cols.size,      y.ext[1],
+            y.ext[2],       y.ext[3],        win.kernel[0],   win.kernel[1],  win.stride[0],
+            win.stride[1],  win.dilation[0], win.dilation[1], rows.padBefore, rows.padAfter,
+            cols.padBefore, cols.padAfter,   x.stride[0],     x.stride[1],    x.stride[2],
+            x.stride[3],    y.stride[0],     y.stride[1],     y.stride[2],    y.stride[3],
+            w.stride[0],    w.stride[1],     w.stride[2],     w.stride[3],    b ? 1 : 0};
+        auto [it, created] = m_entries.try_emplace(key);
+        Entry& e = it->second;
+        if (created)
+            create(e, y, x, w, b, win, rows, cols);
+        if (!e.usable)
+            return false;
+
+        const i64 xi[4] = {y.lo[0], 0, rows.first, cols.first}, wi[4] = {y.lo[1], 0, 0, 0};
+        dnnl::memory src(e.srcPlain, *m_engine, const_cast<float*>(&x.at(xi)));
+        dnnl::memory dst(e.dstPlain, *m_engine, y.data);
+        dnnl::memory weights = weightsFor(e, &w.at(wi), weightsKey, y.lo[1]);
+        if (e.toBlocked)
+            reorderInput(e, x, src, y.ext[1] < y.full[1]);
+        std::unordered_map<int, dnnl::memory> args{
+            {DNNL_ARG_SRC, e.toBlocked ? e.srcBlocked : src},
+            {DNNL_ARG_WEIGHTS, weights},
+            {DNNL_ARG_DST, e.fromBlocked ? e.dstBlocked : dst}};
+        const i64 bi[1] = {y.lo[1]};
+        if (b)
+            args.emplace(DNNL_ARG_BIAS,
+                         dnnl::memory(e.biasPlain, *m_engine, const_cast<float*>(&b->at(bi))));
+        e.conv.execute(*m_stream, args);
+        if (e.fromBlocked)
+            e.fromBlocked->execute(*m_stream, e.dstBlocked, dst);
+        m_stream->wait();
+        return true;
+    }
+
+    // Tiles of output channels that found their input already reordered (tests, figures).
+    std::uint64_t inputReordersSkipped() const {
+        std::uint64_t n = 0;
+        for (const auto& entry : m_entries)
+            n += entry.second.reordersSkipped;
+        return n;
+    }
+
+  private:
+    using Key = std::array<i64, 30>; // everything a primitive and its reorders are specialised to
+    using Dims = dnnl::memory::dims;
+
+    struct Entry {
+        bool usable = false; // oneDNN has a fast kernel for this shape
+        dnnl::convolution_forward::primitive_desc pd;
+        dnnl::convolution_forward conv;
+        dnnl::memory::desc srcPlain, dstPlain, weightsPlain, biasPlain;
+        std::optional<dnnl::reorder> toBlocked, fromBlocked;
+        dnnl::memory srcBlocked, dstBlocked, weightsScratch;
+        std::map<std::array<i64, 2>, dnnl::memory> packedWeights; // by (weights key, first channel)
+        const float* keptFrom = nullptr; // the input box whose bytes srcBlocked holds reordered
+        std::vector<float> keptBytes;
+        std::uint64_t reordersSkipped = 0;
+    };
+
+    // One spatial dim of a tile: the input range [first, first + size) the output box reads
+    // inside the tensor, and the zero padding before and after it.
+    struct Span {
+        i64 first = 0, size = 0, padBefore = 0, padAfter = 0;
+    };
+
+    static bool holds(const View<float>& v, int d, i64 lo, i64 n) {
+        return v.lo[d] <= lo && lo + n <= v.lo[d] + v.ext[d];
+    }
+
+    static bool inputSpan(const View<float>& y, const View<float>& x, const Window2d& win, int d,
+                          Span& out) {
+        const i64 k = win.kernel[d], s = win.stride[d], dil = win.dilation[d];
+        if (k < 1 || s < 1 || dil < 1)
+            return false;
+        const i64 lo = y.lo[2 + d] * s - win.padBegin[d];
+        const i64 hi =
+            (y.lo[2 + d] + y.ext[2 + d] - 1) * s - win.padBegin[d] + (k - 1) * dil + 1; // exclusive
+        const i64 first = std::max<i64>(lo, 0), last = std::min(hi, x.full[2 + d]);
+        if (last <= first)
+            return false; // the tile reads padding only
+        out = Span{first, last - first, first - lo, hi - last};
+        return holds(x, 2 + d, out.first, out.size);
+    }
+
+    static dnnl::memory::desc plain(const Dims& dims, const Dims& strides) {
+        return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+    }
+
+    // The primitive for one tile shape; an unusable entry when oneDNN has only its reference or
+    // gemm implementations for it (no faster than im2col + sgemm).
+    void create(Entry& e, const View<float>& y, const View<float>& x, const View<float>& w,
+                const View<float>* b, const Window2d& win, const Span& rows, const Span& cols) {
+        const Dims src{y.ext[0], w.full[1], rows.size, cols.size},
+            dst{y.ext[0], y.ext[1], y.ext[2], y.ext[3]};
+        const Dims weights{y.ext[1], w.full[1], w.full[2], w.full[3]};
+        e.srcPlain = plain(src, {x.stride[0], x.stride[1], x.stride[2], x.stride[3]});
+        e.dstPlain = plain(dst, {y.stride[0], y.stride[1], y.stride[2], y.stride[3]});
+        e.weightsPlain = plain(weights, {w.stride[0], w.stride[1], w.stride[2], w.stride[3]});
+        const auto f32 = dnnl::memory::data_type::f32;
+        const auto any = dnnl::memory::format_tag::any;
+        const Dims strides{win.stride[0], win.stride[1]},
+            dilates{win.dilation[0] - 1, win.dilation[1] - 1};
+        const Dims padBefore{rows.padBefore, cols.padBefore},
+            padAfter{rows.padAfter, cols.padAfter};
+        try {
+            const auto kind = dnnl::prop_kind::forward_inference;
+            const auto algorithm = dnnl::algorithm::convolution_direct;
+            const dnnl::memory::desc srcAny(src, f32, any), dstAny(dst, f32, any),
+                weightsAny(weights, f32, any);
+            if (b) {
+                e.biasPlain = plain({y.ext[1]}, {1});
+                e.pd = dnnl::convolution_forward::primitive_desc(
+                    dnnl::convolution_forward::desc(kind, algorithm, srcAny, weightsAny,
+                                                    e.biasPlain, dstAny, strides, dilates,
+                                                    padBefore, padAfter),
+                    *m_engine);
+            } else {
+                e.pd = dnnl::convolution_forward::primitive_desc(
+                    dnnl::convolution_forward::desc(kind, algorithm, srcAny, weightsAny, dstAny,
+                                                    strides, dilates, padBefore, padAfter),
+                    *m_engine);
+            }
+            const std::string impl = e.pd.impl_info_str();
+            const bool fast =
+                impl.find("brg") != std::string::npos || impl.find("jit") != std::string::npos;
+            if (!fast || impl.find("gemm") != std::string::npos)
+                return;
+            e.conv = dnnl::convolution_forward(e.pd);
+            if (e.pd.src_desc() != e.srcPlain) {
+                e.srcBlocked = dnnl::memory(e.pd.src_desc(), *m_engine);
+                e.toBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(
+                    *m_engine, e.srcPlain, *m_engine, e.pd.src_desc()));
+            }
+            if (e.pd.dst_desc() != e.dstPlain) {
+                e.dstBlocked = dnnl::memory(e.pd.dst_desc(), *m_engine);
+                e.fromBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(
+                    *m_engine, e.pd.dst_desc(), *m_engine, e.dstPlain));
+            }
+            e.usable = true;
+        } catch (const dnnl::error&) {
+            e.usable = false; // no implementation for this shape: the caller falls back
+        }
+    }
+
+    // The weights as the primitive reads them: packed once per constant tile, else every call.
+    dnnl::memory weightsFor(Entry& e, const float* plainWeights, i64 weightsKey, i64 firstChannel) {
+        dnnl::memory user(e.weightsPlain, *m_engine, const_cast<float*>(plainWeights));
+        if (e.pd.weights_desc() == e.weightsPlain)
+            return user;
+        auto pack = [&](dnnl::memory& into) {
+            dnnl::reorder(user, into).execute(*m_stream, user, into);
+        };
+        if (weightsKey < 0) {
+            if (!e.weightsScratch)
+                e.weightsScratch = dnnl::memory(e.pd.weights_desc(), *m_engine);
+            pack(e.weightsScratch);
+            return e.weightsScratch;
+        }
+        dnnl::memory& packed = e.packedWeights[{weightsKey, firstChannel}];
+        if (!packed) {
+            packed = dnnl::memory(e.pd.weights_desc(), *m_engine);
+            pack(packed);
+        }
+        return packed;
+    }
+
+    // Reorders the input box into the blocked layout, unless this is a tile of output channels
+    // over the very bytes the previous call of this shape reordered (bits compared, not values:
+    // a -0.0 where a 0.0 was is another input).
+    void reorderInput(Entry& e, const View<float>& x, dnnl::memory& src, bool channelTile) {
+        i64 span = 1;
+        for (int d = 0; d < x.rank; ++d)
+            span += (x.ext[d] - 1) * x.stride[d];
+        const auto bytes = static_cast<std::size_t>(span) * sizeof(float);
+        if (channelTile && e.keptFrom == x.data && e.keptBytes.size() * sizeof(float) == bytes &&
+            std::memcmp(e.keptBytes.data(), x.data, bytes) == 0) {
+            ++e.reordersSkipped;
+            return;
+        }
+        e.toBlocked->execute(*m_stream, src, e.srcBlocked);
+        e.keptFrom = channelTile ? x.data : nullptr;
+        if (channelTile)
+            e.keptBytes.assign(x.data, x.data + span);
+    }
+
+    std::optional<dnnl::engine> m_engine;
+    std::optional<dnnl::stream> m_stream;
+    std::map<Key, Entry> m_entries;
+};
+#endif
+
+#ifdef STRATA_RT_DNNL
+// --- matrix products on oneDNN (-DSTRATA_RT_DNNL) ----------------------------------------------
+
+// y = alpha * op(A) op(B) + beta * y, row-major, on oneDNN's sgemm.
+inline void sgemm(bool transA, bool transB, i64 m, i64 n, i64 k, float alpha, const float* a,
+                  i64 lda, const float* b, i64 ldb, float beta, float* y, i64 ldy) {
+    dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, y,
+               ldy);
+}
+
+// Whether the box holds [lo, lo + n) of dim d.
+template <class T> bool holdsRange(const View<T>& v, int d, i64 lo, i64 n) {
+    return v.lo[d] <= lo && lo + n <= v.lo[d] + v.ext[d];
+}
+
+// The im2col matrix of `channels` input channels from `firstChannel` for batch n: a row per
+// (channel, tap), a column per position of the output box; taps in the padding read zero.
+inline void gatherColumns(const View<float>& y, const View<float>& x, const Window2d& win, i64 n,
+                          i64 firstChannel, i64 channels, i64 kh, i64 kw, float* columns) {
+    const i64 oh = y.ext[2], ow = y.ext[3];
+    for (i64 c = 0; c < channels; ++c)
+        for (i64 i = 0; i < kh; ++i)
+            for (i64 j = 0; j < kw; ++j) {
+                float* dst = columns + ((c * kh + i) * kw + j) * oh * ow;
+                const i64 off = j * win.dilation[1] - win.padBegin[1];
+                // The output columns whose tap lies inside the input: [first, last].
+                i64 first = 0, last = ow - 1;
+                while (first < ow && (y.lo[3] + first) * win.stride[1] + off < 0)
+                    ++first;
+                while (last >= first && (y.lo[3] + last) * win.stride[1] + off >= x.full[3])
+                    --last;
+                const i64 firstColumn = (y.lo[3] + first) * win.stride[1] + off;
+                const float* plane = x.data + (n - x.lo[0]) * x.stride[0] +
+                                     (firstChannel + c - x.lo[1]) * x.stride[1] +
+                                     (firstColumn - x.lo[3]);
+                for (i64 r = 0; r < oh; ++r) {
+                    float* row = dst + r * ow;
+                    const i64 ih =
+                        (y.lo[2] + r) * win.stride[0] - win.padBegin[0] + i * win.dilation[0];
+                    if (ih < 0 || ih >= x.full[2] || first > last) {
+                        std::fill(row, row + ow, 0.0f);
+                        continue;
+                    }
+#ifdef STRATA_RT_CHECK
+                    i64 xi[4] = {n, firstChannel + c, ih, firstColumn};
+                    (void)x.at(xi); // the row's first and last taps inside the box
+                    xi[3] = (y.lo[3] + last) * win.stride[1] + off;
+                    (void)x.at(xi);
+#endif
+                    // Short rows (7 to 56 floats) as plain loops: a library call each costs more.
+                    const float* in = plane + (ih - x.lo[2]) * x.stride[2];
+                    for (i64 q = 0; q < first; ++q)
+                        row[q] = 0.0f;
+                    if (win.stride[1] == 1)
+                        for (i64 q = first; q <= last; ++q)
+                            row[q] = in[q - first];
+                    else
+                        for (i64 q = first; q <= last; ++q)
+                            row[q] = in[(q - first) * win.stride[1]];
+                    for (i64 q = last + 1; q < ow; ++q)
+                        row[q] = 0.0f;
+                }
+            }
+}
+
+// The convolution as one matrix product per group: the weights (output channels x taps) times
+// the im2col matrix, or the input box itself for a 1x1 stride-1 window over whole rows of the
+// output's columns. False, having written nothing, where the boxes are not laid out for it (the
+// loop runs instead).
+inline bool conv2dAsProduct(const View<float>& y, const View<float>& x, const View<float>& w,
+                            const View<float>* b, const Window2d& win, i64 group) {
+    const i64 cin = w.full[1], coutPerGroup = y.full[1] / group;
+    const i64 kh = win.kernel[0], kw = win.kernel[1], oh = y.ext[2], ow = y.ext[3];
+    const i64 positions = oh * ow, k = cin * kh * kw;
+    const bool denseWeights = w.lo[1] == 0 && w.ext[1] == cin && w.ext[2] == kh && w.ext[3] == kw &&
+                              w.stride[3] == 1 && w.stride[2] == kw && w.stride[1] == kh * kw;
+    if (y.rank != 4 || x.rank != 4 || coutPerGroup < 1 || !denseWeights || x.stride[3] != 1 ||
+        y.stride[3] != 1 || y.stride[2] != ow)
+        return false;
+    if (y.count() == 0)
+        return true;
+    const bool pointwise = kh == 1 && kw == 1 && win.stride[0] == 1 && win.stride[1] == 1 &&
+                           win.padBegin[0] == 0 && win.padBegin[1] == 0 && x.lo[3] == y.lo[3] &&
+                           x.ext[3] == ow && x.stride[2] == ow && holdsRange(x, 2, y.lo[2], oh);
+    static thread_local std::vector<float> columns;
+    if (!pointwise)
+        columns.resize(static_cast<std::size_t>(k * positions));
+    const i64 firstGroup = y.lo[1] / coutPerGroup,
+              lastGroup = (y.lo[1] + y.ext[1] - 1) / coutPerGroup;
+    for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
+        for (i64 g = firstGroup; g <= lastGroup; ++g) {
+            const float* matrix = columns.data();
+            i64 ldm = positions;
+            if (pointwise) {
+                i64 xi[4] = {n, g * cin + cin - 1, y.lo[2] + oh - 1, y.lo[3] + ow - 1};
+                (void)x.at(
+                    xi); // the last element the product reads inside the box (checked builds)
+                xi[1] = g * cin;
+                xi[2] = y.lo[2];
+                xi[3] = y.lo[3];
+                matrix = &x.at(xi);
+                ldm = x.stride[1];
+            } else {
+                gatherColumns(y, x, win, n, g * cin, cin, kh, kw, columns.data());
+            }
+            const i64 m0 = std::max(y.lo[1], g * coutPerGroup);
+            const i64 m1 = std::min(y.lo[1] + y.ext[1], (g + 1) * coutPerGroup);
+            i64 yi[4] = {n, m0, y.lo[2], y.lo[3]}, wi[4] = {m0, 0, 0, 0};
+            float* out = &y.at(yi);
+            for (i64 m = m0; m < m1; ++m) {
+                i64 bi[1] = {m};
+                std::fill(out + (m - m0) * y.stride[1], out + (m - m0) * y.stride[1] + positions,
+                          b ? b->at(bi) : 0.0f);
+            }
+            sgemm(false, false, m1 - m0, positions, k, 1.0f, &w.at(wi), w.stride[0], matrix, ldm,
+                  1.0f, out, y.stride[1]);
+        }
+    return true;
+}
+#endif
+
+} // namespace strata_rt
