@@ -34,7 +34,8 @@ inline QString writeGarbageModel(const QTemporaryDir& dir) {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return {};
-    QByteArray bytes("this is not a protobuf \xff\xfe\x00\x01 model", 40);
+    static constexpr char kText[] = "this is not a protobuf \xff\xfe\x00\x01 model";
+    QByteArray bytes(kText, sizeof kText - 1); // the NUL inside is meant, the one at the end is not
     for (int i = 0; i < 64; ++i)
         bytes.append(static_cast<char>((i * 37) ^ 0xA5));
     file.write(bytes);
