@@ -383,12 +383,15 @@ class StreamWriter {
             if (b.value.index < m_paths.dramOf.size()) m_paths.dramOf[b.value.index] = &b;
     }
 
+    bool hasPaths() {
+        if (m_paths.load && m_paths.store) return true;
+        m_state.diagnostics.push_back(error("target '" + m_t.name + "' has no transfer path between '" +
+                                            m_t.mainMemory + "' and '" + m_t.workingMemory + "'"));
+        return false;
+    }
+
     void run() {
-        if (!m_paths.load || !m_paths.store) {
-            m_state.diagnostics.push_back(error("target '" + m_t.name + "' has no transfer path between '" +
-                                                m_t.mainMemory + "' and '" + m_t.workingMemory + "'"));
-            return;
-        }
+        if (!hasPaths()) return;
         gatherChunks();
         placeChunks();
         const std::size_t blocks = m_state.blocks.size();
@@ -400,6 +403,21 @@ class StreamWriter {
             m_program->blocks.push_back(chunk.code);
             m_state.diagnostics.insert(m_state.diagnostics.end(), chunk.diagnostics.begin(), chunk.diagnostics.end());
         }
+    }
+
+    PlacedChunks placed() {
+        PlacedChunks out;
+        if (!hasPaths()) return out;
+        gatherChunks();
+        const std::size_t blocks = m_state.blocks.size();
+        out.barrierBefore = barriersBefore(); // before the chunks written now move out
+        out.chunks.resize(blocks);
+        for (std::size_t p = 0; p < blocks; ++p)
+            out.chunks[p] = m_kept[p] ? m_kept[p] : std::make_shared<const Chunk>(std::move(*m_owned[p]));
+        for (std::size_t p = 0; p < blocks; ++p)
+            m_state.diagnostics.insert(m_state.diagnostics.end(), out.chunks[p]->diagnostics.begin(),
+                                       out.chunks[p]->diagnostics.end());
+        return out;
     }
 
   private:
@@ -462,30 +480,42 @@ class StreamWriter {
     // before it when it reads what was written (RAW), or writes over what was read or written
     // (WAR, WAW: the DRAM plan reuses space, and another core may still be on it). Numbers the
     // chunks' ids, tags and barriers as if written one after another, and sizes the program.
+    std::vector<std::uint8_t> barriersBefore() const {
+        const std::size_t blocks = m_state.blocks.size();
+        std::vector<std::uint8_t> before(blocks, 0);
+        std::vector<ByteRange> read, written;
+        for (std::size_t p = 0; p < blocks; ++p) {
+            const Chunk& chunk = *m_sources[p];
+            const std::vector<ByteRange> loads = rangesOf(chunk.loaded), stores = rangesOf(chunk.stored);
+            // A broadcast lands in every core's working memory: no core may still be on the
+            // previous block, so it starts after a barrier too. (None before the first block.)
+            if (chunk.broadcasts || overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
+                before[p] = p > 0;
+                read.clear();
+                written.clear();
+            }
+            read.insert(read.end(), loads.begin(), loads.end());
+            written.insert(written.end(), stores.begin(), stores.end());
+        }
+        return before;
+    }
+
     void placeChunks() {
         const std::size_t blocks = m_state.blocks.size();
         m_places.assign(blocks, {});
-        std::vector<ByteRange> read, written;
+        const std::vector<std::uint8_t> before = barriersBefore();
         std::vector<int> nextTag(static_cast<std::size_t>(m_t.cores()), 0);
         std::vector<std::size_t> streamSize(static_cast<std::size_t>(m_t.cores()), 0);
         std::size_t size = 0;
         int barriers = 0;
-        bool barrierLast = true; // nothing issued since the last barrier (or the start)
         for (std::size_t p = 0; p < blocks; ++p) {
             const Chunk& chunk = *m_sources[p];
             Placement& place = m_places[p];
-            const std::vector<ByteRange> loads = rangesOf(chunk.loaded), stores = rangesOf(chunk.stored);
-            // A broadcast lands in every core's working memory: no core may still be on the
-            // previous block, so it starts after a barrier too.
-            if (chunk.broadcasts || overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
-                if (!barrierLast) {
-                    place.barrierBefore = true;
-                    place.barrierId = barriers++;
-                    size += static_cast<std::size_t>(m_t.cores());
-                    for (std::size_t& n : streamSize) ++n;
-                }
-                read.clear();
-                written.clear();
+            if (before[p]) {
+                place.barrierBefore = true;
+                place.barrierId = barriers++;
+                size += static_cast<std::size_t>(m_t.cores());
+                for (std::size_t& n : streamSize) ++n;
             }
             place.first = static_cast<InstrId>(size);
             place.tagBase = nextTag;
@@ -495,9 +525,6 @@ class StreamWriter {
             size += chunk.instructions.size();
             for (std::size_t c = 0; c < nextTag.size(); ++c) nextTag[c] = (nextTag[c] + chunk.transfersOf[c]) % kTagSpace;
             barriers += chunk.barriers;
-            barrierLast = false;
-            read.insert(read.end(), loads.begin(), loads.end());
-            written.insert(written.end(), stores.begin(), stores.end());
         }
         m_program->instructions.resize(size);
         for (std::size_t c = 0; c < streamSize.size(); ++c) m_program->streams[c].resize(streamSize[c]);
@@ -569,5 +596,7 @@ class StreamWriter {
 } // namespace
 
 void insertTransfers(CompileState& state) { StreamWriter(state).run(); }
+
+PlacedChunks placeChunks(CompileState& state) { return StreamWriter(state).placed(); }
 
 } // namespace strata::compiler
