@@ -20,16 +20,19 @@ bool touchesMain(const compiler::Transfer& t, const std::string& mainMemory) {
 
 Evaluator::Evaluator(const ir::Graph& graph, const target::Target& target, bool reuse)
     : m_graph(graph), m_target(target), m_cache(graph, target) {
-    if (reuse && stretchesIndependent(target)) m_stretches = std::make_unique<StretchTimes>(graph, target);
+    if (reuse && stretchesIndependent(target))
+        m_stretches = std::make_unique<StretchTimes>(graph, target);
     // compile() refuses such a graph whatever the schedule; the stretches' path checks it once.
     for (const ir::Op& op : graph.ops)
-        if (!compiler::runtimeRefusal(graph, op).empty()) m_refused = true;
+        if (!compiler::runtimeRefusal(graph, op).empty())
+            m_refused = true;
 }
 
 std::optional<Evaluation> Evaluator::evaluate(const schedule::Schedule& schedule) {
     if (m_stretches) {
         auto e = byStretches(schedule);
-        if (!e || e->emulatedPs >= 0) return e;
+        if (!e || e->emulatedPs >= 0)
+            return e;
     }
     return compileAndEmulate(schedule);
 }
@@ -72,7 +75,8 @@ std::optional<Evaluation> Evaluator::byStretches(const schedule::Schedule& sched
         schedule::checkSchedule(schedule, m_graph, m_target, &m_cache.analysis());
     if (!check.valid())
         return std::nullopt;
-    compiler::CompileState state{m_graph, m_target, schedule, std::move(check.analysis), {}, {}, {}};
+    compiler::CompileState state{m_graph, m_target, schedule, std::move(check.analysis),
+                                 {},      {},       {}};
     state.cache = &m_cache;
     state.program.modelName = m_graph.name;
     state.program.modelHash = m_graph.contentHash;

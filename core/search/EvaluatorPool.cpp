@@ -6,7 +6,8 @@
 
 namespace strata::search {
 
-EvaluatorPool::EvaluatorPool(const ir::Graph& graph, const target::Target& target, int threads, bool reuse) {
+EvaluatorPool::EvaluatorPool(const ir::Graph& graph, const target::Target& target, int threads,
+                             bool reuse) {
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int i = 0; i < threads; ++i)

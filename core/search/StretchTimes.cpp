@@ -8,7 +8,7 @@
 namespace strata::search {
 namespace {
 
-constexpr int kTagSpace = 1024;          // as insert-transfers numbers tags
+constexpr int kTagSpace = 1024; // as insert-transfers numbers tags
 // Calls a stretch stays kept unused: the stretches a search reuses are its current schedules';
 // a rejected candidate's new ones come back rarely and hold their chunks (memory) meanwhile.
 constexpr std::uint64_t kKeptFor = 32;
@@ -16,17 +16,20 @@ constexpr std::uint64_t kKeptFor = 32;
 } // namespace
 
 bool stretchesIndependent(const target::Target& target) {
-    return std::none_of(target.paths.begin(), target.paths.end(), [](const auto& p) { return p.cachedReads.has_value(); });
+    return std::none_of(target.paths.begin(), target.paths.end(),
+                        [](const auto& p) { return p.cachedReads.has_value(); });
 }
 
-std::optional<StretchTimes::Totals> StretchTimes::totals(const std::vector<std::shared_ptr<const compiler::BlockChunk>>& chunks,
-                                                         const std::vector<std::uint8_t>& barrierBefore) {
+std::optional<StretchTimes::Totals>
+StretchTimes::totals(const std::vector<std::shared_ptr<const compiler::BlockChunk>>& chunks,
+                     const std::vector<std::uint8_t>& barrierBefore) {
     ++m_calls;
     Totals sum;
     std::string key;
     for (std::size_t first = 0; first < chunks.size();) {
         std::size_t end = first + 1;
-        while (end < chunks.size() && !barrierBefore[end]) ++end;
+        while (end < chunks.size() && !barrierBefore[end])
+            ++end;
         key.clear();
         for (std::size_t p = first; p < end; ++p) {
             const auto address = reinterpret_cast<std::uintptr_t>(chunks[p].get());
@@ -53,15 +56,17 @@ std::optional<StretchTimes::Totals> StretchTimes::totals(const std::vector<std::
         first = end;
     }
     if (m_calls % 16 == 0)
-        std::erase_if(m_stretches, [&](const auto& item) { return item.second.lastUsed + kKeptFor < m_calls; });
+        std::erase_if(m_stretches,
+                      [&](const auto& item) { return item.second.lastUsed + kKeptFor < m_calls; });
     return sum;
 }
 
 // Splices the chunks as insert-transfers does (ids, per-core tags and barrier ids after the
 // ones before; main-memory offsets left relative, the emulator does not read them), closes the
 // stretch with a barrier when the program has one there, and emulates it from time 0.
-std::optional<StretchTimes::Totals> StretchTimes::emulateStretch(const std::shared_ptr<const compiler::BlockChunk>* first,
-                                                         std::size_t count, bool closingBarrier) const {
+std::optional<StretchTimes::Totals>
+StretchTimes::emulateStretch(const std::shared_ptr<const compiler::BlockChunk>* first,
+                             std::size_t count, bool closingBarrier) const {
     compiler::Program program;
     program.modelName = m_graph.name;
     program.modelHash = m_graph.contentHash;
@@ -71,7 +76,8 @@ std::optional<StretchTimes::Totals> StretchTimes::emulateStretch(const std::shar
     program.cores = m_target.cores();
     program.streams.assign(static_cast<std::size_t>(program.cores), {});
     std::size_t size = closingBarrier ? static_cast<std::size_t>(program.cores) : 0;
-    for (std::size_t i = 0; i < count; ++i) size += first[i]->instructions.size();
+    for (std::size_t i = 0; i < count; ++i)
+        size += first[i]->instructions.size();
     program.instructions.reserve(size);
     std::vector<int> tagBase(static_cast<std::size_t>(program.cores), 0);
     int barriers = 0;
@@ -86,11 +92,13 @@ std::optional<StretchTimes::Totals> StretchTimes::emulateStretch(const std::shar
             program.streams[core].push_back(in.id);
             if (auto* t = std::get_if<compiler::Transfer>(&in.body)) {
                 t->tag = (t->tag + tagBase[core]) % kTagSpace;
-                if (t->source.memory == program.mainMemory || t->destination.memory == program.mainMemory)
+                if (t->source.memory == program.mainMemory ||
+                    t->destination.memory == program.mainMemory)
                     dramBytes += t->bytes;
-            }
-            else if (auto* w = std::get_if<compiler::Wait>(&in.body)) w->tag = (w->tag + tagBase[core]) % kTagSpace;
-            else if (auto* b = std::get_if<compiler::Barrier>(&in.body)) b->id += barriers;
+            } else if (auto* w = std::get_if<compiler::Wait>(&in.body))
+                w->tag = (w->tag + tagBase[core]) % kTagSpace;
+            else if (auto* b = std::get_if<compiler::Barrier>(&in.body))
+                b->id += barriers;
         }
         for (std::size_t c = 0; c < tagBase.size() && c < chunk.transfersOf.size(); ++c)
             tagBase[c] = (tagBase[c] + chunk.transfersOf[c]) % kTagSpace;
@@ -100,7 +108,8 @@ std::optional<StretchTimes::Totals> StretchTimes::emulateStretch(const std::shar
     if (closingBarrier)
         for (int c = 0; c < program.cores; ++c) {
             const auto id = static_cast<compiler::InstrId>(program.instructions.size());
-            program.instructions.push_back({id, c, compiler::Provenance{}, compiler::Barrier{barriers}});
+            program.instructions.push_back(
+                {id, c, compiler::Provenance{}, compiler::Barrier{barriers}});
             program.streams[static_cast<std::size_t>(c)].push_back(id);
         }
     std::vector<std::uint32_t> restarts;
@@ -108,9 +117,12 @@ std::optional<StretchTimes::Totals> StretchTimes::emulateStretch(const std::shar
     options.counters = false;
     options.restarts = &restarts;
     auto trace = emulator::emulate(program, m_target, m_graph, options);
-    if (!trace) return std::nullopt;
+    if (!trace)
+        return std::nullopt;
     // The whole program's clock restarts at the closing barrier only if nothing is in flight.
-    if (closingBarrier && (restarts.empty() || restarts.back() != static_cast<std::uint32_t>(barriers))) return std::nullopt;
+    if (closingBarrier &&
+        (restarts.empty() || restarts.back() != static_cast<std::uint32_t>(barriers)))
+        return std::nullopt;
     return Totals{trace->endPs(), dramBytes};
 }
 

@@ -28,7 +28,8 @@ bool stretchesIndependent(const target::Target& target);
 
 class StretchTimes {
   public:
-    StretchTimes(const ir::Graph& graph, const target::Target& target) : m_graph(graph), m_target(target) {}
+    StretchTimes(const ir::Graph& graph, const target::Target& target)
+        : m_graph(graph), m_target(target) {}
 
     struct Totals {
         std::int64_t ps = 0;         // emulated
@@ -38,8 +39,9 @@ class StretchTimes {
     // order) with a barrier before each block flagged in `barrierBefore`; nullopt when a stretch
     // fails to emulate or its closing barrier finds transfers still in flight (then emulate the
     // whole program instead).
-    std::optional<Totals> totals(const std::vector<std::shared_ptr<const compiler::BlockChunk>>& chunks,
-                                 const std::vector<std::uint8_t>& barrierBefore);
+    std::optional<Totals>
+    totals(const std::vector<std::shared_ptr<const compiler::BlockChunk>>& chunks,
+           const std::vector<std::uint8_t>& barrierBefore);
 
     std::uint64_t hits() const { return m_hits; }
     std::uint64_t misses() const { return m_misses; }
@@ -53,8 +55,8 @@ class StretchTimes {
         std::vector<std::shared_ptr<const compiler::BlockChunk>> chunks;
         std::uint64_t lastUsed = 0;
     };
-    std::optional<Totals> emulateStretch(const std::shared_ptr<const compiler::BlockChunk>* first, std::size_t count,
-                                               bool closingBarrier) const;
+    std::optional<Totals> emulateStretch(const std::shared_ptr<const compiler::BlockChunk>* first,
+                                         std::size_t count, bool closingBarrier) const;
 
     const ir::Graph& m_graph;
     const target::Target& m_target;

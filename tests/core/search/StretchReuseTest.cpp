@@ -3,11 +3,10 @@
 // built-in strategies and a walk of random edits; a search with reuse returns what one without
 // returns for the same seed; a target with cached reads is not timed by stretches.
 
+#include "ScheduleFixtures.h"
+#include "schedule/Strategies.h"
 #include "search/Evaluation.h"
 #include "search/Search.h"
-
-#include "schedule/Strategies.h"
-#include "ScheduleFixtures.h"
 #include "support/TestModels.h"
 
 #include <gtest/gtest.h>
@@ -17,9 +16,11 @@ namespace {
 
 // The strategies' schedules, then a walk of random edits from rules (each from the last one
 // that validated, so the walk stays near schedules the reusing evaluator has seen).
-std::vector<schedule::Schedule> walk(const ir::Graph& graph, const target::Target& target, int steps) {
+std::vector<schedule::Schedule> walk(const ir::Graph& graph, const target::Target& target,
+                                     int steps) {
     std::vector<schedule::Schedule> out;
-    for (auto strategy : {schedule::Strategy::PerOp, schedule::Strategy::Rules, schedule::Strategy::FuseMax})
+    for (auto strategy :
+         {schedule::Strategy::PerOp, schedule::Strategy::Rules, schedule::Strategy::FuseMax})
         out.push_back(schedule::makeSchedule(graph, target, strategy));
     schedule::AnalysisCache analysis(graph, target);
     Random random(7);
@@ -27,7 +28,8 @@ std::vector<schedule::Schedule> walk(const ir::Graph& graph, const target::Targe
     for (int i = 0; i < steps; ++i)
         if (auto next = mutate(at, graph, target, SearchSpace{}, random, analysis)) {
             out.push_back(*next);
-            if (i % 3 != 2) at = std::move(*next); // now and then a sibling instead of a child
+            if (i % 3 != 2)
+                at = std::move(*next); // now and then a sibling instead of a child
         }
     return out;
 }
@@ -44,7 +46,8 @@ TEST(StretchReuse, EqualsTheWholeProgramsEmulation) {
             for (const schedule::Schedule& s : walk(*graph, target, 40)) {
                 const auto a = reusing.evaluate(s), b = whole.evaluate(s);
                 ASSERT_EQ(a.has_value(), b.has_value()) << model << " on " << preset;
-                if (!a) continue;
+                if (!a)
+                    continue;
                 ++evaluated;
                 EXPECT_EQ(a->emulatedPs, b->emulatedPs) << model << " on " << preset;
                 EXPECT_EQ(a->dramBytes, b->dramBytes) << model << " on " << preset;
