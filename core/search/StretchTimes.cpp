@@ -8,12 +8,15 @@
 namespace strata::search {
 namespace {
 
-constexpr int kTagSpace = 1024; // as insert-transfers numbers tags
-// Calls a stretch stays kept unused: the stretches a search reuses are its current schedules';
-// a rejected candidate's new ones come back rarely and hold their chunks (memory) meanwhile.
-constexpr std::uint64_t kKeptFor = 32;
+constexpr int kTagSpace = 1024;           // as insert-transfers numbers tags
+constexpr std::uint64_t kPurgeEvery = 64; // calls between sweeps of entries whose chunks expired
 
 } // namespace
+
+bool StretchTimes::Entry::live() const {
+    return !chunks.empty() &&
+           std::none_of(chunks.begin(), chunks.end(), [](const auto& c) { return c.expired(); });
+}
 
 bool stretchesIndependent(const target::Target& target) {
     return std::none_of(target.paths.begin(), target.paths.end(),
@@ -37,7 +40,9 @@ StretchTimes::totals(const std::vector<std::shared_ptr<const compiler::BlockChun
         }
         key += end < chunks.size() ? '|' : '.'; // the last stretch has no closing barrier
         Entry& entry = m_stretches[key];
-        if (entry.chunks.empty()) {
+        if (entry.live()) {
+            ++m_hits;
+        } else {
             ++m_misses;
             const auto stretch = emulateStretch(&chunks[first], end - first, end < chunks.size());
             if (!stretch) {
@@ -47,17 +52,13 @@ StretchTimes::totals(const std::vector<std::shared_ptr<const compiler::BlockChun
             entry.totals = *stretch;
             entry.chunks.assign(chunks.begin() + static_cast<std::ptrdiff_t>(first),
                                 chunks.begin() + static_cast<std::ptrdiff_t>(end));
-        } else {
-            ++m_hits;
         }
-        entry.lastUsed = m_calls;
         sum.ps += entry.totals.ps;
         sum.dramBytes += entry.totals.dramBytes;
         first = end;
     }
-    if (m_calls % 16 == 0)
-        std::erase_if(m_stretches,
-                      [&](const auto& item) { return item.second.lastUsed + kKeptFor < m_calls; });
+    if (m_calls % kPurgeEvery == 0)
+        std::erase_if(m_stretches, [](const auto& item) { return !item.second.live(); });
     return sum;
 }
 

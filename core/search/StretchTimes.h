@@ -48,12 +48,13 @@ class StretchTimes {
     std::size_t kept() const { return m_stretches.size(); }
 
   private:
-    // A stretch's picoseconds and the chunks it was emulated from: held, so that their
-    // addresses (the key) name them while the entry is kept.
+    // A stretch's totals and the chunks it was timed from, watched rather than held (the
+    // compile cache holds the chunks of the schedules it sees; holding them here too would keep
+    // every rejected candidate's): while none has expired, their addresses (the key) name them.
     struct Entry {
         Totals totals;
-        std::vector<std::shared_ptr<const compiler::BlockChunk>> chunks;
-        std::uint64_t lastUsed = 0;
+        std::vector<std::weak_ptr<const compiler::BlockChunk>> chunks;
+        bool live() const;
     };
     std::optional<Totals> emulateStretch(const std::shared_ptr<const compiler::BlockChunk>* first,
                                          std::size_t count, bool closingBarrier) const;
