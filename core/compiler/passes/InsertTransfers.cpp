@@ -478,8 +478,8 @@ class StreamWriter {
 
     // Since the last barrier: the main-memory ranges read and written. A block needs a barrier
     // before it when it reads what was written (RAW), or writes over what was read or written
-    // (WAR, WAW: the DRAM plan reuses space, and another core may still be on it). Numbers the
-    // chunks' ids, tags and barriers as if written one after another, and sizes the program.
+    // (WAR, WAW: the DRAM plan reuses space, and another core may still be on it). Per block:
+    // whether a barrier goes before it.
     std::vector<std::uint8_t> barriersBefore() const {
         const std::size_t blocks = m_state.blocks.size();
         std::vector<std::uint8_t> before(blocks, 0);
@@ -500,6 +500,8 @@ class StreamWriter {
         return before;
     }
 
+    // Numbers the chunks' ids, tags and barriers as if written one after another, with the
+    // barriers barriersBefore() asks for, and sizes the program.
     void placeChunks() {
         const std::size_t blocks = m_state.blocks.size();
         m_places.assign(blocks, {});
