@@ -20,7 +20,7 @@ bool touchesMain(const compiler::Transfer& t, const std::string& mainMemory) {
 
 Evaluator::Evaluator(const ir::Graph& graph, const target::Target& target, bool reuse)
     : m_graph(graph), m_target(target), m_cache(graph, target) {
-    if (reuse && stretchesIndependent(target))
+    if (reuse)
         m_stretches = std::make_unique<StretchTimes>(graph, target);
     // compile() refuses such a graph whatever the schedule; the stretches' path checks it once.
     for (const ir::Op& op : graph.ops)

@@ -26,7 +26,7 @@ struct Evaluation {
 // Compiles and emulates schedules of one graph on one target. Not thread-safe (one compile cache
 // per evaluator); give each worker its own.
 //
-// With `reuse` (and a target that times stretches independently, search/StretchTimes.h) the
+// With `reuse` (search/StretchTimes.h) the
 // program is not spliced whole: the compiler's passes run up to the blocks' chunks, only the
 // stretches between barriers that hold a changed block are emulated, and the others' times are
 // reused. The totals equal the whole program's emulation; the compiler's verify pass (its check

@@ -7,8 +7,11 @@
 // the edit changed are emulated, each on its own as a small program of its chunks, and the
 // others are looked up. The sum equals the whole program's emulated total exactly.
 //
-// Not for targets whose loads may find an earlier block's stores in a core's cache
-// (target::TransferPath::cachedReads): there a stretch's timing depends on what ran before it.
+// On a target whose loads may find an earlier block's stores in a core's cache
+// (target::TransferPath::cachedReads, emulator/CachedReads.h), a stretch's timing also depends
+// on the stretches before it whose stores may still be cached: back until every core has moved
+// more bytes than its working memory holds. Those are part of its key and emulated before it
+// (only the stretch itself is timed, from the release of the barrier before it).
 
 #include "compiler/BlockChunk.h"
 #include "ir/Graph.h"
@@ -23,13 +26,9 @@
 
 namespace strata::search {
 
-// True when `target` times stretches independently (no cached reads).
-bool stretchesIndependent(const target::Target& target);
-
 class StretchTimes {
   public:
-    StretchTimes(const ir::Graph& graph, const target::Target& target)
-        : m_graph(graph), m_target(target) {}
+    StretchTimes(const ir::Graph& graph, const target::Target& target);
 
     struct Totals {
         std::int64_t ps = 0;         // emulated
@@ -56,12 +55,23 @@ class StretchTimes {
         std::vector<std::weak_ptr<const compiler::BlockChunk>> chunks;
         bool live() const;
     };
-    std::optional<Totals> emulateStretch(const std::shared_ptr<const compiler::BlockChunk>* first,
-                                         std::size_t count, bool closingBarrier) const;
+    std::optional<Totals>
+    emulateStretch(const std::vector<std::shared_ptr<const compiler::BlockChunk>>& chunks,
+                   const std::vector<std::uint8_t>& barrierBefore, std::size_t from,
+                   std::size_t first, std::size_t end) const;
+    // Bytes each core's stream moves in `chunk` (the reuse distance CachedReads.h counts).
+    const std::vector<std::uint64_t>&
+    movedPerCore(const std::shared_ptr<const compiler::BlockChunk>& chunk);
+    struct Moved {
+        std::weak_ptr<const compiler::BlockChunk> chunk;
+        std::vector<std::uint64_t> bytes;
+    };
 
     const ir::Graph& m_graph;
     const target::Target& m_target;
     std::unordered_map<std::string, Entry> m_stretches;
+    std::unordered_map<const compiler::BlockChunk*, Moved> m_moved;
+    std::uint64_t m_cacheWindow = 0; // with cached reads: the working memory's bytes, else 0
     std::uint64_t m_calls = 0;
     std::uint64_t m_hits = 0, m_misses = 0;
 };
