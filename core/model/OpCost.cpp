@@ -4,10 +4,10 @@
 
 #include <array>
 #include <numeric>
-#include <string>
-#include <utility>
 #include <variant>
 #include <vector>
+#include <string>
+#include <utility>
 
 namespace strata::model {
 
@@ -138,8 +138,7 @@ const ir::Value* input(const ir::Graph& g, const ir::Op& op, std::size_t i) {
 
 double product(const ir::Shape& s, std::size_t from = 0) {
     double p = 1;
-    for (std::size_t i = from; i < s.size(); ++i)
-        p *= double(s[i]);
+    for (std::size_t i = from; i < s.size(); ++i) p *= double(s[i]);
     return p;
 }
 
@@ -150,21 +149,17 @@ double product(const ir::Shape& s, std::size_t from = 0) {
 double einsumFlops(const ir::Graph& g, const ir::Op& op) {
     const ir::Attribute* equation = op.attribute("equation");
     const auto* text = equation ? std::get_if<std::string>(&equation->value) : nullptr;
-    if (!text)
-        return 0;
+    if (!text) return 0;
     std::vector<ir::Shape> shapes;
     for (ir::ValueId v : op.inputs) {
-        if (!v.valid())
-            return 0;
+        if (!v.valid()) return 0;
         shapes.push_back(g.value(v).shape);
     }
     std::string why;
     const auto labels = tiling::parseEinsum(*text, shapes, why);
-    if (!labels || shapes.empty())
-        return 0;
+    if (!labels || shapes.empty()) return 0;
     double combinations = 1;
-    for (std::int64_t size : labels->sizes)
-        combinations *= double(size);
+    for (std::int64_t size : labels->sizes) combinations *= double(size);
     return double(shapes.size()) * combinations;
 }
 
@@ -176,8 +171,7 @@ double flopsOf(const ir::Graph& g, const ir::Op& op, double outElems) {
         // dims 1.. are exactly that. ConvTranspose: each input element scatters into
         // (Cout/group) x kernel outputs; again the weight's dims 1...
         const ir::Value* w = input(g, op, 1);
-        if (!w || w->shape.size() < 2)
-            return 0;
+        if (!w || w->shape.size() < 2) return 0;
         if (t == "ConvTranspose") {
             const ir::Value* x = input(g, op, 0);
             return x ? 2.0 * double(x->elements()) * product(w->shape, 1) : 0;
@@ -185,14 +179,11 @@ double flopsOf(const ir::Graph& g, const ir::Op& op, double outElems) {
         return 2.0 * outElems * product(w->shape, 1);
     }
     case OpClass::MatMul: {
-        if (t == "Einsum")
-            return einsumFlops(g, op);
+        if (t == "Einsum") return einsumFlops(g, op);
         const ir::Value* a = input(g, op, 0);
-        if (!a || a->shape.empty())
-            return 0;
+        if (!a || a->shape.empty()) return 0;
         std::int64_t k = a->shape.back();
-        if (t == "Gemm" && op.attrInt("transA", 0) && a->shape.size() == 2)
-            k = a->shape[0];
+        if (t == "Gemm" && op.attrInt("transA", 0) && a->shape.size() == 2) k = a->shape[0];
         return 2.0 * outElems * double(k);
     }
     case OpClass::Pooling: {
@@ -208,17 +199,14 @@ double flopsOf(const ir::Graph& g, const ir::Op& op, double outElems) {
         const ir::Value* x = input(g, op, 0);
         return x ? double(x->elements()) : 0;
     }
-    case OpClass::Softmax:
-        return 5.0 * outElems; // max, subtract, exp, sum, divide
+    case OpClass::Softmax: return 5.0 * outElems;       // max, subtract, exp, sum, divide
     case OpClass::Normalization:
-        return t == "BatchNormalization"
-                   ? 2.0 * outElems  // folded scale and shift
-                   : 5.0 * outElems; // mean, variance, normalise, scale, shift
+        return t == "BatchNormalization" ? 2.0 * outElems // folded scale and shift
+                                         : 5.0 * outElems; // mean, variance, normalise, scale, shift
     case OpClass::Elementwise:
         return (t == "Cast" || t == "Dropout") ? 0.0 : outElems;
     case OpClass::DataMovement:
-    case OpClass::Other:
-        return 0;
+    case OpClass::Other: return 0;
     }
     return 0;
 }
@@ -226,9 +214,8 @@ double flopsOf(const ir::Graph& g, const ir::Op& op, double outElems) {
 } // namespace
 
 ir::OpClass classifyOp(std::string_view opType) {
-    auto it =
-        std::lower_bound(kClasses.begin(), kClasses.end(), opType,
-                         [](const auto& entry, std::string_view key) { return entry.first < key; });
+    auto it = std::lower_bound(kClasses.begin(), kClasses.end(), opType,
+                               [](const auto& entry, std::string_view key) { return entry.first < key; });
     return it != kClasses.end() && it->first == opType ? it->second : OpClass::Other;
 }
 
@@ -241,19 +228,16 @@ ir::OpCost estimateCost(const ir::Graph& graph, const ir::Op& op) {
         cost.bytesWritten += v.bytes();
     }
     for (std::size_t i = 0; i < op.inputs.size(); ++i) {
-        if (!op.inputs[i].valid())
-            continue;
+        if (!op.inputs[i].valid()) continue;
         const ir::Value& v = graph.value(op.inputs[i]);
         cost.bytesRead += v.bytes();
         // A data-movement op's operands after the first (Reshape's shape, Slice's starts,
         // Gather's indices) are arguments, not weights.
         const bool argument = op.opClass == OpClass::DataMovement && i >= 1;
-        if (v.isConstant && !argument)
-            cost.parameters += static_cast<std::uint64_t>(v.elements());
+        if (v.isConstant && !argument) cost.parameters += static_cast<std::uint64_t>(v.elements());
     }
     // Multi-output ops (Split, TopK) count the first output for per-element rules.
-    if (op.outputs.size() > 1)
-        outElems = double(graph.value(op.outputs[0]).elements());
+    if (op.outputs.size() > 1) outElems = double(graph.value(op.outputs[0]).elements());
     cost.flops = flopsOf(graph, op, outElems);
     return cost;
 }

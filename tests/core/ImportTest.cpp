@@ -2,8 +2,9 @@
 
 #include "support/TestModels.h"
 
-#include <cstring>
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 namespace strata {
 namespace {
@@ -24,8 +25,7 @@ Expected<model::ImportedModel> importConvModel(const model::ImportOptions& optio
     auto* w = proto.mutable_graph()->add_initializer();
     w->set_name("W");
     w->set_data_type(onnx::TensorProto::FLOAT);
-    for (int d : {4, 3, 3, 3})
-        w->add_dims(d);
+    for (int d : {4, 3, 3, 3}) w->add_dims(d);
     w->set_raw_data(std::string(108 * 4, '\0'));
     return test::importProto(proto, options);
 }
@@ -80,8 +80,7 @@ flatten (float[N, 3, 4, 4] X) => (float[N, 48] Y) {
     ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
     const ir::Graph& g = *m->graph;
     std::vector<std::string> types;
-    for (const auto& op : g.ops)
-        types.push_back(op.type);
+    for (const auto& op : g.ops) types.push_back(op.type);
     EXPECT_EQ(types, (std::vector<std::string>{"Relu", "Reshape", "Sigmoid"}));
     EXPECT_EQ(g.value(g.outputs[0]).shape, (ir::Shape{1, 48}));
     // The Reshape's shape input is now a folded constant holding [1, -1].
@@ -174,7 +173,7 @@ g (float[2, 5, 8] X, float[8, 6] W, float[6, 5] G) => (float[2, 5, 5] Y, float[5
     ASSERT_EQ(g.ops.size(), 3u);
     EXPECT_DOUBLE_EQ(g.ops[0].cost.flops, 2.0 * 2 * 5 * 6 * 8); // [2,5,8] x [8,6]
     EXPECT_DOUBLE_EQ(g.ops[1].cost.flops, 2.0 * 2 * 5 * 5 * 6);
-    EXPECT_DOUBLE_EQ(g.ops[2].cost.flops, 2.0 * 5 * 6 * 8); // A^T is [5,8]: K = 8
+    EXPECT_DOUBLE_EQ(g.ops[2].cost.flops, 2.0 * 5 * 6 * 8);     // A^T is [5,8]: K = 8
 }
 
 // MaxViT's attention writes both of its matrix products as Einsums (capital labels, spaces):
