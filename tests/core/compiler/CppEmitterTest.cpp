@@ -167,11 +167,20 @@ TEST(CppEmitter, ModelsFromEnvironment) {
     std::stringstream paths(list), targets(targetList && *targetList ? targetList : "host");
     std::vector<std::string> targetNames;
     for (std::string name; std::getline(targets, name, ',');) targetNames.push_back(name);
+    // STRATA_CPP_STRATEGIES=rules checks one schedule of a large model (default rules,fuse-max).
+    const char* strategyList = std::getenv("STRATA_CPP_STRATEGIES");
+    std::stringstream strategyNames(strategyList && *strategyList ? strategyList : "rules,fuse-max");
+    std::vector<Strategy> strategies;
+    for (std::string name; std::getline(strategyNames, name, ',');) {
+        auto strategy = schedule::parseStrategy(name);
+        ASSERT_TRUE(strategy) << "STRATA_CPP_STRATEGIES: no strategy '" << name << "'";
+        strategies.push_back(*strategy);
+    }
     for (std::string path; std::getline(paths, path, ':');) {
         auto m = model::importOnnxFile(path);
         ASSERT_TRUE(m.ok()) << path << ": " << joined(m.diagnostics());
         for (const std::string& targetName : targetNames)
-            for (Strategy strategy : {Strategy::Rules, Strategy::FuseMax}) {
+            for (Strategy strategy : strategies) {
                 SCOPED_TRACE(path + " " + targetName + " " + std::string(schedule::strategyName(strategy)));
                 expectMatchesReference(*m->graph, compileWith(*m->graph, presetTarget(targetName), strategy));
             }
