@@ -81,6 +81,36 @@ std::string attributeValue(const ir::AttributeValue& value) {
         value);
 }
 
+// A kernel family's source with its table (`constexpr KernelInfo k<Family>Kernels[] = {...};`,
+// one `{"Type", kernel, check...}` per op type) cut to the entries of `types`.
+std::string keepKernels(std::string_view text, const std::set<std::string, std::less<>>& types) {
+    const std::size_t table = text.find("constexpr KernelInfo k");
+    const std::size_t open = table == std::string_view::npos ? table : text.find('{', table);
+    if (open == std::string_view::npos)
+        return std::string(text);
+    std::string out(text.substr(0, open + 1));
+    int depth = 0;
+    std::size_t start = 0, at = open + 1;
+    for (; at < text.size(); ++at) {
+        if (text[at] == '{' && depth++ == 0)
+            start = at;
+        if (text[at] != '}')
+            continue;
+        if (depth == 0)
+            break; // the table's own closing brace
+        if (--depth > 0)
+            continue;
+        const std::string_view entry = text.substr(start, at + 1 - start);
+        const std::size_t quote = entry.find('"'), end = entry.find('"', quote + 1);
+        if (end != std::string_view::npos &&
+            types.contains(entry.substr(quote + 1, end - quote - 1)))
+            out += fmt::format("\n    {},", entry);
+    }
+    out += '\n';
+    out += text.substr(at);
+    return out;
+}
+
 } // namespace
 
 int ReferenceOps::valueIndex(ir::ValueId id) {
@@ -100,6 +130,7 @@ Expected<std::size_t> ReferenceOps::add(const ir::Op& op, const KernelCall& call
     if (added) {
         m_ops.push_back(id);
         m_families.emplace(reference::kernelFamily(op.type));
+        m_types.emplace(op.type);
         for (ir::ValueId v : op.inputs)
             valueIndex(v);
         for (ir::ValueId v : op.outputs)
@@ -142,7 +173,9 @@ std::string ReferenceOps::evaluatorSource() const {
                              file.path, name);
             continue;
         }
-        s += fmt::format("// ----- core/{}\n{}\n", file.path, file.text);
+        s += fmt::format("// ----- core/{}{}\n{}\n", file.path,
+                         isFamily ? " (the kernels this program uses)" : "",
+                         isFamily ? keepKernels(file.text, m_types) : std::string(file.text));
     }
     return s;
 }
