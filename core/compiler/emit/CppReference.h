@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the C++ emitter: the ops a generated program runs on the reference evaluator (a
 // compute lowered to Kernel::Reference, as the host runtime runs it). The file then carries the
-// evaluator's source (RuntimeText.h's referenceText()) and a small graph of just those ops and
+// evaluator's source (RuntimeText.h's referenceSources()) and a small graph of just those ops and
 // the values they touch, built once at start-up; each such compute calls strata_rt::reference
 // on its boxes.
 
