@@ -205,7 +205,7 @@ bool conv(Lowering& l) {
     // Later input-channel slices leave the bias to the first.
     if (l.hasInput(2) && !l.call.inputs[2].present)
         l.call.inputs[2] = KernelView{};
-    if ((l.call.slicesChannels() || l.call.accumulate) && l.call.group != 1)
+    if (l.call.accumulate && l.call.group != 1)
         return l.fail("only convolutions of group 1 are computed in input-channel slices");
     return true;
 }
@@ -693,7 +693,7 @@ Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op,
 }
 
 bool KernelCall::slicesChannels() const {
-    if (kernel != Kernel::Conv2d || inputs.empty() || !inputs[0].present)
+    if (kernel != Kernel::Conv2d || group != 1 || inputs.empty() || !inputs[0].present)
         return false;
     const KernelView& x = inputs[0];
     return x.ext.size() == 4 && x.full.size() == 4 && x.ext[1] < x.full[1];

@@ -26,7 +26,8 @@ target::Target tinyTarget() {
     t.source = "test";
     t.clockHz = 1e9;
     t.coresPerGroup = 2;
-    for (std::size_t c = 0; c < t.throughput.perCycle.size(); ++c) t.throughput.perCycle[c] = 1;
+    for (std::size_t c = 0; c < t.throughput.perCycle.size(); ++c)
+        t.throughput.perCycle[c] = 1;
     t.workingMemory = "scratch";
     t.mainMemory = "dram";
     t.memories = {{"dram", target::MemoryKind::Dram, target::Scope::Chip, 1ull << 24, ""},
@@ -39,16 +40,18 @@ target::Target tinyTarget() {
 
 std::string values(int count, float scale) {
     std::string text;
-    for (int i = 0; i < count; ++i) text += (i ? ", " : "") + std::to_string(scale * float((i * 37) % 23 - 11));
+    for (int i = 0; i < count; ++i)
+        text += (i ? ", " : "") + std::to_string(scale * float((i * 37) % 23 - 11));
     return text;
 }
 
 // X[1,64,8,8] -> Conv 3x3 pad 1 (64 -> 8, constant weights and bias) -> Relu -> Y.
 std::shared_ptr<const ir::Graph> wideConv() {
-    auto m = importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
-                        "g (float[1, 64, 8, 8] X) => (float[1, 8, 8, 8] Y) <float[8, 64, 3, 3] W = {" +
-                        values(8 * 64 * 9, 0.01f) + "}, float[8] B = {" + values(8, 0.1f) +
-                        "}> {\n    C = Conv <pads = [1, 1, 1, 1]> (X, W, B)\n    Y = Relu (C)\n}\n");
+    auto m =
+        importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
+                   "g (float[1, 64, 8, 8] X) => (float[1, 8, 8, 8] Y) <float[8, 64, 3, 3] W = {" +
+                   values(8 * 64 * 9, 0.01f) + "}, float[8] B = {" + values(8, 0.1f) +
+                   "}> {\n    C = Conv <pads = [1, 1, 1, 1]> (X, W, B)\n    Y = Relu (C)\n}\n");
     EXPECT_TRUE(m) << joined(m.diagnostics());
     return m->graph;
 }
@@ -56,7 +59,8 @@ std::shared_ptr<const ir::Graph> wideConv() {
 std::size_t accumulating(const compiler::Program& p) {
     std::size_t n = 0;
     for (const compiler::Instruction& in : p.instructions)
-        if (const auto* c = std::get_if<compiler::Compute>(&in.body)) n += c->accumulate ? 1 : 0;
+        if (const auto* c = std::get_if<compiler::Compute>(&in.body))
+            n += c->accumulate ? 1 : 0;
     return n;
 }
 
@@ -83,12 +87,14 @@ TEST(ChannelSlices, SlicedConvolutionCompilesEmulatesAndMatchesTheReference) {
 TEST(ChannelSlices, VerifierRefusesAnAccumulationWithoutPartialSums) {
     auto g = wideConv();
     const target::Target t = tinyTarget();
-    auto compiled = compiler::compile(*g, t, schedule::makeSchedule(*g, t, schedule::Strategy::PerOp));
+    auto compiled =
+        compiler::compile(*g, t, schedule::makeSchedule(*g, t, schedule::Strategy::PerOp));
     ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
     compiler::Program p = compiled->program;
     // The first slice of core 0's first tile made to accumulate: nothing is in place yet.
     for (compiler::InstrId id : p.streams[0])
-        if (auto* c = std::get_if<compiler::Compute>(&p.instructions[id].body); c && c->opType == "Conv") {
+        if (auto* c = std::get_if<compiler::Compute>(&p.instructions[id].body);
+            c && c->opType == "Conv") {
             c->accumulate = true;
             break;
         }
@@ -106,9 +112,11 @@ TEST(ChannelSlices, MoreSlicesCostMoreTransferTime) {
         schedule::ScheduleCheck check = schedule::checkSchedule(s, *g, t);
         EXPECT_TRUE(check.valid()) << joined(check.diagnostics);
         for (schedule::BlockAnalysis& b : check.analysis.blocks)
-            if (b.cost.grid.sliceChannels > 0) b.cost.grid.sliceChannels >>= halvings;
+            if (b.cost.grid.sliceChannels > 0)
+                b.cost.grid.sliceChannels >>= halvings;
         compiler::CompileState state{*g, t, s, std::move(check.analysis), {}, {}, {}};
-        for (const compiler::Pass& pass : compiler::passes()) pass.run(state);
+        for (const compiler::Pass& pass : compiler::passes())
+            pass.run(state);
         EXPECT_FALSE(state.failed()) << joined(state.diagnostics);
         auto trace = emulator::emulate(state.program, t, *g);
         EXPECT_TRUE(trace) << joined(trace.diagnostics());
