@@ -458,6 +458,10 @@ std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityByt
     auto whole = chooseWithSlices(capacityBytes, buffering, minTiles, 0);
     if (whole || m_sliceAt < 0)
         return whole;
+    // Slices are the last resort: where whole tiles fit single-buffered, those are better (the
+    // weights stay resident, no slice waits for the one before), and the caller drops to them.
+    if (buffering > 1 && chooseWithSlices(capacityBytes, 1, minTiles, 0))
+        return std::nullopt;
     // Halve the slice until a grid fits, then twice more: smaller slices allow larger tiles,
     // which re-read less, but cost more instructions.
     std::optional<BlockCost> best;

@@ -117,7 +117,8 @@ class BlockTiler {
     // When the halving paints itself into a corner (only grids of more than kMaxTilesPerBlock
     // tiles left), every grid of halved extents is tried instead. When no grid fits and the block
     // has a convolution to slice, its input channels are halved until one does (and twice more,
-    // taking the grid with the least traffic). nullopt when none fits.
+    // taking the grid with the least traffic), unless whole tiles fit single-buffered. nullopt
+    // when none fits.
     std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
                                        std::int64_t minTiles) const;
     // chooseGrid() and evaluate(grid, buffering, minTiles) in one pass over the tiles.

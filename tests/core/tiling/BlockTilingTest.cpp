@@ -275,6 +275,19 @@ TEST(BlockTiler, SlicesInputChannelsWhenNoTileFits) {
     EXPECT_EQ(roomy->grid.sliceChannels, 0);
 }
 
+// Slices are the last resort: where whole 1-element tiles fit single-buffered (4.5 KiB), double
+// buffering gives nothing and the caller drops to single buffering, unsliced.
+TEST(BlockTiler, NoSlicesWhereSingleBufferingFits) {
+    auto g = wideConv();
+    const auto ops = allOps(*g);
+    BlockTiler tiler(*g, ops);
+    const std::uint64_t capacity = 5 * 1024;
+    EXPECT_FALSE(tiler.chooseAndEvaluate(capacity, 2, 1));
+    auto single = tiler.chooseAndEvaluate(capacity, 1, 1);
+    ASSERT_TRUE(single);
+    EXPECT_EQ(single->grid.sliceChannels, 0);
+}
+
 TEST(BlockTiler, ChannelSliceCutsDimensionOne) {
     const Region r{{0, 1}, {0, 10}, {2, 5}, {0, 3}};
     EXPECT_EQ(channelSlice(r, 4, 0, 10)[1], (Interval{0, 4}));
