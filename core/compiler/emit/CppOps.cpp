@@ -58,7 +58,10 @@ class Printer {
         case Kernel::Zip: call(fmt::format("rt::zip(y0, x0, x1, {})", scalarFnText(c))); break;
         case Kernel::Conv2d:
             // Constant weights get their value's id: a library build keeps them packed.
-            if (c.inputs[1].value.valid() && m_g.value(c.inputs[1].value).isConstant)
+            if (c.slicesChannels() || c.accumulate)
+                call(fmt::format("rt::conv2dSlice(y0, x0, x1, {}, {}, {})", optional(2),
+                                 windowText(c), c.accumulate));
+            else if (c.inputs[1].value.valid() && m_g.value(c.inputs[1].value).isConstant)
                 call(fmt::format("rt::conv2d(y0, x0, x1, {}, {}, {}, {})", optional(2),
                                  windowText(c), c.group, c.inputs[1].value.index));
             else

@@ -6,6 +6,7 @@
 #include "tiling/SlotPacking.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <exception>
 #include <map>
@@ -267,6 +268,11 @@ class BlockWriter {
             for (ir::OpId opId : tile.ops) {
                 const ir::Op& op = m_g.op(opId);
                 Provenance from{id, opId, static_cast<std::int64_t>(t)};
+                if (opId == tile.slicedOp && tile.slices() > 1) {
+                    emitSlices(tile, op, from, core, {&pendingResident, &pendingLoads[k]},
+                               layouts[t], residentAt, slotBase(k));
+                    continue;
+                }
                 Compute c;
                 c.opType = op.type;
                 for (ir::ValueId in : op.inputs) {
@@ -307,6 +313,75 @@ class BlockWriter {
         for (auto [v, tag] : pendingResident) wait(core, Provenance{id, {}, -1}, tag);
         for (Slot& slot : slots)
             for (int tag : slot.storeTags) wait(core, Provenance{id, {}, -1}, tag);
+    }
+
+    // A convolution whose input channels the grid slices: slice 0 was loaded with the tile; each
+    // later slice of its input and weights is loaded over the previous one, after that one's
+    // compute, and accumulated into the output, which stays in place. The bias joins slice 0.
+    void emitSlices(const tiling::TilePlan& tile, const ir::Op& op, const Provenance& from,
+                    int core, std::array<std::map<std::uint32_t, int>*, 2> pending,
+                    const TileLayout& layout,
+                    const std::map<std::uint32_t, std::uint64_t>& residentAt, std::uint64_t base) {
+        auto waitFor = [&](std::uint32_t value) { // a resident input's load, or the tile's
+            for (std::map<std::uint32_t, int>* tags : pending)
+                if (auto it = tags->find(value); it != tags->end()) {
+                    wait(core, from, it->second);
+                    tags->erase(it);
+                }
+        };
+        const ir::ValueId x = op.inputs[0], w = op.inputs[1];
+        const auto loaded = [&](ir::ValueId v) {
+            return std::find_if(tile.loads.begin(), tile.loads.end(),
+                                [&](const auto& l) { return l.first == v; })
+                ->second;
+        };
+        const tiling::Region xFirst = loaded(x), wFirst = loaded(w);
+        const std::uint64_t xAt = base + layout.find(x.index)->offset,
+                            wAt = base + layout.find(w.index)->offset;
+        std::vector<Operand> outputs;
+        double fraction = 0;
+        for (ir::ValueId out : op.outputs) {
+            auto o = out.valid() ? operand(out, layout, residentAt, base) : std::nullopt;
+            if (!o)
+                continue;
+            const std::int64_t total = m_g.value(out).elements();
+            if (total > 0)
+                fraction =
+                    std::max(fraction, double(tiling::regionElements(o->region)) / double(total));
+            outputs.push_back(std::move(*o));
+        }
+        for (std::int64_t s = 0; s < tile.slices(); ++s) {
+            const tiling::Region xs =
+                tiling::channelSlice(xFirst, tile.sliceChannels, s, tile.slicedChannels);
+            const tiling::Region ws =
+                tiling::channelSlice(wFirst, tile.sliceChannels, s, tile.slicedChannels);
+            if (s > 0) {
+                const int xTag = transfer(Way::Load, core, from, *m_load, dramAccess(x, xs, core),
+                                          sramAccess(xAt, xs, xs, x, core), x, xs);
+                const int wTag = transfer(Way::Load, core, from, *m_load, dramAccess(w, ws, core),
+                                          sramAccess(wAt, ws, ws, w, core), w, ws);
+                wait(core, from, xTag);
+                wait(core, from, wTag);
+            }
+            Compute c;
+            c.opType = op.type;
+            c.accumulate = s > 0;
+            for (std::size_t i = 0; i < op.inputs.size(); ++i) {
+                const ir::ValueId in = op.inputs[i];
+                if (!in.valid() || (s > 0 && i >= 2))
+                    continue;
+                waitFor(in.index);
+                if (in == x)
+                    c.inputs.push_back({x, xs, xAt});
+                else if (in == w)
+                    c.inputs.push_back({w, ws, wAt});
+                else if (auto o = operand(in, layout, residentAt, base))
+                    c.inputs.push_back(std::move(*o));
+            }
+            c.outputs = outputs;
+            c.flops = op.cost.flops * fraction * double(xs[1].size()) / double(tile.slicedChannels);
+            append(core, from, std::move(c));
+        }
     }
 
     // Where `v` is in working memory for this tile; nullopt when the tile holds none of it.

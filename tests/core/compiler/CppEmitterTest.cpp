@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -257,6 +258,27 @@ TEST(CppEmitter, ResizeReproducesTheReference) {
     expectMatchesReference(*m->graph,
                            compileWith(*m->graph, presetTarget("host"), Strategy::PerOp));
     expectMatchesReference(*m->graph, compileWith(*m->graph, small, Strategy::FuseMax));
+}
+
+// A convolution too big for a 4 KiB working memory runs in input-channel slices, the later ones
+// accumulating (docs/SCHEDULES.md): the generated C++ reproduces the reference, plain and with
+// oneDNN.
+TEST(CppEmitter, SlicedConvolutionReproducesTheReference) {
+    auto m = importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
+                        "g (float[1, 64, 8, 8] X, float[8, 64, 3, 3] W, float[8] B) => (float[1, 8, 8, 8] Y) {\n"
+                        "    Y = Conv <pads = [1, 1, 1, 1]> (X, W, B)\n}\n");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    target::Target t = presetTarget("mncore2");
+    for (target::MemorySpace& memory : t.memories)
+        if (memory.name == t.workingMemory) memory.capacityBytes = 4096;
+    const compiler::Program p = compileWith(*m->graph, t, schedule::Strategy::PerOp);
+    const bool accumulates = std::any_of(p.instructions.begin(), p.instructions.end(), [](const auto& in) {
+        const auto* c = std::get_if<compiler::Compute>(&in.body);
+        return c && c->accumulate;
+    });
+    ASSERT_TRUE(accumulates);
+    expectMatchesReference(*m->graph, p);
+    expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
 }
 
 // Ops strata_rt has no kernel for (Hardmax; comparisons, Cast and CumSum on integers) and a use
