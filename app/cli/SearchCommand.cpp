@@ -34,6 +34,7 @@ struct SearchArgs {
     std::uint64_t seed = 1;
     std::int64_t maxCandidates = 0;
     int threads = 0;
+    bool noReuse = false;
     int measure = 0;
     int measureRuns = 5;
     std::string output;
@@ -212,6 +213,7 @@ int runSearch(const SearchArgs& args) {
     options.budgetSeconds = args.budget;
     options.maxEvaluations = args.maxCandidates;
     options.threads = args.threads;
+    options.reuse = !args.noReuse;
     options.keep = std::max(1, args.measure);
 
     // A line on stderr every few seconds, so a long budget is not silence.
@@ -298,6 +300,8 @@ void addSearchCommand(CLI::App& app, int& exitCode) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--threads", args->threads, "Worker threads (0: one per hardware thread)")
         ->check(CLI::NonNegativeNumber);
+    cmd->add_flag("--no-reuse", args->noReuse,
+                  "Compile and emulate every candidate whole (no per-stretch reuse; same results, slower)");
     cmd->add_option("--measure", args->measure,
                     "Run the K best predicted on this machine and keep the measured fastest")
         ->check(CLI::NonNegativeNumber);

@@ -91,6 +91,16 @@ void CompareTab::addHostRun(std::shared_ptr<const MeasuredRun> run) {
         m_runs->addHostRun(std::move(run));
 }
 
+void CompareTab::pinSearch(std::shared_ptr<const EmulationRun> start,
+                           std::shared_ptr<const EmulationRun> best) {
+    if (!start || !best)
+        return;
+    // Each pin selects the newest against the one before (onAdded): after both, start vs result.
+    m_runs->pin(std::move(start), tr("search start"), tr("search start"));
+    m_runs->pin(std::move(best), tr("search result"), tr("search result"));
+    emit statusMessage(tr("Pinned the search's start and result in the Compare tab"), 5000);
+}
+
 void CompareTab::showImportDialog() {
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Import Trace"), QString(), tr("Traces (*.json *.csv);;All files (*)"));

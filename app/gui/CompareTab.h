@@ -3,7 +3,8 @@
 // deltas (core's trace::compareRuns) and the two timelines on one axis. Pin Run adds the
 // current schedule's prediction to the list; File → Import Trace… adds a trace file. A new Run
 // on Host is picked at once as A = prediction, B = measurement; otherwise each new entry is
-// compared with the one before it (pin, edit, pin: before against after).
+// compared with the one before it (pin, edit, pin: before against after). A schedule search pins
+// its start and its result (pinSearch), so they are compared at once.
 
 #include "EmulationRun.h"
 #include "MeasuredRun.h"
@@ -45,6 +46,9 @@ class CompareTab : public QWidget {
 
   public slots:
     void addHostRun(std::shared_ptr<const strata::gui::MeasuredRun> run);
+    // Pins a search's start and result (SearchDialog::searchTimed): A = start, B = result.
+    void pinSearch(std::shared_ptr<const strata::gui::EmulationRun> start,
+                   std::shared_ptr<const strata::gui::EmulationRun> best);
 
   signals:
     void statusMessage(const QString& text, int timeoutMs);

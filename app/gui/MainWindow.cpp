@@ -547,6 +547,7 @@ void MainWindow::connectCompare() {
     m_searchDialog = new SearchDialog(m_document, this);
     m_buildMenu->addAction(m_searchDialog->showAction());
     connect(m_searchDialog, &SearchDialog::statusMessage, this, &MainWindow::showStatus);
+    connect(m_searchDialog, &SearchDialog::searchTimed, m_compareTab, &CompareTab::pinSearch);
     connect(
         m_searchDialog, &SearchDialog::previewRequested, this,
         [this](std::shared_ptr<const schedule::Schedule> preview) {

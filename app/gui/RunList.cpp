@@ -40,14 +40,14 @@ int RunList::append(std::vector<RunEntry> entries) {
     return first;
 }
 
-int RunList::pin(std::shared_ptr<const EmulationRun> run, const QString& strategy) {
+int RunList::pin(std::shared_ptr<const EmulationRun> run, const QString& strategy, const QString& shortName) {
     RunEntry e;
     e.kind = RunEntry::Kind::Pinned;
     e.revision = run->revision;
     e.name = tr("Pinned: rev %1 \u00b7 %2 \u00b7 %3 \u00b7 %4")
                  .arg(run->revision)
                  .arg(targetLabel(run->targetName), strategy, runTotalText(run->trace));
-    e.shortName = tr("pinned rev %1").arg(run->revision);
+    e.shortName = shortName.isEmpty() ? tr("pinned rev %1").arg(run->revision) : shortName;
     // Shares the run's trace: the alias keeps the run alive.
     e.trace = std::shared_ptr<const trace::Trace>(run, &run->trace);
     return append({std::move(e)});

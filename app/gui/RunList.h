@@ -37,8 +37,9 @@ class RunList : public QObject {
     QStringList names() const;
     bool isImporting() const { return m_importing > 0; }
 
-    // Pins `run`, named by revision, target, strategy and total; returns its index.
-    int pin(std::shared_ptr<const EmulationRun> run, const QString& strategy);
+    // Pins `run`, named by revision, target, strategy and total (on timeline rows `shortName`,
+    // or "pinned rev N"); returns its index.
+    int pin(std::shared_ptr<const EmulationRun> run, const QString& strategy, const QString& shortName = {});
     // Adds a run on this computer as two entries (prediction, then measurement); returns the
     // first index.
     int addHostRun(std::shared_ptr<const MeasuredRun> run);

@@ -116,6 +116,7 @@ SearchDialog::SearchDialog(ScheduleDocument* document, QWidget* parent)
     connect(m_pareto, &views::search::ParetoPlot::pointClicked, this, &SearchDialog::choose);
     connect(m_job, &SearchJob::progress, this, &SearchDialog::onProgress);
     connect(m_job, &SearchJob::finished, this, &SearchDialog::onFinished);
+    connect(m_job, &SearchJob::timed, this, &SearchDialog::searchTimed);
     // A new model: the result no longer applies.
     connect(m_document, &ScheduleDocument::scheduleChanged, this, &SearchDialog::updateButtons);
     updateButtons();
@@ -163,7 +164,7 @@ bool SearchDialog::start() {
     m_status->setText(
         tr("Searching %1 on %2\u2026")
             .arg(QString::fromStdString(graph->name), QString::fromStdString(target->name)));
-    m_job->start(graph, target, std::move(options));
+    m_job->start(graph, target, std::move(options), m_document->revision(), m_document->targetKey());
     emit previewRequested(nullptr);
     emit statusMessage(tr("Searching schedules\u2026"), 0);
     updateButtons();

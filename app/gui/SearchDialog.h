@@ -5,8 +5,11 @@
 // runs, a plot shows the best predicted time against the candidates evaluated; when it ends, the
 // Pareto front (time against DRAM bytes) with clickable points. Clicking a point chooses that
 // schedule and previews it on the graph (previewRequested); Apply makes the chosen schedule (the
-// best, unless a point was clicked) the current one as one undoable edit. Not modal.
+// best, unless a point was clicked) the current one as one undoable edit. When a search ends,
+// searchTimed() hands the timelines of its start and result (the Compare tab pins them). Not
+// modal.
 
+#include "EmulationRun.h"
 #include "schedule/Schedule.h"
 #include "search/Search.h"
 
@@ -78,6 +81,10 @@ class SearchDialog : public QDialog {
     // The user chose a schedule: draw it on the graph (null: show the current one again).
     void previewRequested(std::shared_ptr<const schedule::Schedule> schedule);
     void statusMessage(const QString& text, int timeoutMs);
+    // A search ended with a result: the predicted timelines of the current schedule it started
+    // from and of its best schedule (before finished()).
+    void searchTimed(std::shared_ptr<const strata::gui::EmulationRun> start,
+                     std::shared_ptr<const strata::gui::EmulationRun> best);
 
   private:
     void onProgress(const search::SearchProgress& progress);

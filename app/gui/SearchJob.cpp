@@ -1,11 +1,44 @@
 #include "SearchJob.h"
 
+#include "compiler/Pipeline.h"
+#include "emulator/Emulator.h"
+
 #include <QFutureWatcher>
 #include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 
 namespace strata::gui {
+namespace {
+
+// `schedule` compiled and emulated with its counters, as Emulate (F5) would; null when it fails.
+std::shared_ptr<const EmulationRun> timeline(const std::shared_ptr<const ir::Graph>& graph,
+                                             const target::Target& target,
+                                             const schedule::Schedule& schedule,
+                                             std::uint64_t revision, const QString& targetName) {
+    auto compiled = compiler::compile(*graph, target, schedule);
+    if (!compiled)
+        return nullptr;
+    auto program = std::make_shared<const compiler::Program>(std::move(compiled->program));
+    auto trace = emulator::emulate(*program, target, *graph);
+    if (!trace)
+        return nullptr;
+    auto run = std::make_shared<EmulationRun>();
+    run->revision = revision;
+    run->graph = graph;
+    run->program = std::move(program);
+    run->trace = std::move(trace).value();
+    run->targetName = targetName;
+    return run;
+}
+
+struct Outcome {
+    std::shared_ptr<const search::SearchResult> result;
+    QString error;
+    std::shared_ptr<const EmulationRun> start, best; // timelines, when both could be made
+};
+
+} // namespace
 
 SearchJob::SearchJob(QObject* parent) : QObject(parent) {
     // The search spreads its candidates over its own workers; this thread only drives it.
@@ -20,7 +53,8 @@ SearchJob::~SearchJob() {
 }
 
 void SearchJob::start(std::shared_ptr<const ir::Graph> graph,
-                      std::shared_ptr<const target::Target> target, search::SearchOptions options) {
+                      std::shared_ptr<const target::Target> target, search::SearchOptions options,
+                      std::uint64_t revision, QString targetName) {
     m_stop.request_stop(); // an older search ends; its result is dropped by the generation
     m_stop = std::stop_source();
     const std::uint64_t mine = ++*m_generation;
@@ -39,28 +73,38 @@ void SearchJob::start(std::shared_ptr<const ir::Graph> graph,
             },
             Qt::QueuedConnection);
     };
-    using Result = std::pair<std::shared_ptr<const search::SearchResult>, QString>;
-    auto* watcher = new QFutureWatcher<Result>(this);
+    auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, mine] {
         watcher->deleteLater();
         if (generation->load() != mine)
             return;
         m_running = false;
-        const Result result = watcher->result();
-        emit finished(result.first, result.second);
+        const Outcome outcome = watcher->result();
+        if (outcome.start && outcome.best)
+            emit timed(outcome.start, outcome.best);
+        emit finished(outcome.result, outcome.error);
     });
     watcher->setFuture(QtConcurrent::run(
         &m_pool,
         [graph = std::move(graph), target = std::move(target), options = std::move(options),
-         token = m_stop.get_token(), report]() -> Result {
+         token = m_stop.get_token(), report, revision, targetName]() -> Outcome {
             auto result = std::make_shared<search::SearchResult>();
+            Outcome outcome;
+            outcome.result = result;
             // Nothing may reach the event loop: a failure is reported as text.
             try {
                 *result = search::searchSchedules(*graph, *target, options, token, report);
+                if (result->best && !options.starts.empty()) {
+                    outcome.start =
+                        timeline(graph, *target, options.starts.front(), revision, targetName);
+                    outcome.best =
+                        timeline(graph, *target, result->best->schedule, revision, targetName);
+                }
             } catch (const std::exception& e) {
-                return {result, QString::fromUtf8(e.what())};
+                outcome.error = QString::fromUtf8(e.what());
+                outcome.start = outcome.best = nullptr;
             }
-            return {result, QString()};
+            return outcome;
         }));
 }
 

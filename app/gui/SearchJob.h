@@ -3,11 +3,15 @@
 // own thread with a stop token, its progress marshalled to the UI thread after every batch. One
 // search at a time; cancel() requests the stop (the search ends within one candidate per
 // worker) and finished() still reports what it found, marked cancelled. A newer start drops an
-// older search's progress and result.
+// older search's progress and result. Before finished(), timed() hands the timelines of the
+// search's first start and of its best schedule (compiled and emulated on the same thread), for
+// the Compare tab to pin.
 
+#include "EmulationRun.h"
 #include "search/Search.h"
 
 #include <QObject>
+#include <QString>
 #include <QThreadPool>
 #include <atomic>
 #include <memory>
@@ -23,8 +27,9 @@ class SearchJob : public QObject {
     ~SearchJob() override;
 
     // Searches schedules of `graph` on `target`; both stay alive until the search returns.
+    // `revision` and `targetName` label the timelines timed() hands over.
     void start(std::shared_ptr<const ir::Graph> graph, std::shared_ptr<const target::Target> target,
-               search::SearchOptions options);
+               search::SearchOptions options, std::uint64_t revision = 0, QString targetName = {});
     void cancel();
     bool isRunning() const { return m_running; }
 
@@ -32,6 +37,10 @@ class SearchJob : public QObject {
     void progress(const strata::search::SearchProgress& progress);
     // `error`: why the search failed (then the result is empty).
     void finished(std::shared_ptr<const strata::search::SearchResult> result, const QString& error);
+    // Just before finished(), when the search found a schedule: the predicted timelines of
+    // options.starts.front() and of the best schedule.
+    void timed(std::shared_ptr<const strata::gui::EmulationRun> start,
+               std::shared_ptr<const strata::gui::EmulationRun> best);
 
   private:
     QThreadPool m_pool;

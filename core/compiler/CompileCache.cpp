@@ -6,14 +6,15 @@
 namespace strata::compiler {
 namespace {
 
-// The ops and the tile extents say everything a block's tile plans depend on (the graph and
-// target are the cache's own).
+// The ops, the tile extents and the channel slices say everything a block's tile plans depend on
+// (the graph and target are the cache's own).
 std::string planKey(std::span<const ir::OpId> ops, const tiling::TileGrid& grid) {
     std::string key;
     key.reserve(ops.size() * 6 + grid.extents.size() * 6);
     for (ir::OpId op : ops) key += std::to_string(op.index) + ',';
     key += '|';
     for (std::int64_t e : grid.extents) key += std::to_string(e) + ',';
+    key += '|' + std::to_string(grid.sliceChannels);
     return key;
 }
 

@@ -21,6 +21,8 @@ std::string dumpTiles(const CompileState& s) {
     for (const TiledBlock& b : s.blocks) {
         out += schedule::blockName(b.block.id) + ": tile " + ir::shapeToString(b.grid.extents) + ", " +
                std::to_string(b.tiles().size()) + " tiles, buffering " + std::to_string(b.buffering);
+        if (b.grid.sliceChannels > 0)
+            out += ", input channels in slices of " + std::to_string(b.grid.sliceChannels);
         if (!b.resident().empty()) {
             out += ", resident:";
             for (ir::ValueId v : b.resident()) out += " " + s.graph.value(v).name;

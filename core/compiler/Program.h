@@ -63,6 +63,9 @@ struct Compute {
     double flops = 0;
     std::vector<Operand> inputs;   // present inputs the region reads
     std::vector<Operand> outputs;  // the regions it writes
+    // Adds to what its output holds instead of overwriting it: a later input-channel slice of a
+    // convolution too big for working memory (docs/SCHEDULES.md); its inputs are that slice.
+    bool accumulate = false;
 };
 
 struct Barrier {

@@ -195,7 +195,9 @@ std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& gr
     for (const auto* operands : {&compute.inputs, &compute.outputs})
         for (const compiler::Operand& o : *operands)
             if (o.value.valid() && o.value.index < graph.values.size())
-                bytes += tiling::regionBytes(o.region, graph.value(o.value).dtype);
+                // An accumulating compute reads its output as well as writing it.
+                bytes += (operands == &compute.outputs && compute.accumulate ? 2 : 1) *
+                         tiling::regionBytes(o.region, graph.value(o.value).dtype);
     return bytes;
 }
 

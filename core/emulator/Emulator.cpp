@@ -146,7 +146,7 @@ class Simulation {
         int block = INT_MIN;            // for the SRAM counter
     };
 
-    std::int64_t ps(double cycles) const { return roundHalfAway(cycles * m_psPerCycle); }
+    std::int64_t ps(double cycles) const { return m_originPs + roundHalfAway(cycles * m_psPerCycle); }
 
     // Sequences below 2^31: far more wakeups than a program that fits in memory has. `time` is
     // never negative (see Wakeup); + 0.0 turns a -0.0 into +0.0.
@@ -194,6 +194,7 @@ class Simulation {
                     return;
                 }
                 ++inFlight;
+                ++m_inFlightTotal;
                 event.startPs = ps(t);
                 if (m_target.paths[p].broadcast && m_sramCounter >= 0) deliver(id, step.block, t);
                 schedule(t + step.amount, id, true); // latency and rows' overhead (ProgramCheck)
@@ -231,10 +232,21 @@ class Simulation {
 
     void releaseBarrier(double t) {
         m_arrived = 0;
-        const double release = t + m_target.overheads.barrierCycles;
+        double release = t + m_target.overheads.barrierCycles;
         for (std::uint32_t c = 0; c < m_cores.size(); ++c) {
             Core& core = m_cores[c];
             m_trace.events[m_program.streams[c][core.pc]].endPs = ps(release);
+        }
+        // Nothing in flight: the clock restarts here (Emulator.h), so what follows is timed the
+        // same wherever the stretch sits in the program.
+        if (m_inFlightTotal == 0 && m_wakeups.empty() && m_active.empty()) {
+            m_originPs = ps(release);
+            m_now = release = 0;
+            if (m_options.restarts)
+                m_options.restarts->push_back(m_steps[m_program.streams[0][m_cores[0].pc]].link);
+        }
+        for (std::uint32_t c = 0; c < m_cores.size(); ++c) {
+            Core& core = m_cores[c];
             ++core.pc;
             core.blocked = Blocked::No;
             schedule(release, c);
@@ -307,6 +319,7 @@ class Simulation {
         const std::uint32_t c = m_steps[transfer].core;
         const std::uint16_t p = m_steps[transfer].path;
         --m_inFlight[c * m_target.paths.size() + p];
+        --m_inFlightTotal;
         Core& core = m_cores[c];
         if (core.blocked == Blocked::Busy && core.waitingOn == transfer) {
             ++core.pc;
@@ -459,7 +472,9 @@ class Simulation {
     BandwidthSharing m_sharing;
     double m_psPerCycle;
 
-    double m_now = 0;
+    double m_now = 0;                       // cycles since the origin
+    std::int64_t m_originPs = 0;            // the last restart (Emulator.h), in picoseconds
+    std::size_t m_inFlightTotal = 0;        // transfers issued and not finished
     std::uint64_t m_sequence = 0;
     std::priority_queue<Wakeup, std::vector<Wakeup>, std::greater<>> m_wakeups;
     std::vector<Core> m_cores;

@@ -13,11 +13,22 @@
 #include "target/Target.h"
 #include "trace/Trace.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace strata::emulator {
 
 struct EmulateOptions {
     bool counters = true;         // path bandwidth and SRAM occupancy over time
+    // When set: the numbers of the barriers at which the clock restarted (below), ascending.
+    std::vector<std::uint32_t>* restarts = nullptr;
 };
+
+// At a barrier that every core has reached with no transfer in flight, nothing after it can
+// depend on what came before but through the barrier's release time: the simulation restarts
+// its clock there and rounds the times after it from that release. So the stretch between two
+// such barriers takes the same picoseconds wherever it sits in a program, and a program's total
+// is the sum of its stretches' (the search reuses them: search/Evaluation.h).
 
 // The emulated trace: one event per instruction (events[i] is instruction i), counters, and the
 // header (target, clock, model). `graph` is the one the program was compiled from (op classes,

@@ -133,7 +133,10 @@ class Describer {
                     if (!o.value.valid()) continue;
                     if (o.value.index >= m_graph.values.size())
                         return problem(fmt::format("{}: value {} is not in the model", instructionName(id), o.value.index));
-                    bytes += static_cast<std::uint64_t>(elements) * m_facts.elementBytes[o.value.index];
+                    // An accumulating compute reads its output as well as writing it.
+                    const std::uint64_t times = operands == &c->outputs && c->accumulate ? 2 : 1;
+                    bytes += times * static_cast<std::uint64_t>(elements) *
+                             m_facts.elementBytes[o.value.index];
                 }
             const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
             const bool macs = opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul;

@@ -1,7 +1,11 @@
 #include "model/OpCost.h"
 
+#include "tiling/EinsumEquation.h"
+
 #include <array>
 #include <numeric>
+#include <variant>
+#include <vector>
 #include <string>
 #include <utility>
 
@@ -138,6 +142,27 @@ double product(const ir::Shape& s, std::size_t from = 0) {
     return p;
 }
 
+// An Einsum evaluates, for every combination of its labels' values (output and summed ones
+// alike), the product of one element per operand and adds it in: operands - 1 multiplies and one
+// add, so 2 x the product of all label extents for a contraction of two. 0 when the equation
+// does not parse against the shapes (import reports that elsewhere).
+double einsumFlops(const ir::Graph& g, const ir::Op& op) {
+    const ir::Attribute* equation = op.attribute("equation");
+    const auto* text = equation ? std::get_if<std::string>(&equation->value) : nullptr;
+    if (!text) return 0;
+    std::vector<ir::Shape> shapes;
+    for (ir::ValueId v : op.inputs) {
+        if (!v.valid()) return 0;
+        shapes.push_back(g.value(v).shape);
+    }
+    std::string why;
+    const auto labels = tiling::parseEinsum(*text, shapes, why);
+    if (!labels || shapes.empty()) return 0;
+    double combinations = 1;
+    for (std::int64_t size : labels->sizes) combinations *= double(size);
+    return double(shapes.size()) * combinations;
+}
+
 double flopsOf(const ir::Graph& g, const ir::Op& op, double outElems) {
     const std::string& t = op.type;
     switch (op.opClass) {
@@ -154,11 +179,11 @@ double flopsOf(const ir::Graph& g, const ir::Op& op, double outElems) {
         return 2.0 * outElems * product(w->shape, 1);
     }
     case OpClass::MatMul: {
+        if (t == "Einsum") return einsumFlops(g, op);
         const ir::Value* a = input(g, op, 0);
         if (!a || a->shape.empty()) return 0;
         std::int64_t k = a->shape.back();
         if (t == "Gemm" && op.attrInt("transA", 0) && a->shape.size() == 2) k = a->shape[0];
-        if (t == "Einsum") return 0; // contraction dims are in the equation; not counted yet
         return 2.0 * outElems * double(k);
     }
     case OpClass::Pooling: {

@@ -12,18 +12,28 @@ namespace {
 
 using kernels::KernelInfo;
 
-// Every family's table.
-std::array<std::span<const KernelInfo>, 9> kernelTables() {
-    return {kernels::elementwiseKernels(), kernels::convertKernels(), kernels::convKernels(),
-            kernels::matMulKernels(),      kernels::normKernels(),    kernels::reduceKernels(),
-            kernels::shapeKernels(),       kernels::indexKernels(),   kernels::resizeKernels()};
+// Every family's table, named as its file is (Kernels<name>.cpp).
+struct Family {
+    std::string_view name;
+    std::span<const KernelInfo> table;
+};
+std::array<Family, 9> kernelFamilies() {
+    return {{{"Elementwise", kernels::elementwiseKernels()},
+             {"Convert", kernels::convertKernels()},
+             {"Conv", kernels::convKernels()},
+             {"MatMul", kernels::matMulKernels()},
+             {"Norm", kernels::normKernels()},
+             {"Reduce", kernels::reduceKernels()},
+             {"Shape", kernels::shapeKernels()},
+             {"Index", kernels::indexKernels()},
+             {"Resize", kernels::resizeKernels()}}};
 }
 
 const KernelInfo* findKernel(const ir::Op& op) {
     if (!op.domain.empty())
         return nullptr;
-    for (auto table : kernelTables())
-        for (const KernelInfo& k : table)
+    for (const Family& family : kernelFamilies())
+        for (const KernelInfo& k : family.table)
             if (k.type == op.type)
                 return &k;
     return nullptr;
@@ -244,10 +254,18 @@ std::string unsupportedReason(const ir::Graph& graph, const ir::Op& op) {
     return reasonFor(&graph, op);
 }
 
+std::string_view kernelFamily(std::string_view opType) {
+    for (const Family& family : kernelFamilies())
+        for (const KernelInfo& k : family.table)
+            if (k.type == opType)
+                return family.name;
+    return {};
+}
+
 std::vector<std::string> supportedOpTypes() {
     std::vector<std::string> types;
-    for (auto table : kernelTables())
-        for (const KernelInfo& k : table)
+    for (const Family& family : kernelFamilies())
+        for (const KernelInfo& k : family.table)
             types.emplace_back(k.type);
     std::sort(types.begin(), types.end());
     types.erase(std::unique(types.begin(), types.end()), types.end());

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata::reference {
@@ -50,5 +51,9 @@ bool supports(const ir::Graph& graph, const ir::Op& op);
 std::string unsupportedReason(const ir::Graph& graph, const ir::Op& op);
 // Op types (default ONNX domain) with a kernel, sorted.
 std::vector<std::string> supportedOpTypes();
+// The family whose file (core/reference/Kernels<family>.cpp) holds the kernel of `opType`
+// ("Conv", "MatMul", ...); empty when none does. A generated program carries only the
+// families its ops need.
+std::string_view kernelFamily(std::string_view opType);
 
 } // namespace strata::reference

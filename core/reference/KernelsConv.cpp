@@ -509,7 +509,7 @@ std::string lpPoolCheck(const SupportQuery& q) {
     return checkTypes(q, isFloatType);
 }
 
-constexpr KernelInfo kKernels[] = {
+constexpr KernelInfo kConvKernels[] = {
     {"AveragePool", poolKernel<Pool::Average>, averagePoolCheck},
     {"Conv", convKernel, floatConvCheck},
     {"ConvTranspose", convTransposeKernel, floatConvCheck},
@@ -522,7 +522,7 @@ constexpr KernelInfo kKernels[] = {
 } // namespace
 
 std::span<const KernelInfo> convKernels() {
-    return kKernels;
+    return kConvKernels;
 }
 
 } // namespace strata::reference::kernels

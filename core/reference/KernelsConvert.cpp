@@ -103,7 +103,7 @@ std::string dequantizeCheck(const SupportQuery& q) {
     return {};
 }
 
-constexpr KernelInfo kKernels[] = {
+constexpr KernelInfo kConvertKernels[] = {
     {"Cast", castKernel, castCheck},
     {"CastLike", castKernel, castCheck},
     {"DequantizeLinear", dequantizeKernel, dequantizeCheck},
@@ -113,7 +113,7 @@ constexpr KernelInfo kKernels[] = {
 } // namespace
 
 std::span<const KernelInfo> convertKernels() {
-    return kKernels;
+    return kConvertKernels;
 }
 
 } // namespace strata::reference::kernels

@@ -590,7 +590,7 @@ std::string clipCheck(const SupportQuery& q) {
     return numericCheck(q);
 }
 
-constexpr KernelInfo kKernels[] = {
+constexpr KernelInfo kElementwiseKernels[] = {
     {"Abs", unaryKernel<Abs>, unaryCheck<Abs>, true},
     {"Acos", unaryKernel<Acos>, unaryCheck<Acos>, true},
     {"Acosh", unaryKernel<Acosh>, unaryCheck<Acosh>, true},
@@ -656,7 +656,7 @@ constexpr KernelInfo kKernels[] = {
 } // namespace
 
 std::span<const KernelInfo> elementwiseKernels() {
-    return kKernels;
+    return kElementwiseKernels;
 }
 
 } // namespace strata::reference::kernels

@@ -404,7 +404,7 @@ std::string constantOfShapeCheck(const SupportQuery& q) {
     return {};
 }
 
-constexpr KernelInfo kKernels[] = {
+constexpr KernelInfo kIndexKernels[] = {
     {"ConstantOfShape", constantOfShapeKernel, constantOfShapeCheck},
     {"CumSum", cumSumKernel, cumSumCheck},
     {"EyeLike", eyeLikeKernel, eyeLikeCheck},
@@ -423,7 +423,7 @@ constexpr KernelInfo kKernels[] = {
 } // namespace
 
 std::span<const KernelInfo> indexKernels() {
-    return kKernels;
+    return kIndexKernels;
 }
 
 } // namespace strata::reference::kernels

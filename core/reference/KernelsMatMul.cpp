@@ -211,7 +211,7 @@ std::string einsumCheck(const SupportQuery& q) {
     return checkTypes(q, isNumericType);
 }
 
-constexpr KernelInfo kKernels[] = {
+constexpr KernelInfo kMatMulKernels[] = {
     {"Einsum", einsumKernel, einsumCheck},
     {"Gemm", gemmKernel, gemmCheck},
     {"MatMul", matMulKernel, matMulCheck},
@@ -220,7 +220,7 @@ constexpr KernelInfo kKernels[] = {
 } // namespace
 
 std::span<const KernelInfo> matMulKernels() {
-    return kKernels;
+    return kMatMulKernels;
 }
 
 } // namespace strata::reference::kernels

@@ -349,7 +349,7 @@ std::string lrnCheck(const SupportQuery& q) {
     return checkTypes(q, isFloatType);
 }
 
-constexpr KernelInfo kKernels[] = {
+constexpr KernelInfo kNormKernels[] = {
     {"BatchNormalization", batchNormKernel, batchNormCheck},
     {"Hardmax", softmaxKernel<Soft::Hardmax>, softmaxCheck},
     {"InstanceNormalization", instanceNormKernel, instanceNormCheck},
@@ -363,7 +363,7 @@ constexpr KernelInfo kKernels[] = {
 } // namespace
 
 std::span<const KernelInfo> normKernels() {
-    return kKernels;
+    return kNormKernels;
 }
 
 } // namespace strata::reference::kernels

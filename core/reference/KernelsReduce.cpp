@@ -262,7 +262,7 @@ std::string topKCheck(const SupportQuery& q) {
     return {};
 }
 
-constexpr KernelInfo kKernels[] = {
+constexpr KernelInfo kReduceKernels[] = {
     {"ArgMax", argKernel<true>, argCheck},
     {"ArgMin", argKernel<false>, argCheck},
     {"ReduceL1", reduceKernel<Reduce::L1>, reduceCheck},
@@ -281,7 +281,7 @@ constexpr KernelInfo kKernels[] = {
 } // namespace
 
 std::span<const KernelInfo> reduceKernels() {
-    return kKernels;
+    return kReduceKernels;
 }
 
 } // namespace strata::reference::kernels

@@ -226,7 +226,7 @@ std::string upsampleCheck(const SupportQuery& q) {
     return {};
 }
 
-constexpr KernelInfo kKernels[] = {
+constexpr KernelInfo kResizeKernels[] = {
     {"Resize", resizeKernel, resizeCheck},
     {"Upsample", upsampleKernel, upsampleCheck},
 };
@@ -234,7 +234,7 @@ constexpr KernelInfo kKernels[] = {
 } // namespace
 
 std::span<const KernelInfo> resizeKernels() {
-    return kKernels;
+    return kResizeKernels;
 }
 
 } // namespace strata::reference::kernels

@@ -325,7 +325,7 @@ std::string blockCheck(const SupportQuery& q) {
     return copyCheck(q);
 }
 
-constexpr KernelInfo kKernels[] = {
+constexpr KernelInfo kShapeKernels[] = {
     {"Concat", concatKernel, concatCheck}, {"DepthToSpace", depthToSpaceKernel, blockCheck},
     {"Dropout", copyKernel, dropoutCheck}, {"Expand", expandKernel, copyCheck},
     {"Flatten", copyKernel, copyCheck},    {"Identity", copyKernel, copyCheck},
@@ -339,7 +339,7 @@ constexpr KernelInfo kKernels[] = {
 } // namespace
 
 std::span<const KernelInfo> shapeKernels() {
-    return kKernels;
+    return kShapeKernels;
 }
 
 } // namespace strata::reference::kernels

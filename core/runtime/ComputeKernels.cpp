@@ -166,9 +166,19 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     case Kernel::Conv2d: {
         const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), w = as<float>(p.inputs[1]);
         const rt::View<float>* b = optionalInput(p, 2, extra);
-        if (!dnnlConv(y, x, w, b, c, p.constantWeights, workspace.dnnl) &&
-            !fastConv(y, x, w, b, c, workspace))
-            rt::conv2d(y, x, w, b, windowOf(c), c.group);
+        auto convolve = [&](const rt::View<float>& out, const rt::View<float>& in,
+                            const rt::View<float>& weights, std::int64_t constantWeights) {
+            if (!dnnlConv(out, in, weights, b, c, constantWeights, workspace.dnnl) &&
+                !fastConv(out, in, weights, b, c, workspace))
+                rt::conv2d(out, in, weights, b, windowOf(c), c.group);
+        };
+        if (!c.slicesChannels() && !c.accumulate)
+            return convolve(y, x, w, p.constantWeights);
+        // One input-channel slice: the kernels see it as the whole input (never as the packed
+        // whole weights), adding to y's partial sums after the first.
+        const auto xs = rt::channelSlice(x), ws = rt::channelSlice(w);
+        rt::accumulateInto(y, c.accumulate,
+                           [&](const rt::View<float>& out) { convolve(out, xs, ws, -1); });
         return;
     }
     case Kernel::Pool2d: {

@@ -90,7 +90,9 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
     std::vector<OpGroup> groups;
     OpGroup current;
     std::uint64_t currentDram = 0;
+    bool currentSliced = false; // computed in input-channel slices (tiling/BlockTiling.h)
     auto dramOf = [](const tiling::BlockCost& c) { return c.dramReadBytes + c.dramWriteBytes; };
+    auto sliced = [](const std::optional<tiling::BlockCost>& c) { return c && c->grid.sliceChannels > 0; };
     for (std::uint32_t i = 0; i < graph.ops.size(); ++i) {
         ir::OpId op(i);
         auto alone = bestCost(graph, {op}, knobs);
@@ -99,16 +101,19 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
             OpGroup candidate = current;
             candidate.push_back(op);
             auto cost = bestCost(graph, candidate, knobs);
+            // A fusion that only fits in slices is not taken where the blocks apart need none.
             if (cost && cost->recomputeRatio() <= options.maxRecompute &&
-                dramOf(*cost) <= currentDram + aloneDram) {
+                dramOf(*cost) <= currentDram + aloneDram && (!sliced(cost) || currentSliced || sliced(alone))) {
                 current = std::move(candidate);
                 currentDram = dramOf(*cost);
+                currentSliced = sliced(cost);
                 continue;
             }
         }
         if (!current.empty()) groups.push_back(std::move(current));
         current = {op};
         currentDram = aloneDram;
+        currentSliced = sliced(alone);
     }
     if (!current.empty()) groups.push_back(std::move(current));
     return groups;

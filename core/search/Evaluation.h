@@ -5,9 +5,11 @@
 
 #include "compiler/CompileCache.h"
 #include "schedule/Schedule.h"
+#include "search/StretchTimes.h"
 #include "target/Target.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 namespace strata::search {
@@ -23,19 +25,34 @@ struct Evaluation {
 
 // Compiles and emulates schedules of one graph on one target. Not thread-safe (one compile cache
 // per evaluator); give each worker its own.
+//
+// With `reuse` (search/StretchTimes.h) the
+// program is not spliced whole: the compiler's passes run up to the blocks' chunks, only the
+// stretches between barriers that hold a changed block are emulated, and the others' times are
+// reused. The totals equal the whole program's emulation; the compiler's verify pass (its check
+// of its own output) is not run on that path.
 class Evaluator {
   public:
-    Evaluator(const ir::Graph& graph, const target::Target& target)
-        : m_graph(graph), m_target(target), m_cache(graph, target) {}
+    Evaluator(const ir::Graph& graph, const target::Target& target, bool reuse = true);
 
     // nullopt when the schedule does not validate or the compiler or emulator refuse it: such a
     // candidate is skipped, never counted.
     std::optional<Evaluation> evaluate(const schedule::Schedule& schedule);
 
+    bool reusing() const { return m_stretches != nullptr; }
+    const StretchTimes* stretches() const { return m_stretches.get(); }
+
   private:
+    std::optional<Evaluation> compileAndEmulate(const schedule::Schedule& schedule);
+    // nullopt when the schedule is invalid; an Evaluation without a time (`emulatedPs` < 0)
+    // when the stretches cannot be timed apart (then emulate the whole program).
+    std::optional<Evaluation> byStretches(const schedule::Schedule& schedule);
+
     const ir::Graph& m_graph;
     const target::Target& m_target;
     compiler::CompileCache m_cache;
+    std::unique_ptr<StretchTimes> m_stretches; // with reuse
+    bool m_refused = false;                    // an op no kernel runs: every schedule is refused
 };
 
 } // namespace strata::search

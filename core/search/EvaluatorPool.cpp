@@ -6,11 +6,12 @@
 
 namespace strata::search {
 
-EvaluatorPool::EvaluatorPool(const ir::Graph& graph, const target::Target& target, int threads) {
+EvaluatorPool::EvaluatorPool(const ir::Graph& graph, const target::Target& target, int threads,
+                             bool reuse) {
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int i = 0; i < threads; ++i)
-        m_evaluators.push_back(std::make_unique<Evaluator>(graph, target));
+        m_evaluators.push_back(std::make_unique<Evaluator>(graph, target, reuse));
 }
 
 std::vector<Outcome> EvaluatorPool::evaluate(std::span<const schedule::Schedule> candidates,

@@ -21,8 +21,9 @@ struct Outcome {
 
 class EvaluatorPool {
   public:
-    // `threads` 0: one per hardware thread.
-    EvaluatorPool(const ir::Graph& graph, const target::Target& target, int threads);
+    // `threads` 0: one per hardware thread. `reuse`: Evaluator's.
+    EvaluatorPool(const ir::Graph& graph, const target::Target& target, int threads,
+                  bool reuse = true);
     int threads() const { return static_cast<int>(m_evaluators.size()); }
 
     // outcomes[i] is candidates[i]'s; NotRun for those not started when `stop` was requested.

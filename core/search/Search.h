@@ -35,6 +35,7 @@ struct SearchOptions {
     double budgetSeconds = 30;       // wall clock; <= 0: none (then set maxEvaluations)
     std::int64_t maxEvaluations = 0; // candidates evaluated at most; 0: no limit
     int threads = 0;                 // 0: one per hardware thread
+    bool reuse = true;               // time unchanged stretches once (search/StretchTimes.h)
     SearchSpace space;
     // Where the search starts; empty: the built-in strategies (per-op, rules, fuse-max). Each is
     // evaluated first and reported as a baseline.

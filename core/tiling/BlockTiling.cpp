@@ -28,16 +28,27 @@ std::vector<std::int64_t> TileGrid::position(std::int64_t index) const {
     return pos;
 }
 
-TileGrid makeGrid(const ir::Shape& anchorShape, const ir::Shape& extents) {
+TileGrid makeGrid(const ir::Shape& anchorShape, const ir::Shape& extents,
+                  std::int64_t sliceChannels) {
     assert(anchorShape.size() == extents.size());
     TileGrid grid;
     grid.extents = extents;
+    grid.sliceChannels = std::max<std::int64_t>(0, sliceChannels);
     for (std::size_t d = 0; d < anchorShape.size(); ++d) {
         std::int64_t e = std::max<std::int64_t>(1, extents[d]);
         grid.extents[d] = e;
         grid.counts.push_back((anchorShape[d] + e - 1) / e);
     }
     return grid;
+}
+
+Region channelSlice(Region region, std::int64_t sliceChannels, std::int64_t index,
+                    std::int64_t channels) {
+    if (region.size() < 2 || sliceChannels <= 0)
+        return region;
+    region[1].begin = std::min(channels, index * sliceChannels);
+    region[1].end = std::min(channels, region[1].begin + sliceChannels);
+    return region;
 }
 
 namespace {
@@ -99,6 +110,7 @@ BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops)
             if (out.valid()) addLocal(out, static_cast<int>(p));
     std::sort(m_localIndex.begin(), m_localIndex.end());
     for (ir::ValueId id : m_localValues) m_fullRegions.push_back(fullRegion(graph.value(id).shape));
+    findSlicedOp();
 
     for (std::size_t l = m_inputs.size(); l < m_localValues.size(); ++l) {
         ir::ValueId id = m_localValues[l];
@@ -136,6 +148,45 @@ int BlockTiler::localIndex(ir::ValueId id) const {
 }
 
 bool BlockTiler::inBlock(ir::OpId op) const { return std::binary_search(m_ops.begin(), m_ops.end(), op); }
+
+void BlockTiler::findSlicedOp() {
+    std::uint64_t largest = 0;
+    for (std::size_t p = 0; p < m_ops.size(); ++p) {
+        const ir::Op& op = m_graph.op(m_ops[p]);
+        if (op.type != "Conv" || !op.domain.empty() || op.attrInt("group", 1) != 1 ||
+            op.inputs.size() < 2)
+            continue;
+        const ir::ValueId x = op.inputs[0], w = op.inputs[1];
+        if (!x.valid() || !w.valid() || x == w)
+            continue;
+        const int lx = localIndex(x), lw = localIndex(w);
+        if (lx < 0 || lw < 0 || m_producedAt[static_cast<std::size_t>(lx)] >= 0 ||
+            m_producedAt[static_cast<std::size_t>(lw)] >= 0)
+            continue; // made in the block: its channels would have to be made slice by slice
+        const ir::Value& xv = m_graph.value(x);
+        const ir::Value& wv = m_graph.value(w);
+        if (xv.shape.size() != 4 || wv.shape.size() != 4 || xv.dtype != ir::DType::Float32 ||
+            wv.dtype != ir::DType::Float32 || xv.shape[1] < 2 || wv.shape[1] != xv.shape[1])
+            continue;
+        // Read by another op of the block, a slice would not be all that op needs.
+        bool onlyHere = true;
+        for (ir::ValueId v : {x, w})
+            for (ir::OpId c : m_graph.value(v).consumers)
+                onlyHere = onlyHere && (c == m_ops[p] || !inBlock(c));
+        if (!onlyHere || wv.bytes() <= largest)
+            continue;
+        largest = wv.bytes();
+        m_sliceAt = static_cast<int>(p);
+        m_sliceInput = lx;
+        m_sliceWeight = lw;
+        m_sliceChannelCount = xv.shape[1];
+    }
+}
+
+bool BlockTiler::isSlicedInput(std::size_t local, const TileGrid& grid) const {
+    return grid.sliceChannels > 0 &&
+           (static_cast<int>(local) == m_sliceInput || static_cast<int>(local) == m_sliceWeight);
+}
 
 Region BlockTiler::anchorRegion(const TileGrid& grid, const std::vector<std::int64_t>& position) const {
     const ir::Shape& shape = anchorShape();
@@ -184,6 +235,10 @@ BlockTiler::Demand BlockTiler::demand(const TileGrid& grid, const std::vector<st
         result.flops += op.cost.flops * fraction;
         result.computed.push_back(p);
         auto needs = inputRegions(m_graph, op, outputRegions);
+        if (grid.sliceChannels > 0 && static_cast<int>(p) == m_sliceAt)
+            for (std::size_t i = 0; i < 2 && i < needs.size(); ++i)
+                if (needs[i])
+                    needs[i] = channelSlice(*needs[i], grid.sliceChannels, 0, m_sliceChannelCount);
         for (std::size_t i = 0; i < op.inputs.size() && i < needs.size(); ++i) {
             if (!op.inputs[i].valid() || !needs[i] || regionEmpty(*needs[i])) continue;
             auto& slot = demanded[localIndex(op.inputs[i])];
@@ -207,6 +262,11 @@ TilePlan BlockTiler::planTile(const TileGrid& grid, std::int64_t index) const {
         else plan.computed.emplace_back(m_localValues[l], *d.regions[l]);
     }
     for (std::size_t p : d.computed) plan.ops.push_back(m_ops[p]);
+    if (grid.sliceChannels > 0 && m_sliceAt >= 0) {
+        plan.slicedOp = m_ops[static_cast<std::size_t>(m_sliceAt)];
+        plan.slicedChannels = m_sliceChannelCount;
+        plan.sliceChannels = grid.sliceChannels;
+    }
     return plan;
 }
 
@@ -240,7 +300,12 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
         const ir::Value& v = m_graph.value(m_localValues[l]);
         const bool isInput = l < m_inputs.size();
         const bool whole = isInput && *demanded[l] == m_fullRegions[l];
-        if (isInput) result.inputRegions[l] = demanded[l];
+        // A sliced input is read from DRAM with all its channels, one slice at a time.
+        if (isInput)
+            result.inputRegions[l] =
+                isSlicedInput(l, grid)
+                    ? channelSlice(*demanded[l], m_sliceChannelCount, 0, m_sliceChannelCount)
+                    : demanded[l];
         if (whole) {
             residentBytes += sramAligned(regionBytes(*demanded[l], v.dtype));
             result.wholeInputs.push_back(l);
@@ -306,10 +371,11 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
     }
     cost.sramPeakBytes = residentBytes + slotBytes * static_cast<std::uint64_t>(std::max(1, buffering));
 
-    // An input every tile reads the same way is loaded once by each core that gets tiles.
+    // An input every tile reads the same way is loaded once by each core that gets tiles; a
+    // sliced one, slice after slice, by every tile.
     const std::uint64_t copies = static_cast<std::uint64_t>(std::clamp<std::int64_t>(tiles, 0, std::max(1, mp)));
     for (std::size_t i = 0; i < m_inputs.size(); ++i) {
-        if (invariant[i] && firstRegion[i])
+        if (invariant[i] && firstRegion[i] && !isSlicedInput(i, grid))
             cost.dramReadBytes += regionBytes(*firstRegion[i], m_graph.value(m_inputs[i]).dtype) * copies;
         else
             cost.dramReadBytes += readBytes[i];
@@ -374,7 +440,8 @@ BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int bufferin
         if (!r) continue;
         const ir::Value& v = m_graph.value(m_inputs[i]);
         double bytes = static_cast<double>(regionBytes(*r, v.dtype));
-        e.dramBytes += *r == m_fullRegions[i] ? bytes * copies : bytes * static_cast<double>(tiles);
+        const bool once = *r == m_fullRegions[i] && !isSlicedInput(i, grid);
+        e.dramBytes += once ? bytes * copies : bytes * static_cast<double>(tiles);
     }
     return e;
 }
@@ -388,10 +455,36 @@ std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int 
 
 std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityBytes, int buffering,
                                                        std::int64_t minTiles) const {
+    auto whole = chooseWithSlices(capacityBytes, buffering, minTiles, 0);
+    if (whole || m_sliceAt < 0)
+        return whole;
+    // Slices are the last resort: where whole tiles fit single-buffered, those are better (the
+    // weights stay resident, no slice waits for the one before), and the caller drops to them.
+    if (buffering > 1 && chooseWithSlices(capacityBytes, 1, minTiles, 0))
+        return std::nullopt;
+    // Halve the slice until a grid fits, then twice more: smaller slices allow larger tiles,
+    // which re-read less, but cost more instructions.
+    std::optional<BlockCost> best;
+    int afterFit = 0;
+    for (std::int64_t slice = (m_sliceChannelCount + 1) / 2;; slice = (slice + 1) / 2) {
+        if (best && ++afterFit > 2)
+            break;
+        if (auto cost = chooseWithSlices(capacityBytes, buffering, minTiles, slice);
+            cost && (!best || cost->dramReadBytes < best->dramReadBytes))
+            best = std::move(cost);
+        if (slice == 1)
+            break;
+    }
+    return best;
+}
+
+std::optional<BlockCost> BlockTiler::chooseWithSlices(std::uint64_t capacityBytes, int buffering,
+                                                      std::int64_t minTiles,
+                                                      std::int64_t sliceChannels) const {
     bool capped = false;
-    auto start = shrinkToFit(capacityBytes, buffering, minTiles, capped);
+    auto start = shrinkToFit(capacityBytes, buffering, minTiles, sliceChannels, capped);
     if (!start && capped)
-        start = searchHalvedGrids(capacityBytes, buffering, minTiles);
+        start = searchHalvedGrids(capacityBytes, buffering, minTiles, sliceChannels);
     if (!start) return std::nullopt;
     return refine(std::move(*start), capacityBytes, buffering, minTiles);
 }
@@ -409,10 +502,12 @@ BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int bu
         std::vector<std::pair<double, ir::Shape>> moves; // (estimated traffic, extents)
         const ir::Shape& at = best.grid.extents;
         auto consider = [&](ir::Shape extents) {
-            TileGrid g = makeGrid(shape, extents);
-            if (g.tileCount() < wanted || g.tileCount() > kMaxTilesPerBlock) return;
+            TileGrid g = makeGrid(shape, extents, best.grid.sliceChannels);
+            if (g.tileCount() < wanted || g.tileCount() > kMaxTilesPerBlock)
+                return;
             GridEstimate e = estimate(g, buffering, mp);
-            if (e.footprint <= capacityBytes && e.dramBytes < traffic(best)) moves.emplace_back(e.dramBytes, std::move(extents));
+            if (e.footprint <= capacityBytes && e.dramBytes < traffic(best))
+                moves.emplace_back(e.dramBytes, std::move(extents));
         };
         for (std::size_t d = 0; d < at.size(); ++d) {
             if (at[d] >= shape[d]) continue;
@@ -429,7 +524,8 @@ BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int bu
         std::sort(moves.begin(), moves.end());
         bool moved = false;
         for (auto& [estimated, extents] : moves) {
-            BlockCost cost = evaluate(makeGrid(shape, extents), buffering, mp);
+            BlockCost cost =
+                evaluate(makeGrid(shape, extents, best.grid.sliceChannels), buffering, mp);
             if (cost.sramPeakBytes > capacityBytes || traffic(cost) >= traffic(best)) continue;
             best = std::move(cost);
             moved = true;
@@ -448,7 +544,8 @@ BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int bu
 // fails, every grid whose extents are the dims halved 0, 1, 2, ... times is estimated and the
 // fitting one with the least traffic (enough tiles first) taken, checked tile by tile.
 std::optional<BlockCost> BlockTiler::searchHalvedGrids(std::uint64_t capacityBytes, int buffering,
-                                                       std::int64_t minTiles) const {
+                                                       std::int64_t minTiles,
+                                                       std::int64_t sliceChannels) const {
     constexpr std::size_t kMaxCandidates = 4096;
     const ir::Shape& shape = anchorShape();
     std::vector<std::vector<std::int64_t>> halvings; // per dim: its extent halved 0, 1, ... times
@@ -472,7 +569,7 @@ std::optional<BlockCost> BlockTiler::searchHalvedGrids(std::uint64_t capacityByt
     for (;;) {
         for (std::size_t d = 0; d < shape.size(); ++d)
             extents[d] = halvings[d][at[d]];
-        const TileGrid grid = makeGrid(shape, extents);
+        const TileGrid grid = makeGrid(shape, extents, sliceChannels);
         if (grid.tileCount() <= kMaxTilesPerBlock) {
             const GridEstimate e = estimate(grid, buffering, mp);
             if (e.footprint <= capacityBytes)
@@ -487,7 +584,8 @@ std::optional<BlockCost> BlockTiler::searchHalvedGrids(std::uint64_t capacityByt
     std::sort(fitting.begin(), fitting.end());
     // The estimate looks at the middle tiles; the first few candidates are checked whole.
     for (std::size_t i = 0; i < std::min<std::size_t>(fitting.size(), 8); ++i) {
-        BlockCost cost = evaluate(makeGrid(shape, std::get<2>(fitting[i])), buffering, mp);
+        BlockCost cost =
+            evaluate(makeGrid(shape, std::get<2>(fitting[i]), sliceChannels), buffering, mp);
         if (cost.sramPeakBytes <= capacityBytes)
             return cost;
     }
@@ -495,11 +593,12 @@ std::optional<BlockCost> BlockTiler::searchHalvedGrids(std::uint64_t capacityByt
 }
 
 std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, int buffering,
-                                                 std::int64_t minTiles, bool& capped) const {
+                                                 std::int64_t minTiles, std::int64_t sliceChannels,
+                                                 bool& capped) const {
     const ir::Shape& shape = anchorShape();
     ir::Shape extents = shape;
     for (auto& e : extents) e = std::max<std::int64_t>(1, e);
-    TileGrid grid = makeGrid(shape, extents);
+    TileGrid grid = makeGrid(shape, extents, sliceChannels);
     const int mp = static_cast<int>(std::clamp<std::int64_t>(minTiles, 1, 1 << 20));
     GridEstimate current = estimate(grid, buffering, mp);
     for (;;) {
@@ -522,7 +621,7 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
             if (extents[d] <= 1) continue;
             ir::Shape candidate = extents;
             candidate[d] = (candidate[d] + 1) / 2;
-            TileGrid g = makeGrid(shape, candidate);
+            TileGrid g = makeGrid(shape, candidate, sliceChannels);
             if (g.tileCount() > kMaxTilesPerBlock) {
                 capped = true;
                 continue;

@@ -8,6 +8,11 @@
 // Block outputs other than the anchor are written in proportional slices (tile i of G along a
 // dimension writes rows [i*D/G, (i+1)*D/G)), so every output element is stored exactly once.
 // An output whose rank differs from the anchor's is written whole by the first tile.
+//
+// A convolution whose tiles do not fit even at one element (all its input channels and their
+// weights at once) has its input channels cut into slices: a tile loads one slice of the input
+// box and of the weights at a time and accumulates the partial sums into its output tile, which
+// stays in working memory across the slices (docs/SCHEDULES.md).
 
 #include "ir/Graph.h"
 #include "tiling/Region.h"
@@ -26,13 +31,22 @@ inline constexpr std::int64_t kMaxTilesPerBlock = 65536;
 struct TileGrid {
     ir::Shape extents;                 // tile extent per anchor dimension
     std::vector<std::int64_t> counts;  // tiles per dimension: ceil(dim / extent)
+    // Input channels per slice of the block's sliced convolution (BlockTiler::slicedOp); 0 when
+    // every tile reads all of them at once.
+    std::int64_t sliceChannels = 0;
 
     std::int64_t tileCount() const;
     // Multi-index of tile `index` (row-major over counts).
     std::vector<std::int64_t> position(std::int64_t index) const;
 };
 
-TileGrid makeGrid(const ir::Shape& anchorShape, const ir::Shape& extents);
+TileGrid makeGrid(const ir::Shape& anchorShape, const ir::Shape& extents,
+                  std::int64_t sliceChannels = 0);
+
+// Slice `index` of `sliceChannels` channels of a sliced convolution's input or weight region:
+// dimension 1 cut to [index * sliceChannels, (index + 1) * sliceChannels), within `channels`.
+Region channelSlice(Region region, std::int64_t sliceChannels, std::int64_t index,
+                    std::int64_t channels);
 
 // What the tiled block costs; all tiles summed unless named "peak".
 struct BlockCost {
@@ -54,6 +68,15 @@ struct TilePlan {
     std::vector<std::pair<ir::ValueId, Region>> computed; // region of every value the ops make
     std::vector<std::pair<ir::ValueId, Region>> stores;   // block outputs written back
     double flops = 0;
+    // When the grid slices input channels: the convolution, its input channel count, and the
+    // channels per slice. Its input and weight loads above are slice 0's regions (the largest);
+    // the compiler loads and computes slice after slice, accumulating.
+    ir::OpId slicedOp;
+    std::int64_t slicedChannels = 0;
+    std::int64_t sliceChannels = 0;
+    std::int64_t slices() const {
+        return sliceChannels > 0 ? (slicedChannels + sliceChannels - 1) / sliceChannels : 1;
+    }
 };
 
 // The data-flow structure of a block, computed once and reused for every tile and candidate.
@@ -66,6 +89,12 @@ class BlockTiler {
     const ir::Shape& anchorShape() const;
     const std::vector<ir::ValueId>& blockInputs() const { return m_inputs; }
     const std::vector<ir::ValueId>& blockOutputs() const { return m_outputs; }
+    // The convolution whose input channels a grid may slice: group 1, 2-D, float, its input and
+    // weights loaded by the block and read by no other op of it (the one with the largest weights
+    // when several are); invalid when the block has none.
+    ir::OpId slicedOp() const {
+        return m_sliceAt < 0 ? ir::OpId{} : m_ops[static_cast<std::size_t>(m_sliceAt)];
+    }
 
     // Every tile of the grid, evaluated. `mp` cores each keep their own copy of a block input
     // that is the same for every tile (weights), loaded once per core that gets tiles.
@@ -86,7 +115,10 @@ class BlockTiler {
     // the one that adds the least DRAM traffic for the working set it saves, until it fits; then
     // climb (grow a dimension, or grow one and halve another) while that lowers the traffic.
     // When the halving paints itself into a corner (only grids of more than kMaxTilesPerBlock
-    // tiles left), every grid of halved extents is tried instead. nullopt when none fits.
+    // tiles left), every grid of halved extents is tried instead. When no grid fits and the block
+    // has a convolution to slice, its input channels are halved until one does (and twice more,
+    // taking the grid with the least traffic), unless whole tiles fit single-buffered. nullopt
+    // when none fits.
     std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
                                        std::int64_t minTiles) const;
     // chooseGrid() and evaluate(grid, buffering, minTiles) in one pass over the tiles.
@@ -109,10 +141,17 @@ class BlockTiler {
     };
     GridEstimate estimate(const TileGrid& grid, int buffering, int mp) const;
     // `capped`: when it gives up, whether a halving was left that only the tile cap ruled out.
+    std::optional<BlockCost> chooseWithSlices(std::uint64_t capacityBytes, int buffering,
+                                              std::int64_t minTiles,
+                                              std::int64_t sliceChannels) const;
     std::optional<BlockCost> shrinkToFit(std::uint64_t capacityBytes, int buffering,
-                                         std::int64_t minTiles, bool& capped) const;
+                                         std::int64_t minTiles, std::int64_t sliceChannels,
+                                         bool& capped) const;
     std::optional<BlockCost> searchHalvedGrids(std::uint64_t capacityBytes, int buffering,
-                                               std::int64_t minTiles) const;
+                                               std::int64_t minTiles,
+                                               std::int64_t sliceChannels) const;
+    bool isSlicedInput(std::size_t local, const TileGrid& grid) const;
+    void findSlicedOp();
     BlockCost refine(BlockCost start, std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
     TileResult evaluateTile(const TileGrid& grid, const std::vector<std::int64_t>& position,
                             int buffering) const;
@@ -129,6 +168,9 @@ class BlockTiler {
     std::vector<int> m_producedAt;       // op position producing it; -1 for block inputs
     std::vector<Region> m_fullRegions;   // per local value
     std::vector<std::pair<std::uint32_t, int>> m_localIndex; // (value index, local), sorted
+    int m_sliceAt = -1;                        // position of slicedOp() in m_ops, or -1
+    int m_sliceInput = -1, m_sliceWeight = -1; // its input's and weights' local indices
+    std::int64_t m_sliceChannelCount = 0;      // its input channels
     int localIndex(ir::ValueId id) const;                    // -1 if not the block's
     bool inBlock(ir::OpId op) const;
 };

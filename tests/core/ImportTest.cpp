@@ -176,6 +176,28 @@ g (float[2, 5, 8] X, float[8, 6] W, float[6, 5] G) => (float[2, 5, 5] Y, float[5
     EXPECT_DOUBLE_EQ(g.ops[2].cost.flops, 2.0 * 5 * 6 * 8);     // A^T is [5,8]: K = 8
 }
 
+// MaxViT's attention writes both of its matrix products as Einsums (capital labels, spaces):
+// 2 x every label's extent multiplied, as the same products written as MatMul count.
+TEST(Import, EinsumFlopsCountEveryLabel) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 4, 2, 6, 3] Q, float[1, 4, 2, 6, 3] K, float[1, 4, 2, 6, 3] V) => (float[1, 4, 2, 6, 3] Y, float[5] T) {
+    S = Einsum <equation = "B G H I D, B G H J D -> B G H I J"> (Q, K)
+    Y = Einsum <equation = "B G H I J, B G H J D -> B G H I D"> (S, V)
+    M = Constant <value = float[5, 5] {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0}> ()
+    T = Einsum <equation = "ii->i"> (M)
+}
+)");
+    ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    const ir::Graph& g = *m->graph;
+    ASSERT_EQ(g.ops.size(), 3u);
+    // Q K^T: B G H I J summed over D; P V: B G H I D summed over J.
+    EXPECT_DOUBLE_EQ(g.ops[0].cost.flops, 2.0 * (1 * 4 * 2 * 6 * 6) * 3);
+    EXPECT_DOUBLE_EQ(g.ops[1].cost.flops, 2.0 * (1 * 4 * 2 * 6 * 3) * 6);
+    EXPECT_DOUBLE_EQ(g.ops[2].cost.flops, 5.0); // a diagonal: one operand, one add per element
+    EXPECT_EQ(g.ops[0].opClass, ir::OpClass::MatMul);
+}
+
 TEST(Import, OtherDynamicDimsWarn) {
     auto m = importText(R"(
 <ir_version: 8, opset_import: ["" : 17]>

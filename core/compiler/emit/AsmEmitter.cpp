@@ -53,7 +53,9 @@ std::string instructionText(const Instruction& in, const Program& p, const ir::G
         std::string outs, ins;
         for (const Operand& o : c->outputs) outs += (outs.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);
         for (const Operand& o : c->inputs) ins += (ins.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);
-        return fmt::format("{:<8} {} <- {}  ; {} FLOP · {}", c->opType, outs, ins, formatCount(c->flops), where(in, g));
+        // An accumulating compute adds to its output: "+<-".
+        return fmt::format("{:<8} {} {} {}  ; {} FLOP · {}", c->opType, outs,
+                           c->accumulate ? "+<-" : "<-", ins, formatCount(c->flops), where(in, g));
     }
     return fmt::format("{:<8} b{}", "barrier", std::get<Barrier>(in.body).id);
 }

@@ -33,7 +33,7 @@ struct Placement {
 
 class CppWriter {
   public:
-    CppWriter(const Program& p, const ir::Graph& g) : m_p(p), m_g(g) {}
+    CppWriter(const Program& p, const ir::Graph& g) : m_p(p), m_g(g), m_references(g) {}
 
     Expected<CppProgram> run() {
         std::vector<Placement> weights, inputs, outputs;
@@ -46,7 +46,16 @@ class CppWriter {
         header(inputs, outputs);
         s += "// ===== strata_rt: the runtime the kernels come from =====\n";
         s += runtimeText();
+        if (!m_references.empty()) {
+            s += "\n// ===== the reference evaluator (core/reference) and its bridge to strata_rt: the kernels of "
+                 "the ops strata_rt has none for =====\n";
+            s += m_references.evaluatorSource();
+        }
         s += "\n// ===== the program =====\n\nnamespace rt = strata_rt;\n\nnamespace model {\n\n";
+        if (!m_references.empty())
+            s += m_references.source();
+        // Work done once before the timed runs: the reference graph and its constants.
+        s += m_references.empty() ? "void prepare() {}\n\n" : "void prepare() { (void)referenceProgram(); }\n\n";
         s += fmt::format("constexpr std::size_t kMainBytes = {};   // {} plan, {}\n", m_mainBytes, m_p.mainMemory,
                          formatBytes(m_mainBytes));
         s += fmt::format("constexpr std::size_t kScratchBytes = {}; // {} per core, {}\n", m_scratchBytes,
@@ -251,7 +260,7 @@ class CppWriter {
             return s;
         }
         if (const auto* c = std::get_if<Compute>(&in.body)) {
-            auto lines = cpp::computeStatements(m_g, m_g.op(in.from.op), *c, "S");
+            auto lines = cpp::computeStatements(m_g, m_g.op(in.from.op), *c, "S", m_references);
             if (!lines) {
                 for (const Diagnostic& d : lines.diagnostics())
                     if (std::find_if(m_errors.begin(), m_errors.end(),
@@ -324,6 +333,7 @@ int main(int argc, char** argv) {
     if (!rt::readFile(argv[1], weights, model::totalBytes(model::kWeights, model::kWeightsCount)) ||
         !rt::readFile(argv[2], inputs, model::totalBytes(model::kInputs, model::kInputsCount)))
         return 2;
+    model::prepare();
     std::vector<double> ms;
     for (long r = 0; r < repeat; ++r) {
         model::place(m, weights, model::kWeights, model::kWeightsCount);
@@ -353,6 +363,7 @@ int main(int argc, char** argv) {
     const Program& m_p;
     const ir::Graph& m_g;
     CppProgram m_out;
+    cpp::ReferenceOps m_references;
     std::vector<Diagnostic> m_errors;
     std::uint64_t m_mainBytes = 0, m_scratchBytes = 0;
 };

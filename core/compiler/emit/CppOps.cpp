@@ -3,6 +3,7 @@
 #include "ir/ConstantValues.h"
 #include "reference/ResizeTaps.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -39,7 +40,10 @@ std::string scalarFnText(const KernelCall& c) {
 
 class Printer {
   public:
-    Printer(const ir::Graph& g, const KernelCall& c, const std::string& scratch) : m_g(g), m_c(c), m_scratch(scratch) {
+    Printer(const ir::Graph& g, const KernelCall& c, const std::string& scratch, std::size_t referenceIndex)
+        : m_g(g), m_c(c), m_scratch(scratch), m_referenceIndex(referenceIndex) {
+        if (c.kernel == Kernel::Reference)
+            return; // reference() declares its views as bytes
         // Views in the order the calls name them: the output, then the inputs.
         if (c.outputs[0].present || c.kernel != Kernel::Split)
             declare("y0", c.outputs[0]);
@@ -54,7 +58,10 @@ class Printer {
         case Kernel::Zip: call(fmt::format("rt::zip(y0, x0, x1, {})", scalarFnText(c))); break;
         case Kernel::Conv2d:
             // Constant weights get their value's id: a library build keeps them packed.
-            if (c.inputs[1].value.valid() && m_g.value(c.inputs[1].value).isConstant)
+            if (c.slicesChannels() || c.accumulate)
+                call(fmt::format("rt::conv2dSlice(y0, x0, x1, {}, {}, {})", optional(2),
+                                 windowText(c), c.accumulate));
+            else if (c.inputs[1].value.valid() && m_g.value(c.inputs[1].value).isConstant)
                 call(fmt::format("rt::conv2d(y0, x0, x1, {}, {}, {}, {})", optional(2),
                                  windowText(c), c.group, c.inputs[1].value.index));
             else
@@ -123,12 +130,36 @@ class Printer {
             resize();
             break;
         case Kernel::Reference:
-            break; // computeStatements refuses it
+            reference();
+            break;
         }
         return std::move(m_lines);
     }
 
   private:
+    // The reference evaluator's kernel on the tile's boxes, every operand as bytes (the op's
+    // graph in the file knows the dtypes); an omitted optional input is an empty view.
+    void reference() {
+        std::vector<std::string> ys, xs;
+        for (std::size_t k = 0; k < m_c.outputs.size(); ++k) {
+            ys.push_back("y" + std::to_string(k));
+            declare(ys.back(), m_c.outputs[k], "unsigned char");
+        }
+        for (std::size_t i = 0; i < m_c.inputs.size(); ++i) {
+            if (!m_c.inputs[i].value.valid()) {
+                xs.push_back("rt::View<unsigned char>{}");
+                continue;
+            }
+            xs.push_back("x" + std::to_string(i));
+            declare(xs.back(), m_c.inputs[i], "unsigned char");
+        }
+        std::string why = m_c.whyReference;
+        std::replace(why.begin(), why.end(), '\n', ' ');
+        m_lines.push_back("// " + why + ": the reference evaluator's kernel");
+        call(fmt::format("rt::reference(referenceProgram(), {}, {{{}}}, {{{}}})", m_referenceIndex,
+                         fmt::join(xs, ", "), fmt::join(ys, ", ")));
+    }
+
     // The taps of every output coordinate of the tile, per dim, as tables in the generated code
     // (reference/ResizeTaps.h: the reference's own mapping, as the host runtime's Resize uses).
     void resize() {
@@ -179,9 +210,10 @@ class Printer {
     std::string optional(std::size_t i) const { return m_c.hasInput(i) ? "&x" + std::to_string(i) : "nullptr"; }
     void call(std::string text) { m_lines.push_back(std::move(text) + ";"); }
 
-    void declare(const std::string& name, const KernelView& view) {
+    void declare(const std::string& name, const KernelView& view, std::string type = {}) {
         const ir::Value& value = m_g.value(view.value);
-        const std::string type = elementType(view.dtype);
+        if (type.empty())
+            type = elementType(view.dtype);
         if (!view.present) {
             m_lines.push_back(fmt::format("auto {} = rt::absent<{}>({}); // {}, not read by this tile", name, type,
                                           list(view.full), value.name));
@@ -197,17 +229,19 @@ class Printer {
     const ir::Graph& m_g;
     const KernelCall& m_c;
     const std::string& m_scratch;
+    std::size_t m_referenceIndex;
     std::vector<std::string> m_lines;
 };
 
 } // namespace
 
-std::vector<std::string> callStatements(const ir::Graph& graph, const KernelCall& call, const std::string& scratch) {
-    return Printer(graph, call, scratch).run();
+std::vector<std::string> callStatements(const ir::Graph& graph, const KernelCall& call, const std::string& scratch,
+                                        std::size_t referenceIndex) {
+    return Printer(graph, call, scratch, referenceIndex).run();
 }
 
 Expected<std::vector<std::string>> computeStatements(const ir::Graph& graph, const ir::Op& op, const Compute& compute,
-                                                     const std::string& scratch) {
+                                                     const std::string& scratch, ReferenceOps& references) {
     auto call = lowerCompute(graph, op, compute);
     if (!call) {
         std::vector<Diagnostic> out;
@@ -217,13 +251,12 @@ Expected<std::vector<std::string>> computeStatements(const ir::Graph& graph, con
         }
         return out;
     }
-    if (call->kernel == Kernel::Reference)
-        return error(
-            fmt::format(
-                "C++ emitter: {} (the host runtime runs it through the reference evaluator: "
-                "`strata-cli run`)",
-                call->whyReference),
-            Location{.node = op.name});
+    if (call->kernel == Kernel::Reference) {
+        auto index = references.add(op, *call);
+        if (!index)
+            return index.takeDiagnostics();
+        return callStatements(graph, *call, scratch, *index);
+    }
     return callStatements(graph, *call, scratch);
 }
 

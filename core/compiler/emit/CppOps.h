@@ -5,6 +5,7 @@
 
 #include "base/Expected.h"
 #include "compiler/Program.h"
+#include "compiler/emit/CppReference.h"
 #include "compiler/emit/KernelCall.h"
 
 #include <string>
@@ -15,14 +16,17 @@ namespace strata::compiler::cpp {
 using compiler::elementType;
 
 // One compute as statements: the operand views it declares and the kernel call, each a line
-// without indentation. `scratch` is the expression of the core's scratch base pointer. An op
-// the runtime has no kernel for, or one used in a way it does not cover, is an error naming
-// the op and why.
+// without indentation. `scratch` is the expression of the core's scratch base pointer. A compute
+// no strata_rt kernel covers runs on the reference evaluator as op `references.add()` of the
+// file's reference graph; an op the reference does not cover either is an error naming the op
+// and why.
 Expected<std::vector<std::string>> computeStatements(const ir::Graph& graph, const ir::Op& op, const Compute& compute,
-                                                     const std::string& scratch);
+                                                     const std::string& scratch, ReferenceOps& references);
 
-// The statements of an already lowered compute.
-std::vector<std::string> callStatements(const ir::Graph& graph, const KernelCall& call, const std::string& scratch);
+// The statements of an already lowered compute (`referenceIndex`: a Kernel::Reference call's op
+// in the file's reference graph).
+std::vector<std::string> callStatements(const ir::Graph& graph, const KernelCall& call, const std::string& scratch,
+                                        std::size_t referenceIndex = 0);
 
 // Op types the runtime has a kernel for (attributes may still rule a use out).
 const std::vector<std::string>& supportedOpTypes();

@@ -45,6 +45,8 @@ Json programToJson(const Program& p, const ir::Graph& g) {
         } else if (const auto* c = std::get_if<Compute>(&in.body)) {
             j.update({{"op_type", c->opType}, {"flops", c->flops}, {"inputs", operands(c->inputs, g)},
                       {"outputs", operands(c->outputs, g)}});
+            if (c->accumulate)
+                j["accumulate"] = true; // adds to its outputs (an input-channel slice)
         } else {
             j["barrier"] = std::get<Barrier>(in.body).id;
         }

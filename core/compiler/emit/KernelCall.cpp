@@ -202,6 +202,11 @@ bool conv(Lowering& l) {
     setWindow(l.call, *w);
     l.call.group = l.op.attrInt("group", 1);
     if (l.call.group < 1) return l.fail("group must be positive");
+    // Later input-channel slices leave the bias to the first.
+    if (l.hasInput(2) && !l.call.inputs[2].present)
+        l.call.inputs[2] = KernelView{};
+    if (l.call.accumulate && l.call.group != 1)
+        return l.fail("only convolutions of group 1 are computed in input-channel slices");
     return true;
 }
 
@@ -634,6 +639,7 @@ Expected<KernelCall> lowerFast(const ir::Graph& graph, const ir::Op& op, const C
                                      ir::dtypeName(graph.value(v).dtype), graph.value(v).name),
                          Location{.node = op.name});
     Lowering lowering(graph, op, compute);
+    lowering.call.accumulate = compute.accumulate;
     if (!found->second(lowering)) return error(lowering.error, Location{.node = op.name});
     if (lowering.call.kernel == Kernel::Split)
         return std::move(lowering.call); // writes every output it holds
@@ -672,6 +678,10 @@ Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op,
     auto fast = lowerFast(graph, op, compute);
     if (fast)
         return fast;
+    if (compute.accumulate) // the reference kernels overwrite their outputs
+        return error(fmt::format("{} '{}' cannot accumulate into its output: {}", op.type, op.name,
+                                 fast.diagnostics().front().message),
+                     Location{.node = op.name});
     if (reference::supports(graph, op)) {
         auto call = lowerReference(graph, op, compute);
         if (call)
@@ -680,6 +690,13 @@ Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op,
     }
     return error(refusalText(op, reference::unsupportedReason(graph, op)),
                  Location{.node = op.name});
+}
+
+bool KernelCall::slicesChannels() const {
+    if (kernel != Kernel::Conv2d || group != 1 || inputs.empty() || !inputs[0].present)
+        return false;
+    const KernelView& x = inputs[0];
+    return x.ext.size() == 4 && x.full.size() == 4 && x.ext[1] < x.full[1];
 }
 
 std::string runtimeRefusal(const ir::Graph& graph, const ir::Op& op) {

@@ -114,8 +114,12 @@ struct KernelCall {
     bool countPad = false;                // Pool2d
     bool keepDims = true;                 // Reduce
     std::string whyReference;             // Reference: why no strata_rt kernel covers it
+    bool accumulate = false;              // Conv2d: add to y (a later input-channel slice)
 
     bool hasInput(std::size_t i) const { return i < inputs.size() && inputs[i].value.valid(); }
+    // Conv2d over a slice of its input channels (x's box holds fewer than all; group 1): the
+    // kernels see the slice as the whole input (strata_rt's conv2dSlice).
+    bool slicesChannels() const;
 };
 
 // Resolves `compute` (of `op`, a member of `graph`) to strata_rt's kernel for it; where none

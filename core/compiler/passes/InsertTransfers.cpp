@@ -6,6 +6,7 @@
 #include "tiling/SlotPacking.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <exception>
 #include <map>
@@ -267,6 +268,11 @@ class BlockWriter {
             for (ir::OpId opId : tile.ops) {
                 const ir::Op& op = m_g.op(opId);
                 Provenance from{id, opId, static_cast<std::int64_t>(t)};
+                if (opId == tile.slicedOp && tile.slices() > 1) {
+                    emitSlices(tile, op, from, core, {&pendingResident, &pendingLoads[k]},
+                               layouts[t], residentAt, slotBase(k));
+                    continue;
+                }
                 Compute c;
                 c.opType = op.type;
                 for (ir::ValueId in : op.inputs) {
@@ -307,6 +313,75 @@ class BlockWriter {
         for (auto [v, tag] : pendingResident) wait(core, Provenance{id, {}, -1}, tag);
         for (Slot& slot : slots)
             for (int tag : slot.storeTags) wait(core, Provenance{id, {}, -1}, tag);
+    }
+
+    // A convolution whose input channels the grid slices: slice 0 was loaded with the tile; each
+    // later slice of its input and weights is loaded over the previous one, after that one's
+    // compute, and accumulated into the output, which stays in place. The bias joins slice 0.
+    void emitSlices(const tiling::TilePlan& tile, const ir::Op& op, const Provenance& from,
+                    int core, std::array<std::map<std::uint32_t, int>*, 2> pending,
+                    const TileLayout& layout,
+                    const std::map<std::uint32_t, std::uint64_t>& residentAt, std::uint64_t base) {
+        auto waitFor = [&](std::uint32_t value) { // a resident input's load, or the tile's
+            for (std::map<std::uint32_t, int>* tags : pending)
+                if (auto it = tags->find(value); it != tags->end()) {
+                    wait(core, from, it->second);
+                    tags->erase(it);
+                }
+        };
+        const ir::ValueId x = op.inputs[0], w = op.inputs[1];
+        const auto loaded = [&](ir::ValueId v) {
+            return std::find_if(tile.loads.begin(), tile.loads.end(),
+                                [&](const auto& l) { return l.first == v; })
+                ->second;
+        };
+        const tiling::Region xFirst = loaded(x), wFirst = loaded(w);
+        const std::uint64_t xAt = base + layout.find(x.index)->offset,
+                            wAt = base + layout.find(w.index)->offset;
+        std::vector<Operand> outputs;
+        double fraction = 0;
+        for (ir::ValueId out : op.outputs) {
+            auto o = out.valid() ? operand(out, layout, residentAt, base) : std::nullopt;
+            if (!o)
+                continue;
+            const std::int64_t total = m_g.value(out).elements();
+            if (total > 0)
+                fraction =
+                    std::max(fraction, double(tiling::regionElements(o->region)) / double(total));
+            outputs.push_back(std::move(*o));
+        }
+        for (std::int64_t s = 0; s < tile.slices(); ++s) {
+            const tiling::Region xs =
+                tiling::channelSlice(xFirst, tile.sliceChannels, s, tile.slicedChannels);
+            const tiling::Region ws =
+                tiling::channelSlice(wFirst, tile.sliceChannels, s, tile.slicedChannels);
+            if (s > 0) {
+                const int xTag = transfer(Way::Load, core, from, *m_load, dramAccess(x, xs, core),
+                                          sramAccess(xAt, xs, xs, x, core), x, xs);
+                const int wTag = transfer(Way::Load, core, from, *m_load, dramAccess(w, ws, core),
+                                          sramAccess(wAt, ws, ws, w, core), w, ws);
+                wait(core, from, xTag);
+                wait(core, from, wTag);
+            }
+            Compute c;
+            c.opType = op.type;
+            c.accumulate = s > 0;
+            for (std::size_t i = 0; i < op.inputs.size(); ++i) {
+                const ir::ValueId in = op.inputs[i];
+                if (!in.valid() || (s > 0 && i >= 2))
+                    continue;
+                waitFor(in.index);
+                if (in == x)
+                    c.inputs.push_back({x, xs, xAt});
+                else if (in == w)
+                    c.inputs.push_back({w, ws, wAt});
+                else if (auto o = operand(in, layout, residentAt, base))
+                    c.inputs.push_back(std::move(*o));
+            }
+            c.outputs = outputs;
+            c.flops = op.cost.flops * fraction * double(xs[1].size()) / double(tile.slicedChannels);
+            append(core, from, std::move(c));
+        }
     }
 
     // Where `v` is in working memory for this tile; nullopt when the tile holds none of it.
@@ -383,12 +458,15 @@ class StreamWriter {
             if (b.value.index < m_paths.dramOf.size()) m_paths.dramOf[b.value.index] = &b;
     }
 
+    bool hasPaths() {
+        if (m_paths.load && m_paths.store) return true;
+        m_state.diagnostics.push_back(error("target '" + m_t.name + "' has no transfer path between '" +
+                                            m_t.mainMemory + "' and '" + m_t.workingMemory + "'"));
+        return false;
+    }
+
     void run() {
-        if (!m_paths.load || !m_paths.store) {
-            m_state.diagnostics.push_back(error("target '" + m_t.name + "' has no transfer path between '" +
-                                                m_t.mainMemory + "' and '" + m_t.workingMemory + "'"));
-            return;
-        }
+        if (!hasPaths()) return;
         gatherChunks();
         placeChunks();
         const std::size_t blocks = m_state.blocks.size();
@@ -400,6 +478,21 @@ class StreamWriter {
             m_program->blocks.push_back(chunk.code);
             m_state.diagnostics.insert(m_state.diagnostics.end(), chunk.diagnostics.begin(), chunk.diagnostics.end());
         }
+    }
+
+    PlacedChunks placed() {
+        PlacedChunks out;
+        if (!hasPaths()) return out;
+        gatherChunks();
+        const std::size_t blocks = m_state.blocks.size();
+        out.barrierBefore = barriersBefore(); // before the chunks written now move out
+        out.chunks.resize(blocks);
+        for (std::size_t p = 0; p < blocks; ++p)
+            out.chunks[p] = m_kept[p] ? m_kept[p] : std::make_shared<const Chunk>(std::move(*m_owned[p]));
+        for (std::size_t p = 0; p < blocks; ++p)
+            m_state.diagnostics.insert(m_state.diagnostics.end(), out.chunks[p]->diagnostics.begin(),
+                                       out.chunks[p]->diagnostics.end());
+        return out;
     }
 
   private:
@@ -460,32 +553,46 @@ class StreamWriter {
 
     // Since the last barrier: the main-memory ranges read and written. A block needs a barrier
     // before it when it reads what was written (RAW), or writes over what was read or written
-    // (WAR, WAW: the DRAM plan reuses space, and another core may still be on it). Numbers the
-    // chunks' ids, tags and barriers as if written one after another, and sizes the program.
+    // (WAR, WAW: the DRAM plan reuses space, and another core may still be on it). Per block:
+    // whether a barrier goes before it.
+    std::vector<std::uint8_t> barriersBefore() const {
+        const std::size_t blocks = m_state.blocks.size();
+        std::vector<std::uint8_t> before(blocks, 0);
+        std::vector<ByteRange> read, written;
+        for (std::size_t p = 0; p < blocks; ++p) {
+            const Chunk& chunk = *m_sources[p];
+            const std::vector<ByteRange> loads = rangesOf(chunk.loaded), stores = rangesOf(chunk.stored);
+            // A broadcast lands in every core's working memory: no core may still be on the
+            // previous block, so it starts after a barrier too. (None before the first block.)
+            if (chunk.broadcasts || overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
+                before[p] = p > 0;
+                read.clear();
+                written.clear();
+            }
+            read.insert(read.end(), loads.begin(), loads.end());
+            written.insert(written.end(), stores.begin(), stores.end());
+        }
+        return before;
+    }
+
+    // Numbers the chunks' ids, tags and barriers as if written one after another, with the
+    // barriers barriersBefore() asks for, and sizes the program.
     void placeChunks() {
         const std::size_t blocks = m_state.blocks.size();
         m_places.assign(blocks, {});
-        std::vector<ByteRange> read, written;
+        const std::vector<std::uint8_t> before = barriersBefore();
         std::vector<int> nextTag(static_cast<std::size_t>(m_t.cores()), 0);
         std::vector<std::size_t> streamSize(static_cast<std::size_t>(m_t.cores()), 0);
         std::size_t size = 0;
         int barriers = 0;
-        bool barrierLast = true; // nothing issued since the last barrier (or the start)
         for (std::size_t p = 0; p < blocks; ++p) {
             const Chunk& chunk = *m_sources[p];
             Placement& place = m_places[p];
-            const std::vector<ByteRange> loads = rangesOf(chunk.loaded), stores = rangesOf(chunk.stored);
-            // A broadcast lands in every core's working memory: no core may still be on the
-            // previous block, so it starts after a barrier too.
-            if (chunk.broadcasts || overlaps(loads, written) || overlaps(stores, read) || overlaps(stores, written)) {
-                if (!barrierLast) {
-                    place.barrierBefore = true;
-                    place.barrierId = barriers++;
-                    size += static_cast<std::size_t>(m_t.cores());
-                    for (std::size_t& n : streamSize) ++n;
-                }
-                read.clear();
-                written.clear();
+            if (before[p]) {
+                place.barrierBefore = true;
+                place.barrierId = barriers++;
+                size += static_cast<std::size_t>(m_t.cores());
+                for (std::size_t& n : streamSize) ++n;
             }
             place.first = static_cast<InstrId>(size);
             place.tagBase = nextTag;
@@ -495,9 +602,6 @@ class StreamWriter {
             size += chunk.instructions.size();
             for (std::size_t c = 0; c < nextTag.size(); ++c) nextTag[c] = (nextTag[c] + chunk.transfersOf[c]) % kTagSpace;
             barriers += chunk.barriers;
-            barrierLast = false;
-            read.insert(read.end(), loads.begin(), loads.end());
-            written.insert(written.end(), stores.begin(), stores.end());
         }
         m_program->instructions.resize(size);
         for (std::size_t c = 0; c < streamSize.size(); ++c) m_program->streams[c].resize(streamSize[c]);
@@ -569,5 +673,7 @@ class StreamWriter {
 } // namespace
 
 void insertTransfers(CompileState& state) { StreamWriter(state).run(); }
+
+PlacedChunks placeChunks(CompileState& state) { return StreamWriter(state).placed(); }
 
 } // namespace strata::compiler

@@ -1,6 +1,10 @@
 #pragma once
 #include "compiler/CompileState.h"
 
+#include <cstdint>
+#include <memory>
+#include <vector>
+
 namespace strata::compiler {
 
 // Writes every core's instruction stream, block by block:
@@ -21,5 +25,15 @@ namespace strata::compiler {
 // Pre: tileBlocks, planDram, distributeTiles. Errors (no path between the memories, a block
 // whose slots do not fit the working memory) go to the diagnostics.
 void insertTransfers(CompileState& state);
+
+// What insertTransfers would splice, without splicing it: each block's chunk (kept in or added
+// to state.cache) and whether a barrier goes before it. For a caller that times blocks on their
+// own (search/Evaluation.h). Same preconditions and errors as insertTransfers.
+struct BlockChunk;
+struct PlacedChunks {
+    std::vector<std::shared_ptr<const BlockChunk>> chunks; // per block
+    std::vector<std::uint8_t> barrierBefore;               // per block
+};
+PlacedChunks placeChunks(CompileState& state);
 
 } // namespace strata::compiler

@@ -75,6 +75,11 @@ void CoreChecker::compute(const Instruction& in, const Compute& c) {
     for (const Operand& o : c.outputs) {
         Range r = rangeOf(o, elementBytes(o.value));
         if (r.end > m_capacity) report("result beyond the working memory", in.id, "overflow");
+        // A later input-channel slice adds to the partial sums the earlier ones left in place.
+        if (c.accumulate && !covered(o.value, r))
+            report("accumulates into '" + m_g.value(o.value).name +
+                       "', which no compute wrote in place",
+                   in.id, "accumulate");
         overwrite(r, in.id);
         m_ready.emplace_back(o.value.index, r);
     }

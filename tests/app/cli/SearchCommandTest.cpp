@@ -68,6 +68,17 @@ TEST(SearchCommand, SameSeedSameBest) {
     EXPECT_EQ(nlohmann::json::parse(a.out)["best"], nlohmann::json::parse(b.out)["best"]);
 }
 
+TEST(SearchCommand, NoReuseFindsTheSameBest) {
+    const CliResult a = search({"--target", "mlu100", "--seed", "3", "--json"});
+    const CliResult b = search({"--target", "mlu100", "--seed", "3", "--json", "--no-reuse"});
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    ASSERT_EQ(b.exitCode, 0) << b.err;
+    const auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+    EXPECT_EQ(ja["best"], jb["best"]);
+    EXPECT_EQ(ja["evaluated"], jb["evaluated"]);
+    EXPECT_EQ(ja["invalid"], jb["invalid"]);
+}
+
 TEST(SearchCommand, MeasureRunsTheBestOnTheHost) {
     const CliResult r =
         search({"--target", "host", "--measure", "2", "--measure-runs", "1", "--json"});

@@ -1,14 +1,19 @@
 // Build > Search Schedules… from the main window: a small search with a candidate cap finds a
 // schedule that validates, the same seed finds the same one, Apply makes it current as one
 // undoable edit (Undo restores the schedule before), a clicked Pareto point is the one applied,
-// and Cancel ends a running search with what it found so far.
+// Cancel ends a running search with what it found so far, and the search's start and result
+// are pinned in the Compare tab, compared with each other.
 
+#include "CompareTab.h"
 #include "MainWindow.h"
+#include "RunList.h"
 #include "ScheduleDocument.h"
 #include "SearchDialog.h"
 #include "SearchJob.h"
 #include "schedule/Validate.h"
+#include "search/Evaluation.h"
 #include "support/WindowTestSupport.h"
+#include "views/compare/CompareView.h"
 #include "views/search/ParetoPlot.h"
 #include "views/search/SearchHistoryPlot.h"
 
@@ -18,6 +23,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QUndoStack>
 #include <gtest/gtest.h>
 
@@ -123,6 +129,42 @@ TEST_F(SearchWindowTest, AClickedParetoPointIsTheOneApplied) {
     ASSERT_TRUE(dialog().apply());
     ASSERT_TRUE(settle());
     EXPECT_EQ(document().schedule()->blocks, result->pareto.back().schedule.blocks);
+}
+
+TEST_F(SearchWindowTest, PinsTheStartAndTheResultInTheCompareTab) {
+    if (!test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("host")))
+        FAIL() << "cannot open the committed sample";
+    ASSERT_TRUE(settle());
+    prepare(kCandidates);
+    CompareTab& compare = *m_window->compareTab();
+    const int before = compare.runs()->size();
+    const schedule::Schedule start = *document().schedule();
+    ASSERT_TRUE(search());
+    const auto result = dialog().result();
+    ASSERT_TRUE(result->best.has_value());
+    // The timelines come before finished(): both are pinned once the search has ended.
+    ASSERT_EQ(compare.runs()->size(), before + 2);
+    const RunEntry& pinnedStart = compare.runs()->entries()[static_cast<std::size_t>(before)];
+    const RunEntry& pinnedBest = compare.runs()->entries()[static_cast<std::size_t>(before + 1)];
+    EXPECT_EQ(pinnedStart.shortName, QStringLiteral("search start"));
+    EXPECT_EQ(pinnedBest.shortName, QStringLiteral("search result"));
+    // Their timelines are the predictions of the schedule searched from and of the best found.
+    search::Evaluator evaluator(*document().graph(), *document().target(), false);
+    const auto startEvaluation = evaluator.evaluate(start);
+    ASSERT_TRUE(startEvaluation.has_value());
+    EXPECT_EQ(pinnedStart.trace->endPs(), startEvaluation->emulatedPs);
+    EXPECT_EQ(pinnedBest.trace->endPs(), result->best->evaluation.emulatedPs);
+    // The Compare tab shows the start (A) against the result (B).
+    EXPECT_EQ(compare.view()->runA(), before);
+    EXPECT_EQ(compare.view()->runB(), before + 1);
+
+    if (const char* dir = std::getenv("STRATA_SCREENSHOT_DIR")) {
+        if (auto* tabs = qobject_cast<QTabWidget*>(compare.parentWidget()->parentWidget()))
+            tabs->setCurrentWidget(&compare);
+        ASSERT_TRUE(settle());
+        m_window->grab().save(
+            QDir(QString::fromUtf8(dir)).filePath(QStringLiteral("search-compare.png")));
+    }
 }
 
 TEST_F(SearchWindowTest, CancelEndsARunningSearch) {

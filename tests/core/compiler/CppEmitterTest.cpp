@@ -1,6 +1,7 @@
 // The C++ emitter: the generated file builds with the system compiler and reproduces an unfused
-// reference evaluation of the same graph, for the samples on every preset and strategy; and it
-// refuses what its runtime cannot compute, by name.
+// reference evaluation of the same graph, for the samples on every preset and strategy, and for
+// ops strata_rt has no kernel for (which run on the reference evaluator's kernels, carried in the
+// file).
 
 #include "CompilerFixtures.h"
 #include "compiler/Pipeline.h"
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -166,11 +168,20 @@ TEST(CppEmitter, ModelsFromEnvironment) {
     std::stringstream paths(list), targets(targetList && *targetList ? targetList : "host");
     std::vector<std::string> targetNames;
     for (std::string name; std::getline(targets, name, ',');) targetNames.push_back(name);
+    // STRATA_CPP_STRATEGIES=rules checks one schedule of a large model (default rules,fuse-max).
+    const char* strategyList = std::getenv("STRATA_CPP_STRATEGIES");
+    std::stringstream strategyNames(strategyList && *strategyList ? strategyList : "rules,fuse-max");
+    std::vector<Strategy> strategies;
+    for (std::string name; std::getline(strategyNames, name, ',');) {
+        auto strategy = schedule::parseStrategy(name);
+        ASSERT_TRUE(strategy) << "STRATA_CPP_STRATEGIES: no strategy '" << name << "'";
+        strategies.push_back(*strategy);
+    }
     for (std::string path; std::getline(paths, path, ':');) {
         auto m = model::importOnnxFile(path);
         ASSERT_TRUE(m.ok()) << path << ": " << joined(m.diagnostics());
         for (const std::string& targetName : targetNames)
-            for (Strategy strategy : {Strategy::Rules, Strategy::FuseMax}) {
+            for (Strategy strategy : strategies) {
                 SCOPED_TRACE(path + " " + targetName + " " + std::string(schedule::strategyName(strategy)));
                 expectMatchesReference(*m->graph, compileWith(*m->graph, presetTarget(targetName), strategy));
             }
@@ -249,33 +260,72 @@ TEST(CppEmitter, ResizeReproducesTheReference) {
     expectMatchesReference(*m->graph, compileWith(*m->graph, small, Strategy::FuseMax));
 }
 
-TEST(CppEmitter, RefusesAnOpItHasNoKernelFor) {
-    auto m = importText(R"(
-<ir_version: 8, opset_import: ["" : 17]>
-g (float[1, 8] X) => (float[1, 8] Y) {
-    Y = Hardmax <axis = 1> (X)
-}
-)");
+// A convolution too big for a 4 KiB working memory runs in input-channel slices, the later ones
+// accumulating (docs/SCHEDULES.md): the generated C++ reproduces the reference, plain and with
+// oneDNN.
+TEST(CppEmitter, SlicedConvolutionReproducesTheReference) {
+    auto m = importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
+                        "g (float[1, 64, 8, 8] X, float[8, 64, 3, 3] W, float[8] B) => (float[1, 8, 8, 8] Y) {\n"
+                        "    Y = Conv <pads = [1, 1, 1, 1]> (X, W, B)\n}\n");
     ASSERT_TRUE(m) << joined(m.diagnostics());
-    const auto program = compileWith(*m->graph, presetTarget("host"), Strategy::PerOp);
-    auto cpp = compiler::emitCpp(program, *m->graph);
-    ASSERT_FALSE(cpp);
-    EXPECT_TRUE(mentions(cpp.diagnostics(), "Hardmax")) << joined(cpp.diagnostics());
-    EXPECT_TRUE(mentions(cpp.diagnostics(), "no kernel in the C++ runtime")) << joined(cpp.diagnostics());
+    target::Target t = presetTarget("mncore2");
+    for (target::MemorySpace& memory : t.memories)
+        if (memory.name == t.workingMemory) memory.capacityBytes = 4096;
+    const compiler::Program p = compileWith(*m->graph, t, schedule::Strategy::PerOp);
+    const bool accumulates = std::any_of(p.instructions.begin(), p.instructions.end(), [](const auto& in) {
+        const auto* c = std::get_if<compiler::Compute>(&in.body);
+        return c && c->accumulate;
+    });
+    ASSERT_TRUE(accumulates);
+    expectMatchesReference(*m->graph, p);
+    expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
 }
 
-TEST(CppEmitter, RefusesAUseItDoesNotCover) {
+// Ops strata_rt has no kernel for (Hardmax; comparisons, Cast and CumSum on integers) and a use
+// it does not cover (a 1-D convolution) run in generated code on the reference evaluator's
+// kernels, which the file then carries (only their families): fused and cut into tiles by a
+// small working memory.
+TEST(CppEmitter, OpsWithoutAKernelRunOnTheReference) {
     auto m = importText(R"(
 <ir_version: 8, opset_import: ["" : 17]>
-g (float[1, 2, 16] X, float[4, 2, 3] W) => (float[1, 4, 14] Y) {
-    Y = Conv (X, W)
+g (float[2, 4, 40] X, float[3, 4, 3] W) => (float[2, 4, 40] Y, float[2, 3, 38] Z) <float[1] zero = {0.25}, int64[1] axis = {2}> {
+    c = Greater (X, zero)
+    n = Neg (X)
+    w = Where (c, X, n)
+    i = Cast <to = 7> (c)
+    k = CumSum (i, axis)
+    f = Cast <to = 1> (k)
+    h = Hardmax <axis = 2> (w)
+    Y = Add (h, f)
+    Z = Conv (X, W)
 }
 )");
     ASSERT_TRUE(m) << joined(m.diagnostics());
-    const auto program = compileWith(*m->graph, presetTarget("host"), Strategy::PerOp);
-    auto cpp = compiler::emitCpp(program, *m->graph);
-    ASSERT_FALSE(cpp);
-    EXPECT_TRUE(mentions(cpp.diagnostics(), "2-D convolutions only")) << joined(cpp.diagnostics());
+    const ir::Graph& g = *m->graph;
+    // Fused and cut into tiles (one build: the evaluator's kernels make it a slow one).
+    target::Target small = presetTarget("host");
+    for (auto& memory : small.memories)
+        if (memory.name == small.workingMemory)
+            memory.capacityBytes = 16 * 1024;
+    const auto program = compileWith(g, small, Strategy::FuseMax);
+    auto cpp = compiler::emitCpp(program, g);
+    ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
+    for (const char* op : {"\"Hardmax\"", "\"CumSum\"", "\"Greater\"", "\"Cast\"", "\"Conv\""})
+        EXPECT_NE(cpp->source.find(std::string("rt::referenceOp(") + op), std::string::npos) << op;
+    // Only what they use: no family no op needs, no kernel no op needs (Abs: elementwise too).
+    EXPECT_NE(cpp->source.find("KernelsResize.cpp: no op of this program needs it"), std::string::npos);
+    EXPECT_NE(cpp->source.find("{\"Greater\", "), std::string::npos);
+    EXPECT_EQ(cpp->source.find("{\"Abs\", "), std::string::npos);
+    expectMatchesReference(g, program);
+}
+
+// A file with no such op carries strata_rt only.
+TEST(CppEmitter, CarriesTheReferenceOnlyWhenItRunsSomeOpOnIt) {
+    auto g = sampleGraph("resnet_tiny.onnx");
+    auto cpp = compiler::emitCpp(compileWith(*g, presetTarget("host"), Strategy::Rules), *g);
+    ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
+    EXPECT_EQ(cpp->source.find("computeRegion"), std::string::npos);
+    EXPECT_EQ(cpp->source.find("referenceProgram"), std::string::npos);
 }
 
 } // namespace

@@ -130,7 +130,8 @@ TEST(Validate, WorkingSetOverCapacity) {
 
 TEST(Validate, NothingFitsATinyWorkingMemory) {
     auto g = test::convChain();
-    auto t = test::withWorkingMemory(test::preset("mncore2"), 256);
+    // Not even one input channel of a conv's 3x3 box with its weights (input-channel slices).
+    auto t = test::withWorkingMemory(test::preset("mncore2"), 64);
     Schedule s = perOp(*g, t);
     auto diags = validate(s, *g, t);
     EXPECT_TRUE(mentions(diags, "with any tile: even 1-element tiles need")) << test::joined(diags);
@@ -139,11 +140,12 @@ TEST(Validate, NothingFitsATinyWorkingMemory) {
 // The figure a no-fit error gives is the largest 1-element tile's. A dilated convolution as
 // DeepLab's ASPP writes it (dilation 12 on a 14x14 map): a middle output reads one pixel (its
 // other taps land in the padding), a corner one the 13x13 box between its two taps per dim.
+// Two groups: a grouped convolution is not cut into input-channel slices.
 TEST(Validate, NoFitNamesTheLargest1ElementTile) {
     auto m = test::importText(
         "<ir_version: 8, opset_import: [\"\" : 17]>\n"
-        "g (float[1, 16, 14, 14] X, float[4, 16, 3, 3] W) => (float[1, 4, 14, 14] Y) {\n"
-        "    Y = Conv <dilations = [12, 12], pads = [12, 12, 12, 12]> (X, W)\n}\n");
+        "g (float[1, 16, 14, 14] X, float[4, 8, 3, 3] W) => (float[1, 4, 14, 14] Y) {\n"
+        "    Y = Conv <dilations = [12, 12], group = 2, pads = [12, 12, 12, 12]> (X, W)\n}\n");
     ASSERT_TRUE(m) << test::joined(m.diagnostics());
     const std::uint64_t capacity = 4096;
     auto t = test::withWorkingMemory(test::preset("mncore2"), capacity);
@@ -153,20 +155,21 @@ TEST(Validate, NoFitNamesTheLargest1ElementTile) {
     const std::string said = "even 1-element tiles need ";
     const auto at = d->message.find(said);
     ASSERT_NE(at, std::string::npos) << d->message;
-    // "10.8 KiB": over the capacity (the middle tiles alone, under 1 KiB, would fit).
+    // Over the capacity (the middle tiles alone, under 1 KiB, would fit).
     const double kib = std::stod(d->message.substr(at + said.size()));
     EXPECT_NE(d->message.find("KiB", at), std::string::npos) << d->message;
     EXPECT_GT(kib * 1024, double(capacity)) << d->message;
 }
 
 // Tiles small enough to fit would be more than a block may have: said so, not "any tile".
+// Two groups: a grouped convolution is not cut into input-channel slices.
 TEST(Validate, NoFitUnderTheTileCapSaysSo) {
     auto m = test::importText(
         "<ir_version: 8, opset_import: [\"\" : 17]>\n"
-        "g (float[1, 64, 300, 300] X, float[1, 64, 1, 1] W) => (float[1, 1, 300, 300] Y) {\n"
-        "    Y = Conv (X, W)\n}\n");
+        "g (float[1, 64, 300, 300] X, float[2, 32, 1, 1] W) => (float[1, 2, 300, 300] Y) {\n"
+        "    Y = Conv <group = 2> (X, W)\n}\n");
     ASSERT_TRUE(m) << test::joined(m.diagnostics());
-    auto t = test::withWorkingMemory(test::preset("mncore2"), 768);
+    auto t = test::withWorkingMemory(test::preset("mncore2"), 512);
     auto diags = validate(perOp(*m->graph, t), *m->graph, t);
     EXPECT_TRUE(mentions(diags, "with at most 65536 tiles: 1-element tiles need"))
         << test::joined(diags);

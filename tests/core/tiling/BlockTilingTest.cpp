@@ -151,8 +151,13 @@ TEST(BlockTiler, ChooseGridFitsTheCapacityWithEnoughTiles) {
     ASSERT_TRUE(parallel);
     EXPECT_GE(parallel->tileCount(), 4);
 
-    // The weights alone exceed 1 KiB: no tile fits.
-    EXPECT_FALSE(tiler.chooseGrid(1024, 1, 1));
+    // In 1 KiB no whole tile fits; the first conv's input channels are sliced. In 64 bytes not
+    // even one output channel's weights of the second conv (made in the block, unsliced) fit.
+    auto sliced = tiler.chooseGrid(1024, 1, 1);
+    ASSERT_TRUE(sliced);
+    EXPECT_GT(sliced->sliceChannels, 0);
+    EXPECT_LE(tiler.evaluate(*sliced, 1, 1).sramPeakBytes, 1024u);
+    EXPECT_FALSE(tiler.chooseGrid(64, 1, 1));
 }
 
 } // namespace
@@ -218,6 +223,77 @@ g (float[1, 512, 28, 28] X, float[512, 512, 3, 3] W) => (float[1, 512, 28, 28] Y
     EXPECT_LE(cost->tiles(), kMaxTilesPerBlock);
     EXPECT_LE(cost->sramPeakBytes, capacity);
     EXPECT_EQ(tiler.evaluate(cost->grid, 1, 8).sramPeakBytes, cost->sramPeakBytes);
+}
+
+} // namespace
+} // namespace strata::tiling
+
+namespace strata::tiling {
+namespace {
+
+// X[1,64,8,8] -> Conv 3x3 pad 1 (64 -> 8, bias) -> Y: one output element reads 64 channels of a
+// 3x3 box and 64 x 3 x 3 weights, 4.5 KiB, more than a 4 KiB working memory holds.
+std::shared_ptr<const ir::Graph> wideConv() {
+    auto m = test::importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 64, 8, 8] X, float[8, 64, 3, 3] W, float[8] B) => (float[1, 8, 8, 8] Y) {
+    Y = Conv <pads = [1, 1, 1, 1]> (X, W, B)
+}
+)");
+    EXPECT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    return m->graph;
+}
+
+TEST(BlockTiler, SlicesInputChannelsWhenNoTileFits) {
+    auto g = wideConv();
+    const auto ops = allOps(*g);
+    BlockTiler tiler(*g, ops);
+    ASSERT_EQ(tiler.slicedOp(), ops[0]);
+    const std::uint64_t capacity = 4096;
+    ASSERT_GT(tiler.elementTileFootprint(2), capacity); // unsliced, not even 1-element tiles fit
+
+    auto cost = tiler.chooseAndEvaluate(capacity, 2, 1);
+    ASSERT_TRUE(cost);
+    const std::int64_t slice = cost->grid.sliceChannels;
+    EXPECT_GT(slice, 0);
+    EXPECT_LT(slice, 64);
+    EXPECT_LE(cost->sramPeakBytes, capacity);
+    // Every channel of X and of W is read at least once, slices or not.
+    EXPECT_GE(cost->dramReadBytes, g->value(g->inputs[0]).bytes() + g->value(g->inputs[1]).bytes());
+
+    const TilePlan plan = tiler.planTile(cost->grid, 0);
+    EXPECT_EQ(plan.slicedOp, ops[0]);
+    EXPECT_EQ(plan.slices(), (64 + slice - 1) / slice);
+    for (const auto& [value, region] : plan.loads)
+        if (value == g->inputs[0] || value == g->inputs[1]) {
+            EXPECT_EQ(region[1], (Interval{0, slice}));
+        }
+
+    // Where whole tiles fit, nothing is sliced.
+    auto roomy = tiler.chooseAndEvaluate(1 << 20, 2, 1);
+    ASSERT_TRUE(roomy);
+    EXPECT_EQ(roomy->grid.sliceChannels, 0);
+}
+
+// Slices are the last resort: where whole 1-element tiles fit single-buffered (4.5 KiB), double
+// buffering gives nothing and the caller drops to single buffering, unsliced.
+TEST(BlockTiler, NoSlicesWhereSingleBufferingFits) {
+    auto g = wideConv();
+    const auto ops = allOps(*g);
+    BlockTiler tiler(*g, ops);
+    const std::uint64_t capacity = 5 * 1024;
+    EXPECT_FALSE(tiler.chooseAndEvaluate(capacity, 2, 1));
+    auto single = tiler.chooseAndEvaluate(capacity, 1, 1);
+    ASSERT_TRUE(single);
+    EXPECT_EQ(single->grid.sliceChannels, 0);
+}
+
+TEST(BlockTiler, ChannelSliceCutsDimensionOne) {
+    const Region r{{0, 1}, {0, 10}, {2, 5}, {0, 3}};
+    EXPECT_EQ(channelSlice(r, 4, 0, 10)[1], (Interval{0, 4}));
+    EXPECT_EQ(channelSlice(r, 4, 2, 10)[1], (Interval{8, 10})); // the last slice is shorter
+    EXPECT_EQ(channelSlice(r, 4, 2, 10)[2], (Interval{2, 5}));
+    EXPECT_EQ(channelSlice(r, 0, 1, 10), r);
 }
 
 } // namespace

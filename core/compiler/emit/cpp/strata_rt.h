@@ -351,6 +351,41 @@ inline void conv2d(const View<float>& y, const View<float>& x, const View<float>
         }
 }
 
+// A convolution over a slice of its input channels (a tile whose input does not fit working
+// memory whole): x's and w's boxes hold channels [lo, lo + ext) of dim 1, which the kernels
+// then see as the whole input.
+inline View<float> channelSlice(View<float> v) {
+    v.full[1] = v.ext[1];
+    v.lo[1] = 0;
+    return v;
+}
+
+// Runs `compute` into y; when `accumulate`, into a scratch box of y's shape that is then added
+// to y (a later slice adding its partial sums to those in place).
+template <class F> void accumulateInto(const View<float>& y, bool accumulate, F compute) {
+    if (!accumulate)
+        return compute(y);
+    static thread_local std::vector<float> partial;
+    partial.resize(static_cast<std::size_t>(y.count()));
+    View<float> p = y;
+    p.data = partial.data();
+    i64 step = 1;
+    for (int d = y.rank; d-- > 0;) {
+        p.stride[d] = step;
+        step *= y.ext[d];
+    }
+    compute(p);
+    forEachIndex(y, [&](const i64* idx) { y.at(idx) += p.at(idx); });
+}
+
+// One input-channel slice of a group-1 convolution; the bias, if any, comes with the first.
+inline void conv2dSlice(const View<float>& y, const View<float>& x, const View<float>& w,
+                        const View<float>* b, const Window2d& win, bool accumulate) {
+    accumulateInto(y, accumulate, [&](const View<float>& out) {
+        conv2d(out, channelSlice(x), channelSlice(w), b, win, 1);
+    });
+}
+
 // Max or average over each window. Average divides by the taps inside the input, or with
 // countPad by the taps inside the padded input (never those past the end padding).
 inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& win, bool isMax, bool countPad,
