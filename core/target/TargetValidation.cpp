@@ -35,10 +35,14 @@ class Checker {
         m_out.push_back(error(std::move(message), {.file = m_file, .field = std::move(field)}));
     }
 
-    // A size, bandwidth or rate: finite, > 0 and at most `max`.
-    void positive(const std::string& field, double value, double max, std::string_view what) {
+    // A bandwidth or rate: finite, > 0 and within [`min`, `max`].
+    void positive(const std::string& field, double value, double min, double max,
+                  std::string_view what) {
         if (!std::isfinite(value)) return fail(field, "must be finite");
         if (value <= 0) return fail(field, "must be positive, got " + formatNumber(value));
+        if (value < min)
+            return fail(field, "implausible " + std::string(what) + " " + formatNumber(value) +
+                                   ": less than " + formatNumber(min));
         if (value > max)
             fail(field, "implausible " + std::string(what) + " " + formatNumber(value) +
                             ": more than " + formatNumber(max));
@@ -102,26 +106,31 @@ void checkMachine(const Target& target, Checker& check) {
 
     for (std::size_t i = 0; i < format::kThroughputKeys.size(); ++i)
         check.positive("compute.throughput_per_cycle." + std::string(format::kThroughputKeys[i]),
-                       target.throughput.perCycle[i], kMaxThroughputPerCycle, "throughput");
+                       target.throughput.perCycle[i], kMinThroughputPerCycle,
+                       kMaxThroughputPerCycle, "throughput");
     if (target.throughput.depthwiseConvPerCycle != 0) // optional: 0 means "as conv"
         check.positive("compute.throughput_per_cycle." + std::string(format::kDepthwiseConvKey),
-                       target.throughput.depthwiseConvPerCycle, kMaxThroughputPerCycle, "throughput");
+                       target.throughput.depthwiseConvPerCycle, kMinThroughputPerCycle,
+                       kMaxThroughputPerCycle, "throughput");
     if (target.throughput.pointwiseConvPerCycle != 0) // optional: 0 means "as conv"
         check.positive("compute.throughput_per_cycle." + std::string(format::kPointwiseConvKey),
-                       target.throughput.pointwiseConvPerCycle, kMaxThroughputPerCycle, "throughput");
+                       target.throughput.pointwiseConvPerCycle, kMinThroughputPerCycle,
+                       kMaxThroughputPerCycle, "throughput");
     if (target.throughput.transcendentalPerCycle != 0) // optional: 0 means "as elementwise"
         check.positive("compute.throughput_per_cycle." + std::string(format::kTranscendentalKey),
-                       target.throughput.transcendentalPerCycle, kMaxThroughputPerCycle, "throughput");
+                       target.throughput.transcendentalPerCycle, kMinThroughputPerCycle,
+                       kMaxThroughputPerCycle, "throughput");
     if (target.throughput.layerNormPerCycle != 0) // optional: 0 means "as normalization"
         check.positive("compute.throughput_per_cycle." + std::string(format::kLayerNormKey),
-                       target.throughput.layerNormPerCycle, kMaxThroughputPerCycle, "throughput");
+                       target.throughput.layerNormPerCycle, kMinThroughputPerCycle,
+                       kMaxThroughputPerCycle, "throughput");
     for (const auto& [key, figure] :
          {std::pair{format::kResizeKey, target.throughput.resizePerCycle},
           std::pair{format::kGatherKey, target.throughput.gatherPerCycle},
           std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle}})
         if (figure != 0) // optional: 0 means "as the op's class"
             check.positive("compute.throughput_per_cycle." + std::string(key), figure,
-                           kMaxThroughputPerCycle, "throughput");
+                           kMinThroughputPerCycle, kMaxThroughputPerCycle, "throughput");
     const Overheads& o = target.overheads;
     check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
                       "overhead");
@@ -185,7 +194,8 @@ void checkResources(const Target& target, Checker& check) {
     check.uniqueNames(target.resources, "resources", "resource");
     for (std::size_t i = 0; i < target.resources.size(); ++i)
         check.positive(indexed("resources", i) + ".bytes_per_cycle",
-                       target.resources[i].bytesPerCycle, kMaxBytesPerCycle, "bandwidth");
+                       target.resources[i].bytesPerCycle, kMinBytesPerCycle, kMaxBytesPerCycle,
+                       "bandwidth");
 }
 
 enum class End { From, To };
@@ -212,8 +222,8 @@ void checkPaths(const Target& target, Checker& check) {
         const std::string base = indexed("paths", i);
         checkPathEnd(target, path, End::From, base + ".from", check);
         checkPathEnd(target, path, End::To, base + ".to", check);
-        check.positive(base + ".bytes_per_cycle", path.bytesPerCycle, kMaxBytesPerCycle,
-                       "bandwidth");
+        check.positive(base + ".bytes_per_cycle", path.bytesPerCycle, kMinBytesPerCycle,
+                       kMaxBytesPerCycle, "bandwidth");
         check.nonNegative(base + ".latency_cycles", path.latencyCycles, kMaxLatencyCycles,
                           "latency");
         check.nonNegative(base + ".row_overhead_cycles", path.rowOverheadCycles, kMaxLatencyCycles,
@@ -221,7 +231,8 @@ void checkPaths(const Target& target, Checker& check) {
         for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}}) {
             if (!*figures) continue;
             const std::string field = base + "." + key;
-            check.positive(field + ".bytes_per_cycle", (*figures)->bytesPerCycle, kMaxBytesPerCycle, "bandwidth");
+            check.positive(field + ".bytes_per_cycle", (*figures)->bytesPerCycle, kMinBytesPerCycle,
+                           kMaxBytesPerCycle, "bandwidth");
             check.nonNegative(field + ".latency_cycles", (*figures)->latencyCycles, kMaxLatencyCycles, "latency");
             // Weights and stored activations live in main memory: only a path reading it reads them.
             const MemorySpace* source = target.findMemory(path.source);

@@ -17,6 +17,10 @@ inline constexpr double kMinClockHz = 1e6;
 inline constexpr double kMaxClockHz = 100e9;
 inline constexpr std::uint64_t kMaxCapacityBytes = 1ull << 50; // 1 PiB
 inline constexpr double kMaxBytesPerCycle = 1e6;
+// Below these a figure makes every transfer or compute take longer than any run (1e-308 bytes
+// per cycle would round transfers to "never completes"): a typo, not a slow machine.
+inline constexpr double kMinBytesPerCycle = 1e-6;
+inline constexpr double kMinThroughputPerCycle = 1e-6;
 inline constexpr double kMaxLatencyCycles = 1e9;
 inline constexpr int kMaxInFlight = 4096;
 inline constexpr int kMaxCores = 65536;

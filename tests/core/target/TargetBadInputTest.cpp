@@ -104,6 +104,22 @@ TEST(TargetBadInput, AbsurdFigures) {
     EXPECT_TRUE(reportsError(diagnostics, "topology", "implausible core count 80000"));
 }
 
+// A rate so small that every transfer or compute would outlast any run is refused by name, not
+// reported later as a deadlock or taken as it is.
+TEST(TargetBadInput, VanishingRatesAreRefused) {
+    Json doc = smallTarget();
+    doc["compute"]["throughput_per_cycle"]["conv"] = 1e-300;
+    doc["paths"][0]["bytes_per_cycle"] = 1e-308;
+    doc["resources"][0]["bytes_per_cycle"] = 1e-7;
+    const auto diagnostics = rejected(doc);
+    EXPECT_TRUE(reportsError(diagnostics, "compute.throughput_per_cycle.conv",
+                             "implausible throughput 1e-300: less than 1e-06"));
+    EXPECT_TRUE(reportsError(diagnostics, "paths[0].bytes_per_cycle",
+                             "implausible bandwidth 1e-308: less than 1e-06"));
+    EXPECT_TRUE(
+        reportsError(diagnostics, "resources[0].bytes_per_cycle", "implausible bandwidth 1e-07"));
+}
+
 TEST(TargetBadInput, ZeroCounts) {
     Json doc = smallTarget();
     doc["topology"]["groups"] = 0;
