@@ -34,6 +34,24 @@ std::vector<schedule::Schedule> walk(const ir::Graph& graph, const target::Targe
     return out;
 }
 
+// Evaluates the walk from `graph` on `target` with both evaluators, expects the same totals for
+// every candidate, and returns how many were valid.
+int expectReuseMatchesWhole(const ir::Graph& graph, const target::Target& target,
+                            Evaluator& reusing, Evaluator& whole, const std::string& label) {
+    int evaluated = 0;
+    for (const schedule::Schedule& s : walk(graph, target, 40)) {
+        const auto a = reusing.evaluate(s), b = whole.evaluate(s);
+        EXPECT_EQ(a.has_value(), b.has_value()) << label;
+        if (!a || !b)
+            continue;
+        ++evaluated;
+        EXPECT_EQ(a->emulatedPs, b->emulatedPs) << label;
+        EXPECT_EQ(a->dramBytes, b->dramBytes) << label;
+        EXPECT_EQ(a->sramPeakBytes, b->sramPeakBytes) << label;
+    }
+    return evaluated;
+}
+
 TEST(StretchReuse, EqualsTheWholeProgramsEmulation) {
     for (const char* model : {"resnet_tiny.onnx", "transformer_block.onnx", "mobilenet_tiny.onnx"})
         for (const char* preset : {"mncore2", "mlu100"}) {
@@ -42,17 +60,8 @@ TEST(StretchReuse, EqualsTheWholeProgramsEmulation) {
             Evaluator reusing(*graph, target, true), whole(*graph, target, false);
             ASSERT_TRUE(reusing.reusing());
             ASSERT_FALSE(whole.reusing());
-            int evaluated = 0;
-            for (const schedule::Schedule& s : walk(*graph, target, 40)) {
-                const auto a = reusing.evaluate(s), b = whole.evaluate(s);
-                ASSERT_EQ(a.has_value(), b.has_value()) << model << " on " << preset;
-                if (!a)
-                    continue;
-                ++evaluated;
-                EXPECT_EQ(a->emulatedPs, b->emulatedPs) << model << " on " << preset;
-                EXPECT_EQ(a->dramBytes, b->dramBytes) << model << " on " << preset;
-                EXPECT_EQ(a->sramPeakBytes, b->sramPeakBytes) << model << " on " << preset;
-            }
+            const int evaluated = expectReuseMatchesWhole(*graph, target, reusing, whole,
+                                                          std::string(model) + " on " + preset);
             EXPECT_GT(evaluated, 10) << model << " on " << preset;
             // Stretches were both looked up and emulated: the walk exercised the reuse.
             EXPECT_GT(reusing.stretches()->hits(), 0u) << model << " on " << preset;
@@ -98,16 +107,8 @@ TEST(StretchReuse, EqualsTheWholeProgramsEmulationWithCachedReads) {
                     path.cachedReads =
                         target::ReadFigures{path.bytesPerCycle * 4, path.latencyCycles / 4};
             Evaluator reusing(*graph, target, true), whole(*graph, target, false);
-            int evaluated = 0;
-            for (const schedule::Schedule& s : walk(*graph, target, 40)) {
-                const auto a = reusing.evaluate(s), b = whole.evaluate(s);
-                ASSERT_EQ(a.has_value(), b.has_value()) << model << " on " << preset;
-                if (!a)
-                    continue;
-                ++evaluated;
-                EXPECT_EQ(a->emulatedPs, b->emulatedPs) << model << " on " << preset;
-                EXPECT_EQ(a->dramBytes, b->dramBytes) << model << " on " << preset;
-            }
+            const int evaluated = expectReuseMatchesWhole(*graph, target, reusing, whole,
+                                                          std::string(model) + " on " + preset);
             EXPECT_GT(evaluated, 10) << model << " on " << preset;
             EXPECT_GT(reusing.stretches()->hits(), 0u) << model << " on " << preset;
         }
