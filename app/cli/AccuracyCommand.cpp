@@ -6,12 +6,8 @@
 #include "TargetArg.h"
 #include "TraceFigures.h"
 #include "analysis/EventGroups.h"
-#include "compiler/Pipeline.h"
-#include "emulator/ComputeCost.h"
-#include "emulator/Emulator.h"
-#include "emulator/ProgramCheck.h"
+#include "flow/Flow.h"
 #include "reference/Evaluator.h"
-#include "runtime/Runtime.h"
 #include "schedule/Strategies.h"
 #include "trace/AccuracyReport.h"
 
@@ -52,8 +48,8 @@ struct Variant {
 // One schedule of one model: compiled, emulated, run.
 struct Candidate {
     Variant variant;
-    compiler::Program program;
-    trace::Trace emulated;
+    schedule::Schedule schedule;
+    flow::Result predicted;
     trace::EventLabels labels;
     std::vector<trace::Trace> measured;
     std::optional<trace::AccuracyReport> report;
@@ -258,27 +254,22 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
     for (const Variant& v : variants) {
         Candidate c;
         c.variant = v;
-        const schedule::Schedule s = schedule::makeSchedule(
-            *graph, target, *schedule::parseStrategy(v.strategy), {.mp = v.mp});
-        auto compiled = compiler::compile(*graph, target, s);
-        if (!compiled) {
-            c.failure = "compile: " + compiled.diagnostics().front().message;
-        } else if (auto emulated = emulator::emulate(compiled->program, target, *graph);
-                   !emulated) {
-            c.failure = "emulate: " + emulated.diagnostics().front().message;
-        } else {
-            c.program = std::move(compiled->program);
-            c.emulated = std::move(*emulated);
-            c.labels = analysis::eventLabels(c.program, target, *graph);
-        }
+        c.schedule = schedule::makeSchedule(*graph, target, *schedule::parseStrategy(v.strategy),
+                                            {.mp = v.mp});
+        c.predicted = flow::predict({*graph, target, c.schedule});
+        if (!c.predicted.ok())
+            c.failure = std::string(flow::stageName(c.predicted.stage)) + ": " +
+                        c.predicted.diagnostics.front().message;
+        else
+            c.labels = analysis::eventLabels(c.predicted.program(), target, *graph);
         candidates.push_back(std::move(c));
     }
     for (int round = 0; round < args.repeat; ++round)
         for (Candidate& c : candidates) {
             if (!c.failure.empty())
                 continue;
-            auto result =
-                runtime::run(c.program, target, *graph, inputs, {.repeat = 2, .timestamps = true});
+            auto result = flow::run(c.predicted, {*graph, target, c.schedule}, inputs,
+                                    {.repeat = 2, .timestamps = true});
             if (!result) {
                 c.failure = "run: " + result.diagnostics().front().message;
                 continue;
@@ -291,7 +282,7 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
             ok = false;
             continue;
         }
-        auto report = trace::accuracyReport(c.emulated, c.measured, c.labels);
+        auto report = trace::accuracyReport(*c.predicted.predicted, c.measured, c.labels);
         if (!report) {
             c.failure = "compare: " + report.diagnostics().front().message;
             ok = false;

@@ -6,8 +6,7 @@
 #include "TargetArg.h"
 #include "TraceFigures.h"
 #include "base/SafeFiles.h"
-#include "compiler/Pipeline.h"
-#include "emulator/Emulator.h"
+#include "flow/Flow.h"
 #include "trace/TraceCsv.h"
 #include "trace/TraceJson.h"
 #include "trace/TraceSummary.h"
@@ -94,27 +93,23 @@ int runEmulate(const EmulateArgs& args) {
     const schedule::Schedule& s = *loadedSchedule;
     if (!withinResourceBudget(s, *graph, *target))
         return kExitFailed;
-    auto compiled = compiler::compile(*graph, *target, s);
-    if (!compiled) {
-        printDiagnostics(compiled.diagnostics());
+    const flow::Result predicted = flow::predict({*graph, *target, s});
+    if (!predicted.ok()) {
+        printDiagnostics(predicted.diagnostics);
         return kExitFailed;
     }
-    auto trace = emulator::emulate(compiled->program, *target, *graph);
-    if (!trace) {
-        printDiagnostics(trace.diagnostics());
-        return kExitFailed;
-    }
-    const trace::TraceSummary summary = trace::summarize(*trace);
+    const trace::Trace& emulated = *predicted.predicted;
+    const trace::TraceSummary& summary = predicted.predictedSummary;
 
-    if (!args.tracePath.empty() && !writeFile(args.tracePath, [&](std::ostream& o) { trace::writeTraceJson(*trace, o); }))
+    if (!args.tracePath.empty() && !writeFile(args.tracePath, [&](std::ostream& o) { trace::writeTraceJson(emulated, o); }))
         return kExitFailed;
-    if (!args.csvPath.empty() && !writeFile(args.csvPath, [&](std::ostream& o) { trace::writeTraceCsv(*trace, o); }))
+    if (!args.csvPath.empty() && !writeFile(args.csvPath, [&](std::ostream& o) { trace::writeTraceCsv(emulated, o); }))
         return kExitFailed;
 
     if (args.json) {
-        std::cout << summaryJson(*trace, summary).dump(2) << "\n";
+        std::cout << summaryJson(emulated, summary).dump(2) << "\n";
     } else {
-        printTable(*trace, summary, args.schedule.path.empty() ? s.strategy : args.schedule.path, s.blocks.size());
+        printTable(emulated, summary, args.schedule.path.empty() ? s.strategy : args.schedule.path, s.blocks.size());
         for (const auto* path : {&args.tracePath, &args.csvPath})
             if (!path->empty()) std::cout << "wrote " << *path << "\n";
     }

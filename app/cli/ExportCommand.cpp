@@ -4,11 +4,9 @@
 #include "ModelArgs.h"
 #include "ScheduleArg.h"
 #include "TargetArg.h"
-#include "compiler/Pipeline.h"
-#include "emulator/Emulator.h"
 #include "export/Bundle.h"
+#include "flow/Flow.h"
 #include "reference/Evaluator.h"
-#include "runtime/Runtime.h"
 #include "trace/TraceJson.h"
 #include "trace/TraceValidate.h"
 
@@ -53,22 +51,24 @@ int runExport(const ExportArgs& args) {
         }
     }
 
-    auto compiled = compiler::compile(*graph, *target, *s);
-    if (!compiled) {
-        printDiagnostics(compiled.diagnostics());
+    // --measure: deterministic inputs, the same run each time.
+    flow::Options options;
+    options.run.repeat = kMeasureRepeats;
+    const flow::Revision revision{*graph, *target, *s};
+    flow::Result flowed = args.measure
+                              ? flow::measure(revision, reference::sampleInputs(*graph, 1), options)
+                              : flow::predict(revision);
+    if (!flowed.ok()) {
+        printDiagnostics(flowed.diagnostics);
         return kExitFailed;
     }
-    auto emulated = emulator::emulate(compiled->program, *target, *graph);
-    if (!emulated) {
-        printDiagnostics(emulated.diagnostics());
-        return kExitFailed;
-    }
+    const trace::Trace& emulated = *flowed.predicted;
 
     std::optional<trace::Trace> measured;
     if (!args.measuredPath.empty()) {
         // As `compare` reads it: JSON or CSV, every id once, and of this program when it is of
         // this model (another model's ids would each be an error; it gets one warning below).
-        const auto program = trace::instructionsOf(*emulated);
+        const auto program = trace::instructionsOf(emulated);
         auto loaded = trace::importTrace(args.measuredPath);
         const std::string& hash = loaded ? loaded->trace.modelHash : graph->contentHash;
         if (loaded && (hash.empty() || hash == graph->contentHash))
@@ -88,24 +88,15 @@ int runExport(const ExportArgs& args) {
             printDiagnostics(loaded->warnings, false);
         measured = std::move(loaded->trace);
     }
-    if (args.measure) {
-        // Deterministic inputs: the same run each time, and the one `strata-cli run` makes.
-        runtime::RunOptions options;
-        options.repeat = kMeasureRepeats;
-        auto run = runtime::run(compiled->program, *target, *graph, reference::sampleInputs(*graph, 1), options);
-        if (!run) {
-            printDiagnostics(run.diagnostics());
-            return kExitFailed;
-        }
-        measured = std::move(run->trace);
-    }
+    if (flowed.measured)
+        measured = std::move(flowed.measured->trace);
 
     exporting::BundleInput input;
     input.graph = graph.get();
     input.target = &*target;
     input.schedule = &*s;
-    input.program = &compiled->program;
-    input.emulated = &*emulated;
+    input.program = &flowed.program();
+    input.emulated = &emulated;
     input.measured = measured ? &*measured : nullptr;
     auto bundle = exporting::writeBundle(input, args.outputDir);
     if (!bundle) {

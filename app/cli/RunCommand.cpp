@@ -8,9 +8,8 @@
 #include "TraceFigures.h"
 #include "base/SafeFiles.h"
 #include "base/Units.h"
-#include "compiler/Pipeline.h"
+#include "flow/Flow.h"
 #include "reference/Evaluator.h"
-#include "runtime/Runtime.h"
 #include "trace/TraceJson.h"
 #include "trace/TraceSummary.h"
 
@@ -123,18 +122,15 @@ int runRun(const RunArgs& args) {
     if (!loadedSchedule) return kExitBadInput;
     if (!withinResourceBudget(*loadedSchedule, *graph, *target, /*forRun=*/true))
         return kExitFailed;
-    auto compiled = compiler::compile(*graph, *target, *loadedSchedule);
-    if (!compiled) {
-        printDiagnostics(compiled.diagnostics());
+    flow::Options options;
+    options.predict = false; // measured only: `emulate` predicts
+    options.run.repeat = args.repeat;
+    const flow::Result measured = flow::measure({*graph, *target, *loadedSchedule}, inputs, options);
+    if (!measured.ok()) {
+        printDiagnostics(measured.diagnostics);
         return kExitFailed;
     }
-    runtime::RunOptions options;
-    options.repeat = args.repeat;
-    auto result = runtime::run(compiled->program, *target, *graph, inputs, options);
-    if (!result) {
-        printDiagnostics(result.diagnostics());
-        return kExitFailed;
-    }
+    const runtime::RunResult& run = *measured.measured;
 
     OutputCheck check;
     if (args.check) {
@@ -144,7 +140,7 @@ int runRun(const RunArgs& args) {
             printDiagnostics(expected.diagnostics());
             return kExitFailed;
         }
-        check = checkOutputs(*graph, result->outputs, *expected);
+        check = checkOutputs(*graph, run.outputs, *expected);
         for (const std::string& difference : check.differences)
             std::cerr << "error: --check: " << difference << "\n";
     }
@@ -152,28 +148,28 @@ int runRun(const RunArgs& args) {
     const double largest = check.largest;
     const bool matches = check.matches();
 
-    std::vector<double> totals = result->totalsNs;
+    std::vector<double> totals = run.totalsNs;
     std::sort(totals.begin(), totals.end());
     const double median = totals[(totals.size() - 1) / 2];
-    const trace::TraceSummary summary = trace::summarize(result->trace);
+    const trace::TraceSummary& summary = measured.measuredSummary;
     if (!args.tracePath.empty()) {
         auto failed = writeFileAtomically(
-            args.tracePath, [&](std::ostream& o) { trace::writeTraceJson(result->trace, o); });
+            args.tracePath, [&](std::ostream& o) { trace::writeTraceJson(run.trace, o); });
         if (failed) {
             printDiagnostics({*failed});
             return kExitFailed;
         }
     }
     if (args.json) {
-        nlohmann::ordered_json j = {{"source", "measured"}, {"total_ns", median}, {"events", result->trace.events.size()}};
+        nlohmann::ordered_json j = {{"source", "measured"}, {"total_ns", median}, {"events", run.trace.events.size()}};
         if (args.check) j["max_abs_error"] = maxAbs;
         j["blocks"] = blocksJson(summary);
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << fmt::format("Ran '{}' on this machine ({} cores, {} blocks): {} events, total {} (measured, median "
                                  "of {})\n",
-                                 result->trace.modelName, compiled->program.cores, loadedSchedule->blocks.size(),
-                                 result->trace.events.size(), duration(std::llround(median * 1e3)), totals.size());
+                                 run.trace.modelName, measured.program().cores, loadedSchedule->blocks.size(),
+                                 run.trace.events.size(), duration(std::llround(median * 1e3)), totals.size());
         if (args.check)
             std::cout << fmt::format("check: {} (max abs error {:.3g}, largest reference value "
                                      "{:.3g}, atol {} x that, rtol {})\n",

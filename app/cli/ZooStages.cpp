@@ -1,16 +1,13 @@
 #include "ZooStages.h"
 
 #include "OutputCheck.h"
-#include "compiler/Pipeline.h"
-#include "emulator/Emulator.h"
+#include "flow/Flow.h"
 #include "model/OnnxImporter.h"
 #include "reference/Evaluator.h"
-#include "runtime/Runtime.h"
 #include "schedule/Strategies.h"
 #include "schedule/Validate.h"
 #include "target/CalibratedHost.h"
 #include "target/TargetLoader.h"
-#include "trace/TraceSummary.h"
 
 #include <algorithm>
 #include <chrono>
@@ -54,7 +51,7 @@ struct Case {
     std::string strategy;
     const target::Target* resolved;
     std::optional<schedule::Schedule> schedule;
-    std::optional<compiler::Program> program;
+    flow::Result predicted;
     bool failed = false;
 
     std::string name() const { return target + " " + strategy; }
@@ -96,7 +93,7 @@ void runStages(ZooRow& row) {
             return fail(row, name, firstError(t.diagnostics()));
         targets.push_back(std::move(*t));
         for (const auto& strategy : zooStrategies())
-            cases.push_back({name, strategy, &targets.back(), std::nullopt, std::nullopt});
+            cases.push_back({name, strategy, &targets.back(), std::nullopt, {}});
     }
     {
         StageClock clock(row, "schedule");
@@ -110,28 +107,26 @@ void runStages(ZooRow& row) {
                 c.schedule = std::move(s);
         }
     }
-    {
-        StageClock clock(row, "compile");
-        for (auto& c : cases) {
-            if (c.failed)
-                continue;
-            auto compiled = compiler::compile(*graph, *c.resolved, *c.schedule);
-            if (!compiled)
-                fail(row, c, firstError(compiled.diagnostics()));
-            else
-                c.program = std::move(compiled->program);
-        }
+    // Each case predicted through flow::predict; the row times its compile and emulate stages
+    // apart, over every case, and takes compile failures before emulate ones.
+    double compileMs = 0, emulateMs = 0;
+    for (auto& c : cases) {
+        if (c.failed)
+            continue;
+        c.predicted = flow::predict({*graph, *c.resolved, *c.schedule});
+        compileMs += c.predicted.compileMs;
+        emulateMs += c.predicted.emulateMs;
     }
-    {
-        StageClock clock(row, "emulate");
+    for (const auto& [stage, ms] :
+         {std::pair{flow::Stage::Compile, compileMs}, std::pair{flow::Stage::Emulate, emulateMs}}) {
+        row.stages.push_back({std::string(flow::stageName(stage)), ms});
         for (auto& c : cases) {
-            if (c.failed)
+            if (c.failed || c.predicted.stage != stage)
                 continue;
-            auto trace = emulator::emulate(*c.program, *c.resolved, *graph);
-            if (!trace)
-                fail(row, c, firstError(trace.diagnostics()));
+            if (!c.predicted.ok())
+                fail(row, c, firstError(c.predicted.diagnostics));
             else if (c.target == "host" && c.strategy == "rules")
-                row.emulatedHostNs = double(trace::summarize(*trace).totalPs) / 1e3;
+                row.emulatedHostNs = double(c.predicted.predictedSummary.totalPs) / 1e3;
         }
     }
     {
@@ -144,7 +139,7 @@ void runStages(ZooRow& row) {
             });
             if (c->failed)
                 continue;
-            auto result = runtime::run(*c->program, *c->resolved, *graph, inputs, {});
+            auto result = flow::run(c->predicted, {*graph, *c->resolved, *c->schedule}, inputs);
             if (!result) {
                 fail(row, *c, firstError(result.diagnostics()));
                 continue;

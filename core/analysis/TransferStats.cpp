@@ -1,5 +1,6 @@
 #include "analysis/TransferStats.h"
 
+#include "trace/BlockError.h"
 #include "trace/TraceSummary.h"
 
 #include <algorithm>
@@ -133,19 +134,9 @@ double quantile(std::vector<double> values, double q) {
 }
 
 std::vector<BlockError> blockErrors(const trace::Trace& predicted, const trace::Trace& measured) {
-    std::map<int, double> measuredNs;
-    for (const trace::BlockSummary& b : trace::summarize(measured).blocks) measuredNs[b.block] = double(b.timePs) * 1e-3;
     std::vector<BlockError> out;
-    for (const trace::BlockSummary& b : trace::summarize(predicted).blocks) {
-        const auto it = measuredNs.find(b.block);
-        if (it == measuredNs.end()) continue;
-        BlockError e;
-        e.block = b.block;
-        e.predictedNs = double(b.timePs) * 1e-3;
-        e.measuredNs = it->second;
-        e.error = e.measuredNs > 0 ? (e.predictedNs - e.measuredNs) / e.measuredNs : 0;
-        out.push_back(e);
-    }
+    for (const trace::BlockError& e : trace::blockErrors(trace::summarize(predicted), trace::summarize(measured)))
+        out.push_back({e.block, double(e.predictedPs) * 1e-3, double(e.measuredPs) * 1e-3, e.error});
     std::stable_sort(out.begin(), out.end(),
                      [](const BlockError& a, const BlockError& b) { return std::abs(a.error) > std::abs(b.error); });
     return out;

@@ -1,10 +1,10 @@
 #include "calibrate/Calibrate.h"
 
 #include "calibrate/BenchPrograms.h"
-#include "compiler/Pipeline.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
+#include "flow/Flow.h"
 #include "reference/Tensor.h"
 #include "runtime/Runtime.h"
 #include "schedule/Strategies.h"
@@ -169,6 +169,17 @@ class Calibration {
         return result;
     }
 
+    // A model compiled for the host and run on it (not emulated: the emulator's figures are what
+    // is being measured), its gaps collected.
+    flow::Result measureCompiled(const ir::Graph& graph, const schedule::Schedule& s) {
+        flow::Options options;
+        options.predict = false;
+        options.run = {.repeat = m_repeat, .timestamps = true};
+        flow::Result measured = flow::measure({graph, m_host, s}, randomInputs(graph), options);
+        if (measured.ok()) collectGaps(measured.measured->trace, m_gapsNs);
+        return measured;
+    }
+
     Expected<PathMeasurement> measurePath(const target::TransferPath& path) {
         PathMeasurement out;
         out.report.path = path.name;
@@ -273,23 +284,20 @@ class Calibration {
                 // and the emulator has no contention for computes, so the figures include it.
                 const schedule::Schedule s =
                     schedule::makeSchedule(*graph, m_host, schedule::Strategy::PerOp, {.mp = m_host.cores()});
-                auto compiled = compiler::compile(*graph, m_host, s);
-                if (!compiled) {
-                    m_report.computeSkipped.push_back(graph->name + ": " + compiled.diagnostics().front().message);
+                const flow::Result measured = measureCompiled(*graph, s);
+                if (!measured.ok()) {
+                    m_report.computeSkipped.push_back(graph->name + ": " + measured.diagnostics.front().message);
                     continue;
                 }
-                auto result = runProgram(compiled->program, *graph, randomInputs(*graph));
-                if (!result) {
-                    m_report.computeSkipped.push_back(graph->name + ": " + result.diagnostics().front().message);
-                    continue;
-                }
-                const std::vector<target::ReadKind> kinds = readKinds(compiled->program, *graph);
-                for (const trace::Event& e : result->trace.events) {
-                    const compiler::Instruction& in = compiled->program.instructions[e.id];
+                const compiler::Program& program = measured.program();
+                const trace::Trace& timeline = measured.measured->trace;
+                const std::vector<target::ReadKind> kinds = readKinds(program, *graph);
+                for (const trace::Event& e : timeline.events) {
+                    const compiler::Instruction& in = program.instructions[e.id];
                     // Weight reads have their own figures, from measureReadKinds: these single ops'
                     // small weights stay in cache from one repeat to the next, a model's do not.
                     if (e.kind == trace::EventKind::Transfer && !computesOnly(*graph) && kinds[e.id] != target::ReadKind::Weight)
-                        m_compiledTransfers[{std::string(result->trace.pathName(e)), kinds[e.id]}].push_back(transferSample(e, in));
+                        m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}].push_back(transferSample(e, in));
                     if (e.kind != trace::EventKind::Compute) continue;
                     const ir::Op& op = graph->op(in.from.op);
                     const auto& compute = std::get<compiler::Compute>(in.body);
@@ -320,15 +328,15 @@ class Calibration {
             progress("reads by kind: " + graph->name);
             const schedule::Schedule s =
                 schedule::makeSchedule(*graph, m_host, schedule::Strategy::Rules, {.mp = m_host.cores()});
-            auto compiled = compiler::compile(*graph, m_host, s);
-            if (!compiled) continue; // reported as no weight_reads figures for the path
-            auto result = runProgram(compiled->program, *graph, randomInputs(*graph));
-            if (!result) continue;
-            const std::vector<target::ReadKind> kinds = readKinds(compiled->program, *graph);
-            for (const trace::Event& e : result->trace.events) {
-                const compiler::Instruction& in = compiled->program.instructions[e.id];
+            const flow::Result measured = measureCompiled(*graph, s);
+            if (!measured.ok()) continue; // reported as no weight_reads figures for the path
+            const compiler::Program& program = measured.program();
+            const trace::Trace& timeline = measured.measured->trace;
+            const std::vector<target::ReadKind> kinds = readKinds(program, *graph);
+            for (const trace::Event& e : timeline.events) {
+                const compiler::Instruction& in = program.instructions[e.id];
                 if (e.kind == trace::EventKind::Transfer)
-                    m_compiledTransfers[{std::string(result->trace.pathName(e)), kinds[e.id]}].push_back(transferSample(e, in));
+                    m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}].push_back(transferSample(e, in));
             }
         }
     }

@@ -2,6 +2,7 @@
 
 #include "emulator/Contention.h"
 #include "emulator/ProgramCheck.h"
+#include "emulator/TraceSkeleton.h"
 
 #include <fmt/format.h>
 
@@ -501,48 +502,6 @@ class Simulation {
     std::vector<double> m_lastPathRate;     // per path: as last sampled
 };
 
-trace::EventKind eventKind(InstrKind kind) {
-    switch (kind) {
-    case InstrKind::Transfer: return trace::EventKind::Transfer;
-    case InstrKind::Compute: return trace::EventKind::Compute;
-    case InstrKind::Wait: return trace::EventKind::Wait;
-    case InstrKind::Barrier: return trace::EventKind::Barrier;
-    }
-    return trace::EventKind::Compute;
-}
-
-// The trace's header and every event's static fields; the simulation fills in the times.
-trace::Trace traceSkeleton(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
-                           const CheckedProgram& checked) {
-    trace::Trace t;
-    t.source = trace::Source::Emulated;
-    t.target = target.name;
-    t.clockHz = target.clockHz;
-    t.cores = program.cores;
-    t.modelName = program.modelName.empty() ? graph.name : program.modelName;
-    t.modelHash = program.modelHash.empty() ? graph.contentHash : program.modelHash;
-    t.mainMemory = program.mainMemory.empty() ? target.mainMemory : program.mainMemory;
-    for (const target::TransferPath& p : target.paths) t.paths.push_back({p.name, p.source, p.destination});
-    t.ops.reserve(graph.ops.size());
-    for (const ir::Op& op : graph.ops) t.ops.push_back(op.name);
-    // Built in place rather than resized and overwritten: one write over the events, not two.
-    t.events.reserve(checked.steps.size());
-    for (std::size_t i = 0; i < checked.steps.size(); ++i) {
-        const Step& step = checked.steps[i];
-        trace::Event& e = t.events.emplace_back();
-        e.id = static_cast<std::uint32_t>(i);
-        e.core = step.core;
-        e.kind = eventKind(step.kind);
-        e.block = step.block;
-        e.op = step.op;
-        e.tile = step.tile;
-        e.bytes = step.bytes;
-        if (step.kind == InstrKind::Transfer) e.path = step.path;
-        if (step.kind == InstrKind::Wait || step.kind == InstrKind::Barrier) e.link = static_cast<std::int32_t>(step.link);
-    }
-    return t;
-}
-
 } // namespace
 
 Expected<trace::Trace> emulate(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
@@ -551,7 +510,15 @@ Expected<trace::Trace> emulate(const compiler::Program& program, const target::T
     if (!(target.clockHz > 0)) return error("target '" + target.name + "' has no clock");
     const CheckedProgram checked = checkProgram(program, target, graph, diagnostics);
     if (hasErrors(diagnostics)) return diagnostics;
-    trace::Trace trace = traceSkeleton(program, target, graph, checked);
+    return emulate(program, checked, target, graph, options);
+}
+
+Expected<trace::Trace> emulate(const compiler::Program& program, const CheckedProgram& checked,
+                               const target::Target& target, const ir::Graph& graph,
+                               const EmulateOptions& options) {
+    std::vector<Diagnostic> diagnostics;
+    if (!(target.clockHz > 0)) return error("target '" + target.name + "' has no clock");
+    trace::Trace trace = traceSkeleton(program, target, graph, checked, trace::Source::Emulated);
     Simulation simulation(program, target, checked, options, trace);
     if (!simulation.run(diagnostics)) return diagnostics;
     return trace;

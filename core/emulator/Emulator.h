@@ -9,6 +9,7 @@
 
 #include "base/Expected.h"
 #include "compiler/Program.h"
+#include "emulator/ProgramCheck.h"
 #include "ir/Graph.h"
 #include "target/Target.h"
 #include "trace/Trace.h"
@@ -36,6 +37,13 @@ struct EmulateOptions {
 // path, a wait on a tag its core never issued, barriers that do not match across cores) or that
 // deadlocks.
 Expected<trace::Trace> emulate(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
+                               const EmulateOptions& options = {});
+
+// The same, with the program's check already done (checkProgram's result without errors for
+// this program, target and graph): a caller that also runs the program checks it once
+// (flow/Flow.h).
+Expected<trace::Trace> emulate(const compiler::Program& program, const CheckedProgram& checked,
+                               const target::Target& target, const ir::Graph& graph,
                                const EmulateOptions& options = {});
 
 } // namespace strata::emulator

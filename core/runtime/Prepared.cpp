@@ -57,10 +57,14 @@ class Preparer {
              std::vector<Diagnostic>& d)
         : m_p(p), m_t(t), m_g(g), m_m(m), m_d(d) {}
 
-    PreparedProgram run() {
-        std::vector<Diagnostic> checks;
-        m_out.checked = emulator::checkProgram(m_p, m_t, m_g, checks);
-        for (Diagnostic& c : checks) m_d.push_back(std::move(c));
+    PreparedProgram run(const emulator::CheckedProgram* checked) {
+        if (checked) {
+            m_out.checked = *checked;
+        } else {
+            std::vector<Diagnostic> checks;
+            m_out.checked = emulator::checkProgram(m_p, m_t, m_g, checks);
+            for (Diagnostic& c : checks) m_d.push_back(std::move(c));
+        }
         if (hasErrors(m_d)) return {};
         m_out.instructions.resize(m_p.instructions.size());
         for (const compiler::Instruction& in : m_p.instructions) {
@@ -300,8 +304,9 @@ std::uint64_t mainMemoryBytes(const compiler::Program& program, const ir::Graph&
 }
 
 PreparedProgram prepare(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
-                        const Memories& memories, std::vector<Diagnostic>& diagnostics) {
-    return Preparer(program, target, graph, memories, diagnostics).run();
+                        const Memories& memories, std::vector<Diagnostic>& diagnostics,
+                        const emulator::CheckedProgram* checked) {
+    return Preparer(program, target, graph, memories, diagnostics).run(checked);
 }
 
 } // namespace strata::runtime

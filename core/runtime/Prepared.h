@@ -73,8 +73,10 @@ struct PreparedProgram {
 std::uint64_t mainMemoryBytes(const compiler::Program& program, const ir::Graph& graph);
 
 // Decodes `program` against `memories` (already sized). Appends a diagnostic per problem (up
-// to a readable number); the result is usable only when none was added.
+// to a readable number); the result is usable only when none was added. `checked`: the
+// program's check when the caller has done it (not repeated), else null.
 PreparedProgram prepare(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
-                        const Memories& memories, std::vector<Diagnostic>& diagnostics);
+                        const Memories& memories, std::vector<Diagnostic>& diagnostics,
+                        const emulator::CheckedProgram* checked = nullptr);
 
 } // namespace strata::runtime

@@ -1,5 +1,6 @@
 #include "runtime/Runtime.h"
 
+#include "emulator/TraceSkeleton.h"
 #include "runtime/Blas.h"
 #include "runtime/Executor.h"
 #include "runtime/Prepared.h"
@@ -63,50 +64,15 @@ std::vector<Placement> placements(const compiler::Program& program, const ir::Gr
     return out;
 }
 
-trace::EventKind eventKind(compiler::InstrKind kind) {
-    switch (kind) {
-    case compiler::InstrKind::Transfer: return trace::EventKind::Transfer;
-    case compiler::InstrKind::Compute: return trace::EventKind::Compute;
-    case compiler::InstrKind::Wait: return trace::EventKind::Wait;
-    case compiler::InstrKind::Barrier: return trace::EventKind::Barrier;
-    }
-    return trace::EventKind::Compute;
-}
-
-// The header and every event's static fields, as the emulator fills them (compare matches the
-// two by id), with the measured times of one repeat.
+// The skeleton the emulator fills (compare matches the two by id), with the measured times of
+// one repeat.
 trace::Trace measuredTrace(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
                            const emulator::CheckedProgram& checked, const Timing& timing) {
-    trace::Trace t;
-    t.source = trace::Source::Measured;
-    t.target = target.name;
-    t.clockHz = 0; // wall-clock times: no cycles
-    t.cores = program.cores;
-    t.modelName = program.modelName.empty() ? graph.name : program.modelName;
-    t.modelHash = program.modelHash.empty() ? graph.contentHash : program.modelHash;
-    t.mainMemory = program.mainMemory.empty() ? target.mainMemory : program.mainMemory;
-    for (const target::TransferPath& p : target.paths) t.paths.push_back({p.name, p.source, p.destination});
-    t.ops.reserve(graph.ops.size());
-    for (const ir::Op& op : graph.ops) t.ops.push_back(op.name);
-    t.events.reserve(checked.steps.size());
-    for (std::size_t i = 0; i < checked.steps.size(); ++i) {
-        const emulator::Step& step = checked.steps[i];
-        trace::Event& e = t.events.emplace_back();
-        e.id = static_cast<std::uint32_t>(i);
-        e.core = step.core;
-        e.kind = eventKind(step.kind);
-        e.source = trace::Source::Measured;
-        e.block = step.block;
-        e.op = step.op;
-        e.tile = step.tile;
-        e.bytes = step.bytes;
-        if (step.kind == compiler::InstrKind::Transfer) e.path = step.path;
-        if (step.kind == compiler::InstrKind::Wait || step.kind == compiler::InstrKind::Barrier)
-            e.link = static_cast<std::int32_t>(step.link);
-        if (i < timing.startNs.size()) {
-            e.startPs = timing.startNs[i] * 1000;
-            e.endPs = std::max(timing.endNs[i], timing.startNs[i]) * 1000;
-        }
+    trace::Trace t = emulator::traceSkeleton(program, target, graph, checked, trace::Source::Measured);
+    for (std::size_t i = 0; i < t.events.size() && i < timing.startNs.size(); ++i) {
+        trace::Event& e = t.events[i];
+        e.startPs = timing.startNs[i] * 1000;
+        e.endPs = std::max(timing.endNs[i], timing.startNs[i]) * 1000;
     }
     return t;
 }
@@ -123,10 +89,10 @@ std::vector<reference::Tensor> readOutputs(const compiler::Program& program, con
     return out;
 }
 
-} // namespace
-
-Expected<RunResult> run(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
-                        const std::vector<reference::Tensor>& inputs, const RunOptions& options) {
+// run() with the program's check done by the caller (`checked`), or done here (null).
+Expected<RunResult> runChecked(const compiler::Program& program, const emulator::CheckedProgram* checked,
+                               const target::Target& target, const ir::Graph& graph,
+                               const std::vector<reference::Tensor>& inputs, const RunOptions& options) {
     std::vector<Diagnostic> problems = checkInputs(graph, inputs);
     if (options.repeat < 1) problems.push_back(problem("repeat must be at least 1"));
     const target::MemorySpace* working = target.findMemory(target.workingMemory);
@@ -149,7 +115,7 @@ Expected<RunResult> run(const compiler::Program& program, const target::Target& 
     memories.main = Buffer(mainBytes);
     for (int core = 0; core < std::max(1, program.cores); ++core) memories.scratch.emplace_back(working->capacityBytes);
 
-    const PreparedProgram prepared = prepare(program, target, graph, memories, problems);
+    const PreparedProgram prepared = prepare(program, target, graph, memories, problems, checked);
     const std::vector<Placement> places = placements(program, graph, inputs, problems);
     if (hasErrors(problems)) return problems;
 
@@ -174,6 +140,19 @@ Expected<RunResult> run(const compiler::Program& program, const target::Target& 
     result.trace = measuredTrace(program, target, graph, prepared.checked, timings[median]);
     result.outputs = std::move(outputs[median]);
     return result;
+}
+
+} // namespace
+
+Expected<RunResult> run(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
+                        const std::vector<reference::Tensor>& inputs, const RunOptions& options) {
+    return runChecked(program, nullptr, target, graph, inputs, options);
+}
+
+Expected<RunResult> run(const compiler::Program& program, const emulator::CheckedProgram& checked,
+                        const target::Target& target, const ir::Graph& graph,
+                        const std::vector<reference::Tensor>& inputs, const RunOptions& options) {
+    return runChecked(program, &checked, target, graph, inputs, options);
 }
 
 } // namespace strata::runtime

@@ -9,6 +9,7 @@
 
 #include "base/Expected.h"
 #include "compiler/Program.h"
+#include "emulator/ProgramCheck.h"
 #include "ir/Graph.h"
 #include "reference/Tensor.h"
 #include "target/Target.h"
@@ -37,6 +38,13 @@ struct RunResult {
 // not fit the target, graph or buffers (unknown path or memory, an access out of bounds, a wait
 // on a tag never issued, an op without a kernel) and on inputs of the wrong count, dtype or shape.
 Expected<RunResult> run(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
+                        const std::vector<reference::Tensor>& inputs, const RunOptions& options = {});
+
+// The same, with the program's check already done (emulator::checkProgram's result without
+// errors for this program, target and graph): a caller that also emulates the program checks it
+// once (flow/Flow.h).
+Expected<RunResult> run(const compiler::Program& program, const emulator::CheckedProgram& checked,
+                        const target::Target& target, const ir::Graph& graph,
                         const std::vector<reference::Tensor>& inputs, const RunOptions& options = {});
 
 } // namespace strata::runtime

@@ -1,8 +1,7 @@
 #include "search/Measure.h"
 
-#include "compiler/Pipeline.h"
+#include "flow/Flow.h"
 #include "reference/Evaluator.h"
-#include "runtime/Runtime.h"
 
 #include <algorithm>
 
@@ -24,12 +23,13 @@ Expected<std::vector<MeasuredCandidate>> measureCandidates(const ir::Graph& grap
                                                            int rounds, std::stop_token stop) {
     if (rounds < 1)
         return error("measure: at least one run per candidate is needed");
-    std::vector<compiler::Program> programs;
+    // Compiled and checked once each; the runs below do not check them again.
+    std::vector<flow::Result> programs;
     for (const Candidate& c : candidates) {
-        auto compiled = compiler::compile(graph, target, c.schedule);
-        if (!compiled)
-            return compiled.takeDiagnostics();
-        programs.push_back(std::move(compiled->program));
+        flow::Result compiled = flow::compile({graph, target, c.schedule});
+        if (!compiled.ok())
+            return std::move(compiled.diagnostics);
+        programs.push_back(std::move(compiled));
     }
     const std::vector<reference::Tensor> inputs = reference::sampleInputs(graph, kInputSeed);
     runtime::RunOptions options;
@@ -41,7 +41,8 @@ Expected<std::vector<MeasuredCandidate>> measureCandidates(const ir::Graph& grap
         for (std::size_t i = 0; i < programs.size(); ++i) {
             if (stop.stop_requested())
                 return error("measure: cancelled");
-            auto result = runtime::run(programs[i], target, graph, inputs, options);
+            auto result = flow::run(programs[i], {graph, target, candidates[i].schedule}, inputs,
+                                    options);
             if (!result)
                 return result.takeDiagnostics();
             measured[i].runsNs.push_back(result->totalsNs.front());

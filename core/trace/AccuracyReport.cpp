@@ -1,5 +1,6 @@
 #include "trace/AccuracyReport.h"
 
+#include "trace/BlockError.h"
 #include "trace/TraceCompare.h"
 #include "trace/TraceSummary.h"
 
@@ -12,10 +13,6 @@
 
 namespace strata::trace {
 namespace {
-
-double relativeError(double emulated, double measured) {
-    return measured > 0 ? (emulated - measured) / measured : 0.0;
-}
 
 double& timeOf(KindTimes& times, EventKind kind) {
     switch (kind) {

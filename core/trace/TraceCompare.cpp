@@ -1,5 +1,6 @@
 #include "trace/TraceCompare.h"
 
+#include "trace/BlockError.h"
 #include "trace/TraceSummary.h"
 #include "trace/TraceValidate.h"
 
@@ -11,10 +12,6 @@
 
 namespace strata::trace {
 namespace {
-
-double relativeError(std::int64_t emulated, std::int64_t measured) {
-    return measured > 0 ? (double(emulated) - double(measured)) / double(measured) : 0.0;
-}
 
 double median(std::vector<double> values) {
     if (values.empty()) return 0;
@@ -60,7 +57,7 @@ Expected<TraceComparison> compareTraces(const Trace& emulated, const Trace& meas
             continue;
         }
         EventComparison c{e.id, e.kind, e.core, e.block, e.durationPs(), m.durationPs(),
-                          relativeError(e.durationPs(), m.durationPs())};
+                          relativeError(double(e.durationPs()), double(m.durationPs()))};
         if (c.measuredPs > 0) absErrors[static_cast<int>(e.kind)].push_back(std::fabs(c.error));
         out.events.push_back(c);
     }
@@ -88,14 +85,8 @@ Expected<TraceComparison> compareTraces(const Trace& emulated, const Trace& meas
     const TraceSummary b = summarize(measured);
     out.totalEmulatedPs = a.totalPs;
     out.totalMeasuredPs = b.totalPs;
-    out.totalError = relativeError(a.totalPs, b.totalPs);
-    std::unordered_map<int, const BlockSummary*> measuredBlocks;
-    for (const BlockSummary& s : b.blocks) measuredBlocks.emplace(s.block, &s);
-    for (const BlockSummary& s : a.blocks) {
-        auto found = measuredBlocks.find(s.block);
-        if (found == measuredBlocks.end()) continue;
-        out.blocks.push_back({s.block, s.timePs, found->second->timePs, relativeError(s.timePs, found->second->timePs)});
-    }
+    out.totalError = relativeError(double(a.totalPs), double(b.totalPs));
+    for (const BlockError& e : blockErrors(a, b)) out.blocks.push_back({e.block, e.predictedPs, e.measuredPs, e.error});
     return out;
 }
 
