@@ -105,6 +105,9 @@ class Route {
             return false;
         }
         m_result.measuredSummary = trace::summarize(measured->trace);
+        if (m_result.predicted)
+            m_result.blockErrors =
+                trace::blockErrors(m_result.predictedSummary, m_result.measuredSummary);
         m_result.measured = std::move(measured).value();
         m_result.runMs += msSince(start);
         return true;

@@ -15,6 +15,7 @@
 #include "runtime/Runtime.h"
 #include "schedule/Schedule.h"
 #include "target/Target.h"
+#include "trace/BlockError.h"
 #include "trace/Trace.h"
 #include "trace/TraceSummary.h"
 
@@ -67,6 +68,7 @@ struct Result {
     trace::TraceSummary predictedSummary;
     std::optional<runtime::RunResult> measured; // the median repeat's timeline, totals, outputs
     trace::TraceSummary measuredSummary;
+    std::vector<trace::BlockError> blockErrors; // measured after predicting: per block, by id
     Stage stage = Stage::Compile; // the last stage begun: the one that failed or was cancelled
     bool cancelled = false;
     std::vector<Diagnostic> diagnostics; // why the flow stopped; empty when it went through

@@ -95,6 +95,17 @@ TEST_F(Flow, MeasureChecksTheProgramOnceForBothTimelines) {
         EXPECT_EQ(p.bytes, m.bytes);
     }
 
+    // The block errors of the two summaries, every block of the schedule measured.
+    ASSERT_EQ(r.blockErrors.size(), m_schedule.blocks.size());
+    for (std::size_t b = 0; b < r.blockErrors.size(); ++b) {
+        const trace::BlockError& e = r.blockErrors[b];
+        EXPECT_EQ(e.block, r.predictedSummary.blocks[b].block);
+        EXPECT_EQ(e.predictedPs, r.predictedSummary.blocks[b].timePs);
+        EXPECT_EQ(e.measuredPs, r.measuredSummary.blocks[b].timePs);
+        EXPECT_DOUBLE_EQ(e.error,
+                         trace::relativeError(double(e.predictedPs), double(e.measuredPs)));
+    }
+
     // Another run of the same program reuses the check too.
     auto again = flow::run(r, revision(), m_inputs);
     ASSERT_TRUE(again) << joined(again.diagnostics());
@@ -112,6 +123,7 @@ TEST_F(Flow, MeasureWithoutPredictingRunsOnly) {
     ASSERT_TRUE(r.ok()) << joined(r.diagnostics);
     EXPECT_EQ(m_checks, 1);
     EXPECT_FALSE(r.predicted);
+    EXPECT_TRUE(r.blockErrors.empty()); // nothing predicted to be off
     ASSERT_TRUE(r.measured);
     EXPECT_EQ(r.measured->totalsNs.size(), 2u);
 }
