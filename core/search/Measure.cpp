@@ -23,10 +23,15 @@ Expected<std::vector<MeasuredCandidate>> measureCandidates(const ir::Graph& grap
                                                            int rounds, std::stop_token stop) {
     if (rounds < 1)
         return error("measure: at least one run per candidate is needed");
-    // Compiled and checked once each; the runs below do not check them again.
+    // Compiled and checked once each (a stop request ends a compile between its passes); the
+    // runs below do not check them again.
+    flow::Options compileOptions;
+    compileOptions.proceed = [&](flow::Stage) { return !stop.stop_requested(); };
     std::vector<flow::Result> programs;
     for (const Candidate& c : candidates) {
-        flow::Result compiled = flow::compile({graph, target, c.schedule});
+        flow::Result compiled = flow::compile({graph, target, c.schedule}, compileOptions);
+        if (compiled.cancelled)
+            return error("measure: cancelled");
         if (!compiled.ok())
             return std::move(compiled.diagnostics);
         programs.push_back(std::move(compiled));

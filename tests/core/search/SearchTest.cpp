@@ -218,5 +218,19 @@ TEST(Search, MeasuresCandidatesOnTheHost) {
     EXPECT_LT(fastestMeasured(*measured), 2u);
 }
 
+// A stop ends the compiles too: a candidate that would not compile is never reached.
+TEST(Search, MeasuringStoppedBeforeItStartsCompilesNothing) {
+    const auto graph = test::convChain();
+    const auto target = test::preset("host");
+    const std::vector<Candidate> uncompilable = {Candidate{schedule::Schedule{}, {}}};
+    EXPECT_FALSE(measureCandidates(*graph, target, uncompilable, 2)); // a compile error
+    std::stop_source stop;
+    stop.request_stop();
+    const auto measured = measureCandidates(*graph, target, uncompilable, 2, stop.get_token());
+    ASSERT_FALSE(measured);
+    ASSERT_EQ(measured.diagnostics().size(), 1u);
+    EXPECT_EQ(measured.diagnostics().front().message, "measure: cancelled");
+}
+
 } // namespace
 } // namespace strata::search
