@@ -5,9 +5,9 @@
 // before and after can be shown (CalibrationDialog). The calibrated target can be saved as a
 // target file and made the document's target.
 
-#include "jobs/GenerationalTask.h"
 #include "base/Diagnostic.h"
 #include "calibrate/Calibrate.h"
+#include "jobs/GenerationalTask.h"
 #include "views/transfers/CalibrationResidualsPlot.h"
 
 #include <QObject>
@@ -25,7 +25,7 @@ class CalibrationDialog;
 class ScheduleDocument;
 
 struct CalibrationOutcome {
-    std::shared_ptr<const target::Target> before;              // the host target measured
+    std::shared_ptr<const target::Target> before;               // the host target measured
     std::shared_ptr<const calibrate::CalibrationReport> report; // null on failure
     std::vector<Diagnostic> diagnostics;
 };
@@ -59,7 +59,8 @@ class CalibrationController : public QObject {
     CalibrationDialog* dialog() const { return m_dialog; }
 
   public slots:
-    // Shows the dialog and starts calibrating (the document's target when it is host, else the host preset).
+    // Shows the dialog and starts calibrating (the document's target when it is host, else the host
+    // preset).
     void calibrate();
     void cancel();
 
@@ -68,7 +69,8 @@ class CalibrationController : public QObject {
     void finished(bool ok);
     void busyChanged(bool busy);
     void statusMessage(const QString& text, int timeoutMs);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics, const QString& summary);
+    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
+                             const QString& summary);
 
   private:
     ScheduleDocument* m_document;
@@ -76,7 +78,8 @@ class CalibrationController : public QObject {
     QAction* m_action = nullptr;
     CalibrationDialog* m_dialog = nullptr;
     QThreadPool m_pool;
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation = std::make_shared<std::atomic<std::uint64_t>>(0);
+    std::shared_ptr<std::atomic<std::uint64_t>> m_generation =
+        std::make_shared<std::atomic<std::uint64_t>>(0);
     bool m_running = false;
     bool m_quick = false;
     QStringList m_lines;

@@ -16,7 +16,6 @@
 
 namespace strata::gui {
 
-
 CompileController::CompileController(ScheduleDocument* document,
                                      views::program::ProgramView* program,
                                      views::pipeline::PipelineView* pipeline, QWidget* window)

@@ -1,9 +1,9 @@
 #include "controllers/EmulateController.h"
 
-#include "tabs/GraphTab.h"
 #include "document/DocumentRequest.h"
 #include "document/ScheduleDocument.h"
 #include "document/SchedulePresentation.h"
+#include "tabs/GraphTab.h"
 #include "views/Format.h"
 #include "views/graph/GraphScene.h"
 #include "views/schedule/ScheduleTableModel.h"

@@ -1,11 +1,11 @@
 #include "controllers/ExportController.h"
 
 #include "controllers/EmulateController.h"
-#include "document/DocumentRequest.h"
-#include "jobs/EmulateJob.h"
 #include "controllers/MeasureController.h"
+#include "document/DocumentRequest.h"
 #include "document/ScheduleDocument.h"
 #include "export/Bundle.h"
+#include "jobs/EmulateJob.h"
 #include "views/export/RunPlots.h"
 
 #include <QAction>
@@ -26,7 +26,8 @@ struct Written {
 };
 
 QString firstMessage(const std::vector<Diagnostic>& diagnostics) {
-    return diagnostics.empty() ? QStringLiteral("unknown error") : QString::fromStdString(diagnostics.front().message);
+    return diagnostics.empty() ? QStringLiteral("unknown error")
+                               : QString::fromStdString(diagnostics.front().message);
 }
 
 // Runs `work` on the global pool and hands its result to `then` on `owner`'s thread.
@@ -44,12 +45,14 @@ void inBackground(QObject* owner, Work work, Then then) {
 
 ExportController::ExportController(ScheduleDocument* document, EmulateController* emulate,
                                    MeasureController* measure, QWidget* window)
-    : QObject(window), m_document(document), m_emulate(emulate), m_measure(measure), m_window(window) {
+    : QObject(window), m_document(document), m_emulate(emulate), m_measure(measure),
+      m_window(window) {
     m_export = new QAction(tr("&Export Bundle…"), window);
     m_export->setObjectName(QStringLiteral("exportAction"));
     m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_export->setStatusTip(tr("Write the assembly, program, generated C++, schedule, timelines, plots and a "
-                              "report into a folder (Ctrl+E)"));
+    m_export->setStatusTip(
+        tr("Write the assembly, program, generated C++, schedule, timelines, plots and a "
+           "report into a folder (Ctrl+E)"));
     connect(m_export, &QAction::triggered, this, &ExportController::chooseFolderAndExport);
     window->addAction(m_export);
 }
@@ -72,9 +75,11 @@ void ExportController::exportTo(const QString& folder) {
     m_export->setEnabled(false);
     emit statusMessage(tr("Exporting to %1…").arg(folder), 0);
 
-    std::shared_ptr<const MeasuredRun> measured = m_measure && m_measure->isCurrent() ? m_measure->last() : nullptr;
+    std::shared_ptr<const MeasuredRun> measured =
+        m_measure && m_measure->isCurrent() ? m_measure->last() : nullptr;
     std::shared_ptr<const EmulationRun> emulation =
-        measured ? measured->emulation : (m_emulate && m_emulate->isCurrent() ? m_emulate->last() : nullptr);
+        measured ? measured->emulation
+                 : (m_emulate && m_emulate->isCurrent() ? m_emulate->last() : nullptr);
     if (emulation) {
         writeBundle(folder, request, emulation, measured);
         return;
@@ -97,7 +102,8 @@ void ExportController::writeBundle(const QString& folder, const CompileRequest& 
         return;
     }
     const trace::Trace* measuredTrace = measured ? &measured->measured : nullptr;
-    const views::exporting::PlotFiles plots = views::exporting::writeRunPlots(&emulation->trace, measuredTrace, folder);
+    const views::exporting::PlotFiles plots =
+        views::exporting::writeRunPlots(&emulation->trace, measuredTrace, folder);
     if (!plots.error.isEmpty()) {
         done(false, folder, {}, tr("cannot write %1 in %2").arg(plots.error, folder));
         return;
@@ -113,7 +119,8 @@ void ExportController::writeBundle(const QString& folder, const CompileRequest& 
             in.program = emulation->program.get();
             in.emulated = &emulation->trace;
             in.measured = measured ? &measured->measured : nullptr;
-            for (const QString& p : plotNames) in.plots.push_back(p.toStdString());
+            for (const QString& p : plotNames)
+                in.plots.push_back(p.toStdString());
             Written w;
             try {
                 auto bundle = exporting::writeBundle(in, folder.toStdString());
@@ -121,7 +128,8 @@ void ExportController::writeBundle(const QString& folder, const CompileRequest& 
                     w.error = firstMessage(bundle.diagnostics());
                     return w;
                 }
-                for (const auto& f : bundle->files) w.files << QString::fromStdString(f.name);
+                for (const auto& f : bundle->files)
+                    w.files << QString::fromStdString(f.name);
             } catch (const std::exception& e) {
                 w.error = QString::fromUtf8(e.what());
             }
@@ -130,7 +138,8 @@ void ExportController::writeBundle(const QString& folder, const CompileRequest& 
         [this, folder](const Written& w) { done(w.error.isEmpty(), folder, w.files, w.error); });
 }
 
-void ExportController::done(bool ok, const QString& folder, const QStringList& files, const QString& message) {
+void ExportController::done(bool ok, const QString& folder, const QStringList& files,
+                            const QString& message) {
     m_busy = false;
     m_export->setEnabled(true);
     emit statusMessage(ok ? tr("Exported %1 files to %2").arg(files.size()).arg(folder)

@@ -26,8 +26,8 @@ class ExportController : public QObject {
     Q_OBJECT
 
   public:
-    ExportController(ScheduleDocument* document, EmulateController* emulate, MeasureController* measure,
-                     QWidget* window);
+    ExportController(ScheduleDocument* document, EmulateController* emulate,
+                     MeasureController* measure, QWidget* window);
 
     QAction* exportAction() const { return m_export; }
     bool isExporting() const { return m_busy; }
@@ -46,7 +46,8 @@ class ExportController : public QObject {
   private:
     // Plots here, files in the background; `request` is the schedule and target exported.
     void writeBundle(const QString& folder, const CompileRequest& request,
-                     std::shared_ptr<const EmulationRun> emulation, std::shared_ptr<const MeasuredRun> measured);
+                     std::shared_ptr<const EmulationRun> emulation,
+                     std::shared_ptr<const MeasuredRun> measured);
     void done(bool ok, const QString& folder, const QStringList& files, const QString& message);
 
     ScheduleDocument* m_document;

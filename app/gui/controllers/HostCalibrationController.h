@@ -6,8 +6,8 @@
 // which calibration the target uses; Recalibrate Host measures again, and a stale calibration
 // (old, or unstamped) prompts it. $STRATA_NO_CALIBRATE=1 turns the start-up job off (tests).
 
-#include "jobs/GenerationalTask.h"
 #include "calibrate/FirstCalibration.h"
+#include "jobs/GenerationalTask.h"
 
 #include <QObject>
 #include <QPointer>

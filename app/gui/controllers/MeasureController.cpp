@@ -27,8 +27,9 @@ MeasureController::MeasureController(ScheduleDocument* document, QWidget* window
     m_run = new QAction(tr("&Run on Host"), window);
     m_run->setObjectName(QStringLiteral("runOnHostAction"));
     m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_run->setStatusTip(tr("Run the schedule for real on this computer (host target) and measure every "
-                           "instruction (Ctrl+R)"));
+    m_run->setStatusTip(
+        tr("Run the schedule for real on this computer (host target) and measure every "
+           "instruction (Ctrl+R)"));
     m_run->setToolTip(tr("Run on this computer and measure (host target, Ctrl+R)"));
     connect(m_run, &QAction::triggered, this, &MeasureController::run);
     m_cancel = new QAction(tr("Cancel Run"), window);
@@ -64,27 +65,30 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
     if (outcome.cancelled)
         return;
     if (!isCurrentRequest(outcome.request, *m_document)) {
-        emit statusMessage(tr("The schedule changed during the run; its measurement was dropped"), 5000);
+        emit statusMessage(tr("The schedule changed during the run; its measurement was dropped"),
+                           5000);
         return;
     }
     if (!outcome.ok()) {
         emit diagnosticsReported(outcome.failure, tr("Run on host failed"));
         emit statusMessage(tr("Run on host failed: %1")
-                               .arg(outcome.failure.empty() ? tr("unknown error")
-                                                            : QString::fromStdString(outcome.failure.front().message)),
+                               .arg(outcome.failure.empty()
+                                        ? tr("unknown error")
+                                        : QString::fromStdString(outcome.failure.front().message)),
                            10000);
         return;
     }
     show(outcome.run, outcome.request);
     const double measuredS = double(trace::summarize(m_last->measured).totalPs) * 1e-12;
     const double predictedS = double(trace::summarize(m_last->emulation->trace).totalPs) * 1e-12;
-    emit statusMessage(tr("Measured %1 on this computer (median of %2 runs); predicted %3 (%4%5%)")
-                           .arg(views::graph::formatSeconds(measuredS))
-                           .arg(m_last->totalsNs.size())
-                           .arg(views::graph::formatSeconds(predictedS))
-                           .arg(predictedS >= measuredS ? "+" : "")
-                           .arg(measuredS > 0 ? 100 * (predictedS - measuredS) / measuredS : 0.0, 0, 'f', 1),
-                       15000);
+    emit statusMessage(
+        tr("Measured %1 on this computer (median of %2 runs); predicted %3 (%4%5%)")
+            .arg(views::graph::formatSeconds(measuredS))
+            .arg(m_last->totalsNs.size())
+            .arg(views::graph::formatSeconds(predictedS))
+            .arg(predictedS >= measuredS ? "+" : "")
+            .arg(measuredS > 0 ? 100 * (predictedS - measuredS) / measuredS : 0.0, 0, 'f', 1),
+        15000);
     emit measured(m_last);
 }
 
@@ -122,7 +126,8 @@ void MeasureController::show(std::shared_ptr<const MeasuredRun> run, CompileRequ
 void MeasureController::setScheduleTable(views::schedule::ScheduleTableModel* table) {
     m_table = table;
     // After the window has put the new snapshot into the table (connected before this).
-    connect(m_document, &ScheduleDocument::snapshotChanged, this, &MeasureController::applyMeasurements);
+    connect(m_document, &ScheduleDocument::snapshotChanged, this,
+            &MeasureController::applyMeasurements);
     applyMeasurements();
 }
 

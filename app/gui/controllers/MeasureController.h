@@ -55,7 +55,8 @@ class MeasureController : public QObject {
     void measured(std::shared_ptr<const strata::gui::MeasuredRun> run);
     void busyChanged(bool busy);
     void statusMessage(const QString& text, int timeoutMs);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics, const QString& summary);
+    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
+                             const QString& summary);
 
   private:
     void onFinished(const MeasureOutcome& outcome);

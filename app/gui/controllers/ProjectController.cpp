@@ -1,14 +1,14 @@
 #include "controllers/ProjectController.h"
 
 #include "controllers/EmulateController.h"
-#include "tabs/GraphTab.h"
-#include "shell/MainWindow.h"
 #include "controllers/MeasureController.h"
 #include "document/ScheduleDocument.h"
 #include "document/ScheduleEditor.h"
-#include "tabs/TimelineTab.h"
 #include "project/Containment.h"
 #include "schedule/ScheduleJson.h"
+#include "shell/MainWindow.h"
+#include "tabs/GraphTab.h"
+#include "tabs/TimelineTab.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphView.h"
 
@@ -178,7 +178,8 @@ std::vector<project::TraceRef> ProjectController::tracesToSave(const QString& pa
     const CompileRequest& request = measure->lastRequest();
     if (!request.schedule || !request.graph)
         return m_traces;
-    WrittenTraces written = writeRunTraces(*run, scheduleFingerprint(*request.schedule, *request.graph), file);
+    WrittenTraces written =
+        writeRunTraces(*run, scheduleFingerprint(*request.schedule, *request.graph), file);
     if (!written.problems.empty()) {
         emit problemsReported(written.problems); // the project is saved without them
         return m_traces;
@@ -198,9 +199,8 @@ bool ProjectController::saveTo(const QString& path) {
     project->traces = tracesToSave(path);
     QString error;
     if (!write(path, *project, &error)) {
-        emit problemsReported(
-            {strata::error("cannot save the project: " + error.toStdString(),
-                           Location{.file = path.toStdString()})});
+        emit problemsReported({strata::error("cannot save the project: " + error.toStdString(),
+                                             Location{.file = path.toStdString()})});
         emit statusMessage(tr("Could not save %1: %2").arg(QFileInfo(path).fileName(), error),
                            15000);
         return false;
@@ -220,8 +220,8 @@ bool ProjectController::saveAs() {
     QString suggestion = m_path;
     if (suggestion.isEmpty() && !m_window->currentFile().isEmpty()) {
         const QFileInfo model(m_window->currentFile());
-        suggestion = model.absoluteDir().filePath(model.completeBaseName() +
-                                                  QStringLiteral(".strata"));
+        suggestion =
+            model.absoluteDir().filePath(model.completeBaseName() + QStringLiteral(".strata"));
     }
     QString path = QFileDialog::getSaveFileName(m_window, tr("Save Project"), suggestion,
                                                 tr("Strata projects (*.strata)"));
@@ -238,10 +238,10 @@ bool ProjectController::open(const QString& path) {
     auto loaded = project::loadProjectFile(path.toStdString());
     if (!loaded) {
         emit problemsReported(loaded.diagnostics());
-        emit statusMessage(tr("Could not open %1: %2")
-                               .arg(QFileInfo(path).fileName(),
-                                    fromStd(loaded.diagnostics().front().message)),
-                           15000);
+        emit statusMessage(
+            tr("Could not open %1: %2")
+                .arg(QFileInfo(path).fileName(), fromStd(loaded.diagnostics().front().message)),
+            15000);
         emit projectOpened(path, false);
         return false;
     }
@@ -304,7 +304,8 @@ void ProjectController::onModelLoaded(const QString& path, bool ok) {
                "its saved schedule no longer fits, so a new one is made.")
                 .arg(QFileInfo(path).fileName(), fromStd(m_opening->modelHash),
                      fromStd(graph->contentHash));
-        emit problemsReported({warning(message.toStdString(), Location{.file = path.toStdString()})});
+        emit problemsReported(
+            {warning(message.toStdString(), Location{.file = path.toStdString()})});
         emit statusMessage(message, 15000);
         m_opening->scheduleJson.clear();
     }
@@ -320,8 +321,7 @@ void ProjectController::applySchedule() {
     m_waitingForSchedule = false;
     if (!m_opening->scheduleJson.empty()) {
         const std::string label = m_openingPath.toStdString() + " (schedule)";
-        auto schedule =
-            schedule::parseSchedule(m_opening->scheduleJson, label, *document->graph());
+        auto schedule = schedule::parseSchedule(m_opening->scheduleJson, label, *document->graph());
         if (!schedule) {
             emit problemsReported(schedule.diagnostics());
         } else if (*schedule != *document->schedule()) {
@@ -372,7 +372,8 @@ void ProjectController::restoreTraces() {
         watcher->deleteLater();
         onTracesRead(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([refs = m_opening->traces] { return readSavedTraces(refs); }));
+    watcher->setFuture(
+        QtConcurrent::run([refs = m_opening->traces] { return readSavedTraces(refs); }));
 }
 
 void ProjectController::onTracesRead(const ReadTraces& read) {
@@ -386,7 +387,8 @@ void ProjectController::onTracesRead(const ReadTraces& read) {
     QString message = tr("Opened project %1").arg(name);
     m_traces = m_opening->traces; // kept in the project when it is saved again without a new run
     if (read.emulated && read.measured && graph && schedule) {
-        const bool sameModel = read.measured->modelHash.empty() || read.measured->modelHash == graph->contentHash;
+        const bool sameModel =
+            read.measured->modelHash.empty() || read.measured->modelHash == graph->contentHash;
         const bool sameSchedule = !read.scheduleHash.empty() &&
                                   read.scheduleHash == scheduleFingerprint(*schedule, *graph);
         EmulateController* emulate = m_window->emulateController();
@@ -410,9 +412,10 @@ void ProjectController::onTracesRead(const ReadTraces& read) {
             // The saved prediction is of the program compiled now when every instruction id
             // matches: the run then has its program (the listing link, Export).
             if (emulate->isCurrent() && emulate->last()->program &&
-                std::equal(read.emulated->events.begin(), read.emulated->events.end(),
-                           emulate->last()->trace.events.begin(), emulate->last()->trace.events.end(),
-                           [](const trace::Event& x, const trace::Event& y) { return x.id == y.id; }))
+                std::equal(
+                    read.emulated->events.begin(), read.emulated->events.end(),
+                    emulate->last()->trace.events.begin(), emulate->last()->trace.events.end(),
+                    [](const trace::Event& x, const trace::Event& y) { return x.id == y.id; }))
                 emulation->program = emulate->last()->program;
             auto run = std::make_shared<MeasuredRun>();
             run->emulation = std::move(emulation);
@@ -428,13 +431,15 @@ void ProjectController::onTracesRead(const ReadTraces& read) {
                            : "the saved run is of another version of the model") +
                     std::string(": it is shown in the Timeline only, not as this schedule's run"),
                 Location{.file = m_openingPath.toStdString()}));
-            message = tr("Opened project %1; its saved run is stale (another schedule or model)").arg(name);
+            message = tr("Opened project %1; its saved run is stale (another schedule or model)")
+                          .arg(name);
         }
     }
     if (!read.loadedPaths.isEmpty() && !m_window->measureController()->isCurrent())
         m_window->timelineTab()->openTraceFiles(read.loadedPaths);
     if (hasErrors(problems))
-        message = tr("Opened project %1; some saved traces could not be read (see Diagnostics)").arg(name);
+        message = tr("Opened project %1; some saved traces could not be read (see Diagnostics)")
+                      .arg(name);
     if (!problems.empty())
         emit problemsReported(problems);
     finishOpening(true, message);

@@ -10,9 +10,9 @@
 // measured traces beside the project (SavedTraces.h); opening reads them back and shows them as
 // the schedule's run when model and schedule still match, else in the Timeline as stale files.
 
-#include "runs/SavedTraces.h"
 #include "base/Diagnostic.h"
 #include "project/Project.h"
+#include "runs/SavedTraces.h"
 
 #include <QObject>
 #include <QString>
@@ -108,14 +108,14 @@ class ProjectController : public QObject {
     std::vector<project::TraceRef> tracesToSave(const QString& path);
 
     MainWindow* m_window;
-    QString m_path;                         // the project's file; empty: not saved yet
+    QString m_path; // the project's file; empty: not saved yet
     QString m_recoveryPath;
     std::optional<project::Project> m_opening; // a project whose model is loading
     QString m_openingPath;
     bool m_waitingForSchedule = false;
     std::vector<project::TraceRef> m_traces; // the saved run's references (opened or written)
-    const void* m_tracesOfRun = nullptr;      // the MeasuredRun m_traces hold, to write it once
-    QString m_tracesPath;                     // the project file they were written for
+    const void* m_tracesOfRun = nullptr;     // the MeasuredRun m_traces hold, to write it once
+    QString m_tracesPath;                    // the project file they were written for
     std::function<QString(const QString&)> m_relocate;
     std::function<bool(const QString&)> m_confirmOutside;
     bool m_refusedOutside = false;

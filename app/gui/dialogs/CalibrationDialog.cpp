@@ -55,19 +55,22 @@ CalibrationDialog::CalibrationDialog(CalibrationController* controller, QWidget*
     connect(m_save, &QPushButton::clicked, this, &CalibrationDialog::save);
     connect(m_use, &QPushButton::clicked, this, &CalibrationDialog::use);
     connect(close, &QPushButton::clicked, this, &QDialog::hide);
-    connect(controller, &CalibrationController::progress, this, [this](const QString& line) { m_log->appendPlainText(line); });
+    connect(controller, &CalibrationController::progress, this,
+            [this](const QString& line) { m_log->appendPlainText(line); });
     connect(controller, &CalibrationController::finished, this, &CalibrationDialog::onFinished);
     started();
 }
 
 void CalibrationDialog::started() {
     m_log->clear();
-    for (auto* plot : m_plots) delete plot;
+    for (auto* plot : m_plots)
+        delete plot;
     m_plots.clear();
     m_figures->clear();
     m_results->setVisible(false);
-    m_status->setText(tr("Measuring this computer: transfers per path and size, computes per op class, barriers. "
-                         "Keep the machine otherwise idle for the best figures."));
+    m_status->setText(
+        tr("Measuring this computer: transfers per path and size, computes per op class, barriers. "
+           "Keep the machine otherwise idle for the best figures."));
     m_cancel->setEnabled(true);
     m_save->setEnabled(false);
     m_use->setEnabled(false);
@@ -79,13 +82,16 @@ void CalibrationDialog::onFinished(bool ok) {
     if (!ok || !last || !last->report) {
         QString why;
         if (last)
-            for (const auto& d : last->diagnostics) why += QStringLiteral("\n") + QString::fromStdString(d.toString());
+            for (const auto& d : last->diagnostics)
+                why += QStringLiteral("\n") + QString::fromStdString(d.toString());
         m_status->setText(tr("Calibration did not finish.") + why);
         return;
     }
     const calibrate::CalibrationReport& r = *last->report;
-    m_status->setText(tr("Calibrated in %1 s on %2 core(s). Each plot: the transfers measured alone, the uncalibrated "
-                         "target's prediction (dashed) and the fit (solid), with their RMS relative residuals. Curves "
+    m_status->setText(tr("Calibrated in %1 s on %2 core(s). Each plot: the transfers measured "
+                         "alone, the uncalibrated "
+                         "target's prediction (dashed) and the fit (solid), with their RMS "
+                         "relative residuals. Curves "
                          "are for contiguous copies; strided samples also pay a per-row cost.")
                           .arg(r.seconds, 0, 'f', 1)
                           .arg(r.cores));
@@ -98,7 +104,8 @@ void CalibrationDialog::onFinished(bool ok) {
         m_grid->addWidget(plot, static_cast<int>(i) / columns, static_cast<int>(i) % columns);
         m_plots.push_back(plot);
     }
-    QString figures = tr("<b>Compute</b>: overhead %1 cycles, RMS residual %2% &nbsp;\u2502&nbsp; <b>waits</b> %3 cycles, "
+    QString figures = tr("<b>Compute</b>: overhead %1 cycles, RMS residual %2% &nbsp;\u2502&nbsp; "
+                         "<b>waits</b> %3 cycles, "
                          "<b>barriers</b> %4 cycles, <b>gap</b> between instructions %5 ns")
                           .arg(r.compute.overheadCycles, 0, 'f', 0)
                           .arg(100 * r.compute.rmsRelativeErrorAll, 0, 'f', 1)
@@ -106,7 +113,8 @@ void CalibrationDialog::onFinished(bool ok) {
                           .arg(r.barrierCycles, 0, 'f', 0)
                           .arg(r.gapNs, 0, 'f', 1);
     if (!r.sharedResource.empty() && r.shared.samples)
-        figures += tr(" &nbsp;\u2502&nbsp; <b>%1</b> shared by all paths: %2 bytes/cycle (RMS residual %3%)")
+        figures += tr(" &nbsp;\u2502&nbsp; <b>%1</b> shared by all paths: %2 bytes/cycle (RMS "
+                      "residual %3%)")
                        .arg(QString::fromStdString(r.sharedResource))
                        .arg(r.shared.bytesPerCycle, 0, 'f', 1)
                        .arg(100 * r.shared.rmsRelativeError, 0, 'f', 1);
@@ -115,14 +123,19 @@ void CalibrationDialog::onFinished(bool ok) {
         const target::TransferPath* path = r.target.findPath(p.path);
         for (const auto kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
             const auto& own = path ? path->figuresOf(kind) : std::nullopt;
-            if (!own) continue;
-            figures += tr("<br><b>%1</b>, %2: %3 bytes/cycle after %4 cycles (%5 transfers, RMS residual %6%)")
-                           .arg(QString::fromStdString(p.path),
-                                kind == target::ReadKind::Weight ? tr("weight reads") : tr("reads of what the core stored"))
-                           .arg(own->bytesPerCycle, 0, 'f', 1)
-                           .arg(own->latencyCycles, 0, 'f', 0)
-                           .arg(p.kindSamples[static_cast<std::size_t>(kind)])
-                           .arg(100 * p.kindFits[static_cast<std::size_t>(kind)]->rmsRelativeError, 0, 'f', 1);
+            if (!own)
+                continue;
+            figures +=
+                tr("<br><b>%1</b>, %2: %3 bytes/cycle after %4 cycles (%5 transfers, RMS residual "
+                   "%6%)")
+                    .arg(QString::fromStdString(p.path), kind == target::ReadKind::Weight
+                                                             ? tr("weight reads")
+                                                             : tr("reads of what the core stored"))
+                    .arg(own->bytesPerCycle, 0, 'f', 1)
+                    .arg(own->latencyCycles, 0, 'f', 0)
+                    .arg(p.kindSamples[static_cast<std::size_t>(kind)])
+                    .arg(100 * p.kindFits[static_cast<std::size_t>(kind)]->rmsRelativeError, 0, 'f',
+                         1);
         }
     }
     m_figures->setText(figures);
@@ -131,14 +144,19 @@ void CalibrationDialog::onFinished(bool ok) {
     m_use->setEnabled(true);
 }
 
-QString CalibrationDialog::figuresText() const { return m_figures->text(); }
+QString CalibrationDialog::figuresText() const {
+    return m_figures->text();
+}
 
 void CalibrationDialog::save() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Calibrated Target"), m_controller->defaultTargetPath(),
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Calibrated Target"),
+                                                      m_controller->defaultTargetPath(),
                                                       tr("Target descriptions (*.json)"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty())
+        return;
     QString error;
-    if (!m_controller->saveCalibratedTarget(path, &error)) QMessageBox::warning(this, tr("Save Calibrated Target"), error);
+    if (!m_controller->saveCalibratedTarget(path, &error))
+        QMessageBox::warning(this, tr("Save Calibrated Target"), error);
 }
 
 void CalibrationDialog::use() {
@@ -146,7 +164,8 @@ void CalibrationDialog::use() {
     if (!m_controller->useCalibratedTarget({}, &error))
         QMessageBox::warning(this, tr("Use Calibrated Target"), error);
     else
-        m_status->setText(tr("The calibrated target (%1) is now the document's target.").arg(m_controller->defaultTargetPath()));
+        m_status->setText(tr("The calibrated target (%1) is now the document's target.")
+                              .arg(m_controller->defaultTargetPath()));
 }
 
 } // namespace strata::gui

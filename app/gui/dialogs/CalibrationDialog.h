@@ -2,7 +2,8 @@
 // The Calibrate Host… window: the calibration's progress lines while it runs, then the
 // residuals before and after per transfer path (CalibrationResidualsPlot: measured samples, the
 // uncalibrated target's curve and the fit's, with their RMS relative residuals) and the other
-// fitted figures; Save Calibrated Target… and Use as Current Target. Not modal: the app stays usable.
+// fitted figures; Save Calibrated Target… and Use as Current Target. Not modal: the app stays
+// usable.
 
 #include <QDialog>
 #include <vector>
@@ -30,7 +31,9 @@ class CalibrationDialog : public QDialog {
     // A new calibration started: clears the results.
     void started();
 
-    const std::vector<views::transfers::CalibrationResidualsPlot*>& plots() const { return m_plots; }
+    const std::vector<views::transfers::CalibrationResidualsPlot*>& plots() const {
+        return m_plots;
+    }
     QPushButton* saveButton() const { return m_save; }
     QPushButton* useButton() const { return m_use; }
     QString figuresText() const; // the line of figures under the plots

@@ -164,7 +164,8 @@ bool SearchDialog::start() {
     m_status->setText(
         tr("Searching %1 on %2\u2026")
             .arg(QString::fromStdString(graph->name), QString::fromStdString(target->name)));
-    m_job->start(graph, target, std::move(options), m_document->revision(), m_document->targetKey());
+    m_job->start(graph, target, std::move(options), m_document->revision(),
+                 m_document->targetKey());
     emit previewRequested(nullptr);
     emit statusMessage(tr("Searching schedules\u2026"), 0);
     updateButtons();

@@ -29,8 +29,8 @@ bool isComplete(const CompileRequest& request) {
 }
 
 bool isCurrentRequest(const CompileRequest& request, const ScheduleDocument& document) {
-    return request.graph && request.graph == document.graph() && request.schedule == document.schedule() &&
-           request.target == currentTarget(document);
+    return request.graph && request.graph == document.graph() &&
+           request.schedule == document.schedule() && request.target == currentTarget(document);
 }
 
 } // namespace strata::gui

@@ -129,10 +129,12 @@ bool ScheduleDocument::setTarget(const QString& presetOrPath) {
         emit problemsReported(warnings);
     // Which figures "host" means is not obvious from the selector: say it, as strata-cli does.
     if (presetOrPath == QLatin1String(kDefaultTarget))
-        emit statusMessage(resolved->calibrated
-                               ? tr("Target host: calibrated figures from %1").arg(fromStd(resolved->source))
-                               : tr("Target host: the uncalibrated preset (Calibrate Host measures this computer)"),
-                           8000);
+        emit statusMessage(
+            resolved->calibrated
+                ? tr("Target host: calibrated figures from %1").arg(fromStd(resolved->source))
+                : tr("Target host: the uncalibrated preset (Calibrate Host measures this "
+                     "computer)"),
+            8000);
     m_requested.target =
         makeChoice(presetOrPath, std::make_shared<const target::Target>(std::move(*resolved)));
     emit targetChanged(presetOrPath);
@@ -458,36 +460,39 @@ EditOutcome ScheduleDocument::moveBoundary(ir::OpId producer, ir::OpId consumer,
     if (producer.index >= n || consumer.index >= n || to.index >= n)
         return refuse(tr("Move boundary: there is no such op"), {});
     const QString text = tr("Move the boundary to %1").arg(fromStd(m_graph->op(to).name));
-    return edit(text, [graph = m_graph, producer, consumer,
-                       to](const schedule::Schedule& s) -> schedule::EditResult {
-        const int a = blockHolding(s, producer);
-        const int b = blockHolding(s, consumer);
-        if (a < 0 || b < 0 || a == b)
-            return error("the edge no longer crosses a block boundary");
-        const int target = blockHolding(s, to);
-        if (target != a && target != b)
-            return error("drop the boundary on an op of " + schedule::blockName(a) + " or " +
-                         schedule::blockName(b) + ", the blocks it separates");
-        const bool grow = target == b; // the producer's block takes ops from the consumer's
-        std::vector<ir::OpId> chain{grow ? consumer : producer};
-        while (chain.back() != to) {
-            const auto next = chainNeighbour(*graph, s, chain.back(), target, grow);
-            if (!next)
-                return error("'" + graph->op(to).name + "' is not on a chain from the boundary: '" +
-                             graph->op(chain.back()).name + "' has no single " +
-                             (grow ? "consumer" : "producer") + " in " +
-                             schedule::blockName(target));
-            chain.push_back(*next);
-        }
-        schedule::Schedule result = s;
-        for (ir::OpId op : chain) {
-            auto moved = schedule::moveOp(result, *graph, op, grow ? a : b);
-            if (!moved)
-                return moved.takeDiagnostics();
-            result = std::move(moved).value();
-        }
-        return result;
-    });
+    return edit(text,
+                [graph = m_graph, producer, consumer,
+                 to](const schedule::Schedule& s) -> schedule::EditResult {
+                    const int a = blockHolding(s, producer);
+                    const int b = blockHolding(s, consumer);
+                    if (a < 0 || b < 0 || a == b)
+                        return error("the edge no longer crosses a block boundary");
+                    const int target = blockHolding(s, to);
+                    if (target != a && target != b)
+                        return error("drop the boundary on an op of " + schedule::blockName(a) +
+                                     " or " + schedule::blockName(b) + ", the blocks it separates");
+                    const bool grow =
+                        target == b; // the producer's block takes ops from the consumer's
+                    std::vector<ir::OpId> chain{grow ? consumer : producer};
+                    while (chain.back() != to) {
+                        const auto next = chainNeighbour(*graph, s, chain.back(), target, grow);
+                        if (!next)
+                            return error("'" + graph->op(to).name +
+                                         "' is not on a chain from the boundary: '" +
+                                         graph->op(chain.back()).name + "' has no single " +
+                                         (grow ? "consumer" : "producer") + " in " +
+                                         schedule::blockName(target));
+                        chain.push_back(*next);
+                    }
+                    schedule::Schedule result = s;
+                    for (ir::OpId op : chain) {
+                        auto moved = schedule::moveOp(result, *graph, op, grow ? a : b);
+                        if (!moved)
+                            return moved.takeDiagnostics();
+                        result = std::move(moved).value();
+                    }
+                    return result;
+                });
 }
 
 EditOutcome ScheduleDocument::setMp(int block, int mp) {

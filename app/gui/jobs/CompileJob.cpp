@@ -25,7 +25,8 @@ compileInSteps(const CompileRequest& request, std::vector<Diagnostic>& failure, 
         return !cancelled;
     };
     auto result = compiler::compile(*request.graph, *request.target, *request.schedule, options);
-    if (cancelled) return nullptr;
+    if (cancelled)
+        return nullptr;
     if (!result) {
         failure = result.takeDiagnostics();
         return nullptr;

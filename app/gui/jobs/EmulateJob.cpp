@@ -1,8 +1,8 @@
 #include "jobs/EmulateJob.h"
-#include "jobs/FreedOffUiThread.h"
 
 #include "compiler/Pipeline.h"
 #include "emulator/Emulator.h"
+#include "jobs/FreedOffUiThread.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -44,8 +44,8 @@ EmulateOutcome EmulateJob::run(const CompileRequest& request,
         };
         if (cache)
             options.cache = &cache->cacheFor(request.graph, request.target);
-        auto compiled = compiler::compile(*request.graph, *request.target, *request.schedule,
-                                          options);
+        auto compiled =
+            compiler::compile(*request.graph, *request.target, *request.schedule, options);
         outcome.compileMs = timer.restart();
         if (outcome.cancelled)
             return outcome;
@@ -57,7 +57,8 @@ EmulateOutcome EmulateJob::run(const CompileRequest& request,
             outcome.cancelled = true;
             return outcome;
         }
-        std::shared_ptr<const compiler::Program> program = freedOffUiThread(std::move(compiled->program));
+        std::shared_ptr<const compiler::Program> program =
+            freedOffUiThread(std::move(compiled->program));
         auto trace = emulator::emulate(*program, *request.target, *request.graph);
         if (!trace) {
             outcome.failure = trace.takeDiagnostics();
@@ -111,9 +112,10 @@ std::uint64_t EmulateJob::start(CompileRequest request) {
                 emit guard->finished(outcome);
             });
     m_running = true;
-    watcher->setFuture(QtConcurrent::run(&m_pool, [request = std::move(request), proceed, cache = m_cache] {
-        return run(request, proceed, cache.get());
-    }));
+    watcher->setFuture(
+        QtConcurrent::run(&m_pool, [request = std::move(request), proceed, cache = m_cache] {
+            return run(request, proceed, cache.get());
+        }));
     return generation;
 }
 

@@ -23,7 +23,7 @@ struct EmulateOutcome {
     std::uint64_t generation = 0;
     CompileRequest request;
     std::shared_ptr<const EmulationRun> run;
-    trace::TraceSummary summary; // of run->trace
+    trace::TraceSummary summary;     // of run->trace
     std::vector<Diagnostic> failure; // why there is no run
     bool cancelled = false;
     qint64 compileMs = 0;

@@ -7,13 +7,11 @@
 #include <QCoreApplication>
 #include <QThread>
 #include <QThreadPool>
-
 #include <memory>
 
 namespace strata::gui {
 
-template <class T>
-std::shared_ptr<T> freedOffUiThread(T value) {
+template <class T> std::shared_ptr<T> freedOffUiThread(T value) {
     return std::shared_ptr<T>(new T(std::move(value)), [](T* object) {
         const QCoreApplication* app = QCoreApplication::instance();
         if (app && QThread::currentThread() == app->thread())

@@ -54,7 +54,8 @@ std::uint64_t startGenerational(QObject* owner, QThreadPool& pool,
                          if (generation->load() == mine)
                              onFinished(watcher->result());
                      });
-    watcher->setFuture(QtConcurrent::run(&pool, [work = std::move(work), proceed] { return work(proceed); }));
+    watcher->setFuture(
+        QtConcurrent::run(&pool, [work = std::move(work), proceed] { return work(proceed); }));
     return mine;
 }
 

@@ -44,8 +44,9 @@ MeasureOutcome MeasureJob::run(const CompileRequest& request, const Proceed& pro
         runtime::RunOptions options;
         options.repeat = kRepeats;
         const auto& emulation = *predicted.run;
-        auto measured = runtime::run(*emulation.program, *request.target, *emulation.graph,
-                                     reference::sampleInputs(*emulation.graph, kInputSeed), options);
+        auto measured =
+            runtime::run(*emulation.program, *request.target, *emulation.graph,
+                         reference::sampleInputs(*emulation.graph, kInputSeed), options);
         if (!measured) {
             outcome.failure = measured.takeDiagnostics();
             return outcome;

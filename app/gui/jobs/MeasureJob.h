@@ -42,7 +42,8 @@ class MeasureJob : public QObject {
 
     // Compiles, emulates and runs `request` on the calling thread; `proceed(stage)` is asked
     // before each step ("compile", "emulate", "run"); false stops with `cancelled` set.
-    static MeasureOutcome run(const CompileRequest& request, const std::function<bool(const QString& stage)>& proceed);
+    static MeasureOutcome run(const CompileRequest& request,
+                              const std::function<bool(const QString& stage)>& proceed);
 
   signals:
     void progress(const QString& stage);

@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QUndoStack>
-
 #include <filesystem>
 
 namespace strata::gui {
@@ -104,12 +103,13 @@ void ScheduleToolBar::refreshHostEntry() {
     std::error_code error;
     const bool calibrated = !file.empty() && std::filesystem::is_regular_file(file, error);
     m_target->setItemText(host, calibrated ? tr("host (calibrated)") : QStringLiteral("host"));
-    m_target->setItemData(host,
-                          calibrated ? tr("This computer, calibrated: %1").arg(QString::fromStdString(file))
-                                     : tr("This computer, the uncalibrated preset (Calibrate Host measures it)"),
-                          Qt::ToolTipRole);
-    const QString uncalibrated = QString::fromUtf8(target::kUncalibratedHost.data(),
-                                                   static_cast<qsizetype>(target::kUncalibratedHost.size()));
+    m_target->setItemData(
+        host,
+        calibrated ? tr("This computer, calibrated: %1").arg(QString::fromStdString(file))
+                   : tr("This computer, the uncalibrated preset (Calibrate Host measures it)"),
+        Qt::ToolTipRole);
+    const QString uncalibrated = QString::fromUtf8(
+        target::kUncalibratedHost.data(), static_cast<qsizetype>(target::kUncalibratedHost.size()));
     if (calibrated && indexOfTarget(uncalibrated) < 0) {
         m_target->insertItem(host + 1, uncalibrated, uncalibrated);
         m_target->setItemData(host + 1, tr("This computer, the preset's figures"), Qt::ToolTipRole);

@@ -13,8 +13,8 @@ namespace strata::gui {
 
 struct MeasuredRun {
     std::shared_ptr<const EmulationRun> emulation; // the program run, and its prediction
-    trace::Trace measured;                         // the median repeat's timeline (Source::Measured)
-    std::vector<double> totalsNs;                  // every repeat
+    trace::Trace measured;        // the median repeat's timeline (Source::Measured)
+    std::vector<double> totalsNs; // every repeat
 };
 
 } // namespace strata::gui

@@ -40,7 +40,8 @@ int RunList::append(std::vector<RunEntry> entries) {
     return first;
 }
 
-int RunList::pin(std::shared_ptr<const EmulationRun> run, const QString& strategy, const QString& shortName) {
+int RunList::pin(std::shared_ptr<const EmulationRun> run, const QString& strategy,
+                 const QString& shortName) {
     RunEntry e;
     e.kind = RunEntry::Kind::Pinned;
     e.revision = run->revision;
@@ -101,8 +102,9 @@ void RunList::importFile(const QString& path) {
         e.trace = std::move(trace);
         emit imported(append({std::move(e)}));
     });
-    watcher->setFuture(QtConcurrent::run(
-        [file = path.toStdString()] { return std::make_shared<Result>(trace::importTrace(file)); }));
+    watcher->setFuture(QtConcurrent::run([file = path.toStdString()] {
+        return std::make_shared<Result>(trace::importTrace(file));
+    }));
 }
 
 } // namespace strata::gui

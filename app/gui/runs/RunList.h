@@ -4,9 +4,9 @@
 // imported (File → Import Trace…, loaded and validated in the background by trace::importTrace;
 // a bad file is a diagnostic, never a crash). Entries are immutable and only ever appended.
 
+#include "base/Diagnostic.h"
 #include "runs/EmulationRun.h"
 #include "runs/MeasuredRun.h"
-#include "base/Diagnostic.h"
 #include "trace/Trace.h"
 
 #include <QObject>
@@ -20,10 +20,10 @@ namespace strata::gui {
 struct RunEntry {
     enum class Kind { Pinned, HostPrediction, HostMeasurement, Imported };
     Kind kind = Kind::Pinned;
-    QString name;                                // what the pickers show
-    QString shortName;                           // timeline rows: "measured #1", "pinned rev 3"
+    QString name;      // what the pickers show
+    QString shortName; // timeline rows: "measured #1", "pinned rev 3"
     std::shared_ptr<const trace::Trace> trace;
-    std::uint64_t revision = 0;                  // the schedule revision run; 0 for files
+    std::uint64_t revision = 0; // the schedule revision run; 0 for files
 };
 
 class RunList : public QObject {
@@ -39,7 +39,8 @@ class RunList : public QObject {
 
     // Pins `run`, named by revision, target, strategy and total (on timeline rows `shortName`,
     // or "pinned rev N"); returns its index.
-    int pin(std::shared_ptr<const EmulationRun> run, const QString& strategy, const QString& shortName = {});
+    int pin(std::shared_ptr<const EmulationRun> run, const QString& strategy,
+            const QString& shortName = {});
     // Adds a run on this computer as two entries (prediction, then measurement); returns the
     // first index.
     int addHostRun(std::shared_ptr<const MeasuredRun> run);

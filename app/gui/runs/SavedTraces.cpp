@@ -17,7 +17,8 @@ namespace {
 std::vector<Diagnostic> writeAtomically(const QString& path, const std::string& text) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()) ||
         !file.commit())
         return {error("cannot save the trace: " + file.errorString().toStdString(),
                       Location{.file = path.toStdString()})};
@@ -48,8 +49,9 @@ WrittenTraces writeRunTraces(const MeasuredRun& run, const std::string& schedule
         const char* file;
         const char* source;
         const char* label;
-    } parts[] = {{&run.emulation->trace, "emulated.json", "emulated", "prediction of the run on host"},
-                 {&run.measured, "measured.json", "measured", "run on host"}};
+    } parts[] = {
+        {&run.emulation->trace, "emulated.json", "emulated", "prediction of the run on host"},
+        {&run.measured, "measured.json", "measured", "run on host"}};
     std::vector<project::TraceRef> refs;
     for (const auto& part : parts) {
         const QString path = QDir(dir).filePath(QLatin1String(part.file));
@@ -69,13 +71,16 @@ ReadTraces readSavedTraces(const std::vector<project::TraceRef>& refs) {
     for (const project::TraceRef& ref : refs) {
         auto loaded = trace::importTrace(ref.path);
         if (!loaded) {
-            out.problems.insert(out.problems.end(), loaded.diagnostics().begin(), loaded.diagnostics().end());
+            out.problems.insert(out.problems.end(), loaded.diagnostics().begin(),
+                                loaded.diagnostics().end());
             continue;
         }
         out.loadedPaths << QString::fromStdString(ref.path);
         const bool measured = ref.source == "measured";
-        if (loaded->trace.source != (measured ? trace::Source::Measured : trace::Source::Emulated)) {
-            out.problems.push_back(warning("the project calls this trace " + ref.source + " but it is " +
+        if (loaded->trace.source !=
+            (measured ? trace::Source::Measured : trace::Source::Emulated)) {
+            out.problems.push_back(warning("the project calls this trace " + ref.source +
+                                               " but it is " +
                                                std::string(trace::sourceName(loaded->trace.source)),
                                            Location{.file = ref.path}));
             continue;

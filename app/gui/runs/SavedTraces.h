@@ -4,9 +4,9 @@
 // JSON, each file replaced atomically) and referenced from it with the fingerprint of the
 // schedule they ran, and read back when the project opens.
 
-#include "runs/MeasuredRun.h"
 #include "base/Diagnostic.h"
 #include "project/Project.h"
+#include "runs/MeasuredRun.h"
 #include "trace/Trace.h"
 
 #include <QString>
@@ -28,7 +28,7 @@ namespace strata::gui {
 std::string scheduleFingerprint(const schedule::Schedule& schedule, const ir::Graph& graph);
 
 struct WrittenTraces {
-    std::vector<project::TraceRef> refs;  // emulated, then measured; empty when writing failed
+    std::vector<project::TraceRef> refs; // emulated, then measured; empty when writing failed
     std::vector<Diagnostic> problems;
 };
 

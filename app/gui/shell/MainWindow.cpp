@@ -1,29 +1,29 @@
 #include "shell/MainWindow.h"
 
 #include "controllers/CalibrationController.h"
-#include "tabs/CompareTab.h"
 #include "controllers/CompileController.h"
-#include "panels/DiagnosticsPanel.h"
 #include "controllers/EmulateController.h"
 #include "controllers/ExportController.h"
-#include "tabs/GraphTab.h"
-#include "tabs/HeatOverlay.h"
 #include "controllers/HostCalibrationController.h"
-#include "panels/InspectorDock.h"
 #include "controllers/MeasureController.h"
-#include "jobs/ModelLoader.h"
-#include "shell/ProgramLinker.h"
 #include "controllers/ProjectController.h"
-#include "shell/RecentFiles.h"
-#include "runs/RunList.h"
+#include "dialogs/SearchDialog.h"
 #include "document/ScheduleDocument.h"
 #include "document/ScheduleEditor.h"
 #include "document/SchedulePresentation.h"
+#include "jobs/ModelLoader.h"
+#include "panels/DiagnosticsPanel.h"
+#include "panels/InspectorDock.h"
 #include "panels/ScheduleToolBar.h"
-#include "dialogs/SearchDialog.h"
+#include "runs/RunList.h"
+#include "shell/ProgramLinker.h"
+#include "shell/RecentFiles.h"
+#include "shell/UnsavedChanges.h"
+#include "tabs/CompareTab.h"
+#include "tabs/GraphTab.h"
+#include "tabs/HeatOverlay.h"
 #include "tabs/TimelineTab.h"
 #include "tabs/TransfersTab.h"
-#include "shell/UnsavedChanges.h"
 #include "views/Format.h"
 #include "views/ModelSummaryWidget.h"
 #include "views/OpTableModel.h"
@@ -678,8 +678,9 @@ void MainWindow::setPartition(std::vector<int> blockOfOp,
 }
 
 QStringList MainWindow::tabNames() {
-    return {QStringLiteral("graph"), QStringLiteral("program"), QStringLiteral("pipeline"),
-            QStringLiteral("ops"), QStringLiteral("timeline"), QStringLiteral("transfers"), QStringLiteral("compare")};
+    return {QStringLiteral("graph"),  QStringLiteral("program"),  QStringLiteral("pipeline"),
+            QStringLiteral("ops"),    QStringLiteral("timeline"), QStringLiteral("transfers"),
+            QStringLiteral("compare")};
 }
 
 QString MainWindow::currentTabName() const {

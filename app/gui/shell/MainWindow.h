@@ -118,8 +118,8 @@ class MainWindow : public QMainWindow {
     views::program::ProgramView* programView() const { return m_programView; }
     views::pipeline::PipelineView* pipelineView() const { return m_pipelineView; }
 
-    // Central tabs by name, for --tab: "graph", "program", "pipeline", "ops", "timeline", "transfers",
-    // "compare".
+    // Central tabs by name, for --tab: "graph", "program", "pipeline", "ops", "timeline",
+    // "transfers", "compare".
     static QStringList tabNames();
     // Shows the tab called `name`; false if there is none.
     bool showTab(const QString& name);

@@ -1,8 +1,8 @@
 #include "tabs/CompareTab.h"
 
 #include "controllers/EmulateController.h"
-#include "runs/RunList.h"
 #include "document/ScheduleDocument.h"
+#include "runs/RunList.h"
 #include "schedule/Strategies.h"
 #include "trace/AccuracyReport.h"
 #include "trace/RunDelta.h"
@@ -43,7 +43,8 @@ std::shared_ptr<const trace::Trace> withIdsAbove(const trace::Trace& a, const tr
 
 } // namespace
 
-CompareTab::CompareTab(RunList* runs, ScheduleDocument* document, EmulateController* emulate, QWidget* parent)
+CompareTab::CompareTab(RunList* runs, ScheduleDocument* document, EmulateController* emulate,
+                       QWidget* parent)
     : QWidget(parent), m_runs(runs), m_document(document), m_emulate(emulate) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -52,12 +53,14 @@ CompareTab::CompareTab(RunList* runs, ScheduleDocument* document, EmulateControl
 
     m_pin = new QAction(tr("&Pin Run"), this);
     m_pin->setObjectName(QStringLiteral("pinRunAction"));
-    m_pin->setStatusTip(tr("Keep the current schedule's prediction to compare it with later ones (Compare tab)"));
+    m_pin->setStatusTip(
+        tr("Keep the current schedule's prediction to compare it with later ones (Compare tab)"));
     m_pin->setToolTip(tr("Pin the current schedule's prediction for the Compare tab"));
     connect(m_pin, &QAction::triggered, this, &CompareTab::pinCurrent);
     m_import = new QAction(tr("&Import Trace\u2026"), this);
     m_import->setObjectName(QStringLiteral("importTraceAction"));
-    m_import->setStatusTip(tr("Add a trace file (Strata / Chrome trace JSON or CSV) to the runs to compare"));
+    m_import->setStatusTip(
+        tr("Add a trace file (Strata / Chrome trace JSON or CSV) to the runs to compare"));
     connect(m_import, &QAction::triggered, this, &CompareTab::showImportDialog);
     m_view->addToolAction(m_pin);
     m_view->addToolAction(m_import);
@@ -66,10 +69,12 @@ CompareTab::CompareTab(RunList* runs, ScheduleDocument* document, EmulateControl
     connect(m_runs, &RunList::importFailed, this,
             [this](const QString& path, const std::vector<Diagnostic>& diagnostics) {
                 emit diagnosticsReported(diagnostics);
-                emit statusMessage(tr("Could not import %1: %2")
-                                       .arg(path, diagnostics.empty() ? tr("unknown error")
-                                                                      : QString::fromStdString(diagnostics.front().message)),
-                                   15000);
+                emit statusMessage(
+                    tr("Could not import %1: %2")
+                        .arg(path, diagnostics.empty()
+                                       ? tr("unknown error")
+                                       : QString::fromStdString(diagnostics.front().message)),
+                    15000);
             });
     connect(m_view, &views::compare::CompareView::selectionChanged, this, &CompareTab::compare);
 }
@@ -111,7 +116,8 @@ void CompareTab::showImportDialog() {
 void CompareTab::onAdded(int first, int count) {
     m_view->setRunNames(m_runs->names());
     const std::vector<RunEntry>& entries = m_runs->entries();
-    const bool hostRun = count == 2 && entries[static_cast<std::size_t>(first)].kind == RunEntry::Kind::HostPrediction;
+    const bool hostRun = count == 2 && entries[static_cast<std::size_t>(first)].kind ==
+                                           RunEntry::Kind::HostPrediction;
     if (hostRun)
         m_view->select(first, first + 1); // its prediction against its measurement
     else if (m_runs->size() >= 2)
@@ -122,12 +128,15 @@ void CompareTab::onAdded(int first, int count) {
 
 void CompareTab::compare(int a, int b) {
     const std::vector<RunEntry>& entries = m_runs->entries();
-    const auto valid = [&](int i) { return i >= 0 && static_cast<std::size_t>(i) < entries.size(); };
+    const auto valid = [&](int i) {
+        return i >= 0 && static_cast<std::size_t>(i) < entries.size();
+    };
     if (!valid(a) || !valid(b)) {
-        m_view->showMessage(entries.size() < 2
-                                ? tr("Pin two runs (Pin Run before and after an edit), run on host (Ctrl+R), or "
-                                     "import traces; then pick A and B")
-                                : tr("Pick the runs A and B to compare"));
+        m_view->showMessage(
+            entries.size() < 2
+                ? tr("Pin two runs (Pin Run before and after an edit), run on host (Ctrl+R), or "
+                     "import traces; then pick A and B")
+                : tr("Pick the runs A and B to compare"));
         return;
     }
     const RunEntry& ea = entries[static_cast<std::size_t>(a)];

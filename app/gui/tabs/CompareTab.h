@@ -6,9 +6,9 @@
 // compared with the one before it (pin, edit, pin: before against after). A schedule search pins
 // its start and its result (pinSearch), so they are compared at once.
 
+#include "base/Diagnostic.h"
 #include "runs/EmulationRun.h"
 #include "runs/MeasuredRun.h"
-#include "base/Diagnostic.h"
 
 #include <QWidget>
 #include <memory>

@@ -4,10 +4,10 @@
 #include "controllers/MeasureController.h"
 #include "document/ScheduleDocument.h"
 #include "document/SchedulePresentation.h"
+#include "trace/TraceSummary.h"
 #include "views/Format.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
-#include "trace/TraceSummary.h"
 
 #include <cmath>
 
@@ -31,7 +31,8 @@ std::unordered_map<int, double> predictionErrors(const MeasuredRun& run) {
     for (const auto& b : trace::summarize(run.measured).blocks) {
         const auto p = predicted.find(b.block);
         if (b.timePs > 0 && p != predicted.end())
-            errors[b.block] = std::abs(p->second - static_cast<double>(b.timePs)) / static_cast<double>(b.timePs);
+            errors[b.block] =
+                std::abs(p->second - static_cast<double>(b.timePs)) / static_cast<double>(b.timePs);
     }
     return errors;
 }
@@ -55,8 +56,9 @@ void HeatOverlay::setMeasureController(MeasureController* measure) {
 
 void HeatOverlay::refresh() {
     const bool measured = m_measure && m_measure->isCurrent();
-    m_view->setHeatModeAvailable(views::graph::HeatMode::PredictionError, measured,
-                                 measured ? QString() : tr("Needs a measured run of this schedule (Run on Host, Ctrl+R)"));
+    m_view->setHeatModeAvailable(
+        views::graph::HeatMode::PredictionError, measured,
+        measured ? QString() : tr("Needs a measured run of this schedule (Run on Host, Ctrl+R)"));
     using views::graph::HeatMode;
     switch (m_view->heatMode()) {
     case HeatMode::Off:

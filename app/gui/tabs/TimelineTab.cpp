@@ -22,7 +22,8 @@ namespace {
 struct LoadOutcome {
     std::vector<std::shared_ptr<const trace::Trace>> traces;
     std::vector<std::string> names;
-    std::vector<Diagnostic> diagnostics; // errors of files that did not load, warnings of those that did
+    std::vector<Diagnostic>
+        diagnostics; // errors of files that did not load, warnings of those that did
     bool ok = true;
 };
 
@@ -32,10 +33,12 @@ LoadOutcome loadFiles(const QStringList& paths) {
         auto loaded = trace::loadTraceFile(path.toStdString());
         if (!loaded) {
             out.ok = false;
-            out.diagnostics.insert(out.diagnostics.end(), loaded.diagnostics().begin(), loaded.diagnostics().end());
+            out.diagnostics.insert(out.diagnostics.end(), loaded.diagnostics().begin(),
+                                   loaded.diagnostics().end());
             continue;
         }
-        out.diagnostics.insert(out.diagnostics.end(), loaded->warnings.begin(), loaded->warnings.end());
+        out.diagnostics.insert(out.diagnostics.end(), loaded->warnings.begin(),
+                               loaded->warnings.end());
         out.names.push_back(QFileInfo(path).fileName().toStdString() + " (" +
                             std::string(trace::sourceName(loaded->trace.source)) + ")");
         out.traces.push_back(std::make_shared<const trace::Trace>(std::move(loaded->trace)));
@@ -51,37 +54,43 @@ TimelineTab::TimelineTab(QWidget* parent) : QWidget(parent) {
     m_view = new views::timeline::TimelineView;
     layout->addWidget(m_view);
     m_openTrace = new QAction(tr("Open &Trace\u2026"), this);
-    m_openTrace->setStatusTip(tr("Open an emulated or measured trace (Strata / Chrome trace JSON)"));
+    m_openTrace->setStatusTip(
+        tr("Open an emulated or measured trace (Strata / Chrome trace JSON)"));
     connect(m_openTrace, &QAction::triggered, this, &TimelineTab::showOpenDialog);
     m_view->setOpenAction(m_openTrace);
-    connect(m_view, &views::timeline::TimelineView::eventSelected, this, [this](int trace, quint32 id) {
-        // The emulated run, when there is one, is the first trace shown.
-        const bool emulated = trace == 0 && m_emulation && !m_emulation->trace.events.empty();
-        emit instructionClicked(id, emulated);
-    });
+    connect(
+        m_view, &views::timeline::TimelineView::eventSelected, this, [this](int trace, quint32 id) {
+            // The emulated run, when there is one, is the first trace shown.
+            const bool emulated = trace == 0 && m_emulation && !m_emulation->trace.events.empty();
+            emit instructionClicked(id, emulated);
+        });
 }
 
-void TimelineTab::linkSelection(views::graph::GraphView* graph, views::program::ProgramView* program) {
-    connect(this, &TimelineTab::instructionClicked, this, [this, graph, program](quint32 id, bool emulated) {
-        const auto* listing = program->model();
-        const int row = listing->rowOfInstruction(id);
-        if (!emulated || !m_emulation || !m_emulation->program || id >= m_emulation->program->instructions.size()) {
-            if (row >= 0)
-                program->selectInstruction(id);
-            return;
-        }
-        const ir::OpId op = m_emulation->program->instructions[id].from.op;
-        if (op.valid())
-            graph->selectOp(op);
-        // The listing may be of another compile: only the same op's instruction is this one.
-        if (row >= 0 && listing->instructionAt(row).from.op == op)
-            program->selectInstruction(id);
-    });
+void TimelineTab::linkSelection(views::graph::GraphView* graph,
+                                views::program::ProgramView* program) {
+    connect(this, &TimelineTab::instructionClicked, this,
+            [this, graph, program](quint32 id, bool emulated) {
+                const auto* listing = program->model();
+                const int row = listing->rowOfInstruction(id);
+                if (!emulated || !m_emulation || !m_emulation->program ||
+                    id >= m_emulation->program->instructions.size()) {
+                    if (row >= 0)
+                        program->selectInstruction(id);
+                    return;
+                }
+                const ir::OpId op = m_emulation->program->instructions[id].from.op;
+                if (op.valid())
+                    graph->selectOp(op);
+                // The listing may be of another compile: only the same op's instruction is this
+                // one.
+                if (row >= 0 && listing->instructionAt(row).from.op == op)
+                    program->selectInstruction(id);
+            });
 }
 
 void TimelineTab::showOpenDialog() {
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open Trace"), QString(), tr("Traces (*.json);;All files (*)"));
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Trace"), QString(),
+                                                            tr("Traces (*.json);;All files (*)"));
     if (!paths.isEmpty())
         openTraceFiles(paths);
 }
@@ -109,7 +118,8 @@ void TimelineTab::openTraceFiles(const QStringList& paths) {
                     text += QStringLiteral("\n") + QString::fromStdString(d.toString());
             m_view->showMessage(text);
         }
-        emit statusMessage(outcome.ok ? tr("Trace loaded") : tr("Some traces could not be loaded"), 4000);
+        emit statusMessage(outcome.ok ? tr("Trace loaded") : tr("Some traces could not be loaded"),
+                           4000);
         emit tracesLoaded(outcome.ok);
     });
     watcher->setFuture(QtConcurrent::run([paths] { return loadFiles(paths); }));
@@ -155,9 +165,11 @@ void TimelineTab::rebuild() {
     if (emulation && !emulation->trace.events.empty()) {
         // Shares the run's trace without copying it: the alias keeps the run alive.
         traces.emplace_back(emulation, &emulation->trace);
-        names.push_back("emulated" + (emulation->targetName.isEmpty()
-                                          ? std::string()
-                                          : " (" + QFileInfo(emulation->targetName).baseName().toStdString() + ")"));
+        names.push_back(
+            "emulated" +
+            (emulation->targetName.isEmpty()
+                 ? std::string()
+                 : " (" + QFileInfo(emulation->targetName).baseName().toStdString() + ")"));
     }
     if (m_measurement) {
         traces.emplace_back(m_measurement, &m_measurement->measured);

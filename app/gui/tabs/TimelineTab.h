@@ -5,9 +5,9 @@
 // newer request drops an older one's result. A click on an event asks the window to select its
 // instruction (and so its op in the graph).
 
+#include "base/Diagnostic.h"
 #include "runs/EmulationRun.h"
 #include "runs/MeasuredRun.h"
-#include "base/Diagnostic.h"
 #include "trace/Trace.h"
 
 #include <QStringList>
@@ -69,7 +69,7 @@ class TimelineTab : public QWidget {
 
   private:
     void showOpenDialog();
-    void showTraces();           // now when visible, else when next shown
+    void showTraces(); // now when visible, else when next shown
     void rebuild();
 
     struct LoadedFile {

@@ -7,12 +7,12 @@
 // their instruction (and op in the graph); a block bar selects the block. The numbers are
 // computed off the UI thread (core/analysis); a newer run drops an older one's result.
 
-#include "runs/EmulationRun.h"
-#include "jobs/GenerationalTask.h"
-#include "runs/MeasuredRun.h"
 #include "analysis/EventGroups.h"
 #include "analysis/TransferStats.h"
 #include "emulator/Microbench.h"
+#include "jobs/GenerationalTask.h"
+#include "runs/EmulationRun.h"
+#include "runs/MeasuredRun.h"
 
 #include <QThreadPool>
 #include <QVector>
@@ -120,7 +120,8 @@ class TransfersTab : public QWidget {
     void analysed();
     void microbenchFinished(bool ok);
     void statusMessage(const QString& text, int timeoutMs);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics, const QString& summary);
+    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
+                             const QString& summary);
 
   protected:
     void showEvent(QShowEvent* event) override;
@@ -156,8 +157,10 @@ class TransfersTab : public QWidget {
     std::shared_ptr<const TransferAnalysis> m_analysis;
     std::optional<MicrobenchOutcome> m_microbench;
     QThreadPool m_pool;
-    std::shared_ptr<std::atomic<std::uint64_t>> m_analysisGeneration = std::make_shared<std::atomic<std::uint64_t>>(0);
-    std::shared_ptr<std::atomic<std::uint64_t>> m_microbenchGeneration = std::make_shared<std::atomic<std::uint64_t>>(0);
+    std::shared_ptr<std::atomic<std::uint64_t>> m_analysisGeneration =
+        std::make_shared<std::atomic<std::uint64_t>>(0);
+    std::shared_ptr<std::atomic<std::uint64_t>> m_microbenchGeneration =
+        std::make_shared<std::atomic<std::uint64_t>>(0);
     bool m_analysing = false;
     bool m_stale = false; // runs changed while the tab was hidden
     bool m_microbenchRunning = false;
