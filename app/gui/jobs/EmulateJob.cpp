@@ -1,14 +1,11 @@
 #include "jobs/EmulateJob.h"
 
-#include "compiler/Pipeline.h"
-#include "emulator/Emulator.h"
 #include "jobs/FreedOffUiThread.h"
 
-#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
-#include <exception>
+#include <string_view>
 
 namespace strata::gui {
 
@@ -33,51 +30,41 @@ EmulateOutcome EmulateJob::run(const CompileRequest& request,
         outcome.failure = {error("nothing to emulate: no model, target or schedule")};
         return outcome;
     }
-    QElapsedTimer timer;
-    timer.start();
-    // Core reports bad input as diagnostics; anything else must not reach the event loop.
-    try {
-        compiler::CompileOptions options;
-        options.proceed = [&](int, const std::string&) {
-            outcome.cancelled = !proceed(QStringLiteral("compile"));
-            return !outcome.cancelled;
-        };
-        if (cache)
-            options.cache = &cache->cacheFor(request.graph, request.target);
-        auto compiled =
-            compiler::compile(*request.graph, *request.target, *request.schedule, options);
-        outcome.compileMs = timer.restart();
-        if (outcome.cancelled)
-            return outcome;
-        if (!compiled) {
-            outcome.failure = compiled.takeDiagnostics();
-            return outcome;
-        }
-        if (!proceed(QStringLiteral("emulate"))) {
-            outcome.cancelled = true;
-            return outcome;
-        }
-        std::shared_ptr<const compiler::Program> program =
-            freedOffUiThread(std::move(compiled->program));
-        auto trace = emulator::emulate(*program, *request.target, *request.graph);
-        if (!trace) {
-            outcome.failure = trace.takeDiagnostics();
-            return outcome;
-        }
-        outcome.summary = trace::summarize(*trace);
-        EmulationRun run;
-        run.revision = request.revision;
-        run.graph = request.graph;
-        run.program = std::move(program);
-        run.trace = std::move(trace).value();
-        run.targetName = request.targetName;
-        outcome.run = freedOffUiThread(std::move(run));
-        outcome.emulateMs = timer.elapsed();
-    } catch (const std::exception& e) {
-        outcome.run.reset();
-        outcome.failure = {error(std::string("predicting failed: ") + e.what())};
+    flow::Options options;
+    options.proceed = proceedByName(proceed);
+    if (cache)
+        options.cache = &cache->cacheFor(request.graph, request.target);
+    flow::Result predicted =
+        flow::predict({*request.graph, *request.target, *request.schedule}, options);
+    outcome.compileMs = static_cast<qint64>(predicted.compileMs);
+    outcome.emulateMs = static_cast<qint64>(predicted.emulateMs);
+    outcome.cancelled = predicted.cancelled;
+    if (!predicted.ok()) {
+        if (!predicted.cancelled)
+            outcome.failure = std::move(predicted.diagnostics);
+        return outcome;
     }
+    outcome.summary = std::move(predicted.predictedSummary);
+    outcome.run = takeEmulation(request, predicted);
     return outcome;
+}
+
+flow::Proceed EmulateJob::proceedByName(const std::function<bool(const QString&)>& proceed) {
+    return [proceed](flow::Stage stage) {
+        const std::string_view name = flow::stageName(stage);
+        return proceed(QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size())));
+    };
+}
+
+std::shared_ptr<const EmulationRun> EmulateJob::takeEmulation(const CompileRequest& request,
+                                                              flow::Result& flowed) {
+    EmulationRun run;
+    run.revision = request.revision;
+    run.graph = request.graph;
+    run.program = freedOffUiThread(std::move(flowed.compiled->program));
+    run.trace = std::move(*flowed.predicted);
+    run.targetName = request.targetName;
+    return freedOffUiThread(std::move(run));
 }
 
 std::uint64_t EmulateJob::start(CompileRequest request) {

@@ -5,6 +5,7 @@
 // pass (or before it starts), so only the latest schedule is emulated to the end. Whether a
 // result still matches the schedule on screen is the caller's decision.
 
+#include "flow/Flow.h"
 #include "jobs/CompileCacheSlot.h"
 #include "jobs/CompileJob.h"
 #include "runs/EmulationRun.h"
@@ -52,6 +53,12 @@ class EmulateJob : public QObject {
     static EmulateOutcome run(const CompileRequest& request,
                               const std::function<bool(const QString& stage)>& proceed,
                               CompileCacheSlot* cache = nullptr);
+
+    // flow::Options::proceed asking `proceed` with the stage's name ("compile", "emulate", "run").
+    static flow::Proceed proceedByName(const std::function<bool(const QString& stage)>& proceed);
+    // The prediction of a flow of `request` that got through its emulate stage, moved out of it.
+    static std::shared_ptr<const EmulationRun> takeEmulation(const CompileRequest& request,
+                                                             flow::Result& flowed);
 
   signals:
     // The newest job moved on: "compile" or "emulate".

@@ -3,9 +3,6 @@
 #include "jobs/EmulateJob.h"
 #include "jobs/GenerationalTask.h"
 #include "reference/Evaluator.h"
-#include "runtime/Runtime.h"
-
-#include <exception>
 
 namespace strata::gui {
 
@@ -29,36 +26,29 @@ MeasureJob::~MeasureJob() {
 MeasureOutcome MeasureJob::run(const CompileRequest& request, const Proceed& proceed) {
     MeasureOutcome outcome;
     outcome.request = request;
-    const EmulateOutcome predicted = EmulateJob::run(request, proceed);
-    if (!predicted.ok()) {
-        outcome.cancelled = predicted.cancelled;
-        outcome.failure = predicted.failure;
+    if (!request.graph || !request.target || !request.schedule) {
+        outcome.failure = {error("nothing to run: no model, target or schedule")};
         return outcome;
     }
-    if (!proceed(QStringLiteral("run"))) {
-        outcome.cancelled = true;
+    // Predicted and run through one flow: the program is checked once for both.
+    flow::Options options;
+    options.proceed = EmulateJob::proceedByName(proceed);
+    options.run.repeat = kRepeats;
+    flow::Result measured =
+        flow::measure({*request.graph, *request.target, *request.schedule},
+                      reference::sampleInputs(*request.graph, kInputSeed), options);
+    outcome.cancelled = measured.cancelled;
+    if (!measured.ok()) {
+        if (!measured.cancelled)
+            outcome.failure = std::move(measured.diagnostics);
         return outcome;
     }
-    // Core reports bad input as diagnostics; anything else must not reach the event loop.
-    try {
-        runtime::RunOptions options;
-        options.repeat = kRepeats;
-        const auto& emulation = *predicted.run;
-        auto measured =
-            runtime::run(*emulation.program, *request.target, *emulation.graph,
-                         reference::sampleInputs(*emulation.graph, kInputSeed), options);
-        if (!measured) {
-            outcome.failure = measured.takeDiagnostics();
-            return outcome;
-        }
-        auto run = std::make_shared<MeasuredRun>();
-        run->emulation = predicted.run;
-        run->measured = std::move(measured->trace);
-        run->totalsNs = std::move(measured->totalsNs);
-        outcome.run = std::move(run);
-    } catch (const std::exception& e) {
-        outcome.failure = {error(std::string("running on this computer failed: ") + e.what())};
-    }
+    auto run = std::make_shared<MeasuredRun>();
+    run->emulation = EmulateJob::takeEmulation(request, measured);
+    run->measured = std::move(measured.measured->trace);
+    run->totalsNs = std::move(measured.measured->totalsNs);
+    run->blockErrors = std::move(measured.blockErrors);
+    outcome.run = std::move(run);
     return outcome;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Runs a schedule on this computer off the UI thread: compiles and emulates it (EmulateJob::run,
-// so the prediction pairs with the run), then runs the program with the host runtime a few times
-// and keeps the median run's timeline. One job at a time; a newer job supersedes an older one,
+// Runs a schedule on this computer off the UI thread: compiles, emulates and runs it through one
+// flow (flow::measure: the program checked once, the prediction paired with the run), the
+// program run a few times with the host runtime and the median run's timeline kept. One job at a time; a newer job supersedes an older one,
 // whose result is dropped. A run in progress finishes its repeat (the runtime has no stop), but
 // cancel() drops its result and skips the remaining repeats' successors.
 

@@ -4,6 +4,7 @@
 // Immutable once made; shared between the views as std::shared_ptr<const MeasuredRun>.
 
 #include "runs/EmulationRun.h"
+#include "trace/BlockError.h"
 #include "trace/Trace.h"
 
 #include <memory>
@@ -15,6 +16,9 @@ struct MeasuredRun {
     std::shared_ptr<const EmulationRun> emulation; // the program run, and its prediction
     trace::Trace measured;        // the median repeat's timeline (Source::Measured)
     std::vector<double> totalsNs; // every repeat
+    // Per block, predicted against measured (flow::measure's, made off the UI thread); empty for
+    // a run restored from a project (HeatOverlay computes them then).
+    std::vector<trace::BlockError> blockErrors;
 };
 
 } // namespace strata::gui

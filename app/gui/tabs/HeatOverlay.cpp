@@ -4,6 +4,7 @@
 #include "controllers/MeasureController.h"
 #include "document/ScheduleDocument.h"
 #include "document/SchedulePresentation.h"
+#include "trace/BlockError.h"
 #include "trace/TraceSummary.h"
 #include "views/Format.h"
 #include "views/graph/GraphScene.h"
@@ -23,17 +24,17 @@ QString percentText(double fraction) {
     return QStringLiteral("%1%").arg(100 * fraction, 0, 'f', 1);
 }
 
-// |predicted - measured| / measured per block of one run on this computer.
+// |predicted - measured| / measured per block of one run on this computer (trace/BlockError.h),
+// for the blocks measured to take time.
 std::unordered_map<int, double> predictionErrors(const MeasuredRun& run) {
-    std::unordered_map<int, double> predicted, errors;
-    for (const auto& b : trace::summarize(run.emulation->trace).blocks)
-        predicted[b.block] = static_cast<double>(b.timePs);
-    for (const auto& b : trace::summarize(run.measured).blocks) {
-        const auto p = predicted.find(b.block);
-        if (b.timePs > 0 && p != predicted.end())
-            errors[b.block] =
-                std::abs(p->second - static_cast<double>(b.timePs)) / static_cast<double>(b.timePs);
-    }
+    std::vector<trace::BlockError> restored; // a run restored from a project carries none
+    if (run.blockErrors.empty())
+        restored = trace::blockErrors(trace::summarize(run.emulation->trace),
+                                      trace::summarize(run.measured));
+    std::unordered_map<int, double> errors;
+    for (const trace::BlockError& e : run.blockErrors.empty() ? restored : run.blockErrors)
+        if (e.measuredPs > 0)
+            errors[e.block] = std::abs(e.error);
     return errors;
 }
 
