@@ -48,7 +48,7 @@ std::vector<Candidate> SearchRun::evaluateStarts() {
         for (auto s :
              {schedule::Strategy::PerOp, schedule::Strategy::Rules, schedule::Strategy::FuseMax})
             starts.push_back(schedule::makeSchedule(m_graph, m_target, s));
-    const auto evaluations = evaluate(starts);
+    const auto evaluations = evaluate(starts, Admit::Any);
     std::vector<Candidate> valid;
     for (std::size_t i = 0; i < starts.size(); ++i) {
         m_result.baselines.push_back({starts[i].strategy, starts[i], evaluations[i]});
@@ -60,6 +60,12 @@ std::vector<Candidate> SearchRun::evaluateStarts() {
 
 std::vector<std::optional<Evaluation>>
 SearchRun::evaluate(const std::vector<schedule::Schedule>& candidates) {
+    return evaluate(candidates,
+                    m_options.space.slicedFusion ? Admit::Any : Admit::WithoutSlicedFusion);
+}
+
+std::vector<std::optional<Evaluation>>
+SearchRun::evaluate(const std::vector<schedule::Schedule>& candidates, Admit admit) {
     std::vector<std::optional<Evaluation>> out(candidates.size());
     std::vector<std::uint64_t> hashes(candidates.size());
     std::vector<std::size_t> fresh; // indices of unseen candidates, first occurrence only
@@ -82,15 +88,15 @@ SearchRun::evaluate(const std::vector<schedule::Schedule>& candidates) {
     for (std::size_t i : fresh)
         batch.push_back(candidates[i]);
     const std::vector<Outcome> outcomes =
-        batch.empty() ? std::vector<Outcome>{} : m_pool.evaluate(batch, m_stop);
+        batch.empty() ? std::vector<Outcome>{} : m_pool.evaluate(batch, m_stop, admit);
     bool news = false;
     for (std::size_t k = 0; k < fresh.size(); ++k) {
         const Outcome& o = outcomes[k];
         if (o.status == Outcome::Status::NotRun)
             continue;
         news = true;
-        if (o.status == Outcome::Status::Invalid) {
-            ++m_result.invalid;
+        if (o.status == Outcome::Status::Invalid || o.status == Outcome::Status::LeftOut) {
+            ++(o.status == Outcome::Status::Invalid ? m_result.invalid : m_result.leftOut);
             m_seen.emplace(hashes[fresh[k]], std::nullopt);
             continue;
         }
