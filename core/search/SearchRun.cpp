@@ -3,7 +3,9 @@
 #include "schedule/Strategies.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
+#include <thread>
 
 namespace strata::search {
 namespace {
@@ -44,10 +46,26 @@ std::uint64_t SearchRun::hashOf(const schedule::Schedule& schedule) {
 
 std::vector<Candidate> SearchRun::evaluateStarts() {
     std::vector<schedule::Schedule> starts = m_options.starts;
-    if (starts.empty())
-        for (auto s :
-             {schedule::Strategy::PerOp, schedule::Strategy::Rules, schedule::Strategy::FuseMax})
-            starts.push_back(schedule::makeSchedule(m_graph, m_target, s));
+    if (starts.empty()) {
+        // The strategies tile many trial blocks each (seconds on a large model): with more than
+        // one worker, fuse-max is made on a thread of its own.
+        const std::array strategies = {schedule::Strategy::FuseMax, schedule::Strategy::PerOp,
+                                       schedule::Strategy::Rules};
+        std::array<schedule::Schedule, strategies.size()> made;
+        auto make = [&](std::size_t i) {
+            made[i] = schedule::makeSchedule(m_graph, m_target, strategies[i]);
+        };
+        {
+            std::jthread fuseMax;
+            if (m_pool.threads() > 1)
+                fuseMax = std::jthread(make, 0);
+            else
+                make(0);
+            for (std::size_t i = 1; i < strategies.size(); ++i)
+                make(i);
+        }
+        starts = {made[1], made[2], made[0]}; // per-op, rules, fuse-max
+    }
     const auto evaluations = evaluate(starts, Admit::Any);
     std::vector<Candidate> valid;
     for (std::size_t i = 0; i < starts.size(); ++i) {
