@@ -35,6 +35,7 @@ struct SearchArgs {
     std::int64_t maxCandidates = 0;
     int threads = 0;
     bool noReuse = false;
+    bool slicedFusion = false;
     int measure = 0;
     int measureRuns = 5;
     std::string output;
@@ -106,6 +107,7 @@ nlohmann::ordered_json resultJson(const search::SearchResult& r,
         {"best", bestJson},
         {"evaluated", r.evaluated},
         {"invalid", r.invalid},
+        {"left_out", r.leftOut},
         {"seconds", r.seconds},
         {"pareto", pareto},
         {"history", history}};
@@ -132,10 +134,10 @@ void printText(const search::SearchResult& r, const search::SearchOptions& optio
                const std::vector<search::MeasuredCandidate>& measured) {
     std::cout << fmt::format(
         "Searched '{}' on {} ({}, objective {}, seed {}): {} candidates in {:.1f} s ({:.1f}/s), "
-        "{} invalid skipped{}\n",
+        "{} invalid skipped, {} sliced fusions left out{}\n",
         graph.name, target.name, search::algorithmName(options.algorithm),
         search::objectiveName(options.objective), options.seed, r.evaluated, r.seconds,
-        r.seconds > 0 ? double(r.evaluated) / r.seconds : 0.0, r.invalid,
+        r.seconds > 0 ? double(r.evaluated) / r.seconds : 0.0, r.invalid, r.leftOut,
         r.cancelled ? " (cancelled)" : "");
     std::optional<search::Evaluation> bestBaseline;
     for (const auto& b : r.baselines) {
@@ -214,6 +216,7 @@ int runSearch(const SearchArgs& args) {
     options.maxEvaluations = args.maxCandidates;
     options.threads = args.threads;
     options.reuse = !args.noReuse;
+    options.space.slicedFusion = args.slicedFusion;
     options.keep = std::max(1, args.measure);
 
     // A line on stderr every few seconds, so a long budget is not silence.
@@ -302,6 +305,9 @@ void addSearchCommand(CLI::App& app, int& exitCode) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_flag("--no-reuse", args->noReuse,
                   "Compile and emulate every candidate whole (no per-stretch reuse; same results, slower)");
+    cmd->add_flag("--sliced-fusion", args->slicedFusion,
+                  "Also try fusions that fit working memory only with a convolution's input "
+                  "channels in slices (left out by default, as fuse-max leaves them out)");
     cmd->add_option("--measure", args->measure,
                     "Run the K best predicted on this machine and keep the measured fastest")
         ->check(CLI::NonNegativeNumber);

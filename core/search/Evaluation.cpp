@@ -5,6 +5,7 @@
 #include "compiler/passes/InsertTransfers.h"
 #include "emulator/Emulator.h"
 #include "schedule/Validate.h"
+#include "search/SlicedFusion.h"
 
 #include <algorithm>
 #include <variant>
@@ -28,16 +29,27 @@ Evaluator::Evaluator(const ir::Graph& graph, const target::Target& target, bool 
             m_refused = true;
 }
 
-std::optional<Evaluation> Evaluator::evaluate(const schedule::Schedule& schedule) {
+std::optional<Evaluation> Evaluator::evaluate(const schedule::Schedule& schedule, Admit admit) {
+    m_leftOut = false;
     if (m_stretches) {
-        auto e = byStretches(schedule);
+        auto e = byStretches(schedule, admit);
         if (!e || e->emulatedPs >= 0)
             return e;
+        admit = Admit::Any; // byStretches checked it
     }
-    return compileAndEmulate(schedule);
+    return compileAndEmulate(schedule, admit);
 }
 
-std::optional<Evaluation> Evaluator::compileAndEmulate(const schedule::Schedule& schedule) {
+std::optional<Evaluation> Evaluator::compileAndEmulate(const schedule::Schedule& schedule,
+                                                       Admit admit) {
+    if (admit == Admit::WithoutSlicedFusion) {
+        std::vector<Diagnostic> ignored;
+        const schedule::ScheduleAnalysis analysis =
+            schedule::analyzeSchedule(schedule, m_graph, m_target, ignored, &m_cache.analysis());
+        if ((m_leftOut =
+                 fusionForcesSlices(schedule, analysis, m_graph, m_target, m_cache.analysis())))
+            return std::nullopt;
+    }
     // compile() checks the schedule first (schedule::checkSchedule, its tiling from the cache) and
     // stops there when it does not validate, so an invalid candidate costs no more than that.
     compiler::CompileOptions options;
@@ -63,7 +75,7 @@ std::optional<Evaluation> Evaluator::compileAndEmulate(const schedule::Schedule&
     return e;
 }
 
-std::optional<Evaluation> Evaluator::byStretches(const schedule::Schedule& schedule) {
+std::optional<Evaluation> Evaluator::byStretches(const schedule::Schedule& schedule, Admit admit) {
     if (m_refused)
         return std::nullopt;
     // compile()'s steps up to insert-transfers, on the same cache (Pipeline.cpp).
@@ -74,6 +86,10 @@ std::optional<Evaluation> Evaluator::byStretches(const schedule::Schedule& sched
     schedule::ScheduleCheck check =
         schedule::checkSchedule(schedule, m_graph, m_target, &m_cache.analysis());
     if (!check.valid())
+        return std::nullopt;
+    if (admit == Admit::WithoutSlicedFusion &&
+        (m_leftOut =
+             fusionForcesSlices(schedule, check.analysis, m_graph, m_target, m_cache.analysis())))
         return std::nullopt;
     compiler::CompileState state{m_graph, m_target, schedule, std::move(check.analysis),
                                  {},      {},       {}};

@@ -23,6 +23,10 @@ struct Evaluation {
     bool operator==(const Evaluation&) const = default;
 };
 
+// Which candidates evaluate() takes in: every valid one, or not those whose fusion fits only in
+// input-channel slices (search/SlicedFusion.h; the search's default for what it draws).
+enum class Admit { Any, WithoutSlicedFusion };
+
 // Compiles and emulates schedules of one graph on one target. Not thread-safe (one compile cache
 // per evaluator); give each worker its own.
 //
@@ -35,23 +39,27 @@ class Evaluator {
   public:
     Evaluator(const ir::Graph& graph, const target::Target& target, bool reuse = true);
 
-    // nullopt when the schedule does not validate or the compiler or emulator refuse it: such a
-    // candidate is skipped, never counted.
-    std::optional<Evaluation> evaluate(const schedule::Schedule& schedule);
+    // nullopt when the schedule does not validate, `admit` leaves it out, or the compiler or
+    // emulator refuse it: such a candidate is skipped, never counted.
+    std::optional<Evaluation> evaluate(const schedule::Schedule& schedule,
+                                       Admit admit = Admit::Any);
 
+    // Whether the last evaluate() left its candidate out for `admit` (it validates).
+    bool leftOut() const { return m_leftOut; }
     bool reusing() const { return m_stretches != nullptr; }
     const StretchTimes* stretches() const { return m_stretches.get(); }
 
   private:
-    std::optional<Evaluation> compileAndEmulate(const schedule::Schedule& schedule);
-    // nullopt when the schedule is invalid; an Evaluation without a time (`emulatedPs` < 0)
-    // when the stretches cannot be timed apart (then emulate the whole program).
-    std::optional<Evaluation> byStretches(const schedule::Schedule& schedule);
+    std::optional<Evaluation> compileAndEmulate(const schedule::Schedule& schedule, Admit admit);
+    // nullopt when the schedule is invalid or not admitted; an Evaluation without a time
+    // (`emulatedPs` < 0) when the stretches cannot be timed apart (then emulate the whole program).
+    std::optional<Evaluation> byStretches(const schedule::Schedule& schedule, Admit admit);
 
     const ir::Graph& m_graph;
     const target::Target& m_target;
     compiler::CompileCache m_cache;
     std::unique_ptr<StretchTimes> m_stretches; // with reuse
+    bool m_leftOut = false;
     bool m_refused = false;                    // an op no kernel runs: every schedule is refused
 };
 

@@ -15,7 +15,7 @@ EvaluatorPool::EvaluatorPool(const ir::Graph& graph, const target::Target& targe
 }
 
 std::vector<Outcome> EvaluatorPool::evaluate(std::span<const schedule::Schedule> candidates,
-                                             std::stop_token stop) {
+                                             std::stop_token stop, Admit admit) {
     std::vector<Outcome> outcomes(candidates.size());
     std::atomic<std::size_t> next{0};
     auto work = [&](Evaluator& evaluator) {
@@ -25,10 +25,11 @@ std::vector<Outcome> EvaluatorPool::evaluate(std::span<const schedule::Schedule>
             const std::size_t i = next.fetch_add(1);
             if (i >= candidates.size())
                 return;
-            if (auto e = evaluator.evaluate(candidates[i]))
+            if (auto e = evaluator.evaluate(candidates[i], admit))
                 outcomes[i] = {Outcome::Status::Evaluated, *e};
             else
-                outcomes[i].status = Outcome::Status::Invalid;
+                outcomes[i].status =
+                    evaluator.leftOut() ? Outcome::Status::LeftOut : Outcome::Status::Invalid;
         }
     };
     const std::size_t helpers = std::min(m_evaluators.size(), candidates.size());

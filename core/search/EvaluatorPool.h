@@ -15,7 +15,7 @@
 namespace strata::search {
 
 struct Outcome {
-    enum class Status { NotRun, Invalid, Evaluated } status = Status::NotRun;
+    enum class Status { NotRun, Invalid, LeftOut, Evaluated } status = Status::NotRun;
     Evaluation evaluation; // when Evaluated
 };
 
@@ -28,7 +28,7 @@ class EvaluatorPool {
 
     // outcomes[i] is candidates[i]'s; NotRun for those not started when `stop` was requested.
     std::vector<Outcome> evaluate(std::span<const schedule::Schedule> candidates,
-                                  std::stop_token stop);
+                                  std::stop_token stop, Admit admit = Admit::Any);
 
   private:
     std::vector<std::unique_ptr<Evaluator>> m_evaluators;

@@ -20,6 +20,9 @@ struct SearchSpace {
     bool mp = true;
     bool tiles = true;
     bool buffering = true;
+    // Fusions that fit only in input-channel slices where their ops alone need none
+    // (search/SlicedFusion.h): left out unless asked for, as fuse-max leaves them out.
+    bool slicedFusion = false;
 };
 
 // The mp values tried: powers of two up to the target's cores, and the cores themselves.

@@ -71,6 +71,7 @@ struct SearchResult {
     std::vector<HistoryPoint> history; // one point per improvement of the best
     std::int64_t evaluated = 0;        // candidates compiled and emulated
     std::int64_t invalid = 0;          // candidates that did not validate (skipped)
+    std::int64_t leftOut = 0;          // sliced fusions left out (SearchSpace::slicedFusion)
     double seconds = 0;
     bool cancelled = false; // the stop token ended it
 };

@@ -3,7 +3,9 @@
 #include "schedule/Strategies.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
+#include <thread>
 
 namespace strata::search {
 namespace {
@@ -44,11 +46,27 @@ std::uint64_t SearchRun::hashOf(const schedule::Schedule& schedule) {
 
 std::vector<Candidate> SearchRun::evaluateStarts() {
     std::vector<schedule::Schedule> starts = m_options.starts;
-    if (starts.empty())
-        for (auto s :
-             {schedule::Strategy::PerOp, schedule::Strategy::Rules, schedule::Strategy::FuseMax})
-            starts.push_back(schedule::makeSchedule(m_graph, m_target, s));
-    const auto evaluations = evaluate(starts);
+    if (starts.empty()) {
+        // The strategies tile many trial blocks each (seconds on a large model): with more than
+        // one worker, fuse-max is made on a thread of its own.
+        const std::array strategies = {schedule::Strategy::FuseMax, schedule::Strategy::PerOp,
+                                       schedule::Strategy::Rules};
+        std::array<schedule::Schedule, strategies.size()> made;
+        auto make = [&](std::size_t i) {
+            made[i] = schedule::makeSchedule(m_graph, m_target, strategies[i]);
+        };
+        {
+            std::jthread fuseMax;
+            if (m_pool.threads() > 1)
+                fuseMax = std::jthread(make, 0);
+            else
+                make(0);
+            for (std::size_t i = 1; i < strategies.size(); ++i)
+                make(i);
+        }
+        starts = {made[1], made[2], made[0]}; // per-op, rules, fuse-max
+    }
+    const auto evaluations = evaluate(starts, Admit::Any);
     std::vector<Candidate> valid;
     for (std::size_t i = 0; i < starts.size(); ++i) {
         m_result.baselines.push_back({starts[i].strategy, starts[i], evaluations[i]});
@@ -60,6 +78,12 @@ std::vector<Candidate> SearchRun::evaluateStarts() {
 
 std::vector<std::optional<Evaluation>>
 SearchRun::evaluate(const std::vector<schedule::Schedule>& candidates) {
+    return evaluate(candidates,
+                    m_options.space.slicedFusion ? Admit::Any : Admit::WithoutSlicedFusion);
+}
+
+std::vector<std::optional<Evaluation>>
+SearchRun::evaluate(const std::vector<schedule::Schedule>& candidates, Admit admit) {
     std::vector<std::optional<Evaluation>> out(candidates.size());
     std::vector<std::uint64_t> hashes(candidates.size());
     std::vector<std::size_t> fresh; // indices of unseen candidates, first occurrence only
@@ -82,15 +106,15 @@ SearchRun::evaluate(const std::vector<schedule::Schedule>& candidates) {
     for (std::size_t i : fresh)
         batch.push_back(candidates[i]);
     const std::vector<Outcome> outcomes =
-        batch.empty() ? std::vector<Outcome>{} : m_pool.evaluate(batch, m_stop);
+        batch.empty() ? std::vector<Outcome>{} : m_pool.evaluate(batch, m_stop, admit);
     bool news = false;
     for (std::size_t k = 0; k < fresh.size(); ++k) {
         const Outcome& o = outcomes[k];
         if (o.status == Outcome::Status::NotRun)
             continue;
         news = true;
-        if (o.status == Outcome::Status::Invalid) {
-            ++m_result.invalid;
+        if (o.status == Outcome::Status::Invalid || o.status == Outcome::Status::LeftOut) {
+            ++(o.status == Outcome::Status::Invalid ? m_result.invalid : m_result.leftOut);
             m_seen.emplace(hashes[fresh[k]], std::nullopt);
             continue;
         }

@@ -44,6 +44,10 @@ class SearchRun {
     SearchResult finish();
 
   private:
+    // evaluate() with `admit`: the starts are taken as they are, drawn candidates as the space
+    // says (SearchSpace::slicedFusion).
+    std::vector<std::optional<Evaluation>>
+    evaluate(const std::vector<schedule::Schedule>& candidates, Admit admit);
     void record(const schedule::Schedule& schedule, const Evaluation& evaluation);
     double elapsed() const;
 

@@ -204,6 +204,14 @@ class BlockWriter {
         std::set<int> cores(block.coreOfTile.begin(), block.coreOfTile.end());
         code.cores.assign(cores.begin(), cores.end());
         m_out.code = code;
+        // Per tile: a transfer and a wait for each load and store, a compute for each op, two
+        // loads, two waits and a compute for each later slice. Reserving spares the regrowth.
+        std::size_t expected =
+            4 * static_cast<std::size_t>(m_t.cores()) * (block.resident().size() + 2);
+        for (const auto& tile : block.tiles())
+            expected += 2 * (tile.loads.size() + tile.stores.size()) + tile.ops.size() +
+                        5 * static_cast<std::size_t>(tile.slices() - 1);
+        m_out.instructions.reserve(expected);
         if (total > m_t.workingMemoryBytes()) {
             m_out.diagnostics.push_back(error("working-memory plan needs " + formatBytes(total) + " (resident " +
                                                     formatBytes(residentBytes) + " + " + std::to_string(block.buffering) +

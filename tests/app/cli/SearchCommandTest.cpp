@@ -42,6 +42,7 @@ TEST(SearchCommand, JsonHasTheDocumentedKeysAndTheBestFileValidates) {
     EXPECT_GT(j["evaluated"].get<int>(), 0);
     EXPECT_LE(j["evaluated"].get<int>(), 30);
     EXPECT_TRUE(j["seconds"].is_number());
+    EXPECT_GE(j["left_out"].get<int>(), 0);
     ASSERT_FALSE(j["pareto"].empty());
     for (const auto& p : j["pareto"]) {
         EXPECT_TRUE(p["emulated_ns"].is_number());
@@ -77,6 +78,7 @@ TEST(SearchCommand, NoReuseFindsTheSameBest) {
     EXPECT_EQ(ja["best"], jb["best"]);
     EXPECT_EQ(ja["evaluated"], jb["evaluated"]);
     EXPECT_EQ(ja["invalid"], jb["invalid"]);
+    EXPECT_EQ(ja["left_out"], jb["left_out"]);
 }
 
 TEST(SearchCommand, MeasureRunsTheBestOnTheHost) {
