@@ -302,9 +302,12 @@ class Calibration {
                     const ir::Op& op = graph->op(in.from.op);
                     const auto& compute = std::get<compiler::Compute>(in.body);
                     // A global pool's figure counts elements read (computeWork counts its outputs).
-                    const double work = emulator::isGlobalPool(op)
-                                            ? emulator::elementsRead(compute)
-                                            : emulator::computeWork(compute, op.opClass);
+                    // Padded lanes counted as the emulator charges them (ComputeCost.h).
+                    const double work =
+                        emulator::isGlobalPool(op)
+                            ? emulator::elementsRead(compute)
+                            : emulator::computeWork(compute, op.opClass) *
+                                  emulator::paddedLaneFactor(compute, op, m_host.channelGranule);
                     const std::size_t fitClass =
                         emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
                         : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass

@@ -21,6 +21,21 @@ double computeWork(const compiler::Compute& compute, ir::OpClass opClass) {
     return elementsOf(opClass == ir::OpClass::Reduction ? compute.inputs : compute.outputs);
 }
 
+double paddedLaneFactor(const compiler::Compute& compute, const ir::Op& op, int channelGranule) {
+    if (channelGranule <= 1 || compute.outputs.empty() ||
+        (op.opClass != ir::OpClass::Conv && op.opClass != ir::OpClass::MatMul))
+        return 1;
+    const tiling::Region& out = compute.outputs.front().region;
+    if (out.size() < 2)
+        return 1;
+    const std::size_t d = op.opClass == ir::OpClass::Conv ? 1 : out.size() - 1;
+    const std::int64_t channels = out[d].size();
+    if (channels <= 0)
+        return 1;
+    const std::int64_t lanes = (channels + channelGranule - 1) / channelGranule * channelGranule;
+    return double(lanes) / double(channels);
+}
+
 double elementsRead(const compiler::Compute& compute) {
     return elementsOf(compute.inputs);
 }

@@ -13,6 +13,12 @@
 namespace strata::emulator {
 
 double computeWork(const compiler::Compute& compute, ir::OpClass opClass);
+// What a convolution's or matrix product's compute costs beyond its FLOPs when its output
+// channels (dimension 1 of a convolution's output region, the last of a matrix product's) are
+// not whole vectors of `channelGranule` (target::Target::channelGranule): the hardware computes
+// the rounded-up count, padded lanes included, so 2 channels cost what 16 do with AVX-512.
+// round_up(channels, granule) / channels; 1 for every other op, or a granule of 1.
+double paddedLaneFactor(const compiler::Compute& compute, const ir::Op& op, int channelGranule);
 // Elements of the instruction's input regions (a global pool's work in its `global_pool` figure's
 // unit, which calibration fits).
 double elementsRead(const compiler::Compute& compute);

@@ -141,7 +141,12 @@ class Describer {
             const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
             const bool macs = opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul;
             const double throughput = step.op != kNoInstruction ? m_facts.opThroughput[step.op] : m_target.throughput.of(opClass);
-            const double work = macs                                ? c->flops / 2
+            // Output channels that are not whole vectors cost as if they were (padded lanes).
+            const double lanes =
+                macs && step.op != kNoInstruction
+                    ? paddedLaneFactor(*c, m_graph.ops[step.op], m_target.channelGranule)
+                    : 1;
+            const double work = macs                                ? c->flops / 2 * lanes
                                 : opClass == ir::OpClass::Reduction ? inputElements
                                                                     : outputElements;
             step.amount = cyclesAtThroughput(work, throughput, m_target);

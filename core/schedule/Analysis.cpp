@@ -45,9 +45,10 @@ std::string explicitTileProblem(const TileSpec& tile, const ir::Shape& shape) {
     return {};
 }
 
-TilingOutcome tileBlock(const Block& block, const ir::Graph& graph, std::uint64_t capacity) {
+TilingOutcome tileBlock(const Block& block, const ir::Graph& graph, const target::Target& target) {
     TilingOutcome outcome;
-    tiling::BlockTiler tiler(graph, block.ops);
+    const std::uint64_t capacity = target.workingMemoryBytes();
+    tiling::BlockTiler tiler(graph, block.ops, target.channelGranule);
     const ir::Op& producer = graph.op(graph.value(tiler.anchor()).producer);
     outcome.anchorOp = static_cast<std::size_t>(
         std::lower_bound(block.ops.begin(), block.ops.end(), graph.value(tiler.anchor()).producer) - block.ops.begin());
@@ -97,9 +98,10 @@ BlockAnalysis analyzeBlock(const Block& block, const ir::Graph& graph, const tar
     if (cache && cache->isFor(graph, target)) {
         std::string signature = blockSignature(block, graph);
         outcome = cache->find(signature);
-        if (!outcome) outcome = &cache->insert(std::move(signature), tileBlock(block, graph, result.workingMemoryBytes));
+        if (!outcome)
+            outcome = &cache->insert(std::move(signature), tileBlock(block, graph, target));
     } else {
-        local = tileBlock(block, graph, result.workingMemoryBytes);
+        local = tileBlock(block, graph, target);
         outcome = &*local;
     }
     result.anchor = graph.op(block.ops[outcome->anchorOp]).outputs[outcome->anchorOutput];

@@ -30,6 +30,7 @@ struct Knobs {
     int mp = 1;
     int buffering = 2;
     std::uint64_t capacity = 0;
+    std::int64_t channelGranule = 1; // the target's output channels per vector
 };
 
 // The block's buffering: the requested one if some tile fits with it, else single buffering.
@@ -80,7 +81,7 @@ std::vector<OpGroup> rules(const ir::Graph& graph) {
 
 // Cost of a candidate block with its best grid; nullopt when no tile fits.
 std::optional<tiling::BlockCost> bestCost(const ir::Graph& graph, const OpGroup& ops, const Knobs& knobs) {
-    tiling::BlockTiler tiler(graph, ops);
+    tiling::BlockTiler tiler(graph, ops, knobs.channelGranule);
     if (knobs.buffering > 1)
         if (auto cost = tiler.chooseAndEvaluate(knobs.capacity, knobs.buffering, knobs.mp)) return cost;
     return tiler.chooseAndEvaluate(knobs.capacity, 1, knobs.mp);
@@ -127,6 +128,7 @@ Schedule makeSchedule(const ir::Graph& graph, const target::Target& target, Stra
     knobs.mp = options.mp > 0 ? std::min(options.mp, target.maxMp()) : target.maxMp();
     knobs.buffering = std::clamp(options.buffering, 1, 2);
     knobs.capacity = target.workingMemoryBytes();
+    knobs.channelGranule = target.channelGranule;
 
     std::vector<OpGroup> groups;
     switch (strategy) {
@@ -145,7 +147,8 @@ Schedule makeSchedule(const ir::Graph& graph, const target::Target& target, Stra
         Block block;
         block.id = static_cast<int>(schedule.blocks.size());
         block.mp = knobs.mp;
-        block.buffering = fittingBuffering(tiling::BlockTiler(graph, ops), knobs);
+        block.buffering =
+            fittingBuffering(tiling::BlockTiler(graph, ops, knobs.channelGranule), knobs);
         block.ops = std::move(ops);
         schedule.blocks.push_back(std::move(block));
     }

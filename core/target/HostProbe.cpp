@@ -200,6 +200,35 @@ void probeClock(const fs::path& root, HostFacts& facts) {
     facts.notes.push_back("clock unknown (no cpufreq, no 'cpu MHz'); kept the file's clock_hz");
 }
 
+// The widest float vector the CPU has, from /proc/cpuinfo's flags (x86 "flags", ARM
+// "Features"): oneDNN's f32 kernels compute 16 output channels at once with AVX-512, 8 with AVX2.
+void probeVectorWidth(const fs::path& root, HostFacts& facts) {
+    std::ifstream cpuinfo(root / "proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        const std::size_t colon = line.find(':');
+        if ((!line.starts_with("flags") && !line.starts_with("Features")) ||
+            colon == std::string::npos)
+            continue;
+        std::istringstream words(line.substr(colon + 1));
+        bool avx512 = false, avx2 = false, narrow = false;
+        for (std::string word; words >> word;) {
+            avx512 = avx512 || word == "avx512f";
+            avx2 = avx2 || word == "avx2";
+            narrow = narrow || word == "sse2" || word == "asimd" || word == "neon";
+        }
+        facts.vectorFloats = avx512 ? 16 : avx2 ? 8 : narrow ? 4 : 1;
+        const char* isa = avx512   ? "AVX-512"
+                          : avx2   ? "AVX2"
+                          : narrow ? "SSE2/NEON"
+                                   : "no known SIMD";
+        facts.notes.push_back(std::to_string(facts.vectorFloats) + " floats per vector (" + isa +
+                              ", /proc/cpuinfo flags)");
+        return;
+    }
+    facts.notes.push_back("vector width unknown (no cpuinfo flags); assumed 1 float");
+}
+
 void appendNote(std::string& note, const std::string& text) {
     if (!note.empty()) note += "; ";
     note += text;
@@ -214,6 +243,7 @@ HostFacts probeHost(const std::filesystem::path& root) {
     probeL2(root, facts);
     probeMemory(root, facts);
     probeClock(root, facts);
+    probeVectorWidth(root, facts);
     return facts;
 }
 
@@ -221,6 +251,7 @@ void applyHostFacts(Target& target, const HostFacts& facts) {
     target.groups = 1;
     target.coresPerGroup = std::max(facts.cpus, 1);
     if (facts.maxClockHz > 0) target.clockHz = facts.maxClockHz;
+    target.channelGranule = std::max(facts.vectorFloats, 1);
     for (MemorySpace& memory : target.memories) {
         if (memory.name == target.workingMemory && facts.l2BytesPerCore > 0) {
             memory.capacityBytes = facts.l2BytesPerCore;

@@ -17,6 +17,7 @@ struct HostFacts {
     std::uint64_t l2BytesPerCore = 0; // an L2 shared by k CPUs counts 1/k to each
     std::uint64_t memoryBytes = 0;    // physical RAM
     double maxClockHz = 0;            // 0 when unknown
+    int vectorFloats = 1;             // floats per SIMD register: 16 AVX-512, 8 AVX2, 4 SSE/NEON
     std::vector<std::string> notes;   // where each figure came from, and every fallback taken
 };
 
@@ -27,7 +28,8 @@ HostFacts probeHost(const std::filesystem::path& root = "/");
 
 // Overwrites what a detect_host target leaves to the probe: groups = 1, cores per group = CPUs,
 // working memory capacity = per-core L2, main memory capacity = RAM, clock = max clock when
-// known. The description and the two memories' notes say which facts were probed.
+// known, channel granule = floats per vector. The description and the two memories' notes say which
+// facts were probed.
 void applyHostFacts(Target& target, const HostFacts& facts);
 
 } // namespace strata::target

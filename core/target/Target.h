@@ -191,6 +191,11 @@ struct Target {
     Overheads overheads;
     std::string workingMemory;         // core-scoped SRAM space compute operands live in
     std::string mainMemory;            // DRAM space tensors live in between blocks
+    // Output channels a convolution or matrix product computes together (one vector of its
+    // compute unit: 16 floats with AVX-512, 8 with AVX2). A tile with fewer, or a count that is
+    // not a multiple, costs as if rounded up, so the tiler keeps whole vectors of output channels
+    // and the emulator charges the padded lanes (docs/TARGETS.md). 1: every channel on its own.
+    int channelGranule = 1;
     std::vector<MemorySpace> memories;
     std::vector<SharedResource> resources;
     std::vector<TransferPath> paths;

@@ -45,6 +45,9 @@ inline constexpr std::string_view kDepthwiseRowKey = "depthwise_row";
 // Optional compute.overhead_cycles key: a reduction's cost per output element (default 0).
 inline constexpr std::string_view kReductionOutputKey = "reduction_output";
 
+// Optional compute key: output channels per vector (Target::channelGranule, default 1).
+inline constexpr std::string_view kChannelGranuleKey = "channel_granule";
+
 static_assert(kThroughputKeys.size() == static_cast<std::size_t>(ir::OpClass::Other) + 1,
               "one throughput key per op class");
 

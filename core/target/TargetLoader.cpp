@@ -106,8 +106,10 @@ void readCompute(FieldReader compute, Target& target) {
                                format::kConvOutputKey, format::kDepthwiseRowKey,
                                format::kReductionOutputKey});
 
-    compute.warnUnknownKeys(
-        {"working_memory", "main_memory", "throughput_per_cycle", "overhead_cycles"});
+    if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
+        target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);
+    compute.warnUnknownKeys({"working_memory", "main_memory", "throughput_per_cycle",
+                             "overhead_cycles", format::kChannelGranuleKey});
 }
 
 void readMemories(FieldReader& root, Target& target) {

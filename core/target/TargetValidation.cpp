@@ -131,6 +131,8 @@ void checkMachine(const Target& target, Checker& check) {
         if (figure != 0) // optional: 0 means "as the op's class"
             check.positive("compute.throughput_per_cycle." + std::string(key), figure,
                            kMinThroughputPerCycle, kMaxThroughputPerCycle, "throughput");
+    check.count("compute." + std::string(format::kChannelGranuleKey), target.channelGranule,
+                kMaxChannelGranule, "channel granule");
     const Overheads& o = target.overheads;
     check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
                       "overhead");

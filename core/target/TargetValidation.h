@@ -28,6 +28,9 @@ inline constexpr double kMaxThroughputPerCycle = 1e9;
 inline constexpr double kMaxOverheadCycles = 1e9;
 // Per-unit costs of convolutions (compute.overhead_cycles.conv_output, depthwise_row).
 inline constexpr double kMaxUnitCycles = 1e6;
+// Output channels per vector: 16 floats for AVX-512, 64 bytes wider still on some accelerators;
+// thousands are a typo.
+inline constexpr int kMaxChannelGranule = 1024;
 
 // Every violated rule as an error whose Location.field is the JSON field path of the offending
 // value ("paths[2].from") and whose Location.file is `file`. Empty when the target is valid.

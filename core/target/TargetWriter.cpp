@@ -103,6 +103,8 @@ std::string targetToJson(const Target& target) {
           {"wait", number(o.waitCycles)},
           {"barrier", number(o.barrierCycles)}}},
     };
+    if (target.channelGranule != 1)
+        out["compute"][std::string(format::kChannelGranuleKey)] = target.channelGranule;
     // The per-unit costs only when set, so targets without them are written as before.
     if (o.convOutputCycles != 0) out["compute"]["overhead_cycles"][std::string(format::kConvOutputKey)] = number(o.convOutputCycles);
     if (o.depthwiseRowCycles != 0)

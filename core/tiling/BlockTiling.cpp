@@ -82,8 +82,10 @@ struct BlockTiler::TileResult {
     std::vector<Item> items;                         // every value the tile holds, local order
 };
 
-BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops)
-    : m_graph(graph), m_ops(ops.begin(), ops.end()) {
+BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops,
+                       std::int64_t channelGranule)
+    : m_graph(graph), m_ops(ops.begin(), ops.end()),
+      m_granule(std::max<std::int64_t>(1, channelGranule)) {
     assert(!m_ops.empty());
     assert(std::is_sorted(m_ops.begin(), m_ops.end()));
 
@@ -138,6 +140,7 @@ BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops)
             }
         m_outputs.push_back(m_anchor);
     }
+    findChannelDim();
 }
 
 const ir::Shape& BlockTiler::anchorShape() const { return m_graph.value(m_anchor).shape; }
@@ -181,6 +184,45 @@ void BlockTiler::findSlicedOp() {
         m_sliceWeight = lw;
         m_sliceChannelCount = xv.shape[1];
     }
+}
+
+void BlockTiler::findChannelDim() {
+    const ir::Shape& anchor = anchorShape();
+    double most = -1;
+    for (ir::OpId id : m_ops) {
+        const ir::Op& op = m_graph.op(id);
+        if (op.opClass != ir::OpClass::Conv && op.opClass != ir::OpClass::MatMul)
+            continue;
+        if (op.outputs.empty() || !op.outputs[0].valid())
+            continue;
+        const ir::Shape& out = m_graph.value(op.outputs[0]).shape;
+        if (out.size() < 2 || out.size() != anchor.size())
+            continue;
+        // NCHW convolutions make channels in dimension 1, matrix products in the last.
+        const std::size_t d = op.opClass == ir::OpClass::Conv ? 1 : out.size() - 1;
+        if (out[d] != anchor[d] || op.cost.flops <= most)
+            continue; // pooled or reshaped away
+        most = op.cost.flops;
+        m_channelDim = static_cast<int>(d);
+    }
+}
+
+std::optional<std::size_t> BlockTiler::channelDim() const {
+    if (m_channelDim < 0)
+        return std::nullopt;
+    return static_cast<std::size_t>(m_channelDim);
+}
+
+std::int64_t BlockTiler::halved(std::size_t d, std::int64_t extent, std::int64_t granule) const {
+    if (extent <= 1)
+        return extent;
+    std::int64_t half = (extent + 1) / 2;
+    if (granule > 1 && static_cast<int>(d) == m_channelDim) {
+        half = (half + granule - 1) / granule * granule;
+        if (half >= extent)
+            return extent;
+    }
+    return half;
 }
 
 bool BlockTiler::isSlicedInput(std::size_t local, const TileGrid& grid) const {
@@ -455,12 +497,26 @@ std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int 
 
 std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityBytes, int buffering,
                                                        std::int64_t minTiles) const {
-    auto whole = chooseWithSlices(capacityBytes, buffering, minTiles, 0);
+    if (auto cost = chooseAtGranule(capacityBytes, buffering, minTiles, m_granule))
+        return cost;
+    if (m_granule == 1 || m_channelDim < 0)
+        return std::nullopt;
+    // Whole vectors of channels single-buffered beat partial ones double-buffered: the caller
+    // drops to single buffering.
+    if (buffering > 1 && chooseAtGranule(capacityBytes, 1, minTiles, m_granule))
+        return std::nullopt;
+    return chooseAtGranule(capacityBytes, buffering, minTiles, 1);
+}
+
+std::optional<BlockCost> BlockTiler::chooseAtGranule(std::uint64_t capacityBytes, int buffering,
+                                                     std::int64_t minTiles,
+                                                     std::int64_t granule) const {
+    auto whole = chooseWithSlices(capacityBytes, buffering, minTiles, 0, granule);
     if (whole || m_sliceAt < 0)
         return whole;
     // Slices are the last resort: where whole tiles fit single-buffered, those are better (the
     // weights stay resident, no slice waits for the one before), and the caller drops to them.
-    if (buffering > 1 && chooseWithSlices(capacityBytes, 1, minTiles, 0))
+    if (buffering > 1 && chooseWithSlices(capacityBytes, 1, minTiles, 0, granule))
         return std::nullopt;
     // Halve the slice until a grid fits, then twice more: smaller slices allow larger tiles,
     // which re-read less, but cost more instructions.
@@ -469,7 +525,7 @@ std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityByt
     for (std::int64_t slice = (m_sliceChannelCount + 1) / 2;; slice = (slice + 1) / 2) {
         if (best && ++afterFit > 2)
             break;
-        if (auto cost = chooseWithSlices(capacityBytes, buffering, minTiles, slice);
+        if (auto cost = chooseWithSlices(capacityBytes, buffering, minTiles, slice, granule);
             cost && (!best || cost->dramReadBytes < best->dramReadBytes))
             best = std::move(cost);
         if (slice == 1)
@@ -480,20 +536,22 @@ std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityByt
 
 std::optional<BlockCost> BlockTiler::chooseWithSlices(std::uint64_t capacityBytes, int buffering,
                                                       std::int64_t minTiles,
-                                                      std::int64_t sliceChannels) const {
+                                                      std::int64_t sliceChannels,
+                                                      std::int64_t granule) const {
     bool capped = false;
-    auto start = shrinkToFit(capacityBytes, buffering, minTiles, sliceChannels, capped);
+    auto start = shrinkToFit(capacityBytes, buffering, minTiles, sliceChannels, granule, capped);
     if (!start && capped)
-        start = searchHalvedGrids(capacityBytes, buffering, minTiles, sliceChannels);
+        start = searchHalvedGrids(capacityBytes, buffering, minTiles, sliceChannels, granule);
     if (!start) return std::nullopt;
-    return refine(std::move(*start), capacityBytes, buffering, minTiles);
+    return refine(std::move(*start), capacityBytes, buffering, minTiles, granule);
 }
 
 // Hill climbing from a grid that fits: grow one dimension, or grow one and shrink another,
 // whichever lowers the estimated DRAM traffic most while every tile still fits and there are
 // still enough tiles. Undoes the halving greedy's overshoot (e.g. splitting columns so far that
 // a matmul's rows are re-read for each one).
-BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const {
+BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int buffering,
+                             std::int64_t minTiles, std::int64_t granule) const {
     const ir::Shape& shape = anchorShape();
     const int mp = static_cast<int>(std::clamp<std::int64_t>(minTiles, 1, 1 << 20));
     const std::int64_t wanted = std::min(minTiles, best.tiles());
@@ -515,9 +573,10 @@ BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int bu
             grown[d] = std::min(shape[d], at[d] * 2);
             consider(grown);
             for (std::size_t o = 0; o < at.size(); ++o) {
-                if (o == d || at[o] <= 1) continue;
+                if (o == d || halved(o, at[o], granule) == at[o])
+                    continue;
                 ir::Shape swapped = grown;
-                swapped[o] = (at[o] + 1) / 2;
+                swapped[o] = halved(o, at[o], granule);
                 consider(swapped);
             }
         }
@@ -545,17 +604,20 @@ BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int bu
 // fitting one with the least traffic (enough tiles first) taken, checked tile by tile.
 std::optional<BlockCost> BlockTiler::searchHalvedGrids(std::uint64_t capacityBytes, int buffering,
                                                        std::int64_t minTiles,
-                                                       std::int64_t sliceChannels) const {
+                                                       std::int64_t sliceChannels,
+                                                       std::int64_t granule) const {
     constexpr std::size_t kMaxCandidates = 4096;
     const ir::Shape& shape = anchorShape();
     std::vector<std::vector<std::int64_t>> halvings; // per dim: its extent halved 0, 1, ... times
     std::size_t combinations = 1;
-    for (std::int64_t n : shape) {
+    for (std::size_t dim = 0; dim < shape.size(); ++dim) {
         std::vector<std::int64_t> e;
-        for (std::int64_t x = std::max<std::int64_t>(1, n);; x = (x + 1) / 2) {
+        for (std::int64_t x = std::max<std::int64_t>(1, shape[dim]);;) {
             e.push_back(x);
-            if (x == 1)
+            const std::int64_t next = halved(dim, x, granule);
+            if (next == x)
                 break;
+            x = next;
         }
         combinations *= e.size();
         if (combinations > kMaxCandidates)
@@ -594,7 +656,7 @@ std::optional<BlockCost> BlockTiler::searchHalvedGrids(std::uint64_t capacityByt
 
 std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, int buffering,
                                                  std::int64_t minTiles, std::int64_t sliceChannels,
-                                                 bool& capped) const {
+                                                 std::int64_t granule, bool& capped) const {
     const ir::Shape& shape = anchorShape();
     ir::Shape extents = shape;
     for (auto& e : extents) e = std::max<std::int64_t>(1, e);
@@ -618,9 +680,11 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
         GridEstimate bestEstimate;
         double bestScore = 0;
         for (std::size_t d = 0; d < extents.size(); ++d) {
-            if (extents[d] <= 1) continue;
+            const std::int64_t half = halved(d, extents[d], granule);
+            if (half == extents[d])
+                continue;
             ir::Shape candidate = extents;
-            candidate[d] = (candidate[d] + 1) / 2;
+            candidate[d] = half;
             TileGrid g = makeGrid(shape, candidate, sliceChannels);
             if (g.tileCount() > kMaxTilesPerBlock) {
                 capped = true;

@@ -13,6 +13,12 @@
 // weights at once) has its input channels cut into slices: a tile loads one slice of the input
 // box and of the weights at a time and accumulates the partial sums into its output tile, which
 // stays in working memory across the slices (docs/SCHEDULES.md).
+//
+// A target computes a convolution's or matrix product's output channels a vector at a time
+// (target::Target::channelGranule): a tile of 2 channels costs what one of 16 does with AVX-512.
+// Given that granule, the grid search cuts the anchor's output-channel dimension only into whole
+// vectors (or leaves it whole) and cuts rows and columns instead; only when no such grid fits
+// does it go below one vector.
 
 #include "ir/Graph.h"
 #include "tiling/Region.h"
@@ -82,8 +88,10 @@ struct TilePlan {
 // The data-flow structure of a block, computed once and reused for every tile and candidate.
 class BlockTiler {
   public:
-    // `ops` must be non-empty, and sorted in the graph's topological order.
-    BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops);
+    // `ops` must be non-empty, and sorted in the graph's topological order. `channelGranule`:
+    // output channels per vector of the target's compute (1: no constraint).
+    BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops,
+               std::int64_t channelGranule = 1);
 
     ir::ValueId anchor() const { return m_anchor; }
     const ir::Shape& anchorShape() const;
@@ -95,6 +103,10 @@ class BlockTiler {
     ir::OpId slicedOp() const {
         return m_sliceAt < 0 ? ir::OpId{} : m_ops[static_cast<std::size_t>(m_sliceAt)];
     }
+    // The anchor dimension holding the output channels of the block's largest convolution (1)
+    // or matrix product (the last), when the anchor keeps them; nullopt otherwise. Grids cut it
+    // in whole granules.
+    std::optional<std::size_t> channelDim() const;
 
     // Every tile of the grid, evaluated. `mp` cores each keep their own copy of a block input
     // that is the same for every tile (weights), loaded once per core that gets tiles.
@@ -117,8 +129,9 @@ class BlockTiler {
     // When the halving paints itself into a corner (only grids of more than kMaxTilesPerBlock
     // tiles left), every grid of halved extents is tried instead. When no grid fits and the block
     // has a convolution to slice, its input channels are halved until one does (and twice more,
-    // taking the grid with the least traffic), unless whole tiles fit single-buffered. nullopt
-    // when none fits.
+    // taking the grid with the least traffic), unless whole tiles fit single-buffered. All of
+    // this first with the channel dimension cut in whole granules; below one only when no grid
+    // fits that way at any buffering. nullopt when none fits.
     std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
                                        std::int64_t minTiles) const;
     // chooseGrid() and evaluate(grid, buffering, minTiles) in one pass over the tiles.
@@ -140,19 +153,26 @@ class BlockTiler {
         double dramBytes = 0;        // reads, extrapolated from the middle tile
     };
     GridEstimate estimate(const TileGrid& grid, int buffering, int mp) const;
+    // `extent` of dimension `d` halved; along the channel dimension rounded up to whole
+    // granules. `extent` itself when it cannot be cut further.
+    std::int64_t halved(std::size_t d, std::int64_t extent, std::int64_t granule) const;
+    std::optional<BlockCost> chooseAtGranule(std::uint64_t capacityBytes, int buffering,
+                                             std::int64_t minTiles, std::int64_t granule) const;
     // `capped`: when it gives up, whether a halving was left that only the tile cap ruled out.
     std::optional<BlockCost> chooseWithSlices(std::uint64_t capacityBytes, int buffering,
-                                              std::int64_t minTiles,
-                                              std::int64_t sliceChannels) const;
+                                              std::int64_t minTiles, std::int64_t sliceChannels,
+                                              std::int64_t granule) const;
     std::optional<BlockCost> shrinkToFit(std::uint64_t capacityBytes, int buffering,
                                          std::int64_t minTiles, std::int64_t sliceChannels,
-                                         bool& capped) const;
+                                         std::int64_t granule, bool& capped) const;
     std::optional<BlockCost> searchHalvedGrids(std::uint64_t capacityBytes, int buffering,
-                                               std::int64_t minTiles,
-                                               std::int64_t sliceChannels) const;
+                                               std::int64_t minTiles, std::int64_t sliceChannels,
+                                               std::int64_t granule) const;
     bool isSlicedInput(std::size_t local, const TileGrid& grid) const;
     void findSlicedOp();
-    BlockCost refine(BlockCost start, std::uint64_t capacityBytes, int buffering, std::int64_t minTiles) const;
+    void findChannelDim();
+    BlockCost refine(BlockCost start, std::uint64_t capacityBytes, int buffering,
+                     std::int64_t minTiles, std::int64_t granule) const;
     TileResult evaluateTile(const TileGrid& grid, const std::vector<std::int64_t>& position,
                             int buffering) const;
     Region anchorRegion(const TileGrid& grid, const std::vector<std::int64_t>& position) const;
@@ -171,6 +191,8 @@ class BlockTiler {
     int m_sliceAt = -1;                        // position of slicedOp() in m_ops, or -1
     int m_sliceInput = -1, m_sliceWeight = -1; // its input's and weights' local indices
     std::int64_t m_sliceChannelCount = 0;      // its input channels
+    std::int64_t m_granule = 1;                // output channels per vector
+    int m_channelDim = -1;                     // channelDim(), or -1
     int localIndex(ir::ValueId id) const;                    // -1 if not the block's
     bool inBlock(ir::OpId op) const;
 };

@@ -47,6 +47,20 @@ TEST(HostProbe, CpuinfoClockWhenCpufreqIsMissing) {
     EXPECT_DOUBLE_EQ(facts.maxClockHz, 2450.5e6);
 }
 
+TEST(HostProbe, VectorWidthFromCpuinfoFlags) {
+    const std::pair<const char*, int> cases[] = {
+        {"flags\t\t: fpu sse2 avx avx2 fma avx512f avx512bw\n", 16},
+        {"flags\t\t: fpu sse2 avx avx2 fma\n", 8},
+        {"flags\t\t: fpu sse2\n", 4},
+        {"Features\t: fp asimd evtstrm\n", 4},
+        {"flags\t\t: fpu\n", 1}};
+    for (const auto& [cpuinfo, floats] : cases) {
+        TempDir root;
+        root.write("proc/cpuinfo", std::string("processor : 0\n") + cpuinfo);
+        EXPECT_EQ(target::probeHost(root.path()).vectorFloats, floats) << cpuinfo;
+    }
+}
+
 TEST(HostProbe, FallbacksAreNoted) {
     TempDir root; // an empty tree: nothing to read
     const target::HostFacts facts = target::probeHost(root.path());
@@ -54,6 +68,8 @@ TEST(HostProbe, FallbacksAreNoted) {
     EXPECT_EQ(facts.l2BytesPerCore, 1u << 20);
     EXPECT_GT(facts.memoryBytes, 0u);
     EXPECT_EQ(facts.maxClockHz, 0.0);
+    EXPECT_EQ(facts.vectorFloats, 1);
+    EXPECT_TRUE(mentions({note(facts.notes[4])}, "vector width unknown"));
     EXPECT_TRUE(mentions({note(facts.notes[1])}, "no L2 cache listed in sysfs; assumed 1 MiB"));
     EXPECT_TRUE(mentions({note(facts.notes[3])}, "clock unknown"));
 }
@@ -74,11 +90,13 @@ TEST(HostProbe, FactsOverwriteTheDetectedFields) {
                                   .l2BytesPerCore = 1 << 19,
                                   .memoryBytes = 1ull << 34,
                                   .maxClockHz = 0,
+                                  .vectorFloats = 8,
                                   .notes = {"6 online CPUs"}};
     target::applyHostFacts(t, facts);
     EXPECT_EQ(t.groups, 1);
     EXPECT_EQ(t.coresPerGroup, 6);
     EXPECT_EQ(t.clockHz, 3e9); // unknown clock keeps the file's
+    EXPECT_EQ(t.channelGranule, 8);
     EXPECT_EQ(t.workingMemoryBytes(), 1u << 19);
     EXPECT_EQ(t.findMemory("dram")->capacityBytes, 1ull << 34);
     EXPECT_EQ(t.description, "host Probed on this machine: 6 online CPUs.");
