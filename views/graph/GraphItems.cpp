@@ -106,7 +106,17 @@ void NodeItem::prepareTexts() {
 
 QRectF NodeItem::boundingRect() const {
     // Room for the halo and, on collapsed blocks, the stacked look and the badge above.
-    return m_box.adjusted(-kHaloWidth - 1, -kHaloWidth - 12, kHaloWidth + 5, kHaloWidth + 5);
+    QRectF bounds =
+        m_box.adjusted(-kHaloWidth - 1, -kHaloWidth - 12, kHaloWidth + 5, kHaloWidth + 5);
+    if (!m_content.badge.isEmpty())
+        bounds = bounds.united(badgePill().adjusted(-1, -1, 1, 1));
+    return bounds;
+}
+
+QRectF NodeItem::badgePill() const {
+    // Above the top edge, clear of the title line below it; a long badge reaches out left.
+    const QSizeF size = m_badge.size();
+    return QRectF(m_box.right() - size.width() - 14, -15, size.width() + 12, 18);
 }
 
 QPainterPath NodeItem::shape() const {
@@ -125,6 +135,7 @@ void NodeItem::setSearchHit(bool hit) {
 void NodeItem::setBadge(const QString& badge, bool invalid) {
     if (badge == m_content.badge && invalid == m_badgeInvalid)
         return;
+    prepareGeometryChange(); // the pill is part of the bounds
     m_content.badge = badge;
     m_badgeInvalid = invalid;
     m_badge = staticText(badge);
@@ -274,7 +285,7 @@ void NodeItem::paintBlock(QPainter* painter, bool detailed) const {
                m_style->metrics.paddingY + m_style->metrics.lineHeight, color.darker(150));
     if (!m_content.badge.isEmpty()) {
         const QSizeF size = m_badge.size();
-        const QRectF pill(m_box.right() - size.width() - 14, -9, size.width() + 12, 18);
+        const QRectF pill = badgePill();
         paintPill(painter, pill, m_badgeInvalid ? kAlert : color);
         painter->setFont(m_style->badgeFont);
         painter->setPen(Qt::white);

@@ -49,6 +49,9 @@ class NodeItem : public QGraphicsItem {
     QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
+    // Collapsed blocks: where the badge pill is drawn (item coordinates).
+    QRectF badgePill() const;
+
     std::size_t nodeIndex() const { return m_index; }
     layout::NodeRef ref() const { return m_ref; }
     const NodeContent& content() const { return m_content; }

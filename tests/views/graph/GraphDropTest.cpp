@@ -159,5 +159,22 @@ TEST_F(GraphDropTest, BoundaryHandlesCoverNoBadgeAndNoNode) {
     }
 }
 
+TEST_F(GraphDropTest, ACollapsedBlocksBadgeLeavesItsTitleReadable) {
+    layout::LayoutInput input;
+    input.blockOfOp = {0, 0, 0, 1, 1, 1};
+    input.collapsedBlocks = {0};
+    show(test::makeChain(6), input);
+    m_view.setBadges({{.block = 0,
+                       .mp = 16,
+                       .predictedSeconds = 12.345e-3,
+                       .dramBytes = std::uint64_t{987654321}}});
+    NodeItem* node = scene().nodeForBlock(0);
+    ASSERT_NE(node, nullptr);
+    ASSERT_FALSE(node->content().badge.isEmpty());
+    // The title line starts paddingY below the box's top; the pill ends above it.
+    EXPECT_LE(node->badgePill().bottom(), scene().graphStyle().metrics.paddingY);
+    EXPECT_TRUE(node->boundingRect().contains(node->badgePill()));
+}
+
 } // namespace
 } // namespace strata::views::graph
