@@ -244,4 +244,12 @@ int runCount(const std::vector<TraceRef>& traces) {
     return count;
 }
 
+std::vector<std::vector<TraceRef>> tracesByRun(const std::vector<TraceRef>& traces) {
+    std::vector<std::vector<TraceRef>> runs(static_cast<std::size_t>(runCount(traces)));
+    for (const TraceRef& t : traces)
+        if (t.run >= 0)
+            runs[static_cast<std::size_t>(t.run)].push_back(t);
+    return runs;
+}
+
 } // namespace strata::project

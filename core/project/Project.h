@@ -72,5 +72,8 @@ std::string savedTraceFile(const std::string& projectFile, int run, const std::s
 
 // How many runs `traces` holds: one more than the largest TraceRef::run (0 when empty).
 int runCount(const std::vector<TraceRef>& traces);
+// The traces of each run, by run number (a run with none stays an empty entry), each in the
+// order of `traces`.
+std::vector<std::vector<TraceRef>> tracesByRun(const std::vector<TraceRef>& traces);
 
 } // namespace strata::project

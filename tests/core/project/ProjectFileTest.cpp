@@ -249,6 +249,15 @@ TEST(ProjectFile, EveryRunIsKeptWithItsSchedule) {
     ASSERT_TRUE(back.ok()) << back.diagnostics().front().toString();
     EXPECT_EQ(back->traces, p.traces);
     EXPECT_EQ(runCount(back->traces), 3);
+
+    const auto byRun = tracesByRun(back->traces);
+    ASSERT_EQ(byRun.size(), 3u);
+    for (std::size_t run = 0; run < byRun.size(); ++run) {
+        ASSERT_EQ(byRun[run].size(), run < 2 ? 2u : 1u);
+        for (const TraceRef& t : byRun[run])
+            EXPECT_EQ(t.run, static_cast<int>(run));
+    }
+    EXPECT_EQ(byRun[1][1].source, "measured");
 }
 
 TEST(ProjectFile, AFileFromBeforeRunsLoadsItsTracesAsOneRun) {
