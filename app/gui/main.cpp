@@ -9,20 +9,20 @@
 // worked), 1 when not (the reason on stderr; a project whose model is gone fails instead of
 // asking), 2 on bad usage. --help and --version need no display.
 
-#include "CompareTab.h"
-#include "CompileController.h"
-#include "DiagnosticsPanel.h"
-#include "EmulateController.h"
-#include "ExportController.h"
-#include "GraphTab.h"
-#include "MainWindow.h"
-#include "MeasureController.h"
-#include "ProjectController.h"
-#include "RunList.h"
-#include "ScheduleDocument.h"
-#include "TimelineTab.h"
+#include "controllers/CompileController.h"
+#include "controllers/EmulateController.h"
+#include "controllers/ExportController.h"
+#include "controllers/MeasureController.h"
+#include "controllers/ProjectController.h"
+#include "document/ScheduleDocument.h"
 #include "model/ImportOptions.h"
+#include "panels/DiagnosticsPanel.h"
+#include "runs/RunList.h"
 #include "schedule/Strategies.h"
+#include "shell/MainWindow.h"
+#include "tabs/CompareTab.h"
+#include "tabs/GraphTab.h"
+#include "tabs/TimelineTab.h"
 #include "views/graph/GraphView.h"
 
 #include <QApplication>
@@ -55,9 +55,9 @@ struct Arguments {
     QSize size{1600, 1000};
     strata::model::ImportOptions importOptions;
     QStringList traces; // --trace: trace files for the Timeline tab
-    QString select; // --select: an op's name or a block ("B3") to select, e.g. for the Inspector
-    bool run = false;   // --run: a measured run on this computer before the screenshot/export
-    QString exportDir;  // --export: the bundle's folder
+    QString select;    // --select: an op's name or a block ("B3") to select, e.g. for the Inspector
+    bool run = false;  // --run: a measured run on this computer before the screenshot/export
+    QString exportDir; // --export: the bundle's folder
     std::optional<strata::views::graph::HeatMode> heat; // --heat: the graph's heat overlay
 };
 
@@ -235,8 +235,9 @@ int main(int argc, char* argv[]) {
         QStringLiteral("name"));
     const QCommandLineOption traceOption(
         QStringLiteral("trace"),
-        QStringLiteral("Trace file (Strata / Chrome trace JSON) to show in the Timeline tab; with "
-                       "--tab compare, also a run to compare (the last two are compared). Repeatable."),
+        QStringLiteral(
+            "Trace file (Strata / Chrome trace JSON) to show in the Timeline tab; with "
+            "--tab compare, also a run to compare (the last two are compared). Repeatable."),
         QStringLiteral("file"));
     parser.addOption(traceOption);
     const QCommandLineOption heatOption(
@@ -308,8 +309,9 @@ int main(int argc, char* argv[]) {
         else if (heat == QLatin1String("error"))
             args.heat = strata::views::graph::HeatMode::PredictionError;
         else
-            return usageError(parser, QStringLiteral("unknown --heat '%1': expected time, dram or error")
-                                          .arg(parser.value(heatOption)));
+            return usageError(parser,
+                              QStringLiteral("unknown --heat '%1': expected time, dram or error")
+                                  .arg(parser.value(heatOption)));
     }
     for (const QString& text : parser.values(inputShapeOption)) {
         auto parsed = strata::model::parseInputShape(text.toStdString());
@@ -377,8 +379,8 @@ int main(int argc, char* argv[]) {
             waitUntilSettled(window);
         }
         // The timeline shows the emulation when no trace file is given.
-        if ((args.tab == QLatin1String("timeline") || args.tab == QLatin1String("transfers")) && args.traces.isEmpty() &&
-            !window.emulateController()->last()) {
+        if ((args.tab == QLatin1String("timeline") || args.tab == QLatin1String("transfers")) &&
+            args.traces.isEmpty() && !window.emulateController()->last()) {
             window.emulateController()->emulate();
             waitUntilSettled(window);
         }
@@ -404,17 +406,18 @@ int main(int argc, char* argv[]) {
     if (loaded && !args.exportDir.isEmpty()) {
         QEventLoop loop;
         bool finished = false; // some failures are reported before exportTo() returns
-        QObject::connect(window.exportController(), &strata::gui::ExportController::finished, &loop,
-                         [&](bool ok, const QString& folder, const QStringList& files, const QString& message) {
-                             finished = true;
-                             exported = ok;
-                             QTextStream out(ok ? stdout : stderr);
-                             if (ok)
-                                 out << "strata: exported " << files.size() << " files to " << folder << "\n";
-                             else
-                                 out << "strata: export failed: " << message << "\n";
-                             loop.quit();
-                         });
+        QObject::connect(
+            window.exportController(), &strata::gui::ExportController::finished, &loop,
+            [&](bool ok, const QString& folder, const QStringList& files, const QString& message) {
+                finished = true;
+                exported = ok;
+                QTextStream out(ok ? stdout : stderr);
+                if (ok)
+                    out << "strata: exported " << files.size() << " files to " << folder << "\n";
+                else
+                    out << "strata: export failed: " << message << "\n";
+                loop.quit();
+            });
         window.exportController()->exportTo(args.exportDir);
         if (!finished)
             loop.exec();

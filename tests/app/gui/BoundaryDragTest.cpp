@@ -3,11 +3,11 @@
 // one undoable step that undo restores exactly; a drop on an op of a third block is refused
 // with the reason and changes nothing; the same with synthesised mouse events.
 
-#include "DiagnosticsPanel.h"
-#include "GraphTab.h"
+#include "panels/DiagnosticsPanel.h"
+#include "tabs/GraphTab.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "ScheduleDocument.h"
+#include "shell/MainWindow.h"
+#include "document/ScheduleDocument.h"
 #include "schedule/Edits.h"
 #include "support/WindowTestSupport.h"
 #include "views/graph/GraphCanvas.h"

@@ -3,10 +3,10 @@
 // schedule only marked), a Run on Host is picked as prediction against measurement, and
 // imported trace files join the list while a malformed one is a diagnostic and changes nothing.
 
-#include "CompareTab.h"
-#include "EmulateController.h"
-#include "GraphTab.h"
-#include "RunList.h"
+#include "tabs/CompareTab.h"
+#include "controllers/EmulateController.h"
+#include "tabs/GraphTab.h"
+#include "runs/RunList.h"
 #include "support/WindowTestSupport.h"
 #include "timeline/TimelineData.h"
 #include "trace/AccuracyReport.h"

@@ -2,7 +2,7 @@
 // comes per step, a cancelled or superseded job reports nothing, a job stopped between passes
 // says so, and bad input is a diagnostic.
 
-#include "CompileJob.h"
+#include "jobs/CompileJob.h"
 
 #include "GuiTestSupport.h"
 #include "model/OnnxImporter.h"

@@ -5,12 +5,12 @@
 // With STRATA_GUI_BENCH_MODEL set (e.g. ResNet-50), EditToBadgesLatency reports how long an
 // edit takes to reach the badges on host and mncore2 (printed, never asserted).
 
-#include "EmulateController.h"
-#include "GraphTab.h"
+#include "controllers/EmulateController.h"
+#include "tabs/GraphTab.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "ScheduleDocument.h"
-#include "ScheduleEditor.h"
+#include "shell/MainWindow.h"
+#include "document/ScheduleDocument.h"
+#include "document/ScheduleEditor.h"
 #include "schedule/Edits.h"
 #include "support/WindowTestSupport.h"
 #include "views/graph/GraphItems.h"

@@ -2,10 +2,10 @@
 // share the selection, a partition becomes clusters with badges, and a big graph opens as an
 // overview whose chunks expand and collapse on request.
 
-#include "GraphTab.h"
+#include "tabs/GraphTab.h"
 
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
+#include "shell/MainWindow.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"

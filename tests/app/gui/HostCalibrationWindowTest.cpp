@@ -4,11 +4,11 @@
 // status-bar label says which calibration the target uses. Each test has its own config folder
 // and turns the start-up calibration on (main.cpp turns it off for every other test).
 
-#include "DiagnosticsPanel.h"
+#include "panels/DiagnosticsPanel.h"
 #include "GuiTestSupport.h"
-#include "HostCalibrationController.h"
-#include "MainWindow.h"
-#include "ScheduleDocument.h"
+#include "controllers/HostCalibrationController.h"
+#include "shell/MainWindow.h"
+#include "document/ScheduleDocument.h"
 #include "support/WindowTestSupport.h"
 #include "target/CalibratedHost.h"
 #include "target/TargetLoader.h"

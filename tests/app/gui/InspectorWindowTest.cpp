@@ -3,9 +3,9 @@
 // inspector is an undoable schedule edit like one made in the table.
 
 #include "GuiTestSupport.h"
-#include "InspectorDock.h"
-#include "MainWindow.h"
-#include "ScheduleDocument.h"
+#include "panels/InspectorDock.h"
+#include "shell/MainWindow.h"
+#include "document/ScheduleDocument.h"
 #include "support/WindowTestSupport.h"
 #include "views/Format.h"
 #include "views/graph/GraphView.h"

@@ -2,7 +2,7 @@
 // only the newest layout reports, and a helper that hangs, crashes, talks garbage or is
 // missing never takes the app down.
 
-#include "LayoutRunner.h"
+#include "jobs/LayoutRunner.h"
 
 #include "GuiTestSupport.h"
 

@@ -1,7 +1,7 @@
-#include "MainWindow.h"
+#include "shell/MainWindow.h"
 
 #include "GuiTestSupport.h"
-#include "ModelLoader.h"
+#include "jobs/ModelLoader.h"
 #include "views/OpTableModel.h"
 
 #include <QAction>

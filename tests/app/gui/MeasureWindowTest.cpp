@@ -3,12 +3,12 @@
 // ids), the prediction-error heat becomes available, an edit makes the run stale, and Export
 // writes the bundle with plots; exporting with no model open fails with a message.
 
-#include "ExportController.h"
-#include "GraphTab.h"
-#include "MainWindow.h"
-#include "MeasureController.h"
-#include "ScheduleDocument.h"
-#include "TimelineTab.h"
+#include "controllers/ExportController.h"
+#include "tabs/GraphTab.h"
+#include "shell/MainWindow.h"
+#include "controllers/MeasureController.h"
+#include "document/ScheduleDocument.h"
+#include "tabs/TimelineTab.h"
 #include "timeline/TimelineData.h"
 #include "trace/TraceCompare.h"
 #include "trace/TraceJson.h"

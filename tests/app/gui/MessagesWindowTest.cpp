@@ -2,10 +2,10 @@
 // whole text as its tooltip and in the Diagnostics dock, whose rows carry their full text as
 // tooltips too.
 
-#include "DiagnosticsPanel.h"
+#include "panels/DiagnosticsPanel.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "ScheduleDocument.h"
+#include "shell/MainWindow.h"
+#include "document/ScheduleDocument.h"
 #include "support/WindowTestSupport.h"
 
 #include <QStatusBar>

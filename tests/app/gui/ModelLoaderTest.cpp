@@ -1,4 +1,4 @@
-#include "ModelLoader.h"
+#include "jobs/ModelLoader.h"
 
 #include "GuiTestSupport.h"
 

@@ -3,12 +3,12 @@
 // again; a compile overtaken by an edit is dropped, one cancelled shows nothing; and the
 // selection is linked both ways between the graph (and schedule table) and the listing.
 
-#include "CompileController.h"
-#include "DiagnosticsPanel.h"
-#include "GraphTab.h"
+#include "controllers/CompileController.h"
+#include "panels/DiagnosticsPanel.h"
+#include "tabs/GraphTab.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "ScheduleDocument.h"
+#include "shell/MainWindow.h"
+#include "document/ScheduleDocument.h"
 #include "support/WindowTestSupport.h"
 #include "views/graph/GraphView.h"
 #include "views/pipeline/PassTableModel.h"

@@ -3,11 +3,11 @@
 // the window as it was with an error naming the field; Load Anyway opens the project and keeps
 // the finding as a warning. The recovery file (written by the app itself) is not asked about.
 
-#include "DiagnosticsPanel.h"
+#include "panels/DiagnosticsPanel.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "ProjectController.h"
-#include "ScheduleDocument.h"
+#include "shell/MainWindow.h"
+#include "controllers/ProjectController.h"
+#include "document/ScheduleDocument.h"
 #include "project/Project.h"
 #include "support/WindowTestSupport.h"
 

@@ -4,7 +4,7 @@
 // another schedule comes back as stale files in the Timeline only; a missing or malformed trace
 // file is a diagnostic naming it, and the project still opens and stays usable.
 
-#include "TimelineTab.h"
+#include "tabs/TimelineTab.h"
 #include "support/WindowTestSupport.h"
 #include "project/Project.h"
 #include "timeline/TimelineData.h"

@@ -4,12 +4,12 @@
 // close removes it; a broken project file is refused with a diagnostic and the window stays
 // usable; a project whose model moved asks where it is; one whose model changed says so.
 
-#include "DiagnosticsPanel.h"
-#include "GraphTab.h"
+#include "panels/DiagnosticsPanel.h"
+#include "tabs/GraphTab.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "ProjectController.h"
-#include "ScheduleDocument.h"
+#include "shell/MainWindow.h"
+#include "controllers/ProjectController.h"
+#include "document/ScheduleDocument.h"
 #include "project/Project.h"
 #include "views/graph/GraphView.h"
 

@@ -3,7 +3,7 @@
 // change nothing, new starting schedules for another strategy or target, a target file that
 // does not load, edits queued behind a background check, and stale results dropped.
 
-#include "ScheduleDocument.h"
+#include "document/ScheduleDocument.h"
 
 #include "GuiTestSupport.h"
 #include "model/OnnxImporter.h"

@@ -5,14 +5,14 @@
 // the graph share the selection; a diagnostic naming a block leads to it; the toolbar's
 // target selector makes a new schedule.
 
-#include "DiagnosticsPanel.h"
-#include "GraphTab.h"
+#include "panels/DiagnosticsPanel.h"
+#include "tabs/GraphTab.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "ScheduleDocument.h"
-#include "ScheduleEditor.h"
-#include "SchedulePresentation.h"
-#include "ScheduleToolBar.h"
+#include "shell/MainWindow.h"
+#include "document/ScheduleDocument.h"
+#include "document/ScheduleEditor.h"
+#include "document/SchedulePresentation.h"
+#include "panels/ScheduleToolBar.h"
 #include "schedule/Edits.h"
 #include "support/WindowTestSupport.h"
 #include "views/graph/GraphCanvas.h"

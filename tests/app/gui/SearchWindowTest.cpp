@@ -4,12 +4,12 @@
 // Cancel ends a running search with what it found so far, and the search's start and result
 // are pinned in the Compare tab, compared with each other.
 
-#include "CompareTab.h"
-#include "MainWindow.h"
-#include "RunList.h"
-#include "ScheduleDocument.h"
-#include "SearchDialog.h"
-#include "SearchJob.h"
+#include "tabs/CompareTab.h"
+#include "shell/MainWindow.h"
+#include "runs/RunList.h"
+#include "document/ScheduleDocument.h"
+#include "dialogs/SearchDialog.h"
+#include "jobs/SearchJob.h"
 #include "schedule/Validate.h"
 #include "search/Evaluation.h"
 #include "support/WindowTestSupport.h"

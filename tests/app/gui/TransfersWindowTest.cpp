@@ -4,14 +4,14 @@
 // Run Microbench on the host target plots the emulated and measured experiment; Calibrate Host
 // (quick) shows per-path residuals, the fit's no worse than the uncalibrated target's.
 
-#include "CalibrationController.h"
-#include "CalibrationDialog.h"
-#include "GraphTab.h"
+#include "controllers/CalibrationController.h"
+#include "dialogs/CalibrationDialog.h"
+#include "tabs/GraphTab.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "MeasureController.h"
-#include "ScheduleDocument.h"
-#include "TransfersTab.h"
+#include "shell/MainWindow.h"
+#include "controllers/MeasureController.h"
+#include "document/ScheduleDocument.h"
+#include "tabs/TransfersTab.h"
 #include "support/WindowTestSupport.h"
 #include "views/graph/GraphView.h"
 #include "views/transfers/BlockErrorBars.h"

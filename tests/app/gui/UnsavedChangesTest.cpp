@@ -3,12 +3,12 @@
 // them; Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y undo and redo from the keyboard; and Undo right after
 // opening a project does not go back to the default schedule.
 
-#include "UnsavedChanges.h"
+#include "shell/UnsavedChanges.h"
 
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "ProjectController.h"
-#include "ScheduleDocument.h"
+#include "shell/MainWindow.h"
+#include "controllers/ProjectController.h"
+#include "document/ScheduleDocument.h"
 #include "support/WindowTestSupport.h"
 
 #include <QAbstractButton>

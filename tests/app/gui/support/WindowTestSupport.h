@@ -4,13 +4,13 @@
 // the Diagnostics dock. Each returns false (never asserts); a test fails when a committed sample
 // does not open.
 
-#include "DiagnosticsPanel.h"
-#include "GraphTab.h"
+#include "panels/DiagnosticsPanel.h"
+#include "tabs/GraphTab.h"
 #include "../GuiTestSupport.h"
-#include "MainWindow.h"
-#include "MeasureController.h"
-#include "ProjectController.h"
-#include "ScheduleDocument.h"
+#include "shell/MainWindow.h"
+#include "controllers/MeasureController.h"
+#include "controllers/ProjectController.h"
+#include "document/ScheduleDocument.h"
 #include "views/graph/GraphView.h"
 
 #include <QAction>

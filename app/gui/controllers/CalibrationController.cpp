@@ -1,0 +1,168 @@
+#include "controllers/CalibrationController.h"
+
+#include "dialogs/CalibrationDialog.h"
+#include "document/ScheduleDocument.h"
+#include "target/CalibratedHost.h"
+#include "target/TargetLoader.h"
+#include "target/TargetWriter.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QWidget>
+
+namespace strata::gui {
+
+CalibrationController::CalibrationController(ScheduleDocument* document, QWidget* window)
+    : QObject(window), m_document(document), m_window(window) {
+    m_pool.setMaxThreadCount(1);
+    m_action = new QAction(tr("Calibrate &Host\u2026"), window);
+    m_action->setObjectName(QStringLiteral("calibrateHostAction"));
+    m_action->setStatusTip(
+        tr("Measure this computer's transfers, computes and barriers and fit the host target to "
+           "them (about a minute)"));
+    connect(m_action, &QAction::triggered, this, &CalibrationController::calibrate);
+}
+
+CalibrationController::~CalibrationController() {
+    ++*m_generation;
+    m_pool.waitForDone();
+}
+
+QString CalibrationController::defaultTargetPath() const {
+    // Where `strata-cli calibrate` writes it: `host` then means the calibrated file everywhere.
+    const std::string file = target::defaultCalibratedHostFile();
+    if (!file.empty())
+        return QString::fromStdString(file);
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("host.calibrated.json"));
+}
+
+void CalibrationController::calibrate() {
+    if (!m_dialog) {
+        m_dialog = new CalibrationDialog(this, m_window);
+    }
+    m_dialog->show();
+    m_dialog->raise();
+    if (m_running)
+        return;
+    std::shared_ptr<const target::Target> host = m_document->target();
+    if (!host || host->name != "host") {
+        auto preset = target::resolveTarget("host");
+        if (!preset) {
+            emit diagnosticsReported(preset.diagnostics(),
+                                     tr("The host target could not be loaded"));
+            return;
+        }
+        host = std::make_shared<const target::Target>(std::move(preset).value());
+    }
+    m_lines.clear();
+    m_running = true;
+    m_action->setEnabled(false);
+    emit busyChanged(true);
+    emit statusMessage(tr("Calibrating the host target\u2026"), 0);
+    const bool quick = m_quick;
+    m_dialog->started();
+    startGenerational<CalibrationOutcome>(
+        this, m_pool, m_generation,
+        [host, quick](const Proceed& proceed) {
+            calibrate::CalibrateOptions options;
+            options.quick = quick;
+            // calibrateHost cannot stop midway: a cancel drops its result when it returns.
+            options.progress = [&proceed](const std::string& line) {
+                proceed(QString::fromStdString(line));
+            };
+            CalibrationOutcome out;
+            out.before = host;
+            auto report = calibrate::calibrateHost(*host, options);
+            if (report)
+                out.report =
+                    std::make_shared<const calibrate::CalibrationReport>(std::move(report).value());
+            else
+                out.diagnostics = report.diagnostics();
+            return out;
+        },
+        [this](const QString& line) {
+            m_lines << line;
+            emit progress(line);
+        },
+        [this](CalibrationOutcome outcome) {
+            m_running = false;
+            m_action->setEnabled(true);
+            const bool ok = outcome.report != nullptr;
+            if (!ok)
+                emit diagnosticsReported(outcome.diagnostics, tr("Calibration failed"));
+            m_last = std::move(outcome);
+            emit busyChanged(false);
+            emit statusMessage(
+                ok ? tr("Calibration done in %1 s").arg(m_last->report->seconds, 0, 'f', 1)
+                   : tr("Calibration failed"),
+                5000);
+            emit finished(ok);
+        });
+}
+
+void CalibrationController::cancel() {
+    if (!m_running)
+        return;
+    ++*m_generation;
+    m_running = false;
+    m_action->setEnabled(true);
+    emit busyChanged(false);
+    emit statusMessage(tr("Calibration cancelled"), 3000);
+    emit finished(false);
+}
+
+std::vector<views::transfers::PathResiduals> CalibrationController::residuals() const {
+    std::vector<views::transfers::PathResiduals> out;
+    if (!m_last || !m_last->report)
+        return out;
+    const target::Target& before = *m_last->before;
+    for (const calibrate::PathReport& p : m_last->report->paths) {
+        views::transfers::PathResiduals r;
+        r.path = QString::fromStdString(p.path);
+        r.clockHz = before.clockHz;
+        for (const calibrate::TransferSample& s : p.samples)
+            r.samples.push_back({s.bytes, s.cycles, s.rows});
+        if (const target::TransferPath* path = before.findPath(p.path))
+            r.before = {path->latencyCycles, path->bytesPerCycle, path->rowOverheadCycles};
+        r.after = {p.fit.latencyCycles, p.fit.bytesPerCycle, p.fit.rowOverheadCycles};
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+bool CalibrationController::saveCalibratedTarget(const QString& path, QString* error) const {
+    if (!m_last || !m_last->report) {
+        if (error)
+            *error = tr("there is no calibration to save");
+        return false;
+    }
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile file(path);
+    const std::string json = target::targetToJson(m_last->report->target);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(json.data(), static_cast<qint64>(json.size())) < 0 || !file.commit()) {
+        if (error)
+            *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool CalibrationController::useCalibratedTarget(const QString& path, QString* error) {
+    const QString target = path.isEmpty() ? defaultTargetPath() : path;
+    if (!saveCalibratedTarget(target, error))
+        return false;
+    if (!m_document->setTarget(target)) {
+        if (error)
+            *error = tr("the saved target %1 did not load").arg(target);
+        return false;
+    }
+    emit statusMessage(tr("Using the calibrated host target %1").arg(target), 5000);
+    return true;
+}
+
+} // namespace strata::gui

@@ -1,0 +1,183 @@
+#include "controllers/CompileController.h"
+
+#include "document/DocumentRequest.h"
+#include "document/ScheduleDocument.h"
+#include "views/Format.h"
+#include "views/pipeline/PipelineView.h"
+#include "views/program/ProgramView.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QToolButton>
+#include <QWidget>
+
+namespace strata::gui {
+
+CompileController::CompileController(ScheduleDocument* document,
+                                     views::program::ProgramView* program,
+                                     views::pipeline::PipelineView* pipeline, QWidget* window)
+    : QObject(window), m_document(document), m_program(program), m_pipeline(pipeline) {
+    m_job = new CompileJob(this);
+    connect(m_job, &CompileJob::progress, this, &CompileController::onProgress);
+    connect(m_job, &CompileJob::finished, this, &CompileController::onFinished);
+
+    m_compile = new QAction(tr("&Compile"), window);
+    m_compile->setObjectName(QStringLiteral("compileAction"));
+    m_compile->setShortcuts({QKeySequence(Qt::Key_F7), QKeySequence(Qt::CTRL | Qt::Key_B)});
+    m_compile->setStatusTip(tr("Compile the schedule for the target in the background (F7)"));
+    m_compile->setToolTip(tr("Compile the schedule (F7, Ctrl+B)"));
+    connect(m_compile, &QAction::triggered, this, &CompileController::compile);
+    m_cancel = new QAction(tr("Cancel Compile"), window);
+    m_cancel->setObjectName(QStringLiteral("cancelCompileAction"));
+    m_cancel->setEnabled(false);
+    connect(m_cancel, &QAction::triggered, this, &CompileController::cancel);
+    window->addAction(m_compile);
+
+    m_progress = new QWidget(window);
+    m_progress->setObjectName(QStringLiteral("compileProgress"));
+    auto* row = new QHBoxLayout(m_progress);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_progressLabel = new QLabel;
+    m_progressBar = new QProgressBar;
+    m_progressBar->setTextVisible(false);
+    m_progressBar->setMaximumWidth(120);
+    m_progressBar->setMaximumHeight(m_progressLabel->fontMetrics().height());
+    auto* stop = new QToolButton;
+    stop->setDefaultAction(m_cancel);
+    stop->setAutoRaise(true);
+    stop->setText(QStringLiteral("\u2715"));
+    row->addWidget(m_progressLabel);
+    row->addWidget(m_progressBar);
+    row->addWidget(stop);
+    m_progress->hide();
+
+    m_program->setCompileAction(m_compile);
+    m_pipeline->setCompileAction(m_compile);
+    connect(m_document, &ScheduleDocument::scheduleChanged, this,
+            &CompileController::onScheduleChanged);
+    onScheduleChanged();
+}
+
+bool CompileController::isStale() const {
+    if (!m_compiled.isValid())
+        return false;
+    CompileRequest shown;
+    shown.graph = m_compiled.graph;
+    shown.schedule = m_compiledSchedule;
+    shown.target = m_compiledTarget;
+    return !isCurrentRequest(shown, *m_document);
+}
+
+void CompileController::compile() {
+    CompileRequest request = currentRequest(*m_document);
+    if (!isComplete(request)) {
+        emit statusMessage(m_document->graph() ? tr("No schedule to compile yet")
+                                               : tr("Open a model to compile it"),
+                           5000);
+        return;
+    }
+    m_running = std::move(request);
+    m_job->start(m_running);
+    onProgress(0, CompileJob::stepCount(), tr("check"));
+    setRunning(true);
+}
+
+void CompileController::cancel() {
+    if (!m_job->isRunning())
+        return;
+    m_job->cancel();
+    setRunning(false);
+    emit statusMessage(tr("Compile cancelled"), 5000);
+}
+
+void CompileController::onScheduleChanged() {
+    if (m_compiled.isValid() && m_compiled.graph != m_document->graph()) {
+        // Another model: its compile means nothing here.
+        m_compiled = {};
+        m_compiledSchedule.reset();
+        m_compiledTarget.reset();
+    }
+    if (!m_compiled.isValid()) {
+        const QString text = m_document->graph()
+                                 ? tr("Not compiled yet. Press Compile (F7) to compile the "
+                                      "schedule for the target chosen above.")
+                                 : tr("Open a model, then press Compile (F7).");
+        m_program->showMessage(text);
+        m_pipeline->showMessage(text);
+    }
+    if (m_job->isRunning() && !isCurrentRequest(m_running, *m_document)) {
+        m_job->cancel();
+        setRunning(false);
+        emit statusMessage(tr("Compile cancelled: the schedule changed. Press Compile (F7) "
+                              "again."),
+                           8000);
+    }
+    updateStale();
+}
+
+void CompileController::updateStale() {
+    const bool stale = isStale();
+    m_program->setStale(stale);
+    m_pipeline->setStale(stale);
+}
+
+void CompileController::onProgress(int step, int steps, const QString& name) {
+    m_progressBar->setRange(0, steps);
+    m_progressBar->setValue(step);
+    m_progressLabel->setText(step == 0
+                                 ? tr("Compiling: checking the schedule")
+                                 : tr("Compiling: %1 (%2/%3)").arg(name).arg(step).arg(steps - 1));
+}
+
+void CompileController::onFinished(const CompileOutcome& outcome) {
+    setRunning(false);
+    if (outcome.cancelled)
+        return;
+    if (!isCurrentRequest(outcome.request, *m_document)) {
+        emit statusMessage(tr("Dropped a compile of an older schedule. Press Compile (F7) "
+                              "again."),
+                           8000);
+        return;
+    }
+    if (!outcome.ok()) {
+        const QString reason = outcome.failure.empty()
+                                   ? tr("unknown error")
+                                   : QString::fromStdString(outcome.failure.front().message);
+        emit diagnosticsReported(outcome.failure, {});
+        emit statusMessage(tr("Compile failed: %1").arg(reason), 15000);
+        return;
+    }
+    m_compiled = {};
+    m_compiled.revision = outcome.request.revision;
+    m_compiled.graph = outcome.request.graph;
+    m_compiled.result = outcome.result;
+    m_compiled.targetName = outcome.request.targetName;
+    m_compiled.elapsedMs = outcome.elapsedMs;
+    m_compiledSchedule = outcome.request.schedule;
+    m_compiledTarget = outcome.request.target;
+    m_program->setProgram(m_compiled);
+    m_pipeline->setProgram(m_compiled);
+    updateStale();
+
+    const compiler::Program& p = outcome.result->program;
+    const QString target = QFileInfo(m_compiled.targetName).fileName();
+    const QString text = tr("Compiled %1 for %2 in %3 ms: %4 instructions on %5 cores")
+                             .arg(QString::fromStdString(p.modelName), target)
+                             .arg(outcome.elapsedMs)
+                             .arg(views::formatInteger(p.instructions.size()))
+                             .arg(p.cores);
+    emit diagnosticsReported(outcome.result->warnings, text);
+    emit statusMessage(text, 15000);
+    emit programShown();
+}
+
+void CompileController::setRunning(bool running) {
+    m_progress->setVisible(running);
+    m_cancel->setEnabled(running);
+    emit busyChanged(running);
+}
+
+} // namespace strata::gui

@@ -1,0 +1,151 @@
+#include "controllers/ExportController.h"
+
+#include "controllers/EmulateController.h"
+#include "controllers/MeasureController.h"
+#include "document/DocumentRequest.h"
+#include "document/ScheduleDocument.h"
+#include "export/Bundle.h"
+#include "jobs/EmulateJob.h"
+#include "views/export/RunPlots.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <exception>
+
+namespace strata::gui {
+
+namespace {
+
+struct Written {
+    QStringList files;
+    QString error;
+};
+
+QString firstMessage(const std::vector<Diagnostic>& diagnostics) {
+    return diagnostics.empty() ? QStringLiteral("unknown error")
+                               : QString::fromStdString(diagnostics.front().message);
+}
+
+// Runs `work` on the global pool and hands its result to `then` on `owner`'s thread.
+template <class Result, class Work, class Then>
+void inBackground(QObject* owner, Work work, Then then) {
+    auto* watcher = new QFutureWatcher<Result>(owner);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, then] {
+        watcher->deleteLater();
+        then(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(work)));
+}
+
+} // namespace
+
+ExportController::ExportController(ScheduleDocument* document, EmulateController* emulate,
+                                   MeasureController* measure, QWidget* window)
+    : QObject(window), m_document(document), m_emulate(emulate), m_measure(measure),
+      m_window(window) {
+    m_export = new QAction(tr("&Export Bundle…"), window);
+    m_export->setObjectName(QStringLiteral("exportAction"));
+    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_export->setStatusTip(
+        tr("Write the assembly, program, generated C++, schedule, timelines, plots and a "
+           "report into a folder (Ctrl+E)"));
+    connect(m_export, &QAction::triggered, this, &ExportController::chooseFolderAndExport);
+    window->addAction(m_export);
+}
+
+void ExportController::chooseFolderAndExport() {
+    const QString folder = QFileDialog::getExistingDirectory(m_window, tr("Export Bundle Into"));
+    if (!folder.isEmpty())
+        exportTo(folder);
+}
+
+void ExportController::exportTo(const QString& folder) {
+    if (m_busy)
+        return;
+    const CompileRequest request = currentRequest(*m_document);
+    if (!isComplete(request)) {
+        done(false, folder, {}, tr("nothing to export: open a model first"));
+        return;
+    }
+    m_busy = true;
+    m_export->setEnabled(false);
+    emit statusMessage(tr("Exporting to %1…").arg(folder), 0);
+
+    std::shared_ptr<const MeasuredRun> measured =
+        m_measure && m_measure->isCurrent() ? m_measure->last() : nullptr;
+    std::shared_ptr<const EmulationRun> emulation =
+        measured ? measured->emulation
+                 : (m_emulate && m_emulate->isCurrent() ? m_emulate->last() : nullptr);
+    if (emulation) {
+        writeBundle(folder, request, emulation, measured);
+        return;
+    }
+    inBackground<EmulateOutcome>(
+        this, [request] { return EmulateJob::run(request, [](const QString&) { return true; }); },
+        [this, folder, request](const EmulateOutcome& outcome) {
+            if (!outcome.ok())
+                done(false, folder, {}, firstMessage(outcome.failure));
+            else
+                writeBundle(folder, request, outcome.run, nullptr);
+        });
+}
+
+void ExportController::writeBundle(const QString& folder, const CompileRequest& request,
+                                   std::shared_ptr<const EmulationRun> emulation,
+                                   std::shared_ptr<const MeasuredRun> measured) {
+    if (!QDir().mkpath(folder)) {
+        done(false, folder, {}, tr("cannot create the folder %1").arg(folder));
+        return;
+    }
+    const trace::Trace* measuredTrace = measured ? &measured->measured : nullptr;
+    const views::exporting::PlotFiles plots =
+        views::exporting::writeRunPlots(&emulation->trace, measuredTrace, folder);
+    if (!plots.error.isEmpty()) {
+        done(false, folder, {}, tr("cannot write %1 in %2").arg(plots.error, folder));
+        return;
+    }
+    inBackground<Written>(
+        this,
+        [folder, emulation, measured, schedule = request.schedule, target = request.target,
+         plotNames = plots.names] {
+            exporting::BundleInput in;
+            in.graph = emulation->graph.get();
+            in.target = target.get();
+            in.schedule = schedule.get();
+            in.program = emulation->program.get();
+            in.emulated = &emulation->trace;
+            in.measured = measured ? &measured->measured : nullptr;
+            for (const QString& p : plotNames)
+                in.plots.push_back(p.toStdString());
+            Written w;
+            try {
+                auto bundle = exporting::writeBundle(in, folder.toStdString());
+                if (!bundle) {
+                    w.error = firstMessage(bundle.diagnostics());
+                    return w;
+                }
+                for (const auto& f : bundle->files)
+                    w.files << QString::fromStdString(f.name);
+            } catch (const std::exception& e) {
+                w.error = QString::fromUtf8(e.what());
+            }
+            return w;
+        },
+        [this, folder](const Written& w) { done(w.error.isEmpty(), folder, w.files, w.error); });
+}
+
+void ExportController::done(bool ok, const QString& folder, const QStringList& files,
+                            const QString& message) {
+    m_busy = false;
+    m_export->setEnabled(true);
+    emit statusMessage(ok ? tr("Exported %1 files to %2").arg(files.size()).arg(folder)
+                          : tr("Export failed: %1").arg(message),
+                       10000);
+    emit finished(ok, folder, files, message);
+}
+
+} // namespace strata::gui

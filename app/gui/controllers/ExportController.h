@@ -1,0 +1,61 @@
+#pragma once
+// File → Export Bundle… (Ctrl+E): the document's current schedule written as an export bundle
+// (core/export, docs/EXPORT.md) with the plots of views/export. It uses the prediction and the
+// measured run on screen when they are of the current schedule, and otherwise compiles and
+// emulates it first; the compile and the files are written off the UI thread, the plots (widgets)
+// on it.
+
+#include "jobs/CompileJob.h"
+#include "runs/MeasuredRun.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+class QAction;
+class QWidget;
+
+namespace strata::gui {
+
+class EmulateController;
+class MeasureController;
+class ScheduleDocument;
+
+class ExportController : public QObject {
+    Q_OBJECT
+
+  public:
+    ExportController(ScheduleDocument* document, EmulateController* emulate,
+                     MeasureController* measure, QWidget* window);
+
+    QAction* exportAction() const { return m_export; }
+    bool isExporting() const { return m_busy; }
+
+  public slots:
+    // Asks for a folder, then exports into it.
+    void chooseFolderAndExport();
+    // Exports into `folder` (created if needed); finished() tells how it went.
+    void exportTo(const QString& folder);
+
+  signals:
+    // `files`: the names written; on failure empty, with the reason in `message`.
+    void finished(bool ok, const QString& folder, const QStringList& files, const QString& message);
+    void statusMessage(const QString& text, int timeoutMs);
+
+  private:
+    // Plots here, files in the background; `request` is the schedule and target exported.
+    void writeBundle(const QString& folder, const CompileRequest& request,
+                     std::shared_ptr<const EmulationRun> emulation,
+                     std::shared_ptr<const MeasuredRun> measured);
+    void done(bool ok, const QString& folder, const QStringList& files, const QString& message);
+
+    ScheduleDocument* m_document;
+    EmulateController* m_emulate;
+    MeasureController* m_measure;
+    QWidget* m_window;
+    QAction* m_export = nullptr;
+    bool m_busy = false;
+};
+
+} // namespace strata::gui

@@ -1,0 +1,164 @@
+#include "controllers/HostCalibrationController.h"
+
+#include "document/ScheduleDocument.h"
+#include "target/CalibratedHost.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QWidget>
+
+namespace strata::gui {
+
+namespace {
+
+QString fromStd(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+bool autoCalibrationOff() {
+    const QByteArray value = qgetenv("STRATA_NO_CALIBRATE");
+    return !value.isEmpty() && value != "0";
+}
+
+} // namespace
+
+HostCalibrationController::HostCalibrationController(ScheduleDocument* document, QWidget* window)
+    : QObject(window), m_document(document), m_window(window) {
+    m_pool.setMaxThreadCount(1);
+    m_action = new QAction(tr("&Recalibrate Host"), window);
+    m_action->setObjectName(QStringLiteral("recalibrateHostAction"));
+    m_action->setStatusTip(
+        tr("Measure this computer again (a few seconds) and make `host` use the new figures"));
+    connect(m_action, &QAction::triggered, this, &HostCalibrationController::recalibrate);
+    m_label = new QLabel(window);
+    m_label->setObjectName(QStringLiteral("calibrationLabel"));
+    connect(m_document, &ScheduleDocument::targetChanged, this,
+            &HostCalibrationController::refreshLabel);
+    refreshLabel();
+}
+
+HostCalibrationController::~HostCalibrationController() {
+    ++*m_generation;
+    m_pool.waitForDone();
+}
+
+QString HostCalibrationController::calibrationFile() const {
+    return fromStd(target::defaultCalibratedHostFile());
+}
+
+bool HostCalibrationController::hostIsTarget() const {
+    return m_document->targetKey() == QLatin1String(ScheduleDocument::kDefaultTarget);
+}
+
+void HostCalibrationController::refreshLabel() {
+    const auto target = m_document->target();
+    const bool host = target && target->name == "host";
+    m_label->setVisible(host);
+    if (!host)
+        return;
+    m_label->setText(tr("host: %1").arg(fromStd(target::describeCalibration(*target))));
+    m_label->setToolTip(
+        target->calibrated
+            ? tr("The host target's figures come from %1").arg(fromStd(target->source))
+            : tr("The host preset's placeholder figures: Build > Recalibrate Host "
+                 "measures this computer"));
+}
+
+void HostCalibrationController::checkAtStart() {
+    if (autoCalibrationOff() || m_running)
+        return;
+    const target::HostCalibration found =
+        target::inspectHostCalibration(target::defaultCalibratedHostFile(), target::probeHost());
+    // A calibration that does not load made the document start on the preset (ScheduleDocument's
+    // fall back): measure again and move it to `host`, as if it had loaded.
+    const bool fellBack =
+        found.state == target::CalibrationState::Unreadable &&
+        m_document->targetKey() == QLatin1String(target::kUncalibratedHost.data());
+    if (!hostIsTarget() && !fellBack)
+        return;
+    m_switchToHost = fellBack;
+    if (found.needsCalibrating() && !found.file.empty())
+        start(false);
+    else if (found.state == target::CalibrationState::Stale)
+        promptStale(fromStd(found.why));
+}
+
+void HostCalibrationController::recalibrate() {
+    if (m_prompt)
+        m_prompt->close();
+    start(true);
+}
+
+void HostCalibrationController::promptStale(const QString& why) {
+    if (m_prompt)
+        return;
+    auto* box = new QMessageBox(
+        QMessageBox::Question, tr("Recalibrate this computer?"),
+        tr("The host target's calibration may be stale: %1. Predictions on `host` use it until "
+           "it is measured again (a few seconds).")
+            .arg(why),
+        QMessageBox::NoButton, m_window);
+    box->setObjectName(QStringLiteral("staleCalibrationPrompt"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    QPushButton* again = box->addButton(tr("Recalibrate"), QMessageBox::AcceptRole);
+    again->setObjectName(QStringLiteral("recalibrateButton"));
+    box->addButton(tr("Later"), QMessageBox::RejectRole);
+    connect(again, &QPushButton::clicked, this, &HostCalibrationController::recalibrate);
+    m_prompt = box;
+    box->show();
+}
+
+void HostCalibrationController::start(bool force) {
+    if (m_running)
+        return;
+    const std::string file = target::defaultCalibratedHostFile();
+    if (file.empty()) {
+        emit statusMessage(
+            tr("No configuration folder (neither XDG_CONFIG_HOME nor HOME is set): the calibration "
+               "cannot be saved"),
+            8000);
+        return;
+    }
+    m_running = true;
+    m_action->setEnabled(false);
+    emit busyChanged(true);
+    emit statusMessage(force ? tr("Recalibrating this machine's host target (~2 s)\u2026")
+                             : tr("Calibrating this machine's host target (first use, ~2 s)\u2026"),
+                       0);
+    const bool quick = m_quick;
+    startGenerational<calibrate::FirstCalibration>(
+        this, m_pool, m_generation,
+        [file, force, quick](const Proceed&) {
+            calibrate::CalibrateOptions options;
+            options.quick = quick;
+            return force ? calibrate::recalibrateHost(file, options)
+                         : calibrate::ensureHostCalibrated(file, options);
+        },
+        [](const QString&) {},
+        [this, file](calibrate::FirstCalibration outcome) {
+            m_running = false;
+            m_action->setEnabled(true);
+            emit busyChanged(false);
+            if (!outcome.diagnostics.empty())
+                emit diagnosticsReported(outcome.diagnostics, outcome.saved
+                                                                  ? tr("Host calibration: warnings")
+                                                                  : tr("Host calibration failed"));
+            if (outcome.saved) {
+                emit statusMessage(
+                    tr("Calibrated this machine's host target; saved to %1").arg(fromStd(file)),
+                    8000);
+                // The prediction is redone on the measured figures (setTarget recompiles and
+                // emulates).
+                if (hostIsTarget() || m_switchToHost)
+                    m_document->setTarget(QLatin1String(ScheduleDocument::kDefaultTarget));
+            }
+            m_switchToHost = false;
+            refreshLabel();
+            emit finished(outcome.saved);
+        });
+}
+
+} // namespace strata::gui

@@ -1,0 +1,81 @@
+#pragma once
+// The first prediction on `host` is calibrated in the app as in strata-cli (docs/CALIBRATION.md):
+// at start, when the document's target is `host` and this machine has no usable calibration, the
+// CLI's calibrate::ensureHostCalibrated runs in the background and the target is reloaded when
+// it is saved, so the prediction is redone on the measured figures. A status-bar label says
+// which calibration the target uses; Recalibrate Host measures again, and a stale calibration
+// (old, or unstamped) prompts it. $STRATA_NO_CALIBRATE=1 turns the start-up job off (tests).
+
+#include "calibrate/FirstCalibration.h"
+#include "jobs/GenerationalTask.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+#include <atomic>
+#include <memory>
+
+class QAction;
+class QLabel;
+class QMessageBox;
+class QWidget;
+
+namespace strata::gui {
+
+class ScheduleDocument;
+
+class HostCalibrationController : public QObject {
+    Q_OBJECT
+
+  public:
+    // `window` parents the action, the label and the prompt.
+    HostCalibrationController(ScheduleDocument* document, QWidget* window);
+    ~HostCalibrationController() override;
+
+    QAction* recalibrateAction() const { return m_action; }
+    // "host: calibrated 2026-11-26 06:35 UTC on <cpu> (2 cores)" or "host: uncalibrated figures";
+    // hidden for other targets.
+    QLabel* label() const { return m_label; }
+    bool isRunning() const { return m_running; }
+    // The open "calibration looks stale" prompt, if any (tests).
+    QMessageBox* stalePrompt() const { return m_prompt; }
+    // --quick's programs (tests): a second instead of a few.
+    void setQuick(bool quick) { m_quick = quick; }
+    // The file `host` resolves to (target::defaultCalibratedHostFile()).
+    QString calibrationFile() const;
+
+  public slots:
+    // Calibrates in the background when `host` is the target and nothing usable exists, or
+    // prompts Recalibrate when the calibration is stale. Nothing with $STRATA_NO_CALIBRATE set.
+    void checkAtStart();
+    // Measures this computer and replaces the calibration, whatever it holds.
+    void recalibrate();
+    void refreshLabel();
+
+  signals:
+    void busyChanged(bool busy);
+    void statusMessage(const QString& text, int timeoutMs);
+    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
+                             const QString& summary);
+    // A calibration job ended; `saved` when the file now holds this machine's figures.
+    void finished(bool saved);
+
+  private:
+    void start(bool force);
+    void promptStale(const QString& why);
+    bool hostIsTarget() const;
+
+    ScheduleDocument* m_document;
+    QWidget* m_window;
+    QAction* m_action = nullptr;
+    QLabel* m_label = nullptr;
+    QPointer<QMessageBox> m_prompt;
+    QThreadPool m_pool;
+    std::shared_ptr<std::atomic<std::uint64_t>> m_generation =
+        std::make_shared<std::atomic<std::uint64_t>>(0);
+    bool m_running = false;
+    bool m_quick = false;
+    bool m_switchToHost = false; // the document fell back to the preset from a broken calibration
+};
+
+} // namespace strata::gui

@@ -1,0 +1,129 @@
+#pragma once
+// Projects in the window (docs/PROJECTS.md): Save (Ctrl+S), Save As (Ctrl+Shift+S) and opening
+// a .strata file (from the menu, the command line, a drop or the recent files, all through
+// MainWindow::openFile). A project reopens its model, target, strategy and edited schedule and
+// the tab, zoom and selected block. Writes are atomic (QSaveFile). A recovery file is written
+// every minute and after each compile while a model is open and removed on a clean close; one
+// left behind at start means the app did not close cleanly, and offerRecovery() asks to restore
+// it. A project whose model is gone asks where it is now; one whose model changed says so and
+// opens it with a new schedule. Saving after a Run on Host writes the run's emulated and
+// measured traces beside the project (SavedTraces.h); opening reads them back and shows them as
+// the schedule's run when model and schedule still match, else in the Timeline as stale files.
+
+#include "base/Diagnostic.h"
+#include "project/Project.h"
+#include "runs/SavedTraces.h"
+
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <optional>
+#include <vector>
+
+class QAction;
+class QTimer;
+
+namespace strata::gui {
+
+class MainWindow;
+
+class ProjectController : public QObject {
+    Q_OBJECT
+
+  public:
+    static constexpr int kAutosaveIntervalMs = 60'000;
+
+    explicit ProjectController(MainWindow* window);
+
+    static bool isProjectFile(const QString& path);
+
+    QAction* saveAction() const { return m_save; }
+    QAction* saveAsAction() const { return m_saveAs; }
+    QString projectPath() const { return m_path; }
+
+    // Opens a project: its model loads in the background, then the saved schedule and view
+    // are applied (projectOpened() reports the end). False when the file is refused (the
+    // diagnostics say why) or the model cannot be found; the app stays as it was.
+    bool open(const QString& path);
+    // Saves to `path` atomically and makes it the project's file; false with a message if not.
+    bool saveTo(const QString& path);
+    // Save (Ctrl+S): to the project's file, or where a dialog asks when there is none yet.
+    // False when it was not saved (cancelled or failed).
+    bool save();
+    bool saveAs();
+
+    // What would be saved now (no model: nullopt).
+    std::optional<project::Project> currentProject() const;
+
+    // The recovery file; tests point it elsewhere.
+    QString recoveryPath() const { return m_recoveryPath; }
+    void setRecoveryPath(const QString& path) { m_recoveryPath = path; }
+    // Writes the recovery file now (nothing without a model).
+    bool autosave();
+    // A recovery file from a session that did not close cleanly exists.
+    bool hasRecovery() const;
+    // Opens the recovery file as a project (it stays until the next clean close).
+    bool restoreRecovery();
+    // At start: asks whether to restore a recovery file left behind (interactive only).
+    void offerRecovery();
+    // Called on a clean close: the recovery file is not needed.
+    void discardRecovery();
+
+    // Where a moved model is now: asked with a file dialog unless replaced (tests). Returns
+    // the new path, or empty to give up.
+    void setRelocateHandler(std::function<QString(const QString& message)> handler);
+
+    // Whether to open a project that names files outside its folder anyway (docs/PROJECTS.md,
+    // Containment): asked with a message box unless replaced (tests); an empty handler
+    // (headless) refuses. True: load anyway.
+    void setOutsideFilesHandler(std::function<bool(const QString& message)> handler);
+    // The last open() was refused because the project names files outside its folder.
+    bool refusedOutsideFiles() const { return m_refusedOutside; }
+
+  signals:
+    // A project's model, schedule and view are in place (ok), or opening it stopped.
+    void projectOpened(const QString& path, bool ok);
+    // projectPath() changed: a project was opened or saved elsewhere, or a model opened on its
+    // own left the project.
+    void pathChanged();
+    // The project was written to `path`, now its file.
+    void saved(const QString& path);
+    void problemsReported(const std::vector<strata::Diagnostic>& diagnostics);
+    void statusMessage(const QString& text, int timeoutMs);
+
+  private:
+    bool write(const QString& path, const project::Project& project, QString* error) const;
+    // Containment: true when `project` names only files inside the folder of `path`, or the
+    // user agreed to open it anyway.
+    bool acceptOutsideFiles(const project::Project& project, const QString& path);
+    void onModelLoaded(const QString& path, bool ok);
+    void applySchedule();
+    void applyView();
+    // Reads the opened project's traces in the background, then finishes opening.
+    void restoreTraces();
+    void onTracesRead(const ReadTraces& read);
+    void finishOpening(bool ok, const QString& message);
+    // The traces to reference from a project saved to `path`: the last run's, written now, or
+    // those the project came with.
+    std::vector<project::TraceRef> tracesToSave(const QString& path);
+
+    MainWindow* m_window;
+    QString m_path; // the project's file; empty: not saved yet
+    QString m_recoveryPath;
+    std::optional<project::Project> m_opening; // a project whose model is loading
+    QString m_openingPath;
+    bool m_waitingForSchedule = false;
+    std::vector<project::TraceRef> m_traces; // the saved run's references (opened or written)
+    const void* m_tracesOfRun = nullptr;     // the MeasuredRun m_traces hold, to write it once
+    QString m_tracesPath;                    // the project file they were written for
+    std::function<QString(const QString&)> m_relocate;
+    std::function<bool(const QString&)> m_confirmOutside;
+    bool m_refusedOutside = false;
+    std::vector<Diagnostic> m_outsideWarnings; // loaded anyway: said once the model is in
+    bool m_trustedOpen = false; // the recovery file: written by the app itself, not handed over
+    QAction* m_save = nullptr;
+    QAction* m_saveAs = nullptr;
+    QTimer* m_autosave = nullptr;
+};
+
+} // namespace strata::gui

@@ -1,0 +1,116 @@
+#pragma once
+// Build > Search Schedules… (docs/SEARCH.md): the objective (latency, DRAM or both as a Pareto
+// front), the algorithm, a budget in seconds and a seed; Start searches from the current schedule
+// and the built-in strategies in the background (SearchJob) with progress and Cancel. While it
+// runs, a plot shows the best predicted time against the candidates evaluated; when it ends, the
+// Pareto front (time against DRAM bytes) with clickable points. Clicking a point chooses that
+// schedule and previews it on the graph (previewRequested); Apply makes the chosen schedule (the
+// best, unless a point was clicked) the current one as one undoable edit. When a search ends,
+// searchTimed() hands the timelines of its start and result (the Compare tab pins them). Not
+// modal.
+
+#include "runs/EmulationRun.h"
+#include "schedule/Schedule.h"
+#include "search/Search.h"
+
+#include <QDialog>
+#include <memory>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace strata::views::search {
+class ParetoPlot;
+class SearchHistoryPlot;
+} // namespace strata::views::search
+
+namespace strata::gui {
+
+// The block of every op (by OpId) in `schedule`, -1 for none: a searched schedule drawn on the
+// graph before it is applied.
+std::vector<int> partitionOfSchedule(const schedule::Schedule& schedule, std::size_t opCount);
+
+class ScheduleDocument;
+class SearchJob;
+
+class SearchDialog : public QDialog {
+    Q_OBJECT
+
+  public:
+    SearchDialog(ScheduleDocument* document, QWidget* parent = nullptr);
+
+    // Build > Search Schedules…: shows the dialog.
+    QAction* showAction() const { return m_showAction; }
+
+    // The options the controls say (budget, seed, objective, algorithm) and the candidate cap.
+    search::SearchOptions options() const;
+    // At most this many candidates (0: no cap); with a cap the search is deterministic.
+    void setMaxEvaluations(std::int64_t count) { m_maxEvaluations = count; }
+
+    bool isRunning() const;
+    // The last search's result (null before one ends) and the schedule Apply would use.
+    const std::shared_ptr<const search::SearchResult>& result() const { return m_result; }
+    const search::Candidate* chosen() const;
+    // Chooses Pareto point `index` (-1: the best), as a click does.
+    void choose(int index);
+
+    SearchJob* job() const { return m_job; }
+    views::search::SearchHistoryPlot* historyPlot() const { return m_history; }
+    views::search::ParetoPlot* paretoPlot() const { return m_pareto; }
+    QPushButton* startButton() const { return m_start; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* applyButton() const { return m_apply; }
+    QString statusText() const;
+
+  public slots:
+    // Searches from the document's current schedule; false (with the reason shown) when there
+    // is none yet.
+    bool start();
+    void cancel();
+    // Makes the chosen schedule the document's current one; false when there is none, the model
+    // changed since the search, or the document refused it.
+    bool apply();
+
+  signals:
+    // A search ended (cancelled or not).
+    void finished();
+    // The user chose a schedule: draw it on the graph (null: show the current one again).
+    void previewRequested(std::shared_ptr<const schedule::Schedule> schedule);
+    void statusMessage(const QString& text, int timeoutMs);
+    // A search ended with a result: the predicted timelines of the current schedule it started
+    // from and of its best schedule (before finished()).
+    void searchTimed(std::shared_ptr<const strata::gui::EmulationRun> start,
+                     std::shared_ptr<const strata::gui::EmulationRun> best);
+
+  private:
+    void onProgress(const search::SearchProgress& progress);
+    void onFinished(std::shared_ptr<const search::SearchResult> result, const QString& error);
+    void updateButtons();
+    void showChosen();
+
+    ScheduleDocument* m_document;
+    SearchJob* m_job = nullptr;
+    QAction* m_showAction = nullptr;
+    QComboBox* m_objective = nullptr;
+    QComboBox* m_algorithm = nullptr;
+    QSpinBox* m_budget = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_status = nullptr;
+    views::search::SearchHistoryPlot* m_history = nullptr;
+    views::search::ParetoPlot* m_pareto = nullptr;
+    QPushButton* m_start = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QPushButton* m_apply = nullptr;
+    std::int64_t m_maxEvaluations = 0;
+    double m_budgetSeconds = 0;                  // of the running search
+    std::shared_ptr<const ir::Graph> m_searched; // the graph the result belongs to
+    std::shared_ptr<const search::SearchResult> m_result;
+    int m_chosen = -1; // Pareto point; -1: the best
+};
+
+} // namespace strata::gui

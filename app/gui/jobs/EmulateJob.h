@@ -1,0 +1,69 @@
+#pragma once
+// Compiles and emulates a schedule off the UI thread to predict its time: what the window does
+// after every edit. One job at a time; every job has a generation and only the newest reports.
+// A burst of edits coalesces: a job that is no longer the newest stops at its next compiler
+// pass (or before it starts), so only the latest schedule is emulated to the end. Whether a
+// result still matches the schedule on screen is the caller's decision.
+
+#include "jobs/CompileCacheSlot.h"
+#include "jobs/CompileJob.h"
+#include "runs/EmulationRun.h"
+#include "trace/TraceSummary.h"
+
+#include <QObject>
+#include <QThreadPool>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace strata::gui {
+
+struct EmulateOutcome {
+    std::uint64_t generation = 0;
+    CompileRequest request;
+    std::shared_ptr<const EmulationRun> run;
+    trace::TraceSummary summary;     // of run->trace
+    std::vector<Diagnostic> failure; // why there is no run
+    bool cancelled = false;
+    qint64 compileMs = 0;
+    qint64 emulateMs = 0;
+
+    bool ok() const { return run != nullptr; }
+};
+
+class EmulateJob : public QObject {
+    Q_OBJECT
+
+  public:
+    explicit EmulateJob(QObject* parent = nullptr);
+    // Stops the running job at its next pass and waits for it; its result is dropped.
+    ~EmulateJob() override;
+
+    // Starts predicting `request` and returns the job's generation; a running job is superseded.
+    std::uint64_t start(CompileRequest request);
+    void cancel();
+    bool isRunning() const { return m_running; }
+
+    // Compiles (no dumps) and emulates `request` on the calling thread; `proceed(stage)` is
+    // asked before each compiler step ("compile") and before emulating ("emulate"); false
+    // stops with `cancelled` set. With `cache`, blocks an earlier run compiled are not
+    // analysed or tiled again.
+    static EmulateOutcome run(const CompileRequest& request,
+                              const std::function<bool(const QString& stage)>& proceed,
+                              CompileCacheSlot* cache = nullptr);
+
+  signals:
+    // The newest job moved on: "compile" or "emulate".
+    void progress(const QString& stage);
+    // Only for the newest job, and not after cancel().
+    void finished(const strata::gui::EmulateOutcome& outcome);
+
+  private:
+    std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
+    bool m_running = false;
+    std::shared_ptr<CompileCacheSlot> m_cache; // the worker's own
+    QThreadPool m_pool;
+};
+
+} // namespace strata::gui

@@ -1,0 +1,59 @@
+#pragma once
+// Runs a schedule on this computer off the UI thread: compiles and emulates it (EmulateJob::run,
+// so the prediction pairs with the run), then runs the program with the host runtime a few times
+// and keeps the median run's timeline. One job at a time; a newer job supersedes an older one,
+// whose result is dropped. A run in progress finishes its repeat (the runtime has no stop), but
+// cancel() drops its result and skips the remaining repeats' successors.
+
+#include "jobs/CompileJob.h"
+#include "runs/MeasuredRun.h"
+
+#include <QObject>
+#include <QThreadPool>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace strata::gui {
+
+struct MeasureOutcome {
+    std::uint64_t generation = 0;
+    CompileRequest request;
+    std::shared_ptr<const MeasuredRun> run;
+    std::vector<Diagnostic> failure; // why there is no run
+    bool cancelled = false;
+
+    bool ok() const { return run != nullptr; }
+};
+
+class MeasureJob : public QObject {
+    Q_OBJECT
+
+  public:
+    static constexpr int kRepeats = 3;
+
+    explicit MeasureJob(QObject* parent = nullptr);
+    ~MeasureJob() override;
+
+    std::uint64_t start(CompileRequest request);
+    void cancel();
+    bool isRunning() const { return m_running; }
+
+    // Compiles, emulates and runs `request` on the calling thread; `proceed(stage)` is asked
+    // before each step ("compile", "emulate", "run"); false stops with `cancelled` set.
+    static MeasureOutcome run(const CompileRequest& request,
+                              const std::function<bool(const QString& stage)>& proceed);
+
+  signals:
+    void progress(const QString& stage);
+    // Only for the newest job, and not after cancel().
+    void finished(const strata::gui::MeasureOutcome& outcome);
+
+  private:
+    std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
+    bool m_running = false;
+    QThreadPool m_pool;
+};
+
+} // namespace strata::gui

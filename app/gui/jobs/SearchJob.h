@@ -1,0 +1,53 @@
+#pragma once
+// Build > Search Schedules… off the UI thread (docs/SEARCH.md): search::searchSchedules on its
+// own thread with a stop token, its progress marshalled to the UI thread after every batch. One
+// search at a time; cancel() requests the stop (the search ends within one candidate per
+// worker) and finished() still reports what it found, marked cancelled. A newer start drops an
+// older search's progress and result. Before finished(), timed() hands the timelines of the
+// search's first start and of its best schedule (compiled and emulated on the same thread), for
+// the Compare tab to pin.
+
+#include "runs/EmulationRun.h"
+#include "search/Search.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <atomic>
+#include <memory>
+#include <stop_token>
+
+namespace strata::gui {
+
+class SearchJob : public QObject {
+    Q_OBJECT
+
+  public:
+    explicit SearchJob(QObject* parent = nullptr);
+    ~SearchJob() override;
+
+    // Searches schedules of `graph` on `target`; both stay alive until the search returns.
+    // `revision` and `targetName` label the timelines timed() hands over.
+    void start(std::shared_ptr<const ir::Graph> graph, std::shared_ptr<const target::Target> target,
+               search::SearchOptions options, std::uint64_t revision = 0, QString targetName = {});
+    void cancel();
+    bool isRunning() const { return m_running; }
+
+  signals:
+    void progress(const strata::search::SearchProgress& progress);
+    // `error`: why the search failed (then the result is empty).
+    void finished(std::shared_ptr<const strata::search::SearchResult> result, const QString& error);
+    // Just before finished(), when the search found a schedule: the predicted timelines of
+    // options.starts.front() and of the best schedule.
+    void timed(std::shared_ptr<const strata::gui::EmulationRun> start,
+               std::shared_ptr<const strata::gui::EmulationRun> best);
+
+  private:
+    QThreadPool m_pool;
+    std::shared_ptr<std::atomic<std::uint64_t>> m_generation =
+        std::make_shared<std::atomic<std::uint64_t>>(0);
+    std::stop_source m_stop;
+    bool m_running = false;
+};
+
+} // namespace strata::gui

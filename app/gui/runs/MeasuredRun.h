@@ -1,0 +1,20 @@
+#pragma once
+// One run of one schedule revision on this computer: the program the host runtime ran, the
+// emulator's prediction of it and the measured timeline, paired event by event (same ids).
+// Immutable once made; shared between the views as std::shared_ptr<const MeasuredRun>.
+
+#include "runs/EmulationRun.h"
+#include "trace/Trace.h"
+
+#include <memory>
+#include <vector>
+
+namespace strata::gui {
+
+struct MeasuredRun {
+    std::shared_ptr<const EmulationRun> emulation; // the program run, and its prediction
+    trace::Trace measured;        // the median repeat's timeline (Source::Measured)
+    std::vector<double> totalsNs; // every repeat
+};
+
+} // namespace strata::gui

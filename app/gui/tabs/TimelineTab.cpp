@@ -1,0 +1,185 @@
+#include "tabs/TimelineTab.h"
+
+#include "trace/TraceJson.h"
+#include "views/graph/GraphView.h"
+#include "views/program/ProgramListingModel.h"
+#include "views/program/ProgramView.h"
+#include "views/timeline/TimelineView.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QShowEvent>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace strata::gui {
+
+namespace {
+
+struct LoadOutcome {
+    std::vector<std::shared_ptr<const trace::Trace>> traces;
+    std::vector<std::string> names;
+    std::vector<Diagnostic>
+        diagnostics; // errors of files that did not load, warnings of those that did
+    bool ok = true;
+};
+
+LoadOutcome loadFiles(const QStringList& paths) {
+    LoadOutcome out;
+    for (const QString& path : paths) {
+        auto loaded = trace::loadTraceFile(path.toStdString());
+        if (!loaded) {
+            out.ok = false;
+            out.diagnostics.insert(out.diagnostics.end(), loaded.diagnostics().begin(),
+                                   loaded.diagnostics().end());
+            continue;
+        }
+        out.diagnostics.insert(out.diagnostics.end(), loaded->warnings.begin(),
+                               loaded->warnings.end());
+        out.names.push_back(QFileInfo(path).fileName().toStdString() + " (" +
+                            std::string(trace::sourceName(loaded->trace.source)) + ")");
+        out.traces.push_back(std::make_shared<const trace::Trace>(std::move(loaded->trace)));
+    }
+    return out;
+}
+
+} // namespace
+
+TimelineTab::TimelineTab(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_view = new views::timeline::TimelineView;
+    layout->addWidget(m_view);
+    m_openTrace = new QAction(tr("Open &Trace\u2026"), this);
+    m_openTrace->setStatusTip(
+        tr("Open an emulated or measured trace (Strata / Chrome trace JSON)"));
+    connect(m_openTrace, &QAction::triggered, this, &TimelineTab::showOpenDialog);
+    m_view->setOpenAction(m_openTrace);
+    connect(
+        m_view, &views::timeline::TimelineView::eventSelected, this, [this](int trace, quint32 id) {
+            // The emulated run, when there is one, is the first trace shown.
+            const bool emulated = trace == 0 && m_emulation && !m_emulation->trace.events.empty();
+            emit instructionClicked(id, emulated);
+        });
+}
+
+void TimelineTab::linkSelection(views::graph::GraphView* graph,
+                                views::program::ProgramView* program) {
+    connect(this, &TimelineTab::instructionClicked, this,
+            [this, graph, program](quint32 id, bool emulated) {
+                const auto* listing = program->model();
+                const int row = listing->rowOfInstruction(id);
+                if (!emulated || !m_emulation || !m_emulation->program ||
+                    id >= m_emulation->program->instructions.size()) {
+                    if (row >= 0)
+                        program->selectInstruction(id);
+                    return;
+                }
+                const ir::OpId op = m_emulation->program->instructions[id].from.op;
+                if (op.valid())
+                    graph->selectOp(op);
+                // The listing may be of another compile: only the same op's instruction is this
+                // one.
+                if (row >= 0 && listing->instructionAt(row).from.op == op)
+                    program->selectInstruction(id);
+            });
+}
+
+void TimelineTab::showOpenDialog() {
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Trace"), QString(),
+                                                            tr("Traces (*.json);;All files (*)"));
+    if (!paths.isEmpty())
+        openTraceFiles(paths);
+}
+
+void TimelineTab::openTraceFiles(const QStringList& paths) {
+    const std::uint64_t generation = ++m_generation;
+    m_loading = true;
+    emit statusMessage(tr("Loading %n trace(s)\u2026", nullptr, static_cast<int>(paths.size())), 0);
+    auto* watcher = new QFutureWatcher<LoadOutcome>(this);
+    connect(watcher, &QFutureWatcher<LoadOutcome>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // a newer request supersedes this one
+        m_loading = false;
+        LoadOutcome outcome = watcher->result();
+        m_files.clear();
+        for (std::size_t i = 0; i < outcome.traces.size(); ++i)
+            m_files.push_back({outcome.traces[i], outcome.names[i]});
+        emit diagnosticsReported(outcome.diagnostics);
+        showTraces();
+        if (!outcome.ok && m_files.empty() && !m_emulation) {
+            QString text = tr("The trace could not be loaded:");
+            for (const Diagnostic& d : outcome.diagnostics)
+                if (d.severity == Severity::Error)
+                    text += QStringLiteral("\n") + QString::fromStdString(d.toString());
+            m_view->showMessage(text);
+        }
+        emit statusMessage(outcome.ok ? tr("Trace loaded") : tr("Some traces could not be loaded"),
+                           4000);
+        emit tracesLoaded(outcome.ok);
+    });
+    watcher->setFuture(QtConcurrent::run([paths] { return loadFiles(paths); }));
+}
+
+void TimelineTab::setEmulation(std::shared_ptr<const EmulationRun> run) {
+    m_emulation = std::move(run);
+    showTraces();
+}
+
+void TimelineTab::setMeasurement(std::shared_ptr<const MeasuredRun> run) {
+    m_measurement = std::move(run);
+    showTraces();
+}
+
+views::timeline::TimelineView* TimelineTab::view() {
+    if (m_stale)
+        rebuild();
+    return m_view;
+}
+
+void TimelineTab::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_stale)
+        rebuild();
+}
+
+void TimelineTab::showTraces() {
+    if (!isVisible()) {
+        m_stale = true;
+        return;
+    }
+    rebuild();
+}
+
+void TimelineTab::rebuild() {
+    m_stale = false;
+    std::vector<std::shared_ptr<const trace::Trace>> traces;
+    std::vector<std::string> names;
+    std::shared_ptr<const EmulationRun> emulation = m_emulation;
+    if (m_measurement && (!emulation || emulation->revision != m_measurement->emulation->revision))
+        emulation = m_measurement->emulation; // pair the run with its own prediction
+    if (emulation && !emulation->trace.events.empty()) {
+        // Shares the run's trace without copying it: the alias keeps the run alive.
+        traces.emplace_back(emulation, &emulation->trace);
+        names.push_back(
+            "emulated" +
+            (emulation->targetName.isEmpty()
+                 ? std::string()
+                 : " (" + QFileInfo(emulation->targetName).baseName().toStdString() + ")"));
+    }
+    if (m_measurement) {
+        traces.emplace_back(m_measurement, &m_measurement->measured);
+        names.push_back("measured (this computer)");
+    }
+    for (const LoadedFile& file : m_files) {
+        traces.push_back(file.trace);
+        names.push_back(file.name);
+    }
+    m_view->setTraces(std::move(traces), std::move(names));
+}
+
+} // namespace strata::gui
