@@ -47,8 +47,13 @@ std::vector<Diagnostic> checkContainment(const Project& project, const std::stri
     check(project.modelPath, "model.path", "the model");
     if (isFilePath(project.target))
         check(project.target, "target", "the target file");
-    for (std::size_t i = 0; i < project.traces.size(); ++i)
-        check(project.traces[i].path, "traces[" + std::to_string(i) + "].path", "the trace");
+    // Named as the file writes them: runs[r].traces[k].
+    std::vector<int> inRun(static_cast<std::size_t>(runCount(project.traces)), 0);
+    for (const TraceRef& t : project.traces) {
+        const int k = t.run >= 0 ? inRun[static_cast<std::size_t>(t.run)]++ : 0;
+        check(t.path, "runs[" + std::to_string(t.run) + "].traces[" + std::to_string(k) + "].path",
+              "the trace");
+    }
     return out;
 }
 

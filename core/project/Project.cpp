@@ -2,6 +2,8 @@
 
 #include "base/JsonReader.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 
@@ -57,8 +59,8 @@ Expected<Project> projectFromDocument(const Json& doc, const std::string& file) 
     }
     if (*version < 1)
         root.error("strata_project", "schema version must be at least 1");
-    root.warnUnknownKeys({"strata_project", "model", "target", "strategy", "schedule", "view",
-                          "traces"});
+    root.warnUnknownKeys(
+        {"strata_project", "model", "target", "strategy", "schedule", "view", "traces", "runs"});
 
     const fs::path dir = fs::path(file).parent_path();
     Project p;
@@ -107,21 +109,53 @@ Expected<Project> projectFromDocument(const Json& doc, const std::string& file) 
         view.warnUnknownKeys({"tab", "zoom", "selected_block", "selected_op"});
     }
 
+    // One trace of run `run`, read from `t`.
+    auto readTrace = [&](json::FieldReader& t, int run, const std::string& scheduleJson) {
+        TraceRef ref;
+        if (auto path = t.string("path"))
+            ref.path = resolve(*path, dir);
+        ref.source = t.stringOr("source", "emulated");
+        if (ref.source != "emulated" && ref.source != "measured")
+            t.error("source", "must be \"emulated\" or \"measured\", got \"" + ref.source + "\"");
+        ref.label = t.stringOr("label", "");
+        ref.scheduleHash = t.stringOr("schedule_hash", "");
+        ref.run = run;
+        ref.scheduleJson = scheduleJson;
+        t.warnUnknownKeys({"path", "source", "label", "schedule_hash"});
+        p.traces.push_back(std::move(ref));
+    };
+    // Files from before runs were kept: a flat list, all of one run.
     if (const Json* traces = root.optionalArray("traces")) {
         for (std::size_t i = 0; i < traces->size(); ++i) {
             json::FieldReader t = root.element(*traces, i, "traces");
-            if (!t.isObject())
+            if (t.isObject())
+                readTrace(t, 0, {});
+        }
+    }
+    if (const Json* runs = root.optionalArray("runs")) {
+        const int first = runCount(p.traces);
+        for (std::size_t i = 0; i < runs->size(); ++i) {
+            json::FieldReader run = root.element(*runs, i, "runs");
+            if (!run.isObject())
                 continue;
-            TraceRef ref;
-            if (auto path = t.string("path"))
-                ref.path = resolve(*path, dir);
-            ref.source = t.stringOr("source", "emulated");
-            if (ref.source != "emulated" && ref.source != "measured")
-                t.error("source", "must be \"emulated\" or \"measured\", got \"" + ref.source + "\"");
-            ref.label = t.stringOr("label", "");
-            ref.scheduleHash = t.stringOr("schedule_hash", "");
-            t.warnUnknownKeys({"path", "source", "label", "schedule_hash"});
-            p.traces.push_back(std::move(ref));
+            std::string scheduleJson;
+            if (const Json& schedule = (*runs)[i]; schedule.contains("schedule")) {
+                const Json& doc = schedule["schedule"];
+                if (doc.is_object() && doc.contains("strata_schedule"))
+                    scheduleJson = doc.dump(2) + "\n";
+                else if (!doc.is_null())
+                    run.error("schedule", "not a schedule document (no \"strata_schedule\" "
+                                          "version)");
+            }
+            run.warnUnknownKeys({"schedule", "traces"});
+            const Json* traces = run.optionalArray("traces");
+            if (!traces)
+                continue;
+            for (std::size_t k = 0; k < traces->size(); ++k) {
+                json::FieldReader t = run.element(*traces, k, "traces");
+                if (t.isObject())
+                    readTrace(t, first + static_cast<int>(i), scheduleJson);
+            }
         }
     }
     if (hasErrors(diags))
@@ -129,20 +163,36 @@ Expected<Project> projectFromDocument(const Json& doc, const std::string& file) 
     return p;
 }
 
+// A schedule document's text as JSON, or null when there is none (or it is not JSON).
+Json scheduleDocument(const std::string& text) {
+    if (text.empty())
+        return nullptr;
+    Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    return doc.is_discarded() ? Json(nullptr) : doc;
+}
+
 } // namespace
 
 std::string projectToJson(const Project& project, const std::string& projectDir) {
-    Json traces = Json::array();
-    for (const TraceRef& t : project.traces)
-        traces.push_back({{"path", relativeTo(t.path, projectDir)},
-                          {"source", t.source},
-                          {"label", t.label},
-                          {"schedule_hash", t.scheduleHash}});
-    Json schedule = nullptr;
-    if (!project.scheduleJson.empty())
-        schedule = Json::parse(project.scheduleJson, nullptr, /*allow_exceptions=*/false);
-    if (schedule.is_discarded())
-        schedule = nullptr; // not JSON: nothing a reader could use
+    // One entry per run, in run order; a run's schedule once, from its first trace.
+    Json runs = Json::array();
+    for (int run = 0; run < runCount(project.traces); ++run) {
+        Json traces = Json::array();
+        Json schedule = nullptr;
+        for (const TraceRef& t : project.traces) {
+            if (t.run != run)
+                continue;
+            if (traces.empty())
+                schedule = scheduleDocument(t.scheduleJson);
+            traces.push_back({{"path", relativeTo(t.path, projectDir)},
+                              {"source", t.source},
+                              {"label", t.label},
+                              {"schedule_hash", t.scheduleHash}});
+        }
+        if (!traces.empty())
+            runs.push_back({{"schedule", schedule}, {"traces", traces}});
+    }
+    const Json schedule = scheduleDocument(project.scheduleJson);
     const std::string target =
         isTargetFile(project.target) ? relativeTo(project.target, projectDir) : project.target;
     Json doc = {{"strata_project", kProjectSchemaVersion},
@@ -157,7 +207,7 @@ std::string projectToJson(const Project& project, const std::string& projectDir)
                   {"zoom", project.view.zoom},
                   {"selected_block", project.view.selectedBlock},
                   {"selected_op", project.view.selectedOp}}},
-                {"traces", traces}};
+                {"runs", runs}};
     return doc.dump(2) + "\n";
 }
 
@@ -177,6 +227,29 @@ Expected<Project> loadProjectFile(const std::string& path) {
 
 std::string savedTracesDir(const std::string& projectFile) {
     return projectFile + ".traces";
+}
+
+std::string savedTraceFile(const std::string& projectFile, int run, const std::string& source) {
+    char number[16];
+    std::snprintf(number, sizeof number, "%03d", run);
+    return (fs::path(savedTracesDir(projectFile)) /
+            ("run-" + std::string(number) + "-" + source + ".json"))
+        .string();
+}
+
+int runCount(const std::vector<TraceRef>& traces) {
+    int count = 0;
+    for (const TraceRef& t : traces)
+        count = std::max(count, t.run + 1);
+    return count;
+}
+
+std::vector<std::vector<TraceRef>> tracesByRun(const std::vector<TraceRef>& traces) {
+    std::vector<std::vector<TraceRef>> runs(static_cast<std::size_t>(runCount(traces)));
+    for (const TraceRef& t : traces)
+        if (t.run >= 0)
+            runs[static_cast<std::size_t>(t.run)].push_back(t);
+    return runs;
 }
 
 } // namespace strata::project

@@ -1,5 +1,11 @@
 #include "TestGraphs.h"
 
+#include "layout/DotLayout.h"
+#include "layout/LayoutRequest.h"
+
+#include <gtest/gtest.h>
+#include <string>
+
 namespace strata::views::test {
 
 namespace {
@@ -55,6 +61,52 @@ std::shared_ptr<const ir::Graph> makeSmallGraph() {
     g->parameterCount = 128;
     g->finalize();
     return g;
+}
+
+std::shared_ptr<const ir::Graph> makeChain(int n) {
+    auto g = std::make_shared<ir::Graph>();
+    ir::ValueId previous = addValue(*g, "input", {1, 32});
+    g->inputs = {previous};
+    for (int i = 0; i < n; ++i) {
+        const ir::ValueId out = addValue(*g, "t" + std::to_string(i), {1, 32});
+        addOp(*g, "op" + std::to_string(i), i % 2 ? "Relu" : "MatMul",
+              i % 2 ? ir::OpClass::Elementwise : ir::OpClass::MatMul, {previous}, {out}, {});
+        previous = out;
+    }
+    g->outputs = {previous};
+    g->finalize();
+    return g;
+}
+
+std::shared_ptr<const ir::Graph> makeFan(int inputs) {
+    auto g = std::make_shared<ir::Graph>();
+    std::vector<ir::ValueId> branches;
+    for (int i = 0; i < inputs; ++i) {
+        const ir::ValueId in = addValue(*g, "input" + std::to_string(i), {1, 32});
+        g->inputs.push_back(in);
+        const ir::ValueId out = addValue(*g, "r" + std::to_string(i), {1, 32});
+        addOp(*g, "relu" + std::to_string(i), "Relu", ir::OpClass::Elementwise, {in}, {out}, {});
+        branches.push_back(out);
+    }
+    const ir::ValueId joined = addValue(*g, "joined", {1, 32 * inputs});
+    addOp(*g, "concat", "Concat", ir::OpClass::Elementwise, branches, {joined}, {});
+    g->outputs = {joined};
+    g->finalize();
+    return g;
+}
+
+std::shared_ptr<const layout::GraphLayout> layOut(const ir::Graph& graph,
+                                                  const layout::LayoutInput& input,
+                                                  const layout::TextMetrics& metrics) {
+    auto request = layout::buildLayoutRequest(graph, input, metrics);
+    EXPECT_TRUE(request.ok());
+    if (!request)
+        return nullptr;
+    auto result = layout::layoutWithDot(*request);
+    EXPECT_TRUE(result.ok());
+    if (!result)
+        return nullptr;
+    return std::make_shared<const layout::GraphLayout>(std::move(*result));
 }
 
 } // namespace strata::views::test

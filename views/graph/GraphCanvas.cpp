@@ -7,6 +7,7 @@
 #include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QScrollBar>
+#include <QToolTip>
 #include <QVariantAnimation>
 #include <QWheelEvent>
 #include <algorithm>
@@ -20,7 +21,7 @@ namespace {
 constexpr int kAnimationMs = 180;
 constexpr int kPanStep = 80;          // pixels per arrow key press
 constexpr double kReadableZoom = 0.9; // where the first view and search jumps go
-constexpr double kMinStartZoom = 0.6; // fit the whole graph only when text stays readable
+constexpr double kViewMargin = 20;    // scene units kept free around a framed part
 
 } // namespace
 
@@ -137,8 +138,39 @@ void GraphCanvas::fitToView() {
     if (rect.isEmpty())
         return;
     const QSizeF size = viewport()->size();
-    const double fit = std::min(size.width() / rect.width(), size.height() / rect.height());
-    animateTo(std::min(fit, 1.0), rect.center());
+    const double fitAll = std::min(size.width() / rect.width(), size.height() / rect.height());
+    if (fitAll >= kMinReadableZoom) {
+        animateTo(std::min(fitAll, 1.0), rect.center());
+        return;
+    }
+    // The whole graph would be a hairline: fit its width (readable at least) and keep showing
+    // the part around the current centre, clamped so the view stays on the graph.
+    const double fitWidth = size.width() / rect.width();
+    const double z = std::clamp(fitWidth, kMinReadableZoom, 1.0);
+    const QPointF here = m_animation->state() == QAbstractAnimation::Running
+                             ? m_targetCentre
+                             : mapToScene(viewport()->rect().center());
+    const QSizeF visible = size / z;
+    auto clampInto = [](double value, double low, double high) {
+        return low <= high ? std::clamp(value, low, high) : (low + high) / 2;
+    };
+    const QPointF centre(
+        clampInto(here.x(), rect.left() + visible.width() / 2, rect.right() - visible.width() / 2),
+        clampInto(here.y(), rect.top() + visible.height() / 2,
+                  rect.bottom() - visible.height() / 2));
+    animateTo(z, centre);
+    const int allPercent = std::max(1, qRound(fitAll * 100));
+    const int percent = qRound(z * 100);
+    emit statusMessage(
+        fitWidth >= kMinReadableZoom
+            ? tr("The whole graph would be too small to read at %1 %: fitted its width at %2 %; "
+                 "pan or zoom out to see more")
+                  .arg(allPercent)
+                  .arg(percent)
+            : tr("The whole graph would be too small to read at %1 %: showing it at %2 %, the "
+                 "smallest readable zoom; pan or zoom out to see more")
+                  .arg(allPercent)
+                  .arg(percent));
 }
 
 void GraphCanvas::showStart() {
@@ -148,44 +180,47 @@ void GraphCanvas::showStart() {
         return;
     const QSizeF size = viewport()->size();
     const double fit = std::min(size.width() / rect.width(), size.height() / rect.height());
-    if (fit >= kMinStartZoom) {
+    if (fit >= kMinReadableZoom) {
         applyView(std::min(fit, 1.0), rect.center());
         return;
     }
-    // Too big to read whole: start at the top, centred on the first nodes.
-    const double zoom = std::max(fit, kReadableZoom);
-    double topX = rect.center().x();
-    double topY = std::numeric_limits<double>::max();
+    // Too big to read whole: start at the top (where the inputs are), framing the nodes of that
+    // first screen: centred when they fit across, else from their left edge.
+    const double zoom = kReadableZoom;
+    const QSizeF visible = size / zoom;
+    const double firstScreenBottom = rect.top() + visible.height();
+    QRectF top;
     for (std::size_t i = 0; i < m_scene->nodeCount(); ++i) {
         const QRectF box = m_scene->node(i)->sceneBox();
-        if (box.top() < topY - 1) {
-            topY = box.top();
-            topX = box.center().x();
-        }
+        if (box.top() < firstScreenBottom)
+            top = top.isNull() ? box : top.united(box);
     }
-    const double halfHeight = size.height() / (2 * zoom);
-    applyView(zoom, QPointF(topX, rect.top() + halfHeight));
+    if (top.isNull())
+        top = rect;
+    const double x = top.width() + 2 * kViewMargin <= visible.width()
+                         ? top.center().x()
+                         : top.left() - kViewMargin + visible.width() / 2;
+    applyView(zoom, QPointF(x, rect.top() + visible.height() / 2));
 }
 
 void GraphCanvas::centreOnNode(const NodeItem* node) {
     if (!node)
         return;
     // A jump into a zoomed-out view also zooms in, so the node can be read.
-    const double target = zoom() < kMinStartZoom ? kReadableZoom : zoom();
+    const double target = zoom() < kMinReadableZoom ? kReadableZoom : zoom();
     animateTo(target, node->sceneBox().center());
 }
 
 void GraphCanvas::centreOnRect(const QRectF& rect) {
     // Keep a readable zoom; a rect too big for the viewport shows from its top-left corner
     // (where a block's first ops and its badge are).
-    const double z = zoom() < kMinStartZoom ? kReadableZoom : zoom();
+    const double z = zoom() < kMinReadableZoom ? kReadableZoom : zoom();
     const QSizeF visible = QSizeF(viewport()->size()) / z;
-    constexpr double kMargin = 20;
     QPointF centre = rect.center();
-    if (rect.width() + 2 * kMargin > visible.width())
-        centre.setX(rect.left() - kMargin + visible.width() / 2);
-    if (rect.height() + 2 * kMargin > visible.height())
-        centre.setY(rect.top() - kMargin + visible.height() / 2);
+    if (rect.width() + 2 * kViewMargin > visible.width())
+        centre.setX(rect.left() - kViewMargin + visible.width() / 2);
+    if (rect.height() + 2 * kViewMargin > visible.height())
+        centre.setY(rect.top() - kViewMargin + visible.height() / 2);
     animateTo(z, centre);
 }
 
@@ -339,24 +374,35 @@ NodeItem* GraphCanvas::draggedNode() const {
     return node->ref() == layout::NodeRef::op(m_drag.op) ? node : nullptr;
 }
 
-void GraphCanvas::setDropBlock(int block) {
+void GraphCanvas::setDropBlock(int block, QPoint viewportPos) {
     if (block == m_drag.dropBlock)
         return;
-    auto mark = [this](int b, bool on) {
+    auto mark = [this](int b, DropState state) {
         if (b < 0)
             return;
         if (ClusterItem* cluster = m_scene->clusterForBlock(b))
-            cluster->setDropTarget(on);
+            cluster->setDropState(state);
         if (NodeItem* node = m_scene->nodeForBlock(b))
-            node->setDropTarget(on);
+            node->setDropState(state);
     };
-    mark(m_drag.dropBlock, false);
+    mark(m_drag.dropBlock, DropState::None);
     m_drag.dropBlock = block;
-    mark(block, true);
+    m_drag.refusal = block >= 0 && m_dropCheck ? m_dropCheck(m_drag.op, block) : QString();
+    const bool refused = !m_drag.refusal.isEmpty();
+    mark(block, refused ? DropState::Refused : DropState::Accepted);
+    if (refused) {
+        viewport()->setCursor(Qt::ForbiddenCursor);
+        QToolTip::showText(viewport()->mapToGlobal(viewportPos), m_drag.refusal, viewport());
+        emit statusMessage(m_drag.refusal);
+    } else {
+        if (m_drag.active)
+            viewport()->setCursor(Qt::ClosedHandCursor);
+        QToolTip::hideText();
+    }
 }
 
 void GraphCanvas::endDrag() {
-    setDropBlock(-1);
+    setDropBlock(-1, {});
     if (NodeItem* node = draggedNode()) {
         node->setPos(m_drag.itemPos);
         node->setDragged(false);
@@ -415,7 +461,7 @@ void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
                 const QPointF scenePos = mapToScene(pos);
                 node->setPos(m_drag.itemPos + scenePos - mapToScene(m_drag.pressPos));
                 const int block = m_scene->blockAt(scenePos);
-                setDropBlock(block == m_drag.fromBlock ? -1 : block);
+                setDropBlock(block == m_drag.fromBlock ? -1 : block, pos);
                 event->accept();
                 return;
             }
@@ -437,9 +483,12 @@ void GraphCanvas::mouseReleaseEvent(QMouseEvent* event) {
     if (m_drag.active && event->button() == Qt::LeftButton) {
         const ir::OpId op = m_drag.op;
         const int block = m_drag.dropBlock;
+        const QString refusal = m_drag.refusal;
         endDrag();
         QGraphicsView::mouseReleaseEvent(event); // lets the scene release its mouse grab
-        if (block >= 0)
+        if (!refusal.isEmpty())
+            emit statusMessage(refusal); // the op goes back; say why once more
+        else if (block >= 0)
             emit opDropRequested(op, block);
         return;
     }

@@ -8,6 +8,7 @@
 #include "ir/Graph.h"
 
 #include <QGraphicsView>
+#include <functional>
 #include <optional>
 
 class QVariantAnimation;
@@ -25,6 +26,9 @@ class GraphCanvas : public QGraphicsView {
 
     static constexpr double kMinZoom = 0.02;
     static constexpr double kMaxZoom = 6.0;
+    // Below this zoom the nodes' text is too small to read (11-12 px fonts under 7 px): the
+    // first view and Fit never go lower on their own; the wheel and "-" still can.
+    static constexpr double kMinReadableZoom = 0.6;
 
     GraphScene* graphScene() const { return m_scene; }
     double zoom() const;
@@ -33,10 +37,13 @@ class GraphCanvas : public QGraphicsView {
     void setZoom(double zoom, std::optional<QPointF> anchor = std::nullopt);
     // Multiplies the zoom around the viewport's centre, animated when animations are on.
     void zoomBy(double factor);
-    // Shows the whole graph, at most at 100 %.
+    // Shows the whole graph, at most at 100 %. When the whole graph would be too small to read
+    // (a long model), fits its width instead, at least at kMinReadableZoom, keeping the part
+    // shown, and says so through statusMessage().
     void fitToView();
     // The first view of a new layout: the whole graph when that is readable, else its top
-    // (where the inputs are) at a readable zoom.
+    // (where the inputs are) at a readable zoom, centred on the nodes of that first screen, or
+    // from their left edge when they are wider than the viewport.
     void showStart();
     // Scrolls (animated when on) so that `node` is in the middle.
     void centreOnNode(const NodeItem* node);
@@ -50,6 +57,15 @@ class GraphCanvas : public QGraphicsView {
     void restoreView(double zoom, QPointF centre);
     bool isDraggingOp() const { return m_drag.active; }
 
+    // Asks whether `op` may move into `block`: empty when it may, else the reason it may not.
+    // A block that refuses is drawn as a "no" while the op is dragged over it, the reason shows
+    // in a tooltip and the status bar, and dropping there requests nothing. Without a check
+    // every other block takes the drop (the owner then refuses with its reason).
+    using DropCheck = std::function<QString(ir::OpId op, int block)>;
+    void setDropCheck(DropCheck check) { m_dropCheck = std::move(check); }
+    // While an op is dragged over a block that refuses it: why (empty otherwise).
+    QString dropRefusal() const { return m_drag.refusal; }
+
     // Animations make zoom and centring glide; tests turn them off to check results at once.
     void setAnimated(bool animated) { m_animated = animated; }
     bool isAnimated() const { return m_animated; }
@@ -59,6 +75,8 @@ class GraphCanvas : public QGraphicsView {
     void expandBlockRequested(int block);
     void collapseBlockRequested(int block);
     void searchRequested(); // "/" pressed
+    // Something the user should read in the status bar (e.g. why Fit did not fit everything).
+    void statusMessage(const QString& text);
     // An op was dragged from its block and dropped on `block`'s cluster or collapsed node.
     void opDropRequested(strata::ir::OpId op, int block);
     // A boundary handle on the edge producer -> consumer was dropped on op `to`.
@@ -85,7 +103,8 @@ class GraphCanvas : public QGraphicsView {
     NodeItem* opNodeAt(QPoint viewportPos) const;
     // The node being dragged, if the scene still shows it (a new layout replaces the items).
     NodeItem* draggedNode() const;
-    void setDropBlock(int block);
+    // Marks `block` (-1: none) as where the drag would drop, asking the drop check.
+    void setDropBlock(int block, QPoint viewportPos);
     void endDrag();
 
     // An op node pressed with the left button; a drag once the mouse moved far enough.
@@ -98,6 +117,7 @@ class GraphCanvas : public QGraphicsView {
         bool pressed = false;
         bool active = false;
         int dropBlock = -1; // the block under the mouse, other than fromBlock
+        QString refusal;    // why dropBlock refuses the op, or empty
     };
     OpDrag m_drag;
     // A boundary handle being dragged: the edge it sits on.
@@ -109,6 +129,7 @@ class GraphCanvas : public QGraphicsView {
     BoundaryDrag m_boundary;
 
     GraphScene* m_scene;
+    DropCheck m_dropCheck;
     QVariantAnimation* m_animation = nullptr;
     double m_targetZoom = 1; // where the running animation goes
     QPointF m_targetCentre;

@@ -37,6 +37,19 @@ QStaticText staticText(const QString& text) {
     return out;
 }
 
+// A "no" sign (a circle with a slash) in the alert colour, for a refused drop.
+void paintRefusalSign(QPainter* painter, const QRectF& rect) {
+    painter->setPen(QPen(kAlert, 2.2));
+    painter->setBrush(Qt::white);
+    const QRectF circle = rect.adjusted(1.5, 1.5, -1.5, -1.5);
+    painter->drawEllipse(circle);
+    const qreal inset = circle.width() * 0.15;
+    painter->drawLine(circle.topLeft() + QPointF(inset, inset),
+                      circle.bottomRight() - QPointF(inset, inset));
+}
+
+constexpr qreal kRefusalSign = 18; // the "no" sign's size
+
 // A pill for badges: rounded to half its height.
 void paintPill(QPainter* painter, const QRectF& rect, const QColor& fill) {
     painter->setPen(Qt::NoPen);
@@ -93,7 +106,17 @@ void NodeItem::prepareTexts() {
 
 QRectF NodeItem::boundingRect() const {
     // Room for the halo and, on collapsed blocks, the stacked look and the badge above.
-    return m_box.adjusted(-kHaloWidth - 1, -kHaloWidth - 12, kHaloWidth + 5, kHaloWidth + 5);
+    QRectF bounds =
+        m_box.adjusted(-kHaloWidth - 1, -kHaloWidth - 12, kHaloWidth + 5, kHaloWidth + 5);
+    if (!m_content.badge.isEmpty())
+        bounds = bounds.united(badgePill().adjusted(-1, -1, 1, 1));
+    return bounds;
+}
+
+QRectF NodeItem::badgePill() const {
+    // Above the top edge, clear of the title line below it; a long badge reaches out left.
+    const QSizeF size = m_badge.size();
+    return QRectF(m_box.right() - size.width() - 14, -15, size.width() + 12, 18);
 }
 
 QPainterPath NodeItem::shape() const {
@@ -112,6 +135,7 @@ void NodeItem::setSearchHit(bool hit) {
 void NodeItem::setBadge(const QString& badge, bool invalid) {
     if (badge == m_content.badge && invalid == m_badgeInvalid)
         return;
+    prepareGeometryChange(); // the pill is part of the bounds
     m_content.badge = badge;
     m_badgeInvalid = invalid;
     m_badge = staticText(badge);
@@ -128,10 +152,10 @@ void NodeItem::setDragged(bool dragged) {
     update();
 }
 
-void NodeItem::setDropTarget(bool target) {
-    if (target == m_dropTarget)
+void NodeItem::setDropState(DropState state) {
+    if (state == m_dropState)
         return;
-    m_dropTarget = target;
+    m_dropState = state;
     update();
 }
 
@@ -247,16 +271,21 @@ void NodeItem::paintBlock(QPainter* painter, bool detailed) const {
     painter->setBrush(fill);
     painter->drawPath(m_outline);
     painter->setBrush(Qt::NoBrush);
-    painter->setPen(QPen(color, m_dropTarget ? 3.5 : 1.6));
+    const bool refused = m_dropState == DropState::Refused;
+    painter->setPen(QPen(refused ? kAlert : color, m_dropState != DropState::None ? 3.5 : 1.6,
+                         refused ? Qt::DashLine : Qt::SolidLine));
     painter->drawPath(m_outline);
     paintOutline(painter, m_outline);
+    if (refused)
+        paintRefusalSign(painter,
+                         QRectF(m_box.left() + 4, -kRefusalSign / 2, kRefusalSign, kRefusalSign));
     if (!detailed)
         return;
     paintTexts(painter, m_style->metrics.paddingY,
                m_style->metrics.paddingY + m_style->metrics.lineHeight, color.darker(150));
     if (!m_content.badge.isEmpty()) {
         const QSizeF size = m_badge.size();
-        const QRectF pill(m_box.right() - size.width() - 14, -9, size.width() + 12, 18);
+        const QRectF pill = badgePill();
         paintPill(painter, pill, m_badgeInvalid ? kAlert : color);
         painter->setFont(m_style->badgeFont);
         painter->setPen(Qt::white);
@@ -378,11 +407,17 @@ ClusterItem::ClusterItem(const layout::ClusterBox& cluster, const GraphStyle* st
     setBadge(QStringLiteral("Block %1").arg(m_block));
 }
 
-void ClusterItem::setDropTarget(bool target) {
-    if (target == m_dropTarget)
+void ClusterItem::setDropState(DropState state) {
+    if (state == m_dropState)
         return;
-    m_dropTarget = target;
+    prepareGeometryChange(); // the "no" sign widens the item
+    m_dropState = state;
     update();
+}
+
+QRectF ClusterItem::refusalSignRect() const {
+    return QRectF(m_badgeRect.right() + 4, m_badgeRect.center().y() - kRefusalSign / 2,
+                  kRefusalSign, kRefusalSign);
 }
 
 void ClusterItem::setHeat(std::optional<QColor> color) {
@@ -403,7 +438,10 @@ void ClusterItem::setBadge(const QString& text, bool invalid) {
 }
 
 QRectF ClusterItem::boundingRect() const {
-    return m_box.united(m_badgeRect).adjusted(-kHaloWidth, -kHaloWidth, kHaloWidth, kHaloWidth);
+    QRectF bounds = m_box.united(m_badgeRect);
+    if (m_dropState == DropState::Refused)
+        bounds = bounds.united(refusalSignRect());
+    return bounds.adjusted(-kHaloWidth, -kHaloWidth, kHaloWidth, kHaloWidth);
 }
 
 QPainterPath ClusterItem::shape() const {
@@ -414,20 +452,26 @@ QPainterPath ClusterItem::shape() const {
 
 void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     const qreal lod = levelOfDetail(painter);
-    const bool emphasised = isSelected() || m_dropTarget;
+    const bool dropTarget = m_dropState != DropState::None;
+    const bool refused = m_dropState == DropState::Refused;
+    const bool emphasised = isSelected() || dropTarget;
     // A heat colour fills the region strongly (it is the figure being read); a block's own
-    // colour only tints it.
-    QColor fill = m_heat.value_or(m_color);
-    fill.setAlpha(m_dropTarget ? 60 : m_heat ? 115 : 24);
-    QColor border = m_heat ? m_heat->darker(140) : m_color;
+    // colour only tints it. A refused drop turns the region to the alert colour.
+    QColor fill = refused ? kAlert : m_heat.value_or(m_color);
+    fill.setAlpha(refused ? 40 : dropTarget ? 60 : m_heat ? 115 : 24);
+    QColor border = refused ? kAlert : m_heat ? m_heat->darker(140) : m_color;
     border.setAlpha(emphasised ? 255 : 150);
     painter->setPen(QPen(border,
-                         m_dropTarget   ? 3.5
+                         dropTarget     ? 3.5
                          : isSelected() ? 2.4
                                         : 1.3,
-                         m_dropTarget ? Qt::DashLine : Qt::SolidLine));
+                         refused      ? Qt::DashDotLine
+                         : dropTarget ? Qt::DashLine
+                                      : Qt::SolidLine));
     painter->setBrush(fill);
     painter->drawRoundedRect(m_box, 10, 10);
+    if (refused)
+        paintRefusalSign(painter, refusalSignRect());
     if (lod < kTextLod)
         return;
     const QColor pill = m_invalid ? kAlert : m_color;
@@ -451,7 +495,8 @@ BoundaryHandleItem::BoundaryHandleItem(ir::OpId producer, ir::OpId consumer, QPo
 }
 
 QRectF BoundaryHandleItem::boundingRect() const {
-    return QRectF(-11, -6, 22, 12);
+    // Small: it must fit between a block's last node and the badge of the next block.
+    return QRectF(-9, -5, 18, 10);
 }
 
 void BoundaryHandleItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
@@ -459,10 +504,10 @@ void BoundaryHandleItem::paint(QPainter* painter, const QStyleOptionGraphicsItem
         return;
     painter->setPen(QPen(m_color.darker(130), 1.4));
     painter->setBrush(Qt::white);
-    painter->drawRoundedRect(QRectF(-10, -5, 20, 10), 5, 5);
-    painter->setPen(QPen(m_color.darker(130), 1.2));
-    painter->drawLine(QPointF(-5, -1.5), QPointF(5, -1.5));
-    painter->drawLine(QPointF(-5, 1.5), QPointF(5, 1.5));
+    painter->drawRoundedRect(QRectF(-8, -4, 16, 8), 4, 4);
+    painter->setPen(QPen(m_color.darker(130), 1.1));
+    painter->drawLine(QPointF(-4, -1.2), QPointF(4, -1.2));
+    painter->drawLine(QPointF(-4, 1.2), QPointF(4, 1.2));
 }
 
 } // namespace strata::views::graph

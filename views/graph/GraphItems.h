@@ -23,6 +23,9 @@ enum ItemType {
     BoundaryHandleItemType,
 };
 
+// How a block answers an op dragged over it: takes it, or refuses it (drawn as a "no").
+enum class DropState { None, Accepted, Refused };
+
 // What a node shows; built by the scene from the graph.
 struct NodeContent {
     layout::NodeKind kind = layout::NodeKind::Op;
@@ -46,6 +49,9 @@ class NodeItem : public QGraphicsItem {
     QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
+    // Collapsed blocks: where the badge pill is drawn (item coordinates).
+    QRectF badgePill() const;
+
     std::size_t nodeIndex() const { return m_index; }
     layout::NodeRef ref() const { return m_ref; }
     const NodeContent& content() const { return m_content; }
@@ -58,8 +64,9 @@ class NodeItem : public QGraphicsItem {
     void setBadge(const QString& badge, bool invalid = false);
     // An op being dragged onto another block: drawn lifted, above everything else.
     void setDragged(bool dragged);
-    // A collapsed block an op is dragged over.
-    void setDropTarget(bool target);
+    // A collapsed block an op is dragged over: drawn emphasised, or as a "no" when refused.
+    void setDropState(DropState state);
+    DropState dropState() const { return m_dropState; }
 
   private:
     void preparePaths();
@@ -86,7 +93,7 @@ class NodeItem : public QGraphicsItem {
     bool m_searchHit = false;
     bool m_badgeInvalid = false;
     bool m_dragged = false;
-    bool m_dropTarget = false;
+    DropState m_dropState = DropState::None;
 };
 
 class EdgeItem : public QGraphicsItem {
@@ -140,9 +147,15 @@ class ClusterItem : public QGraphicsItem {
     bool isBadgeInvalid() const { return m_invalid; }
     // The badge text, drawn as an alert when `invalid`.
     void setBadge(const QString& text, bool invalid = false);
-    // The block an op is being dragged over: drawn emphasised.
-    void setDropTarget(bool target);
-    bool isDropTarget() const { return m_dropTarget; }
+    // The block an op is being dragged over: drawn emphasised when it takes the op, in the
+    // alert colour with a "no" sign beside the badge when it refuses it.
+    void setDropState(DropState state);
+    DropState dropState() const { return m_dropState; }
+    bool isDropTarget() const { return m_dropState == DropState::Accepted; }
+    // The badge pill in scene coordinates (clusters are not moved).
+    QRectF badgeRect() const { return m_badgeRect; }
+    // Where the "no" sign of a refused drop is drawn, beside the badge.
+    QRectF refusalSignRect() const;
     // The heat overlay's colour for the block, or none: the block's own colour.
     void setHeat(std::optional<QColor> color);
     std::optional<QColor> heat() const { return m_heat; }
@@ -157,7 +170,7 @@ class ClusterItem : public QGraphicsItem {
     QColor m_color;
     std::optional<QColor> m_heat;
     bool m_invalid = false;
-    bool m_dropTarget = false;
+    DropState m_dropState = DropState::None;
 };
 
 // A handle on an edge that crosses from one block into the next: dragged along the chain onto

@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace strata::views::graph {
 
@@ -71,6 +72,7 @@ void GraphScene::clearLayout() {
     m_edges.clear();
     m_clusters.clear();
     m_handles.clear();
+    m_handleEdges.clear();
     m_nodeOfOp.clear();
     m_edgesOfNode.clear();
     m_highlighted.clear();
@@ -159,11 +161,12 @@ void GraphScene::showLayout(std::shared_ptr<const ir::Graph> graph,
             const int b = blockOfOp(ir::OpId(to.id));
             if (a < 0 || b < 0 || a == b)
                 continue;
-            auto* handle = new BoundaryHandleItem(ir::OpId(from.id), ir::OpId(to.id),
-                                                  m_edges[i]->path().pointAtPercent(0.5),
-                                                  blockColor(a));
+            auto* handle =
+                new BoundaryHandleItem(ir::OpId(from.id), ir::OpId(to.id),
+                                       m_edges[i]->path().pointAtPercent(0.5), blockColor(a));
             addItem(handle);
             m_handles.push_back(handle);
+            m_handleEdges.push_back(static_cast<std::uint32_t>(i));
         }
 
     // Tooltips and badges once the adjacency exists.
@@ -212,6 +215,46 @@ void GraphScene::setBadges(std::vector<BlockBadge> badges) {
         const BlockBadge* badge = findBadge(static_cast<int>(node->ref().id));
         node->setBadge(badge ? badgeDetails(*badge).join(QStringLiteral(" \u00b7 ")) : QString(),
                        badge && badge->invalid);
+    }
+    placeHandles();
+}
+
+qreal GraphScene::coveredText(const QRectF& rect) const {
+    auto area = [](const QRectF& r) { return r.isValid() ? r.width() * r.height() : 0.0; };
+    qreal covered = 0;
+    for (QGraphicsItem* item : items(rect, Qt::IntersectsItemBoundingRect)) {
+        if (const auto* node = qgraphicsitem_cast<NodeItem*>(item))
+            covered += area(node->sceneBox().intersected(rect));
+        else if (const auto* cluster = qgraphicsitem_cast<ClusterItem*>(item))
+            covered += area(cluster->badgeRect().intersected(rect));
+    }
+    return covered;
+}
+
+void GraphScene::placeHandles() {
+    // From the edge's middle outwards: the first spot that covers nothing. An edge crosses the
+    // label row of the block it enters, so the free stretch may be short; with none at all,
+    // the spot that covers the least.
+    constexpr int kSteps = 48;
+    constexpr qreal kClearance = 1;
+    for (std::size_t h = 0; h < m_handles.size(); ++h) {
+        BoundaryHandleItem* handle = m_handles[h];
+        const QPainterPath& path = m_edges[m_handleEdges[h]]->path();
+        const QRectF bounds =
+            handle->boundingRect().adjusted(-kClearance, -kClearance, kClearance, kClearance);
+        QPointF best = path.pointAtPercent(0.5);
+        qreal bestCovered = std::numeric_limits<qreal>::max();
+        for (int k = 0; k <= kSteps && bestCovered > 0; ++k) {
+            const int offset = (k + 1) / 2 * (k % 2 ? 1 : -1);
+            const qreal t = 0.5 + offset * (0.5 / (kSteps / 2 + 1));
+            const QPointF candidate = path.pointAtPercent(t);
+            const qreal covered = coveredText(bounds.translated(candidate));
+            if (covered < bestCovered) {
+                best = candidate;
+                bestCovered = covered;
+            }
+        }
+        handle->setPos(best);
     }
 }
 

@@ -93,6 +93,11 @@ class GraphScene : public QGraphicsScene {
   private:
     // "mp 4", "1.23 ms", "DRAM 2.5 MiB": what a badge adds to the block's name.
     static QStringList badgeDetails(const BlockBadge& badge);
+    // Puts every boundary handle on its edge where it covers no badge and no node (badges
+    // grow with their text, so this runs again after setBadges).
+    void placeHandles();
+    // How much of badges and nodes (area) a handle with scene bounds `rect` would cover.
+    qreal coveredText(const QRectF& rect) const;
     void onSelectionChanged();
     QString nodeToolTip(std::size_t index) const;
     QString edgeToolTip(std::size_t index) const;
@@ -104,10 +109,11 @@ class GraphScene : public QGraphicsScene {
     std::vector<BlockBadge> m_badges;
     std::unordered_map<int, QColor> m_heat;
 
-    std::vector<NodeItem*> m_nodes;                        // by layout node index
-    std::vector<EdgeItem*> m_edges;                        // by layout edge index
-    std::vector<ClusterItem*> m_clusters;                  // by layout cluster index
+    std::vector<NodeItem*> m_nodes;       // by layout node index
+    std::vector<EdgeItem*> m_edges;       // by layout edge index
+    std::vector<ClusterItem*> m_clusters; // by layout cluster index
     std::vector<BoundaryHandleItem*> m_handles;
+    std::vector<std::uint32_t> m_handleEdges;              // handle -> the edge it sits on
     std::vector<std::uint32_t> m_nodeOfOp;                 // op index -> node index
     std::vector<std::vector<std::uint32_t>> m_edgesOfNode; // node -> incident edges
     std::vector<std::uint32_t> m_highlighted;              // edges lit for the selection

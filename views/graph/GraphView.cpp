@@ -5,14 +5,14 @@
 #include "views/graph/GraphScene.h"
 #include "views/graph/HeatLegend.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QKeyEvent>
-#include <QComboBox>
 #include <QLabel>
-#include <QStandardItemModel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QStackedWidget>
+#include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -68,12 +68,12 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     connect(m_canvas, &GraphCanvas::collapseBlockRequested, this,
             &GraphView::collapseBlockRequested);
     connect(m_canvas, &GraphCanvas::opDropRequested, this, &GraphView::opDropRequested);
-    connect(m_canvas, &GraphCanvas::boundaryDragRequested, this,
-            &GraphView::boundaryDragRequested);
+    connect(m_canvas, &GraphCanvas::boundaryDragRequested, this, &GraphView::boundaryDragRequested);
     connect(m_canvas, &GraphCanvas::opContextMenuRequested, this,
             &GraphView::opContextMenuRequested);
     connect(m_canvas, &GraphCanvas::blockContextMenuRequested, this,
             &GraphView::blockContextMenuRequested);
+    connect(m_canvas, &GraphCanvas::statusMessage, this, &GraphView::statusMessage);
     connect(m_canvas, &GraphCanvas::searchRequested, this, [this] {
         m_search->setFocus(Qt::ShortcutFocusReason);
         m_search->selectAll();
@@ -139,8 +139,8 @@ QWidget* GraphView::createToolBar() {
     m_heatCombo = new QComboBox;
     m_heatCombo->setObjectName(QStringLiteral("graphHeatMode"));
     m_heatCombo->setToolTip(tr("Colour the blocks by a figure (heat overlay)"));
-    for (HeatMode mode : {HeatMode::Off, HeatMode::PredictedTime, HeatMode::DramBytes,
-                          HeatMode::PredictionError})
+    for (HeatMode mode :
+         {HeatMode::Off, HeatMode::PredictedTime, HeatMode::DramBytes, HeatMode::PredictionError})
         m_heatCombo->addItem(heatModeName(mode), static_cast<int>(mode));
     setHeatModeAvailable(HeatMode::PredictionError, false,
                          tr("Needs a measured run of this schedule to compare with"));
@@ -367,6 +367,10 @@ std::optional<ir::OpId> GraphView::selectedOp() const {
 
 void GraphView::setAnimated(bool animated) {
     m_canvas->setAnimated(animated);
+}
+
+void GraphView::setDropCheck(std::function<QString(ir::OpId op, int block)> check) {
+    m_canvas->setDropCheck(std::move(check));
 }
 
 void GraphView::selectOp(ir::OpId op) {

@@ -15,6 +15,7 @@
 #include "views/graph/HeatScale.h"
 
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -82,6 +83,8 @@ class GraphView : public QWidget {
     // ascending; none when the blocks are overview chunks.
     std::vector<int> selectedBlocks() const;
     void setAnimated(bool animated);
+    // Which blocks take an op dragged onto them (see GraphCanvas::setDropCheck).
+    void setDropCheck(std::function<QString(ir::OpId op, int block)> check);
 
   public slots:
     // Selects the op's node (or its collapsed block's) and centres on it. Emits opSelected
@@ -105,6 +108,9 @@ class GraphView : public QWidget {
     void collapseBlockRequested(int block);
     // Any change of the selection (several items may be selected).
     void selectionChanged();
+    // Something for the status bar: why Fit did not fit the whole graph, why a block refuses
+    // the op dragged onto it.
+    void statusMessage(const QString& text);
     // The user chose another heat overlay.
     void heatModeChanged(strata::views::graph::HeatMode mode);
     // Editing requests from the canvas (see GraphCanvas); the view edits nothing itself.

@@ -7,6 +7,7 @@
 #include "project/Containment.h"
 #include "schedule/ScheduleJson.h"
 #include "shell/MainWindow.h"
+#include "tabs/CompareTab.h"
 #include "tabs/GraphTab.h"
 #include "tabs/TimelineTab.h"
 #include "views/graph/GraphCanvas.h"
@@ -82,6 +83,8 @@ ProjectController::ProjectController(MainWindow* window)
     connect(m_autosave, &QTimer::timeout, this, &ProjectController::autosave);
     m_autosave->start();
     connect(m_window, &MainWindow::loadFinished, this, &ProjectController::onModelLoaded);
+    connect(m_window->measureController(), &MeasureController::measured, this,
+            &ProjectController::keepRun);
     connect(m_window->scheduleDocument(), &ScheduleDocument::snapshotChanged, this,
             &ProjectController::applySchedule);
     // A starting schedule that could not be made: the project cannot be applied, and whoever
@@ -169,24 +172,44 @@ bool ProjectController::write(const QString& path, const project::Project& proje
     return true;
 }
 
-std::vector<project::TraceRef> ProjectController::tracesToSave(const QString& path) {
-    const MeasureController* measure = m_window->measureController();
-    const std::shared_ptr<const MeasuredRun> run = measure ? measure->last() : nullptr;
-    const QString file = QFileInfo(path).absoluteFilePath();
-    if (!run || (run.get() == m_tracesOfRun && file == m_tracesPath))
-        return m_traces; // nothing new since the last save (or the project's own saved run)
-    const CompileRequest& request = measure->lastRequest();
-    if (!request.schedule || !request.graph)
-        return m_traces;
-    WrittenTraces written =
-        writeRunTraces(*run, scheduleFingerprint(*request.schedule, *request.graph), file);
-    if (!written.problems.empty()) {
-        emit problemsReported(written.problems); // the project is saved without them
-        return m_traces;
+void ProjectController::keepRun(std::shared_ptr<const MeasuredRun> run) {
+    if (m_restoringRun || !run)
+        return; // a saved run coming back is kept by onTracesRead
+    const CompileRequest& request = m_window->measureController()->lastRequest();
+    KeptRun kept{std::move(run), {}, {}};
+    if (request.schedule && request.graph) {
+        kept.scheduleJson = schedule::scheduleToJson(*request.schedule, *request.graph);
+        kept.scheduleHash = scheduleFingerprint(*request.schedule, *request.graph);
     }
-    m_traces = std::move(written.refs);
-    m_tracesOfRun = run.get();
-    m_tracesPath = file;
+    m_runs.push_back(std::move(kept));
+}
+
+std::vector<project::TraceRef> ProjectController::tracesToSave(const QString& path) {
+    const QString file = QFileInfo(path).absoluteFilePath();
+    if (file != m_tracesPath) {
+        // Another project file: every run is written beside it.
+        m_traces.clear();
+        m_tracesPath = file;
+    }
+    // The runs not written for this file yet, each under its own number.
+    for (int index = project::runCount(m_traces); index < static_cast<int>(m_runs.size());
+         ++index) {
+        const KeptRun& kept = m_runs[static_cast<std::size_t>(index)];
+        if (!kept.run) {
+            emit problemsReported(
+                {warning("saved run #" + std::to_string(index + 1) +
+                             " could not be read when the project opened: it is not saved with it",
+                         Location{.file = file.toStdString()})});
+            continue;
+        }
+        WrittenTraces written =
+            writeRunTraces(*kept.run, kept.scheduleHash, kept.scheduleJson, index, file);
+        if (!written.problems.empty()) {
+            emit problemsReported(written.problems); // the project is saved without them
+            break;
+        }
+        m_traces.insert(m_traces.end(), written.refs.begin(), written.refs.end());
+    }
     return m_traces;
 }
 
@@ -271,22 +294,25 @@ bool ProjectController::open(const QString& path) {
         document->setStrategy(*strategy);
     m_opening = std::move(p);
     m_openingPath = QFileInfo(path).absoluteFilePath();
+    m_runs.clear();
     m_traces.clear();
-    m_tracesOfRun = nullptr;
+    m_tracesPath.clear();
     m_waitingForSchedule = false;
     m_window->openFile(fromStd(m_opening->modelPath));
     return true;
 }
 
 void ProjectController::onModelLoaded(const QString& path, bool ok) {
-    if (!m_opening && ok && !m_path.isEmpty()) {
-        // A model opened on its own starts a new document: Save must not overwrite the
-        // project that was open with it.
-        m_path.clear();
+    if (!m_opening && ok) {
+        // A model opened on its own starts a new document: its runs start afresh, and Save
+        // must not overwrite the project that was open with it.
+        m_runs.clear();
         m_traces.clear();
-        m_tracesOfRun = nullptr;
         m_tracesPath.clear();
-        emit pathChanged();
+        if (!m_path.isEmpty()) {
+            m_path.clear();
+            emit pathChanged();
+        }
         return;
     }
     if (!m_opening || QFileInfo(path).absoluteFilePath() != fromStd(m_opening->modelPath))
@@ -367,43 +393,88 @@ void ProjectController::restoreTraces() {
         finishOpening(true, tr("Opened project %1").arg(QFileInfo(m_openingPath).fileName()));
         return;
     }
-    auto* watcher = new QFutureWatcher<ReadTraces>(this);
+    auto* watcher = new QFutureWatcher<std::vector<ReadTraces>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
         watcher->deleteLater();
         onTracesRead(watcher->result());
     });
-    watcher->setFuture(
-        QtConcurrent::run([refs = m_opening->traces] { return readSavedTraces(refs); }));
+    watcher->setFuture(QtConcurrent::run([runs = project::tracesByRun(m_opening->traces)] {
+        std::vector<ReadTraces> read;
+        for (const auto& refs : runs)
+            read.push_back(readSavedTraces(refs));
+        return read;
+    }));
 }
 
-void ProjectController::onTracesRead(const ReadTraces& read) {
+std::shared_ptr<const MeasuredRun> ProjectController::savedRun(const ReadTraces& read) const {
+    if (!read.emulated || !read.measured)
+        return nullptr;
+    ScheduleDocument* document = m_window->scheduleDocument();
+    auto emulation = std::make_shared<EmulationRun>();
+    emulation->graph = document->graph();
+    emulation->trace = *read.emulated;
+    emulation->targetName = document->targetKey();
+    auto run = std::make_shared<MeasuredRun>();
+    run->emulation = std::move(emulation);
+    run->measured = *read.measured;
+    return run;
+}
+
+void ProjectController::onTracesRead(const std::vector<ReadTraces>& runs) {
     if (!m_opening)
         return;
     const QString name = QFileInfo(m_openingPath).fileName();
-    std::vector<Diagnostic> problems = read.problems;
     ScheduleDocument* document = m_window->scheduleDocument();
     const auto graph = document->graph();
     const auto schedule = document->schedule();
-    QString message = tr("Opened project %1").arg(name);
-    m_traces = m_opening->traces; // kept in the project when it is saved again without a new run
+    const auto refs = project::tracesByRun(m_opening->traces);
+    // The latest run may be this schedule's own; the earlier ones go to the run list.
+    static const ReadTraces kNone;
+    const ReadTraces& read = runs.empty() ? kNone : runs.back();
+    bool sameModel = false;
+    bool sameSchedule = false;
     if (read.emulated && read.measured && graph && schedule) {
-        const bool sameModel =
+        sameModel =
             read.measured->modelHash.empty() || read.measured->modelHash == graph->contentHash;
-        const bool sameSchedule = !read.scheduleHash.empty() &&
-                                  read.scheduleHash == scheduleFingerprint(*schedule, *graph);
+        sameSchedule = !read.scheduleHash.empty() &&
+                       read.scheduleHash == scheduleFingerprint(*schedule, *graph);
         EmulateController* emulate = m_window->emulateController();
         if (sameModel && sameSchedule && emulate->isEmulating()) {
             // The prediction of this schedule is on its way: its program goes with the run.
             auto* once = new QObject(this);
-            connect(emulate, &EmulateController::busyChanged, once, [this, once, read](bool busy) {
+            connect(emulate, &EmulateController::busyChanged, once, [this, once, runs](bool busy) {
                 if (busy)
                     return;
                 once->deleteLater();
-                onTracesRead(read);
+                onTracesRead(runs);
             });
             return;
         }
+    }
+
+    std::vector<Diagnostic> problems;
+    for (const ReadTraces& r : runs)
+        problems.insert(problems.end(), r.problems.begin(), r.problems.end());
+    QString message = tr("Opened project %1").arg(name);
+    // Kept in the project when it is saved again: the files are already there.
+    m_traces = m_opening->traces;
+    m_tracesPath = m_openingPath;
+    m_runs.clear();
+    auto keep = [&](std::size_t index, std::shared_ptr<const MeasuredRun> run) {
+        const project::TraceRef* ref = refs[index].empty() ? nullptr : &refs[index].front();
+        m_runs.push_back({run, ref ? ref->scheduleHash : std::string(),
+                          ref ? ref->scheduleJson : std::string()});
+    };
+    for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
+        auto run = savedRun(runs[i]);
+        keep(i, run);
+        if (run)
+            m_window->compareTab()->addHostRun(run);
+    }
+
+    if (read.emulated && read.measured && graph && schedule) {
         if (sameModel && sameSchedule) {
+            EmulateController* emulate = m_window->emulateController();
             auto emulation = std::make_shared<EmulationRun>();
             emulation->revision = document->revision();
             emulation->graph = graph;
@@ -420,12 +491,15 @@ void ProjectController::onTracesRead(const ReadTraces& read) {
             auto run = std::make_shared<MeasuredRun>();
             run->emulation = std::move(emulation);
             run->measured = *read.measured;
+            keep(runs.size() - 1, run);
+            m_restoringRun = true; // kept above, not a new run
             m_window->measureController()->restore(run);
-            // Saved again unchanged: the files are already there.
-            m_tracesOfRun = run.get();
-            m_tracesPath = m_openingPath;
+            m_restoringRun = false;
             message = tr("Opened project %1 with its saved run on host").arg(name);
         } else {
+            auto run = savedRun(read);
+            keep(runs.size() - 1, run);
+            m_window->compareTab()->addHostRun(run);
             problems.push_back(warning(
                 (sameModel ? "the saved run is of another schedule than the project's now"
                            : "the saved run is of another version of the model") +
@@ -434,6 +508,8 @@ void ProjectController::onTracesRead(const ReadTraces& read) {
             message = tr("Opened project %1; its saved run is stale (another schedule or model)")
                           .arg(name);
         }
+    } else if (!runs.empty()) {
+        keep(runs.size() - 1, savedRun(read));
     }
     if (!read.loadedPaths.isEmpty() && !m_window->measureController()->isCurrent())
         m_window->timelineTab()->openTraceFiles(read.loadedPaths);

@@ -6,9 +6,10 @@
 // every minute and after each compile while a model is open and removed on a clean close; one
 // left behind at start means the app did not close cleanly, and offerRecovery() asks to restore
 // it. A project whose model is gone asks where it is now; one whose model changed says so and
-// opens it with a new schedule. Saving after a Run on Host writes the run's emulated and
-// measured traces beside the project (SavedTraces.h); opening reads them back and shows them as
-// the schedule's run when model and schedule still match, else in the Timeline as stale files.
+// opens it with a new schedule. Every Run on Host is kept with the schedule it ran: saving writes
+// each run's emulated and measured traces beside the project (SavedTraces.h); opening reads them
+// all back into the run list (Compare tab) and shows the latest as the schedule's run when model
+// and schedule still match, else in the Timeline as stale files.
 
 #include "base/Diagnostic.h"
 #include "project/Project.h"
@@ -17,6 +18,7 @@
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -101,10 +103,14 @@ class ProjectController : public QObject {
     void applyView();
     // Reads the opened project's traces in the background, then finishes opening.
     void restoreTraces();
-    void onTracesRead(const ReadTraces& read);
+    void onTracesRead(const std::vector<ReadTraces>& runs);
+    // A saved run as the run list shows it (no program); null without both traces.
+    std::shared_ptr<const MeasuredRun> savedRun(const ReadTraces& read) const;
+    // Every Run on Host of the session is kept for the project (not the saved ones coming back).
+    void keepRun(std::shared_ptr<const MeasuredRun> run);
     void finishOpening(bool ok, const QString& message);
-    // The traces to reference from a project saved to `path`: the last run's, written now, or
-    // those the project came with.
+    // The traces to reference from a project saved to `path`: those already written for it and
+    // every run not written yet, written now.
     std::vector<project::TraceRef> tracesToSave(const QString& path);
 
     MainWindow* m_window;
@@ -113,9 +119,16 @@ class ProjectController : public QObject {
     std::optional<project::Project> m_opening; // a project whose model is loading
     QString m_openingPath;
     bool m_waitingForSchedule = false;
-    std::vector<project::TraceRef> m_traces; // the saved run's references (opened or written)
-    const void* m_tracesOfRun = nullptr;     // the MeasuredRun m_traces hold, to write it once
+    // A Run on Host kept for the project, with the schedule it ran.
+    struct KeptRun {
+        std::shared_ptr<const MeasuredRun> run; // null: its saved files could not be read
+        std::string scheduleHash;
+        std::string scheduleJson;
+    };
+    std::vector<KeptRun> m_runs;             // oldest first; the index is the run's number
+    std::vector<project::TraceRef> m_traces; // the runs written for m_tracesPath (a prefix)
     QString m_tracesPath;                    // the project file they were written for
+    bool m_restoringRun = false;             // a saved run is being shown: not a new one
     std::function<QString(const QString&)> m_relocate;
     std::function<bool(const QString&)> m_confirmOutside;
     bool m_refusedOutside = false;

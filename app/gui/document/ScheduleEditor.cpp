@@ -1,6 +1,7 @@
 #include "document/ScheduleEditor.h"
 
 #include "document/ScheduleDocument.h"
+#include "schedule/Edits.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
 #include "views/schedule/ScheduleTableModel.h"
@@ -67,6 +68,21 @@ ScheduleEditor::ScheduleEditor(ScheduleDocument* document, views::graph::GraphVi
             &ScheduleEditor::onGraphSelectionChanged);
     connect(m_graph, &views::graph::GraphView::opDropRequested, this,
             [this](ir::OpId op, int block) { m_document->moveOp(op, block); });
+    // While an op is dragged: a block it cannot move into shows a "no" with core's reason.
+    m_graph->setDropCheck([this](ir::OpId op, int block) -> QString {
+        const auto s = m_document->schedule();
+        const auto g = m_document->graph();
+        if (!s || !g || op.index >= g->ops.size())
+            return {};
+        const auto moved = schedule::moveOp(*s, *g, op, block);
+        if (moved.ok())
+            return {};
+        if (moved.diagnostics().empty())
+            return tr("%1 cannot move there").arg(fromStd(g->op(op).name));
+        return tr("%1 cannot move to %2: %3")
+            .arg(fromStd(g->op(op).name), fromStd(schedule::blockName(block)),
+                 fromStd(moved.diagnostics().front().message));
+    });
     connect(m_graph, &views::graph::GraphView::boundaryDragRequested, this,
             [this](ir::OpId producer, ir::OpId consumer, ir::OpId to) {
                 m_document->moveBoundary(producer, consumer, to);

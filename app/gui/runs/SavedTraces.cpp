@@ -36,6 +36,7 @@ std::string scheduleFingerprint(const schedule::Schedule& schedule, const ir::Gr
 }
 
 WrittenTraces writeRunTraces(const MeasuredRun& run, const std::string& scheduleHash,
+                             const std::string& scheduleJson, int index,
                              const QString& projectFile) {
     WrittenTraces out;
     const QString dir = QString::fromStdString(project::savedTracesDir(projectFile.toStdString()));
@@ -46,21 +47,23 @@ WrittenTraces writeRunTraces(const MeasuredRun& run, const std::string& schedule
     }
     const struct {
         const trace::Trace* trace;
-        const char* file;
         const char* source;
         const char* label;
-    } parts[] = {
-        {&run.emulation->trace, "emulated.json", "emulated", "prediction of the run on host"},
-        {&run.measured, "measured.json", "measured", "run on host"}};
+    } parts[] = {{&run.emulation->trace, "emulated", "prediction of the run on host"},
+                 {&run.measured, "measured", "run on host"}};
     std::vector<project::TraceRef> refs;
     for (const auto& part : parts) {
-        const QString path = QDir(dir).filePath(QLatin1String(part.file));
-        auto problems = writeAtomically(path, trace::traceToJson(*part.trace));
+        const std::string path =
+            project::savedTraceFile(projectFile.toStdString(), index, part.source);
+        auto problems =
+            writeAtomically(QString::fromStdString(path), trace::traceToJson(*part.trace));
         if (!problems.empty()) {
             out.problems = std::move(problems);
             return out;
         }
-        refs.push_back({path.toStdString(), part.source, part.label, scheduleHash});
+        refs.push_back({path, part.source,
+                        std::string(part.label) + " #" + std::to_string(index + 1), scheduleHash,
+                        index, scheduleJson});
     }
     out.refs = std::move(refs);
     return out;

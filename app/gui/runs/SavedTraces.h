@@ -32,9 +32,11 @@ struct WrittenTraces {
     std::vector<Diagnostic> problems;
 };
 
-// Writes `run`'s two traces into project::savedTracesDir(projectFile). `scheduleHash` is the
-// fingerprint of the schedule the run was of.
+// Writes `run`'s two traces as saved run number `index` (project::savedTraceFile, in
+// project::savedTracesDir(projectFile)). `scheduleJson` is the schedule document the run was of,
+// `scheduleHash` its fingerprint.
 WrittenTraces writeRunTraces(const MeasuredRun& run, const std::string& scheduleHash,
+                             const std::string& scheduleJson, int index,
                              const QString& projectFile);
 
 struct ReadTraces {

@@ -23,6 +23,9 @@ GraphTab::GraphTab(QWidget* parent) : QWidget(parent) {
     });
     connect(m_runner, &LayoutRunner::finished, this, &GraphTab::onLayoutFinished);
     connect(m_view, &views::graph::GraphView::expandBlockRequested, this, &GraphTab::expandBlock);
+    // Why Fit stopped at a readable zoom, why a block refuses a dragged op.
+    connect(m_view, &views::graph::GraphView::statusMessage, this,
+            [this](const QString& text) { emit statusMessage(text, 10000); });
     connect(m_view, &views::graph::GraphView::collapseBlockRequested, this,
             &GraphTab::collapseBlock);
 }

@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QFile>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,6 +23,14 @@ inline constexpr int kSettleTimeoutMs = 120'000;
 // Waits until `busy()` is false; false on timeout.
 template <class Busy> bool waitUntilIdle(Busy busy, int timeoutMs = kSettleTimeoutMs) {
     return QTest::qWaitFor([&] { return !busy(); }, timeoutMs);
+}
+
+// Waits until every background task `owner` (or an object under it) started has ended and been
+// handled: each task's QFutureWatcher deletes itself once its result was delivered or dropped as
+// stale, so with none left nothing more can arrive. A condition, not a sleep; false on timeout.
+inline bool drainTasks(const QObject& owner, int timeoutMs = kSettleTimeoutMs) {
+    return QTest::qWaitFor(
+        [&] { return owner.findChildren<QFutureWatcherBase*>().isEmpty(); }, timeoutMs);
 }
 
 inline QString samplePath(const char* fileName) {

@@ -7,6 +7,8 @@
 #include "GuiTestSupport.h"
 
 #include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QProcess>
 #include <QSignalSpy>
 #include <gtest/gtest.h>
 
@@ -26,6 +28,18 @@ LayoutJob jobFor(std::shared_ptr<const ir::Graph> graph) {
     LayoutJob job;
     job.graph = std::move(graph);
     return job;
+}
+
+// Waits until every stage the runner started has ended and been handled: each stage is a
+// watcher or a helper process owned by the runner that deletes itself once its result was
+// delivered or dropped, so with none left nothing more can arrive. A condition, not a sleep.
+bool drained(LayoutRunner& runner) {
+    return QTest::qWaitFor(
+        [&] {
+            return runner.findChildren<QFutureWatcherBase*>().isEmpty() &&
+                   runner.findChildren<QProcess*>().isEmpty();
+        },
+        kLayoutTimeoutMs);
 }
 
 // Runs `job` and returns its outcome (an empty one, with a test failure, on timeout).
@@ -89,7 +103,7 @@ TEST(LayoutRunnerTest, OnlyTheNewestLayoutReports) {
     const auto newestGraph = test::makeChainGraph(5);
     const std::uint64_t newest = runner.start(jobFor(newestGraph));
     ASSERT_TRUE(QTest::qWaitFor([&] { return !runner.isRunning(); }, kLayoutTimeoutMs));
-    QTest::qWait(300); // a stale stage would report right after the newest one
+    ASSERT_TRUE(drained(runner)); // the stale stages have ended too: none reported
     ASSERT_EQ(finished.count(), 1);
     const auto outcome = finished.at(0).at(0).value<LayoutOutcome>();
     EXPECT_EQ(outcome.generation, newest);
@@ -103,7 +117,7 @@ TEST(LayoutRunnerTest, ACancelledLayoutNeverReports) {
     runner.start(jobFor(test::makeChainGraph(300)));
     runner.cancel();
     EXPECT_FALSE(runner.isRunning());
-    QTest::qWait(1000);
+    ASSERT_TRUE(drained(runner)); // its preparation finished and was dropped
     EXPECT_EQ(finished.count(), 0);
 }
 

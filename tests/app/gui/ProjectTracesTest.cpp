@@ -4,9 +4,11 @@
 // another schedule comes back as stale files in the Timeline only; a missing or malformed trace
 // file is a diagnostic naming it, and the project still opens and stays usable.
 
-#include "tabs/TimelineTab.h"
-#include "support/WindowTestSupport.h"
 #include "project/Project.h"
+#include "runs/RunList.h"
+#include "support/WindowTestSupport.h"
+#include "tabs/CompareTab.h"
+#include "tabs/TimelineTab.h"
 #include "timeline/TimelineData.h"
 #include "views/schedule/ScheduleTableModel.h"
 #include "views/timeline/TimelineView.h"
@@ -70,8 +72,8 @@ TEST_F(ProjectTracesTest, ASavedRunComesBackWithTheProject) {
 
     // Beside the project, referenced from it with the schedule's fingerprint.
     const QString folder = path + QStringLiteral(".traces");
-    EXPECT_TRUE(QFileInfo::exists(folder + QStringLiteral("/emulated.json")));
-    EXPECT_TRUE(QFileInfo::exists(folder + QStringLiteral("/measured.json")));
+    EXPECT_TRUE(QFileInfo::exists(folder + QStringLiteral("/run-000-emulated.json")));
+    EXPECT_TRUE(QFileInfo::exists(folder + QStringLiteral("/run-000-measured.json")));
     auto onDisk = project::loadProjectFile(path.toStdString());
     ASSERT_TRUE(onDisk.ok());
     ASSERT_EQ(onDisk->traces.size(), 2u);
@@ -101,6 +103,52 @@ TEST_F(ProjectTracesTest, ASavedRunComesBackWithTheProject) {
     auto again = project::loadProjectFile(path.toStdString());
     ASSERT_TRUE(again.ok());
     EXPECT_EQ(again->traces, onDisk->traces);
+}
+
+TEST_F(ProjectTracesTest, EveryRunIsSavedAndComesBackInTheRunList) {
+    if (!openOnHost(*m_window))
+        FAIL() << "cannot open the committed sample";
+    ASSERT_TRUE(runOnHost(*m_window));
+    const auto first = m_window->measureController()->last();
+    ASSERT_TRUE(edit(*m_window));
+    ASSERT_TRUE(runOnHost(*m_window));
+    const auto second = m_window->measureController()->last();
+    ASSERT_NE(first, second);
+    const QString path = m_dir.filePath(QStringLiteral("two.strata"));
+    ASSERT_TRUE(m_window->projectController()->saveTo(path));
+
+    auto onDisk = project::loadProjectFile(path.toStdString());
+    ASSERT_TRUE(onDisk.ok());
+    ASSERT_EQ(project::runCount(onDisk->traces), 2);
+    const auto runs = project::tracesByRun(onDisk->traces);
+    // Each run with the schedule it ran: the edit made them differ.
+    EXPECT_NE(runs[0].front().scheduleJson, runs[1].front().scheduleJson);
+    EXPECT_NE(runs[0].front().scheduleHash, runs[1].front().scheduleHash);
+
+    auto reopened = makeWindow();
+    ASSERT_TRUE(openProject(*reopened, path));
+    // Both runs in the Compare tab's list (a prediction and a measurement each), oldest first.
+    const RunList& list = *reopened->compareTab()->runs();
+    std::vector<const RunEntry*> measured;
+    for (const RunEntry& entry : list.entries())
+        if (entry.kind == RunEntry::Kind::HostMeasurement)
+            measured.push_back(&entry);
+    ASSERT_EQ(measured.size(), 2u);
+    EXPECT_EQ(measured[0]->trace->events, first->measured.events);
+    EXPECT_EQ(measured[1]->trace->events, second->measured.events);
+    // The latest is the schedule's own run.
+    EXPECT_TRUE(reopened->measureController()->isCurrent());
+    EXPECT_EQ(reopened->measureController()->last()->measured.events, second->measured.events);
+
+    // Saved again, then one more run: the two saved runs stay, the new one is added.
+    ASSERT_TRUE(runOnHost(*reopened));
+    ASSERT_TRUE(reopened->projectController()->saveTo(path));
+    auto again = project::loadProjectFile(path.toStdString());
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(project::runCount(again->traces), 3);
+    const auto byRun = project::tracesByRun(again->traces);
+    EXPECT_EQ(byRun[0], runs[0]);
+    EXPECT_EQ(byRun[1], runs[1]);
 }
 
 TEST_F(ProjectTracesTest, ARunOfAnotherScheduleComesBackStale) {

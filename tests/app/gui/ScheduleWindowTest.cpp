@@ -92,8 +92,64 @@ class ScheduleWindowTest : public ::testing::Test {
         return std::nullopt;
     }
 
+    // An op and a block core's moveOp refuses it (not its own block).
+    std::optional<std::pair<ir::OpId, int>> refusedMove() const {
+        for (const sch::Block& block : schedule().blocks)
+            for (ir::OpId op : block.ops)
+                for (const sch::Block& other : schedule().blocks)
+                    if (other.id != block.id &&
+                        !sch::moveOp(schedule(), *document().graph(), op, other.id).ok())
+                        return std::pair{op, other.id};
+        return std::nullopt;
+    }
+
     std::unique_ptr<MainWindow> m_window;
 };
+
+TEST_F(ScheduleWindowTest, ABlockThatRefusesADraggedOpSaysWhyAndNothingChanges) {
+    if (!open("resnet_tiny.onnx", QStringLiteral("mncore2")))
+        FAIL() << "cannot open the committed sample";
+    const auto move = refusedMove();
+    ASSERT_TRUE(move);
+    views::graph::GraphCanvas* canvas = view()->canvas();
+    views::graph::NodeItem* node = scene().nodeForOp(move->first);
+    views::graph::ClusterItem* target = scene().clusterForBlock(move->second);
+    ASSERT_NE(node, nullptr);
+    ASSERT_NE(target, nullptr);
+    canvas->restoreView(0.25, node->sceneBox().united(target->box()).center());
+    const QPoint from = canvas->mapFromScene(node->sceneBox().center());
+    const QPointF drop = target->box().bottomLeft() + QPointF(6, -6);
+    const QPoint to = canvas->mapFromScene(drop);
+    ASSERT_TRUE(canvas->viewport()->rect().contains(from));
+    ASSERT_TRUE(canvas->viewport()->rect().contains(to));
+    ASSERT_EQ(scene().blockAt(drop), move->second);
+    const sch::Schedule before = schedule();
+
+    QTest::mousePress(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, from);
+    for (int step = 1; step <= 8; ++step) {
+        const QPoint at = from + (to - from) * step / 8;
+        QMouseEvent moveEvent(QEvent::MouseMove, at, canvas->viewport()->mapToGlobal(at),
+                              Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas->viewport(), &moveEvent);
+    }
+    ASSERT_TRUE(canvas->isDraggingOp());
+    EXPECT_EQ(target->dropState(), views::graph::DropState::Refused);
+    // Core's reason, in the status bar while the op hangs over the block.
+    const std::string reason =
+        sch::moveOp(schedule(), *document().graph(), move->first, move->second)
+            .diagnostics()
+            .front()
+            .message;
+    EXPECT_TRUE(canvas->dropRefusal().contains(QString::fromStdString(reason)));
+    // Elided to the room the status bar has; the whole reason is then its tooltip.
+    const QString status = m_window->statusBar()->currentMessage();
+    EXPECT_TRUE(status == canvas->dropRefusal() ||
+                m_window->statusBar()->toolTip() == canvas->dropRefusal())
+        << status.toStdString();
+    QTest::mouseRelease(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, to);
+    EXPECT_EQ(schedule(), before);
+    EXPECT_EQ(document().undoStack()->count(), 0);
+}
 
 TEST_F(ScheduleWindowTest, ASampleOpensWithTheDefaultSchedule) {
     if (!open("resnet_tiny.onnx"))

@@ -70,7 +70,7 @@ TEST_F(Containment, AbsolutePathsOutsideAreRefused) {
 TEST_F(Containment, TracesOutsideAreRefused) {
     auto p = load("models/m.onnx", "/tmp/elsewhere.trace.json");
     ASSERT_FALSE(p.ok());
-    EXPECT_EQ(p.diagnostics().front().where.field, "traces[0].path");
+    EXPECT_EQ(p.diagnostics().front().where.field, "runs[0].traces[0].path");
 }
 
 TEST_F(Containment, ASymlinkPointingOutIsRefused) {

@@ -5,10 +5,9 @@
 
 #include "project/Project.h"
 
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unistd.h>
@@ -36,6 +35,30 @@ Project sampleProject(const std::string& dir) {
     return p;
 }
 
+// A schedule document with `blocks` empty blocks, as the writer formats it.
+std::string scheduleDocument(int blocks) {
+    nlohmann::json list = nlohmann::json::array();
+    for (int b = 0; b < blocks; ++b)
+        list.push_back({{"id", b}});
+    return nlohmann::json{{"strata_schedule", 1}, {"blocks", list}}.dump(2) + "\n";
+}
+
+// Three runs of two schedules: each a prediction and a measurement, the last one only a
+// prediction (a pinned emulation).
+std::vector<TraceRef> threeRuns(const std::string& dir) {
+    std::vector<TraceRef> traces;
+    const std::string schedules[] = {scheduleDocument(2), scheduleDocument(3), scheduleDocument(3)};
+    for (int run = 0; run < 3; ++run) {
+        const std::string hash = "h" + std::to_string(run == 0 ? 0 : 1);
+        traces.push_back({savedTraceFile(dir + "/s.strata", run, "emulated"), "emulated",
+                          "prediction #" + std::to_string(run + 1), hash, run, schedules[run]});
+        if (run < 2)
+            traces.push_back({savedTraceFile(dir + "/s.strata", run, "measured"), "measured",
+                              "run #" + std::to_string(run + 1), hash, run, schedules[run]});
+    }
+    return traces;
+}
+
 // The only error of `result`, which must have failed.
 std::string theError(const Expected<Project>& result) {
     EXPECT_FALSE(result.ok());
@@ -55,9 +78,9 @@ TEST(ProjectFile, RoundTripKeepsEverythingAndWritesInsidePathsRelative) {
     const nlohmann::json doc = nlohmann::json::parse(text);
     EXPECT_EQ(doc["strata_project"], kProjectSchemaVersion);
     EXPECT_EQ(doc["model"]["path"], "models/resnet.onnx");
-    EXPECT_EQ(doc["traces"][0]["path"], "traces/run1.json");
-    EXPECT_EQ(doc["traces"][1]["path"], "/elsewhere/emulated.json");
-    EXPECT_EQ(doc["traces"][0]["schedule_hash"], "3f9a");
+    EXPECT_EQ(doc["runs"][0]["traces"][0]["path"], "traces/run1.json");
+    EXPECT_EQ(doc["runs"][0]["traces"][1]["path"], "/elsewhere/emulated.json");
+    EXPECT_EQ(doc["runs"][0]["traces"][0]["schedule_hash"], "3f9a");
     EXPECT_EQ(doc["schedule"]["strata_schedule"], 1);
 
     auto back = parseProject(text, dir + "/session.strata");
@@ -107,7 +130,8 @@ TEST(ProjectFile, TruncatedFileIsRefused) {
 }
 
 TEST(ProjectFile, ZeroFilledAndEmptyFilesAreRefused) {
-    const fs::path dir = fs::temp_directory_path() / ("strata-project-test-" + std::to_string(::getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("strata-project-test-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     const fs::path zeros = dir / "zeros.strata";
     {
@@ -159,6 +183,9 @@ TEST(ProjectFile, IllTypedFieldsNameTheirPath) {
         {"schedule", "blocks", "schedule"},
         {"schedule", nlohmann::json::object({{"blocks", 1}}), "schedule"},
         {"traces", nlohmann::json::array({"run.json"}), "traces[0]"},
+        {"runs", nlohmann::json::array({"run.json"}), "runs[0]"},
+        {"runs", nlohmann::json::array({{{"schedule", 3}}}), "runs[0].schedule"},
+        {"runs", nlohmann::json::array({{{"traces", "t.json"}}}), "runs[0].traces"},
     };
     for (const Case& c : cases) {
         nlohmann::json doc = good;
@@ -175,21 +202,21 @@ TEST(ProjectFile, IllTypedFieldsNameTheirPath) {
               std::string::npos);
     doc = good;
     doc["model"]["path"] = "";
-    EXPECT_NE(theError(parseProject(doc.dump(), "v.strata")).find("model.path"),
+    EXPECT_NE(theError(parseProject(doc.dump(), "v.strata")).find("model.path"), std::string::npos);
+    doc = good;
+    doc["runs"][0]["traces"][0]["source"] = "guessed";
+    EXPECT_NE(theError(parseProject(doc.dump(), "v.strata")).find("runs[0].traces[0].source"),
               std::string::npos);
     doc = good;
-    doc["traces"][0]["source"] = "guessed";
-    EXPECT_NE(theError(parseProject(doc.dump(), "v.strata")).find("traces[0].source"),
-              std::string::npos);
-    doc = good;
-    doc["traces"][1]["schedule_hash"] = 12;
-    EXPECT_NE(theError(parseProject(doc.dump(), "v.strata")).find("traces[1].schedule_hash"),
-              std::string::npos);
+    doc["runs"][0]["traces"][1]["schedule_hash"] = 12;
+    EXPECT_NE(
+        theError(parseProject(doc.dump(), "v.strata")).find("runs[0].traces[1].schedule_hash"),
+        std::string::npos);
 }
 
 TEST(ProjectFile, ATraceWithoutAScheduleHashReadsAsUnknown) {
     nlohmann::json doc = nlohmann::json::parse(projectToJson(sampleProject("/p"), "/p"));
-    doc["traces"][0].erase("schedule_hash");
+    doc["runs"][0]["traces"][0].erase("schedule_hash");
     auto result = parseProject(doc.dump(), "/p/w.strata");
     ASSERT_TRUE(result.ok());
     EXPECT_EQ(result->traces[0].scheduleHash, "");
@@ -198,6 +225,68 @@ TEST(ProjectFile, ATraceWithoutAScheduleHashReadsAsUnknown) {
 
 TEST(ProjectFile, SavedTracesGoBesideTheProject) {
     EXPECT_EQ(savedTracesDir("/p/session.strata"), "/p/session.strata.traces");
+    EXPECT_EQ(savedTraceFile("/p/session.strata", 7, "measured"),
+              "/p/session.strata.traces/run-007-measured.json");
+}
+
+TEST(ProjectFile, EveryRunIsKeptWithItsSchedule) {
+    const std::string dir = "/projects/p";
+    Project p = sampleProject(dir);
+    p.traces = threeRuns(dir);
+    EXPECT_EQ(runCount(p.traces), 3);
+    const std::string text = projectToJson(p, dir);
+    const nlohmann::json doc = nlohmann::json::parse(text);
+    ASSERT_EQ(doc["runs"].size(), 3u);
+    for (std::size_t run = 0; run < 3; ++run) {
+        // The schedule once per run, not per trace.
+        EXPECT_EQ(doc["runs"][run]["schedule"]["blocks"].size(), run == 0 ? 2u : 3u);
+        EXPECT_FALSE(doc["runs"][run]["traces"][0].contains("schedule"));
+    }
+    EXPECT_EQ(doc["runs"][2]["traces"].size(), 1u);
+    EXPECT_EQ(doc["runs"][1]["traces"][1]["path"], "s.strata.traces/run-001-measured.json");
+
+    auto back = parseProject(text, dir + "/s.strata");
+    ASSERT_TRUE(back.ok()) << back.diagnostics().front().toString();
+    EXPECT_EQ(back->traces, p.traces);
+    EXPECT_EQ(runCount(back->traces), 3);
+
+    const auto byRun = tracesByRun(back->traces);
+    ASSERT_EQ(byRun.size(), 3u);
+    for (std::size_t run = 0; run < byRun.size(); ++run) {
+        ASSERT_EQ(byRun[run].size(), run < 2 ? 2u : 1u);
+        for (const TraceRef& t : byRun[run])
+            EXPECT_EQ(t.run, static_cast<int>(run));
+    }
+    EXPECT_EQ(byRun[1][1].source, "measured");
+}
+
+TEST(ProjectFile, AFileFromBeforeRunsLoadsItsTracesAsOneRun) {
+    // What Strata wrote before it kept every run: a flat "traces" list of the latest run.
+    const nlohmann::json old = {
+        {"strata_project", 1},
+        {"model", {{"path", "m.onnx"}, {"content_hash", "abc"}}},
+        {"target", "host"},
+        {"strategy", "fuse-max"},
+        {"schedule", nullptr},
+        {"traces", nlohmann::json::array({{{"path", "old.strata.traces/emulated.json"},
+                                           {"source", "emulated"},
+                                           {"label", "prediction"},
+                                           {"schedule_hash", "5c1e"}},
+                                          {{"path", "old.strata.traces/measured.json"},
+                                           {"source", "measured"},
+                                           {"label", "run on host"},
+                                           {"schedule_hash", "5c1e"}}})}};
+    auto loaded = parseProject(old.dump(), "/q/old.strata");
+    ASSERT_TRUE(loaded.ok()) << loaded.diagnostics().front().toString();
+    ASSERT_EQ(loaded->traces.size(), 2u);
+    EXPECT_EQ(runCount(loaded->traces), 1);
+    EXPECT_EQ(loaded->traces[1].path, "/q/old.strata.traces/measured.json");
+    EXPECT_EQ(loaded->traces[1].run, 0);
+    EXPECT_TRUE(loaded->traces[1].scheduleJson.empty());
+    // Saved again, it is written in the new form and reads back the same.
+    auto again = parseProject(projectToJson(*loaded, "/q"), "/q/old.strata");
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->traces, loaded->traces);
 }
 
 TEST(ProjectFile, UnknownKeysAreWarningsNotErrors) {
