@@ -41,9 +41,8 @@ QString CalibrationController::defaultTargetPath() const {
 }
 
 void CalibrationController::calibrate() {
-    if (!m_dialog) {
-        m_dialog = new CalibrationDialog(this, m_window);
-    }
+    if (!m_dialog)
+        createDialog();
     m_dialog->show();
     m_dialog->raise();
     if (m_running)
@@ -102,6 +101,30 @@ void CalibrationController::calibrate() {
                 5000);
             emit finished(ok);
         });
+}
+
+void CalibrationController::createDialog() {
+    m_dialog = new CalibrationDialog(m_window);
+    m_dialog->setSuggestedPath(defaultTargetPath());
+    connect(m_dialog, &CalibrationDialog::cancelRequested, this, &CalibrationController::cancel);
+    connect(m_dialog, &CalibrationDialog::saveRequested, this, [this](const QString& path) {
+        QString error;
+        if (!saveCalibratedTarget(path, &error))
+            m_dialog->showError(tr("Save Calibrated Target"), error);
+    });
+    connect(m_dialog, &CalibrationDialog::useRequested, this, [this] {
+        QString error;
+        if (!useCalibratedTarget({}, &error))
+            m_dialog->showError(tr("Use Calibrated Target"), error);
+        else
+            m_dialog->showInUse(defaultTargetPath());
+    });
+    connect(this, &CalibrationController::progress, m_dialog, &CalibrationDialog::appendProgress);
+    connect(this, &CalibrationController::finished, m_dialog, [this](bool ok) {
+        const bool report = ok && m_last && m_last->report;
+        m_dialog->showOutcome(report ? m_last->report.get() : nullptr, residuals(),
+                              m_last ? m_last->diagnostics : std::vector<Diagnostic>{});
+    });
 }
 
 void CalibrationController::cancel() {

@@ -73,6 +73,8 @@ class CalibrationController : public QObject {
                              const QString& summary);
 
   private:
+    void createDialog();
+
     ScheduleDocument* m_document;
     QWidget* m_window;
     QAction* m_action = nullptr;

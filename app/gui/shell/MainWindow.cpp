@@ -571,7 +571,19 @@ void MainWindow::connectCompare() {
 }
 
 void MainWindow::connectProject() {
-    m_project = new ProjectController(this);
+    ProjectParts parts;
+    parts.window = this;
+    parts.document = m_document;
+    parts.graph = m_graphTab;
+    parts.emulate = m_emulate;
+    parts.measure = m_measure;
+    parts.timeline = m_timelineTab;
+    parts.currentFile = [this] { return m_currentFile; };
+    parts.openModel = [this](const QString& path) { openFile(path); };
+    parts.currentTab = [this] { return currentTabName(); };
+    parts.showTab = [this](const QString& name) { return showTab(name); };
+    m_project = new ProjectController(std::move(parts));
+    connect(this, &MainWindow::loadFinished, m_project, &ProjectController::onModelLoaded);
     m_unsaved = new UnsavedChanges(this, m_document->undoStack(), m_project);
     m_fileMenu->insertActions(m_quitAction, {m_project->saveAction(), m_project->saveAsAction()});
     m_fileMenu->insertSeparator(m_quitAction);
