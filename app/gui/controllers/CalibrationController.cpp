@@ -17,7 +17,6 @@ namespace strata::gui {
 
 CalibrationController::CalibrationController(ScheduleDocument* document, QWidget* window)
     : QObject(window), m_document(document), m_window(window) {
-    m_pool.setMaxThreadCount(1);
     m_action = new QAction(tr("Calibrate &Host\u2026"), window);
     m_action->setObjectName(QStringLiteral("calibrateHostAction"));
     m_action->setStatusTip(
@@ -26,10 +25,7 @@ CalibrationController::CalibrationController(ScheduleDocument* document, QWidget
     connect(m_action, &QAction::triggered, this, &CalibrationController::calibrate);
 }
 
-CalibrationController::~CalibrationController() {
-    ++*m_generation;
-    m_pool.waitForDone();
-}
+CalibrationController::~CalibrationController() = default;
 
 QString CalibrationController::defaultTargetPath() const {
     // Where `strata-cli calibrate` writes it: `host` then means the calibrated file everywhere.
@@ -64,8 +60,7 @@ void CalibrationController::calibrate() {
     emit statusMessage(tr("Calibrating the host target\u2026"), 0);
     const bool quick = m_quick;
     m_dialog->started();
-    startGenerational<CalibrationOutcome>(
-        this, m_pool, m_generation,
+    m_jobs.start<CalibrationOutcome>(
         [host, quick](const Proceed& proceed) {
             calibrate::CalibrateOptions options;
             options.quick = quick;
@@ -83,10 +78,6 @@ void CalibrationController::calibrate() {
                 out.diagnostics = report.diagnostics();
             return out;
         },
-        [this](const QString& line) {
-            m_lines << line;
-            emit progress(line);
-        },
         [this](CalibrationOutcome outcome) {
             m_running = false;
             m_action->setEnabled(true);
@@ -100,6 +91,10 @@ void CalibrationController::calibrate() {
                    : tr("Calibration failed"),
                 5000);
             emit finished(ok);
+        },
+        [this](const QString& line) {
+            m_lines << line;
+            emit progress(line);
         });
 }
 
@@ -130,7 +125,7 @@ void CalibrationController::createDialog() {
 void CalibrationController::cancel() {
     if (!m_running)
         return;
-    ++*m_generation;
+    m_jobs.cancel();
     m_running = false;
     m_action->setEnabled(true);
     emit busyChanged(false);

@@ -15,13 +15,11 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <utility>
 
@@ -366,13 +364,9 @@ void ProjectController::restoreTraces() {
         finishOpening(true, tr("Opened project %1").arg(QFileInfo(m_openingPath).fileName()));
         return;
     }
-    auto* watcher = new QFutureWatcher<ReadTraces>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        onTracesRead(watcher->result());
-    });
-    watcher->setFuture(
-        QtConcurrent::run([refs = m_opening->traces] { return readSavedTraces(refs); }));
+    m_traceReads.start<ReadTraces>(
+        [refs = m_opening->traces](const Proceed&) { return readSavedTraces(refs); },
+        [this](const ReadTraces& read) { onTracesRead(read); });
 }
 
 void ProjectController::onTracesRead(const ReadTraces& read) {

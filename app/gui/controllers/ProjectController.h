@@ -11,6 +11,7 @@
 // the schedule's run when model and schedule still match, else in the Timeline as stale files.
 
 #include "base/Diagnostic.h"
+#include "jobs/JobRunner.h"
 #include "project/Project.h"
 #include "runs/SavedTraces.h"
 
@@ -147,6 +148,7 @@ class ProjectController : public QObject {
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
     QTimer* m_autosave = nullptr;
+    JobLane m_traceReads{this}; // an opened project's saved traces
 };
 
 } // namespace strata::gui

@@ -11,6 +11,7 @@
 #include "document/ScheduleDocument.h"
 #include "document/ScheduleEditor.h"
 #include "document/SchedulePresentation.h"
+#include "jobs/JobRunner.h"
 #include "jobs/ModelLoader.h"
 #include "panels/DiagnosticsPanel.h"
 #include "panels/InspectorDock.h"
@@ -140,10 +141,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Layout, diagnostics);
             });
     connect(m_graphTab, &GraphTab::statusMessage, this, &MainWindow::showStatus);
-    connect(m_graphTab, &GraphTab::layoutFinished, this, [this](bool ok) {
-        updateBusy();
-        emit graphLayoutFinished(ok);
-    });
+    connect(m_graphTab, &GraphTab::layoutFinished, this, &MainWindow::graphLayoutFinished);
     connect(m_graphTab->view(), &views::graph::GraphView::opSelected, this,
             &MainWindow::selectOpInTable);
 
@@ -195,7 +193,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The children's jobs end as they go: the half-gone window must not hear of it.
+    disconnect(&JobRunner::instance(), nullptr, this, nullptr);
+}
 
 void MainWindow::createActions() {
     m_openAction = new QAction(tr("&Open…"), this);
@@ -385,6 +386,8 @@ void MainWindow::createStatusBar() {
     statusBar()->addPermanentWidget(m_scheduleTotals);
     statusBar()->addPermanentWidget(m_totals);
     statusBar()->showMessage(tr("Ready"));
+    // Every background job goes through the runner: its busy state is the window's.
+    connect(&JobRunner::instance(), &JobRunner::busyChanged, this, &MainWindow::updateBusy);
 }
 
 void MainWindow::connectSchedule() {
@@ -416,7 +419,6 @@ void MainWindow::connectSchedule() {
     connect(m_document, &ScheduleDocument::snapshotChanged, this, &MainWindow::onScheduleSnapshot);
     connect(m_document, &ScheduleDocument::scheduleChanged, this,
             [this] { m_diagnostics->clearSource(DiagnosticsPanel::Source::Action); });
-    connect(m_document, &ScheduleDocument::busyChanged, this, &MainWindow::updateBusy);
     connect(m_document, &ScheduleDocument::editRefused, this, &MainWindow::onEditRefused);
     connect(m_document, &ScheduleDocument::problemsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
@@ -440,7 +442,6 @@ void MainWindow::connectCompile() {
     m_buildMenu->addAction(m_compile->cancelAction());
     menuBar()->insertMenu(m_viewMenu->menuAction(), m_buildMenu);
     statusBar()->insertPermanentWidget(0, m_compile->progressWidget());
-    connect(m_compile, &CompileController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_compile, &CompileController::statusMessage, this, &MainWindow::showStatus);
     connect(m_compile, &CompileController::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
@@ -465,7 +466,6 @@ void MainWindow::connectEmulate() {
     m_buildMenu->addAction(m_emulate->autoAction());
     statusBar()->insertPermanentWidget(0, m_emulate->progressWidget());
     statusBar()->insertPermanentWidget(3, m_emulate->totalLabel()); // before the schedule's totals
-    connect(m_emulate, &EmulateController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_emulate, &EmulateController::statusMessage, this, &MainWindow::showStatus);
 }
 
@@ -477,7 +477,6 @@ void MainWindow::connectMeasure() {
     m_buildMenu->addSeparator();
     m_buildMenu->addAction(m_measure->runAction());
     m_buildMenu->addAction(m_measure->cancelAction());
-    connect(m_measure, &MeasureController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_measure, &MeasureController::statusMessage, this, &MainWindow::showStatus);
     connect(m_measure, &MeasureController::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
@@ -496,7 +495,6 @@ void MainWindow::connectTimeline() {
     connect(m_emulate, &EmulateController::emulated, m_timelineTab, &TimelineTab::setEmulation);
     connect(m_measure, &MeasureController::measured, m_timelineTab, &TimelineTab::setMeasurement);
     m_timelineTab->linkSelection(m_graphTab->view(), m_programView);
-    connect(m_timelineTab, &TimelineTab::tracesLoaded, this, &MainWindow::updateBusy);
     connect(m_timelineTab, &TimelineTab::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
@@ -519,17 +517,13 @@ void MainWindow::connectTransfers() {
         m_diagnosticsDock->show();
         m_diagnosticsDock->raise();
     };
-    connect(m_transfersTab, &TransfersTab::busyChanged, this, &MainWindow::updateBusy);
     connect(m_transfersTab, &TransfersTab::statusMessage, this, status);
     connect(m_transfersTab, &TransfersTab::diagnosticsReported, this, report);
-    connect(m_calibration, &CalibrationController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_calibration, &CalibrationController::statusMessage, this, status);
     connect(m_calibration, &CalibrationController::diagnosticsReported, this, report);
     m_hostCalibration = new HostCalibrationController(m_document, this);
     m_buildMenu->addAction(m_hostCalibration->recalibrateAction());
     statusBar()->addPermanentWidget(m_hostCalibration->label());
-    connect(m_hostCalibration, &HostCalibrationController::busyChanged, this,
-            &MainWindow::updateBusy);
     connect(m_hostCalibration, &HostCalibrationController::statusMessage, this, status);
     connect(m_hostCalibration, &HostCalibrationController::diagnosticsReported, this, report);
     QTimer::singleShot(0, m_hostCalibration, &HostCalibrationController::checkAtStart);
@@ -557,8 +551,6 @@ void MainWindow::connectCompare() {
                 setPartition(partitionOf(m_document->snapshot()), badgesOf(m_document->snapshot()));
         });
     connect(m_measure, &MeasureController::measured, m_compareTab, &CompareTab::addHostRun);
-    connect(m_runs, &RunList::added, this, &MainWindow::updateBusy); // an import finished
-    connect(m_runs, &RunList::importFailed, this, &MainWindow::updateBusy);
     connect(m_compareTab, &CompareTab::statusMessage, this, &MainWindow::showStatus);
     connect(m_compareTab->view(), &views::compare::CompareView::blockActivated, m_graphTab->view(),
             &views::graph::GraphView::selectBlock);
@@ -614,7 +606,6 @@ void MainWindow::onScheduleSnapshot() {
         QString::fromUtf8(strategy.data(), static_cast<qsizetype>(strategy.size()))));
     if (snapshot.schedule && snapshot.graph == m_graph)
         setPartition(partitionOf(snapshot), badgesOf(snapshot));
-    updateBusy();
 }
 
 void MainWindow::showStatus(const QString& text, int timeoutMs) {
@@ -654,12 +645,7 @@ void MainWindow::updateBusy() {
 }
 
 bool MainWindow::isBusy() const {
-    return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
-           (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating()) ||
-           (m_measure && m_measure->isRunning()) || (m_timelineTab && m_timelineTab->isLoading()) ||
-           (m_runs && m_runs->isImporting()) || (m_transfersTab && m_transfersTab->isBusy()) ||
-           (m_calibration && m_calibration->isRunning()) ||
-           (m_hostCalibration && m_hostCalibration->isRunning());
+    return JobRunner::instance().isBusy();
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {
@@ -686,7 +672,6 @@ bool MainWindow::isLayingOut() const {
 void MainWindow::setPartition(std::vector<int> blockOfOp,
                               std::vector<views::graph::BlockBadge> badges) {
     m_graphTab->setPartition(std::move(blockOfOp), std::move(badges));
-    updateBusy();
 }
 
 QStringList MainWindow::tabNames() {
@@ -802,7 +787,6 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
         if (m_graph && !m_graphTab->view()->isShowingGraph())
             m_graphTab->setGraph(m_graph);
     }
-    updateBusy();
     emit loadFinished(result.path, result.ok());
 }
 

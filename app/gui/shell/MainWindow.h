@@ -88,7 +88,7 @@ class MainWindow : public QMainWindow {
 
     bool isLoading() const;
     ModelLoader* modelLoader() const { return m_loader; }
-    // Loading, making or checking a schedule, laying out the graph, or compiling.
+    // Any background job runs (loading, checking, laying out, compiling…): the JobRunner's state.
     bool isBusy() const;
     QString currentFile() const { return m_currentFile; }
 
