@@ -23,12 +23,10 @@
 #include "tabs/CompareTab.h"
 #include "tabs/GraphTab.h"
 #include "tabs/HeatOverlay.h"
+#include "tabs/OpsTab.h"
 #include "tabs/TimelineTab.h"
 #include "tabs/TransfersTab.h"
 #include "views/Format.h"
-#include "views/ModelSummaryWidget.h"
-#include "views/OpTableModel.h"
-#include "views/OpTableView.h"
 #include "views/compare/CompareView.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
@@ -108,31 +106,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](std::uint64_t, const QString& path) { onLoadStarted(path); });
     connect(m_loader, &ModelLoader::finished, this, &MainWindow::onLoadFinished);
 
-    m_opModel = new views::OpTableModel(this);
-    m_opProxy = new QSortFilterProxyModel(this);
-    m_opProxy->setSourceModel(m_opModel);
-    m_opProxy->setSortRole(views::OpTableModel::SortRole);
-    m_opProxy->setFilterRole(views::OpTableModel::FilterRole);
-    m_opProxy->setFilterKeyColumn(views::OpTableModel::NameColumn);
-    m_opProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_opProxy->setSortCaseSensitivity(Qt::CaseInsensitive);
-
-    m_summary = new views::ModelSummaryWidget;
-    m_summary->setObjectName(QStringLiteral("modelSummary"));
-    auto* summaryScroll = new QScrollArea;
-    summaryScroll->setWidget(m_summary);
-    summaryScroll->setWidgetResizable(true);
-    summaryScroll->setFrameShape(QFrame::NoFrame);
-    summaryScroll->setMinimumWidth(280);
-
-    m_splitter = new QSplitter(Qt::Horizontal);
-    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
-    m_splitter->addWidget(summaryScroll);
-    m_splitter->addWidget(createOpTablePane());
-    m_splitter->setStretchFactor(0, 0);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({360, 1240});
-    m_splitter->setChildrenCollapsible(false);
+    m_opsTab = new OpsTab;
 
     m_graphTab = new GraphTab;
     m_graphTab->setObjectName(QStringLiteral("graphTab"));
@@ -142,8 +116,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             });
     connect(m_graphTab, &GraphTab::statusMessage, this, &MainWindow::showStatus);
     connect(m_graphTab, &GraphTab::layoutFinished, this, &MainWindow::graphLayoutFinished);
-    connect(m_graphTab->view(), &views::graph::GraphView::opSelected, this,
-            &MainWindow::selectOpInTable);
+    connect(m_graphTab->view(), &views::graph::GraphView::opSelected, m_opsTab, &OpsTab::selectOp);
+    connect(m_opsTab, &OpsTab::opActivated, m_graphTab->view(), &views::graph::GraphView::selectOp);
 
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("centralTabs"));
@@ -156,7 +130,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_graphTab, tr("Graph"));
     m_tabs->addTab(m_programView, tr("Program"));
     m_tabs->addTab(m_pipelineView, tr("Pipeline"));
-    m_tabs->addTab(m_splitter, tr("Ops"));
+    m_tabs->addTab(m_opsTab, tr("Ops"));
     m_timelineTab = new TimelineTab;
     m_timelineTab->setObjectName(QStringLiteral("timelineTab"));
     m_tabs->addTab(m_timelineTab, tr("Timeline"));
@@ -190,7 +164,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
-    m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
+    m_opsTab->restoreState(settings.value(kSplitterKey).toByteArray());
 }
 
 MainWindow::~MainWindow() {
@@ -286,43 +260,6 @@ QWidget* MainWindow::createPlaceholder() {
 
     outer->addWidget(zone);
     return page;
-}
-
-QWidget* MainWindow::createOpTablePane() {
-    auto* pane = new QWidget;
-    auto* layout = new QVBoxLayout(pane);
-    layout->setContentsMargins(0, 6, 6, 0);
-    layout->setSpacing(6);
-
-    auto* filterRow = new QHBoxLayout;
-    m_filterEdit = new QLineEdit;
-    m_filterEdit->setObjectName(QStringLiteral("opFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter ops by name or type…"));
-    m_filterEdit->setClearButtonEnabled(true);
-    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
-        m_opProxy->setFilterFixedString(text.trimmed());
-        updateFilterCount();
-    });
-    m_filterCount = new QLabel;
-    m_filterCount->setObjectName(QStringLiteral("opFilterCount"));
-    m_filterCount->setMinimumWidth(110);
-    m_filterCount->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    filterRow->addWidget(m_filterEdit, 1);
-    filterRow->addWidget(m_filterCount);
-    layout->addLayout(filterRow);
-
-    m_opTable = new views::OpTableView;
-    m_opTable->setObjectName(QStringLiteral("opTable"));
-    m_opTable->setModel(m_opProxy);
-    m_opTable->sortByColumn(views::OpTableModel::IndexColumn, Qt::AscendingOrder);
-    m_opTable->fitColumns();
-    layout->addWidget(m_opTable, 1);
-
-    connect(m_opProxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateFilterCount);
-    connect(m_opTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &MainWindow::onOpTableCurrentChanged);
-    updateFilterCount();
-    return pane;
 }
 
 void MainWindow::createDiagnosticsDock() {
@@ -424,8 +361,7 @@ void MainWindow::connectSchedule() {
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
                 if (hasErrors(diagnostics)) {
-                    m_diagnosticsDock->show();
-                    m_diagnosticsDock->raise();
+                    showDiagnosticsDock();
                 }
             });
     connect(m_document, &ScheduleDocument::statusMessage, this, &MainWindow::showStatus);
@@ -450,8 +386,7 @@ void MainWindow::connectCompile() {
                     m_diagnostics->appendInfo(DiagnosticsPanel::Source::Compile, summary,
                                               tr("compile"));
                 if (hasErrors(diagnostics)) {
-                    m_diagnosticsDock->show();
-                    m_diagnosticsDock->raise();
+                    showDiagnosticsDock();
                 }
             });
 }
@@ -482,8 +417,7 @@ void MainWindow::connectMeasure() {
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
                 m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
                 m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, summary, tr("run"));
-                m_diagnosticsDock->show();
-                m_diagnosticsDock->raise();
+                showDiagnosticsDock();
             });
 
     m_export = new ExportController(m_document, m_emulate, m_measure, this);
@@ -514,8 +448,7 @@ void MainWindow::connectTransfers() {
     auto report = [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
         m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
         m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, summary, tr("transfers"));
-        m_diagnosticsDock->show();
-        m_diagnosticsDock->raise();
+        showDiagnosticsDock();
     };
     connect(m_transfersTab, &TransfersTab::statusMessage, this, status);
     connect(m_transfersTab, &TransfersTab::diagnosticsReported, this, report);
@@ -557,8 +490,7 @@ void MainWindow::connectCompare() {
     connect(m_compareTab, &CompareTab::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
-                m_diagnosticsDock->show();
-                m_diagnosticsDock->raise();
+                showDiagnosticsDock();
             });
 }
 
@@ -584,8 +516,7 @@ void MainWindow::connectProject() {
             [this](const std::vector<Diagnostic>& diagnostics) {
                 // With the import's: edits clear the Action ones.
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Import, diagnostics);
-                m_diagnosticsDock->show();
-                m_diagnosticsDock->raise();
+                showDiagnosticsDock();
             });
     connect(m_project, &ProjectController::statusMessage, this, &MainWindow::showStatus);
 }
@@ -626,11 +557,15 @@ void MainWindow::onEditRefused(const QString& reason, const std::vector<Diagnost
     } else {
         m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
     }
-    m_diagnosticsDock->show();
-    m_diagnosticsDock->raise();
+    showDiagnosticsDock();
     const int last = m_diagnostics->topLevelItemCount() - 1;
     if (last >= 0)
         m_diagnostics->scrollToItem(m_diagnostics->topLevelItem(last));
+}
+
+void MainWindow::showDiagnosticsDock() {
+    m_diagnosticsDock->show();
+    m_diagnosticsDock->raise();
 }
 
 void MainWindow::showOpByName(const QString& name) {
@@ -692,31 +627,6 @@ bool MainWindow::showTab(const QString& name) {
     return true;
 }
 
-void MainWindow::selectOpInTable(ir::OpId op) {
-    if (m_syncingSelection)
-        return;
-    const QModelIndex source = m_opModel->index(static_cast<int>(op.index), 0);
-    const QModelIndex index = m_opProxy->mapFromSource(source);
-    if (!index.isValid())
-        return; // filtered out of the table
-    m_syncingSelection = true;
-    m_opTable->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
-                                                            QItemSelectionModel::Rows);
-    m_opTable->scrollTo(index);
-    m_syncingSelection = false;
-}
-
-void MainWindow::onOpTableCurrentChanged() {
-    if (m_syncingSelection)
-        return;
-    const QModelIndex index = m_opProxy->mapToSource(m_opTable->currentIndex());
-    if (!index.isValid())
-        return;
-    m_syncingSelection = true;
-    m_graphTab->view()->selectOp(ir::OpId(static_cast<std::uint32_t>(index.row())));
-    m_syncingSelection = false;
-}
-
 void MainWindow::showOpenDialog() {
     QString dir;
     if (!m_currentFile.isEmpty())
@@ -753,11 +663,9 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
     if (result.ok()) {
         const ir::Graph& graph = *result.graph;
         m_currentFile = result.path;
-        m_opModel->setGraph(result.graph);
-        m_summary->setGraph(result.graph, result.path);
+        m_opsTab->setGraph(result.graph, result.path);
         m_placeholderError->hide();
         m_stack->setCurrentWidget(m_tabs);
-        m_opTable->fitColumns();
         m_graph = result.graph;
         m_graphTab->setGraph(result.graph);
         m_document->setGraph(result.graph);
@@ -774,8 +682,7 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
                                    ? tr("unknown error")
                                    : fromStd(result.diagnostics.front().message);
         showStatus(tr("Could not open %1: %2").arg(fileName, reason), 0);
-        m_diagnosticsDock->show();
-        m_diagnosticsDock->raise();
+        showDiagnosticsDock();
         if (m_stack->currentWidget() == m_placeholder) {
             m_placeholderError->setText(tr("<b style=\"color:#c62828\">Could not open %1</b><br>%2")
                                             .arg(fileName.toHtmlEscaped(), reason.toHtmlEscaped()));
@@ -813,15 +720,6 @@ void MainWindow::showDiagnostics(const LoadResult& result) {
                               info.fileName());
 }
 
-void MainWindow::updateFilterCount() {
-    const int total = m_opModel->rowCount();
-    const int shown = m_opProxy->rowCount();
-    if (shown == total)
-        m_filterCount->setText(total == 1 ? tr("1 op") : tr("%1 ops").arg(total));
-    else
-        m_filterCount->setText(tr("%1 of %2 ops").arg(shown).arg(total));
-}
-
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (!onnxFiles(event->mimeData()).isEmpty())
         event->acceptProposedAction();
@@ -843,7 +741,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
-    settings.setValue(kSplitterKey, m_splitter->saveState());
+    settings.setValue(kSplitterKey, m_opsTab->saveState());
     m_project->discardRecovery(); // a clean close
     QMainWindow::closeEvent(event);
 }
