@@ -20,6 +20,7 @@
 #include "shell/ProgramLinker.h"
 #include "shell/RecentFiles.h"
 #include "shell/UnsavedChanges.h"
+#include "shell/WelcomePage.h"
 #include "tabs/CompareTab.h"
 #include "tabs/GraphTab.h"
 #include "tabs/HeatOverlay.h"
@@ -140,7 +141,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     m_stack = new QStackedWidget;
     m_stack->setObjectName(QStringLiteral("centralStack"));
-    m_placeholder = createPlaceholder();
+    m_placeholder = new WelcomePage;
+    connect(m_placeholder, &WelcomePage::openRequested, this, &MainWindow::showOpenDialog);
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_tabs);
     setCentralWidget(m_stack);
@@ -205,61 +207,6 @@ void MainWindow::createMenus() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-}
-
-QWidget* MainWindow::createPlaceholder() {
-    auto* page = new QWidget;
-    page->setObjectName(QStringLiteral("placeholder"));
-    auto* outer = new QVBoxLayout(page);
-    outer->setContentsMargins(40, 40, 40, 40);
-
-    // A dashed drop zone, as file-drop targets usually look.
-    auto* zone = new QFrame;
-    zone->setObjectName(QStringLiteral("dropZone"));
-    zone->setStyleSheet(QStringLiteral("QFrame#dropZone { border: 2px dashed palette(mid); "
-                                       "border-radius: 14px; }"));
-    auto* layout = new QVBoxLayout(zone);
-    layout->setSpacing(14);
-    layout->addStretch(1);
-
-    auto* title = new QLabel(tr("Open an ONNX model (Ctrl+O) or drop it here"));
-    title->setObjectName(QStringLiteral("placeholderText"));
-    title->setAlignment(Qt::AlignCenter);
-    QFont titleFont = title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.6);
-    title->setFont(titleFont);
-    QPalette dim = title->palette();
-    dim.setColor(QPalette::WindowText, dim.color(QPalette::PlaceholderText));
-    title->setPalette(dim);
-    layout->addWidget(title);
-
-    auto* hint = new QLabel(tr("Strata shows the model's ops with their shapes, FLOPs and memory "
-                               "traffic, and schedules them into fusion blocks for the target "
-                               "chosen above."));
-    hint->setAlignment(Qt::AlignCenter);
-    hint->setPalette(dim);
-    layout->addWidget(hint);
-
-    m_placeholderError = new QLabel;
-    m_placeholderError->setObjectName(QStringLiteral("placeholderError"));
-    m_placeholderError->setAlignment(Qt::AlignCenter);
-    m_placeholderError->setWordWrap(true);
-    m_placeholderError->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_placeholderError->hide();
-    layout->addWidget(m_placeholderError);
-
-    auto* button = new QPushButton(tr("Open Model…"));
-    button->setObjectName(QStringLiteral("placeholderOpen"));
-    connect(button, &QPushButton::clicked, this, &MainWindow::showOpenDialog);
-    auto* buttonRow = new QHBoxLayout;
-    buttonRow->addStretch(1);
-    buttonRow->addWidget(button);
-    buttonRow->addStretch(1);
-    layout->addLayout(buttonRow);
-    layout->addStretch(1);
-
-    outer->addWidget(zone);
-    return page;
 }
 
 void MainWindow::createDiagnosticsDock() {
@@ -664,7 +611,7 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
         const ir::Graph& graph = *result.graph;
         m_currentFile = result.path;
         m_opsTab->setGraph(result.graph, result.path);
-        m_placeholderError->hide();
+        m_placeholder->clearError();
         m_stack->setCurrentWidget(m_tabs);
         m_graph = result.graph;
         m_graphTab->setGraph(result.graph);
@@ -683,11 +630,8 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
                                    : fromStd(result.diagnostics.front().message);
         showStatus(tr("Could not open %1: %2").arg(fileName, reason), 0);
         showDiagnosticsDock();
-        if (m_stack->currentWidget() == m_placeholder) {
-            m_placeholderError->setText(tr("<b style=\"color:#c62828\">Could not open %1</b><br>%2")
-                                            .arg(fileName.toHtmlEscaped(), reason.toHtmlEscaped()));
-            m_placeholderError->show();
-        }
+        if (m_stack->currentWidget() == m_placeholder)
+            m_placeholder->showError(fileName, reason);
         if (!QFileInfo::exists(result.path))
             m_recent->remove(result.path);
         // Starting this load cancelled the layout of the model still on screen: redo it.

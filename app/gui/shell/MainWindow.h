@@ -66,6 +66,7 @@ class SearchDialog;
 class InspectorDock;
 class RecentFiles;
 class UnsavedChanges;
+class WelcomePage;
 struct LoadResult;
 
 class MainWindow : public QMainWindow {
@@ -135,7 +136,6 @@ class MainWindow : public QMainWindow {
   private:
     void createActions();
     void createMenus();
-    QWidget* createPlaceholder();
     void createDiagnosticsDock();
     void createScheduleDock();
     void createStatusBar();
@@ -170,8 +170,7 @@ class MainWindow : public QMainWindow {
     QTabWidget* m_tabs = nullptr;
     GraphTab* m_graphTab = nullptr;
     OpsTab* m_opsTab = nullptr;
-    QWidget* m_placeholder = nullptr;
-    QLabel* m_placeholderError = nullptr;
+    WelcomePage* m_placeholder = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;
     QDockWidget* m_diagnosticsDock = nullptr;
     QProgressBar* m_busy = nullptr;
