@@ -17,7 +17,6 @@ namespace strata::gui {
 
 CalibrationController::CalibrationController(ScheduleDocument* document, QWidget* window)
     : QObject(window), m_document(document), m_window(window) {
-    m_pool.setMaxThreadCount(1);
     m_action = new QAction(tr("Calibrate &Host\u2026"), window);
     m_action->setObjectName(QStringLiteral("calibrateHostAction"));
     m_action->setStatusTip(
@@ -26,10 +25,7 @@ CalibrationController::CalibrationController(ScheduleDocument* document, QWidget
     connect(m_action, &QAction::triggered, this, &CalibrationController::calibrate);
 }
 
-CalibrationController::~CalibrationController() {
-    ++*m_generation;
-    m_pool.waitForDone();
-}
+CalibrationController::~CalibrationController() = default;
 
 QString CalibrationController::defaultTargetPath() const {
     // Where `strata-cli calibrate` writes it: `host` then means the calibrated file everywhere.
@@ -41,9 +37,8 @@ QString CalibrationController::defaultTargetPath() const {
 }
 
 void CalibrationController::calibrate() {
-    if (!m_dialog) {
-        m_dialog = new CalibrationDialog(this, m_window);
-    }
+    if (!m_dialog)
+        createDialog();
     m_dialog->show();
     m_dialog->raise();
     if (m_running)
@@ -65,8 +60,7 @@ void CalibrationController::calibrate() {
     emit statusMessage(tr("Calibrating the host target\u2026"), 0);
     const bool quick = m_quick;
     m_dialog->started();
-    startGenerational<CalibrationOutcome>(
-        this, m_pool, m_generation,
+    m_jobs.start<CalibrationOutcome>(
         [host, quick](const Proceed& proceed) {
             calibrate::CalibrateOptions options;
             options.quick = quick;
@@ -84,10 +78,6 @@ void CalibrationController::calibrate() {
                 out.diagnostics = report.diagnostics();
             return out;
         },
-        [this](const QString& line) {
-            m_lines << line;
-            emit progress(line);
-        },
         [this](CalibrationOutcome outcome) {
             m_running = false;
             m_action->setEnabled(true);
@@ -101,13 +91,41 @@ void CalibrationController::calibrate() {
                    : tr("Calibration failed"),
                 5000);
             emit finished(ok);
+        },
+        [this](const QString& line) {
+            m_lines << line;
+            emit progress(line);
         });
+}
+
+void CalibrationController::createDialog() {
+    m_dialog = new CalibrationDialog(m_window);
+    m_dialog->setSuggestedPath(defaultTargetPath());
+    connect(m_dialog, &CalibrationDialog::cancelRequested, this, &CalibrationController::cancel);
+    connect(m_dialog, &CalibrationDialog::saveRequested, this, [this](const QString& path) {
+        QString error;
+        if (!saveCalibratedTarget(path, &error))
+            m_dialog->showError(tr("Save Calibrated Target"), error);
+    });
+    connect(m_dialog, &CalibrationDialog::useRequested, this, [this] {
+        QString error;
+        if (!useCalibratedTarget({}, &error))
+            m_dialog->showError(tr("Use Calibrated Target"), error);
+        else
+            m_dialog->showInUse(defaultTargetPath());
+    });
+    connect(this, &CalibrationController::progress, m_dialog, &CalibrationDialog::appendProgress);
+    connect(this, &CalibrationController::finished, m_dialog, [this](bool ok) {
+        const bool report = ok && m_last && m_last->report;
+        m_dialog->showOutcome(report ? m_last->report.get() : nullptr, residuals(),
+                              m_last ? m_last->diagnostics : std::vector<Diagnostic>{});
+    });
 }
 
 void CalibrationController::cancel() {
     if (!m_running)
         return;
-    ++*m_generation;
+    m_jobs.cancel();
     m_running = false;
     m_action->setEnabled(true);
     emit busyChanged(false);

@@ -1,19 +1,17 @@
 #pragma once
 // Calibrate Host… (docs/TRANSFERS.md): calibrateHost() run in the background on this computer
-// (GenerationalTask: a newer start or a cancel drops the older result), its progress lines
+// (a JobLane: a newer start or a cancel drops the older result), its progress lines
 // forwarded as they come, and the report kept with the target it started from so the residuals
 // before and after can be shown (CalibrationDialog). The calibrated target can be saved as a
 // target file and made the document's target.
 
 #include "base/Diagnostic.h"
 #include "calibrate/Calibrate.h"
-#include "jobs/GenerationalTask.h"
+#include "jobs/JobRunner.h"
 #include "views/transfers/CalibrationResidualsPlot.h"
 
 #include <QObject>
 #include <QStringList>
-#include <QThreadPool>
-#include <atomic>
 #include <memory>
 
 class QAction;
@@ -73,17 +71,17 @@ class CalibrationController : public QObject {
                              const QString& summary);
 
   private:
+    void createDialog();
+
     ScheduleDocument* m_document;
     QWidget* m_window;
     QAction* m_action = nullptr;
     CalibrationDialog* m_dialog = nullptr;
-    QThreadPool m_pool;
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation =
-        std::make_shared<std::atomic<std::uint64_t>>(0);
     bool m_running = false;
     bool m_quick = false;
     QStringList m_lines;
     std::optional<CalibrationOutcome> m_last;
+    JobLane m_jobs{this}; // last: destroyed first, it waits for the job
 };
 
 } // namespace strata::gui

@@ -11,9 +11,7 @@
 #include <QAction>
 #include <QDir>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 
 namespace strata::gui {
@@ -28,17 +26,6 @@ struct Written {
 QString firstMessage(const std::vector<Diagnostic>& diagnostics) {
     return diagnostics.empty() ? QStringLiteral("unknown error")
                                : QString::fromStdString(diagnostics.front().message);
-}
-
-// Runs `work` on the global pool and hands its result to `then` on `owner`'s thread.
-template <class Result, class Work, class Then>
-void inBackground(QObject* owner, Work work, Then then) {
-    auto* watcher = new QFutureWatcher<Result>(owner);
-    QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, then] {
-        watcher->deleteLater();
-        then(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run(std::move(work)));
 }
 
 } // namespace
@@ -84,8 +71,8 @@ void ExportController::exportTo(const QString& folder) {
         writeBundle(folder, request, emulation, measured);
         return;
     }
-    inBackground<EmulateOutcome>(
-        this, [request] { return EmulateJob::run(request, [](const QString&) { return true; }); },
+    m_jobs.start<EmulateOutcome>(
+        [request](const Proceed& proceed) { return EmulateJob::run(request, proceed); },
         [this, folder, request](const EmulateOutcome& outcome) {
             if (!outcome.ok())
                 done(false, folder, {}, firstMessage(outcome.failure));
@@ -108,10 +95,9 @@ void ExportController::writeBundle(const QString& folder, const CompileRequest& 
         done(false, folder, {}, tr("cannot write %1 in %2").arg(plots.error, folder));
         return;
     }
-    inBackground<Written>(
-        this,
+    m_jobs.start<Written>(
         [folder, emulation, measured, schedule = request.schedule, target = request.target,
-         plotNames = plots.names] {
+         plotNames = plots.names](const Proceed&) {
             exporting::BundleInput in;
             in.graph = emulation->graph.get();
             in.target = target.get();

@@ -6,6 +6,7 @@
 // on it.
 
 #include "jobs/CompileJob.h"
+#include "jobs/JobRunner.h"
 #include "runs/MeasuredRun.h"
 
 #include <QObject>
@@ -56,6 +57,7 @@ class ExportController : public QObject {
     QWidget* m_window;
     QAction* m_export = nullptr;
     bool m_busy = false;
+    JobLane m_jobs{this}; // the prediction to export, then the bundle's files
 };
 
 } // namespace strata::gui

@@ -26,7 +26,6 @@ bool autoCalibrationOff() {
 
 HostCalibrationController::HostCalibrationController(ScheduleDocument* document, QWidget* window)
     : QObject(window), m_document(document), m_window(window) {
-    m_pool.setMaxThreadCount(1);
     m_action = new QAction(tr("&Recalibrate Host"), window);
     m_action->setObjectName(QStringLiteral("recalibrateHostAction"));
     m_action->setStatusTip(
@@ -39,10 +38,7 @@ HostCalibrationController::HostCalibrationController(ScheduleDocument* document,
     refreshLabel();
 }
 
-HostCalibrationController::~HostCalibrationController() {
-    ++*m_generation;
-    m_pool.waitForDone();
-}
+HostCalibrationController::~HostCalibrationController() = default;
 
 QString HostCalibrationController::calibrationFile() const {
     return fromStd(target::defaultCalibratedHostFile());
@@ -129,15 +125,13 @@ void HostCalibrationController::start(bool force) {
                              : tr("Calibrating this machine's host target (first use, ~2 s)\u2026"),
                        0);
     const bool quick = m_quick;
-    startGenerational<calibrate::FirstCalibration>(
-        this, m_pool, m_generation,
+    m_jobs.start<calibrate::FirstCalibration>(
         [file, force, quick](const Proceed&) {
             calibrate::CalibrateOptions options;
             options.quick = quick;
             return force ? calibrate::recalibrateHost(file, options)
                          : calibrate::ensureHostCalibrated(file, options);
         },
-        [](const QString&) {},
         [this, file](calibrate::FirstCalibration outcome) {
             m_running = false;
             m_action->setEnabled(true);

@@ -7,12 +7,10 @@
 // (old, or unstamped) prompts it. $STRATA_NO_CALIBRATE=1 turns the start-up job off (tests).
 
 #include "calibrate/FirstCalibration.h"
-#include "jobs/GenerationalTask.h"
+#include "jobs/JobRunner.h"
 
 #include <QObject>
 #include <QPointer>
-#include <QThreadPool>
-#include <atomic>
 #include <memory>
 
 class QAction;
@@ -70,12 +68,10 @@ class HostCalibrationController : public QObject {
     QAction* m_action = nullptr;
     QLabel* m_label = nullptr;
     QPointer<QMessageBox> m_prompt;
-    QThreadPool m_pool;
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation =
-        std::make_shared<std::atomic<std::uint64_t>>(0);
     bool m_running = false;
     bool m_quick = false;
     bool m_switchToHost = false; // the document fell back to the preset from a broken calibration
+    JobLane m_jobs{this};        // last: destroyed first, it waits for the job
 };
 
 } // namespace strata::gui

@@ -6,7 +6,6 @@
 #include "document/ScheduleEditor.h"
 #include "project/Containment.h"
 #include "schedule/ScheduleJson.h"
-#include "shell/MainWindow.h"
 #include "tabs/CompareTab.h"
 #include "tabs/GraphTab.h"
 #include "tabs/TimelineTab.h"
@@ -17,13 +16,11 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <utility>
 
@@ -47,8 +44,9 @@ QString absoluteTarget(const QString& key) {
 
 } // namespace
 
-ProjectController::ProjectController(MainWindow* window)
-    : QObject(window), m_window(window), m_recoveryPath(defaultRecoveryPath()) {
+ProjectController::ProjectController(ProjectParts parts)
+    : QObject(parts.window), m_parts(std::move(parts)), m_recoveryPath(defaultRecoveryPath()) {
+    QWidget* window = m_parts.window;
     m_save = new QAction(tr("&Save Project"), window);
     m_save->setObjectName(QStringLiteral("saveProjectAction"));
     m_save->setShortcut(QKeySequence::Save);
@@ -82,15 +80,13 @@ ProjectController::ProjectController(MainWindow* window)
     m_autosave->setInterval(kAutosaveIntervalMs);
     connect(m_autosave, &QTimer::timeout, this, &ProjectController::autosave);
     m_autosave->start();
-    connect(m_window, &MainWindow::loadFinished, this, &ProjectController::onModelLoaded);
-    connect(m_window->measureController(), &MeasureController::measured, this,
-            &ProjectController::keepRun);
-    connect(m_window->scheduleDocument(), &ScheduleDocument::snapshotChanged, this,
+    connect(m_parts.measure, &MeasureController::measured, this, &ProjectController::keepRun);
+    connect(m_parts.document, &ScheduleDocument::snapshotChanged, this,
             &ProjectController::applySchedule);
     // A starting schedule that could not be made: the project cannot be applied, and whoever
     // waits for projectOpened() (the headless app) must hear so.
-    connect(m_window->scheduleDocument(), &ScheduleDocument::busyChanged, this, [this](bool busy) {
-        const ScheduleDocument* document = m_window->scheduleDocument();
+    connect(m_parts.document, &ScheduleDocument::busyChanged, this, [this](bool busy) {
+        const ScheduleDocument* document = m_parts.document;
         if (!busy && m_opening && m_waitingForSchedule && !document->schedule() &&
             !document->isMaking())
             finishOpening(false, tr("Could not make a schedule for the project's model"));
@@ -135,19 +131,19 @@ bool ProjectController::acceptOutsideFiles(const project::Project& project, cons
 }
 
 std::optional<project::Project> ProjectController::currentProject() const {
-    const ScheduleDocument& document = *m_window->scheduleDocument();
+    const ScheduleDocument& document = *m_parts.document;
     const auto graph = document.graph();
-    if (!graph || m_window->currentFile().isEmpty())
+    if (!graph || m_parts.currentFile().isEmpty())
         return std::nullopt;
     project::Project p;
-    p.modelPath = QFileInfo(m_window->currentFile()).absoluteFilePath().toStdString();
+    p.modelPath = QFileInfo(m_parts.currentFile()).absoluteFilePath().toStdString();
     p.modelHash = graph->contentHash;
     p.target = absoluteTarget(document.targetKey()).toStdString();
     p.strategy = std::string(schedule::strategyName(document.strategy()));
     if (const auto schedule = document.schedule())
         p.scheduleJson = schedule::scheduleToJson(*schedule, *graph);
-    views::graph::GraphView* view = m_window->graphTab()->view();
-    p.view.tab = m_window->currentTabName().toStdString();
+    views::graph::GraphView* view = m_parts.graph->view();
+    p.view.tab = m_parts.currentTab().toStdString();
     p.view.zoom = view->isShowingGraph() ? view->canvas()->zoom() : 0;
     if (const auto op = view->selectedOp(); op && op->index < graph->ops.size())
         p.view.selectedOp = graph->ops[op->index].name;
@@ -175,7 +171,7 @@ bool ProjectController::write(const QString& path, const project::Project& proje
 void ProjectController::keepRun(std::shared_ptr<const MeasuredRun> run) {
     if (m_restoringRun || !run)
         return; // a saved run coming back is kept by onTracesRead
-    const CompileRequest& request = m_window->measureController()->lastRequest();
+    const CompileRequest& request = m_parts.measure->lastRequest();
     KeptRun kept{std::move(run), {}, {}};
     if (request.schedule && request.graph) {
         kept.scheduleJson = schedule::scheduleToJson(*request.schedule, *request.graph);
@@ -241,12 +237,12 @@ bool ProjectController::save() {
 
 bool ProjectController::saveAs() {
     QString suggestion = m_path;
-    if (suggestion.isEmpty() && !m_window->currentFile().isEmpty()) {
-        const QFileInfo model(m_window->currentFile());
+    if (suggestion.isEmpty() && !m_parts.currentFile().isEmpty()) {
+        const QFileInfo model(m_parts.currentFile());
         suggestion =
             model.absoluteDir().filePath(model.completeBaseName() + QStringLiteral(".strata"));
     }
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Project"), suggestion,
+    QString path = QFileDialog::getSaveFileName(m_parts.window, tr("Save Project"), suggestion,
                                                 tr("Strata projects (*.strata)"));
     if (path.isEmpty())
         return false;
@@ -287,7 +283,7 @@ bool ProjectController::open(const QString& path) {
         }
         p.modelPath = QFileInfo(relocated).absoluteFilePath().toStdString();
     }
-    ScheduleDocument* document = m_window->scheduleDocument();
+    ScheduleDocument* document = m_parts.document;
     if (!p.target.empty())
         document->setTarget(fromStd(p.target)); // a failure keeps the target and says why
     if (const auto strategy = schedule::parseStrategy(p.strategy))
@@ -298,7 +294,7 @@ bool ProjectController::open(const QString& path) {
     m_traces.clear();
     m_tracesPath.clear();
     m_waitingForSchedule = false;
-    m_window->openFile(fromStd(m_opening->modelPath));
+    m_parts.openModel(fromStd(m_opening->modelPath));
     return true;
 }
 
@@ -323,7 +319,7 @@ void ProjectController::onModelLoaded(const QString& path, bool ok) {
         finishOpening(false, tr("Could not open the project's model %1").arg(path));
         return;
     }
-    const auto graph = m_window->scheduleDocument()->graph();
+    const auto graph = m_parts.document->graph();
     if (!m_opening->modelHash.empty() && graph && graph->contentHash != m_opening->modelHash) {
         const QString message =
             tr("The model %1 changed since the project was saved (content hash %2, now %3): "
@@ -340,7 +336,7 @@ void ProjectController::onModelLoaded(const QString& path, bool ok) {
 }
 
 void ProjectController::applySchedule() {
-    ScheduleDocument* document = m_window->scheduleDocument();
+    ScheduleDocument* document = m_parts.document;
     if (!m_opening || !m_waitingForSchedule || !document->schedule() || document->isMaking() ||
         document->snapshot().revision != document->revision())
         return; // the starting schedule is still on its way
@@ -358,9 +354,9 @@ void ProjectController::applySchedule() {
         }
     }
     // The view needs the layout of the schedule just applied.
-    if (m_window->isLayingOut() || document->isBusy()) {
+    if (m_parts.graph->isLayingOut() || document->isBusy()) {
         auto* once = new QObject(this);
-        connect(m_window, &MainWindow::graphLayoutFinished, once, [this, once] {
+        connect(m_parts.graph, &GraphTab::layoutFinished, once, [this, once] {
             once->deleteLater();
             applyView();
         });
@@ -373,9 +369,9 @@ void ProjectController::applyView() {
     if (!m_opening)
         return;
     const project::ViewState& view = m_opening->view;
-    m_window->showTab(fromStd(view.tab));
-    views::graph::GraphView* graphView = m_window->graphTab()->view();
-    const auto graph = m_window->scheduleDocument()->graph();
+    m_parts.showTab(fromStd(view.tab));
+    views::graph::GraphView* graphView = m_parts.graph->view();
+    const auto graph = m_parts.document->graph();
     if (view.selectedBlock >= 0)
         graphView->selectBlock(view.selectedBlock);
     else if (graph && !view.selectedOp.empty())
@@ -393,23 +389,20 @@ void ProjectController::restoreTraces() {
         finishOpening(true, tr("Opened project %1").arg(QFileInfo(m_openingPath).fileName()));
         return;
     }
-    auto* watcher = new QFutureWatcher<std::vector<ReadTraces>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        onTracesRead(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([runs = project::tracesByRun(m_opening->traces)] {
-        std::vector<ReadTraces> read;
-        for (const auto& refs : runs)
-            read.push_back(readSavedTraces(refs));
-        return read;
-    }));
+    m_traceReads.start<std::vector<ReadTraces>>(
+        [runs = project::tracesByRun(m_opening->traces)](const Proceed&) {
+            std::vector<ReadTraces> read;
+            for (const auto& refs : runs)
+                read.push_back(readSavedTraces(refs));
+            return read;
+        },
+        [this](const std::vector<ReadTraces>& runs) { onTracesRead(runs); });
 }
 
 std::shared_ptr<const MeasuredRun> ProjectController::savedRun(const ReadTraces& read) const {
     if (!read.emulated || !read.measured)
         return nullptr;
-    ScheduleDocument* document = m_window->scheduleDocument();
+    ScheduleDocument* document = m_parts.document;
     auto emulation = std::make_shared<EmulationRun>();
     emulation->graph = document->graph();
     emulation->trace = *read.emulated;
@@ -424,7 +417,7 @@ void ProjectController::onTracesRead(const std::vector<ReadTraces>& runs) {
     if (!m_opening)
         return;
     const QString name = QFileInfo(m_openingPath).fileName();
-    ScheduleDocument* document = m_window->scheduleDocument();
+    ScheduleDocument* document = m_parts.document;
     const auto graph = document->graph();
     const auto schedule = document->schedule();
     const auto refs = project::tracesByRun(m_opening->traces);
@@ -438,7 +431,7 @@ void ProjectController::onTracesRead(const std::vector<ReadTraces>& runs) {
             read.measured->modelHash.empty() || read.measured->modelHash == graph->contentHash;
         sameSchedule = !read.scheduleHash.empty() &&
                        read.scheduleHash == scheduleFingerprint(*schedule, *graph);
-        EmulateController* emulate = m_window->emulateController();
+        EmulateController* emulate = m_parts.emulate;
         if (sameModel && sameSchedule && emulate->isEmulating()) {
             // The prediction of this schedule is on its way: its program goes with the run.
             auto* once = new QObject(this);
@@ -469,12 +462,12 @@ void ProjectController::onTracesRead(const std::vector<ReadTraces>& runs) {
         auto run = savedRun(runs[i]);
         keep(i, run);
         if (run)
-            m_window->compareTab()->addHostRun(run);
+            m_parts.compare->addHostRun(run);
     }
 
     if (read.emulated && read.measured && graph && schedule) {
         if (sameModel && sameSchedule) {
-            EmulateController* emulate = m_window->emulateController();
+            EmulateController* emulate = m_parts.emulate;
             auto emulation = std::make_shared<EmulationRun>();
             emulation->revision = document->revision();
             emulation->graph = graph;
@@ -493,13 +486,13 @@ void ProjectController::onTracesRead(const std::vector<ReadTraces>& runs) {
             run->measured = *read.measured;
             keep(runs.size() - 1, run);
             m_restoringRun = true; // kept above, not a new run
-            m_window->measureController()->restore(run);
+            m_parts.measure->restore(run);
             m_restoringRun = false;
             message = tr("Opened project %1 with its saved run on host").arg(name);
         } else {
             auto run = savedRun(read);
             keep(runs.size() - 1, run);
-            m_window->compareTab()->addHostRun(run);
+            m_parts.compare->addHostRun(run);
             problems.push_back(warning(
                 (sameModel ? "the saved run is of another schedule than the project's now"
                            : "the saved run is of another version of the model") +
@@ -511,8 +504,8 @@ void ProjectController::onTracesRead(const std::vector<ReadTraces>& runs) {
     } else if (!runs.empty()) {
         keep(runs.size() - 1, savedRun(read));
     }
-    if (!read.loadedPaths.isEmpty() && !m_window->measureController()->isCurrent())
-        m_window->timelineTab()->openTraceFiles(read.loadedPaths);
+    if (!read.loadedPaths.isEmpty() && !m_parts.measure->isCurrent())
+        m_parts.timeline->openTraceFiles(read.loadedPaths);
     if (hasErrors(problems))
         message = tr("Opened project %1; some saved traces could not be read (see Diagnostics)")
                       .arg(name);
@@ -569,7 +562,7 @@ void ProjectController::offerRecovery() {
     if (!hasRecovery())
         return;
     const auto answer = QMessageBox::question(
-        m_window, tr("Restore Last Session?"),
+        m_parts.window, tr("Restore Last Session?"),
         tr("Strata did not close cleanly last time. Restore the model, schedule and view it had "
            "open?"),
         QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);

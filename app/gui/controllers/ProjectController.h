@@ -1,17 +1,18 @@
 #pragma once
 // Projects in the window (docs/PROJECTS.md): Save (Ctrl+S), Save As (Ctrl+Shift+S) and opening
 // a .strata file (from the menu, the command line, a drop or the recent files, all through
-// MainWindow::openFile). A project reopens its model, target, strategy and edited schedule and
-// the tab, zoom and selected block. Writes are atomic (QSaveFile). A recovery file is written
-// every minute and after each compile while a model is open and removed on a clean close; one
-// left behind at start means the app did not close cleanly, and offerRecovery() asks to restore
-// it. A project whose model is gone asks where it is now; one whose model changed says so and
-// opens it with a new schedule. Every Run on Host is kept with the schedule it ran: saving writes
-// each run's emulated and measured traces beside the project (SavedTraces.h); opening reads them
-// all back into the run list (Compare tab) and shows the latest as the schedule's run when model
-// and schedule still match, else in the Timeline as stale files.
+// the window's openFile, which hands projects here). A project reopens its model, target, strategy
+// and edited schedule and the tab, zoom and selected block. Writes are atomic (QSaveFile). A
+// recovery file is written every minute and after each compile while a model is open and removed on
+// a clean close; one left behind at start means the app did not close cleanly, and offerRecovery()
+// asks to restore it. A project whose model is gone asks where it is now; one whose model changed
+// says so and opens it with a new schedule. Every Run on Host is kept with the schedule it ran:
+// saving writes each run's emulated and measured traces beside the project (SavedTraces.h);
+// opening reads them all back into the run list (Compare tab) and shows the latest as the
+// schedule's run when model and schedule still match, else in the Timeline as stale files.
 
 #include "base/Diagnostic.h"
+#include "jobs/JobRunner.h"
 #include "project/Project.h"
 #include "runs/SavedTraces.h"
 
@@ -24,10 +25,32 @@
 
 class QAction;
 class QTimer;
+class QWidget;
 
 namespace strata::gui {
 
-class MainWindow;
+class EmulateController;
+class GraphTab;
+class CompareTab;
+class MeasureController;
+class ScheduleDocument;
+class TimelineTab;
+
+// What a project saves from and restores into: the window hands these over (the controller
+// never reaches into the window itself).
+struct ProjectParts {
+    QWidget* window = nullptr; // parents the actions and the dialogs
+    ScheduleDocument* document = nullptr;
+    GraphTab* graph = nullptr;
+    EmulateController* emulate = nullptr;
+    MeasureController* measure = nullptr;
+    CompareTab* compare = nullptr; // the run list every saved run comes back to
+    TimelineTab* timeline = nullptr;
+    std::function<QString()> currentFile;          // the model file open
+    std::function<void(const QString&)> openModel; // starts loading a model
+    std::function<QString()> currentTab;           // MainWindow::tabNames()
+    std::function<bool(const QString& name)> showTab;
+};
 
 class ProjectController : public QObject {
     Q_OBJECT
@@ -35,7 +58,7 @@ class ProjectController : public QObject {
   public:
     static constexpr int kAutosaveIntervalMs = 60'000;
 
-    explicit ProjectController(MainWindow* window);
+    explicit ProjectController(ProjectParts parts);
 
     static bool isProjectFile(const QString& path);
 
@@ -82,6 +105,10 @@ class ProjectController : public QObject {
     // The last open() was refused because the project names files outside its folder.
     bool refusedOutsideFiles() const { return m_refusedOutside; }
 
+  public slots:
+    // A model load ended (the window's loadFinished): a project waiting for it goes on.
+    void onModelLoaded(const QString& path, bool ok);
+
   signals:
     // A project's model, schedule and view are in place (ok), or opening it stopped.
     void projectOpened(const QString& path, bool ok);
@@ -98,7 +125,6 @@ class ProjectController : public QObject {
     // Containment: true when `project` names only files inside the folder of `path`, or the
     // user agreed to open it anyway.
     bool acceptOutsideFiles(const project::Project& project, const QString& path);
-    void onModelLoaded(const QString& path, bool ok);
     void applySchedule();
     void applyView();
     // Reads the opened project's traces in the background, then finishes opening.
@@ -113,7 +139,7 @@ class ProjectController : public QObject {
     // every run not written yet, written now.
     std::vector<project::TraceRef> tracesToSave(const QString& path);
 
-    MainWindow* m_window;
+    ProjectParts m_parts;
     QString m_path; // the project's file; empty: not saved yet
     QString m_recoveryPath;
     std::optional<project::Project> m_opening; // a project whose model is loading
@@ -137,6 +163,7 @@ class ProjectController : public QObject {
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
     QTimer* m_autosave = nullptr;
+    JobLane m_traceReads{this}; // an opened project's saved traces
 };
 
 } // namespace strata::gui

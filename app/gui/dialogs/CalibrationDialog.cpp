@@ -1,6 +1,6 @@
 #include "dialogs/CalibrationDialog.h"
 
-#include "controllers/CalibrationController.h"
+#include "calibrate/Calibrate.h"
 #include "views/transfers/CalibrationResidualsPlot.h"
 
 #include <QDialogButtonBox>
@@ -15,8 +15,7 @@
 
 namespace strata::gui {
 
-CalibrationDialog::CalibrationDialog(CalibrationController* controller, QWidget* parent)
-    : QDialog(parent), m_controller(controller) {
+CalibrationDialog::CalibrationDialog(QWidget* parent) : QDialog(parent) {
     setObjectName(QStringLiteral("calibrationDialog"));
     setWindowTitle(tr("Calibrate Host"));
     resize(1100, 760);
@@ -51,13 +50,10 @@ CalibrationDialog::CalibrationDialog(CalibrationController* controller, QWidget*
     QPushButton* close = buttons->addButton(QDialogButtonBox::Close);
     layout->addWidget(buttons);
     disconnect(buttons, nullptr, this, nullptr);
-    connect(m_cancel, &QPushButton::clicked, controller, &CalibrationController::cancel);
+    connect(m_cancel, &QPushButton::clicked, this, &CalibrationDialog::cancelRequested);
     connect(m_save, &QPushButton::clicked, this, &CalibrationDialog::save);
-    connect(m_use, &QPushButton::clicked, this, &CalibrationDialog::use);
+    connect(m_use, &QPushButton::clicked, this, &CalibrationDialog::useRequested);
     connect(close, &QPushButton::clicked, this, &QDialog::hide);
-    connect(controller, &CalibrationController::progress, this,
-            [this](const QString& line) { m_log->appendPlainText(line); });
-    connect(controller, &CalibrationController::finished, this, &CalibrationDialog::onFinished);
     started();
 }
 
@@ -76,18 +72,22 @@ void CalibrationDialog::started() {
     m_use->setEnabled(false);
 }
 
-void CalibrationDialog::onFinished(bool ok) {
+void CalibrationDialog::appendProgress(const QString& line) {
+    m_log->appendPlainText(line);
+}
+
+void CalibrationDialog::showOutcome(const calibrate::CalibrationReport* report,
+                                    const std::vector<views::transfers::PathResiduals>& residuals,
+                                    const std::vector<Diagnostic>& diagnostics) {
     m_cancel->setEnabled(false);
-    const auto& last = m_controller->last();
-    if (!ok || !last || !last->report) {
+    if (!report) {
         QString why;
-        if (last)
-            for (const auto& d : last->diagnostics)
-                why += QStringLiteral("\n") + QString::fromStdString(d.toString());
+        for (const auto& d : diagnostics)
+            why += QStringLiteral("\n") + QString::fromStdString(d.toString());
         m_status->setText(tr("Calibration did not finish.") + why);
         return;
     }
-    const calibrate::CalibrationReport& r = *last->report;
+    const calibrate::CalibrationReport& r = *report;
     m_status->setText(tr("Calibrated in %1 s on %2 core(s). Each plot: the transfers measured "
                          "alone, the uncalibrated "
                          "target's prediction (dashed) and the fit (solid), with their RMS "
@@ -95,7 +95,6 @@ void CalibrationDialog::onFinished(bool ok) {
                          "are for contiguous copies; strided samples also pay a per-row cost.")
                           .arg(r.seconds, 0, 'f', 1)
                           .arg(r.cores));
-    const auto residuals = m_controller->residuals();
     const int columns = residuals.size() > 1 ? 2 : 1;
     for (std::size_t i = 0; i < residuals.size(); ++i) {
         auto* plot = new views::transfers::CalibrationResidualsPlot;
@@ -149,23 +148,18 @@ QString CalibrationDialog::figuresText() const {
 }
 
 void CalibrationDialog::save() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Calibrated Target"),
-                                                      m_controller->defaultTargetPath(),
-                                                      tr("Target descriptions (*.json)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!m_controller->saveCalibratedTarget(path, &error))
-        QMessageBox::warning(this, tr("Save Calibrated Target"), error);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Calibrated Target"), m_suggestedPath, tr("Target descriptions (*.json)"));
+    if (!path.isEmpty())
+        emit saveRequested(path);
 }
 
-void CalibrationDialog::use() {
-    QString error;
-    if (!m_controller->useCalibratedTarget({}, &error))
-        QMessageBox::warning(this, tr("Use Calibrated Target"), error);
-    else
-        m_status->setText(tr("The calibrated target (%1) is now the document's target.")
-                              .arg(m_controller->defaultTargetPath()));
+void CalibrationDialog::showError(const QString& title, const QString& error) {
+    QMessageBox::warning(this, title, error);
+}
+
+void CalibrationDialog::showInUse(const QString& path) {
+    m_status->setText(tr("The calibrated target (%1) is now the document's target.").arg(path));
 }
 
 } // namespace strata::gui

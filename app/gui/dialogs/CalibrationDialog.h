@@ -5,6 +5,9 @@
 // fitted figures; Save Calibrated Target… and Use as Current Target. Not modal: the app stays
 // usable.
 
+#include "base/Diagnostic.h"
+#include "views/transfers/CalibrationResidualsPlot.h"
+
 #include <QDialog>
 #include <vector>
 
@@ -14,22 +17,31 @@ class QPlainTextEdit;
 class QPushButton;
 class QWidget;
 
-namespace strata::views::transfers {
-class CalibrationResidualsPlot;
+namespace strata::calibrate {
+struct CalibrationReport;
 }
 
 namespace strata::gui {
-
-class CalibrationController;
 
 class CalibrationDialog : public QDialog {
     Q_OBJECT
 
   public:
-    CalibrationDialog(CalibrationController* controller, QWidget* parent = nullptr);
+    explicit CalibrationDialog(QWidget* parent = nullptr);
+
+    // Where Save Calibrated Target… proposes to write.
+    void setSuggestedPath(const QString& path) { m_suggestedPath = path; }
 
     // A new calibration started: clears the results.
     void started();
+    void appendProgress(const QString& line);
+    // The calibration ended: its report and residuals per path, or why not (`report` null).
+    void showOutcome(const calibrate::CalibrationReport* report,
+                     const std::vector<views::transfers::PathResiduals>& residuals,
+                     const std::vector<Diagnostic>& diagnostics);
+    // A save or use asked for failed (`title` names it), or the calibrated target is in use.
+    void showError(const QString& title, const QString& error);
+    void showInUse(const QString& path);
 
     const std::vector<views::transfers::CalibrationResidualsPlot*>& plots() const {
         return m_plots;
@@ -39,12 +51,15 @@ class CalibrationDialog : public QDialog {
     QString figuresText() const; // the line of figures under the plots
     QPlainTextEdit* log() const { return m_log; }
 
-  private:
-    void onFinished(bool ok);
-    void save();
-    void use();
+  signals:
+    void cancelRequested();
+    void saveRequested(const QString& path);
+    void useRequested();
 
-    CalibrationController* m_controller;
+  private:
+    void save();
+
+    QString m_suggestedPath;
     QLabel* m_status = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QWidget* m_results = nullptr;

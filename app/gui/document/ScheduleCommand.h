@@ -1,20 +1,22 @@
 #pragma once
 // One undoable change of the schedule document: it stores the state before and after (the
 // schedules themselves, shared, not a diff), and undo/redo hand one of them back to the
-// document, which shows it and checks it again in the background when needed.
+// document (through `restore`), which shows it and checks it again in the background when
+// needed. The command knows nothing of the document: undo/redo only hand a state back.
 
 #include "document/ScheduleState.h"
 
 #include <QUndoCommand>
+#include <functional>
 
 namespace strata::gui {
 
-class ScheduleDocument;
-
 class ScheduleCommand : public QUndoCommand {
   public:
-    // `document` must outlive the command (it owns the undo stack the command goes on).
-    ScheduleCommand(ScheduleDocument* document, const QString& text, ScheduleState before,
+    using Restore = std::function<void(const ScheduleState&)>;
+    // `restore` must stay callable while the command lives (the document owns the undo stack
+    // the command goes on).
+    ScheduleCommand(Restore restore, const QString& text, ScheduleState before,
                     ScheduleState after);
 
     void undo() override;
@@ -24,7 +26,7 @@ class ScheduleCommand : public QUndoCommand {
     const ScheduleState& after() const { return m_after; }
 
   private:
-    ScheduleDocument* m_document;
+    Restore m_restore;
     ScheduleState m_before;
     ScheduleState m_after;
 };

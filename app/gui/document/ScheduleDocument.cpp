@@ -18,6 +18,11 @@ namespace {
 
 constexpr int kUndoLimit = 200;
 
+// What a ScheduleCommand calls to hand its state back.
+ScheduleCommand::Restore restorer(ScheduleDocument* document) {
+    return [document](const ScheduleState& state) { document->restore(state); };
+}
+
 QString fromStd(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
@@ -233,7 +238,8 @@ void ScheduleDocument::onJobFinished(const ScheduleJobResult& result) {
             changes << tr("Target %1").arg(after.target->key);
         if (after.strategy != m_state.strategy || changes.isEmpty())
             changes << tr("Strategy %1").arg(fromStd(schedule::strategyName(after.strategy)));
-        m_undo->push(new ScheduleCommand(this, changes.join(QStringLiteral(", ")), m_state, after));
+        m_undo->push(new ScheduleCommand(restorer(this), changes.join(QStringLiteral(", ")),
+                                         m_state, after));
     }
     emit statusMessage(what, 10000);
     setBusy();
@@ -343,7 +349,7 @@ EditOutcome ScheduleDocument::runEdit(const QString& text, const EditFunction& f
     ScheduleState after = m_state;
     after.schedule = std::make_shared<const schedule::Schedule>(std::move(*result));
     m_knownCheck = std::move(check);
-    m_undo->push(new ScheduleCommand(this, text, m_state, std::move(after)));
+    m_undo->push(new ScheduleCommand(restorer(this), text, m_state, std::move(after)));
     if (asBase)
         m_undo->clear(); // the state stays; only the way back to the one before goes
     return {EditOutcome::Status::Applied, {}};

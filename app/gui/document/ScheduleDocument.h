@@ -72,8 +72,6 @@ class ScheduleDocument : public QObject {
     // A starting schedule is being made, or a revision checked.
     bool isBusy() const { return m_worker->isRunning(); }
     bool isMaking() const { return m_making; }
-    // Delivers every result a background job still has (ScheduleWorker::drain()); for tests.
-    void drain() { m_worker->drain(); }
     QUndoStack* undoStack() const { return m_undo; }
 
     // --- Edits: each is one undoable command; see EditOutcome. ---------------------------

@@ -2,11 +2,7 @@
 
 #include "compiler/Pipeline.h"
 
-#include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 
 namespace strata::gui {
@@ -36,16 +32,7 @@ compileInSteps(const CompileRequest& request, std::vector<Diagnostic>& failure, 
 
 } // namespace
 
-CompileJob::CompileJob(QObject* parent)
-    : QObject(parent), m_generation(std::make_shared<std::atomic<std::uint64_t>>(0)) {
-    m_pool.setMaxThreadCount(1);
-    m_pool.setObjectName(QStringLiteral("CompileJob"));
-}
-
-CompileJob::~CompileJob() {
-    ++*m_generation;
-    m_pool.waitForDone();
-}
+CompileJob::CompileJob(QObject* parent) : QObject(parent) {}
 
 int CompileJob::stepCount() {
     return static_cast<int>(compiler::passes().size()) + 1;
@@ -71,49 +58,28 @@ CompileOutcome CompileJob::run(const CompileRequest& request,
     return outcome;
 }
 
-void CompileJob::drain() {
-    m_pool.waitForDone();
-    // Results and progress travel as posted events; deliver them now.
-    QCoreApplication::sendPostedEvents();
-    QCoreApplication::processEvents();
-}
-
 std::uint64_t CompileJob::start(CompileRequest request) {
-    const std::uint64_t generation = ++*m_generation;
-    std::shared_ptr<const std::atomic<std::uint64_t>> latest = m_generation;
-    // Progress crosses to the UI thread queued; this object outlives the job (see ~CompileJob).
-    auto proceed = [this, generation, latest](int step, const std::string& name) {
-        if (latest->load() != generation)
-            return false;
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, step, name = QString::fromStdString(name)] {
-                if (m_generation->load() == generation)
-                    emit progress(step, stepCount(), name);
-            },
-            Qt::QueuedConnection);
-        return true;
+    // The lane's stage is "step name": progress once per step.
+    auto work = [request = std::move(request)](const Proceed& proceed) {
+        return run(request, [&proceed](int step, const std::string& name) {
+            return proceed(QString::number(step) + QLatin1Char(' ') + QString::fromStdString(name));
+        });
     };
-    auto* watcher = new QFutureWatcher<CompileOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this,
-            [guard = QPointer<CompileJob>(this), watcher, generation] {
-                watcher->deleteLater();
-                if (!guard || generation != guard->m_generation->load())
-                    return;
-                guard->m_running = false;
-                CompileOutcome outcome = watcher->result();
-                outcome.generation = generation;
-                emit guard->finished(outcome);
-            });
-    m_running = true;
-    watcher->setFuture(QtConcurrent::run(
-        &m_pool, [request = std::move(request), proceed] { return run(request, proceed); }));
-    return generation;
+    auto onProgress = [this](const QString& stage) {
+        const qsizetype space = stage.indexOf(QLatin1Char(' '));
+        emit progress(stage.left(space).toInt(), stepCount(), stage.mid(space + 1));
+    };
+    return m_jobs.start<CompileOutcome>(
+        std::move(work),
+        [this](CompileOutcome outcome) {
+            outcome.generation = m_jobs.generation();
+            emit finished(outcome);
+        },
+        std::move(onProgress));
 }
 
 void CompileJob::cancel() {
-    ++*m_generation;
-    m_running = false;
+    m_jobs.cancel();
 }
 
 } // namespace strata::gui

@@ -1,17 +1,15 @@
 #pragma once
-// Compiles a schedule off the UI thread, one job at a time, with progress per pass and cancel
-// (hotspot's JobTracker idea, as ScheduleWorker does for checks). Every job has a generation;
-// only the newest reports, and a job stops at the next pass boundary once it is no longer the
-// newest (cancelled or superseded), its result dropped. Whether a result still matches the
-// schedule on screen (its revision) is the caller's decision.
+// Compiles a schedule off the UI thread with progress per pass and cancel: run() is the job, on
+// a JobLane (one job at a time, the newest wins, a job no longer the newest stops at the next
+// pass boundary and its result is dropped). Whether a result still matches the schedule on
+// screen (its revision) is the caller's decision.
 
 #include "base/Diagnostic.h"
 #include "compiler/Pipeline.h"
+#include "jobs/JobRunner.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -43,17 +41,12 @@ class CompileJob : public QObject {
 
   public:
     explicit CompileJob(QObject* parent = nullptr);
-    // Stops the running job at its next pass and waits for it; its result is dropped.
-    ~CompileJob() override;
 
     // Starts compiling `request` and returns the job's generation; a running job is cancelled.
     std::uint64_t start(CompileRequest request);
     // Drops the running job's result and lets it stop at the next pass.
     void cancel();
-    bool isRunning() const { return m_running; }
-    // Waits until no job runs (cancelled and superseded ones included) and delivers what they
-    // reported: after it, a job that was going to report has. For tests proving one is quiet.
-    void drain();
+    bool isRunning() const { return m_jobs.isRunning(); }
     // The steps progress() counts: the schedule check, then each pass.
     static int stepCount();
 
@@ -71,9 +64,7 @@ class CompileJob : public QObject {
     void finished(const strata::gui::CompileOutcome& outcome);
 
   private:
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
-    bool m_running = false;
-    QThreadPool m_pool;
+    JobLane m_jobs{this};
 };
 
 } // namespace strata::gui

@@ -2,24 +2,11 @@
 
 #include "jobs/FreedOffUiThread.h"
 
-#include <QFutureWatcher>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <string_view>
 
 namespace strata::gui {
 
-EmulateJob::EmulateJob(QObject* parent)
-    : QObject(parent), m_generation(std::make_shared<std::atomic<std::uint64_t>>(0)),
-      m_cache(std::make_shared<CompileCacheSlot>()) {
-    m_pool.setMaxThreadCount(1);
-    m_pool.setObjectName(QStringLiteral("EmulateJob"));
-}
-
-EmulateJob::~EmulateJob() {
-    ++*m_generation;
-    m_pool.waitForDone();
-}
+EmulateJob::EmulateJob(QObject* parent) : QObject(parent) {}
 
 EmulateOutcome EmulateJob::run(const CompileRequest& request,
                                const std::function<bool(const QString&)>& proceed,
@@ -68,47 +55,19 @@ std::shared_ptr<const EmulationRun> EmulateJob::takeEmulation(const CompileReque
 }
 
 std::uint64_t EmulateJob::start(CompileRequest request) {
-    const std::uint64_t generation = ++*m_generation;
-    std::shared_ptr<const std::atomic<std::uint64_t>> latest = m_generation;
-    auto lastStage = std::make_shared<QString>(); // the worker's own: progress only on a change
-    auto proceed = [this, generation, latest, lastStage](const QString& stage) {
-        if (latest->load() != generation)
-            return false;
-        if (stage != *lastStage) {
-            *lastStage = stage;
-            // Progress crosses to the UI thread queued; this object outlives the job.
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, stage] {
-                    if (m_generation->load() == generation)
-                        emit progress(stage);
-                },
-                Qt::QueuedConnection);
-        }
-        return true;
-    };
-    auto* watcher = new QFutureWatcher<EmulateOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this,
-            [guard = QPointer<EmulateJob>(this), watcher, generation] {
-                watcher->deleteLater();
-                if (!guard || generation != guard->m_generation->load())
-                    return;
-                guard->m_running = false;
-                EmulateOutcome outcome = watcher->result();
-                outcome.generation = generation;
-                emit guard->finished(outcome);
-            });
-    m_running = true;
-    watcher->setFuture(
-        QtConcurrent::run(&m_pool, [request = std::move(request), proceed, cache = m_cache] {
+    return m_jobs.start<EmulateOutcome>(
+        [request = std::move(request), cache = m_cache](const Proceed& proceed) {
             return run(request, proceed, cache.get());
-        }));
-    return generation;
+        },
+        [this](EmulateOutcome outcome) {
+            outcome.generation = m_jobs.generation();
+            emit finished(outcome);
+        },
+        [this](const QString& stage) { emit progress(stage); });
 }
 
 void EmulateJob::cancel() {
-    ++*m_generation;
-    m_running = false;
+    m_jobs.cancel();
 }
 
 } // namespace strata::gui

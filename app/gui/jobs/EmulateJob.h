@@ -1,19 +1,18 @@
 #pragma once
 // Compiles and emulates a schedule off the UI thread to predict its time: what the window does
-// after every edit. One job at a time; every job has a generation and only the newest reports.
-// A burst of edits coalesces: a job that is no longer the newest stops at its next compiler
-// pass (or before it starts), so only the latest schedule is emulated to the end. Whether a
-// result still matches the schedule on screen is the caller's decision.
+// after every edit: run() is the job, on a JobLane (one job at a time, only the newest
+// reports). A burst of edits coalesces: a job that is no longer the newest stops at its next
+// compiler pass (a waiting one never starts), so only the latest schedule is emulated to the
+// end. Whether a result still matches the schedule on screen is the caller's decision.
 
 #include "flow/Flow.h"
 #include "jobs/CompileCacheSlot.h"
 #include "jobs/CompileJob.h"
+#include "jobs/JobRunner.h"
 #include "runs/EmulationRun.h"
 #include "trace/TraceSummary.h"
 
 #include <QObject>
-#include <QThreadPool>
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -38,13 +37,11 @@ class EmulateJob : public QObject {
 
   public:
     explicit EmulateJob(QObject* parent = nullptr);
-    // Stops the running job at its next pass and waits for it; its result is dropped.
-    ~EmulateJob() override;
 
     // Starts predicting `request` and returns the job's generation; a running job is superseded.
     std::uint64_t start(CompileRequest request);
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
     // Compiles (no dumps) and emulates `request` on the calling thread; `proceed(stage)` is
     // asked before each compiler step ("compile") and before emulating ("emulate"); false
@@ -67,10 +64,9 @@ class EmulateJob : public QObject {
     void finished(const strata::gui::EmulateOutcome& outcome);
 
   private:
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
-    bool m_running = false;
-    std::shared_ptr<CompileCacheSlot> m_cache; // the worker's own
-    QThreadPool m_pool;
+    // The jobs' own, one at a time (the lane runs one job at a time).
+    std::shared_ptr<CompileCacheSlot> m_cache = std::make_shared<CompileCacheSlot>();
+    JobLane m_jobs{this};
 };
 
 } // namespace strata::gui

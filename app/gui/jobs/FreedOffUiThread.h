@@ -4,9 +4,10 @@
 // thread when a new one is shown after an edit, so objects made with this helper are deleted on
 // a pool thread instead whenever their last owner lets go on the UI thread.
 
+#include "jobs/JobRunner.h"
+
 #include <QCoreApplication>
 #include <QThread>
-#include <QThreadPool>
 #include <memory>
 
 namespace strata::gui {
@@ -15,7 +16,7 @@ template <class T> std::shared_ptr<T> freedOffUiThread(T value) {
     return std::shared_ptr<T>(new T(std::move(value)), [](T* object) {
         const QCoreApplication* app = QCoreApplication::instance();
         if (app && QThread::currentThread() == app->thread())
-            QThreadPool::globalInstance()->start([object] { delete object; });
+            JobRunner::instance().pool().start([object] { delete object; });
         else
             delete object;
     });

@@ -7,9 +7,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 #include <optional>
 #include <string>
@@ -84,15 +82,12 @@ std::shared_ptr<const LayoutRunner::Prepared> LayoutRunner::prepareRequest(const
 LayoutRunner::LayoutRunner(QObject* parent)
     : QObject(parent), m_generation(std::make_shared<std::atomic<std::uint64_t>>(0)),
       m_helperPath(defaultHelperPath()) {
-    m_pool.setMaxThreadCount(1);
-    m_pool.setObjectName(QStringLiteral("LayoutRunner"));
     m_timer = new QTimer(this);
     m_timer->setSingleShot(true);
 }
 
 LayoutRunner::~LayoutRunner() {
-    cancel();
-    m_pool.waitForDone();
+    cancel(); // m_jobs then waits for a preparing or reading worker
 }
 
 QString LayoutRunner::defaultHelperPath() {
@@ -121,7 +116,7 @@ std::uint64_t LayoutRunner::start(LayoutJob job) {
     run->job = std::move(job);
     run->clock.start();
     m_run = run;
-    m_running = true;
+    m_running.set(true);
     emit started(run->generation);
     if (!run->job.graph) {
         finish(run, {.diagnostics = {error("there is no graph to lay out")}});
@@ -137,7 +132,8 @@ void LayoutRunner::cancel() {
     m_timer->stop();
     m_timer->disconnect(this);
     m_run.reset();
-    m_running = false;
+    m_jobs.cancel();
+    m_running.set(false);
 }
 
 void LayoutRunner::stopProcess() {
@@ -157,14 +153,12 @@ void LayoutRunner::prepare(std::shared_ptr<Run> run, bool overview) {
     run->triedOverview = run->triedOverview || overview;
     emit progress(run->generation,
                   overview ? tr("Preparing an overview\u2026") : tr("Preparing the layout\u2026"));
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const Prepared>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, run] {
-        watcher->deleteLater();
-        if (!isCurrent(run))
-            return; // superseded or cancelled
-        onPrepared(run, watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run(&m_pool, prepareRequest, run->job, overview));
+    m_jobs.start<std::shared_ptr<const Prepared>>(
+        [job = run->job, overview](const Proceed&) { return prepareRequest(job, overview); },
+        [this, run](std::shared_ptr<const Prepared> prepared) {
+            if (isCurrent(run)) // else superseded or cancelled
+                onPrepared(run, std::move(prepared));
+        });
 }
 
 void LayoutRunner::onPrepared(std::shared_ptr<Run> run, std::shared_ptr<const Prepared> prepared) {
@@ -199,13 +193,7 @@ void LayoutRunner::startHelper(std::shared_ptr<Run> run) {
         // killed. Say so, since the time bound is gone.
         run->notes.push_back(warning("the layout helper " + m_helperPath.toStdString() +
                                      " is missing; laying out in the app, without a time limit"));
-        auto* watcher = new QFutureWatcher<QByteArray>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, run] {
-            watcher->deleteLater();
-            if (isCurrent(run))
-                readBack(run, watcher->result());
-        });
-        watcher->setFuture(QtConcurrent::run(&m_pool, [prepared = run->prepared] {
+        auto layOut = [prepared = run->prepared](const Proceed&) {
             std::string reply;
             try {
                 reply = layout::encodeLayout(layout::layoutWithDot(*prepared->request));
@@ -213,7 +201,11 @@ void LayoutRunner::startHelper(std::shared_ptr<Run> run) {
                 reply = layout::encodeLayout(error(std::string("layout failed: ") + e.what()));
             }
             return QByteArray(reply.data(), static_cast<qsizetype>(reply.size()));
-        }));
+        };
+        m_jobs.start<QByteArray>(std::move(layOut), [this, run](QByteArray reply) {
+            if (isCurrent(run))
+                readBack(run, std::move(reply));
+        });
         return;
     }
 
@@ -274,19 +266,7 @@ void LayoutRunner::onHelperDone(std::shared_ptr<Run> run, const QString& failure
 
 void LayoutRunner::readBack(std::shared_ptr<Run> run, QByteArray reply) {
     emit progress(run->generation, tr("Reading the layout\u2026"));
-    auto* watcher = new QFutureWatcher<std::shared_ptr<LayoutOutcome>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, run] {
-        watcher->deleteLater();
-        if (!isCurrent(run))
-            return;
-        std::shared_ptr<LayoutOutcome> outcome = watcher->result();
-        if (!outcome->ok()) {
-            retryAsOverview(run, std::move(outcome->diagnostics));
-            return;
-        }
-        finish(run, std::move(*outcome));
-    });
-    watcher->setFuture(QtConcurrent::run(&m_pool, [prepared = run->prepared, reply] {
+    auto decode = [prepared = run->prepared, reply](const Proceed&) {
         auto outcome = std::make_shared<LayoutOutcome>();
         try {
             auto decoded = layout::decodeLayout(
@@ -302,7 +282,17 @@ void LayoutRunner::readBack(std::shared_ptr<Run> run, QByteArray reply) {
             outcome->diagnostics = {error(std::string("could not read the layout: ") + e.what())};
         }
         return outcome;
-    }));
+    };
+    m_jobs.start<std::shared_ptr<LayoutOutcome>>(
+        std::move(decode), [this, run](std::shared_ptr<LayoutOutcome> outcome) {
+            if (!isCurrent(run))
+                return;
+            if (!outcome->ok()) {
+                retryAsOverview(run, std::move(outcome->diagnostics));
+                return;
+            }
+            finish(run, std::move(*outcome));
+        });
 }
 
 void LayoutRunner::retryAsOverview(std::shared_ptr<Run> run, std::vector<Diagnostic> why) {
@@ -339,7 +329,7 @@ void LayoutRunner::finish(std::shared_ptr<Run> run, LayoutOutcome outcome) {
     }
     outcome.elapsedMs = run->clock.elapsed();
     m_run.reset();
-    m_running = false;
+    m_running.set(false);
     emit finished(outcome);
 }
 

@@ -12,6 +12,7 @@
 // A full layout that fails, times out or crashes falls back to the overview (when allowed).
 
 #include "ir/Graph.h"
+#include "jobs/JobRunner.h"
 #include "layout/GraphLayout.h"
 #include "layout/LayoutInput.h"
 #include "layout/LayoutRequest.h"
@@ -20,7 +21,6 @@
 #include <QPointer>
 #include <QProcess>
 #include <QString>
-#include <QThreadPool>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -66,7 +66,7 @@ class LayoutRunner : public QObject {
     std::uint64_t start(LayoutJob job);
     // Stops the running layout; it never reports.
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_running.isSet(); }
     std::uint64_t generation() const { return m_generation->load(); }
 
     // The helper executable. Default: STRATA_LAYOUT_HELPER from the environment, else
@@ -105,10 +105,10 @@ class LayoutRunner : public QObject {
     std::shared_ptr<Run> m_run;
     QPointer<QProcess> m_process;
     QTimer* m_timer = nullptr;
-    QThreadPool m_pool;
     QString m_helperPath;
     int m_timeoutMs = 30'000;
-    bool m_running = false;
+    BusyMark m_running;   // from start() to finished() or cancel(), the helper's time included
+    JobLane m_jobs{this}; // prepare and read back
 };
 
 } // namespace strata::gui

@@ -1,7 +1,6 @@
 #include "jobs/MeasureJob.h"
 
 #include "jobs/EmulateJob.h"
-#include "jobs/GenerationalTask.h"
 #include "reference/Evaluator.h"
 
 namespace strata::gui {
@@ -12,16 +11,7 @@ constexpr std::uint64_t kInputSeed = 1; // the inputs `strata-cli run` uses
 
 } // namespace
 
-MeasureJob::MeasureJob(QObject* parent)
-    : QObject(parent), m_generation(std::make_shared<std::atomic<std::uint64_t>>(0)) {
-    m_pool.setMaxThreadCount(1);
-    m_pool.setObjectName(QStringLiteral("MeasureJob"));
-}
-
-MeasureJob::~MeasureJob() {
-    ++*m_generation;
-    m_pool.waitForDone();
-}
+MeasureJob::MeasureJob(QObject* parent) : QObject(parent) {}
 
 MeasureOutcome MeasureJob::run(const CompileRequest& request, const Proceed& proceed) {
     MeasureOutcome outcome;
@@ -53,21 +43,17 @@ MeasureOutcome MeasureJob::run(const CompileRequest& request, const Proceed& pro
 }
 
 std::uint64_t MeasureJob::start(CompileRequest request) {
-    m_running = true;
-    return startGenerational<MeasureOutcome>(
-        this, m_pool, m_generation,
+    return m_jobs.start<MeasureOutcome>(
         [request = std::move(request)](const Proceed& proceed) { return run(request, proceed); },
-        [this](const QString& stage) { emit progress(stage); },
         [this](MeasureOutcome outcome) {
-            m_running = false;
-            outcome.generation = m_generation->load();
+            outcome.generation = m_jobs.generation();
             emit finished(outcome);
-        });
+        },
+        [this](const QString& stage) { emit progress(stage); });
 }
 
 void MeasureJob::cancel() {
-    ++*m_generation;
-    m_running = false;
+    m_jobs.cancel();
 }
 
 } // namespace strata::gui

@@ -1,16 +1,16 @@
 #pragma once
 // Runs a schedule on this computer off the UI thread: compiles, emulates and runs it through one
-// flow (flow::measure: the program checked once, the prediction paired with the run), the
-// program run a few times with the host runtime and the median run's timeline kept. One job at a time; a newer job supersedes an older one,
-// whose result is dropped. A run in progress finishes its repeat (the runtime has no stop), but
-// cancel() drops its result and skips the remaining repeats' successors.
+// flow (flow::measure: the program checked once, the prediction paired with the run), the program
+// run a few times with the host runtime and the median run's timeline kept. run() is the job, on a
+// JobLane: one job at a time, a newer job supersedes an older one, whose result is dropped. A run
+// in progress finishes its repeat (the runtime has no stop), but cancel() drops its result and
+// skips the remaining repeats' successors.
 
 #include "jobs/CompileJob.h"
+#include "jobs/JobRunner.h"
 #include "runs/MeasuredRun.h"
 
 #include <QObject>
-#include <QThreadPool>
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -34,11 +34,10 @@ class MeasureJob : public QObject {
     static constexpr int kRepeats = 3;
 
     explicit MeasureJob(QObject* parent = nullptr);
-    ~MeasureJob() override;
 
     std::uint64_t start(CompileRequest request);
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
     // Compiles, emulates and runs `request` on the calling thread; `proceed(stage)` is asked
     // before each step ("compile", "emulate", "run"); false stops with `cancelled` set.
@@ -51,9 +50,7 @@ class MeasureJob : public QObject {
     void finished(const strata::gui::MeasureOutcome& outcome);
 
   private:
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
-    bool m_running = false;
-    QThreadPool m_pool;
+    JobLane m_jobs{this};
 };
 
 } // namespace strata::gui

@@ -1,14 +1,12 @@
 #pragma once
-// Imports ONNX models off the UI thread (hotspot's JobTracker idea). Every load gets a
-// generation id; only the newest load reports back, so opening B while A is still importing
-// shows B, never a late A.
+// Imports ONNX models off the UI thread, on a JobLane: every load gets a generation and only the
+// newest reports back, so opening B while A is still importing shows B, never a late A.
 
+#include "jobs/JobRunner.h"
 #include "model/OnnxImporter.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -30,19 +28,14 @@ class ModelLoader : public QObject {
 
   public:
     explicit ModelLoader(QObject* parent = nullptr);
-    // Waits for a running import (the importer cannot be interrupted); its result is dropped.
-    ~ModelLoader() override;
 
     // Starts importing `path` in the background and returns the load's generation. Supersedes
     // any load still running: that one's result will be dropped.
     std::uint64_t load(const QString& path, const model::ImportOptions& options = {});
 
     // True from load() until the newest load has reported.
-    bool isLoading() const { return m_loading; }
-    std::uint64_t generation() const { return m_generation->load(); }
-    // Waits until no import runs (superseded ones included) and delivers what they reported:
-    // after it, a load that was going to report has. For tests proving a stale load is quiet.
-    void drain();
+    bool isLoading() const { return m_jobs.isRunning(); }
+    std::uint64_t generation() const { return m_jobs.generation(); }
 
   signals:
     void started(std::uint64_t generation, const QString& path);
@@ -50,11 +43,7 @@ class ModelLoader : public QObject {
     void finished(const strata::gui::LoadResult& result);
 
   private:
-    // Shared with the workers so they can see that their load was superseded without touching
-    // this object, which may be gone by then.
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
-    bool m_loading = false;
-    QThreadPool m_pool;
+    JobLane m_jobs{this};
 };
 
 } // namespace strata::gui

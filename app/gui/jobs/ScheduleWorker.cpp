@@ -1,41 +1,13 @@
 #include "jobs/ScheduleWorker.h"
 
-#include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 #include <string>
 
 namespace strata::gui {
 
-namespace {
-
-ScheduleJobResult runIfCurrent(std::uint64_t generation, const ScheduleJob& job,
-                               const std::shared_ptr<const std::atomic<std::uint64_t>>& latest) {
-    // A job queued behind a newer one would be dropped anyway: skip the work.
-    if (latest->load() != generation) {
-        ScheduleJobResult skipped;
-        skipped.generation = generation;
-        return skipped;
-    }
-    ScheduleJobResult result = ScheduleWorker::run(job);
-    result.generation = generation;
-    return result;
-}
-
-} // namespace
-
-ScheduleWorker::ScheduleWorker(QObject* parent)
-    : QObject(parent), m_generation(std::make_shared<std::atomic<std::uint64_t>>(0)) {
-    m_pool.setMaxThreadCount(1); // jobs one at a time: the caches they use are not thread-safe
-    m_pool.setObjectName(QStringLiteral("ScheduleWorker"));
-}
-
-ScheduleWorker::~ScheduleWorker() {
-    ++*m_generation; // let queued jobs return without working
-    m_pool.waitForDone();
+ScheduleWorker::ScheduleWorker(QObject* parent) : QObject(parent) {
+    m_jobs.setIdleHandler([this] { emit idle(); });
 }
 
 ScheduleJobResult ScheduleWorker::run(const ScheduleJob& job) {
@@ -77,41 +49,16 @@ ScheduleJobResult ScheduleWorker::run(const ScheduleJob& job) {
 }
 
 std::uint64_t ScheduleWorker::start(ScheduleJob job) {
-    const std::uint64_t generation = ++*m_generation;
-    std::shared_ptr<const std::atomic<std::uint64_t>> latest = m_generation;
-
-    auto* watcher = new QFutureWatcher<ScheduleJobResult>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this,
-            [guard = QPointer<ScheduleWorker>(this), watcher, generation] {
-                watcher->deleteLater();
-                if (!guard)
-                    return;
-                --guard->m_inFlight;
-                if (generation == guard->m_generation->load()) {
-                    guard->m_running = false;
-                    emit guard->finished(watcher->result());
-                }
-                // The receiver of finished() may have started another job.
-                if (guard && guard->m_inFlight == 0)
-                    emit guard->idle();
-            });
-    ++m_inFlight;
-    m_running = true;
-    watcher->setFuture(
-        QtConcurrent::run(&m_pool, runIfCurrent, generation, std::move(job), latest));
-    return generation;
-}
-
-void ScheduleWorker::drain() {
-    m_pool.waitForDone();
-    // The watchers' finished signals are posted events; deliver them now.
-    QCoreApplication::sendPostedEvents();
-    QCoreApplication::processEvents();
+    return m_jobs.start<ScheduleJobResult>(
+        [job = std::move(job)](const Proceed&) { return run(job); },
+        [this](ScheduleJobResult result) {
+            result.generation = m_jobs.generation();
+            emit finished(result);
+        });
 }
 
 void ScheduleWorker::cancel() {
-    ++*m_generation;
-    m_running = false;
+    m_jobs.cancel();
 }
 
 } // namespace strata::gui

@@ -1,10 +1,11 @@
 #pragma once
-// Makes and checks schedules off the UI thread (hotspot's JobTracker idea, as ModelLoader does
-// for imports). Every job has a generation; only the newest reports back, so a result for a
-// schedule that was edited, undone or replaced meanwhile is dropped. Jobs run one at a time on
-// a one-thread pool: a job may use the analysis cache it is given without locks, as long as
-// nobody else touches that cache until isCacheInUse() is false again (see idle()).
+// Makes and checks schedules off the UI thread: run() is the job, on a JobLane. Every job has a
+// generation; only the newest reports back, so a result for a schedule that was edited, undone
+// or replaced meanwhile is dropped. The lane runs jobs one at a time: a job may use the analysis
+// cache it is given without locks, as long as nobody else touches that cache until
+// isCacheInUse() is false again (see idle()).
 
+#include "jobs/JobRunner.h"
 #include "schedule/Analysis.h"
 #include "schedule/Schedule.h"
 #include "schedule/Strategies.h"
@@ -12,8 +13,6 @@
 #include "target/Target.h"
 
 #include <QObject>
-#include <QThreadPool>
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -46,8 +45,6 @@ class ScheduleWorker : public QObject {
 
   public:
     explicit ScheduleWorker(QObject* parent = nullptr);
-    // Waits for the running job (strategies cannot be interrupted); its result is dropped.
-    ~ScheduleWorker() override;
 
     // Starts `job` and returns its generation; a job still running or queued is superseded
     // (a queued one is skipped, a running one's result dropped).
@@ -55,12 +52,9 @@ class ScheduleWorker : public QObject {
     // Drops the result of the running job.
     void cancel();
     // True from start() until the newest job has reported (or was cancelled).
-    bool isRunning() const { return m_running; }
-    // Waits until no job runs (superseded ones included) and delivers what they reported:
-    // after it, a job that was going to report has. For tests proving a stale one is quiet.
-    void drain();
+    bool isRunning() const { return m_jobs.isRunning(); }
     // True while any job, superseded ones included, may still be using its cache.
-    bool isCacheInUse() const { return m_inFlight > 0; }
+    bool isCacheInUse() const { return !m_jobs.isIdle(); }
 
     // Runs `job` on the calling thread (tests, and edits that must be checked at once).
     static ScheduleJobResult run(const ScheduleJob& job);
@@ -72,10 +66,7 @@ class ScheduleWorker : public QObject {
     void idle();
 
   private:
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
-    int m_inFlight = 0;
-    bool m_running = false;
-    QThreadPool m_pool;
+    JobLane m_jobs{this};
 };
 
 } // namespace strata::gui

@@ -3,9 +3,7 @@
 #include "compiler/Pipeline.h"
 #include "emulator/Emulator.h"
 
-#include <QFutureWatcher>
 #include <QMetaObject>
-#include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 
 namespace strata::gui {
@@ -40,76 +38,60 @@ struct Outcome {
 
 } // namespace
 
-SearchJob::SearchJob(QObject* parent) : QObject(parent) {
-    // The search spreads its candidates over its own workers; this thread only drives it.
-    m_pool.setMaxThreadCount(1);
-    m_pool.setObjectName(QStringLiteral("SearchJob"));
-}
+SearchJob::SearchJob(QObject* parent) : QObject(parent) {}
 
 SearchJob::~SearchJob() {
-    ++*m_generation;
-    m_stop.request_stop();
-    m_pool.waitForDone();
+    m_stop.request_stop(); // the lane then waits for the search to return
 }
 
 void SearchJob::start(std::shared_ptr<const ir::Graph> graph,
                       std::shared_ptr<const target::Target> target, search::SearchOptions options,
                       std::uint64_t revision, QString targetName) {
-    m_stop.request_stop(); // an older search ends; its result is dropped by the generation
+    m_stop.request_stop(); // an older search ends; the lane drops its result
     m_stop = std::stop_source();
-    const std::uint64_t mine = ++*m_generation;
-    m_running = true;
-    auto generation = m_generation;
-    // `this` outlives the search (the destructor waits for it), and a queued call whose context
-    // object is gone is dropped.
-    auto report = [this, generation, mine](const search::SearchProgress& p) {
-        if (generation->load() != mine)
-            return;
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, mine, p] {
-                if (generation->load() == mine)
-                    emit progress(p);
-            },
-            Qt::QueuedConnection);
+    const std::uint64_t mine = m_jobs.generation() + 1; // the generation start() gives below
+    // The search reports from its own workers after every batch; only while it is the newest.
+    auto work = [this, mine, graph = std::move(graph), target = std::move(target),
+                 options = std::move(options), token = m_stop.get_token(), revision,
+                 targetName](const Proceed& proceed) -> Outcome {
+        auto report = [this, mine, &proceed](const search::SearchProgress& p) {
+            if (!proceed(QString()))
+                return;
+            QMetaObject::invokeMethod(
+                this,
+                [this, mine, p] {
+                    if (m_jobs.isRunning() && m_jobs.generation() == mine)
+                        emit progress(p);
+                },
+                Qt::QueuedConnection);
+        };
+        auto result = std::make_shared<search::SearchResult>();
+        Outcome outcome;
+        outcome.result = result;
+        // Nothing may reach the event loop: a failure is reported as text.
+        try {
+            *result = search::searchSchedules(*graph, *target, options, token, report);
+            if (result->best && !options.starts.empty()) {
+                outcome.start =
+                    timeline(graph, *target, options.starts.front(), revision, targetName);
+                outcome.best =
+                    timeline(graph, *target, result->best->schedule, revision, targetName);
+            }
+        } catch (const std::exception& e) {
+            outcome.error = QString::fromUtf8(e.what());
+            outcome.start = outcome.best = nullptr;
+        }
+        return outcome;
     };
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, mine] {
-        watcher->deleteLater();
-        if (generation->load() != mine)
-            return;
-        m_running = false;
-        const Outcome outcome = watcher->result();
+    m_jobs.start<Outcome>(std::move(work), [this](const Outcome& outcome) {
         if (outcome.start && outcome.best)
             emit timed(outcome.start, outcome.best);
         emit finished(outcome.result, outcome.error);
     });
-    watcher->setFuture(QtConcurrent::run(
-        &m_pool,
-        [graph = std::move(graph), target = std::move(target), options = std::move(options),
-         token = m_stop.get_token(), report, revision, targetName]() -> Outcome {
-            auto result = std::make_shared<search::SearchResult>();
-            Outcome outcome;
-            outcome.result = result;
-            // Nothing may reach the event loop: a failure is reported as text.
-            try {
-                *result = search::searchSchedules(*graph, *target, options, token, report);
-                if (result->best && !options.starts.empty()) {
-                    outcome.start =
-                        timeline(graph, *target, options.starts.front(), revision, targetName);
-                    outcome.best =
-                        timeline(graph, *target, result->best->schedule, revision, targetName);
-                }
-            } catch (const std::exception& e) {
-                outcome.error = QString::fromUtf8(e.what());
-                outcome.start = outcome.best = nullptr;
-            }
-            return outcome;
-        }));
 }
 
 void SearchJob::cancel() {
-    m_stop.request_stop();
+    m_stop.request_stop(); // finished() still reports what the search found
 }
 
 } // namespace strata::gui

@@ -1,19 +1,18 @@
 #pragma once
-// Build > Search Schedules… off the UI thread (docs/SEARCH.md): search::searchSchedules on its
-// own thread with a stop token, its progress marshalled to the UI thread after every batch. One
+// Build > Search Schedules… off the UI thread (docs/SEARCH.md): search::searchSchedules as a job
+// on a JobLane with a stop token, its progress marshalled to the UI thread after every batch. One
 // search at a time; cancel() requests the stop (the search ends within one candidate per
 // worker) and finished() still reports what it found, marked cancelled. A newer start drops an
 // older search's progress and result. Before finished(), timed() hands the timelines of the
 // search's first start and of its best schedule (compiled and emulated on the same thread), for
 // the Compare tab to pin.
 
+#include "jobs/JobRunner.h"
 #include "runs/EmulationRun.h"
 #include "search/Search.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
-#include <atomic>
 #include <memory>
 #include <stop_token>
 
@@ -31,7 +30,7 @@ class SearchJob : public QObject {
     void start(std::shared_ptr<const ir::Graph> graph, std::shared_ptr<const target::Target> target,
                search::SearchOptions options, std::uint64_t revision = 0, QString targetName = {});
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
   signals:
     void progress(const strata::search::SearchProgress& progress);
@@ -43,11 +42,8 @@ class SearchJob : public QObject {
                std::shared_ptr<const strata::gui::EmulationRun> best);
 
   private:
-    QThreadPool m_pool;
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation =
-        std::make_shared<std::atomic<std::uint64_t>>(0);
     std::stop_source m_stop;
-    bool m_running = false;
+    JobLane m_jobs{this}; // after m_stop: destroyed first, it waits for the search
 };
 
 } // namespace strata::gui

@@ -1,12 +1,11 @@
 #include "runs/RunList.h"
 
+#include "jobs/JobRunner.h"
 #include "trace/TraceSummary.h"
 #include "trace/TraceValidate.h"
 #include "views/timeline/TimeFormat.h"
 
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace strata::gui {
 
@@ -81,11 +80,12 @@ int RunList::addHostRun(std::shared_ptr<const MeasuredRun> run) {
 void RunList::importFile(const QString& path) {
     ++m_importing;
     using Result = Expected<trace::LoadedTrace>;
-    auto* watcher = new QFutureWatcher<std::shared_ptr<Result>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
-        watcher->deleteLater();
+    // Imports are independent: each is a job of its own, none superseded.
+    auto import = [file = path.toStdString()] {
+        return std::make_shared<Result>(trace::importTrace(file));
+    };
+    auto show = [this, path](std::shared_ptr<Result> result) {
         --m_importing;
-        const std::shared_ptr<Result> result = watcher->result();
         if (!*result) {
             emit importFailed(path, result->diagnostics());
             return;
@@ -101,10 +101,9 @@ void RunList::importFile(const QString& path) {
         e.shortName = QFileInfo(path).fileName();
         e.trace = std::move(trace);
         emit imported(append({std::move(e)}));
-    });
-    watcher->setFuture(QtConcurrent::run([file = path.toStdString()] {
-        return std::make_shared<Result>(trace::importTrace(file));
-    }));
+    };
+    JobRunner::instance().runOnce<std::shared_ptr<Result>>(this, std::move(import),
+                                                           std::move(show));
 }
 
 } // namespace strata::gui

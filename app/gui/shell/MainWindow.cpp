@@ -11,6 +11,7 @@
 #include "document/ScheduleDocument.h"
 #include "document/ScheduleEditor.h"
 #include "document/SchedulePresentation.h"
+#include "jobs/JobRunner.h"
 #include "jobs/ModelLoader.h"
 #include "panels/DiagnosticsPanel.h"
 #include "panels/InspectorDock.h"
@@ -19,15 +20,14 @@
 #include "shell/ProgramLinker.h"
 #include "shell/RecentFiles.h"
 #include "shell/UnsavedChanges.h"
+#include "shell/WelcomePage.h"
 #include "tabs/CompareTab.h"
 #include "tabs/GraphTab.h"
 #include "tabs/HeatOverlay.h"
+#include "tabs/OpsTab.h"
 #include "tabs/TimelineTab.h"
 #include "tabs/TransfersTab.h"
 #include "views/Format.h"
-#include "views/ModelSummaryWidget.h"
-#include "views/OpTableModel.h"
-#include "views/OpTableView.h"
 #include "views/compare/CompareView.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/GraphView.h"
@@ -107,31 +107,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](std::uint64_t, const QString& path) { onLoadStarted(path); });
     connect(m_loader, &ModelLoader::finished, this, &MainWindow::onLoadFinished);
 
-    m_opModel = new views::OpTableModel(this);
-    m_opProxy = new QSortFilterProxyModel(this);
-    m_opProxy->setSourceModel(m_opModel);
-    m_opProxy->setSortRole(views::OpTableModel::SortRole);
-    m_opProxy->setFilterRole(views::OpTableModel::FilterRole);
-    m_opProxy->setFilterKeyColumn(views::OpTableModel::NameColumn);
-    m_opProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_opProxy->setSortCaseSensitivity(Qt::CaseInsensitive);
-
-    m_summary = new views::ModelSummaryWidget;
-    m_summary->setObjectName(QStringLiteral("modelSummary"));
-    auto* summaryScroll = new QScrollArea;
-    summaryScroll->setWidget(m_summary);
-    summaryScroll->setWidgetResizable(true);
-    summaryScroll->setFrameShape(QFrame::NoFrame);
-    summaryScroll->setMinimumWidth(280);
-
-    m_splitter = new QSplitter(Qt::Horizontal);
-    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
-    m_splitter->addWidget(summaryScroll);
-    m_splitter->addWidget(createOpTablePane());
-    m_splitter->setStretchFactor(0, 0);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({360, 1240});
-    m_splitter->setChildrenCollapsible(false);
+    m_opsTab = new OpsTab;
 
     m_graphTab = new GraphTab;
     m_graphTab->setObjectName(QStringLiteral("graphTab"));
@@ -140,12 +116,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Layout, diagnostics);
             });
     connect(m_graphTab, &GraphTab::statusMessage, this, &MainWindow::showStatus);
-    connect(m_graphTab, &GraphTab::layoutFinished, this, [this](bool ok) {
-        updateBusy();
-        emit graphLayoutFinished(ok);
-    });
-    connect(m_graphTab->view(), &views::graph::GraphView::opSelected, this,
-            &MainWindow::selectOpInTable);
+    connect(m_graphTab, &GraphTab::layoutFinished, this, &MainWindow::graphLayoutFinished);
+    connect(m_graphTab->view(), &views::graph::GraphView::opSelected, m_opsTab, &OpsTab::selectOp);
+    connect(m_opsTab, &OpsTab::opActivated, m_graphTab->view(), &views::graph::GraphView::selectOp);
 
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("centralTabs"));
@@ -158,7 +131,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_graphTab, tr("Graph"));
     m_tabs->addTab(m_programView, tr("Program"));
     m_tabs->addTab(m_pipelineView, tr("Pipeline"));
-    m_tabs->addTab(m_splitter, tr("Ops"));
+    m_tabs->addTab(m_opsTab, tr("Ops"));
     m_timelineTab = new TimelineTab;
     m_timelineTab->setObjectName(QStringLiteral("timelineTab"));
     m_tabs->addTab(m_timelineTab, tr("Timeline"));
@@ -168,7 +141,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     m_stack = new QStackedWidget;
     m_stack->setObjectName(QStringLiteral("centralStack"));
-    m_placeholder = createPlaceholder();
+    m_placeholder = new WelcomePage;
+    connect(m_placeholder, &WelcomePage::openRequested, this, &MainWindow::showOpenDialog);
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_tabs);
     setCentralWidget(m_stack);
@@ -192,10 +166,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
-    m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
+    m_opsTab->restoreState(settings.value(kSplitterKey).toByteArray());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The children's jobs end as they go: the half-gone window must not hear of it.
+    disconnect(&JobRunner::instance(), nullptr, this, nullptr);
+}
 
 void MainWindow::createActions() {
     m_openAction = new QAction(tr("&Open…"), this);
@@ -230,98 +207,6 @@ void MainWindow::createMenus() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-}
-
-QWidget* MainWindow::createPlaceholder() {
-    auto* page = new QWidget;
-    page->setObjectName(QStringLiteral("placeholder"));
-    auto* outer = new QVBoxLayout(page);
-    outer->setContentsMargins(40, 40, 40, 40);
-
-    // A dashed drop zone, as file-drop targets usually look.
-    auto* zone = new QFrame;
-    zone->setObjectName(QStringLiteral("dropZone"));
-    zone->setStyleSheet(QStringLiteral("QFrame#dropZone { border: 2px dashed palette(mid); "
-                                       "border-radius: 14px; }"));
-    auto* layout = new QVBoxLayout(zone);
-    layout->setSpacing(14);
-    layout->addStretch(1);
-
-    auto* title = new QLabel(tr("Open an ONNX model (Ctrl+O) or drop it here"));
-    title->setObjectName(QStringLiteral("placeholderText"));
-    title->setAlignment(Qt::AlignCenter);
-    QFont titleFont = title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.6);
-    title->setFont(titleFont);
-    QPalette dim = title->palette();
-    dim.setColor(QPalette::WindowText, dim.color(QPalette::PlaceholderText));
-    title->setPalette(dim);
-    layout->addWidget(title);
-
-    auto* hint = new QLabel(tr("Strata shows the model's ops with their shapes, FLOPs and memory "
-                               "traffic, and schedules them into fusion blocks for the target "
-                               "chosen above."));
-    hint->setAlignment(Qt::AlignCenter);
-    hint->setPalette(dim);
-    layout->addWidget(hint);
-
-    m_placeholderError = new QLabel;
-    m_placeholderError->setObjectName(QStringLiteral("placeholderError"));
-    m_placeholderError->setAlignment(Qt::AlignCenter);
-    m_placeholderError->setWordWrap(true);
-    m_placeholderError->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_placeholderError->hide();
-    layout->addWidget(m_placeholderError);
-
-    auto* button = new QPushButton(tr("Open Model…"));
-    button->setObjectName(QStringLiteral("placeholderOpen"));
-    connect(button, &QPushButton::clicked, this, &MainWindow::showOpenDialog);
-    auto* buttonRow = new QHBoxLayout;
-    buttonRow->addStretch(1);
-    buttonRow->addWidget(button);
-    buttonRow->addStretch(1);
-    layout->addLayout(buttonRow);
-    layout->addStretch(1);
-
-    outer->addWidget(zone);
-    return page;
-}
-
-QWidget* MainWindow::createOpTablePane() {
-    auto* pane = new QWidget;
-    auto* layout = new QVBoxLayout(pane);
-    layout->setContentsMargins(0, 6, 6, 0);
-    layout->setSpacing(6);
-
-    auto* filterRow = new QHBoxLayout;
-    m_filterEdit = new QLineEdit;
-    m_filterEdit->setObjectName(QStringLiteral("opFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter ops by name or type…"));
-    m_filterEdit->setClearButtonEnabled(true);
-    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
-        m_opProxy->setFilterFixedString(text.trimmed());
-        updateFilterCount();
-    });
-    m_filterCount = new QLabel;
-    m_filterCount->setObjectName(QStringLiteral("opFilterCount"));
-    m_filterCount->setMinimumWidth(110);
-    m_filterCount->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    filterRow->addWidget(m_filterEdit, 1);
-    filterRow->addWidget(m_filterCount);
-    layout->addLayout(filterRow);
-
-    m_opTable = new views::OpTableView;
-    m_opTable->setObjectName(QStringLiteral("opTable"));
-    m_opTable->setModel(m_opProxy);
-    m_opTable->sortByColumn(views::OpTableModel::IndexColumn, Qt::AscendingOrder);
-    m_opTable->fitColumns();
-    layout->addWidget(m_opTable, 1);
-
-    connect(m_opProxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateFilterCount);
-    connect(m_opTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &MainWindow::onOpTableCurrentChanged);
-    updateFilterCount();
-    return pane;
 }
 
 void MainWindow::createDiagnosticsDock() {
@@ -385,6 +270,8 @@ void MainWindow::createStatusBar() {
     statusBar()->addPermanentWidget(m_scheduleTotals);
     statusBar()->addPermanentWidget(m_totals);
     statusBar()->showMessage(tr("Ready"));
+    // Every background job goes through the runner: its busy state is the window's.
+    connect(&JobRunner::instance(), &JobRunner::busyChanged, this, &MainWindow::updateBusy);
 }
 
 void MainWindow::connectSchedule() {
@@ -416,14 +303,12 @@ void MainWindow::connectSchedule() {
     connect(m_document, &ScheduleDocument::snapshotChanged, this, &MainWindow::onScheduleSnapshot);
     connect(m_document, &ScheduleDocument::scheduleChanged, this,
             [this] { m_diagnostics->clearSource(DiagnosticsPanel::Source::Action); });
-    connect(m_document, &ScheduleDocument::busyChanged, this, &MainWindow::updateBusy);
     connect(m_document, &ScheduleDocument::editRefused, this, &MainWindow::onEditRefused);
     connect(m_document, &ScheduleDocument::problemsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
                 if (hasErrors(diagnostics)) {
-                    m_diagnosticsDock->show();
-                    m_diagnosticsDock->raise();
+                    showDiagnosticsDock();
                 }
             });
     connect(m_document, &ScheduleDocument::statusMessage, this, &MainWindow::showStatus);
@@ -440,7 +325,6 @@ void MainWindow::connectCompile() {
     m_buildMenu->addAction(m_compile->cancelAction());
     menuBar()->insertMenu(m_viewMenu->menuAction(), m_buildMenu);
     statusBar()->insertPermanentWidget(0, m_compile->progressWidget());
-    connect(m_compile, &CompileController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_compile, &CompileController::statusMessage, this, &MainWindow::showStatus);
     connect(m_compile, &CompileController::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
@@ -449,8 +333,7 @@ void MainWindow::connectCompile() {
                     m_diagnostics->appendInfo(DiagnosticsPanel::Source::Compile, summary,
                                               tr("compile"));
                 if (hasErrors(diagnostics)) {
-                    m_diagnosticsDock->show();
-                    m_diagnosticsDock->raise();
+                    showDiagnosticsDock();
                 }
             });
 }
@@ -465,7 +348,6 @@ void MainWindow::connectEmulate() {
     m_buildMenu->addAction(m_emulate->autoAction());
     statusBar()->insertPermanentWidget(0, m_emulate->progressWidget());
     statusBar()->insertPermanentWidget(3, m_emulate->totalLabel()); // before the schedule's totals
-    connect(m_emulate, &EmulateController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_emulate, &EmulateController::statusMessage, this, &MainWindow::showStatus);
 }
 
@@ -477,14 +359,12 @@ void MainWindow::connectMeasure() {
     m_buildMenu->addSeparator();
     m_buildMenu->addAction(m_measure->runAction());
     m_buildMenu->addAction(m_measure->cancelAction());
-    connect(m_measure, &MeasureController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_measure, &MeasureController::statusMessage, this, &MainWindow::showStatus);
     connect(m_measure, &MeasureController::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
                 m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
                 m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, summary, tr("run"));
-                m_diagnosticsDock->show();
-                m_diagnosticsDock->raise();
+                showDiagnosticsDock();
             });
 
     m_export = new ExportController(m_document, m_emulate, m_measure, this);
@@ -496,7 +376,6 @@ void MainWindow::connectTimeline() {
     connect(m_emulate, &EmulateController::emulated, m_timelineTab, &TimelineTab::setEmulation);
     connect(m_measure, &MeasureController::measured, m_timelineTab, &TimelineTab::setMeasurement);
     m_timelineTab->linkSelection(m_graphTab->view(), m_programView);
-    connect(m_timelineTab, &TimelineTab::tracesLoaded, this, &MainWindow::updateBusy);
     connect(m_timelineTab, &TimelineTab::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
@@ -516,20 +395,15 @@ void MainWindow::connectTransfers() {
     auto report = [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
         m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
         m_diagnostics->appendInfo(DiagnosticsPanel::Source::Action, summary, tr("transfers"));
-        m_diagnosticsDock->show();
-        m_diagnosticsDock->raise();
+        showDiagnosticsDock();
     };
-    connect(m_transfersTab, &TransfersTab::busyChanged, this, &MainWindow::updateBusy);
     connect(m_transfersTab, &TransfersTab::statusMessage, this, status);
     connect(m_transfersTab, &TransfersTab::diagnosticsReported, this, report);
-    connect(m_calibration, &CalibrationController::busyChanged, this, &MainWindow::updateBusy);
     connect(m_calibration, &CalibrationController::statusMessage, this, status);
     connect(m_calibration, &CalibrationController::diagnosticsReported, this, report);
     m_hostCalibration = new HostCalibrationController(m_document, this);
     m_buildMenu->addAction(m_hostCalibration->recalibrateAction());
     statusBar()->addPermanentWidget(m_hostCalibration->label());
-    connect(m_hostCalibration, &HostCalibrationController::busyChanged, this,
-            &MainWindow::updateBusy);
     connect(m_hostCalibration, &HostCalibrationController::statusMessage, this, status);
     connect(m_hostCalibration, &HostCalibrationController::diagnosticsReported, this, report);
     QTimer::singleShot(0, m_hostCalibration, &HostCalibrationController::checkAtStart);
@@ -557,21 +431,31 @@ void MainWindow::connectCompare() {
                 setPartition(partitionOf(m_document->snapshot()), badgesOf(m_document->snapshot()));
         });
     connect(m_measure, &MeasureController::measured, m_compareTab, &CompareTab::addHostRun);
-    connect(m_runs, &RunList::added, this, &MainWindow::updateBusy); // an import finished
-    connect(m_runs, &RunList::importFailed, this, &MainWindow::updateBusy);
     connect(m_compareTab, &CompareTab::statusMessage, this, &MainWindow::showStatus);
     connect(m_compareTab->view(), &views::compare::CompareView::blockActivated, m_graphTab->view(),
             &views::graph::GraphView::selectBlock);
     connect(m_compareTab, &CompareTab::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
-                m_diagnosticsDock->show();
-                m_diagnosticsDock->raise();
+                showDiagnosticsDock();
             });
 }
 
 void MainWindow::connectProject() {
-    m_project = new ProjectController(this);
+    ProjectParts parts;
+    parts.window = this;
+    parts.document = m_document;
+    parts.graph = m_graphTab;
+    parts.emulate = m_emulate;
+    parts.measure = m_measure;
+    parts.timeline = m_timelineTab;
+    parts.compare = m_compareTab;
+    parts.currentFile = [this] { return m_currentFile; };
+    parts.openModel = [this](const QString& path) { openFile(path); };
+    parts.currentTab = [this] { return currentTabName(); };
+    parts.showTab = [this](const QString& name) { return showTab(name); };
+    m_project = new ProjectController(std::move(parts));
+    connect(this, &MainWindow::loadFinished, m_project, &ProjectController::onModelLoaded);
     m_unsaved = new UnsavedChanges(this, m_document->undoStack(), m_project);
     m_fileMenu->insertActions(m_quitAction, {m_project->saveAction(), m_project->saveAsAction()});
     m_fileMenu->insertSeparator(m_quitAction);
@@ -580,8 +464,7 @@ void MainWindow::connectProject() {
             [this](const std::vector<Diagnostic>& diagnostics) {
                 // With the import's: edits clear the Action ones.
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Import, diagnostics);
-                m_diagnosticsDock->show();
-                m_diagnosticsDock->raise();
+                showDiagnosticsDock();
             });
     connect(m_project, &ProjectController::statusMessage, this, &MainWindow::showStatus);
 }
@@ -602,7 +485,6 @@ void MainWindow::onScheduleSnapshot() {
         QString::fromUtf8(strategy.data(), static_cast<qsizetype>(strategy.size()))));
     if (snapshot.schedule && snapshot.graph == m_graph)
         setPartition(partitionOf(snapshot), badgesOf(snapshot));
-    updateBusy();
 }
 
 void MainWindow::showStatus(const QString& text, int timeoutMs) {
@@ -623,11 +505,15 @@ void MainWindow::onEditRefused(const QString& reason, const std::vector<Diagnost
     } else {
         m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
     }
-    m_diagnosticsDock->show();
-    m_diagnosticsDock->raise();
+    showDiagnosticsDock();
     const int last = m_diagnostics->topLevelItemCount() - 1;
     if (last >= 0)
         m_diagnostics->scrollToItem(m_diagnostics->topLevelItem(last));
+}
+
+void MainWindow::showDiagnosticsDock() {
+    m_diagnosticsDock->show();
+    m_diagnosticsDock->raise();
 }
 
 void MainWindow::showOpByName(const QString& name) {
@@ -642,12 +528,7 @@ void MainWindow::updateBusy() {
 }
 
 bool MainWindow::isBusy() const {
-    return m_loader->isLoading() || m_document->isBusy() || m_graphTab->isLayingOut() ||
-           (m_compile && m_compile->isCompiling()) || (m_emulate && m_emulate->isEmulating()) ||
-           (m_measure && m_measure->isRunning()) || (m_timelineTab && m_timelineTab->isLoading()) ||
-           (m_runs && m_runs->isImporting()) || (m_transfersTab && m_transfersTab->isBusy()) ||
-           (m_calibration && m_calibration->isRunning()) ||
-           (m_hostCalibration && m_hostCalibration->isRunning());
+    return JobRunner::instance().isBusy();
 }
 
 void MainWindow::setImportOptions(model::ImportOptions options) {
@@ -674,7 +555,6 @@ bool MainWindow::isLayingOut() const {
 void MainWindow::setPartition(std::vector<int> blockOfOp,
                               std::vector<views::graph::BlockBadge> badges) {
     m_graphTab->setPartition(std::move(blockOfOp), std::move(badges));
-    updateBusy();
 }
 
 QStringList MainWindow::tabNames() {
@@ -693,31 +573,6 @@ bool MainWindow::showTab(const QString& name) {
         return false;
     m_tabs->setCurrentIndex(index);
     return true;
-}
-
-void MainWindow::selectOpInTable(ir::OpId op) {
-    if (m_syncingSelection)
-        return;
-    const QModelIndex source = m_opModel->index(static_cast<int>(op.index), 0);
-    const QModelIndex index = m_opProxy->mapFromSource(source);
-    if (!index.isValid())
-        return; // filtered out of the table
-    m_syncingSelection = true;
-    m_opTable->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
-                                                            QItemSelectionModel::Rows);
-    m_opTable->scrollTo(index);
-    m_syncingSelection = false;
-}
-
-void MainWindow::onOpTableCurrentChanged() {
-    if (m_syncingSelection)
-        return;
-    const QModelIndex index = m_opProxy->mapToSource(m_opTable->currentIndex());
-    if (!index.isValid())
-        return;
-    m_syncingSelection = true;
-    m_graphTab->view()->selectOp(ir::OpId(static_cast<std::uint32_t>(index.row())));
-    m_syncingSelection = false;
 }
 
 void MainWindow::showOpenDialog() {
@@ -756,11 +611,9 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
     if (result.ok()) {
         const ir::Graph& graph = *result.graph;
         m_currentFile = result.path;
-        m_opModel->setGraph(result.graph);
-        m_summary->setGraph(result.graph, result.path);
-        m_placeholderError->hide();
+        m_opsTab->setGraph(result.graph, result.path);
+        m_placeholder->clearError();
         m_stack->setCurrentWidget(m_tabs);
-        m_opTable->fitColumns();
         m_graph = result.graph;
         m_graphTab->setGraph(result.graph);
         m_document->setGraph(result.graph);
@@ -777,20 +630,15 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
                                    ? tr("unknown error")
                                    : fromStd(result.diagnostics.front().message);
         showStatus(tr("Could not open %1: %2").arg(fileName, reason), 0);
-        m_diagnosticsDock->show();
-        m_diagnosticsDock->raise();
-        if (m_stack->currentWidget() == m_placeholder) {
-            m_placeholderError->setText(tr("<b style=\"color:#c62828\">Could not open %1</b><br>%2")
-                                            .arg(fileName.toHtmlEscaped(), reason.toHtmlEscaped()));
-            m_placeholderError->show();
-        }
+        showDiagnosticsDock();
+        if (m_stack->currentWidget() == m_placeholder)
+            m_placeholder->showError(fileName, reason);
         if (!QFileInfo::exists(result.path))
             m_recent->remove(result.path);
         // Starting this load cancelled the layout of the model still on screen: redo it.
         if (m_graph && !m_graphTab->view()->isShowingGraph())
             m_graphTab->setGraph(m_graph);
     }
-    updateBusy();
     emit loadFinished(result.path, result.ok());
 }
 
@@ -817,15 +665,6 @@ void MainWindow::showDiagnostics(const LoadResult& result) {
                               info.fileName());
 }
 
-void MainWindow::updateFilterCount() {
-    const int total = m_opModel->rowCount();
-    const int shown = m_opProxy->rowCount();
-    if (shown == total)
-        m_filterCount->setText(total == 1 ? tr("1 op") : tr("%1 ops").arg(total));
-    else
-        m_filterCount->setText(tr("%1 of %2 ops").arg(shown).arg(total));
-}
-
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (!onnxFiles(event->mimeData()).isEmpty())
         event->acceptProposedAction();
@@ -847,7 +686,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
-    settings.setValue(kSplitterKey, m_splitter->saveState());
+    settings.setValue(kSplitterKey, m_opsTab->saveState());
     m_project->discardRecovery(); // a clean close
     QMainWindow::closeEvent(event);
 }

@@ -29,11 +29,6 @@ class QSplitter;
 class QStackedWidget;
 class QTabWidget;
 
-namespace strata::views {
-class ModelSummaryWidget;
-class OpTableModel;
-class OpTableView;
-} // namespace strata::views
 namespace strata::views::schedule {
 class ScheduleTableModel;
 class ScheduleTableView;
@@ -61,6 +56,7 @@ class CalibrationController;
 class HostCalibrationController;
 class DiagnosticsPanel;
 class GraphTab;
+class OpsTab;
 class ProgramLinker;
 class ModelLoader;
 class ScheduleDocument;
@@ -70,6 +66,7 @@ class SearchDialog;
 class InspectorDock;
 class RecentFiles;
 class UnsavedChanges;
+class WelcomePage;
 struct LoadResult;
 
 class MainWindow : public QMainWindow {
@@ -88,7 +85,7 @@ class MainWindow : public QMainWindow {
 
     bool isLoading() const;
     ModelLoader* modelLoader() const { return m_loader; }
-    // Loading, making or checking a schedule, laying out the graph, or compiling.
+    // Any background job runs (loading, checking, laying out, compiling…): the JobRunner's state.
     bool isBusy() const;
     QString currentFile() const { return m_currentFile; }
 
@@ -139,8 +136,6 @@ class MainWindow : public QMainWindow {
   private:
     void createActions();
     void createMenus();
-    QWidget* createPlaceholder();
-    QWidget* createOpTablePane();
     void createDiagnosticsDock();
     void createScheduleDock();
     void createStatusBar();
@@ -163,30 +158,19 @@ class MainWindow : public QMainWindow {
     void showStatus(const QString& text, int timeoutMs);
     void onEditRefused(const QString& reason, const std::vector<Diagnostic>& diagnostics);
     void showOpByName(const QString& name);
+    void showDiagnosticsDock();
     void updateBusy();
-    void selectOpInTable(ir::OpId op);
-    void onOpTableCurrentChanged();
-    void updateFilterCount();
 
     ModelLoader* m_loader = nullptr;
     model::ImportOptions m_importOptions;
     QString m_currentFile;
     std::shared_ptr<const ir::Graph> m_graph;
-    bool m_syncingSelection = false; // graph <-> table, so neither echoes the other
-
-    views::OpTableModel* m_opModel = nullptr;
-    QSortFilterProxyModel* m_opProxy = nullptr;
-    views::ModelSummaryWidget* m_summary = nullptr;
 
     QStackedWidget* m_stack = nullptr;
     QTabWidget* m_tabs = nullptr;
     GraphTab* m_graphTab = nullptr;
-    QWidget* m_placeholder = nullptr;
-    QLabel* m_placeholderError = nullptr;
-    QSplitter* m_splitter = nullptr;
-    views::OpTableView* m_opTable = nullptr;
-    QLineEdit* m_filterEdit = nullptr;
-    QLabel* m_filterCount = nullptr;
+    OpsTab* m_opsTab = nullptr;
+    WelcomePage* m_placeholder = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;
     QDockWidget* m_diagnosticsDock = nullptr;
     QProgressBar* m_busy = nullptr;

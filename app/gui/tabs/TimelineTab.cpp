@@ -9,11 +9,9 @@
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QPointer>
 #include <QShowEvent>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace strata::gui {
 
@@ -96,16 +94,10 @@ void TimelineTab::showOpenDialog() {
 }
 
 void TimelineTab::openTraceFiles(const QStringList& paths) {
-    const std::uint64_t generation = ++m_generation;
-    m_loading = true;
     emit statusMessage(tr("Loading %n trace(s)\u2026", nullptr, static_cast<int>(paths.size())), 0);
-    auto* watcher = new QFutureWatcher<LoadOutcome>(this);
-    connect(watcher, &QFutureWatcher<LoadOutcome>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer request supersedes this one
-        m_loading = false;
-        LoadOutcome outcome = watcher->result();
+    // A newer request supersedes this one.
+    auto load = [paths](const Proceed&) { return loadFiles(paths); };
+    m_loads.start<LoadOutcome>(std::move(load), [this](LoadOutcome outcome) {
         m_files.clear();
         for (std::size_t i = 0; i < outcome.traces.size(); ++i)
             m_files.push_back({outcome.traces[i], outcome.names[i]});
@@ -122,7 +114,6 @@ void TimelineTab::openTraceFiles(const QStringList& paths) {
                            4000);
         emit tracesLoaded(outcome.ok);
     });
-    watcher->setFuture(QtConcurrent::run([paths] { return loadFiles(paths); }));
 }
 
 void TimelineTab::setEmulation(std::shared_ptr<const EmulationRun> run) {

@@ -6,6 +6,7 @@
 // instruction (and so its op in the graph).
 
 #include "base/Diagnostic.h"
+#include "jobs/JobRunner.h"
 #include "runs/EmulationRun.h"
 #include "runs/MeasuredRun.h"
 #include "trace/Trace.h"
@@ -39,7 +40,7 @@ class TimelineTab : public QWidget {
     // stale, so predicting after every edit does not rebuild a timeline nobody looks at.
     views::timeline::TimelineView* view();
     QAction* openTraceAction() const { return m_openTrace; }
-    bool isLoading() const { return m_loading; }
+    bool isLoading() const { return m_loads.isRunning(); }
 
     // A click on an event of the emulated run selects its op in `graph` (the ProgramLinker
     // then highlights the op's instructions) and its instruction in `program` when the listing
@@ -82,9 +83,8 @@ class TimelineTab : public QWidget {
     std::shared_ptr<const EmulationRun> m_emulation;
     std::shared_ptr<const MeasuredRun> m_measurement;
     std::vector<LoadedFile> m_files;
-    std::uint64_t m_generation = 0;
-    bool m_loading = false;
-    bool m_stale = false; // runs changed while hidden
+    bool m_stale = false;  // runs changed while hidden
+    JobLane m_loads{this}; // trace files read in the background
 };
 
 } // namespace strata::gui

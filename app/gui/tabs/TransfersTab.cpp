@@ -62,7 +62,6 @@ QString percent(double relative) {
 } // namespace
 
 TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
-    m_pool.setMaxThreadCount(3); // an analysis need not wait for a microbenchmark measuring
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(4);
@@ -159,12 +158,7 @@ TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
     updateSummary();
 }
 
-TransfersTab::~TransfersTab() {
-    // Drop whatever is still running; the pool waits for it before the members go.
-    ++*m_analysisGeneration;
-    ++*m_microbenchGeneration;
-    m_pool.waitForDone();
-}
+TransfersTab::~TransfersTab() = default;
 
 void TransfersTab::setCalibrateAction(QAction* action) {
     m_calibrate->setDefaultAction(action);
@@ -234,8 +228,7 @@ void TransfersTab::analyse() {
         return;
     m_analysing = true;
     emit busyChanged();
-    startGenerational<std::shared_ptr<const TransferAnalysis>>(
-        this, m_pool, m_analysisGeneration,
+    m_analysisJobs.start<std::shared_ptr<const TransferAnalysis>>(
         [emulation, measurement,
          target = m_document ? m_document->target() : nullptr](const Proceed&) {
             // The groups of the grouped histogram: each instruction's path and kind of read or op
@@ -246,7 +239,6 @@ void TransfersTab::analyse() {
             return std::make_shared<const TransferAnalysis>(analysePair(
                 emulation->trace, measurement ? &measurement->measured : nullptr, labels));
         },
-        [](const QString&) {},
         [this, emulation, measurement](std::shared_ptr<const TransferAnalysis> result) {
             m_analysing = false;
             m_shownEmulation = emulation;
@@ -402,8 +394,7 @@ void TransfersTab::runMicrobench() {
                                : tr("Emulating the microbenchmark on %1\u2026")
                                      .arg(QString::fromStdString(target->name)),
                        0);
-    startGenerational<MicrobenchOutcome>(
-        this, m_pool, m_microbenchGeneration,
+    m_microbenchJobs.start<MicrobenchOutcome>(
         [target, spec, measure](const Proceed& proceed) {
             MicrobenchOutcome out;
             auto predicted = emulator::runMicrobench(*target, spec);
@@ -423,9 +414,6 @@ void TransfersTab::runMicrobench() {
                 out.diagnostics = measured.diagnostics();
             return out;
         },
-        [this](const QString& stage) {
-            emit statusMessage(tr("Microbenchmark: %1\u2026").arg(stage), 0);
-        },
         [this](MicrobenchOutcome outcome) {
             const bool ok = outcome.predicted.has_value() && outcome.diagnostics.empty();
             if (!outcome.diagnostics.empty())
@@ -436,13 +424,16 @@ void TransfersTab::runMicrobench() {
             emit statusMessage(ok ? tr("Microbenchmark done") : tr("The microbenchmark failed"),
                                4000);
             emit microbenchFinished(ok);
+        },
+        [this](const QString& stage) {
+            emit statusMessage(tr("Microbenchmark: %1\u2026").arg(stage), 0);
         });
 }
 
 void TransfersTab::cancelMicrobench() {
     if (!m_microbenchRunning)
         return;
-    ++*m_microbenchGeneration; // the worker stops at the next size; its result is dropped
+    m_microbenchJobs.cancel(); // the worker stops at the next size; its result is dropped
     setMicrobenchRunning(false);
     showThroughput();
     emit statusMessage(tr("Microbenchmark cancelled"), 3000);

@@ -10,11 +10,10 @@
 #include "analysis/EventGroups.h"
 #include "analysis/TransferStats.h"
 #include "emulator/Microbench.h"
-#include "jobs/GenerationalTask.h"
+#include "jobs/JobRunner.h"
 #include "runs/EmulationRun.h"
 #include "runs/MeasuredRun.h"
 
-#include <QThreadPool>
 #include <QVector>
 #include <QWidget>
 #include <atomic>
@@ -156,14 +155,13 @@ class TransfersTab : public QWidget {
     bool m_shownMeasured = false;
     std::shared_ptr<const TransferAnalysis> m_analysis;
     std::optional<MicrobenchOutcome> m_microbench;
-    QThreadPool m_pool;
-    std::shared_ptr<std::atomic<std::uint64_t>> m_analysisGeneration =
-        std::make_shared<std::atomic<std::uint64_t>>(0);
-    std::shared_ptr<std::atomic<std::uint64_t>> m_microbenchGeneration =
-        std::make_shared<std::atomic<std::uint64_t>>(0);
+    // Two lanes: an analysis need not wait for a microbenchmark measuring. Last members, so
+    // they are gone (their jobs waited for) before what the jobs' outcomes touch.
     bool m_analysing = false;
     bool m_stale = false; // runs changed while the tab was hidden
     bool m_microbenchRunning = false;
+    JobLane m_analysisJobs{this};
+    JobLane m_microbenchJobs{this};
 };
 
 } // namespace strata::gui

@@ -91,7 +91,7 @@ TEST_F(CompileJobTest, ReportsProgressAndTheResultInTheBackground) {
     EXPECT_EQ(outcome.generation, generation);
     EXPECT_EQ(outcome.request.revision, 7u);
     EXPECT_TRUE(outcome.ok());
-    job.drain(); // queued progress may trail the result
+    JobRunner::instance().drain(); // queued progress may trail the result
     EXPECT_GE(progress.count(), 1);
     for (const auto& args : progress)
         EXPECT_EQ(args.at(1).toInt(), CompileJob::stepCount());
@@ -103,7 +103,7 @@ TEST_F(CompileJobTest, ACancelledOrSupersededJobReportsNothing) {
     job.start(m_request);
     job.cancel();
     EXPECT_FALSE(job.isRunning());
-    job.drain(); // the cancelled job, had it reported, has now
+    JobRunner::instance().drain(); // the cancelled job, had it reported, has now
     EXPECT_EQ(finished.count(), 0);
 
     CompileRequest second = m_request;
@@ -111,7 +111,7 @@ TEST_F(CompileJobTest, ACancelledOrSupersededJobReportsNothing) {
     job.start(m_request);
     job.start(second); // supersedes the first
     ASSERT_TRUE(finished.wait(test::kSettleTimeoutMs));
-    job.drain(); // the superseded job, had it reported, has now
+    JobRunner::instance().drain(); // the superseded job, had it reported, has now
     ASSERT_EQ(finished.count(), 1);
     EXPECT_EQ(finished.at(0).at(0).value<CompileOutcome>().request.revision, 8u);
 }

@@ -2,11 +2,11 @@
 // Helpers shared by the GUI tests.
 
 #include "ir/Graph.h"
+#include "jobs/JobRunner.h"
 
 #include <QByteArray>
 #include <QFile>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
@@ -25,12 +25,10 @@ template <class Busy> bool waitUntilIdle(Busy busy, int timeoutMs = kSettleTimeo
     return QTest::qWaitFor([&] { return !busy(); }, timeoutMs);
 }
 
-// Waits until every background task `owner` (or an object under it) started has ended and been
-// handled: each task's QFutureWatcher deletes itself once its result was delivered or dropped as
-// stale, so with none left nothing more can arrive. A condition, not a sleep; false on timeout.
-inline bool drainTasks(const QObject& owner, int timeoutMs = kSettleTimeoutMs) {
-    return QTest::qWaitFor(
-        [&] { return owner.findChildren<QFutureWatcherBase*>().isEmpty(); }, timeoutMs);
+// Waits until every background job of the app has ended and been delivered or dropped as stale
+// (the one job runner's drain), so nothing more can arrive. A condition, not a sleep.
+inline void drainTasks() {
+    JobRunner::instance().drain();
 }
 
 inline QString samplePath(const char* fileName) {

@@ -7,7 +7,6 @@
 #include "GuiTestSupport.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QProcess>
 #include <QSignalSpy>
 #include <gtest/gtest.h>
@@ -30,16 +29,13 @@ LayoutJob jobFor(std::shared_ptr<const ir::Graph> graph) {
     return job;
 }
 
-// Waits until every stage the runner started has ended and been handled: each stage is a
-// watcher or a helper process owned by the runner that deletes itself once its result was
-// delivered or dropped, so with none left nothing more can arrive. A condition, not a sleep.
+// Waits until every stage the runner started has ended and been handled: its jobs on the job
+// runner have delivered or been dropped, and each helper process it owns deletes itself once its
+// result was, so with none left nothing more can arrive. A condition, not a sleep.
 bool drained(LayoutRunner& runner) {
-    return QTest::qWaitFor(
-        [&] {
-            return runner.findChildren<QFutureWatcherBase*>().isEmpty() &&
-                   runner.findChildren<QProcess*>().isEmpty();
-        },
-        kLayoutTimeoutMs);
+    test::drainTasks();
+    return QTest::qWaitFor([&] { return runner.findChildren<QProcess*>().isEmpty(); },
+                           kLayoutTimeoutMs);
 }
 
 // Runs `job` and returns its outcome (an empty one, with a test failure, on timeout).

@@ -217,7 +217,7 @@ TEST_F(MainWindowTest, NewerLoadSupersedesAnOlderOne) {
     m_window->openFile(QStringLiteral("/nonexistent/stale.onnx"));
     m_window->openFile(resnet);
     ASSERT_TRUE(QTest::qWaitFor([&] { return !m_window->isLoading(); }, kLoadTimeoutMs));
-    m_window->modelLoader()->drain(); // the stale load, had it reported, has now
+    JobRunner::instance().drain(); // the stale load, had it reported, has now
     ASSERT_EQ(spy.count(), 1);
     EXPECT_EQ(spy.at(0).at(0).toString(), resnet);
     EXPECT_TRUE(spy.at(0).at(1).toBool());

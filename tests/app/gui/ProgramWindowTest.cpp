@@ -50,11 +50,7 @@ class ProgramWindowTest : public ::testing::Test {
     bool settle() { return test::settle(*m_window); }
     // Every compile started has ended and its result (or its drop) been delivered: what
     // arrives late arrives now, so a count after this proves nothing more comes.
-    void drainCompiles() {
-        auto* job = compiler().findChild<CompileJob*>();
-        ASSERT_NE(job, nullptr);
-        job->drain();
-    }
+    void drainCompiles() { test::drainTasks(); }
 
     ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     CompileController& compiler() const { return *m_window->compileController(); }

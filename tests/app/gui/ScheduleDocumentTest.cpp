@@ -281,7 +281,7 @@ TEST_F(ScheduleDocumentTest, OnlyTheNewestStartingScheduleArrives) {
     m_document.setStrategy(sch::Strategy::Rules);
     m_document.setStrategy(sch::Strategy::PerOp);
     ASSERT_TRUE(settle());
-    m_document.drain(); // a stale result, had it come, has now
+    JobRunner::instance().drain(); // a stale result, had it come, has now
     EXPECT_EQ(schedule().strategy, "per-op");
     EXPECT_EQ(m_document.undoStack()->count(), 1);
     EXPECT_EQ(m_document.strategy(), sch::Strategy::PerOp);
