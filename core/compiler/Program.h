@@ -96,6 +96,8 @@ struct Instruction {
     std::variant<Transfer, Wait, Compute, Barrier> body;
 
     InstrKind kind() const { return static_cast<InstrKind>(body.index()); }
+    // Whether it computes `op`: its own op, or one folded into its epilogue.
+    bool computes(ir::OpId op) const;
 };
 
 // A tensor's home in main memory.
