@@ -74,7 +74,7 @@ const std::vector<Pass>& passes() {
         {"tile-blocks", "tile each block and plan every tile by bounds inference", tileBlocks, dumpTiles},
         {"plan-dram", "give tensors between blocks a DRAM home, reusing space by lifetime", planDram, dumpDram},
         {"distribute-tiles", "spread each block's tiles over its mp cores", distributeTiles, dumpDistribution},
-        {"insert-transfers", "write per-core streams: loads, waits, computes, stores, barriers", insertTransfers, dumpProgram},
+        {"insert-transfers", "write per-core streams: loads, waits, computes (elementwise epilogues fused), stores, barriers", insertTransfers, dumpProgram},
         {"verify", "check waits, working-memory use, tags and DRAM order", verify, dumpVerify},
     };
     return list;

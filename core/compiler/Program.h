@@ -57,6 +57,17 @@ struct Operand {
     std::uint64_t offset = 0; // its byte offset in working memory
 };
 
+// An elementwise op folded into the compute that makes its input (passes/FuseEpilogues.h): it
+// runs on the compute's output box in place, while that is still in cache, instead of as an
+// instruction of its own. The folded op's intermediate input is never stored anywhere.
+struct EpilogueStep {
+    ir::OpId op;                   // the folded op (the GUI maps it to this instruction)
+    std::string opType;            // "Relu", "Add", ...
+    double flops = 0;
+    ir::ValueId input;             // its input the chain feeds (the previous step's output)
+    std::vector<Operand> others;   // its further operands in working memory (a residual Add's)
+};
+
 // One op computing a region of its outputs from operands in working memory.
 struct Compute {
     std::string opType;
@@ -66,6 +77,9 @@ struct Compute {
     // Adds to what its output holds instead of overwriting it: a later input-channel slice of a
     // convolution too big for working memory (docs/SCHEDULES.md); its inputs are that slice.
     bool accumulate = false;
+    // Elementwise ops applied in order to the output box after the op itself; `outputs` then
+    // holds the last step's output (the region is the same). Empty for a plain compute.
+    std::vector<EpilogueStep> epilogue;
 };
 
 struct Barrier {
@@ -82,6 +96,8 @@ struct Instruction {
     std::variant<Transfer, Wait, Compute, Barrier> body;
 
     InstrKind kind() const { return static_cast<InstrKind>(body.index()); }
+    // Whether it computes `op`: its own op, or one folded into its epilogue.
+    bool computes(ir::OpId op) const;
 };
 
 // A tensor's home in main memory.

@@ -150,6 +150,18 @@ class Describer {
                                 : opClass == ir::OpClass::Reduction ? inputElements
                                                                     : outputElements;
             step.amount = cyclesAtThroughput(work, throughput, m_target);
+            // A fused epilogue (compiler/passes/FuseEpilogues.h): each step's elementwise work on
+            // the output box while it is in cache, with no overhead of its own, and its further
+            // operands' bytes; the intermediate is neither written nor read again.
+            for (const compiler::EpilogueStep& e : c->epilogue) {
+                if (!e.op.valid() || e.op.index >= m_graph.ops.size())
+                    return problem(fmt::format("{}: epilogue op {} is not in the model", instructionName(id), e.op.index));
+                const double stepThroughput = m_facts.opThroughput[e.op.index];
+                step.amount += stepThroughput > 0 ? outputElements / stepThroughput : 0;
+                for (const compiler::Operand& o : e.others)
+                    if (o.value.valid() && o.value.index < m_graph.values.size())
+                        bytes += static_cast<std::uint64_t>(elementsOf(o.region)) * m_facts.elementBytes[o.value.index];
+            }
             step.bytes = bytes;
         } else if (const auto* b = std::get_if<compiler::Barrier>(&in.body)) {
             step.link = static_cast<std::uint32_t>(b->id);

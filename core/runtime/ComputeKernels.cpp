@@ -157,7 +157,11 @@ void globalPoolPlanes(const rt::View<float>& y, const rt::View<float>& x, bool i
     });
 }
 
-void runCompute(const PreparedCompute& p, Workspace& workspace) {
+namespace {
+
+// The compute's own kernel; a convolution on oneDNN may run its epilogue's first steps as
+// post-ops and says how many in `stepsDone`.
+void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
     const compiler::KernelCall& c = p.call;
     rt::View<float> extra;
     switch (c.kernel) {
@@ -168,7 +172,7 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
         const rt::View<float>* b = optionalInput(p, 2, extra);
         auto convolve = [&](const rt::View<float>& out, const rt::View<float>& in,
                             const rt::View<float>& weights, std::int64_t constantWeights) {
-            if (!dnnlConv(out, in, weights, b, c, constantWeights, workspace.dnnl) &&
+            if (!dnnlConv(out, in, weights, b, c, constantWeights, workspace.dnnl, &p.epilogue, &stepsDone) &&
                 !fastConv(out, in, weights, b, c, workspace))
                 rt::conv2d(out, in, weights, b, windowOf(c), c.group);
         };
@@ -241,6 +245,21 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
         if (fastEinsum(p))
             return;
         return runReference(p, workspace.reference);
+    }
+}
+
+} // namespace
+
+void runCompute(const PreparedCompute& p, Workspace& workspace) {
+    std::size_t stepsDone = 0;
+    runKernel(p, workspace, stepsDone);
+    // The rest of a fused epilogue, in place on the output box while it is still in cache.
+    for (std::size_t i = stepsDone; i < p.epilogue.size(); ++i) {
+        const PreparedCompute& step = p.epilogue[i];
+        if (step.call.kernel == Kernel::Map)
+            runMap(as<float>(step.output), as<float>(step.inputs[0]), step.call);
+        else
+            runZip(as<float>(step.output), as<float>(step.inputs[0]), as<float>(step.inputs[1]), step.call);
     }
 }
 

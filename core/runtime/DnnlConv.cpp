@@ -2,8 +2,22 @@
 
 #include <omp.h>
 
+#include <cstring>
+
 namespace strata::runtime {
 namespace {
+
+template <class T>
+rt::View<T> as(const rt::View<unsigned char>& v) {
+    rt::View<T> out;
+    out.data = reinterpret_cast<T*>(v.data);
+    out.rank = v.rank;
+    std::memcpy(out.lo, v.lo, sizeof v.lo);
+    std::memcpy(out.ext, v.ext, sizeof v.ext);
+    std::memcpy(out.full, v.full, sizeof v.full);
+    std::memcpy(out.stride, v.stride, sizeof v.stride);
+    return out;
+}
 
 rt::Window2d windowOf(const compiler::KernelCall& call) {
     const auto& w = call.window;
@@ -24,13 +38,62 @@ bool dnnlConvSuits(const compiler::KernelCall& call) {
     return rt::DnnlConvolutions::suits(windowOf(call), call.group);
 }
 
+int convPostOps(const std::vector<PreparedCompute>& epilogue, const rt::View<float>& y,
+                rt::ConvPostOp* out) {
+    using compiler::ScalarFn;
+    // As strata_rt's steps (the generated C++'s), whose post-op mapping is the one both use.
+    rt::EpilogueStep steps[rt::kMaxConvPostOps];
+    rt::View<float> others[rt::kMaxConvPostOps];
+    int n = 0;
+    for (const PreparedCompute& step : epilogue) {
+        if (n == rt::kMaxConvPostOps)
+            break;
+        const compiler::KernelCall& c = step.call;
+        rt::EpilogueStep& s = steps[n];
+        s.alpha = c.params.empty() ? 0.0f : c.params[0];
+        s.beta = c.params.size() < 2 ? 0.0f : c.params[1];
+        if (c.kernel == compiler::Kernel::Map && c.fn == ScalarFn::Relu)
+            s.act = rt::Act::Relu;
+        else if (c.kernel == compiler::Kernel::Map && c.fn == ScalarFn::LeakyRelu)
+            s.act = rt::Act::LeakyRelu;
+        else if (c.kernel == compiler::Kernel::Map && c.fn == ScalarFn::Sigmoid)
+            s.act = rt::Act::Sigmoid;
+        else if (c.kernel == compiler::Kernel::Map && c.fn == ScalarFn::Tanh)
+            s.act = rt::Act::Tanh;
+        else if (c.kernel == compiler::Kernel::Map && c.fn == ScalarFn::Elu)
+            s.act = rt::Act::Elu;
+        else if (c.kernel == compiler::Kernel::Map && c.fn == ScalarFn::Clip)
+            s.act = rt::Act::Clip;
+        else if (c.kernel == compiler::Kernel::Map && c.fn == ScalarFn::HardSwish)
+            s.act = rt::Act::HardSwish;
+        else if (c.kernel == compiler::Kernel::Zip && c.fn == ScalarFn::Add && step.inputs.size() == 2) {
+            // The operand that is not the chained box (that one is y itself, in place).
+            const bool chainedFirst = step.inputs[0].data == reinterpret_cast<unsigned char*>(y.data);
+            others[n] = as<float>(step.inputs[chainedFirst ? 1 : 0]);
+            s.act = rt::Act::Add;
+            s.other = &others[n];
+        } else {
+            break;
+        }
+        ++n;
+    }
+    return rt::convPostOps(y, steps, n, out);
+}
+
 bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
               const rt::View<float>* b, const compiler::KernelCall& call, std::int64_t weightsKey,
-              DnnlConvCache& cache) {
+              DnnlConvCache& cache, const std::vector<PreparedCompute>* epilogue,
+              std::size_t* stepsDone) {
     if (!dnnlConvSuits(call))
         return false;
     oneDnnOnThisThreadOnly();
-    return cache.run(y, x, w, b, windowOf(call), call.group, weightsKey);
+    rt::ConvPostOp posts[rt::kMaxConvPostOps];
+    const int n = epilogue ? convPostOps(*epilogue, y, posts) : 0;
+    if (!cache.run(y, x, w, b, windowOf(call), call.group, weightsKey, posts, n))
+        return false;
+    if (stepsDone)
+        *stepsDone = static_cast<std::size_t>(n);
+    return true;
 }
 
 } // namespace strata::runtime

@@ -7,8 +7,11 @@
 
 #include "compiler/emit/KernelCall.h"
 #include "compiler/emit/cpp/strata_rt.h"
+#include "runtime/Prepared.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace strata::runtime {
 
@@ -28,8 +31,18 @@ bool dnnlConvSuits(const compiler::KernelCall& call);
 // tensor (its packed tiles are cached), or is negative when the weights may change between
 // calls. Returns false, having written nothing, where the boxes do not hold what the output box
 // reads or oneDNN offers no fast kernel for the shape; the caller falls back.
+// `epilogue`: the compute's fused steps (Prepared.h); the longest prefix of them oneDNN has
+// post-ops for runs inside the convolution, and `stepsDone` says how many (the caller runs the
+// rest). Null: none.
 bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
               const rt::View<float>* b, const compiler::KernelCall& call, std::int64_t weightsKey,
-              DnnlConvCache& cache);
+              DnnlConvCache& cache, const std::vector<PreparedCompute>* epilogue = nullptr,
+              std::size_t* stepsDone = nullptr);
+
+// The longest prefix of `epilogue` that oneDNN runs as post-ops on y (strata_rt's convPostOps:
+// activations it has an eltwise kind for, and one Add of a box laid out as y's, the sum post-op).
+// Returns how many were written to `out`.
+int convPostOps(const std::vector<PreparedCompute>& epilogue, const rt::View<float>& y,
+                rt::ConvPostOp* out);
 
 } // namespace strata::runtime

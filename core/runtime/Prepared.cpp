@@ -206,6 +206,11 @@ class Preparer {
                 prepared.outputs.push_back(view(in, v, scratch, ok));
         if (call.kernel == compiler::Kernel::Reference)
             reference(in, call, prepared, ok);
+        for (const compiler::KernelCall& step : call.epilogue) {
+            PreparedCompute& bound = prepared.epilogue.emplace_back();
+            bind(in, step, bound, ok);
+            bound.call = step;
+        }
     }
 
     // What the reference evaluator needs beyond the operand views: the op and the constants the

@@ -53,6 +53,8 @@ struct PreparedCompute {
     std::shared_ptr<const ResizePlan> resize; // Resize only (ResizeKernel.h)
     // Conv2d: the weight value's id when it is a constant (its packed tiles are kept), else -1.
     std::int64_t constantWeights = -1;
+    // A fused epilogue (call.epilogue): per step a Map or Zip over views in place on `output`.
+    std::vector<PreparedCompute> epilogue;
 };
 
 struct PreparedInstruction {

@@ -140,7 +140,7 @@ bool ProgramListingModel::isHighlighted(int row) const {
         return false;
     const Instruction& in = instructionAt(row);
     if (m_highlight.op)
-        return in.from.op == *m_highlight.op;
+        return in.computes(*m_highlight.op); // its own op or a fused epilogue's
     return in.from.block == m_highlight.block;
 }
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 namespace strata::compiler {
 namespace {
 
@@ -34,6 +36,13 @@ std::string where(const Instruction& in, const ir::Graph& g) {
     return out;
 }
 
+// The listing's name of a step: the op type in lower case ("relu", "hardswish", "add").
+std::string epilogueName(const std::string& opType) {
+    std::string out = opType;
+    for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+}
+
 std::string line(const Instruction& in, const Program& p, const ir::Graph& g) {
     return fmt::format("i{:06}  {}", in.id, instructionText(in, p, g));
 }
@@ -53,9 +62,21 @@ std::string instructionText(const Instruction& in, const Program& p, const ir::G
         std::string outs, ins;
         for (const Operand& o : c->outputs) outs += (outs.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);
         for (const Operand& o : c->inputs) ins += (ins.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);
+        // A fused epilogue: "+relu +add(scratch.0+0x2000[1x64x7x7])", each step in order.
+        std::string steps;
+        double flops = c->flops;
+        for (const EpilogueStep& s : c->epilogue) {
+            steps += " +" + epilogueName(s.opType);
+            std::string others;
+            for (const Operand& o : s.others) others += (others.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);
+            if (!others.empty()) steps += "(" + others + ")";
+            flops += s.flops;
+        }
+        std::string fused;
+        for (const EpilogueStep& s : c->epilogue) fused += " +" + g.op(s.op).name;
         // An accumulating compute adds to its output: "+<-".
-        return fmt::format("{:<8} {} {} {}  ; {} FLOP · {}", c->opType, outs,
-                           c->accumulate ? "+<-" : "<-", ins, formatCount(c->flops), where(in, g));
+        return fmt::format("{:<8} {} {} {}{}  ; {} FLOP · {}{}", c->opType, outs, c->accumulate ? "+<-" : "<-", ins,
+                           steps, formatCount(flops), where(in, g), fused);
     }
     return fmt::format("{:<8} b{}", "barrier", std::get<Barrier>(in.body).id);
 }

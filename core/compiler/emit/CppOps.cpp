@@ -61,6 +61,12 @@ class Printer {
             if (c.slicesChannels() || c.accumulate)
                 call(fmt::format("rt::conv2dSlice(y0, x0, x1, {}, {}, {})", optional(2),
                                  windowText(c), c.accumulate));
+            else if (!c.epilogue.empty())
+                call(fmt::format("rt::conv2d(y0, x0, x1, {}, {}, {}, {}, {})", optional(2), windowText(c), c.group,
+                                 c.inputs[1].value.valid() && m_g.value(c.inputs[1].value).isConstant
+                                     ? static_cast<std::int64_t>(c.inputs[1].value.index)
+                                     : -1,
+                                 epilogueSteps()));
             else if (c.inputs[1].value.valid() && m_g.value(c.inputs[1].value).isConstant)
                 call(fmt::format("rt::conv2d(y0, x0, x1, {}, {}, {}, {})", optional(2),
                                  windowText(c), c.group, c.inputs[1].value.index));
@@ -133,6 +139,9 @@ class Printer {
             reference();
             break;
         }
+        // Other kernels' epilogues run after them (a convolution's runs in its call).
+        if (!c.epilogue.empty() && c.kernel != Kernel::Conv2d)
+            call(fmt::format("rt::epilogue(y0, {})", epilogueSteps()));
         return std::move(m_lines);
     }
 
@@ -205,6 +214,46 @@ class Printer {
         m_lines.push_back(
             fmt::format("const float* const weight[] = {{{}}};", fmt::join(weightNames, ", ")));
         call("rt::resize(y0, x0, taps, index, weight)");
+    }
+
+    // A fused epilogue as strata_rt's steps, "{{rt::Act::Add, 0.0f, 0.0f, &e0}, {rt::Act::Relu}}",
+    // declaring each step's further operand (e0, e1, ...) first.
+    std::string epilogueSteps() {
+        std::vector<std::string> steps;
+        for (std::size_t i = 0; i < m_c.epilogue.size(); ++i) {
+            const KernelCall& step = m_c.epilogue[i];
+            const std::string act = actName(step.fn);
+            if (step.kernel == Kernel::Map) {
+                std::vector<std::string> params;
+                for (float p : step.params) params.push_back(floatLiteral(p));
+                steps.push_back(params.empty() ? "{" + act + "}"
+                                               : fmt::format("{{{}, {}}}", act, fmt::join(params, ", ")));
+                continue;
+            }
+            // A Zip: the operand not at the output box is the further one.
+            const bool chainedFirst = step.inputs[0].offset == m_c.outputs[0].offset && step.inputs[0].present;
+            const std::string other = "e" + std::to_string(i);
+            declare(other, step.inputs[chainedFirst ? 1 : 0]);
+            steps.push_back(fmt::format("{{{}, 0.0f, 0.0f, &{}{}}}", act, other, chainedFirst ? "" : ", true"));
+        }
+        return fmt::format("{{{}}}", fmt::join(steps, ", "));
+    }
+
+    static std::string actName(ScalarFn fn) {
+        switch (fn) {
+        case ScalarFn::Relu: return "rt::Act::Relu";
+        case ScalarFn::LeakyRelu: return "rt::Act::LeakyRelu";
+        case ScalarFn::Sigmoid: return "rt::Act::Sigmoid";
+        case ScalarFn::Tanh: return "rt::Act::Tanh";
+        case ScalarFn::Elu: return "rt::Act::Elu";
+        case ScalarFn::Clip: return "rt::Act::Clip";
+        case ScalarFn::HardSwish: return "rt::Act::HardSwish";
+        case ScalarFn::HardSigmoid: return "rt::Act::HardSigmoid";
+        case ScalarFn::Add: return "rt::Act::Add";
+        case ScalarFn::Sub: return "rt::Act::Sub";
+        case ScalarFn::Mul: return "rt::Act::Mul";
+        default: return "rt::Act::Relu"; // FuseEpilogues folds none other (EpilogueRule.h)
+        }
     }
 
     std::string optional(std::size_t i) const { return m_c.hasInput(i) ? "&x" + std::to_string(i) : "nullptr"; }

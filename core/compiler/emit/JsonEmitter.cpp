@@ -47,6 +47,14 @@ Json programToJson(const Program& p, const ir::Graph& g) {
                       {"outputs", operands(c->outputs, g)}});
             if (c->accumulate)
                 j["accumulate"] = true; // adds to its outputs (an input-channel slice)
+            if (!c->epilogue.empty()) {
+                // Elementwise ops run on the output box in place, in order (docs/ISA.md).
+                Json steps = Json::array();
+                for (const EpilogueStep& s : c->epilogue)
+                    steps.push_back({{"op", g.op(s.op).name}, {"op_type", s.opType}, {"flops", s.flops},
+                                     {"input", g.value(s.input).name}, {"others", operands(s.others, g)}});
+                j["epilogue"] = std::move(steps);
+            }
         } else {
             j["barrier"] = std::get<Barrier>(in.body).id;
         }

@@ -673,8 +673,45 @@ std::string refusalText(const ir::Op& op, const std::string& reason) {
 
 } // namespace
 
+namespace {
+
+// The op's own kernel writing the final box, then each step on it in place.
+Expected<KernelCall> lowerFused(const ir::Graph& graph, const ir::Op& op, const Compute& compute) {
+    if (compute.outputs.size() != 1 || op.outputs.empty())
+        return error(fmt::format("{} '{}': a fused epilogue needs one output", op.type, op.name),
+                     Location{.node = op.name});
+    const Operand& box = compute.outputs[0];
+    Compute plain = compute;
+    plain.epilogue.clear();
+    plain.outputs[0].value = op.outputs[0];
+    auto call = lowerFast(graph, op, plain);
+    if (!call)
+        return call;
+    for (const EpilogueStep& s : compute.epilogue) {
+        const ir::Op& stepOp = graph.op(s.op);
+        Compute step;
+        step.opType = s.opType;
+        step.inputs.push_back({s.input, box.region, box.offset});
+        step.inputs.insert(step.inputs.end(), s.others.begin(), s.others.end());
+        step.outputs.push_back({stepOp.outputs.empty() ? ir::ValueId{} : stepOp.outputs[0], box.region, box.offset});
+        auto lowered = lowerFast(graph, stepOp, step);
+        if (!lowered)
+            return lowered;
+        if (lowered->kernel != Kernel::Map && lowered->kernel != Kernel::Zip)
+            return error(fmt::format("{} '{}' cannot run as an epilogue: its kernel is no Map or Zip", stepOp.type,
+                                     stepOp.name),
+                         Location{.node = stepOp.name});
+        call->epilogue.push_back(std::move(*lowered));
+    }
+    return call;
+}
+
+} // namespace
+
 Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op,
                                   const Compute& compute) {
+    if (!compute.epilogue.empty())
+        return lowerFused(graph, op, compute);
     auto fast = lowerFast(graph, op, compute);
     if (fast)
         return fast;

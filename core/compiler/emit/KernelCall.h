@@ -115,6 +115,9 @@ struct KernelCall {
     bool keepDims = true;                 // Reduce
     std::string whyReference;             // Reference: why no strata_rt kernel covers it
     bool accumulate = false;              // Conv2d: add to y (a later input-channel slice)
+    // A fused epilogue (Compute::epilogue): per step, a Map or Zip whose views of the chained
+    // value and of its own output are both output 0's box (in place, after the kernel).
+    std::vector<KernelCall> epilogue;
 
     bool hasInput(std::size_t i) const { return i < inputs.size() && inputs[i].value.valid(); }
     // Conv2d over a slice of its input channels (x's box holds fewer than all; group 1): the
@@ -124,7 +127,9 @@ struct KernelCall {
 
 // Resolves `compute` (of `op`, a member of `graph`) to strata_rt's kernel for it; where none
 // covers this use of the op and the reference evaluator supports it, to Kernel::Reference.
-// Otherwise an error naming the op and why (the reference evaluator's reason).
+// Otherwise an error naming the op and why (the reference evaluator's reason). A compute with
+// an epilogue lowers to its op's fast kernel (writing output 0's box) with a Map or Zip per
+// step, or to an error.
 Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op, const Compute& compute);
 
 // Why the host runtime cannot run `op` at all (empty when it can): neither a strata_rt kernel

@@ -2,6 +2,7 @@
 
 #include "base/Units.h"
 #include "compiler/BlockChunk.h"
+#include "compiler/passes/FuseEpilogues.h"
 #include "compiler/CompileCache.h"
 #include "tiling/SlotPacking.h"
 
@@ -228,6 +229,19 @@ class BlockWriter {
                 if (block.coreOfTile[t] == core) mine.push_back(t);
             emitCore(block, core, mine, residentAt, residentBytes, slotBytes, layouts, broadcast);
         }
+        fuseChunkEpilogues();
+    }
+
+    // Elementwise ops folded into the computes they follow (FuseEpilogues.h), ids renumbered.
+    void fuseChunkEpilogues() {
+        std::vector<std::vector<InstrId>> streams(static_cast<std::size_t>(m_t.cores()));
+        for (const Instruction& in : m_out.instructions)
+            streams[static_cast<std::size_t>(in.core)].push_back(in.id);
+        const std::vector<std::int64_t> newId = fuseEpilogues(m_out.instructions, streams, m_t.workingMemory, m_g);
+        for (std::size_t core = 0; core < streams.size(); ++core)
+            m_out.instructionsOf[core] = static_cast<std::uint32_t>(streams[core].size());
+        for (Chunk::DramSide& side : m_out.dramSides)
+            side.instruction = static_cast<std::uint32_t>(newId[side.instruction]);
     }
 
   private:

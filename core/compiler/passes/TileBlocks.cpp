@@ -1,13 +1,15 @@
 #include "compiler/passes/TileBlocks.h"
 
 #include "compiler/CompileCache.h"
+#include "tiling/SlotPacking.h"
 
 #include <algorithm>
 
 namespace strata::compiler {
 namespace {
 
-BlockTiles planBlock(const ir::Graph& graph, const schedule::Block& block, const tiling::TileGrid& grid) {
+BlockTiles planBlock(const ir::Graph& graph, const schedule::Block& block, const tiling::TileGrid& grid,
+                     std::uint64_t workingBytes) {
     BlockTiles plan;
     tiling::BlockTiler tiler(graph, block.ops);
     for (std::int64_t t = 0; t < grid.tileCount(); ++t) plan.tiles.push_back(tiler.planTile(grid, t));
@@ -21,8 +23,13 @@ BlockTiles planBlock(const ir::Graph& graph, const schedule::Block& block, const
         }
         if (everyTileWhole) plan.resident.push_back(in);
     }
+    // Fused epilogues may grow a slot into what working memory has left for two of them (the
+    // most buffering there is), whatever this block's buffering: the plan is cached without it.
+    std::uint64_t residentBytes = 0;
+    for (ir::ValueId v : plan.resident) residentBytes += tiling::sramAligned(graph.value(v).bytes());
+    const std::uint64_t room = workingBytes > residentBytes ? (workingBytes - residentBytes) / 2 : 0;
     for (const tiling::TilePlan& tile : plan.tiles) {
-        plan.layouts.push_back(layoutTile(graph, tile, plan.resident));
+        plan.layouts.push_back(layoutTile(graph, tile, plan.resident, room));
         plan.slotBytes = std::max(plan.slotBytes, plan.layouts.back().extent);
     }
     return plan;
@@ -44,7 +51,7 @@ void tileBlocks(CompileState& state) {
         tiled.block = block;
         tiled.buffering = std::clamp(block.buffering, 1, 2);
         tiled.grid = analysed->cost.grid;
-        auto make = [&] { return planBlock(state.graph, block, tiled.grid); };
+        auto make = [&] { return planBlock(state.graph, block, tiled.grid, state.target.workingMemoryBytes()); };
         tiled.plan = state.cache ? state.cache->tiles(block.ops, tiled.grid, make)
                                  : std::make_shared<const BlockTiles>(make());
         state.blocks.push_back(std::move(tiled));

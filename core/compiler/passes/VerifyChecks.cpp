@@ -72,6 +72,7 @@ void CoreChecker::compute(const Instruction& in, const Compute& c) {
             report("reads '" + m_g.value(o.value).name + "' before its load was waited (or after it was overwritten)",
                    in.id, "read");
     }
+    if (!c.epilogue.empty()) epilogue(in, c);
     for (const Operand& o : c.outputs) {
         Range r = rangeOf(o, elementBytes(o.value));
         if (r.end > m_capacity) report("result beyond the working memory", in.id, "overflow");
@@ -83,6 +84,40 @@ void CoreChecker::compute(const Instruction& in, const Compute& c) {
         overwrite(r, in.id);
         m_ready.emplace_back(o.value.index, r);
     }
+}
+
+// A fused epilogue: each step reads the previous one's output (the op's first), its further
+// operands are ready, and the box it runs on in place is none the compute reads.
+void CoreChecker::epilogue(const Instruction& in, const Compute& c) {
+    if (!in.from.op.valid() || c.outputs.size() != 1) {
+        report("has an epilogue but no op or not one output", in.id, "epilogue");
+        return;
+    }
+    ir::ValueId chained = m_g.op(in.from.op).outputs.empty() ? ir::ValueId{} : m_g.op(in.from.op).outputs[0];
+    for (const EpilogueStep& s : c.epilogue) {
+        const ir::Op& op = m_g.op(s.op);
+        if (s.input != chained || std::find(op.inputs.begin(), op.inputs.end(), s.input) == op.inputs.end() ||
+            op.outputs.empty()) {
+            report("epilogue step " + op.name + " does not read the previous step's output", in.id, "epilogue");
+            return;
+        }
+        for (const Operand& o : s.others) {
+            Range r = rangeOf(o, elementBytes(o.value));
+            if (r.end > m_capacity) report("operand beyond the working memory", in.id, "overflow");
+            if (!covered(o.value, r))
+                report("reads '" + m_g.value(o.value).name + "' before its load was waited (or after it was overwritten)",
+                       in.id, "read");
+        }
+        chained = op.outputs[0];
+    }
+    const Operand& out = c.outputs[0];
+    const Range written = rangeOf(out, elementBytes(out.value));
+    if (out.value != chained)
+        report("its output is not its last epilogue step's", in.id, "epilogue");
+    for (const Operand& o : c.inputs)
+        if (rangeOf(o, elementBytes(o.value)).overlaps(written))
+            report("its epilogue writes over '" + m_g.value(o.value).name + "', which the compute reads", in.id,
+                   "epilogue");
 }
 
 void CoreChecker::barrier(const Instruction& in) {

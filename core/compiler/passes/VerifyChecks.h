@@ -102,6 +102,7 @@ class CoreChecker {
     }
 
     void compute(const Instruction& in, const Compute& c);
+    void epilogue(const Instruction& in, const Compute& c);
     void barrier(const Instruction& in);
 
     const Program& m_p;

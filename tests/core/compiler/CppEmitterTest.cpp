@@ -281,6 +281,37 @@ TEST(CppEmitter, SlicedConvolutionReproducesTheReference) {
     expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
 }
 
+// Fused epilogues (compiler/passes/FuseEpilogues.h): a convolution's residual add and Relu, a
+// pointwise one's Clip and a Gemm's Sigmoid, each one statement under its assembly line, in the
+// plain build and the oneDNN build (post-ops), threaded.
+TEST(CppEmitter, FusedEpiloguesReproduceTheReference) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 8, 9, 9] X, float[8, 8, 3, 3] W, float[8] B, float[1, 8, 9, 9] R, float[8, 8, 1, 1] P, float[648, 6] G) => (float[1, 6] Y) <float lo = {0.0}, float hi = {6.0}> {
+    C = Conv <pads = [1, 1, 1, 1]> (X, W, B)
+    A = Add (C, R)
+    E = Relu (A)
+    Q = Conv (E, P)
+    K = Clip (Q, lo, hi)
+    F = Flatten (K)
+    M = Gemm (F, G)
+    Y = Sigmoid (M)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const compiler::Program p = compileWith(*m->graph, presetTarget("host"), Strategy::FuseMax);
+    std::size_t fused = 0;
+    for (const auto& in : p.instructions)
+        if (const auto* c = std::get_if<compiler::Compute>(&in.body)) fused += c->epilogue.size();
+    ASSERT_GE(fused, 3u); // the Add, the Relu and the Clip at least
+    auto cpp = compiler::emitCpp(p, *m->graph);
+    ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
+    EXPECT_NE(cpp->source.find("{rt::Act::Relu}"), std::string::npos);
+    EXPECT_NE(cpp->source.find(" +add("), std::string::npos); // the assembly line above it
+    expectMatchesReference(*m->graph, p);
+    expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL -DSTRATA_THREADS");
+}
+
 // Ops strata_rt has no kernel for (Hardmax; comparisons, Cast and CumSum on integers) and a use
 // it does not cover (a 1-D convolution) run in generated code on the reference evaluator's
 // kernels, which the file then carries (only their families): fused and cut into tiles by a

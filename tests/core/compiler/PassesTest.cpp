@@ -80,11 +80,12 @@ TEST_F(PassesTest, InsertTransfersWritesLoadsWaitsComputesStores) {
     ASSERT_FALSE(state.failed()) << test::joined(state.diagnostics);
     const Program& p = state.program;
     ASSERT_EQ(p.streams.size(), 8u);
-    // Core 0: W1, W2 (resident), X rows, waits, 4 computes, a store of Y and its wait.
+    // Core 0: W1, W2 (resident), X rows, waits, 2 computes (each Conv with its Relu fused, as
+    // an epilogue), a store of Y and its wait.
     std::vector<std::string> kinds;
     for (InstrId id : p.streams[0]) kinds.push_back(instrKindName(p.instructions[id].kind()));
     EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "transfer"), 4);
-    EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "compute"), 4);
+    EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "compute"), 2);
     EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "wait"), 4);
     EXPECT_TRUE(p.streams[1].empty()); // cores without tiles stay idle (no barrier needed here)
     // The first compute comes after the waits on X and W1.
@@ -92,6 +93,8 @@ TEST_F(PassesTest, InsertTransfersWritesLoadsWaitsComputesStores) {
     EXPECT_EQ(kinds[static_cast<std::size_t>(firstCompute) - 1], "wait");
     const auto& conv = std::get<Compute>(p.instructions[p.streams[0][static_cast<std::size_t>(firstCompute)]].body);
     EXPECT_EQ(conv.opType, "Conv");
+    ASSERT_EQ(conv.epilogue.size(), 1u);
+    EXPECT_EQ(conv.epilogue[0].opType, "Relu");
     EXPECT_EQ(conv.outputs[0].region[2], (tiling::Interval{0, 5})); // A rows [0,5) for Y rows [0,4)
     // Stores carry Y's slice exactly.
     for (const Instruction& in : p.instructions)

@@ -30,7 +30,10 @@ TEST(Pipeline, EverySampleTargetAndStrategyCompilesAndVerifies) {
                 // Every op of the model is computed at least once.
                 std::vector<bool> computed(g->ops.size(), false);
                 for (const Instruction& in : p.instructions)
-                    if (in.kind() == InstrKind::Compute) computed[in.from.op.index] = true;
+                    if (const auto* c = std::get_if<Compute>(&in.body)) {
+                        computed[in.from.op.index] = true;
+                        for (const EpilogueStep& step : c->epilogue) computed[step.op.index] = true; // fused
+                    }
                 EXPECT_TRUE(std::all_of(computed.begin(), computed.end(), [](bool b) { return b; }));
                 // Instruction ids are their positions; streams list each instruction once.
                 std::size_t listed = 0;

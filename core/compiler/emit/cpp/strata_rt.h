@@ -293,6 +293,45 @@ inline float max_(float a, float b) { return std::isnan(a) || std::isnan(b) ? NA
 inline float min_(float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
 inline float prelu(float x, float slope) { return x >= 0 ? x : slope * x; }
 
+// --- fused epilogues ---------------------------------------------------------------------------
+
+// One step of a fused epilogue (docs/CODEGEN.md): an elementwise op run in place on a compute's
+// output box y right after it, while the box is in cache. An activation of y, or y combined with
+// `other` (a box of y's coordinates, or broadcast to them): add(y, other), or, for Sub and Mul,
+// with y second when `otherFirst`.
+enum class Act : int { Relu, LeakyRelu, Sigmoid, Tanh, Elu, Clip, HardSwish, HardSigmoid, Add, Sub, Mul };
+struct EpilogueStep {
+    Act act = Act::Relu;
+    float alpha = 0, beta = 0; // LeakyRelu, Elu {alpha}; Clip {lo, hi}; HardSigmoid {alpha, beta}
+    const View<float>* other = nullptr;
+    bool otherFirst = false;
+};
+
+// Runs steps [first, count) on y in place.
+inline void epilogue(const View<float>& y, const EpilogueStep* steps, int count, int first = 0) {
+    for (int i = first; i < count; ++i) {
+        const EpilogueStep& s = steps[i];
+        const View<float>& a = s.other && s.otherFirst ? *s.other : y;
+        const View<float>& b = s.other && s.otherFirst ? y : (s.other ? *s.other : y);
+        switch (s.act) {
+        case Act::Relu: map(y, y, relu); break;
+        case Act::LeakyRelu: map(y, y, LeakyRelu{s.alpha}); break;
+        case Act::Sigmoid: map(y, y, sigmoid); break;
+        case Act::Tanh: map(y, y, tanh_); break;
+        case Act::Elu: map(y, y, Elu{s.alpha}); break;
+        case Act::Clip: map(y, y, Clip{s.alpha, s.beta}); break;
+        case Act::HardSwish: map(y, y, hardSwish); break;
+        case Act::HardSigmoid: map(y, y, HardSigmoid{s.alpha, s.beta}); break;
+        case Act::Add: zip(y, a, b, add); break;
+        case Act::Sub: zip(y, a, b, sub); break;
+        case Act::Mul: zip(y, a, b, mul); break;
+        }
+    }
+}
+inline void epilogue(const View<float>& y, std::initializer_list<EpilogueStep> steps) {
+    epilogue(y, steps.begin(), static_cast<int>(steps.size()));
+}
+
 // --- convolution and pooling (N, C, H, W) ----------------------------------------------------
 
 struct Window2d {
@@ -310,16 +349,30 @@ namespace strata_rt {
 // y[n, m, oh, ow] = b[m] + sum over the group's channels and taps of x * w; taps in the padding
 // read zero.
 // `constantWeights` names constant weights (a library build keeps them packed), or is -1.
+// `steps`: a fused epilogue run on y after it (a library build runs what oneDNN can as post-ops).
+inline void conv2dLoops(const View<float>& y, const View<float>& x, const View<float>& w,
+                        const View<float>* b, const Window2d& win, i64 group);
 inline void conv2d(const View<float>& y, const View<float>& x, const View<float>& w,
-                   const View<float>* b, const Window2d& win, i64 group, i64 constantWeights = -1) {
+                   const View<float>* b, const Window2d& win, i64 group, i64 constantWeights = -1,
+                   std::initializer_list<EpilogueStep> steps = {}) {
+    const int count = static_cast<int>(steps.size());
 #ifdef STRATA_RT_DNNL
     static thread_local DnnlConvolutions direct;
-    if (direct.run(y, x, w, b, win, group, constantWeights) ||
-        conv2dAsProduct(y, x, w, b, win, group))
-        return;
+    ConvPostOp posts[kMaxConvPostOps];
+    const int done = convPostOps(y, steps.begin(), count, posts);
+    if (direct.run(y, x, w, b, win, group, constantWeights, posts, done))
+        return epilogue(y, steps.begin(), count, done);
+    if (conv2dAsProduct(y, x, w, b, win, group))
+        return epilogue(y, steps.begin(), count);
 #else
     (void)constantWeights;
 #endif
+    conv2dLoops(y, x, w, b, win, group);
+    epilogue(y, steps.begin(), count);
+}
+
+inline void conv2dLoops(const View<float>& y, const View<float>& x, const View<float>& w,
+                        const View<float>* b, const Window2d& win, i64 group) {
     const i64 cinPerGroup = w.full[1];
     const i64 coutPerGroup = y.full[1] / group;
     i64 yi[4], xi[4], wi[4], bi[1];

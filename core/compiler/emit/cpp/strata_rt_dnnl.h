@@ -25,6 +25,55 @@ namespace strata_rt {
 // layout and the result back. One object per thread: it keeps a primitive per tile shape,
 // constant weight tiles packed once (by the caller's key for the weights), and, for tiles of
 // output channels over the same input bytes, the reordered input.
+// A fused epilogue step as a oneDNN post-op on the convolution's output while it is in cache:
+// an eltwise kind with its alpha and beta, or (sum) adding `addend`, a box laid out as the
+// output's (the same extents and strides). At most one sum.
+struct ConvPostOp {
+    bool sum = false;
+    dnnl::algorithm eltwise = dnnl::algorithm::undef;
+    float alpha = 0, beta = 0;
+    const float* addend = nullptr;
+};
+constexpr int kMaxConvPostOps = 8;
+
+// The longest prefix of a fused epilogue that oneDNN runs as post-ops on y: the activations it
+// has an eltwise kind for and one add of a box laid out as y's (the sum). Returns its length.
+inline int convPostOps(const View<float>& y, const EpilogueStep* steps, int count,
+                       ConvPostOp* out) {
+    int n = 0;
+    bool summed = false;
+    for (; n < count && n < kMaxConvPostOps; ++n) {
+        const EpilogueStep& s = steps[n];
+        ConvPostOp& op = out[n];
+        op = {};
+        op.alpha = s.alpha;
+        op.beta = s.beta;
+        switch (s.act) {
+        case Act::Relu: op.eltwise = dnnl::algorithm::eltwise_relu; op.alpha = 0; break;
+        case Act::LeakyRelu: op.eltwise = dnnl::algorithm::eltwise_relu; break;
+        case Act::Sigmoid: op.eltwise = dnnl::algorithm::eltwise_logistic; break;
+        case Act::Tanh: op.eltwise = dnnl::algorithm::eltwise_tanh; break;
+        case Act::Elu: op.eltwise = dnnl::algorithm::eltwise_elu; break;
+        case Act::Clip: op.eltwise = dnnl::algorithm::eltwise_clip; break;
+        case Act::HardSwish: op.eltwise = dnnl::algorithm::eltwise_hardswish; break;
+        case Act::Add: {
+            bool sameBox = !summed && s.other && s.other->rank == y.rank;
+            for (int d = 0; sameBox && d < y.rank; ++d)
+                sameBox = s.other->ext[d] == y.ext[d] && s.other->lo[d] == y.lo[d] &&
+                          s.other->stride[d] == y.stride[d];
+            if (!sameBox)
+                return n;
+            op.sum = true;
+            op.addend = s.other->data;
+            summed = true;
+            break;
+        }
+        default: return n;
+        }
+    }
+    return n;
+}
+
 class DnnlConvolutions {
   public:
     // Whether oneDNN is this window's faster kernel (docs/RUNTIME.md has the measurements): a
@@ -36,9 +85,12 @@ class DnnlConvolutions {
     // y = conv(x, w) + b on the operand boxes. `weightsKey` names constant weights (their packed
     // tiles are kept), or is negative. False, having written nothing, where the boxes lack what
     // the output box reads or oneDNN has no fast kernel for the shape.
+    // `post`: `posts` epilogue steps applied to the result as post-ops, in order.
     bool run(const View<float>& y, const View<float>& x, const View<float>& w, const View<float>* b,
-             const Window2d& win, i64 group, i64 weightsKey) {
-        if (!suits(win, group) || y.rank != 4 || x.rank != 4 || w.rank != 4)
+             const Window2d& win, i64 group, i64 weightsKey, const ConvPostOp* post = nullptr,
+             int posts = 0) {
+        if (!suits(win, group) || y.rank != 4 || x.rank != 4 || w.rank != 4 || posts < 0 ||
+            posts > kMaxConvPostOps)
             return false;
         const i64 channels = w.full[1];
         const bool wholeTaps = w.lo[1] == 0 && w.ext[1] == channels && w.lo[2] == 0 &&
@@ -59,17 +111,35 @@ class DnnlConvolutions {
             m_engine.emplace(dnnl::engine::kind::cpu, 0);
             m_stream.emplace(*m_engine);
         }
-        const Key key{
+        const std::array<i64, 30> shapeKey{
             y.ext[0],       channels,        rows.size,       cols.size,      y.ext[1],
             y.ext[2],       y.ext[3],        win.kernel[0],   win.kernel[1],  win.stride[0],
             win.stride[1],  win.dilation[0], win.dilation[1], rows.padBefore, rows.padAfter,
             cols.padBefore, cols.padAfter,   x.stride[0],     x.stride[1],    x.stride[2],
             x.stride[3],    y.stride[0],     y.stride[1],     y.stride[2],    y.stride[3],
             w.stride[0],    w.stride[1],     w.stride[2],     w.stride[3],    b ? 1 : 0};
+        Key key;
+        std::copy(shapeKey.begin(), shapeKey.end(), key.begin());
+        key[shapeKey.size()] = posts;
+        const float* addend = nullptr;
+        for (int i = 0; i < posts; ++i) {
+            std::uint32_t alpha = 0, beta = 0;
+            std::memcpy(&alpha, &post[i].alpha, sizeof alpha);
+            std::memcpy(&beta, &post[i].beta, sizeof beta);
+            key[shapeKey.size() + 1 + 2 * static_cast<std::size_t>(i)] =
+                post[i].sum ? -1 : static_cast<i64>(post[i].eltwise);
+            key[shapeKey.size() + 2 + 2 * static_cast<std::size_t>(i)] =
+                static_cast<i64>((std::uint64_t{alpha} << 32) | beta);
+            if (post[i].sum) {
+                if (addend)
+                    return false; // oneDNN takes one sum
+                addend = post[i].addend;
+            }
+        }
         auto [it, created] = m_entries.try_emplace(key);
         Entry& e = it->second;
         if (created)
-            create(e, y, x, w, b, win, rows, cols);
+            create(e, y, x, w, b, win, rows, cols, post, posts);
         if (!e.usable)
             return false;
 
@@ -79,6 +149,17 @@ class DnnlConvolutions {
         dnnl::memory weights = weightsFor(e, &w.at(wi), weightsKey, y.lo[1]);
         if (e.toBlocked)
             reorderInput(e, x, src, y.ext[1] < y.full[1]);
+        if (addend) { // the sum post-op adds to what the destination holds
+            if (e.fromBlocked) {
+                dnnl::memory plainAddend(e.dstPlain, *m_engine, const_cast<float*>(addend));
+                e.addendToBlocked->execute(*m_stream, plainAddend, e.dstBlocked);
+            } else {
+                i64 span = 1;
+                for (int d = 0; d < y.rank; ++d)
+                    span += (y.ext[d] - 1) * y.stride[d];
+                std::memcpy(y.data, addend, static_cast<std::size_t>(span) * sizeof(float));
+            }
+        }
         std::unordered_map<int, dnnl::memory> args{
             {DNNL_ARG_SRC, e.toBlocked ? e.srcBlocked : src},
             {DNNL_ARG_WEIGHTS, weights},
@@ -103,7 +184,9 @@ class DnnlConvolutions {
     }
 
   private:
-    using Key = std::array<i64, 30>; // everything a primitive and its reorders are specialised to
+    // Everything a primitive and its reorders are specialised to: the shapes and strides, then
+    // the post-ops (count, and per step its kind and its alpha and beta bits).
+    using Key = std::array<i64, 31 + 2 * kMaxConvPostOps>;
     using Dims = dnnl::memory::dims;
 
     struct Entry {
@@ -111,7 +194,7 @@ class DnnlConvolutions {
         dnnl::convolution_forward::primitive_desc pd;
         dnnl::convolution_forward conv;
         dnnl::memory::desc srcPlain, dstPlain, weightsPlain, biasPlain;
-        std::optional<dnnl::reorder> toBlocked, fromBlocked;
+        std::optional<dnnl::reorder> toBlocked, fromBlocked, addendToBlocked;
         dnnl::memory srcBlocked, dstBlocked, weightsScratch;
         std::map<std::array<i64, 2>, dnnl::memory> packedWeights; // by (weights key, first channel)
         const float* keptFrom = nullptr; // the input box whose bytes srcBlocked holds reordered
@@ -151,7 +234,8 @@ class DnnlConvolutions {
     // The primitive for one tile shape; an unusable entry when oneDNN has only its reference or
     // gemm implementations for it (no faster than im2col + sgemm).
     void create(Entry& e, const View<float>& y, const View<float>& x, const View<float>& w,
-                const View<float>* b, const Window2d& win, const Span& rows, const Span& cols) {
+                const View<float>* b, const Window2d& win, const Span& rows, const Span& cols,
+                const ConvPostOp* post, int posts) {
         const Dims src{y.ext[0], w.full[1], rows.size, cols.size},
             dst{y.ext[0], y.ext[1], y.ext[2], y.ext[3]};
         const Dims weights{y.ext[1], w.full[1], w.full[2], w.full[3]};
@@ -169,18 +253,29 @@ class DnnlConvolutions {
             const auto algorithm = dnnl::algorithm::convolution_direct;
             const dnnl::memory::desc srcAny(src, f32, any), dstAny(dst, f32, any),
                 weightsAny(weights, f32, any);
+            dnnl::post_ops ops;
+            bool sums = false;
+            for (int i = 0; i < posts; ++i) {
+                if (post[i].sum)
+                    ops.append_sum(1.0f);
+                else
+                    ops.append_eltwise(1.0f, post[i].eltwise, post[i].alpha, post[i].beta);
+                sums = sums || post[i].sum;
+            }
+            dnnl::primitive_attr attr;
+            attr.set_post_ops(ops);
             if (b) {
                 e.biasPlain = plain({y.ext[1]}, {1});
                 e.pd = dnnl::convolution_forward::primitive_desc(
                     dnnl::convolution_forward::desc(kind, algorithm, srcAny, weightsAny,
                                                     e.biasPlain, dstAny, strides, dilates,
                                                     padBefore, padAfter),
-                    *m_engine);
+                    attr, *m_engine);
             } else {
                 e.pd = dnnl::convolution_forward::primitive_desc(
                     dnnl::convolution_forward::desc(kind, algorithm, srcAny, weightsAny, dstAny,
                                                     strides, dilates, padBefore, padAfter),
-                    *m_engine);
+                    attr, *m_engine);
             }
             const std::string impl = e.pd.impl_info_str();
             const bool fast =
@@ -197,6 +292,9 @@ class DnnlConvolutions {
                 e.dstBlocked = dnnl::memory(e.pd.dst_desc(), *m_engine);
                 e.fromBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(
                     *m_engine, e.pd.dst_desc(), *m_engine, e.dstPlain));
+                if (sums)
+                    e.addendToBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(
+                        *m_engine, e.dstPlain, *m_engine, e.pd.dst_desc()));
             }
             e.usable = true;
         } catch (const dnnl::error&) {
