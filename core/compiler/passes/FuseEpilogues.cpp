@@ -78,6 +78,12 @@ class Fuser {
     }
 
     void fuseStream(std::vector<InstrId>& stream, int core) {
+        // Where each tag's transfers are issued: transfers keep their stream positions while
+        // computes fold, so this is built once per stream.
+        m_issues.clear();
+        for (std::size_t k = 0; k < stream.size(); ++k)
+            if (const auto* t = std::get_if<Transfer>(&m_instructions[stream[k]].body))
+                m_issues[t->tag].push_back(k);
         for (std::size_t i = 0; i < stream.size(); ++i) {
             if (m_gone[stream[i]])
                 continue;
@@ -109,10 +115,6 @@ class Fuser {
         const Instruction& producer = m_instructions[stream[at]];
         const Compute& made = std::get<Compute>(producer.body);
         const Operand& out = made.outputs[0];
-        std::unordered_map<int, std::vector<Range>> issued; // tag -> bytes of its last issue here
-        for (std::size_t k = 0; k < at; ++k)
-            if (const auto* t = std::get_if<Transfer>(&m_instructions[stream[k]].body))
-                issued[t->tag] = workingRanges(*t, core);
         const Range outRange = range(out);
         for (std::size_t j = at + 1; j < stream.size(); ++j) {
             Instruction& in = m_instructions[stream[j]];
@@ -121,9 +123,11 @@ class Fuser {
             if (in.kind() == InstrKind::Barrier)
                 return std::nullopt;
             if (const auto* w = std::get_if<Wait>(&in.body)) {
-                // A transfer in flight across the compute's old place must not touch what it reads.
-                if (auto it = issued.find(w->tag); it != issued.end())
-                    for (const Range& r : it->second)
+                // A transfer in flight across the compute's old place (its tag's last issue
+                // before it) must not touch what it reads.
+                if (auto issue = lastIssueBefore(w->tag, at))
+                    for (const Range& r : workingRanges(
+                             std::get<Transfer>(m_instructions[stream[*issue]].body), core))
                         if (overlapsAny(r, reads) || r.overlaps(outRange))
                             return std::nullopt;
                 continue;
@@ -137,6 +141,10 @@ class Fuser {
             auto& c = std::get<Compute>(in.body);
             const bool isReader = in.from.op == reader && in.from.block == producer.from.block &&
                                   in.from.tile == producer.from.tile;
+            // A core computes its tiles one after another: past another tile's compute, the
+            // reader (of the producer's tile) cannot come. Stopping there keeps this linear.
+            if (in.from.block != producer.from.block || in.from.tile != producer.from.tile)
+                return std::nullopt;
             if (!isReader) {
                 for (const Operand& o : c.outputs)
                     if (overlapsAny(range(o), reads) || range(o).overlaps(outRange))
@@ -194,6 +202,17 @@ class Fuser {
 
     // Ids are list positions: the removed computes go, the rest keep their order (the fused
     // compute sits where its last step was, so every stream still issues ids in rising order).
+    // Stream position of the last transfer with `tag` issued before position `at`.
+    std::optional<std::size_t> lastIssueBefore(int tag, std::size_t at) const {
+        const auto it = m_issues.find(tag);
+        if (it == m_issues.end())
+            return std::nullopt;
+        const auto next = std::lower_bound(it->second.begin(), it->second.end(), at);
+        if (next == it->second.begin())
+            return std::nullopt;
+        return *std::prev(next);
+    }
+
     std::vector<std::int64_t> renumber() {
         std::vector<std::int64_t> newId(m_instructions.size(), -1);
         std::vector<Instruction> kept;
@@ -217,6 +236,7 @@ class Fuser {
     const std::string& m_workingMemory;
     const ir::Graph& m_g;
     std::vector<bool> m_gone;
+    std::unordered_map<int, std::vector<std::size_t>> m_issues; // tag -> stream positions
 };
 
 } // namespace
