@@ -200,8 +200,6 @@ class Fuser {
         return j;
     }
 
-    // Ids are list positions: the removed computes go, the rest keep their order (the fused
-    // compute sits where its last step was, so every stream still issues ids in rising order).
     // Stream position of the last transfer with `tag` issued before position `at`.
     std::optional<std::size_t> lastIssueBefore(int tag, std::size_t at) const {
         const auto it = m_issues.find(tag);
@@ -213,6 +211,8 @@ class Fuser {
         return *std::prev(next);
     }
 
+    // Ids are list positions: the removed computes go, the rest keep their order (the fused
+    // compute sits where its last step was, so every stream still issues ids in rising order).
     std::vector<std::int64_t> renumber() {
         std::vector<std::int64_t> newId(m_instructions.size(), -1);
         std::vector<Instruction> kept;
