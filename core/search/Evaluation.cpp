@@ -43,11 +43,11 @@ std::optional<Evaluation> Evaluator::evaluate(const schedule::Schedule& schedule
 std::optional<Evaluation> Evaluator::compileAndEmulate(const schedule::Schedule& schedule,
                                                        Admit admit) {
     if (admit == Admit::WithoutSlicedFusion) {
-        std::vector<Diagnostic> ignored;
-        const schedule::ScheduleAnalysis analysis =
-            schedule::analyzeSchedule(schedule, m_graph, m_target, ignored, &m_cache.analysis());
-        if ((m_leftOut =
-                 fusionForcesSlices(schedule, analysis, m_graph, m_target, m_cache.analysis())))
+        // checkSchedule checks the structure before it tiles, so any candidate is safe here.
+        const schedule::ScheduleCheck check =
+            schedule::checkSchedule(schedule, m_graph, m_target, &m_cache.analysis());
+        if (check.valid() && (m_leftOut = fusionForcesSlices(schedule, check.analysis, m_graph,
+                                                             m_target, m_cache.analysis())))
             return std::nullopt;
     }
     // compile() checks the schedule first (schedule::checkSchedule, its tiling from the cache) and
