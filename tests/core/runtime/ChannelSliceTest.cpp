@@ -2,6 +2,7 @@
 // its input channels (docs/SCHEDULES.md): it compiles, the verifier checks the accumulation, the
 // emulator charges every slice's transfers, and the host run matches the reference evaluation.
 
+#include "TwoCoreTarget.h"
 #include "compiler/CompileState.h"
 #include "compiler/Pipeline.h"
 #include "compiler/passes/Verify.h"
@@ -21,28 +22,7 @@ namespace {
 // Two cores with 4 KiB of working memory each: one output element of the conv below needs
 // 64 channels of a 3x3 box and 64 x 3 x 3 weights, 4.5 KiB, before double buffering.
 target::Target tinyTarget() {
-    target::Target t;
-    t.name = "tiny";
-    t.source = "test";
-    t.clockHz = 1e9;
-    t.coresPerGroup = 2;
-    for (std::size_t c = 0; c < t.throughput.perCycle.size(); ++c)
-        t.throughput.perCycle[c] = 1;
-    t.workingMemory = "scratch";
-    t.mainMemory = "dram";
-    t.memories = {{"dram", target::MemoryKind::Dram, target::Scope::Chip, 1ull << 24, ""},
-                  {"scratch", target::MemoryKind::Sram, target::Scope::Core, 4096, ""}};
-    t.resources = {{"bus", target::Scope::Chip, 16, ""}};
-    t.paths = {{"load", "dram", "scratch", 16, 10, 4, {"bus"}, false, ""},
-               {"store", "scratch", "dram", 16, 10, 4, {"bus"}, false, ""}};
-    return t;
-}
-
-std::string values(int count, float scale) {
-    std::string text;
-    for (int i = 0; i < count; ++i)
-        text += (i ? ", " : "") + std::to_string(scale * float((i * 37) % 23 - 11));
-    return text;
+    return twoCoreTarget("tiny", 4096);
 }
 
 // X[1,64,8,8] -> Conv 3x3 pad 1 (64 -> 8, constant weights and bias) -> Relu -> Y.
@@ -50,7 +30,7 @@ std::shared_ptr<const ir::Graph> wideConv() {
     auto m =
         importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
                    "g (float[1, 64, 8, 8] X) => (float[1, 8, 8, 8] Y) <float[8, 64, 3, 3] W = {" +
-                   values(8 * 64 * 9, 0.01f) + "}, float[8] B = {" + values(8, 0.1f) +
+                   patternValues(8 * 64 * 9, 0.01f) + "}, float[8] B = {" + patternValues(8, 0.1f) +
                    "}> {\n    C = Conv <pads = [1, 1, 1, 1]> (X, W, B)\n    Y = Relu (C)\n}\n");
     EXPECT_TRUE(m) << joined(m.diagnostics());
     return m->graph;

@@ -7,6 +7,7 @@
 // of the unfused graph. The pass's rules: nothing is fused where the intermediate has another
 // reader or is a block output; and the verifier refuses a broken epilogue.
 
+#include "TwoCoreTarget.h"
 #include "compiler/Pipeline.h"
 #include "compiler/passes/Verify.h"
 #include "emulator/Emulator.h"
@@ -25,28 +26,7 @@ namespace {
 
 // Two cores with 256 KiB of working memory each.
 target::Target hostLike() {
-    target::Target t;
-    t.name = "hostlike";
-    t.source = "test";
-    t.clockHz = 1e9;
-    t.coresPerGroup = 2;
-    for (std::size_t c = 0; c < t.throughput.perCycle.size(); ++c)
-        t.throughput.perCycle[c] = 1;
-    t.workingMemory = "scratch";
-    t.mainMemory = "dram";
-    t.memories = {{"dram", target::MemoryKind::Dram, target::Scope::Chip, 1ull << 24, ""},
-                  {"scratch", target::MemoryKind::Sram, target::Scope::Core, 256 * 1024, ""}};
-    t.resources = {{"bus", target::Scope::Chip, 16, ""}};
-    t.paths = {{"load", "dram", "scratch", 16, 10, 4, {"bus"}, false, ""},
-               {"store", "scratch", "dram", 16, 10, 4, {"bus"}, false, ""}};
-    return t;
-}
-
-std::string values(std::int64_t count, float scale) {
-    std::string text;
-    for (std::int64_t i = 0; i < count; ++i)
-        text += (i ? ", " : "") + std::to_string(scale * float((i * 37) % 23 - 11));
-    return text;
+    return twoCoreTarget("hostlike", 256 * 1024);
 }
 
 struct Conv {
@@ -90,9 +70,10 @@ std::shared_ptr<const ir::Graph> graphFor(const Case& p) {
         "    Y = Conv <pads = [1, 1, 1, 1]> (E, W2)\n"
         "}}\n",
         c.channels, c.outputs, kSize, o, c.channels / c.group, c.kernel,
-        values(std::int64_t{c.outputs} * (c.channels / c.group) * c.kernel * c.kernel, 0.02f),
-        values(c.outputs, 0.05f), values(c.outputs, 0.1f),
-        values(4 * std::int64_t{c.outputs} * 9, 0.02f), c.pad, c.stride, c.dilation, c.group,
+        patternValues(std::int64_t{c.outputs} * (c.channels / c.group) * c.kernel * c.kernel,
+                      0.02f),
+        patternValues(c.outputs, 0.05f), patternValues(c.outputs, 0.1f),
+        patternValues(4 * std::int64_t{c.outputs} * 9, 0.02f), c.pad, c.stride, c.dilation, c.group,
         p.epilogue.ops);
     auto m = importText(text);
     EXPECT_TRUE(m) << joined(m.diagnostics()) << "\n" << text;
@@ -180,14 +161,17 @@ INSTANTIATE_TEST_SUITE_P(Combinations, FusedEpilogue, ::testing::ValuesIn(allCas
                                     info.param.epilogue.name;
                          });
 
+// X[1,4,9,9] -> C = Conv 3x3 pad 1 (constant weights), then `rest` (ONNX text lines making Y).
+Expected<model::ImportedModel> convThen(const std::string& rest) {
+    return importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
+                      "g (float[1, 4, 9, 9] X) => (float[1, 4, 9, 9] Y) <float[4, 4, 3, 3] W = {" +
+                      patternValues(144, 0.02f) +
+                      "}> {\n    C = Conv <pads = [1, 1, 1, 1]> (X, W)\n" + rest + "}\n");
+}
+
 // The intermediate has a second reader: nothing is fused, and the Relu stays an instruction.
 TEST(FuseEpiloguesRules, NotFusedWhenTheIntermediateHasAnotherReader) {
-    auto m =
-        importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
-                   "g (float[1, 4, 9, 9] X) => (float[1, 4, 9, 9] Y) <float[4, 4, 3, 3] W = {" +
-                   values(144, 0.02f) +
-                   "}> {\n    C = Conv <pads = [1, 1, 1, 1]> (X, W)\n"
-                   "    E = Relu (C)\n    Y = Add (E, C)\n}\n");
+    auto m = convThen("    E = Relu (C)\n    Y = Add (E, C)\n");
     ASSERT_TRUE(m) << joined(m.diagnostics());
     const target::Target t = hostLike();
     auto compiled = compiler::compile(
@@ -204,12 +188,7 @@ TEST(FuseEpiloguesRules, NotFusedWhenTheIntermediateHasAnotherReader) {
 // The intermediate is a block output (per-op blocks store it for the next block): not fused.
 // In one block it is fused, and the listing and JSON show it.
 TEST(FuseEpiloguesRules, NotFusedAcrossBlocksButShownWhenFused) {
-    auto m =
-        importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
-                   "g (float[1, 4, 9, 9] X) => (float[1, 4, 9, 9] Y) <float[4, 4, 3, 3] W = {" +
-                   values(144, 0.02f) +
-                   "}> {\n    C = Conv <pads = [1, 1, 1, 1]> (X, W)\n"
-                   "    Y = Relu (C)\n}\n");
+    auto m = convThen("    Y = Relu (C)\n");
     ASSERT_TRUE(m) << joined(m.diagnostics());
     const ir::Graph& g = *m->graph;
     const target::Target t = hostLike();
@@ -233,12 +212,7 @@ TEST(FuseEpiloguesRules, NotFusedAcrossBlocksButShownWhenFused) {
 // The verifier refuses an epilogue step that does not read the compute's result, and one whose
 // box is what the compute reads.
 TEST(FuseEpiloguesRules, VerifierRefusesBrokenEpilogues) {
-    auto m =
-        importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
-                   "g (float[1, 4, 9, 9] X) => (float[1, 4, 9, 9] Y) <float[4, 4, 3, 3] W = {" +
-                   values(144, 0.02f) +
-                   "}> {\n    C = Conv <pads = [1, 1, 1, 1]> (X, W)\n"
-                   "    Y = Relu (C)\n}\n");
+    auto m = convThen("    Y = Relu (C)\n");
     ASSERT_TRUE(m) << joined(m.diagnostics());
     const ir::Graph& g = *m->graph;
     const target::Target t = hostLike();
