@@ -22,7 +22,8 @@ SearchRun::SearchRun(const ir::Graph& graph, const target::Target& target,
                      const SearchOptions& options, std::stop_token stop,
                      const ProgressCallback& progress)
     : m_graph(graph), m_target(target), m_options(options), m_stop(std::move(stop)),
-      m_progress(progress), m_pool(graph, target, options.threads, options.reuse), m_random(options.seed),
+      m_progress(progress), m_pool(graph, target, options.threads, options.reuse),
+      m_random(options.seed),
       m_analysis(graph, target), m_start(std::chrono::steady_clock::now()) {
     m_options.batch = std::max(1, m_options.batch);
     m_options.keep = std::max(1, m_options.keep);
