@@ -6,6 +6,7 @@
 #include "runtime/Pool2d.h"
 #include "runtime/ReduceKernel.h"
 #include "runtime/ResizeKernel.h"
+#include "runtime/ViewCast.h"
 
 #include <algorithm>
 #include <cstring>
@@ -16,26 +17,14 @@ namespace {
 
 using compiler::Kernel;
 
-template <class T>
-rt::View<T> as(const rt::View<unsigned char>& v) {
-    rt::View<T> out;
-    out.data = reinterpret_cast<T*>(v.data);
-    out.rank = v.rank;
-    std::memcpy(out.lo, v.lo, sizeof v.lo);
-    std::memcpy(out.ext, v.ext, sizeof v.ext);
-    std::memcpy(out.full, v.full, sizeof v.full);
-    std::memcpy(out.stride, v.stride, sizeof v.stride);
-    return out;
-}
-
 // Kernels that only move elements work on any type of the element's size.
 template <class T>
 void move(const PreparedCompute& p) {
-    const auto y = as<T>(p.output);
+    const auto y = viewAs<T>(p.output);
     const compiler::KernelCall& c = p.call;
     switch (c.kernel) {
     case Kernel::Reshape: {
-        const auto x = as<T>(p.inputs[0]);
+        const auto x = viewAs<T>(p.inputs[0]);
         // The same row-major order: a whole tensor held in both boxes is one copy.
         if (x.count() == y.count() && y.count() == [&] {
                 rt::i64 n = 1;
@@ -47,26 +36,28 @@ void move(const PreparedCompute& p) {
         }
         return reshapeRows(y, x);
     }
-    case Kernel::Transpose: return transposeRows(y, as<T>(p.inputs[0]), c.ints.data());
+    case Kernel::Transpose:
+        return transposeRows(y, viewAs<T>(p.inputs[0]), c.ints.data());
     case Kernel::Concat: {
         std::vector<rt::View<T>> xs;
         xs.reserve(p.inputs.size());
-        for (const auto& x : p.inputs) xs.push_back(as<T>(x));
+        for (const auto& x : p.inputs)
+            xs.push_back(viewAs<T>(x));
         return concatBoxes(y, xs.data(), xs.size(), c.axis);
     }
     case Kernel::Slice: {
         const std::size_t rank = c.ints.size() / 2;
-        return sliceRows(y, as<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank);
+        return sliceRows(y, viewAs<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank);
     }
     case Kernel::Split: {
-        const auto x = as<T>(p.inputs[0]);
+        const auto x = viewAs<T>(p.inputs[0]);
         rt::i64 starts[rt::kMaxRank] = {}, steps[rt::kMaxRank];
         std::fill(steps, steps + rt::kMaxRank, rt::i64{1});
         for (std::size_t k = 0; k < p.outputs.size(); ++k) {
             if (!p.outputs[k].data)
                 continue;
             starts[c.axis] = c.ints[k];
-            sliceRows(as<T>(p.outputs[k]), x, starts, steps);
+            sliceRows(viewAs<T>(p.outputs[k]), x, starts, steps);
         }
         return;
     }
@@ -76,11 +67,11 @@ void move(const PreparedCompute& p) {
 
 template <class T>
 void gatherOf(const PreparedCompute& p) {
-    const auto y = as<T>(p.output), x = as<T>(p.inputs[0]);
+    const auto y = viewAs<T>(p.output), x = viewAs<T>(p.inputs[0]);
     if (p.call.inputs[1].dtype == ir::DType::Int32)
-        rt::gather(y, x, as<std::int32_t>(p.inputs[1]), p.call.axis);
+        rt::gather(y, x, viewAs<std::int32_t>(p.inputs[1]), p.call.axis);
     else
-        rt::gather(y, x, as<std::int64_t>(p.inputs[1]), p.call.axis);
+        rt::gather(y, x, viewAs<std::int64_t>(p.inputs[1]), p.call.axis);
 }
 
 void gatherAny(const PreparedCompute& p) {
@@ -93,8 +84,8 @@ void gatherAny(const PreparedCompute& p) {
 }
 
 template <class T> void whereOf(const PreparedCompute& p) {
-    rt::where(as<T>(p.output), as<std::uint8_t>(p.inputs[0]), as<T>(p.inputs[1]),
-              as<T>(p.inputs[2]));
+    rt::where(viewAs<T>(p.output), viewAs<std::uint8_t>(p.inputs[0]), viewAs<T>(p.inputs[1]),
+              viewAs<T>(p.inputs[2]));
 }
 
 void whereAny(const PreparedCompute& p) {
@@ -121,7 +112,7 @@ void moveAny(const PreparedCompute& p) {
 
 const rt::View<float>* optionalInput(const PreparedCompute& p, std::size_t i, rt::View<float>& storage) {
     if (!p.call.hasInput(i)) return nullptr;
-    storage = as<float>(p.inputs[i]);
+    storage = viewAs<float>(p.inputs[i]);
     return &storage;
 }
 
@@ -165,10 +156,14 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     const compiler::KernelCall& c = p.call;
     rt::View<float> extra;
     switch (c.kernel) {
-    case Kernel::Map: return runMap(as<float>(p.output), as<float>(p.inputs[0]), c);
-    case Kernel::Zip: return runZip(as<float>(p.output), as<float>(p.inputs[0]), as<float>(p.inputs[1]), c);
+    case Kernel::Map:
+        return runMap(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c);
+    case Kernel::Zip:
+        return runZip(viewAs<float>(p.output), viewAs<float>(p.inputs[0]),
+                      viewAs<float>(p.inputs[1]), c);
     case Kernel::Conv2d: {
-        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), w = as<float>(p.inputs[1]);
+        const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
+                   w = viewAs<float>(p.inputs[1]);
         const rt::View<float>* b = optionalInput(p, 2, extra);
         auto convolve = [&](const rt::View<float>& out, const rt::View<float>& in,
                             const rt::View<float>& weights, std::int64_t constantWeights) {
@@ -186,50 +181,58 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
         return;
     }
     case Kernel::Pool2d: {
-        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]);
+        const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]);
         if (!fastPool2d(y, x, windowOf(c), c.isMax, c.countPad, c.ints.data()))
             rt::pool2d(y, x, windowOf(c), c.isMax, c.countPad, c.ints.data());
         return;
     }
-    case Kernel::GlobalPool: return globalPoolPlanes(as<float>(p.output), as<float>(p.inputs[0]), c.isMax);
+    case Kernel::GlobalPool:
+        return globalPoolPlanes(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c.isMax);
     case Kernel::Gemm: {
-        const auto y = as<float>(p.output), a = as<float>(p.inputs[0]), b = as<float>(p.inputs[1]);
+        const auto y = viewAs<float>(p.output), a = viewAs<float>(p.inputs[0]),
+                   b = viewAs<float>(p.inputs[1]);
         const rt::View<float>* bias = optionalInput(p, 2, extra);
         if (!fastGemm(y, a, b, bias, c)) rt::gemm(y, a, b, bias, c.transA, c.transB, c.params[0], c.params[1]);
         return;
     }
     case Kernel::MatMul: {
-        const auto y = as<float>(p.output), a = as<float>(p.inputs[0]), b = as<float>(p.inputs[1]);
+        const auto y = viewAs<float>(p.output), a = viewAs<float>(p.inputs[0]),
+                   b = viewAs<float>(p.inputs[1]);
         if (!fastMatMul(y, a, b)) rt::matmul(y, a, b);
         return;
     }
     case Kernel::BatchNorm: {
-        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), scale = as<float>(p.inputs[1]);
-        const auto bias = as<float>(p.inputs[2]), mean = as<float>(p.inputs[3]), var = as<float>(p.inputs[4]);
+        const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
+                   scale = viewAs<float>(p.inputs[1]);
+        const auto bias = viewAs<float>(p.inputs[2]), mean = viewAs<float>(p.inputs[3]),
+                   var = viewAs<float>(p.inputs[4]);
         if (!fastBatchNorm(y, x, scale, bias, mean, var, c.params[0]))
             rt::batchNorm(y, x, scale, bias, mean, var, c.params[0]);
         return;
     }
     case Kernel::LayerNorm: {
-        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]), scale = as<float>(p.inputs[1]);
+        const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
+                   scale = viewAs<float>(p.inputs[1]);
         const rt::View<float>* bias = optionalInput(p, 2, extra);
         const float epsilon = c.params[0];
         if (!fastLayerNorm(y, x, scale, bias, c.axis, epsilon)) rt::layerNorm(y, x, scale, bias, c.axis, epsilon);
         return;
     }
     case Kernel::Softmax: {
-        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]);
+        const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]);
         if (!fastSoftmax(y, x, c.axis)) rt::softmax(y, x, c.axis);
         return;
     }
     case Kernel::Reduce: {
-        const auto y = as<float>(p.output), x = as<float>(p.inputs[0]);
+        const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]);
         const auto kind = static_cast<rt::Reduce>(c.reduce);
         if (!fastReduce(y, x, c.axesMask, c.keepDims, kind))
             rt::reduce(y, x, c.axesMask, c.keepDims, kind);
         return;
     }
-    case Kernel::Pad: return padBoxes(as<float>(p.output), as<float>(p.inputs[0]), c.ints.data(), c.params[0]);
+    case Kernel::Pad:
+        return padBoxes(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c.ints.data(),
+                        c.params[0]);
     case Kernel::Reshape:
     case Kernel::Transpose:
     case Kernel::Concat:
@@ -240,7 +243,7 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     case Kernel::Where:
         return whereAny(p);
     case Kernel::Resize:
-        return runResize(*p.resize, as<float>(p.output), as<float>(p.inputs[0]));
+        return runResize(*p.resize, viewAs<float>(p.output), viewAs<float>(p.inputs[0]));
     case Kernel::Reference:
         if (fastEinsum(p))
             return;
@@ -257,9 +260,10 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
     for (std::size_t i = stepsDone; i < p.epilogue.size(); ++i) {
         const PreparedCompute& step = p.epilogue[i];
         if (step.call.kernel == Kernel::Map)
-            runMap(as<float>(step.output), as<float>(step.inputs[0]), step.call);
+            runMap(viewAs<float>(step.output), viewAs<float>(step.inputs[0]), step.call);
         else
-            runZip(as<float>(step.output), as<float>(step.inputs[0]), as<float>(step.inputs[1]), step.call);
+            runZip(viewAs<float>(step.output), viewAs<float>(step.inputs[0]),
+                   viewAs<float>(step.inputs[1]), step.call);
     }
 }
 

@@ -1,23 +1,11 @@
 #include "runtime/DnnlConv.h"
 
-#include <omp.h>
+#include "runtime/ViewCast.h"
 
-#include <cstring>
+#include <omp.h>
 
 namespace strata::runtime {
 namespace {
-
-template <class T>
-rt::View<T> as(const rt::View<unsigned char>& v) {
-    rt::View<T> out;
-    out.data = reinterpret_cast<T*>(v.data);
-    out.rank = v.rank;
-    std::memcpy(out.lo, v.lo, sizeof v.lo);
-    std::memcpy(out.ext, v.ext, sizeof v.ext);
-    std::memcpy(out.full, v.full, sizeof v.full);
-    std::memcpy(out.stride, v.stride, sizeof v.stride);
-    return out;
-}
 
 rt::Window2d windowOf(const compiler::KernelCall& call) {
     const auto& w = call.window;
@@ -69,7 +57,7 @@ int convPostOps(const std::vector<PreparedCompute>& epilogue, const rt::View<flo
         else if (c.kernel == compiler::Kernel::Zip && c.fn == ScalarFn::Add && step.inputs.size() == 2) {
             // The operand that is not the chained box (that one is y itself, in place).
             const bool chainedFirst = step.inputs[0].data == reinterpret_cast<unsigned char*>(y.data);
-            others[n] = as<float>(step.inputs[chainedFirst ? 1 : 0]);
+            others[n] = viewAs<float>(step.inputs[chainedFirst ? 1 : 0]);
             s.act = rt::Act::Add;
             s.other = &others[n];
         } else {

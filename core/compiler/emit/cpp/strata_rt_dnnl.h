@@ -118,7 +118,7 @@ class DnnlConvolutions {
             cols.padBefore, cols.padAfter,   x.stride[0],     x.stride[1],    x.stride[2],
             x.stride[3],    y.stride[0],     y.stride[1],     y.stride[2],    y.stride[3],
             w.stride[0],    w.stride[1],     w.stride[2],     w.stride[3],    b ? 1 : 0};
-        Key key;
+        Key key{}; // zeroed: the post-op slots past `posts` are part of the key too
         std::copy(shapeKey.begin(), shapeKey.end(), key.begin());
         key[shapeKey.size()] = posts;
         const float* addend = nullptr;
