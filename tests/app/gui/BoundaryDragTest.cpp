@@ -5,7 +5,7 @@
 
 #include "panels/DiagnosticsPanel.h"
 #include "tabs/GraphTab.h"
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"
 #include "schedule/Edits.h"

@@ -4,7 +4,7 @@
 
 #include "jobs/CompileJob.h"
 
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "model/OnnxImporter.h"
 #include "schedule/Strategies.h"
 #include "target/TargetLoader.h"

@@ -6,7 +6,7 @@
 
 #include "controllers/EmulateController.h"
 #include "tabs/GraphTab.h"
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"
 #include "document/ScheduleEditor.h"

@@ -4,7 +4,7 @@
 
 #include "tabs/GraphTab.h"
 
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"

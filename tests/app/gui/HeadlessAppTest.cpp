@@ -4,7 +4,7 @@
 // forever for an event or a dialog nobody answers; one naming a model outside its folder is
 // refused as bad input (exit 2).
 
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "project/Project.h"
 
 #include <QProcess>

@@ -5,7 +5,7 @@
 // and turns the start-up calibration on (main.cpp turns it off for every other test).
 
 #include "panels/DiagnosticsPanel.h"
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "controllers/HostCalibrationController.h"
 #include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"

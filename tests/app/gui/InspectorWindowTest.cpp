@@ -2,7 +2,7 @@
 // attributes, inputs with their weights, and its block; the block's mp typed into the
 // inspector is an undoable schedule edit like one made in the table.
 
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "panels/InspectorDock.h"
 #include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"

@@ -4,7 +4,7 @@
 
 #include "jobs/LayoutRunner.h"
 
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

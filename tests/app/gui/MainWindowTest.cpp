@@ -1,6 +1,6 @@
 #include "shell/MainWindow.h"
 
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "jobs/ModelLoader.h"
 #include "views/OpTableModel.h"
 

@@ -3,7 +3,7 @@
 // tooltips too.
 
 #include "panels/DiagnosticsPanel.h"
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"
 #include "support/WindowTestSupport.h"

@@ -1,6 +1,6 @@
 #include "jobs/ModelLoader.h"
 
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 
 #include <QCoreApplication>
 #include <QSignalSpy>

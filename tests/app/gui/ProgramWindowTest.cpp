@@ -7,7 +7,7 @@
 #include "jobs/CompileJob.h"
 #include "panels/DiagnosticsPanel.h"
 #include "tabs/GraphTab.h"
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"
 #include "support/WindowTestSupport.h"

@@ -4,7 +4,7 @@
 // the finding as a warning. The recovery file (written by the app itself) is not asked about.
 
 #include "panels/DiagnosticsPanel.h"
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "controllers/ProjectController.h"
 #include "document/ScheduleDocument.h"

@@ -6,7 +6,7 @@
 
 #include "panels/DiagnosticsPanel.h"
 #include "tabs/GraphTab.h"
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "controllers/ProjectController.h"
 #include "document/ScheduleDocument.h"

@@ -5,7 +5,7 @@
 
 #include "document/ScheduleDocument.h"
 
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "model/OnnxImporter.h"
 #include "target/CalibratedHost.h"
 #include "target/TargetLoader.h"

@@ -7,7 +7,7 @@
 #include "controllers/CalibrationController.h"
 #include "dialogs/CalibrationDialog.h"
 #include "tabs/GraphTab.h"
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "controllers/MeasureController.h"
 #include "document/ScheduleDocument.h"

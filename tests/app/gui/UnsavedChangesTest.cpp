@@ -5,7 +5,7 @@
 
 #include "shell/UnsavedChanges.h"
 
-#include "GuiTestSupport.h"
+#include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "controllers/ProjectController.h"
 #include "document/ScheduleDocument.h"

@@ -6,7 +6,7 @@
 
 #include "panels/DiagnosticsPanel.h"
 #include "tabs/GraphTab.h"
-#include "../GuiTestSupport.h"
+#include "GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "controllers/MeasureController.h"
 #include "controllers/ProjectController.h"
