@@ -22,7 +22,8 @@ TEST(BenchPrograms, StridedBoxesAreTilesOfEightRowsTwoApartOnPlanesAPageApart) {
     ASSERT_TRUE(program.ok());
     const compiler::Instruction* measured = nullptr;
     for (const compiler::Instruction& in : program->instructions)
-        if (in.from.tile == 0 && in.kind() == compiler::InstrKind::Transfer) measured = &in;
+        if (in.from.tile == 0 && in.kind() == compiler::InstrKind::Transfer)
+            measured = &in;
     ASSERT_NE(measured, nullptr);
     const auto& transfer = std::get<compiler::Transfer>(measured->body);
     EXPECT_EQ(transfer.source.shape, (ir::Shape{32, 8, 64}));
@@ -50,14 +51,36 @@ TEST(BenchPrograms, RowsThatDoNotDivideTheSizeMoveTheWholeRowsThatFit) {
         }
 }
 
+TEST(BenchPrograms, ResidentStoresFollowTheSameCoresMoveOfTheirRegion) {
+    const target::Target t = host();
+    auto program = transferProgram(t, "store", 4096, 1, 3, 0, true);
+    ASSERT_TRUE(program.ok());
+    // Core 0: load region k (priming), wait, store region k, wait; no barrier, nothing on core 1.
+    const auto& stream = program->streams[0];
+    ASSERT_EQ(stream.size(), 12u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const auto& prime = program->instructions[stream[4 * k]];
+        const auto& measured = program->instructions[stream[4 * k + 2]];
+        EXPECT_EQ(prime.from.tile, kPrimingTile);
+        EXPECT_EQ(std::get<compiler::Transfer>(prime.body).path, "load");
+        EXPECT_EQ(measured.from.tile, static_cast<std::int64_t>(k));
+        EXPECT_EQ(std::get<compiler::Transfer>(measured.body).destination.offset,
+                  std::get<compiler::Transfer>(prime.body).source.offset);
+    }
+    for (std::size_t c = 1; c < program->streams.size(); ++c)
+        EXPECT_TRUE(program->streams[c].empty());
+}
+
 TEST(BenchPrograms, ReadsArePrimedByTheNextCoreBehindABarrier) {
     const target::Target t = host();
-    if (t.cores() < 2) GTEST_SKIP() << "one core: nothing primes another's regions";
+    if (t.cores() < 2)
+        GTEST_SKIP() << "one core: nothing primes another's regions";
     auto program = transferProgram(t, "load", 4096, 1, 4);
     ASSERT_TRUE(program.ok());
     int primingWrites = 0, barriers = 0;
     for (const compiler::Instruction& in : program->instructions) {
-        if (in.from.tile != kPrimingTile) continue;
+        if (in.from.tile != kPrimingTile)
+            continue;
         if (const auto* transfer = std::get_if<compiler::Transfer>(&in.body)) {
             ++primingWrites;
             EXPECT_EQ(in.core, 1); // core 0 measures, core 1 writes its regions
@@ -89,7 +112,8 @@ TEST(BenchPrograms, ImpossibleProgramsAreDiagnosed) {
 TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
     std::vector<std::string> only;
     for (const auto& graph : opClassGraphs(1))
-        if (computesOnly(*graph)) only.push_back(graph->name);
+        if (computesOnly(*graph))
+            only.push_back(graph->name);
     EXPECT_EQ(only, (std::vector<std::string>{
                         "calibrate-conv-pointwise-deep", "calibrate-conv-depthwise-small",
                         "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
