@@ -22,8 +22,7 @@ TEST(BenchPrograms, StridedBoxesAreTilesOfEightRowsTwoApartOnPlanesAPageApart) {
     ASSERT_TRUE(program.ok());
     const compiler::Instruction* measured = nullptr;
     for (const compiler::Instruction& in : program->instructions)
-        if (in.from.tile == 0 && in.kind() == compiler::InstrKind::Transfer)
-            measured = &in;
+        if (in.from.tile == 0 && in.kind() == compiler::InstrKind::Transfer) measured = &in;
     ASSERT_NE(measured, nullptr);
     const auto& transfer = std::get<compiler::Transfer>(measured->body);
     EXPECT_EQ(transfer.source.shape, (ir::Shape{32, 8, 64}));
@@ -73,14 +72,12 @@ TEST(BenchPrograms, ResidentStoresFollowTheSameCoresMoveOfTheirRegion) {
 
 TEST(BenchPrograms, ReadsArePrimedByTheNextCoreBehindABarrier) {
     const target::Target t = host();
-    if (t.cores() < 2)
-        GTEST_SKIP() << "one core: nothing primes another's regions";
+    if (t.cores() < 2) GTEST_SKIP() << "one core: nothing primes another's regions";
     auto program = transferProgram(t, "load", 4096, 1, 4);
     ASSERT_TRUE(program.ok());
     int primingWrites = 0, barriers = 0;
     for (const compiler::Instruction& in : program->instructions) {
-        if (in.from.tile != kPrimingTile)
-            continue;
+        if (in.from.tile != kPrimingTile) continue;
         if (const auto* transfer = std::get_if<compiler::Transfer>(&in.body)) {
             ++primingWrites;
             EXPECT_EQ(in.core, 1); // core 0 measures, core 1 writes its regions
@@ -112,8 +109,7 @@ TEST(BenchPrograms, ImpossibleProgramsAreDiagnosed) {
 TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
     std::vector<std::string> only;
     for (const auto& graph : opClassGraphs(1))
-        if (computesOnly(*graph))
-            only.push_back(graph->name);
+        if (computesOnly(*graph)) only.push_back(graph->name);
     EXPECT_EQ(only, (std::vector<std::string>{
                         "calibrate-conv-pointwise-deep", "calibrate-conv-depthwise-small",
                         "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
