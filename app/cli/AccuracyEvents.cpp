@@ -92,24 +92,6 @@ std::vector<Writer> writersOf(const compiler::Program& program, const target::Ta
     return out;
 }
 
-// The main-memory bytes a transfer's box spans, first to last (a strided box's gaps included).
-std::pair<std::uint64_t, std::uint64_t> mainSpan(const compiler::Transfer& t, bool load) {
-    const compiler::Access& a = load ? t.source : t.destination;
-    std::int64_t elements = 1, last = 0;
-    std::vector<std::int64_t> strides = a.strides;
-    if (strides.empty()) {
-        strides.assign(a.shape.size(), 1);
-        for (std::size_t d = a.shape.size(); d-- > 1;)
-            strides[d - 1] = strides[d] * a.shape[d];
-    }
-    for (std::size_t d = 0; d < a.shape.size() && d < strides.size(); ++d) {
-        elements *= a.shape[d];
-        last += (a.shape[d] - 1) * strides[d];
-    }
-    const std::uint64_t elementBytes = elements > 0 ? t.bytes / std::uint64_t(elements) : 0;
-    return {a.offset, a.offset + std::uint64_t(last + 1) * elementBytes};
-}
-
 struct Touched {
     std::uint64_t begin, end, movedAfter;
     std::uint32_t core;
@@ -146,7 +128,7 @@ std::vector<std::pair<double, double>> residentShares(const compiler::Program& p
             continue;
         std::erase_if(recent,
                       [&](const Touched& s) { return moved[s.core] - s.movedAfter > capacity; });
-        const auto [begin, end] = mainSpan(*t, load);
+        const auto [begin, end] = emulator::transferSpan(*t, load);
         double own = 0, other = 0;
         for (const Touched& s : recent) {
             const std::uint64_t lo = std::max(begin, s.begin), hi = std::min(end, s.end);

@@ -130,14 +130,11 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
             const auto& fit = p.kindFits[static_cast<std::size_t>(kind)];
             const auto& figures = path ? path->figuresOf(kind) : std::nullopt;
             if (!fit || !figures) continue;
-            const bool store = path && path->destination == r.target.mainMemory;
-            std::cout << fmt::format("{:<10} {:>14.0f} {:>10} {:>16.2f} {:>10.2f} {:>6.1f}%  {} {}\n",
+            std::cout << fmt::format("{:<10} {:>14.0f} {:>10} {:>16.2f} {:>10.2f} {:>6.1f}%  {} {} of the compiled programs\n",
                                      kind == target::ReadKind::Weight ? "  weights" : "  cached", figures->latencyCycles, "",
                                      fit->bytesPerCycle, fit->bytesPerCycle * ghz, 100 * fit->rmsRelativeError,
                                      p.kindSamples[static_cast<std::size_t>(kind)],
-                                     kind == target::ReadKind::Weight ? "weight reads of the compiled programs"
-                                     : store ? "sizes stored into lines the core had just moved"
-                                             : "reads of data the core stored of the compiled programs");
+                                     kind == target::ReadKind::Weight ? "weight reads" : "reads of data the core stored");
         }
     }
     if (!r.sharedResource.empty())

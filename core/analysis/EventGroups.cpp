@@ -20,9 +20,6 @@ trace::EventLabels eventLabels(const compiler::Program& program, const target::T
                 p.weightReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
             if (!p.cachedReads)
                 p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
-        } else if (const target::MemorySpace* destination = target.findMemory(p.destination);
-                   destination && destination->kind == target::MemoryKind::Dram && !p.cachedReads) {
-            p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles}; // stores into cached lines
         }
     std::vector<Diagnostic> diagnostics;
     const emulator::CheckedProgram checked =

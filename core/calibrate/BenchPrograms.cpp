@@ -158,7 +158,7 @@ std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes) {
 }
 
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
-                                            int cores, int count, std::uint64_t runBytes, bool resident) {
+                                            int cores, int count, std::uint64_t runBytes) {
     const target::TransferPath* p = target.findPath(path);
     if (!p) return error("target '" + target.name + "' has no path '" + path + "'");
     if (cores < 1 || cores > target.cores())
@@ -208,29 +208,6 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
     // way the data is not in the measuring core's cache, as a model's tensors mostly are not: the
     // other core wrote them, or they left this core's cache long ago.
     const target::TransferPath* reverse = target.pathBetween(p->destination, p->source);
-    if (resident) {
-        // Each region moved the other way by the measuring core itself just before: in its cache.
-        for (int core = 0; core < cores; ++core)
-            for (int k = 0; k < count; ++k) {
-                if (reverse) {
-                    compiler::Transfer back;
-                    back.path = reverse->name;
-                    back.source = place(to, core, k);
-                    back.destination = place(from, core, k);
-                    back.bytes = bytes;
-                    append(program, core, std::move(back), kPrimingTile);
-                    append(program, core, compiler::Wait{0}, kPrimingTile);
-                }
-                compiler::Transfer t;
-                t.path = path;
-                t.source = place(from, core, k);
-                t.destination = place(to, core, k);
-                t.bytes = bytes;
-                append(program, core, std::move(t), k);
-                append(program, core, compiler::Wait{0}, k);
-            }
-        return program;
-    }
     for (int core = 0; reverse && core < cores; ++core) {
         const int other = (core + 1) % program.cores;
         auto owner = [&](const target::MemorySpace* memory) { return memory->scope == target::Scope::Core ? other : core; };

@@ -28,11 +28,8 @@ inline constexpr std::int64_t kPrimingTile = -2;
 // barrier of all cores (tile kPrimingTile; not to be measured): reads find pages another core
 // wrote, writes find lines in another core's cache, as a model's transfers mostly do.
 // Errors: an unknown path, a size larger than a memory it touches, more cores than the target has.
-// `resident`: instead, each core moves each region the other way itself just before its
-// measured transfer (no barrier): the bytes are in the measuring core's cache (paths'
-// cached_reads: a store into lines the core holds).
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
-                                            int cores, int count, std::uint64_t runBytes = 0, bool resident = false);
+                                            int cores, int count, std::uint64_t runBytes = 0);
 
 // The bytes one of transferProgram's transfers moves: `bytes`, or for a strided box the whole
 // planes of rows of `runBytes` that fit in it.

@@ -192,53 +192,38 @@ class Calibration {
         static const ir::Graph kNoModel;
         std::vector<TransferSample> alone;
         std::vector<ContendedSample> contended;
-        // One program's transfers: the median duration (cycles) and their rows.
-        auto measure = [&](std::uint64_t bytes, std::uint64_t run, int cores, bool resident) -> Expected<TransferSample> {
-            // Enough transfers to take a measurable time, few for the large sizes and the boxes
-            // spanning most main memory.
-            const std::uint64_t spanned = std::max<std::uint64_t>(transferSpanBytes(bytes, run), 1ull << 20);
-            const std::uint64_t enough = std::min<std::uint64_t>((8ull << 20) / bytes, kMaxSpannedBytes / spanned);
-            const int count = static_cast<int>(std::clamp<std::uint64_t>(enough, 4, m_options.quick ? 16 : 64));
-            auto program = transferProgram(m_host, path.name, bytes, cores, count, run, resident);
-            if (!program) return program.takeDiagnostics();
-            auto result = runProgram(*program, kNoModel, {});
-            if (!result) return result.takeDiagnostics();
-            std::vector<double> durations;
-            double rows = 1; // the same for every transfer of the program
-            for (const trace::Event& e : result->trace.events) {
-                if (e.tile == kPrimingTile) continue;
-                if (e.kind == trace::EventKind::Transfer)
-                    rows = double(emulator::transferRows(std::get<compiler::Transfer>(program->instructions[e.id].body)));
-                if (e.kind == trace::EventKind::Transfer) durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
-                if (e.kind == trace::EventKind::Wait) m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
-            }
-            return TransferSample{double(transferBoxBytes(bytes, run)), median(durations), rows}; // whole rows
-        };
         const int maxCores = m_options.quick ? std::min(2, m_host.cores()) : m_host.cores();
         for (int cores = 1; cores <= maxCores; ++cores) {
             progress(fmt::format("transfers on '{}', {} core(s) at once", path.name, cores));
             for (std::uint64_t bytes : sizesUpTo(limit))
                 for (std::uint64_t run : runBytesOf(path, m_host.mainMemory)) {
                     if (run && (run * 2 > bytes || bytes / run > kMaxRows)) continue;
-                    auto sample = measure(bytes, run, cores, false);
-                    if (!sample) return sample.takeDiagnostics();
+                    // Enough transfers to take a measurable time, few for the large sizes and
+                    // the boxes spanning most main memory.
+                    const std::uint64_t spanned = std::max<std::uint64_t>(transferSpanBytes(bytes, run), 1ull << 20);
+                    const std::uint64_t enough = std::min<std::uint64_t>((8ull << 20) / bytes, kMaxSpannedBytes / spanned);
+                    const int count = static_cast<int>(std::clamp<std::uint64_t>(enough, 4, m_options.quick ? 16 : 64));
+                    auto program = transferProgram(m_host, path.name, bytes, cores, count, run);
+                    if (!program) return program.takeDiagnostics();
+                    auto result = runProgram(*program, kNoModel, {});
+                    if (!result) return result.takeDiagnostics();
+                    std::vector<double> durations;
+                    double rows = 1; // the same for every transfer of the program
+                    for (const trace::Event& e : result->trace.events) {
+                        if (e.tile == kPrimingTile) continue;
+                        if (e.kind == trace::EventKind::Transfer)
+                            rows = double(emulator::transferRows(std::get<compiler::Transfer>(program->instructions[e.id].body)));
+                        if (e.kind == trace::EventKind::Transfer) durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                        if (e.kind == trace::EventKind::Wait) m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                    }
+                    const double typical = median(durations);
+                    const double moved = double(transferBoxBytes(bytes, run)); // whole rows
                     if (cores == 1)
-                        alone.push_back(*sample);
+                        alone.push_back({moved, typical, rows});
                     else
-                        contended.push_back({sample->bytes, cores, sample->cycles, sample->rows});
+                        contended.push_back({moved, cores, typical, rows});
                     out.report.largestBytes = std::max(out.report.largestBytes, bytes);
                 }
-        }
-        // A path writing main memory: stores into lines the measuring core itself just moved, up
-        // to half its cache (the other half holds the working buffer): its cached figures.
-        std::vector<TransferSample> resident;
-        if (path.destination == m_host.mainMemory) {
-            progress(fmt::format("transfers on '{}' into lines the core holds", path.name));
-            for (std::uint64_t bytes : sizesUpTo(limit / 2)) {
-                auto sample = measure(bytes, 0, 1, true);
-                if (!sample) return sample.takeDiagnostics();
-                resident.push_back(*sample);
-            }
         }
         // The row overhead from the programs above (strided and contiguous copies of the same sizes
         // differ by it alone); latency and bandwidth from the compiled programs' transfers when
@@ -258,10 +243,9 @@ class Calibration {
         }
         if (out.report.fit.bytesPerCycle <= 0) return error("could not fit path '" + path.name + "': transfer times do not grow with size");
         // Weight reads and cached reads from the compiled programs' own transfers of that kind,
-        // with the row overhead known; a store path's cached figures from the resident programs.
+        // with the row overhead known.
         for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
-            const bool stores = kind == target::ReadKind::Cached && !resident.empty();
-            const std::vector<TransferSample>& samples = stores ? resident : m_compiledTransfers[{path.name, kind}];
+            const std::vector<TransferSample>& samples = m_compiledTransfers[{path.name, kind}];
             out.report.kindSamples[static_cast<std::size_t>(kind)] = samples.size();
             out.report.kindData[static_cast<std::size_t>(kind)] = samples;
             if (distinctSizes(samples) < kMinCompiledSizes) continue;
@@ -370,8 +354,6 @@ class Calibration {
         for (target::TransferPath& p : classifier.paths)
             if (const target::MemorySpace* source = m_host.findMemory(p.source); source && source->kind == target::MemoryKind::Dram)
                 p.weightReads = p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
-            else if (const target::MemorySpace* to = m_host.findMemory(p.destination); to && to->kind == target::MemoryKind::Dram)
-                p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles}; // stores into cached lines
         std::vector<Diagnostic> diagnostics;
         const emulator::CheckedProgram checked = emulator::checkProgram(program, classifier, graph, diagnostics);
         std::vector<target::ReadKind> kinds(program.instructions.size(), target::ReadKind::Other);

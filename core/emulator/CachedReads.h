@@ -8,10 +8,6 @@
 // memory holds (on the host target, the probed per-core cache). A load out of main memory is
 // cached when at least 90% of its region is such stores of the same tensor by the same core (a
 // tile whose other half the other core stored is paced by that half).
-//
-// Stores too (a path into main memory with cached_reads figures): a store whose main-memory bytes
-// (by address, first to last) the same core loaded or stored within the same reuse distance
-// writes lines already in its cache, where a store into other lines must first fetch them.
 
 #include "compiler/Program.h"
 #include "emulator/ProgramCheck.h"
@@ -21,7 +17,7 @@
 
 namespace strata::emulator {
 
-// Marks the cached loads and stores among `steps` (checkProgram's, for `program`) on paths with
+// Marks the cached loads among `steps` (checkProgram's, for `program`) on paths with
 // cached_reads figures, and moves their latency to those figures'. Nothing to do without them.
 void markCachedReads(const compiler::Program& program, const target::Target& target, std::vector<Step>& steps);
 

@@ -237,15 +237,10 @@ void checkPaths(const Target& target, Checker& check) {
                            kMaxBytesPerCycle, "bandwidth");
             check.nonNegative(field + ".latency_cycles", (*figures)->latencyCycles, kMaxLatencyCycles, "latency");
             // Weights and stored activations live in main memory: only a path reading it reads them.
-            // Cached figures also fit a path writing it (a store into lines the core holds).
             const MemorySpace* source = target.findMemory(path.source);
-            const MemorySpace* destination = target.findMemory(path.destination);
-            const bool cached = figures == &path.cachedReads;
-            if (cached && destination && destination->kind == MemoryKind::Dram) continue;
             if (source && source->kind != MemoryKind::Dram)
-                check.fail(field, std::string(cached ? "only a path reading or writing main memory has "
-                                                     : "only a path reading main memory has ") +
-                                      key + ", but '" + path.source + "' is " + std::string(memoryKindName(source->kind)));
+                check.fail(field, "only a path reading main memory has " + std::string(key) + ", but '" + path.source +
+                                      "' is " + std::string(memoryKindName(source->kind)));
         }
         check.count(base + ".max_in_flight", path.maxInFlight, kMaxInFlight, "transfers in flight");
         for (std::size_t j = 0; j < path.resources.size(); ++j) {

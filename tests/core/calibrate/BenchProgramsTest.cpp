@@ -50,26 +50,6 @@ TEST(BenchPrograms, RowsThatDoNotDivideTheSizeMoveTheWholeRowsThatFit) {
         }
 }
 
-TEST(BenchPrograms, ResidentStoresFollowTheSameCoresMoveOfTheirRegion) {
-    const target::Target t = host();
-    auto program = transferProgram(t, "store", 4096, 1, 3, 0, true);
-    ASSERT_TRUE(program.ok());
-    // Core 0: load region k (priming), wait, store region k, wait; no barrier, nothing on core 1.
-    const auto& stream = program->streams[0];
-    ASSERT_EQ(stream.size(), 12u);
-    for (std::size_t k = 0; k < 3; ++k) {
-        const auto& prime = program->instructions[stream[4 * k]];
-        const auto& measured = program->instructions[stream[4 * k + 2]];
-        EXPECT_EQ(prime.from.tile, kPrimingTile);
-        EXPECT_EQ(std::get<compiler::Transfer>(prime.body).path, "load");
-        EXPECT_EQ(measured.from.tile, static_cast<std::int64_t>(k));
-        EXPECT_EQ(std::get<compiler::Transfer>(measured.body).destination.offset,
-                  std::get<compiler::Transfer>(prime.body).source.offset);
-    }
-    for (std::size_t c = 1; c < program->streams.size(); ++c)
-        EXPECT_TRUE(program->streams[c].empty());
-}
-
 TEST(BenchPrograms, ReadsArePrimedByTheNextCoreBehindABarrier) {
     const target::Target t = host();
     if (t.cores() < 2) GTEST_SKIP() << "one core: nothing primes another's regions";

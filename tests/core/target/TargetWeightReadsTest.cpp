@@ -76,19 +76,12 @@ TEST(TargetWeightReads, MissingOrBadFiguresAreErrorsAtTheirFields) {
 }
 
 TEST(TargetWeightReads, OnlyAPathReadingMainMemoryHasThem) {
-    Json doc = smallTarget();
-    doc["paths"][1]["weight_reads"] = {{"bytes_per_cycle", 4}, {"latency_cycles", 300}};
-    EXPECT_TRUE(reportsError(rejected(doc), "paths[1].weight_reads",
-                             "only a path reading main memory has weight_reads, but 'sram' is sram"));
-}
-
-TEST(TargetWeightReads, AStorePathMayHaveCachedFiguresForLinesTheCoreHolds) {
-    Json doc = smallTarget();
-    doc["paths"][1]["cached_reads"] = {{"bytes_per_cycle", 32}, {"latency_cycles", 50}};
-    auto loaded = target::parseTarget(doc.dump(), "small.json");
-    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
-    ASSERT_TRUE(loaded->paths[1].cachedReads.has_value());
-    EXPECT_EQ(loaded->paths[1].bytesPerCycleFor(target::ReadKind::Cached), 32);
+    for (const char* key : {"weight_reads", "cached_reads"}) {
+        Json doc = smallTarget();
+        doc["paths"][1][key] = {{"bytes_per_cycle", 4}, {"latency_cycles", 300}};
+        EXPECT_TRUE(reportsError(rejected(doc), std::string("paths[1].") + key,
+                                 std::string("only a path reading main memory has ") + key + ", but 'sram' is sram"));
+    }
 }
 
 TEST(TargetWeightReads, AnUnknownKeyInsideIsAWarning) {
