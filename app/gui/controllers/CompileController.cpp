@@ -1,6 +1,5 @@
 #include "controllers/CompileController.h"
 
-#include "document/DocumentRequest.h"
 #include "document/ScheduleDocument.h"
 #include "views/Format.h"
 #include "views/pipeline/PipelineView.h"
@@ -56,30 +55,24 @@ CompileController::CompileController(ScheduleDocument* document,
 
     m_program->setCompileAction(m_compile);
     m_pipeline->setCompileAction(m_compile);
-    connect(m_document, &ScheduleDocument::scheduleChanged, this,
-            &CompileController::onScheduleChanged);
-    onScheduleChanged();
+    connect(m_document, &ScheduleDocument::revisionChanged, this,
+            &CompileController::onRevisionChanged);
+    onRevisionChanged();
 }
 
 bool CompileController::isStale() const {
-    if (!m_compiled.isValid())
-        return false;
-    CompileRequest shown;
-    shown.graph = m_compiled.graph;
-    shown.schedule = m_compiledSchedule;
-    shown.target = m_compiledTarget;
-    return !isCurrentRequest(shown, *m_document);
+    return m_compiled.isValid() && !m_document->isCurrent(m_compiledRevision);
 }
 
 void CompileController::compile() {
-    CompileRequest request = currentRequest(*m_document);
-    if (!isComplete(request)) {
+    const RevisionPtr& revision = m_document->revision();
+    if (!revision->isComplete()) {
         emit statusMessage(m_document->graph() ? tr("No schedule to compile yet")
                                                : tr("Open a model to compile it"),
                            5000);
         return;
     }
-    m_running = std::move(request);
+    m_running = revision;
     m_job->start(m_running);
     onProgress(0, CompileJob::stepCount(), tr("check"));
     setRunning(true);
@@ -93,12 +86,11 @@ void CompileController::cancel() {
     emit statusMessage(tr("Compile cancelled"), 5000);
 }
 
-void CompileController::onScheduleChanged() {
+void CompileController::onRevisionChanged() {
     if (m_compiled.isValid() && m_compiled.graph != m_document->graph()) {
         // Another model: its compile means nothing here.
         m_compiled = {};
-        m_compiledSchedule.reset();
-        m_compiledTarget.reset();
+        m_compiledRevision.reset();
     }
     if (!m_compiled.isValid()) {
         const QString text = m_document->graph()
@@ -108,7 +100,7 @@ void CompileController::onScheduleChanged() {
         m_program->showMessage(text);
         m_pipeline->showMessage(text);
     }
-    if (m_job->isRunning() && !isCurrentRequest(m_running, *m_document)) {
+    if (m_job->isRunning() && !m_document->isCurrent(m_running)) {
         m_job->cancel();
         setRunning(false);
         emit statusMessage(tr("Compile cancelled: the schedule changed. Press Compile (F7) "
@@ -136,7 +128,7 @@ void CompileController::onFinished(const CompileOutcome& outcome) {
     setRunning(false);
     if (outcome.cancelled)
         return;
-    if (!isCurrentRequest(outcome.request, *m_document)) {
+    if (!m_document->isCurrent(outcome.revision)) {
         emit statusMessage(tr("Dropped a compile of an older schedule. Press Compile (F7) "
                               "again."),
                            8000);
@@ -151,13 +143,12 @@ void CompileController::onFinished(const CompileOutcome& outcome) {
         return;
     }
     m_compiled = {};
-    m_compiled.revision = outcome.request.revision;
-    m_compiled.graph = outcome.request.graph;
+    m_compiled.revision = outcome.revision->number;
+    m_compiled.graph = outcome.revision->graph;
     m_compiled.result = outcome.result;
-    m_compiled.targetName = outcome.request.targetName;
+    m_compiled.targetName = outcome.revision->targetName();
     m_compiled.elapsedMs = outcome.elapsedMs;
-    m_compiledSchedule = outcome.request.schedule;
-    m_compiledTarget = outcome.request.target;
+    m_compiledRevision = outcome.revision;
     m_program->setProgram(m_compiled);
     m_pipeline->setProgram(m_compiled);
     updateStale();
@@ -171,6 +162,23 @@ void CompileController::onFinished(const CompileOutcome& outcome) {
                              .arg(p.cores);
     emit diagnosticsReported(outcome.result->warnings, text);
     emit statusMessage(text, 15000);
+    emit programShown();
+}
+
+void CompileController::showRunProgram(std::shared_ptr<const EmulationRun> run) {
+    if (!run || !run->compiled || !m_document->isCurrent(run->revision) ||
+        (m_compiled.isValid() && !isStale()))
+        return;
+    m_compiled = {};
+    m_compiled.revision = run->revision->number;
+    m_compiled.graph = run->graph;
+    m_compiled.result = run->compiled;
+    m_compiled.targetName = run->targetName;
+    m_compiledRevision = run->revision;
+    m_program->setProgram(m_compiled);
+    m_pipeline->showMessage(tr("The program shown is the one the last run compiled, which keeps "
+                               "no passes. Press Compile (F7) to see each pass."));
+    updateStale();
     emit programShown();
 }
 

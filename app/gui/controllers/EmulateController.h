@@ -49,7 +49,7 @@ class EmulateController : public QObject {
     // The last emulation shown (null before the first); it may be of an older schedule than the
     // document's (see isCurrent()).
     const std::shared_ptr<const EmulationRun>& last() const { return m_last; }
-    // True when last() is of the document's current schedule.
+    // True when last() is of the document's current revision (ScheduleDocument::isCurrent).
     bool isCurrent() const;
     // Predicted seconds per block id of last(); empty when it is not current.
     std::unordered_map<int, double> predictions() const;
@@ -72,7 +72,7 @@ class EmulateController : public QObject {
     void statusMessage(const QString& text, int timeoutMs);
 
   private:
-    void onScheduleChanged();
+    void onRevisionChanged();
     void onFinished(const EmulateOutcome& outcome);
     // Puts last()'s predictions into the table and badges when it is current.
     void applyPredictions();
@@ -83,8 +83,7 @@ class EmulateController : public QObject {
     GraphTab* m_graph;
     views::schedule::ScheduleTableModel* m_table;
     EmulateJob* m_job = nullptr;
-    CompileRequest m_running; // what the running job predicts
-    CompileRequest m_shown;   // what last() predicts
+    RevisionPtr m_running; // what the running job predicts
     std::shared_ptr<const EmulationRun> m_last;
     std::unordered_map<int, double> m_seconds; // per block of last()
     std::unordered_map<int, std::uint64_t> m_dram;
@@ -92,7 +91,7 @@ class EmulateController : public QObject {
     QString m_failure; // why the current schedule has no prediction
     QElapsedTimer m_sinceEdit;
     qint64 m_latencyMs = -1;
-    std::uint64_t m_editedRevision = 0;
+    RevisionPtr m_edited; // the revision m_sinceEdit times
 
     QTimer* m_coalesce = nullptr;     // a burst (edits superseding a running prediction) gives one
     QTimer* m_showProgress = nullptr; // the progress strip only for slow predictions

@@ -2,7 +2,6 @@
 
 #include "controllers/EmulateController.h"
 #include "controllers/MeasureController.h"
-#include "document/DocumentRequest.h"
 #include "document/ScheduleDocument.h"
 #include "export/Bundle.h"
 #include "jobs/EmulateJob.h"
@@ -53,8 +52,8 @@ void ExportController::chooseFolderAndExport() {
 void ExportController::exportTo(const QString& folder) {
     if (m_busy)
         return;
-    const CompileRequest request = currentRequest(*m_document);
-    if (!isComplete(request)) {
+    const RevisionPtr revision = m_document->revision();
+    if (!revision->isComplete()) {
         done(false, folder, {}, tr("nothing to export: open a model first"));
         return;
     }
@@ -68,20 +67,20 @@ void ExportController::exportTo(const QString& folder) {
         measured ? measured->emulation
                  : (m_emulate && m_emulate->isCurrent() ? m_emulate->last() : nullptr);
     if (emulation) {
-        writeBundle(folder, request, emulation, measured);
+        writeBundle(folder, revision, emulation, measured);
         return;
     }
     m_jobs.start<EmulateOutcome>(
-        [request](const Proceed& proceed) { return EmulateJob::run(request, proceed); },
-        [this, folder, request](const EmulateOutcome& outcome) {
+        [revision](const Proceed& proceed) { return EmulateJob::run(revision, proceed); },
+        [this, folder, revision](const EmulateOutcome& outcome) {
             if (!outcome.ok())
                 done(false, folder, {}, firstMessage(outcome.failure));
             else
-                writeBundle(folder, request, outcome.run, nullptr);
+                writeBundle(folder, revision, outcome.run, nullptr);
         });
 }
 
-void ExportController::writeBundle(const QString& folder, const CompileRequest& request,
+void ExportController::writeBundle(const QString& folder, const RevisionPtr& revision,
                                    std::shared_ptr<const EmulationRun> emulation,
                                    std::shared_ptr<const MeasuredRun> measured) {
     if (!QDir().mkpath(folder)) {
@@ -96,7 +95,7 @@ void ExportController::writeBundle(const QString& folder, const CompileRequest& 
         return;
     }
     m_jobs.start<Written>(
-        [folder, emulation, measured, schedule = request.schedule, target = request.target,
+        [folder, emulation, measured, schedule = revision->schedule, target = revision->machine(),
          plotNames = plots.names](const Proceed&) {
             exporting::BundleInput in;
             in.graph = emulation->graph.get();

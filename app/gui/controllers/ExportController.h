@@ -46,7 +46,7 @@ class ExportController : public QObject {
 
   private:
     // Plots here, files in the background; `request` is the schedule and target exported.
-    void writeBundle(const QString& folder, const CompileRequest& request,
+    void writeBundle(const QString& folder, const RevisionPtr& revision,
                      std::shared_ptr<const EmulationRun> emulation,
                      std::shared_ptr<const MeasuredRun> measured);
     void done(bool ok, const QString& folder, const QStringList& files, const QString& message);

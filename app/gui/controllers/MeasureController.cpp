@@ -1,6 +1,5 @@
 #include "controllers/MeasureController.h"
 
-#include "document/DocumentRequest.h"
 #include "document/ScheduleDocument.h"
 #include "trace/AccuracyReport.h"
 #include "trace/TraceCompare.h"
@@ -40,14 +39,14 @@ MeasureController::MeasureController(ScheduleDocument* document, QWidget* window
 }
 
 bool MeasureController::isCurrent() const {
-    return m_last && isCurrentRequest(m_shown, *m_document);
+    return m_last && m_document->isCurrent(m_last->emulation->revision);
 }
 
 void MeasureController::run() {
-    CompileRequest request = currentRequest(*m_document);
-    if (!isComplete(request))
+    const RevisionPtr& revision = m_document->revision();
+    if (!revision->isComplete())
         return;
-    m_running = std::move(request);
+    m_running = revision;
     m_job->start(m_running);
     setRunning(true);
 }
@@ -64,7 +63,7 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
     setRunning(false);
     if (outcome.cancelled)
         return;
-    if (!isCurrentRequest(outcome.request, *m_document)) {
+    if (!m_document->isCurrent(outcome.revision)) {
         emit statusMessage(tr("The schedule changed during the run; its measurement was dropped"),
                            5000);
         return;
@@ -78,7 +77,7 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
                            10000);
         return;
     }
-    show(outcome.run, outcome.request);
+    show(outcome.run);
     const double measuredS = double(trace::summarize(m_last->measured).totalPs) * 1e-12;
     const double predictedS = double(trace::summarize(m_last->emulation->trace).totalPs) * 1e-12;
     emit statusMessage(
@@ -95,13 +94,12 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
 void MeasureController::restore(std::shared_ptr<const MeasuredRun> run) {
     if (!run)
         return;
-    show(std::move(run), currentRequest(*m_document));
+    show(std::move(run));
     emit measured(m_last);
 }
 
-void MeasureController::show(std::shared_ptr<const MeasuredRun> run, CompileRequest request) {
+void MeasureController::show(std::shared_ptr<const MeasuredRun> run) {
     m_last = std::move(run);
-    m_shown = std::move(request);
     m_blocks.clear();
     // Per block as compareTraces pairs them: the same figures as strata-cli compare's.
     if (auto compared = trace::compareTraces(m_last->emulation->trace, m_last->measured))
@@ -125,8 +123,11 @@ void MeasureController::show(std::shared_ptr<const MeasuredRun> run, CompileRequ
 
 void MeasureController::setScheduleTable(views::schedule::ScheduleTableModel* table) {
     m_table = table;
-    // After the window has put the new snapshot into the table (connected before this).
+    // After the window has put the new snapshot into the table (connected before this), and at
+    // once when another revision is current (its snapshot may take a check to come).
     connect(m_document, &ScheduleDocument::snapshotChanged, this,
+            &MeasureController::applyMeasurements);
+    connect(m_document, &ScheduleDocument::revisionChanged, this,
             &MeasureController::applyMeasurements);
     applyMeasurements();
 }
@@ -134,7 +135,8 @@ void MeasureController::setScheduleTable(views::schedule::ScheduleTableModel* ta
 void MeasureController::applyMeasurements() {
     if (!m_table)
         return;
-    const bool current = isCurrent() && m_document->snapshot().schedule == m_shown.schedule;
+    const bool current =
+        isCurrent() && m_document->snapshot().schedule == m_last->emulation->revision->schedule;
     m_table->setMeasurements(current ? m_blocks : decltype(m_blocks){});
 }
 

@@ -171,11 +171,11 @@ bool ProjectController::write(const QString& path, const project::Project& proje
 void ProjectController::keepRun(std::shared_ptr<const MeasuredRun> run) {
     if (m_restoringRun || !run)
         return; // a saved run coming back is kept by onTracesRead
-    const CompileRequest& request = m_parts.measure->lastRequest();
+    const RevisionPtr revision = run->emulation ? run->emulation->revision : nullptr;
     KeptRun kept{std::move(run), {}, {}};
-    if (request.schedule && request.graph) {
-        kept.scheduleJson = schedule::scheduleToJson(*request.schedule, *request.graph);
-        kept.scheduleHash = scheduleFingerprint(*request.schedule, *request.graph);
+    if (revision && revision->schedule && revision->graph) {
+        kept.scheduleJson = schedule::scheduleToJson(*revision->schedule, *revision->graph);
+        kept.scheduleHash = scheduleFingerprint(*revision->schedule, *revision->graph);
     }
     m_runs.push_back(std::move(kept));
 }
@@ -338,7 +338,7 @@ void ProjectController::onModelLoaded(const QString& path, bool ok) {
 void ProjectController::applySchedule() {
     ScheduleDocument* document = m_parts.document;
     if (!m_opening || !m_waitingForSchedule || !document->schedule() || document->isMaking() ||
-        document->snapshot().revision != document->revision())
+        document->snapshot().revision != document->revision()->number)
         return; // the starting schedule is still on its way
     m_waitingForSchedule = false;
     if (!m_opening->scheduleJson.empty()) {

@@ -118,7 +118,7 @@ SearchDialog::SearchDialog(ScheduleDocument* document, QWidget* parent)
     connect(m_job, &SearchJob::finished, this, &SearchDialog::onFinished);
     connect(m_job, &SearchJob::timed, this, &SearchDialog::searchTimed);
     // A new model: the result no longer applies.
-    connect(m_document, &ScheduleDocument::scheduleChanged, this, &SearchDialog::updateButtons);
+    connect(m_document, &ScheduleDocument::revisionChanged, this, &SearchDialog::updateButtons);
     updateButtons();
 }
 
@@ -141,16 +141,16 @@ QString SearchDialog::statusText() const {
 }
 
 bool SearchDialog::start() {
-    const auto graph = m_document->graph();
-    const auto target = m_document->target();
-    const auto current = m_document->schedule();
-    if (!graph || !target || !current) {
+    const RevisionPtr from = m_document->revision();
+    if (!from->isComplete()) {
         m_status->setText(tr("Open a model and wait for its schedule before searching."));
         return false;
     }
+    const auto& graph = from->graph;
+    const auto target = from->machine();
     search::SearchOptions options = this->options();
     // The current schedule first (an edited one is where the user is), then every built-in.
-    options.starts.push_back(*current);
+    options.starts.push_back(*from->schedule);
     for (auto strategy :
          {schedule::Strategy::PerOp, schedule::Strategy::Rules, schedule::Strategy::FuseMax})
         options.starts.push_back(schedule::makeSchedule(*graph, *target, strategy));
@@ -164,8 +164,7 @@ bool SearchDialog::start() {
     m_status->setText(
         tr("Searching %1 on %2\u2026")
             .arg(QString::fromStdString(graph->name), QString::fromStdString(target->name)));
-    m_job->start(graph, target, std::move(options), m_document->revision(),
-                 m_document->targetKey());
+    m_job->start(from, std::move(options));
     emit previewRequested(nullptr);
     emit statusMessage(tr("Searching schedules\u2026"), 0);
     updateButtons();

@@ -301,7 +301,7 @@ void MainWindow::connectSchedule() {
     connect(m_document, &ScheduleDocument::strategyChanged, m_scheduleBar,
             &ScheduleToolBar::showStrategy);
     connect(m_document, &ScheduleDocument::snapshotChanged, this, &MainWindow::onScheduleSnapshot);
-    connect(m_document, &ScheduleDocument::scheduleChanged, this,
+    connect(m_document, &ScheduleDocument::revisionChanged, this,
             [this] { m_diagnostics->clearSource(DiagnosticsPanel::Source::Action); });
     connect(m_document, &ScheduleDocument::editRefused, this, &MainWindow::onEditRefused);
     connect(m_document, &ScheduleDocument::problemsReported, this,
@@ -359,6 +359,10 @@ void MainWindow::connectMeasure() {
     m_buildMenu->addSeparator();
     m_buildMenu->addAction(m_measure->runAction());
     m_buildMenu->addAction(m_measure->cancelAction());
+    connect(m_measure, &MeasureController::measured, m_compile,
+            [this](std::shared_ptr<const MeasuredRun> run) {
+                m_compile->showRunProgram(run->emulation);
+            });
     connect(m_measure, &MeasureController::statusMessage, this, &MainWindow::showStatus);
     connect(m_measure, &MeasureController::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics, const QString& summary) {
@@ -373,6 +377,7 @@ void MainWindow::connectMeasure() {
 }
 
 void MainWindow::connectTimeline() {
+    m_timelineTab->setDocument(m_document);
     connect(m_emulate, &EmulateController::emulated, m_timelineTab, &TimelineTab::setEmulation);
     connect(m_measure, &MeasureController::measured, m_timelineTab, &TimelineTab::setMeasurement);
     m_timelineTab->linkSelection(m_graphTab->view(), m_programView);
@@ -479,10 +484,11 @@ void MainWindow::onScheduleSnapshot() {
     m_diagnostics->setDiagnostics(DiagnosticsPanel::Source::Schedule,
                                   snapshot.check ? snapshot.check->diagnostics
                                                  : std::vector<Diagnostic>{});
-    const std::string_view strategy = schedule::strategyName(m_document->state().strategy);
-    m_scheduleTotals->setText(totalsText(
-        snapshot, m_document->state().target ? m_document->state().target->key : QString(),
-        QString::fromUtf8(strategy.data(), static_cast<qsizetype>(strategy.size()))));
+    const RevisionPtr& revision = m_document->revision();
+    const std::string_view strategy = schedule::strategyName(revision->strategy);
+    m_scheduleTotals->setText(
+        totalsText(snapshot, revision->targetName(),
+                   QString::fromUtf8(strategy.data(), static_cast<qsizetype>(strategy.size()))));
     if (snapshot.schedule && snapshot.graph == m_graph)
         setPartition(partitionOf(snapshot), badgesOf(snapshot));
 }

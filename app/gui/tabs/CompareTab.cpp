@@ -87,7 +87,9 @@ bool CompareTab::pinCurrent() {
     }
     const std::string_view strategy = schedule::strategyName(m_document->strategy());
     m_runs->pin(run, QString::fromUtf8(strategy.data(), static_cast<qsizetype>(strategy.size())));
-    emit statusMessage(tr("Pinned the prediction of revision %1").arg(run->revision), 4000);
+    emit statusMessage(
+        tr("Pinned the prediction of revision %1").arg(run->revision ? run->revision->number : 0),
+        4000);
     return true;
 }
 

@@ -1,5 +1,6 @@
 #include "tabs/TimelineTab.h"
 
+#include "tabs/RevisionBanner.h"
 #include "trace/TraceJson.h"
 #include "views/graph/GraphView.h"
 #include "views/program/ProgramListingModel.h"
@@ -116,14 +117,34 @@ void TimelineTab::openTraceFiles(const QStringList& paths) {
     });
 }
 
+void TimelineTab::setDocument(ScheduleDocument* document) {
+    m_banner = new RevisionBanner(document, this);
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, m_banner);
+    updateBanner();
+}
+
 void TimelineTab::setEmulation(std::shared_ptr<const EmulationRun> run) {
     m_emulation = std::move(run);
+    updateBanner();
     showTraces();
 }
 
 void TimelineTab::setMeasurement(std::shared_ptr<const MeasuredRun> run) {
     m_measurement = std::move(run);
+    updateBanner();
     showTraces();
+}
+
+void TimelineTab::updateBanner() {
+    if (!m_banner)
+        return;
+    // A run on host is shown with its own prediction (rebuild): the banner follows the run.
+    if (m_measurement)
+        m_banner->setShown(m_measurement->emulation->revision, tr("The run on host shown"),
+                           tr("Run on Host (Ctrl+R) to measure the current one."));
+    else
+        m_banner->setShown(m_emulation ? m_emulation->revision : nullptr,
+                           tr("The prediction shown"), tr("Emulate (F5) to predict it again."));
 }
 
 views::timeline::TimelineView* TimelineTab::view() {
@@ -151,7 +172,8 @@ void TimelineTab::rebuild() {
     std::vector<std::shared_ptr<const trace::Trace>> traces;
     std::vector<std::string> names;
     std::shared_ptr<const EmulationRun> emulation = m_emulation;
-    if (m_measurement && (!emulation || emulation->revision != m_measurement->emulation->revision))
+    if (m_measurement &&
+        (!emulation || !isCurrent(emulation->revision, m_measurement->emulation->revision)))
         emulation = m_measurement->emulation; // pair the run with its own prediction
     if (emulation && !emulation->trace.events.empty()) {
         // Shares the run's trace without copying it: the alias keeps the run alive.

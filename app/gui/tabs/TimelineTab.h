@@ -30,6 +30,9 @@ class ProgramView;
 
 namespace strata::gui {
 
+class RevisionBanner;
+class ScheduleDocument;
+
 class TimelineTab : public QWidget {
     Q_OBJECT
 
@@ -39,6 +42,8 @@ class TimelineTab : public QWidget {
     // The view, brought up to date first: while the tab is hidden, new runs only mark it
     // stale, so predicting after every edit does not rebuild a timeline nobody looks at.
     views::timeline::TimelineView* view();
+    // The document whose current revision the banner over the tab compares the runs' with.
+    void setDocument(ScheduleDocument* document);
     QAction* openTraceAction() const { return m_openTrace; }
     bool isLoading() const { return m_loads.isRunning(); }
 
@@ -72,6 +77,7 @@ class TimelineTab : public QWidget {
     void showOpenDialog();
     void showTraces(); // now when visible, else when next shown
     void rebuild();
+    void updateBanner();
 
     struct LoadedFile {
         std::shared_ptr<const trace::Trace> trace;
@@ -79,6 +85,7 @@ class TimelineTab : public QWidget {
     };
 
     views::timeline::TimelineView* m_view = nullptr;
+    RevisionBanner* m_banner = nullptr;
     QAction* m_openTrace = nullptr;
     std::shared_ptr<const EmulationRun> m_emulation;
     std::shared_ptr<const MeasuredRun> m_measurement;

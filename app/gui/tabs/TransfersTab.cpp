@@ -2,6 +2,7 @@
 
 #include "analysis/MeasuredMicrobench.h"
 #include "document/ScheduleDocument.h"
+#include "tabs/RevisionBanner.h"
 #include "trace/TraceSummary.h"
 #include "views/graph/GraphView.h"
 #include "views/program/ProgramListingModel.h"
@@ -190,14 +191,34 @@ void TransfersTab::linkSelection(views::graph::GraphView* graph,
             &views::graph::GraphView::selectBlock);
 }
 
+void TransfersTab::setDocument(ScheduleDocument* document) {
+    m_document = document;
+    m_banner = new RevisionBanner(document, this);
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, m_banner);
+    updateBanner();
+}
+
 void TransfersTab::setEmulation(std::shared_ptr<const EmulationRun> run) {
     m_emulation = std::move(run);
+    updateBanner();
     analyseWhenShown();
 }
 
 void TransfersTab::setMeasurement(std::shared_ptr<const MeasuredRun> run) {
     m_measurement = std::move(run);
+    updateBanner();
     analyseWhenShown();
+}
+
+void TransfersTab::updateBanner() {
+    if (!m_banner)
+        return;
+    // The errors need a run on host: the banner follows the last one while there is one.
+    if (m_measurement)
+        m_banner->setShown(m_measurement->emulation->revision, tr("The last run on host"),
+                           tr("Run on Host (Ctrl+R) to measure the current one."));
+    else
+        m_banner->setShown(m_emulation ? m_emulation->revision : nullptr, tr("The prediction"));
 }
 
 // Predicting after every edit must not analyse and replot a tab nobody looks at.
@@ -220,7 +241,7 @@ void TransfersTab::analyse() {
     std::shared_ptr<const EmulationRun> emulation = m_emulation;
     std::shared_ptr<const MeasuredRun> measurement;
     if (m_measurement &&
-        (!emulation || emulation->revision == m_measurement->emulation->revision)) {
+        (!emulation || isCurrent(emulation->revision, m_measurement->emulation->revision))) {
         emulation = m_measurement->emulation; // the run with its own prediction
         measurement = m_measurement;
     }

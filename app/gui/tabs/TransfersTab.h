@@ -45,6 +45,8 @@ class ThroughputPlot;
 
 namespace strata::gui {
 
+class RevisionBanner;
+
 class ScheduleDocument;
 
 // What the tab draws of one (prediction, measurement) pair, computed in the background.
@@ -76,8 +78,9 @@ class TransfersTab : public QWidget {
     enum class Source { Model, Microbench };
 
     explicit TransfersTab(QWidget* parent = nullptr);
-    // The document whose target Run Microbench uses.
-    void setDocument(ScheduleDocument* document) { m_document = document; }
+    // The document whose target Run Microbench uses, and whose current revision the banner
+    // over the tab compares the last run's with.
+    void setDocument(ScheduleDocument* document);
     ~TransfersTab() override;
 
     views::transfers::ThroughputPlot* throughputPlot() const { return m_throughput; }
@@ -135,8 +138,10 @@ class TransfersTab : public QWidget {
     void setMicrobenchRunning(bool running);
     // Why the comparison plots are empty, and what to do.
     QString measureHint() const;
+    void updateBanner();
 
     ScheduleDocument* m_document = nullptr;
+    RevisionBanner* m_banner = nullptr;
     views::transfers::ThroughputPlot* m_throughput = nullptr;
     views::transfers::DurationScatter* m_scatter = nullptr;
     views::transfers::ErrorHistogram* m_histogram = nullptr;
