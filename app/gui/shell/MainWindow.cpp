@@ -11,13 +11,13 @@
 #include "document/ScheduleDocument.h"
 #include "document/ScheduleEditor.h"
 #include "document/SchedulePresentation.h"
+#include "document/Selection.h"
 #include "jobs/JobRunner.h"
 #include "jobs/ModelLoader.h"
 #include "panels/DiagnosticsPanel.h"
 #include "panels/InspectorDock.h"
 #include "panels/ScheduleToolBar.h"
 #include "runs/RunList.h"
-#include "shell/ProgramLinker.h"
 #include "shell/RecentFiles.h"
 #include "shell/UnsavedChanges.h"
 #include "shell/WelcomePage.h"
@@ -25,6 +25,7 @@
 #include "tabs/GraphTab.h"
 #include "tabs/HeatOverlay.h"
 #include "tabs/OpsTab.h"
+#include "tabs/ProgramSelection.h"
 #include "tabs/TimelineTab.h"
 #include "tabs/TransfersTab.h"
 #include "views/Format.h"
@@ -117,8 +118,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             });
     connect(m_graphTab, &GraphTab::statusMessage, this, &MainWindow::showStatus);
     connect(m_graphTab, &GraphTab::layoutFinished, this, &MainWindow::graphLayoutFinished);
-    connect(m_graphTab->view(), &views::graph::GraphView::opSelected, m_opsTab, &OpsTab::selectOp);
-    connect(m_opsTab, &OpsTab::opActivated, m_graphTab->view(), &views::graph::GraphView::selectOp);
 
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("centralTabs"));
@@ -148,6 +147,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setCentralWidget(m_stack);
 
     m_document = new ScheduleDocument(this);
+    m_selection = new Selection(m_document, this);
+    m_opsTab->setSelection(m_selection);
 
     createActions();
     createMenus();
@@ -247,7 +248,7 @@ void MainWindow::createScheduleDock() {
     addDockWidget(Qt::BottomDockWidgetArea, m_scheduleDock);
     resizeDocks({m_scheduleDock}, {260}, Qt::Vertical);
     m_viewMenu->addAction(m_scheduleDock->toggleViewAction());
-    m_inspector = new InspectorDock(m_graphTab->view(), m_scheduleModel, m_document, this);
+    m_inspector = new InspectorDock(m_selection, m_scheduleModel, m_document, this);
     addDockWidget(Qt::RightDockWidgetArea, m_inspector);
     resizeDocks({m_inspector}, {380}, Qt::Horizontal);
     m_viewMenu->addAction(m_inspector->toggleViewAction());
@@ -275,8 +276,8 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::connectSchedule() {
-    m_editor =
-        new ScheduleEditor(m_document, m_graphTab->view(), m_scheduleTable, m_scheduleModel, this);
+    m_editor = new ScheduleEditor(m_document, m_selection, m_graphTab->view(), m_scheduleTable,
+                                  m_scheduleModel, this);
     m_editMenu->addAction(m_editor->undoAction());
     m_editMenu->addAction(m_editor->redoAction());
     m_editMenu->addSeparator();
@@ -316,8 +317,8 @@ void MainWindow::connectSchedule() {
 
 void MainWindow::connectCompile() {
     m_compile = new CompileController(m_document, m_programView, m_pipelineView, this);
-    m_linker = new ProgramLinker(m_graphTab->view(), m_scheduleTable, m_programView, this);
-    connect(m_compile, &CompileController::programShown, m_linker, &ProgramLinker::followSelection);
+    auto* listing = new ProgramSelection(m_programView, m_selection, this);
+    connect(m_compile, &CompileController::programShown, listing, &ProgramSelection::follow);
     m_scheduleBar->addSeparator();
     m_scheduleBar->addAction(m_compile->compileAction());
     m_buildMenu = new QMenu(tr("&Build"), this);
@@ -380,7 +381,7 @@ void MainWindow::connectTimeline() {
     m_timelineTab->setDocument(m_document);
     connect(m_emulate, &EmulateController::emulated, m_timelineTab, &TimelineTab::setEmulation);
     connect(m_measure, &MeasureController::measured, m_timelineTab, &TimelineTab::setMeasurement);
-    m_timelineTab->linkSelection(m_graphTab->view(), m_programView);
+    m_timelineTab->setSelection(m_selection);
     connect(m_timelineTab, &TimelineTab::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
@@ -392,7 +393,7 @@ void MainWindow::connectTransfers() {
     m_transfersTab->setDocument(m_document);
     connect(m_emulate, &EmulateController::emulated, m_transfersTab, &TransfersTab::setEmulation);
     connect(m_measure, &MeasureController::measured, m_transfersTab, &TransfersTab::setMeasurement);
-    m_transfersTab->linkSelection(m_graphTab->view(), m_programView);
+    m_transfersTab->setSelection(m_selection);
     m_calibration = new CalibrationController(m_document, this);
     m_buildMenu->addAction(m_calibration->calibrateAction());
     m_transfersTab->setCalibrateAction(m_calibration->calibrateAction());
@@ -437,8 +438,8 @@ void MainWindow::connectCompare() {
         });
     connect(m_measure, &MeasureController::measured, m_compareTab, &CompareTab::addHostRun);
     connect(m_compareTab, &CompareTab::statusMessage, this, &MainWindow::showStatus);
-    connect(m_compareTab->view(), &views::compare::CompareView::blockActivated, m_graphTab->view(),
-            &views::graph::GraphView::selectBlock);
+    connect(m_compareTab->view(), &views::compare::CompareView::blockActivated, m_selection,
+            [this](int block) { m_selection->selectBlocks({block}, Selection::Origin::Compare); });
     connect(m_compareTab, &CompareTab::diagnosticsReported, this,
             [this](const std::vector<Diagnostic>& diagnostics) {
                 m_diagnostics->appendDiagnostics(DiagnosticsPanel::Source::Action, diagnostics);
@@ -526,7 +527,7 @@ void MainWindow::showOpByName(const QString& name) {
     if (!m_graph)
         return;
     if (const auto op = m_graph->findOp(name.toStdString()))
-        m_graphTab->view()->selectOp(*op);
+        m_selection->selectOps({*op}, Selection::Origin::Other);
 }
 
 void MainWindow::updateBusy() {

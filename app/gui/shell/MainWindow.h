@@ -4,9 +4,9 @@
 // CompileController; the ops: model summary and op table side by side), the schedule table
 // and the diagnostics in docks, the target and strategy selectors and Compile in a toolbar. Imports
 // run in the background through ModelLoader, schedules through the ScheduleDocument, edits through
-// the ScheduleEditor. Selecting an op in the graph selects its row in the op table and its block's
-// row in the schedule table and highlights its instructions in the listing, and back
-// (ProgramLinker). The Inspector dock shows the selected op or block (InspectorDock); the title
+// the ScheduleEditor. Every tab and panel that selects shares one Selection: an op selected in the
+// graph selects its row in the op table and its block's row in the schedule table, highlights its
+// instructions in the listing and shows in the Inspector dock, and back; the title
 // names the project and marks unsaved edits, and closing with them asks (UnsavedChanges).
 
 #include "base/Diagnostic.h"
@@ -57,7 +57,7 @@ class HostCalibrationController;
 class DiagnosticsPanel;
 class GraphTab;
 class OpsTab;
-class ProgramLinker;
+class Selection;
 class ModelLoader;
 class ScheduleDocument;
 class ScheduleEditor;
@@ -96,6 +96,7 @@ class MainWindow : public QMainWindow {
     bool isLayingOut() const;
     ScheduleDocument* scheduleDocument() const { return m_document; }
     ScheduleEditor* scheduleEditor() const { return m_editor; }
+    Selection* selection() const { return m_selection; }
     views::schedule::ScheduleTableModel* scheduleModel() const { return m_scheduleModel; }
     views::schedule::ScheduleTableView* scheduleTable() const { return m_scheduleTable; }
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
@@ -196,7 +197,7 @@ class MainWindow : public QMainWindow {
     CalibrationController* m_calibration = nullptr;
     HostCalibrationController* m_hostCalibration = nullptr;
     QMenu* m_buildMenu = nullptr;
-    ProgramLinker* m_linker = nullptr;
+    Selection* m_selection = nullptr;
     views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;
     QSortFilterProxyModel* m_scheduleProxy = nullptr;
     views::schedule::ScheduleTableView* m_scheduleTable = nullptr;

@@ -1,10 +1,8 @@
 #include "tabs/TimelineTab.h"
 
+#include "document/Selection.h"
 #include "tabs/RevisionBanner.h"
 #include "trace/TraceJson.h"
-#include "views/graph/GraphView.h"
-#include "views/program/ProgramListingModel.h"
-#include "views/program/ProgramView.h"
 #include "views/timeline/TimelineView.h"
 
 #include <QAction>
@@ -57,33 +55,20 @@ TimelineTab::TimelineTab(QWidget* parent) : QWidget(parent) {
         tr("Open an emulated or measured trace (Strata / Chrome trace JSON)"));
     connect(m_openTrace, &QAction::triggered, this, &TimelineTab::showOpenDialog);
     m_view->setOpenAction(m_openTrace);
-    connect(
-        m_view, &views::timeline::TimelineView::eventSelected, this, [this](int trace, quint32 id) {
-            // The emulated run, when there is one, is the first trace shown.
-            const bool emulated = trace == 0 && m_emulation && !m_emulation->trace.events.empty();
-            emit instructionClicked(id, emulated);
-        });
+    connect(m_view, &views::timeline::TimelineView::eventSelected, this,
+            [this](int trace, quint32 id) {
+                // The emulated run, when there is one, is the first trace shown.
+                const bool emulated = trace == 0 && m_shownEmulation;
+                emit instructionClicked(id, emulated);
+            });
 }
 
-void TimelineTab::linkSelection(views::graph::GraphView* graph,
-                                views::program::ProgramView* program) {
-    connect(this, &TimelineTab::instructionClicked, this,
-            [this, graph, program](quint32 id, bool emulated) {
-                const auto* listing = program->model();
-                const int row = listing->rowOfInstruction(id);
-                if (!emulated || !m_emulation || !m_emulation->program ||
-                    id >= m_emulation->program->instructions.size()) {
-                    if (row >= 0)
-                        program->selectInstruction(id);
-                    return;
-                }
-                const ir::OpId op = m_emulation->program->instructions[id].from.op;
-                if (op.valid())
-                    graph->selectOp(op);
-                // The listing may be of another compile: only the same op's instruction is this
-                // one.
-                if (row >= 0 && listing->instructionAt(row).from.op == op)
-                    program->selectInstruction(id);
+void TimelineTab::setSelection(Selection* selection) {
+    connect(this, &TimelineTab::instructionClicked, selection,
+            [this, selection](quint32 id, bool emulated) {
+                const compiler::Program* program =
+                    emulated && m_shownEmulation ? m_shownEmulation->program.get() : nullptr;
+                selection->selectInstructions({id}, program, Selection::Origin::Timeline);
             });
 }
 
@@ -175,7 +160,9 @@ void TimelineTab::rebuild() {
     if (m_measurement &&
         (!emulation || !isCurrent(emulation->revision, m_measurement->emulation->revision)))
         emulation = m_measurement->emulation; // pair the run with its own prediction
+    m_shownEmulation.reset();
     if (emulation && !emulation->trace.events.empty()) {
+        m_shownEmulation = emulation;
         // Shares the run's trace without copying it: the alias keeps the run alive.
         traces.emplace_back(emulation, &emulation->trace);
         names.push_back(

@@ -31,6 +31,7 @@ class ProgramView;
 namespace strata::gui {
 
 class RevisionBanner;
+class Selection;
 class ScheduleDocument;
 
 class TimelineTab : public QWidget {
@@ -47,10 +48,9 @@ class TimelineTab : public QWidget {
     QAction* openTraceAction() const { return m_openTrace; }
     bool isLoading() const { return m_loads.isRunning(); }
 
-    // A click on an event of the emulated run selects its op in `graph` (the ProgramLinker
-    // then highlights the op's instructions) and its instruction in `program` when the listing
-    // is of the same program; an event of an opened file selects its instruction id.
-    void linkSelection(views::graph::GraphView* graph, views::program::ProgramView* program);
+    // A click on an event selects its instruction in `selection`, with its op when the event is
+    // of the emulated run shown (an event of an opened file: the instruction id only).
+    void setSelection(Selection* selection);
 
     // Loads `paths` in the background, replacing the files shown before; tracesLoaded() tells
     // how it went.
@@ -88,6 +88,7 @@ class TimelineTab : public QWidget {
     RevisionBanner* m_banner = nullptr;
     QAction* m_openTrace = nullptr;
     std::shared_ptr<const EmulationRun> m_emulation;
+    std::shared_ptr<const EmulationRun> m_shownEmulation; // the first trace shown, if any
     std::shared_ptr<const MeasuredRun> m_measurement;
     std::vector<LoadedFile> m_files;
     bool m_stale = false;  // runs changed while hidden

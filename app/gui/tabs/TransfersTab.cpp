@@ -2,6 +2,7 @@
 
 #include "analysis/MeasuredMicrobench.h"
 #include "document/ScheduleDocument.h"
+#include "document/Selection.h"
 #include "tabs/RevisionBanner.h"
 #include "trace/TraceSummary.h"
 #include "views/graph/GraphView.h"
@@ -150,7 +151,6 @@ TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
                           .arg(ids.size())
                           .arg(ids.front()),
                 5000);
-            emit instructionClicked(ids.front(), true);
         });
     m_scatter->showMessage(tr("Run on Host (Ctrl+R) to compare predicted with measured durations"));
     m_histogram->showMessage(tr("Run on Host (Ctrl+R) to see the prediction error"));
@@ -166,29 +166,18 @@ void TransfersTab::setCalibrateAction(QAction* action) {
     m_calibrate->setVisible(action != nullptr);
 }
 
-void TransfersTab::linkSelection(views::graph::GraphView* graph,
-                                 views::program::ProgramView* program) {
-    connect(this, &TransfersTab::instructionClicked, this,
-            [this, graph, program](quint32 id, bool) {
-                const auto* listing = program->model();
-                const int row = listing->rowOfInstruction(id);
-                const auto& emulation = m_shownEmulation;
-                if (!emulation || !emulation->program ||
-                    id >= emulation->program->instructions.size()) {
-                    if (row >= 0)
-                        program->selectInstruction(id);
-                    return;
-                }
-                const ir::OpId op = emulation->program->instructions[id].from.op;
-                if (op.valid())
-                    graph->selectOp(op);
-                // The listing may be of another compile: only the same op's instruction is this
-                // one.
-                if (row >= 0 && listing->instructionAt(row).from.op == op)
-                    program->selectInstruction(id);
+void TransfersTab::setSelection(Selection* selection) {
+    connect(this, &TransfersTab::eventsSelected, selection,
+            [this, selection](const QVector<quint32>& ids) {
+                // The first is made current in the listing (Selection's followers).
+                const compiler::Program* program =
+                    m_shownEmulation ? m_shownEmulation->program.get() : nullptr;
+                selection->selectInstructions({ids.begin(), ids.end()}, program,
+                                              Selection::Origin::Transfers);
             });
-    connect(m_blocks, &views::transfers::BlockErrorBars::blockClicked, graph,
-            &views::graph::GraphView::selectBlock);
+    connect(
+        m_blocks, &views::transfers::BlockErrorBars::blockClicked, selection,
+        [selection](int block) { selection->selectBlocks({block}, Selection::Origin::Transfers); });
 }
 
 void TransfersTab::setDocument(ScheduleDocument* document) {

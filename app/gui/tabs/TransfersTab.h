@@ -46,6 +46,7 @@ class ThroughputPlot;
 namespace strata::gui {
 
 class RevisionBanner;
+class Selection;
 
 class ScheduleDocument;
 
@@ -99,9 +100,9 @@ class TransfersTab : public QWidget {
     // The pair the plots show (null: none).
     const std::shared_ptr<const EmulationRun>& shownEmulation() const { return m_shownEmulation; }
 
-    // Selected scatter points select their instruction in `program` and its op in `graph` (the
-    // ProgramLinker then highlights the op's instructions); a block bar selects the block.
-    void linkSelection(views::graph::GraphView* graph, views::program::ProgramView* program);
+    // Selected scatter points select their instructions in `selection`, with their ops; a
+    // block bar selects the block.
+    void setSelection(Selection* selection);
 
     // The microbenchmark's experiment for `target`: its first two paths reading main memory
     // (mncore2: mvp and mvb, as the seed), else its first two paths; 8..128 KiB per transfer.
@@ -117,7 +118,6 @@ class TransfersTab : public QWidget {
   signals:
     // The user selected events: `ids` of the shown prediction's program; the first is made current.
     void eventsSelected(const QVector<quint32>& ids);
-    void instructionClicked(quint32 id, bool emulated);
     void busyChanged();
     void analysed();
     void microbenchFinished(bool ok);
