@@ -1,6 +1,7 @@
 #include "controllers/CompileController.h"
 
 #include "document/ScheduleDocument.h"
+#include "jobs/Activity.h"
 #include "views/Format.h"
 #include "views/pipeline/PipelineView.h"
 #include "views/program/ProgramView.h"
@@ -19,6 +20,7 @@ CompileController::CompileController(ScheduleDocument* document,
                                      views::program::ProgramView* program,
                                      views::pipeline::PipelineView* pipeline, QWidget* window)
     : QObject(window), m_document(document), m_program(program), m_pipeline(pipeline) {
+    m_activity = new Activity(QStringLiteral("compile"), this);
     m_job = new CompileJob(this);
     connect(m_job, &CompileJob::progress, this, &CompileController::onProgress);
     connect(m_job, &CompileJob::finished, this, &CompileController::onFinished);
@@ -67,9 +69,9 @@ bool CompileController::isStale() const {
 void CompileController::compile() {
     const RevisionPtr& revision = m_document->revision();
     if (!revision->isComplete()) {
-        emit statusMessage(m_document->graph() ? tr("No schedule to compile yet")
-                                               : tr("Open a model to compile it"),
-                           5000);
+        m_activity->showStatus(m_document->graph() ? tr("No schedule to compile yet")
+                                                   : tr("Open a model to compile it"),
+                               5000);
         return;
     }
     m_running = revision;
@@ -83,7 +85,7 @@ void CompileController::cancel() {
         return;
     m_job->cancel();
     setRunning(false);
-    emit statusMessage(tr("Compile cancelled"), 5000);
+    m_activity->showStatus(tr("Compile cancelled"), 5000);
 }
 
 void CompileController::onRevisionChanged() {
@@ -103,9 +105,9 @@ void CompileController::onRevisionChanged() {
     if (m_job->isRunning() && !m_document->isCurrent(m_running)) {
         m_job->cancel();
         setRunning(false);
-        emit statusMessage(tr("Compile cancelled: the schedule changed. Press Compile (F7) "
-                              "again."),
-                           8000);
+        m_activity->showStatus(tr("Compile cancelled: the schedule changed. Press Compile (F7) "
+                                  "again."),
+                               8000);
     }
     updateStale();
 }
@@ -129,17 +131,17 @@ void CompileController::onFinished(const CompileOutcome& outcome) {
     if (outcome.cancelled)
         return;
     if (!m_document->isCurrent(outcome.revision)) {
-        emit statusMessage(tr("Dropped a compile of an older schedule. Press Compile (F7) "
-                              "again."),
-                           8000);
+        m_activity->showStatus(tr("Dropped a compile of an older schedule. Press Compile (F7) "
+                                  "again."),
+                               8000);
         return;
     }
     if (!outcome.ok()) {
         const QString reason = outcome.failure.empty()
                                    ? tr("unknown error")
                                    : QString::fromStdString(outcome.failure.front().message);
-        emit diagnosticsReported(outcome.failure, {});
-        emit statusMessage(tr("Compile failed: %1").arg(reason), 15000);
+        m_activity->report(outcome.failure, {});
+        m_activity->showStatus(tr("Compile failed: %1").arg(reason), 15000);
         return;
     }
     m_compiled = {};
@@ -160,8 +162,8 @@ void CompileController::onFinished(const CompileOutcome& outcome) {
                              .arg(outcome.elapsedMs)
                              .arg(views::formatInteger(p.instructions.size()))
                              .arg(p.cores);
-    emit diagnosticsReported(outcome.result->warnings, text);
-    emit statusMessage(text, 15000);
+    m_activity->report(outcome.result->warnings, text);
+    m_activity->showStatus(text, 15000);
     emit programShown();
 }
 
@@ -185,6 +187,7 @@ void CompileController::showRunProgram(std::shared_ptr<const EmulationRun> run) 
 void CompileController::setRunning(bool running) {
     m_progress->setVisible(running);
     m_cancel->setEnabled(running);
+    m_activity->setBusy(running);
     emit busyChanged(running);
 }
 

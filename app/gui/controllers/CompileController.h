@@ -28,6 +28,7 @@ class ProgramView;
 
 namespace strata::gui {
 
+class Activity;
 class ScheduleDocument;
 
 class CompileController : public QObject {
@@ -51,6 +52,9 @@ class CompileController : public QObject {
     // True when the compile on screen is of another schedule than the document's.
     bool isStale() const;
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     // Compiles the document's current schedule in the background; a running compile is
     // superseded.
@@ -65,10 +69,6 @@ class CompileController : public QObject {
     // A compile result is on screen.
     void programShown();
     void busyChanged(bool busy);
-    void statusMessage(const QString& text, int timeoutMs);
-    // What the last compile reported: its errors, or its warnings and a closing summary.
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
-                             const QString& summary);
 
   private:
     void onRevisionChanged();
@@ -90,6 +90,7 @@ class CompileController : public QObject {
     QWidget* m_progress = nullptr;
     QLabel* m_progressLabel = nullptr;
     QProgressBar* m_progressBar = nullptr;
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

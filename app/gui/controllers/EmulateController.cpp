@@ -2,6 +2,7 @@
 
 #include "document/ScheduleDocument.h"
 #include "document/SchedulePresentation.h"
+#include "jobs/Activity.h"
 #include "tabs/GraphTab.h"
 #include "views/Format.h"
 #include "views/graph/GraphScene.h"
@@ -31,6 +32,7 @@ QString targetLabel(const QString& key) {
 EmulateController::EmulateController(ScheduleDocument* document, GraphTab* graph,
                                      views::schedule::ScheduleTableModel* table, QWidget* window)
     : QObject(window), m_document(document), m_graph(graph), m_table(table) {
+    m_activity = new Activity(QStringLiteral("emulate"), this);
     m_job = new EmulateJob(this);
     connect(m_job, &EmulateJob::finished, this, &EmulateController::onFinished);
     connect(m_job, &EmulateJob::progress, this, [this](const QString& stage) {
@@ -124,7 +126,7 @@ void EmulateController::cancel() {
         return;
     m_job->cancel();
     setRunning(false);
-    emit statusMessage(tr("Emulation cancelled"), 5000);
+    m_activity->showStatus(tr("Emulation cancelled"), 5000);
 }
 
 void EmulateController::onRevisionChanged() {
@@ -230,6 +232,7 @@ void EmulateController::setRunning(bool running) {
         m_progress->hide();
     }
     updateTotal();
+    m_activity->setBusy(running);
     emit busyChanged(running);
 }
 

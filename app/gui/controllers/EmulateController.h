@@ -25,6 +25,7 @@ class ScheduleTableModel;
 
 namespace strata::gui {
 
+class Activity;
 class GraphTab;
 class ScheduleDocument;
 
@@ -58,6 +59,9 @@ class EmulateController : public QObject {
     // Milliseconds from the last edit to its prediction in the badges and table; -1 before.
     qint64 lastLatencyMs() const { return m_latencyMs; }
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     // Predicts the document's current schedule in the background; a running one is superseded.
     void emulate();
@@ -69,7 +73,6 @@ class EmulateController : public QObject {
     // The same moment, with how long after the edit it came.
     void predictionsShown(qint64 latencyMs);
     void busyChanged(bool busy);
-    void statusMessage(const QString& text, int timeoutMs);
 
   private:
     void onRevisionChanged();
@@ -101,6 +104,7 @@ class EmulateController : public QObject {
     QWidget* m_progress = nullptr;
     QLabel* m_progressLabel = nullptr;
     QLabel* m_total = nullptr;
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

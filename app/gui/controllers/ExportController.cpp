@@ -4,6 +4,7 @@
 #include "controllers/MeasureController.h"
 #include "document/ScheduleDocument.h"
 #include "export/Bundle.h"
+#include "jobs/Activity.h"
 #include "jobs/EmulateJob.h"
 #include "views/export/RunPlots.h"
 
@@ -33,6 +34,7 @@ ExportController::ExportController(ScheduleDocument* document, EmulateController
                                    MeasureController* measure, QWidget* window)
     : QObject(window), m_document(document), m_emulate(emulate), m_measure(measure),
       m_window(window) {
+    m_activity = new Activity(QStringLiteral("export"), this);
     m_export = new QAction(tr("&Export Bundle…"), window);
     m_export->setObjectName(QStringLiteral("exportAction"));
     m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -59,7 +61,7 @@ void ExportController::exportTo(const QString& folder) {
     }
     m_busy = true;
     m_export->setEnabled(false);
-    emit statusMessage(tr("Exporting to %1…").arg(folder), 0);
+    m_activity->showStatus(tr("Exporting to %1…").arg(folder), 0);
 
     std::shared_ptr<const MeasuredRun> measured =
         m_measure && m_measure->isCurrent() ? m_measure->last() : nullptr;
@@ -127,9 +129,9 @@ void ExportController::done(bool ok, const QString& folder, const QStringList& f
                             const QString& message) {
     m_busy = false;
     m_export->setEnabled(true);
-    emit statusMessage(ok ? tr("Exported %1 files to %2").arg(files.size()).arg(folder)
-                          : tr("Export failed: %1").arg(message),
-                       10000);
+    m_activity->showStatus(ok ? tr("Exported %1 files to %2").arg(files.size()).arg(folder)
+                              : tr("Export failed: %1").arg(message),
+                           10000);
     emit finished(ok, folder, files, message);
 }
 

@@ -1,6 +1,7 @@
 #include "controllers/MeasureController.h"
 
 #include "document/ScheduleDocument.h"
+#include "jobs/Activity.h"
 #include "trace/AccuracyReport.h"
 #include "trace/TraceCompare.h"
 #include "trace/TraceSummary.h"
@@ -15,12 +16,13 @@ namespace strata::gui {
 
 MeasureController::MeasureController(ScheduleDocument* document, QWidget* window)
     : QObject(window), m_document(document) {
+    m_activity = new Activity(QStringLiteral("run"), this);
     m_job = new MeasureJob(this);
     connect(m_job, &MeasureJob::finished, this, &MeasureController::onFinished);
     connect(m_job, &MeasureJob::progress, this, [this](const QString& stage) {
-        emit statusMessage(stage == QLatin1String("run") ? tr("Running on this computer…")
-                                                         : tr("Run on host: %1…").arg(stage),
-                           0);
+        m_activity->showStatus(stage == QLatin1String("run") ? tr("Running on this computer…")
+                                                             : tr("Run on host: %1…").arg(stage),
+                               0);
     });
 
     m_run = new QAction(tr("&Run on Host"), window);
@@ -56,7 +58,7 @@ void MeasureController::cancel() {
         return;
     m_job->cancel();
     setRunning(false);
-    emit statusMessage(tr("Run cancelled"), 5000);
+    m_activity->showStatus(tr("Run cancelled"), 5000);
 }
 
 void MeasureController::onFinished(const MeasureOutcome& outcome) {
@@ -64,23 +66,24 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
     if (outcome.cancelled)
         return;
     if (!m_document->isCurrent(outcome.revision)) {
-        emit statusMessage(tr("The schedule changed during the run; its measurement was dropped"),
-                           5000);
+        m_activity->showStatus(
+            tr("The schedule changed during the run; its measurement was dropped"), 5000);
         return;
     }
     if (!outcome.ok()) {
-        emit diagnosticsReported(outcome.failure, tr("Run on host failed"));
-        emit statusMessage(tr("Run on host failed: %1")
-                               .arg(outcome.failure.empty()
-                                        ? tr("unknown error")
-                                        : QString::fromStdString(outcome.failure.front().message)),
-                           10000);
+        m_activity->report(outcome.failure, tr("Run on host failed"));
+        m_activity->showStatus(
+            tr("Run on host failed: %1")
+                .arg(outcome.failure.empty()
+                         ? tr("unknown error")
+                         : QString::fromStdString(outcome.failure.front().message)),
+            10000);
         return;
     }
     show(outcome.run);
     const double measuredS = double(trace::summarize(m_last->measured).totalPs) * 1e-12;
     const double predictedS = double(trace::summarize(m_last->emulation->trace).totalPs) * 1e-12;
-    emit statusMessage(
+    m_activity->showStatus(
         tr("Measured %1 on this computer (median of %2 runs); predicted %3 (%4%5%)")
             .arg(views::graph::formatSeconds(measuredS))
             .arg(m_last->totalsNs.size())
@@ -143,6 +146,7 @@ void MeasureController::applyMeasurements() {
 void MeasureController::setRunning(bool running) {
     m_run->setEnabled(!running);
     m_cancel->setEnabled(running);
+    m_activity->setBusy(running);
     emit busyChanged(running);
 }
 

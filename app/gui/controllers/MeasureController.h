@@ -21,6 +21,7 @@ class ScheduleTableModel;
 
 namespace strata::gui {
 
+class Activity;
 class ScheduleDocument;
 
 class MeasureController : public QObject {
@@ -45,6 +46,9 @@ class MeasureController : public QObject {
     // schedule, as if it had just finished; its emulation's revision must be the current one.
     void restore(std::shared_ptr<const MeasuredRun> run);
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     void run();
     void cancel();
@@ -53,9 +57,6 @@ class MeasureController : public QObject {
     // A run of the document's current schedule finished: measured and predicted timelines.
     void measured(std::shared_ptr<const strata::gui::MeasuredRun> run);
     void busyChanged(bool busy);
-    void statusMessage(const QString& text, int timeoutMs);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
-                             const QString& summary);
 
   private:
     void onFinished(const MeasureOutcome& outcome);
@@ -73,6 +74,7 @@ class MeasureController : public QObject {
         m_blocks; // last()'s, by block
     QAction* m_run = nullptr;
     QAction* m_cancel = nullptr;
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

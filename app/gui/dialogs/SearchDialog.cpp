@@ -1,6 +1,7 @@
 #include "dialogs/SearchDialog.h"
 
 #include "document/ScheduleDocument.h"
+#include "jobs/Activity.h"
 #include "jobs/SearchJob.h"
 #include "schedule/Strategies.h"
 #include "views/Format.h"
@@ -46,6 +47,7 @@ std::vector<int> partitionOfSchedule(const schedule::Schedule& schedule, std::si
 
 SearchDialog::SearchDialog(ScheduleDocument* document, QWidget* parent)
     : QDialog(parent), m_document(document), m_job(new SearchJob(this)) {
+    m_activity = new Activity(QStringLiteral("search"), this);
     setObjectName(QStringLiteral("searchDialog"));
     setWindowTitle(tr("Search Schedules"));
     resize(1000, 560);
@@ -166,7 +168,7 @@ bool SearchDialog::start() {
             .arg(QString::fromStdString(graph->name), QString::fromStdString(target->name)));
     m_job->start(from, std::move(options));
     emit previewRequested(nullptr);
-    emit statusMessage(tr("Searching schedules\u2026"), 0);
+    m_activity->showStatus(tr("Searching schedules\u2026"), 0);
     updateButtons();
     return true;
 }
@@ -200,7 +202,7 @@ void SearchDialog::onFinished(std::shared_ptr<const search::SearchResult> result
     if (!error.isEmpty()) {
         m_result.reset();
         m_status->setText(tr("The search failed: %1").arg(error));
-        emit statusMessage(tr("Schedule search failed"), 5000);
+        m_activity->showStatus(tr("Schedule search failed"), 5000);
         updateButtons();
         emit finished();
         return;
@@ -237,7 +239,7 @@ void SearchDialog::onFinished(std::shared_ptr<const search::SearchResult> result
             text += tr("; best start: %1").arg(figuresText(*bestStart));
     }
     m_status->setText(text);
-    emit statusMessage(
+    m_activity->showStatus(
         m_result->cancelled ? tr("Schedule search cancelled") : tr("Schedule search done"), 5000);
     updateButtons();
     emit finished();
@@ -284,7 +286,7 @@ bool SearchDialog::apply() {
         return false;
     }
     emit previewRequested(nullptr);
-    emit statusMessage(tr("Applied the searched schedule"), 5000);
+    m_activity->showStatus(tr("Applied the searched schedule"), 5000);
     return true;
 }
 

@@ -1,6 +1,7 @@
 #include "tabs/TimelineTab.h"
 
 #include "document/Selection.h"
+#include "jobs/Activity.h"
 #include "tabs/RevisionBanner.h"
 #include "trace/TraceJson.h"
 #include "views/timeline/TimelineView.h"
@@ -46,6 +47,7 @@ LoadOutcome loadFiles(const QStringList& paths) {
 } // namespace
 
 TimelineTab::TimelineTab(QWidget* parent) : QWidget(parent) {
+    m_activity = new Activity(QStringLiteral("traces"), this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_view = new views::timeline::TimelineView;
@@ -80,14 +82,15 @@ void TimelineTab::showOpenDialog() {
 }
 
 void TimelineTab::openTraceFiles(const QStringList& paths) {
-    emit statusMessage(tr("Loading %n trace(s)\u2026", nullptr, static_cast<int>(paths.size())), 0);
+    m_activity->showStatus(tr("Loading %n trace(s)\u2026", nullptr, static_cast<int>(paths.size())),
+                           0);
     // A newer request supersedes this one.
     auto load = [paths](const Proceed&) { return loadFiles(paths); };
     m_loads.start<LoadOutcome>(std::move(load), [this](LoadOutcome outcome) {
         m_files.clear();
         for (std::size_t i = 0; i < outcome.traces.size(); ++i)
             m_files.push_back({outcome.traces[i], outcome.names[i]});
-        emit diagnosticsReported(outcome.diagnostics);
+        m_activity->report(outcome.diagnostics);
         showTraces();
         if (!outcome.ok && m_files.empty() && !m_emulation) {
             QString text = tr("The trace could not be loaded:");
@@ -96,8 +99,8 @@ void TimelineTab::openTraceFiles(const QStringList& paths) {
                     text += QStringLiteral("\n") + QString::fromStdString(d.toString());
             m_view->showMessage(text);
         }
-        emit statusMessage(outcome.ok ? tr("Trace loaded") : tr("Some traces could not be loaded"),
-                           4000);
+        m_activity->showStatus(
+            outcome.ok ? tr("Trace loaded") : tr("Some traces could not be loaded"), 4000);
         emit tracesLoaded(outcome.ok);
     });
 }

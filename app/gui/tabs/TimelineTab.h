@@ -30,6 +30,7 @@ class ProgramView;
 
 namespace strata::gui {
 
+class Activity;
 class RevisionBanner;
 class Selection;
 class ScheduleDocument;
@@ -56,6 +57,9 @@ class TimelineTab : public QWidget {
     // how it went.
     void openTraceFiles(const QStringList& paths);
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     // Shows `run`'s trace beside the opened files (null: none).
     void setEmulation(std::shared_ptr<const strata::gui::EmulationRun> run);
@@ -65,8 +69,6 @@ class TimelineTab : public QWidget {
 
   signals:
     void tracesLoaded(bool ok);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics);
-    void statusMessage(const QString& text, int timeoutMs);
     // The user clicked the event of instruction `id`; `emulated`: of the emulated run.
     void instructionClicked(quint32 id, bool emulated);
 
@@ -93,6 +95,7 @@ class TimelineTab : public QWidget {
     std::vector<LoadedFile> m_files;
     bool m_stale = false;  // runs changed while hidden
     JobLane m_loads{this}; // trace files read in the background
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

@@ -3,6 +3,7 @@
 #include "analysis/MeasuredMicrobench.h"
 #include "document/ScheduleDocument.h"
 #include "document/Selection.h"
+#include "jobs/Activity.h"
 #include "tabs/RevisionBanner.h"
 #include "trace/TraceSummary.h"
 #include "views/graph/GraphView.h"
@@ -64,6 +65,7 @@ QString percent(double relative) {
 } // namespace
 
 TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
+    m_activity = new Activity(QStringLiteral("transfers"), this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(4);
@@ -144,7 +146,7 @@ TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
         m_scatter, &views::transfers::DurationScatter::eventsSelected, this,
         [this](const QVector<quint32>& ids) {
             emit eventsSelected(ids);
-            emit statusMessage(
+            m_activity->showStatus(
                 ids.size() == 1
                     ? tr("Transfer %1 selected").arg(ids.front())
                     : tr("%1 transfers selected; the first, %2, is shown in the graph and listing")
@@ -237,6 +239,7 @@ void TransfersTab::analyse() {
     if (!emulation)
         return;
     m_analysing = true;
+    m_activity->setBusy(isBusy());
     emit busyChanged();
     m_analysisJobs.start<std::shared_ptr<const TransferAnalysis>>(
         [emulation, measurement,
@@ -255,6 +258,7 @@ void TransfersTab::analyse() {
             m_shownMeasured = measurement != nullptr;
             m_analysis = std::move(result);
             show(*m_analysis);
+            m_activity->setBusy(isBusy());
             emit busyChanged();
             emit analysed();
         });
@@ -400,10 +404,10 @@ void TransfersTab::runMicrobench() {
     showThroughput();
     const emulator::MicrobenchSpec spec = microbenchSpec(*target);
     const bool measure = target->name == "host";
-    emit statusMessage(measure ? tr("Running the microbenchmark on this computer\u2026")
-                               : tr("Emulating the microbenchmark on %1\u2026")
-                                     .arg(QString::fromStdString(target->name)),
-                       0);
+    m_activity->showStatus(measure ? tr("Running the microbenchmark on this computer\u2026")
+                                   : tr("Emulating the microbenchmark on %1\u2026")
+                                         .arg(QString::fromStdString(target->name)),
+                           0);
     m_microbenchJobs.start<MicrobenchOutcome>(
         [target, spec, measure](const Proceed& proceed) {
             MicrobenchOutcome out;
@@ -427,16 +431,16 @@ void TransfersTab::runMicrobench() {
         [this](MicrobenchOutcome outcome) {
             const bool ok = outcome.predicted.has_value() && outcome.diagnostics.empty();
             if (!outcome.diagnostics.empty())
-                emit diagnosticsReported(outcome.diagnostics, tr("The microbenchmark failed"));
+                m_activity->report(outcome.diagnostics, tr("The microbenchmark failed"));
             m_microbench = std::move(outcome);
             setMicrobenchRunning(false);
             showThroughput();
-            emit statusMessage(ok ? tr("Microbenchmark done") : tr("The microbenchmark failed"),
-                               4000);
+            m_activity->showStatus(ok ? tr("Microbenchmark done") : tr("The microbenchmark failed"),
+                                   4000);
             emit microbenchFinished(ok);
         },
         [this](const QString& stage) {
-            emit statusMessage(tr("Microbenchmark: %1\u2026").arg(stage), 0);
+            m_activity->showStatus(tr("Microbenchmark: %1\u2026").arg(stage), 0);
         });
 }
 
@@ -446,13 +450,14 @@ void TransfersTab::cancelMicrobench() {
     m_microbenchJobs.cancel(); // the worker stops at the next size; its result is dropped
     setMicrobenchRunning(false);
     showThroughput();
-    emit statusMessage(tr("Microbenchmark cancelled"), 3000);
+    m_activity->showStatus(tr("Microbenchmark cancelled"), 3000);
 }
 
 void TransfersTab::setMicrobenchRunning(bool running) {
     m_microbenchRunning = running;
     m_runMicrobench->setEnabled(!running);
     m_cancelMicrobench->setEnabled(running);
+    m_activity->setBusy(isBusy());
     emit busyChanged();
 }
 

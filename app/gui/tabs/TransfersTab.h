@@ -45,6 +45,7 @@ class ThroughputPlot;
 
 namespace strata::gui {
 
+class Activity;
 class RevisionBanner;
 class Selection;
 
@@ -108,6 +109,9 @@ class TransfersTab : public QWidget {
     // (mncore2: mvp and mvb, as the seed), else its first two paths; 8..128 KiB per transfer.
     static emulator::MicrobenchSpec microbenchSpec(const target::Target& target);
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     void setEmulation(std::shared_ptr<const strata::gui::EmulationRun> run);
     void setMeasurement(std::shared_ptr<const strata::gui::MeasuredRun> run);
@@ -121,9 +125,6 @@ class TransfersTab : public QWidget {
     void busyChanged();
     void analysed();
     void microbenchFinished(bool ok);
-    void statusMessage(const QString& text, int timeoutMs);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
-                             const QString& summary);
 
   protected:
     void showEvent(QShowEvent* event) override;
@@ -167,6 +168,7 @@ class TransfersTab : public QWidget {
     bool m_microbenchRunning = false;
     JobLane m_analysisJobs{this};
     JobLane m_microbenchJobs{this};
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui
