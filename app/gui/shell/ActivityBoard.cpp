@@ -41,7 +41,10 @@ void ActivityBoard::add(Activity* activity, Policy policy) {
 }
 
 void ActivityBoard::addPermanentWidget(QWidget* widget, int index) {
-    m_bar->insertPermanentWidget(index, widget);
+    if (index < 0)
+        m_bar->addPermanentWidget(widget);
+    else
+        m_bar->insertPermanentWidget(index, widget);
     m_permanent.push_back(widget);
 }
 
