@@ -38,8 +38,8 @@ QRectF badgeTextRect(const QRectF& pill) {
     return pill.adjusted(kTextPadding, 0, -kTextPadding, 0);
 }
 
-qreal placeBadge(const QRectF& home, const QRectF& box, const std::vector<Span>& edges,
-                 const std::vector<QRectF>& obstacles, qreal reach) {
+BadgeSpot placeBadge(const QRectF& home, const QRectF& box, const std::vector<Span>& edges,
+                     const std::vector<QRectF>& obstacles, qreal reach) {
     const qreal width = home.width();
     const qreal lowest = std::min(home.left(), box.left() + reach - width);
     const qreal highest = std::max(home.left(), box.right() - std::min(reach, width));
@@ -53,14 +53,11 @@ qreal placeBadge(const QRectF& home, const QRectF& box, const std::vector<Span>&
             count += obstacle.intersects(pill);
         return count;
     };
-    qreal best = home.left();
-    int fewest = std::numeric_limits<int>::max();
+    BadgeSpot best{home.left(), std::numeric_limits<int>::max()};
     auto consider = [&](qreal left) {
         const int count = blockers(left);
-        if (count < fewest) {
-            best = left;
-            fewest = count;
-        }
+        if (count < best.blockers)
+            best = {left, count};
         return count == 0;
     };
     for (qreal left = home.left(); left <= highest; left += kStep)

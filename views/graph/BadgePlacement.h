@@ -23,12 +23,17 @@ std::vector<Span> spansInBand(const QPainterPath& path, qreal top, qreal bottom,
 // The badge's text: the pill less its padding.
 QRectF badgeTextRect(const QRectF& pill);
 
-// The left edge for a pill shaped like `home` (where the layout put it) on the same row of
+struct BadgeSpot {
+    qreal left = 0;   // the pill's left edge
+    int blockers = 0; // spans and obstacles it still overlaps there
+};
+
+// The spot for a pill shaped like `home` (where the layout put it) on the same row of
 // the block `box`: the nearest spot, sliding right inside the block first, then left, where
 // the text overlaps no span of `edges` and the pill none of `obstacles` (nodes, badges placed
 // before); with none, the one overlapping the fewest. A pill wider than the block may reach
 // out of it, but always keeps `reach` over it.
-qreal placeBadge(const QRectF& home, const QRectF& box, const std::vector<Span>& edges,
-                 const std::vector<QRectF>& obstacles, qreal reach = 24);
+BadgeSpot placeBadge(const QRectF& home, const QRectF& box, const std::vector<Span>& edges,
+                     const std::vector<QRectF>& obstacles, qreal reach = 24);
 
 } // namespace strata::views::graph

@@ -248,7 +248,20 @@ void GraphScene::placeBadges() {
         for (const QRectF& pill : placed)
             if (pill.intersects(row))
                 obstacles.push_back(pill);
-        cluster->moveBadge(placeBadge(home, box, spans, obstacles));
+        BadgeSpot spot = placeBadge(home, box, spans, obstacles);
+        if (spot.blockers > 0 && !m_input.blocksAreChunks) {
+            // No free spot for the whole text: the block's name alone (the tooltip keeps the
+            // rest), if it finds a better one.
+            const QString full = cluster->badgeText();
+            const bool invalid = cluster->isBadgeInvalid();
+            cluster->setBadge(tr("Block %1").arg(cluster->block()), invalid);
+            const BadgeSpot compact = placeBadge(cluster->badgeHome(), box, spans, obstacles);
+            if (compact.blockers < spot.blockers)
+                spot = compact;
+            else
+                cluster->setBadge(full, invalid);
+        }
+        cluster->moveBadge(spot.left);
         placed.push_back(cluster->badgeRect());
         // No free spot: the edges still crossing the text stop short of the badge.
         const QRectF text = badgeTextRect(cluster->badgeRect());

@@ -1,7 +1,8 @@
 // A block's badge stays readable: no edge line runs through its text. The layout keeps the
 // badge's row free of nodes but not of the edges entering the block, so each badge slides along
 // its row off the edges, still on its block's top edge; where no spot is free (narrow blocks
-// side by side, long badges), the line leaves a gap under the badge. On the committed samples,
+// side by side, long badges), the badge says the block's name only, and an edge still crossing
+// it stops short of it. On the committed samples,
 // scheduled op by op and fused, with the long badges the app shows.
 
 #include "../TestGraphs.h"
@@ -110,6 +111,11 @@ TEST_P(GraphBadgeSamplesTest, NoEdgeLineCrossesABadgesText) {
         // Still the block's: on its top edge, overlapping its region.
         EXPECT_EQ(cluster.badgeRect().top(), cluster.badgeHome().top());
         EXPECT_TRUE(cluster.badgeRect().intersects(cluster.box())) << "block " << cluster.block();
+        // And clear of the others: a badge too long for any free spot says the block's name only.
+        for (std::size_t other = c + 1; other < scene().clusterCount(); ++other)
+            EXPECT_FALSE(cluster.badgeRect().intersects(scene().cluster(other)->badgeRect()))
+                << "the badges of blocks " << cluster.block() << " and "
+                << scene().cluster(other)->block() << " overlap";
     }
 }
 
