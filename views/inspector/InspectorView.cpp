@@ -36,11 +36,11 @@ void InspectorView::setSections(const std::vector<Section>& sections) {
         }
         head->setExpanded(true);
     }
-    // Names as wide as the longest (tensor names are long), but never more than half the view:
-    // the values are what is read.
+    // Names as wide as the longest (tensor names are long), but never more than 40 % of the
+    // view: the values are what is read.
     resizeColumnToContents(NameColumn);
-    const int half = std::max(kMinNameWidth, viewport()->width() / 2);
-    setColumnWidth(NameColumn, std::clamp(columnWidth(NameColumn), kMinNameWidth, half));
+    const int most = std::max(kMinNameWidth, viewport()->width() * 2 / 5);
+    setColumnWidth(NameColumn, std::clamp(columnWidth(NameColumn), kMinNameWidth, most));
     setUpdatesEnabled(true);
 }
 
