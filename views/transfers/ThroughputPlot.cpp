@@ -111,7 +111,7 @@ void ThroughputPlot::finish() {
 
 void ThroughputPlot::showMessage(const QString& text) {
     clearGraphs();
-    m_message->setText(text);
+    m_message->setText(wrappedMessage(text));
     m_message->setVisible(!text.isEmpty());
     legend->setVisible(false);
     xAxis->setRange(64, 1 << 20);
