@@ -101,6 +101,21 @@ TEST(TimelineViewTest, PairedRowsAndFittedView) {
     EXPECT_NEAR(f.view.viewport().endPs(), 200'000, 1);
 }
 
+TEST(TimelineViewTest, AMeasuredRunArrivingNextToAFittedPredictionIsShownWhole) {
+    // The app shows the emulated run first; Run on Host adds a measured run eight times longer.
+    Fixture f({makeTrace(trace::Source::Emulated, 1)});
+    const auto measured = makeTrace(trace::Source::Measured, 8);
+    f.view.setTraces({makeTrace(trace::Source::Emulated, 1), measured});
+    f.settle();
+    const double end = static_cast<double>(measured->endPs());
+    ASSERT_GT(end, static_cast<double>(makeTrace(trace::Source::Emulated, 1)->endPs()));
+    EXPECT_DOUBLE_EQ(f.view.viewport().startPs, 0);
+    EXPECT_GE(f.view.viewport().endPs(), end);
+    EXPECT_LT(f.view.viewport().endPs(), end * 1.1); // fitted, not just wide
+    // The measured run's last compute is drawn: its row has an item at the run's end.
+    EXPECT_FALSE(f.view.toolTipAt(f.at(1, end - 1000)).isEmpty());
+}
+
 TEST(TimelineViewTest, HoverShowsBothDurationsAndTheError) {
     Fixture f({makeTrace(trace::Source::Emulated, 1), makeTrace(trace::Source::Measured, 2)});
     // Row 0: core 0's compute of the emulated run, 400..1000 ns.
