@@ -117,8 +117,19 @@ TEST(InspectorSections, ABlocksKnobsTilingAndEveryOp) {
     ASSERT_NE(tiling, nullptr);
     EXPECT_TRUE(valueOf(*tiling, QStringLiteral("SRAM peak"))
                     .startsWith(formatBytes(analysed.cost.sramPeakBytes)));
-    EXPECT_TRUE(
-        valueOf(*tiling, QStringLiteral("Slots")).startsWith(QString::number(block.buffering)));
+    // The peak's parts: what stays resident, and each buffer slot's size (the peak is their sum).
+    const tiling::BlockCost& cost = analysed.cost;
+    EXPECT_EQ(cost.sramPeakBytes,
+              cost.sramResidentBytes +
+                  static_cast<std::uint64_t>(cost.sramSlots) * cost.sramSlotBytes);
+    EXPECT_EQ(cost.sramSlots, std::max(1, block.buffering));
+    EXPECT_EQ(valueOf(*tiling, QStringLiteral("Resident")), formatBytes(cost.sramResidentBytes));
+    const QString perSlot = valueOf(*tiling, QStringLiteral("Per slot"));
+    EXPECT_TRUE(perSlot.startsWith(formatBytes(cost.sramSlotBytes))) << perSlot.toStdString();
+    if (cost.sramSlots > 1) {
+        EXPECT_TRUE(perSlot.endsWith(QStringLiteral("%1 slots").arg(cost.sramSlots)))
+            << perSlot.toStdString();
+    }
     EXPECT_EQ(valueOf(*tiling, QStringLiteral("DRAM read")),
               formatBytes(analysed.cost.dramReadBytes));
 

@@ -132,21 +132,30 @@ std::vector<Section> blockSections(const views::schedule::ScheduleTableModel& mo
                                 ? 100.0 * static_cast<double>(cost.sramPeakBytes) /
                                       static_cast<double>(analysis->workingMemoryBytes)
                                 : 0.0;
-        const int slotCount = std::max(1, block->buffering);
         tiling.properties.push_back(
             {QObject::tr("SRAM peak"),
              QObject::tr("%1 of %2 (%3 %)")
                  .arg(formatBytes(cost.sramPeakBytes), formatBytes(analysis->workingMemoryBytes))
                  .arg(fill, 0, 'f', 0),
-             QObject::tr("The largest tile's working set in each of the %1 buffer slot(s), plus "
-                         "the inputs every tile reads whole (loaded once, kept resident), "
-                         "against the target's working memory per core.")
-                 .arg(slotCount)});
+             QObject::tr("Resident inputs plus %1 buffer slot(s), against the target's working "
+                         "memory per core.")
+                 .arg(cost.sramSlots)});
         tiling.properties.push_back(
-            {QObject::tr("Slots"), QString::number(slotCount),
-             slotCount > 1 ? QObject::tr("Double buffering: the next tile loads into one slot "
-                                         "while the other computes")
-                           : QObject::tr("Single buffering: loads and computes take turns")});
+            {QObject::tr("Resident"), formatBytes(cost.sramResidentBytes),
+             QObject::tr("The inputs every tile reads whole (weights): loaded once for the block "
+                         "and kept for all its tiles")});
+        tiling.properties.push_back(
+            {QObject::tr("Per slot"),
+             cost.sramSlots > 1 ? QObject::tr("%1 \u00d7 %2 slots")
+                                      .arg(formatBytes(cost.sramSlotBytes))
+                                      .arg(cost.sramSlots)
+                                : QObject::tr("%1, one slot").arg(formatBytes(cost.sramSlotBytes)),
+             cost.sramSlots > 1
+                 ? QObject::tr("The largest tile's loads, intermediates and outputs, packed by "
+                               "lifetime. Double buffering: the next tile loads into one slot "
+                               "while the other computes")
+                 : QObject::tr("The largest tile's loads, intermediates and outputs, packed by "
+                               "lifetime. Single buffering: loads and computes take turns")});
         tiling.properties.push_back(
             {QObject::tr("DRAM read"), formatBytes(cost.dramReadBytes), {}});
         tiling.properties.push_back(
