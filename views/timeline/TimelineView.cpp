@@ -3,6 +3,7 @@
 #include "timeline/RangeStats.h"
 #include "views/Format.h"
 #include "views/graph/GraphStyle.h"
+#include "views/timeline/CompactHeader.h"
 #include "views/timeline/FramePainter.h"
 #include "views/timeline/LanesPlottable.h"
 #include "views/timeline/RangeStatsModel.h"
@@ -25,10 +26,9 @@
 #include <QTableView>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
-
 #include <algorithm>
 #include <cmath>
+#include <qcustomplot.h>
 #include <unordered_map>
 
 namespace strata::views::timeline {
@@ -230,6 +230,7 @@ QWidget* TimelineView::createSidePanel() {
     proxy->setSortRole(RangeStatsModel::SortRole);
     m_rangeTable = new QTableView;
     m_rangeTable->setObjectName(QStringLiteral("rangeTable"));
+    m_rangeTable->setHorizontalHeader(new CompactHeader(m_rangeTable));
     m_rangeTable->setModel(proxy);
     m_rangeTable->setSortingEnabled(true);
     m_rangeTable->verticalHeader()->hide();
