@@ -411,7 +411,10 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
         }
         slotBytes = std::max(slotBytes, extent);
     }
-    cost.sramPeakBytes = residentBytes + slotBytes * static_cast<std::uint64_t>(std::max(1, buffering));
+    cost.sramResidentBytes = residentBytes;
+    cost.sramSlotBytes = slotBytes;
+    cost.sramSlots = std::max(1, buffering);
+    cost.sramPeakBytes = residentBytes + slotBytes * static_cast<std::uint64_t>(cost.sramSlots);
 
     // An input every tile reads the same way is loaded once by each core that gets tiles; a
     // sliced one, slice after slice, by every tile.

@@ -62,6 +62,12 @@ struct BlockCost {
     std::uint64_t dramReadBytes = 0;   // block inputs and weights loaded from DRAM
     std::uint64_t dramWriteBytes = 0;  // block outputs stored to DRAM
     std::uint64_t sramPeakBytes = 0;   // largest per-tile working set, double buffers included
+    // The peak's parts: sramResidentBytes + sramSlots x sramSlotBytes. Resident: the inputs every
+    // tile reads whole (weights), loaded once for the block; a slot: the largest tile's other
+    // values packed by lifetime; one slot per buffer (2 when double-buffered).
+    std::uint64_t sramResidentBytes = 0;
+    std::uint64_t sramSlotBytes = 0;
+    int sramSlots = 1;
     std::int64_t tiles() const { return grid.tileCount(); }
     double recomputeRatio() const { return unfusedFlops > 0 ? flops / unfusedFlops - 1.0 : 0.0; }
 };

@@ -1,12 +1,17 @@
 // The Inspector's rows for an op, read from a small graph built in code: identity, every
 // attribute as the IR prints it, inputs with shapes and dtypes (weights marked, an omitted
-// optional input said so), outputs and cost; and the view that shows them.
+// optional input said so), outputs and cost; for a block of its schedule, the knobs, the tiling
+// and SRAM peak from the schedule check's analysis and every op; and the view that shows them.
 
 #include "views/inspector/InspectorSections.h"
 
 #include "TestGraphs.h"
+#include "schedule/Strategies.h"
+#include "schedule/Validate.h"
+#include "target/TargetLoader.h"
 #include "views/Format.h"
 #include "views/inspector/InspectorView.h"
+#include "views/schedule/ScheduleTableModel.h"
 
 #include <gtest/gtest.h>
 
@@ -81,6 +86,61 @@ TEST(InspectorSections, AnOpWithoutAttributesAndAnOmittedInput) {
     const Section* inputs = find(sections, QStringLiteral("Inputs"));
     ASSERT_NE(inputs, nullptr);
     EXPECT_EQ(inputs->properties.back().value, QStringLiteral("(omitted)"));
+}
+
+TEST(InspectorSections, ABlocksKnobsTilingAndEveryOp) {
+    namespace sch = strata::schedule;
+    const auto graph = makeGraph();
+    auto target = target::resolveTarget("mncore2");
+    ASSERT_TRUE(target.ok());
+    sch::Schedule s = sch::makeSchedule(*graph, *target, sch::Strategy::PerOp);
+    schedule::ScheduleSnapshot snapshot;
+    snapshot.revision = 1;
+    snapshot.check =
+        std::make_shared<const sch::ScheduleCheck>(sch::checkSchedule(s, *graph, *target));
+    snapshot.schedule = std::make_shared<const sch::Schedule>(s);
+    snapshot.graph = graph;
+    snapshot.target = std::make_shared<const target::Target>(*target);
+    schedule::ScheduleTableModel model;
+    model.setSnapshot(snapshot);
+
+    const sch::Block& block = s.blocks.front();
+    const auto sections = blockSections(model, block.id);
+    const Section* knobs =
+        find(sections, QString::fromStdString("Block " + sch::blockName(block.id)));
+    ASSERT_NE(knobs, nullptr);
+    EXPECT_EQ(valueOf(*knobs, QStringLiteral("Cores (mp)")), QString::number(block.mp));
+
+    const auto& analysed = snapshot.check->analysis.blocks.front();
+    ASSERT_TRUE(analysed.analysed);
+    const Section* tiling = find(sections, QStringLiteral("Tiling"));
+    ASSERT_NE(tiling, nullptr);
+    EXPECT_TRUE(valueOf(*tiling, QStringLiteral("SRAM peak"))
+                    .startsWith(formatBytes(analysed.cost.sramPeakBytes)));
+    // The peak's parts: what stays resident, and each buffer slot's size (the peak is their sum).
+    const tiling::BlockCost& cost = analysed.cost;
+    EXPECT_EQ(cost.sramPeakBytes,
+              cost.sramResidentBytes +
+                  static_cast<std::uint64_t>(cost.sramSlots) * cost.sramSlotBytes);
+    EXPECT_EQ(cost.sramSlots, std::max(1, block.buffering));
+    EXPECT_EQ(valueOf(*tiling, QStringLiteral("Resident")), formatBytes(cost.sramResidentBytes));
+    const QString perSlot = valueOf(*tiling, QStringLiteral("Per slot"));
+    EXPECT_TRUE(perSlot.startsWith(formatBytes(cost.sramSlotBytes))) << perSlot.toStdString();
+    if (cost.sramSlots > 1) {
+        EXPECT_TRUE(perSlot.endsWith(QStringLiteral("%1 slots").arg(cost.sramSlots)))
+            << perSlot.toStdString();
+    }
+    EXPECT_EQ(valueOf(*tiling, QStringLiteral("DRAM read")),
+              formatBytes(analysed.cost.dramReadBytes));
+
+    const Section* ops = find(sections, QStringLiteral("Ops (%1)").arg(block.ops.size()));
+    ASSERT_NE(ops, nullptr);
+    ASSERT_EQ(ops->properties.size(), block.ops.size());
+    for (std::size_t i = 0; i < block.ops.size(); ++i) {
+        EXPECT_EQ(ops->properties[i].name, QString::fromStdString(graph->op(block.ops[i]).type));
+        EXPECT_EQ(ops->properties[i].value, QString::fromStdString(graph->op(block.ops[i]).name));
+    }
+    EXPECT_TRUE(blockSections(model, 9999).empty());
 }
 
 TEST(InspectorView, ShowsSectionsWithFullTextTooltips) {

@@ -10,6 +10,7 @@
 
 #include <QComboBox>
 #include <QHeaderView>
+#include <QImage>
 #include <QLineEdit>
 #include <QPixmap>
 #include <QSignalSpy>
@@ -113,6 +114,25 @@ TEST_F(ScheduleTableViewTest, FitsAndPaints) {
         EXPECT_GT(m_view.columnWidth(column), 10) << column;
     const QPixmap pixmap = m_view.grab();
     EXPECT_FALSE(pixmap.isNull());
+}
+
+// Before a model is open the table is not a blank box: it says what fills it, in its middle.
+TEST(ScheduleTableViewEmpty, SaysWhatFillsIt) {
+    M model;
+    ScheduleTableView view;
+    view.setModel(&model);
+    view.resize(800, 240);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ASSERT_EQ(model.rowCount(), 0);
+    EXPECT_FALSE(view.placeholderText().isEmpty());
+    const QImage image = view.viewport()->grab().toImage();
+    const QRgb background = image.pixel(2, 2);
+    int inked = 0;
+    for (int y = image.height() / 3; y < image.height() * 2 / 3; ++y)
+        for (int x = 0; x < image.width(); ++x)
+            inked += image.pixel(x, y) != background;
+    EXPECT_GT(inked, 50) << "no text painted in the empty table";
 }
 
 } // namespace

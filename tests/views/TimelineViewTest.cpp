@@ -5,12 +5,16 @@
 
 #include "views/timeline/TimelineView.h"
 
+#include "views/Format.h"
 #include "views/timeline/RangeStatsModel.h"
 #include "views/timeline/TimeFormat.h"
 #include "views/timeline/TimeTicker.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 #include <qcustomplot.h>
 
@@ -101,6 +105,21 @@ TEST(TimelineViewTest, PairedRowsAndFittedView) {
     EXPECT_NEAR(f.view.viewport().endPs(), 200'000, 1);
 }
 
+TEST(TimelineViewTest, AMeasuredRunArrivingNextToAFittedPredictionIsShownWhole) {
+    // The app shows the emulated run first; Run on Host adds a measured run eight times longer.
+    Fixture f({makeTrace(trace::Source::Emulated, 1)});
+    const auto measured = makeTrace(trace::Source::Measured, 8);
+    f.view.setTraces({makeTrace(trace::Source::Emulated, 1), measured});
+    f.settle();
+    const double end = static_cast<double>(measured->endPs());
+    ASSERT_GT(end, static_cast<double>(makeTrace(trace::Source::Emulated, 1)->endPs()));
+    EXPECT_DOUBLE_EQ(f.view.viewport().startPs, 0);
+    EXPECT_GE(f.view.viewport().endPs(), end);
+    EXPECT_LT(f.view.viewport().endPs(), end * 1.1); // fitted, not just wide
+    // The measured run's last compute is drawn: its row has an item at the run's end.
+    EXPECT_FALSE(f.view.toolTipAt(f.at(1, end - 1000)).isEmpty());
+}
+
 TEST(TimelineViewTest, HoverShowsBothDurationsAndTheError) {
     Fixture f({makeTrace(trace::Source::Emulated, 1), makeTrace(trace::Source::Measured, 2)});
     // Row 0: core 0's compute of the emulated run, 400..1000 ns.
@@ -174,6 +193,44 @@ TEST(TimelineViewTest, RangeSelectionShowsStatistics) {
     EXPECT_EQ(model->stats()[0].fromPs, 0);
     EXPECT_EQ(model->stats()[1].toPs, 2'000'000);
     EXPECT_EQ(model->stats()[1].total.events, 403u);
+}
+
+// A prediction and its measurement run the same program: over the whole run both have the same
+// events and bytes, shown once after the two runs' times, and the table needs no horizontal
+// scroll bar in the side panel. A range they disagree on shows every run's.
+TEST(TimelineViewTest, TimeInRangeShowsSharedCountsOnceAndFitsThePanel) {
+    Fixture f({makeTrace(trace::Source::Emulated, 1), makeTrace(trace::Source::Measured, 2)});
+    RangeStatsModel* model = f.view.rangeModel();
+    ASSERT_EQ(model->stats().size(), 2u);
+    ASSERT_EQ(model->stats()[0].total.events, model->stats()[1].total.events);
+    EXPECT_TRUE(model->countsShared());
+    ASSERT_EQ(model->columnCount(), 2 + 2 + 2); // group, name, time per run, events, bytes
+    EXPECT_EQ(model->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Time 1"));
+    EXPECT_EQ(model->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Time 2"));
+    EXPECT_EQ(model->headerData(4, Qt::Horizontal).toString(), QStringLiteral("Events"));
+    EXPECT_EQ(model->headerData(5, Qt::Horizontal).toString(), QStringLiteral("Bytes"));
+    const auto& total = model->stats()[0].total;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->index(row, 1).data().toString() == QStringLiteral("transfer")) {
+            EXPECT_EQ(model->index(row, 5).data().toString(), formatBytes(total.bytes));
+        }
+    }
+
+    auto* table = f.view.findChild<QTableView*>(QStringLiteral("rangeTable"));
+    ASSERT_NE(table, nullptr);
+    f.settle();
+    EXPECT_EQ(table->horizontalScrollBar()->maximum(), 0) << "the table scrolls sideways";
+    // The sorted column has room for its arrow, the others do not: same label length, narrower.
+    const QHeaderView* header = table->horizontalHeader();
+    ASSERT_EQ(header->sortIndicatorSection(), 2);
+    EXPECT_LT(header->sectionSize(3), header->sectionSize(2));
+
+    // 0..450 ns: the measured run (twice as slow) has not yet started its core-0 compute.
+    f.view.selectRange(0, 450'000);
+    EXPECT_FALSE(model->countsShared());
+    EXPECT_EQ(model->columnCount(), 2 + 2 * RangeStatsModel::kFiguresPerTrace);
+    EXPECT_EQ(model->headerData(4, Qt::Horizontal).toString(), QStringLiteral("Events 1"));
+    EXPECT_EQ(model->headerData(5, Qt::Horizontal).toString(), QStringLiteral("Events 2"));
 }
 
 TEST(TimelineViewTest, KeysAndWheelZoomAndPan) {

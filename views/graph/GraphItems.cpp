@@ -356,6 +356,19 @@ void EdgeItem::setHighlighted(bool highlighted) {
     update();
 }
 
+void EdgeItem::setGaps(std::vector<QRectF> gaps) {
+    m_gaps = std::move(gaps);
+    m_clip = QPainterPath();
+    if (!m_gaps.empty()) {
+        m_clip.addRect(m_bounds);
+        QPainterPath holes;
+        for (const QRectF& gap : m_gaps)
+            holes.addRect(gap);
+        m_clip = m_clip.subtracted(holes);
+    }
+    update();
+}
+
 void EdgeItem::hoverEnterEvent(QGraphicsSceneHoverEvent* event) {
     m_hovered = true;
     update();
@@ -372,6 +385,8 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     const qreal lod = levelOfDetail(painter);
     const bool emphasised = m_highlighted || m_hovered;
     const QColor color = emphasised ? m_style->accent : m_style->edge;
+    if (!m_clip.isEmpty())
+        painter->setClipPath(m_clip, Qt::IntersectClip);
     if (lod < kDetailLod && !emphasised) {
         // Far out: a hairline without antialiasing or arrowhead.
         painter->setRenderHint(QPainter::Antialiasing, false);
@@ -404,6 +419,7 @@ ClusterItem::ClusterItem(const layout::ClusterBox& cluster, const GraphStyle* st
                          cluster.label.width - 4, height);
     if (cluster.label.width <= 0)
         m_badgeRect = QRectF(m_box.x() + 6, m_box.y() + 4, 120, 18);
+    m_badgeHomeLeft = m_badgeRect.left();
     setBadge(QStringLiteral("Block %1").arg(m_block));
 }
 
@@ -433,7 +449,16 @@ void ClusterItem::setBadge(const QString& text, bool invalid) {
     m_badge = staticText(text);
     m_badge.prepare(QTransform(), m_style->badgeFont);
     // The pill hugs its text; it never shrinks below the text, even if the room is smaller.
+    prepareGeometryChange();
     m_badgeRect.setWidth(m_badge.size().width() + 16);
+    update();
+}
+
+void ClusterItem::moveBadge(qreal left) {
+    if (left == m_badgeRect.left())
+        return;
+    prepareGeometryChange();
+    m_badgeRect.moveLeft(left);
     update();
 }
 

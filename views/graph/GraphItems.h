@@ -12,6 +12,7 @@
 #include <QPolygonF>
 #include <QStaticText>
 #include <optional>
+#include <vector>
 
 namespace strata::views::graph {
 
@@ -112,6 +113,10 @@ class EdgeItem : public QGraphicsItem {
     const QPainterPath& path() const { return m_path; }
     bool isHighlighted() const { return m_highlighted; }
     void setHighlighted(bool highlighted);
+    // Where the line is not drawn: the badges it would cross when no spot along their row is
+    // free of edges (scene coordinates; edges are not moved).
+    const std::vector<QRectF>& gaps() const { return m_gaps; }
+    void setGaps(std::vector<QRectF> gaps);
 
   protected:
     void hoverEnterEvent(QGraphicsSceneHoverEvent* event) override;
@@ -123,6 +128,8 @@ class EdgeItem : public QGraphicsItem {
     QPainterPath m_path;
     QPolygonF m_arrow;
     QRectF m_bounds;
+    std::vector<QRectF> m_gaps;
+    QPainterPath m_clip;          // the bounds less the gaps; empty: no gaps
     mutable QPainterPath m_shape; // stroked on first hit test only
     bool m_highlighted = false;
     bool m_hovered = false;
@@ -154,6 +161,12 @@ class ClusterItem : public QGraphicsItem {
     bool isDropTarget() const { return m_dropState == DropState::Accepted; }
     // The badge pill in scene coordinates (clusters are not moved).
     QRectF badgeRect() const { return m_badgeRect; }
+    // The pill where the layout put it, at the start of the block's label row.
+    QRectF badgeHome() const {
+        return m_badgeRect.translated(m_badgeHomeLeft - m_badgeRect.left(), 0);
+    }
+    // Slides the pill along its row so that its left edge is at `left` (scene x).
+    void moveBadge(qreal left);
     // Where the "no" sign of a refused drop is drawn, beside the badge.
     QRectF refusalSignRect() const;
     // The heat overlay's colour for the block, or none: the block's own colour.
@@ -165,6 +178,7 @@ class ClusterItem : public QGraphicsItem {
     const GraphStyle* m_style;
     QRectF m_box;
     QRectF m_badgeRect;
+    qreal m_badgeHomeLeft = 0;
     QString m_badgeText;
     QStaticText m_badge;
     QColor m_color;

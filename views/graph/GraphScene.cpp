@@ -3,6 +3,7 @@
 #include "layout/NodeLabel.h"
 #include "views/Format.h"
 #include "views/OpClassStyle.h"
+#include "views/graph/BadgePlacement.h"
 #include "views/graph/GraphItems.h"
 
 #include <QStringList>
@@ -216,7 +217,65 @@ void GraphScene::setBadges(std::vector<BlockBadge> badges) {
         node->setBadge(badge ? badgeDetails(*badge).join(QStringLiteral(" \u00b7 ")) : QString(),
                        badge && badge->invalid);
     }
+    placeBadges();
     placeHandles();
+}
+
+void GraphScene::placeBadges() {
+    constexpr qreal kClearance = 3; // room between an edge and a badge's text
+    constexpr qreal kGapMargin = 2; // room between a badge and an edge stopping at it
+    std::vector<QRectF> placed;     // the pills placed so far
+    std::unordered_map<EdgeItem*, std::vector<QRectF>> gaps;
+    for (ClusterItem* cluster : m_clusters) {
+        const QRectF home = cluster->badgeHome();
+        const QRectF box = cluster->box();
+        const QRectF row(std::min(home.left(), box.left()) - home.width(), home.top(),
+                         box.width() + 3 * home.width(), home.height());
+        std::vector<std::pair<EdgeItem*, Span>> crossing;
+        std::vector<Span> spans;
+        std::vector<QRectF> obstacles;
+        for (QGraphicsItem* item : items(row, Qt::IntersectsItemBoundingRect)) {
+            if (auto* edge = qgraphicsitem_cast<EdgeItem*>(item)) {
+                for (const Span& span :
+                     spansInBand(edge->path(), home.top(), home.bottom(), kClearance)) {
+                    crossing.emplace_back(edge, span);
+                    spans.push_back(span);
+                }
+            } else if (const auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
+                obstacles.push_back(node->sceneBox());
+            }
+        }
+        for (const QRectF& pill : placed)
+            if (pill.intersects(row))
+                obstacles.push_back(pill);
+        BadgeSpot spot = placeBadge(home, box, spans, obstacles);
+        if (spot.blockers > 0 && !m_input.blocksAreChunks) {
+            // No free spot for the whole text: the block's name alone (the tooltip keeps the
+            // rest), if it finds a better one.
+            const QString full = cluster->badgeText();
+            const bool invalid = cluster->isBadgeInvalid();
+            cluster->setBadge(tr("Block %1").arg(cluster->block()), invalid);
+            const BadgeSpot compact = placeBadge(cluster->badgeHome(), box, spans, obstacles);
+            if (compact.blockers < spot.blockers)
+                spot = compact;
+            else
+                cluster->setBadge(full, invalid);
+        }
+        cluster->moveBadge(spot.left);
+        placed.push_back(cluster->badgeRect());
+        // No free spot: the edges still crossing the text stop short of the badge.
+        const QRectF text = badgeTextRect(cluster->badgeRect());
+        const QRectF gap =
+            cluster->badgeRect().adjusted(-kGapMargin, -kGapMargin, kGapMargin, kGapMargin);
+        for (const auto& [edge, span] : crossing)
+            if (span.right > text.left() && span.left < text.right() &&
+                (gaps[edge].empty() || gaps[edge].back() != gap))
+                gaps[edge].push_back(gap);
+    }
+    for (EdgeItem* edge : m_edges) {
+        const auto it = gaps.find(edge);
+        edge->setGaps(it == gaps.end() ? std::vector<QRectF>{} : std::move(it->second));
+    }
 }
 
 qreal GraphScene::coveredText(const QRectF& rect) const {

@@ -93,6 +93,8 @@ class GraphScene : public QGraphicsScene {
   private:
     // "mp 4", "1.23 ms", "DRAM 2.5 MiB": what a badge adds to the block's name.
     static QStringList badgeDetails(const BlockBadge& badge);
+    // Slides every cluster's badge along its row off the edges entering the block.
+    void placeBadges();
     // Puts every boundary handle on its edge where it covers no badge and no node (badges
     // grow with their text, so this runs again after setBadges).
     void placeHandles();

@@ -104,15 +104,6 @@ std::vector<Section> blockSections(const views::schedule::ScheduleTableModel& mo
     auto shown = [&](int column) { return model.data(model.index(row, column)).toString(); };
 
     Section knobs{QObject::tr("Block %1").arg(fromStd(strata::schedule::blockName(blockId))), {}};
-    QStringList names;
-    for (ir::OpId op : block->ops)
-        names << fromStd(graph.op(op).name);
-    constexpr int kNamesShown = 6;
-    QString opsText = QStringList(names.mid(0, kNamesShown)).join(QStringLiteral(", "));
-    if (names.size() > kNamesShown)
-        opsText += QObject::tr(", … (%1 more)").arg(names.size() - kNamesShown);
-    knobs.properties.push_back(
-        {QObject::tr("Ops (%1)").arg(names.size()), opsText, names.join(QStringLiteral("\n"))});
     knobs.properties.push_back({QObject::tr("Cores (mp)"), QString::number(block->mp), {}});
     knobs.properties.push_back(
         {QObject::tr("Tile asked"), fromStd(strata::schedule::tileToString(block->tile)), {}});
@@ -142,16 +133,38 @@ std::vector<Section> blockSections(const views::schedule::ScheduleTableModel& mo
                                       static_cast<double>(analysis->workingMemoryBytes)
                                 : 0.0;
         tiling.properties.push_back(
-            {QObject::tr("SRAM per tile"),
+            {QObject::tr("SRAM peak"),
              QObject::tr("%1 of %2 (%3 %)")
                  .arg(formatBytes(cost.sramPeakBytes), formatBytes(analysis->workingMemoryBytes))
                  .arg(fill, 0, 'f', 0),
-             {}});
+             QObject::tr("Resident inputs plus %1 buffer slot(s), against the target's working "
+                         "memory per core.")
+                 .arg(cost.sramSlots)});
+        tiling.properties.push_back(
+            {QObject::tr("Resident"), formatBytes(cost.sramResidentBytes),
+             QObject::tr("The inputs every tile reads whole (weights): loaded once for the block "
+                         "and kept for all its tiles")});
+        tiling.properties.push_back(
+            {QObject::tr("Per slot"),
+             cost.sramSlots > 1 ? QObject::tr("%1 \u00d7 %2 slots")
+                                      .arg(formatBytes(cost.sramSlotBytes))
+                                      .arg(cost.sramSlots)
+                                : QObject::tr("%1, one slot").arg(formatBytes(cost.sramSlotBytes)),
+             cost.sramSlots > 1
+                 ? QObject::tr("The largest tile's loads, intermediates and outputs, packed by "
+                               "lifetime. Double buffering: the next tile loads into one slot "
+                               "while the other computes")
+                 : QObject::tr("The largest tile's loads, intermediates and outputs, packed by "
+                               "lifetime. Single buffering: loads and computes take turns")});
         tiling.properties.push_back(
             {QObject::tr("DRAM read"), formatBytes(cost.dramReadBytes), {}});
         tiling.properties.push_back(
             {QObject::tr("DRAM written"), formatBytes(cost.dramWriteBytes), {}});
         tiling.properties.push_back({QObject::tr("FLOPs"), formatFlops(cost.flops), {}});
+        tiling.properties.push_back(
+            {QObject::tr("Intensity"),
+             QObject::tr("%1 FLOP/B").arg(analysis->arithmeticIntensity(), 0, 'f', 1),
+             QObject::tr("FLOPs per byte of DRAM traffic: low means the block waits on memory")});
         tiling.properties.push_back(
             {QObject::tr("Recompute"),
              QStringLiteral("%1 %").arg(100.0 * cost.recomputeRatio(), 0, 'f', 1),
@@ -170,6 +183,14 @@ std::vector<Section> blockSections(const views::schedule::ScheduleTableModel& mo
     time.properties.push_back(
         {QObject::tr("Prediction error"), orDash(shown(Model::PredictionErrorColumn)), {}});
     sections.push_back(std::move(time));
+
+    // Last: a long block's list would push the figures out of sight.
+    Section ops{QObject::tr("Ops (%1)").arg(block->ops.size()), {}};
+    for (ir::OpId id : block->ops) {
+        const ir::Op& op = graph.op(id);
+        ops.properties.push_back({fromStd(op.type), fromStd(op.name), {}});
+    }
+    sections.push_back(std::move(ops));
     return sections;
 }
 

@@ -30,9 +30,10 @@ struct Section {
 // `op` must be an op of `graph`.
 std::vector<Section> opSections(const ir::Graph& graph, ir::OpId op);
 
-// Block `blockId` of the schedule `model` shows: its ops, knobs, tile and grid, SRAM footprint
-// against the working memory, DRAM traffic, FLOPs and recompute, and the predicted and measured
-// times as the table shows them. Empty when the model has no such block.
+// Block `blockId` of the schedule `model` shows: its knobs, tile and grid, SRAM peak against the
+// working memory and its buffer slots, DRAM traffic, FLOPs, intensity and recompute, the
+// predicted and measured times as the table shows them, and its ops (type and name). Empty when
+// the model has no such block.
 std::vector<Section> blockSections(const schedule::ScheduleTableModel& model, int blockId);
 
 } // namespace strata::views::inspector

@@ -1,6 +1,7 @@
 #include "views/inspector/InspectorView.h"
 
 #include <QHeaderView>
+#include <algorithm>
 
 namespace strata::views::inspector {
 
@@ -14,7 +15,7 @@ InspectorView::InspectorView(QWidget* parent) : QTreeWidget(parent) {
     setTextElideMode(Qt::ElideMiddle); // shapes and names keep both ends
     header()->setStretchLastSection(true);
     header()->setSectionResizeMode(NameColumn, QHeaderView::Interactive);
-    setColumnWidth(NameColumn, 140);
+    setColumnWidth(NameColumn, kMinNameWidth);
 }
 
 void InspectorView::setSections(const std::vector<Section>& sections) {
@@ -35,6 +36,11 @@ void InspectorView::setSections(const std::vector<Section>& sections) {
         }
         head->setExpanded(true);
     }
+    // Names as wide as the longest (tensor names are long), but never more than 40 % of the
+    // view: the values are what is read.
+    resizeColumnToContents(NameColumn);
+    const int most = std::max(kMinNameWidth, viewport()->width() * 2 / 5);
+    setColumnWidth(NameColumn, std::clamp(columnWidth(NameColumn), kMinNameWidth, most));
     setUpdatesEnabled(true);
 }
 

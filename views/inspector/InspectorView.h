@@ -21,6 +21,9 @@ class InspectorView : public QTreeWidget {
     void setSections(const std::vector<Section>& sections);
     // The value of property `name` in section `section`, or a null string (for tests and links).
     QString value(const QString& section, const QString& name) const;
+
+  private:
+    static constexpr int kMinNameWidth = 120;
 };
 
 } // namespace strata::views::inspector

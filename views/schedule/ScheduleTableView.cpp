@@ -5,6 +5,7 @@
 
 #include <QHeaderView>
 #include <QItemSelection>
+#include <QPainter>
 #include <QResizeEvent>
 #include <algorithm>
 
@@ -45,7 +46,10 @@ constexpr int kErrorMinEm = 6;
 
 } // namespace
 
-ScheduleTableView::ScheduleTableView(QWidget* parent) : QTableView(parent) {
+ScheduleTableView::ScheduleTableView(QWidget* parent)
+    : QTableView(parent),
+      m_placeholder(tr("No schedule yet: open a model, and its fusion blocks are listed here with "
+                       "their tiles, SRAM, DRAM and times.")) {
     setItemDelegate(new ScheduleItemDelegate(this));
     setSortingEnabled(true);
     setAlternatingRowColors(true);
@@ -159,6 +163,16 @@ void ScheduleTableView::selectBlocks(const std::vector<int>& ids) {
     selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
     selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
     scrollTo(first);
+}
+
+void ScheduleTableView::paintEvent(QPaintEvent* event) {
+    QTableView::paintEvent(event);
+    if (model() && model()->rowCount() > 0)
+        return;
+    QPainter painter(viewport());
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(viewport()->rect().adjusted(24, 0, -24, 0), Qt::AlignCenter | Qt::TextWordWrap,
+                     m_placeholder);
 }
 
 } // namespace strata::views::schedule

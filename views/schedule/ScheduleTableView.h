@@ -2,7 +2,7 @@
 // The table view for ScheduleTableModel (directly or through a sort proxy): compact rows, the
 // block's colour beside its id (the graph's cluster colour), SRAM use as a bar, knobs edited
 // in place (double-click or F2), columns fitted to their contents with the check's messages
-// taking what is left.
+// taking what is left. Empty, it says what fills it.
 
 #include <QTableView>
 
@@ -27,13 +27,18 @@ class ScheduleTableView : public QTableView {
     // Selects the rows of `ids` (the first becomes current); an empty list clears.
     void selectBlocks(const std::vector<int>& ids);
 
+    // What the empty table says in its middle.
+    QString placeholderText() const { return m_placeholder; }
+
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
 
   private:
     void fitErrorColumn();
     QModelIndex indexOfBlock(int id) const;
 
+    QString m_placeholder;
     int m_errorMinWidth = 0;
     bool m_fitting = false;
 };

@@ -40,6 +40,14 @@ void RangeStatsModel::setStats(std::shared_ptr<const strata::timeline::TimelineD
     }
     for (std::int32_t block : blocks)
         m_lines.push_back({Group::Block, block, block < 0 ? tr("no block") : QStringLiteral("B%1").arg(block)});
+    const auto sameCounts = [](const RangeFigure* a, const RangeFigure* b) {
+        return a == nullptr || b == nullptr ? a == b
+                                            : a->events == b->events && a->bytes == b->bytes;
+    };
+    m_countsShared = m_stats.size() > 1;
+    for (const Line& line : m_lines)
+        for (std::size_t t = 1; t < m_stats.size(); ++t)
+            m_countsShared = m_countsShared && sameCounts(figure(line, 0), figure(line, t));
     endResetModel();
 }
 
@@ -48,7 +56,19 @@ int RangeStatsModel::rowCount(const QModelIndex& parent) const {
 }
 
 int RangeStatsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : 2 + kFiguresPerTrace * static_cast<int>(m_stats.size());
+    const int traces = static_cast<int>(m_stats.size());
+    return parent.isValid() ? 0 : 2 + traces + (m_countsShared ? 2 : 2 * traces);
+}
+
+RangeStatsModel::Column RangeStatsModel::columnAt(int section) const {
+    const auto traces = static_cast<int>(m_stats.size());
+    const int column = section - 2;
+    if (column < traces)
+        return {static_cast<std::size_t>(column), 0};
+    if (m_countsShared)
+        return {0, column - traces + 1};
+    const int count = column - traces; // events of every trace, then bytes of every trace
+    return {static_cast<std::size_t>(count % traces), 1 + count / traces};
 }
 
 const RangeFigure* RangeStatsModel::figure(const Line& line, std::size_t trace) const {
@@ -82,9 +102,7 @@ QVariant RangeStatsModel::data(const QModelIndex& index, int role) const {
             return graph::blockColor(static_cast<int>(line.key));
         return {};
     }
-    const int column = index.column() - 2;
-    const auto trace = static_cast<std::size_t>(column / kFiguresPerTrace);
-    const int which = column % kFiguresPerTrace;
+    const auto [trace, which] = columnAt(index.column());
     const RangeFigure* f = figure(line, trace);
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -105,17 +123,28 @@ QVariant RangeStatsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant RangeStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount() ||
+        (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return {};
-    if (section == 0)
-        return tr("Group");
-    if (section == 1)
-        return tr("Name");
-    const int column = section - 2;
-    const auto trace = static_cast<std::size_t>(column / kFiguresPerTrace);
+    if (section < 2) {
+        if (role == Qt::ToolTipRole)
+            return {};
+        return section == 0 ? tr("Group") : tr("Name");
+    }
+    const auto [trace, which] = columnAt(section);
+    if (role == Qt::ToolTipRole) {
+        static const QString kTips[] = {
+            tr("Time the events of run %1 spend in the range, summed over lanes"),
+            tr("Events of run %1 in the range"),
+            tr("Bytes moved by run %1's transfers in the range")};
+        if (which > 0 && m_countsShared)
+            return which == 1 ? tr("Events in the range, the same in every run")
+                              : tr("Bytes moved in the range, the same in every run");
+        return kTips[which].arg(trace + 1);
+    }
     static const QString kFigures[] = {tr("Time"), tr("Events"), tr("Bytes")};
-    const QString figureName = kFigures[column % kFiguresPerTrace];
-    if (m_stats.size() < 2)
+    const QString figureName = kFigures[which];
+    if (m_stats.size() < 2 || (which > 0 && m_countsShared))
         return figureName;
     return QStringLiteral("%1 %2").arg(figureName).arg(trace + 1); // the runs are numbered in the panel
 }

@@ -1,7 +1,9 @@
 #pragma once
 // The side panel's table of a selected time range: one row per kind, per path and per block
 // present in the range; per trace the time events spend in the range, their count and bytes.
-// Reset with one result at a time; sorting by the SortRole.
+// Columns: group, name, every trace's time side by side, then the counts and the bytes; those
+// once when every trace has the same (an emulated and a measured run of one program, whole), so
+// the narrow panel fits them. Reset with one result at a time; sorting by the SortRole.
 
 #include "timeline/RangeStats.h"
 #include "timeline/TimelineData.h"
@@ -32,6 +34,8 @@ class RangeStatsModel : public QAbstractTableModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     static constexpr int kFiguresPerTrace = 3; // time, events, bytes
+    // Whether the events and bytes columns are shown once, for every trace alike.
+    bool countsShared() const { return m_countsShared; }
 
   private:
     struct Line {
@@ -40,10 +44,16 @@ class RangeStatsModel : public QAbstractTableModel {
         QString label;
     };
     const strata::timeline::RangeFigure* figure(const Line& line, std::size_t trace) const;
+    struct Column {
+        std::size_t trace;
+        int which; // 0 time, 1 events, 2 bytes
+    };
+    Column columnAt(int section) const; // section >= 2
 
     std::shared_ptr<const strata::timeline::TimelineData> m_data;
     std::vector<strata::timeline::RangeStats> m_stats;
     std::vector<Line> m_lines;
+    bool m_countsShared = false;
 };
 
 } // namespace strata::views::timeline

@@ -3,6 +3,7 @@
 #include "timeline/RangeStats.h"
 #include "views/Format.h"
 #include "views/graph/GraphStyle.h"
+#include "views/timeline/CompactHeader.h"
 #include "views/timeline/FramePainter.h"
 #include "views/timeline/LanesPlottable.h"
 #include "views/timeline/RangeStatsModel.h"
@@ -25,10 +26,9 @@
 #include <QTableView>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
-
 #include <algorithm>
 #include <cmath>
+#include <qcustomplot.h>
 #include <unordered_map>
 
 namespace strata::views::timeline {
@@ -230,6 +230,7 @@ QWidget* TimelineView::createSidePanel() {
     proxy->setSortRole(RangeStatsModel::SortRole);
     m_rangeTable = new QTableView;
     m_rangeTable->setObjectName(QStringLiteral("rangeTable"));
+    m_rangeTable->setHorizontalHeader(new CompactHeader(m_rangeTable));
     m_rangeTable->setModel(proxy);
     m_rangeTable->setSortingEnabled(true);
     m_rangeTable->verticalHeader()->hide();
@@ -291,8 +292,9 @@ void TimelineView::setTraces(std::vector<std::shared_ptr<const trace::Trace>> tr
     m_info->setText(info.join(QStringLiteral("<br>")));
     m_stack->setCurrentIndex(1);
     rebuildPlot();
-    // A new emulation after an edit keeps the user's zoom; a first timeline shows everything.
-    if (keepView) {
+    // A new emulation after an edit keeps the user's zoom; a first timeline, or one the user
+    // had not zoomed (a measured run arriving next to its prediction), shows every run whole.
+    if (keepView && !m_fitted) {
         applyView();
     } else {
         m_view.widthPx = std::max(1, m_lanesRect->width());
@@ -492,21 +494,25 @@ void TimelineView::fit() {
     if (!m_data)
         return;
     m_view.fit(m_data->endPs());
+    m_fitted = true;
     applyView();
 }
 
 void TimelineView::zoomToRange(double fromPs, double toPs) {
     m_view.zoomToRange(fromPs, toPs);
+    m_fitted = false;
     applyView();
 }
 
 void TimelineView::zoomAbout(double eventAreaX, double factor) {
     m_view.zoomAbout(eventAreaX, factor);
+    m_fitted = false;
     applyView();
 }
 
 void TimelineView::pan(double dx) {
     m_view.pan(dx);
+    m_fitted = false;
     applyView();
 }
 
@@ -741,6 +747,7 @@ void TimelineView::onMouseMove(QMouseEvent* event) {
     case Drag::Pan: {
         m_view = m_pressView;
         m_view.pan(m_pressPos.x() - event->pos().x());
+        m_fitted = false;
         const int dy = m_pressPos.y() - event->pos().y();
         if (dy != 0 && m_scroll->isVisible())
             m_scroll->setValue(m_scroll->value() + dy), m_pressPos.setY(event->pos().y());

@@ -45,8 +45,8 @@ class TimelineView : public QWidget {
     ~TimelineView() override;
 
     // Shows `traces` on one axis, labelled by `names` (empty names: the traces' sources). No
-    // traces: the empty state. The zoom stays when a timeline was shown already (re-emulation
-    // after an edit); the first one is fitted.
+    // traces: the empty state. A zoom the user chose stays (re-emulation after an edit); the
+    // first timeline, and one still showing the whole run, is fitted to the longest run.
     void setTraces(std::vector<std::shared_ptr<const trace::Trace>> traces, std::vector<std::string> names = {});
     // The empty state with `message`.
     void showMessage(const QString& message);
@@ -129,6 +129,7 @@ class TimelineView : public QWidget {
     ColorMode m_colors = ColorMode::Block;
     strata::timeline::RowMode m_rowMode = strata::timeline::RowMode::Paired;
     double m_scrollY = 0;
+    bool m_fitted = true; // the view shows the whole run: new traces are fitted too
     std::optional<std::pair<std::int64_t, std::int64_t>> m_range;
     std::optional<Hit> m_selected;
 

@@ -69,7 +69,7 @@ void BlockErrorBars::showMessage(const QString& text) {
     clearPlottables();
     m_bars.clear();
     m_blocks.clear();
-    m_message->setText(text);
+    m_message->setText(wrappedMessage(text));
     m_message->setVisible(!text.isEmpty());
     replot(QCustomPlot::rpQueuedReplot);
 }

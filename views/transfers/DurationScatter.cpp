@@ -93,7 +93,7 @@ void DurationScatter::setEvents(const std::vector<analysis::MatchedEvent>& event
 void DurationScatter::showMessage(const QString& text) {
     clearGraphs();
     m_series.clear();
-    m_message->setText(text);
+    m_message->setText(wrappedMessage(text));
     m_message->setVisible(!text.isEmpty());
     m_diagonal->setVisible(false);
     legend->setVisible(false);

@@ -178,7 +178,7 @@ void ErrorHistogram::showMessage(const QString& text) {
     clearGroups();
     m_transfers->data()->clear();
     m_computes->data()->clear();
-    m_message->setText(text);
+    m_message->setText(wrappedMessage(text));
     m_message->setVisible(!text.isEmpty());
     m_zero->setVisible(false);
     legend->setVisible(false);

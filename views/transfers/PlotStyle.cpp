@@ -94,8 +94,24 @@ QCPItemText* messageItem(QCustomPlot& plot) {
     item->setPositionAlignment(Qt::AlignCenter);
     item->setColor(QColor(0x6A, 0x71, 0x7B));
     item->setClipToAxisRect(false);
+    item->setTextAlignment(Qt::AlignCenter);
     item->setVisible(false);
     return item;
+}
+
+QString wrappedMessage(const QString& text, int maxChars) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + word.size() > maxChars) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines.join(QLatin1Char('\n'));
 }
 
 } // namespace strata::views::transfers

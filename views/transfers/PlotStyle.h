@@ -40,5 +40,8 @@ void styleLegend(QCustomPlot& plot, Qt::Alignment where = Qt::AlignTop | Qt::Ali
 
 // A centred grey message item over the axis rect (empty text hides it); returns the item.
 QCPItemText* messageItem(QCustomPlot& plot);
+// `text` broken at spaces into centred lines of at most `maxChars` characters, so a message
+// fits a plot of the smallest width the tab gives it.
+QString wrappedMessage(const QString& text, int maxChars = 42);
 
 } // namespace strata::views::transfers

@@ -33,7 +33,7 @@ QCPGraph* ThroughputPlot::addSeries(const QString& name, const QColor& color, Qt
 void ThroughputPlot::setRunThroughput(const std::vector<analysis::PathThroughput>& predicted,
                                       const std::vector<analysis::PathThroughput>& measured) {
     clearGraphs();
-    m_heading->setText(tr("Throughput vs transfer size (this model's transfers, binned by size)"));
+    m_heading->setText(tr("Throughput vs size (this model's transfers)"));
     m_message->setVisible(false);
     auto plotPaths = [&](const std::vector<analysis::PathThroughput>& paths, const QString& what, bool solid) {
         for (const auto& p : paths) {
@@ -61,7 +61,7 @@ void ThroughputPlot::setMicrobench(const emulator::MicrobenchResult& predicted, 
     clearGraphs();
     QString kinds;
     for (const auto& k : predicted.kinds) kinds += (kinds.isEmpty() ? QString() : QStringLiteral(" / ")) + QString::fromStdString(k);
-    m_heading->setText(tr("Throughput vs transfer size (microbenchmark: %1 alternating)").arg(kinds));
+    m_heading->setText(tr("Throughput vs size (microbenchmark: %1 alternating)").arg(kinds));
     m_message->setVisible(false);
     auto series = [&](const emulator::MicrobenchResult& r, auto value) {
         QVector<double> x, y;
@@ -111,7 +111,7 @@ void ThroughputPlot::finish() {
 
 void ThroughputPlot::showMessage(const QString& text) {
     clearGraphs();
-    m_message->setText(text);
+    m_message->setText(wrappedMessage(text));
     m_message->setVisible(!text.isEmpty());
     legend->setVisible(false);
     xAxis->setRange(64, 1 << 20);

@@ -72,8 +72,8 @@ InspectorDock::InspectorDock(Selection* selection, views::schedule::ScheduleTabl
     muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
     m_hint->setPalette(muted);
     layout->addWidget(m_hint, 1);
-    // Wide enough for a name and a shape with its size side by side.
-    page->setMinimumWidth(340);
+    // Wide enough for a tensor's name and its shape, dtype and size side by side.
+    page->setMinimumWidth(420);
     setWidget(page);
 
     connect(m_mp, &QSpinBox::valueChanged, this, &InspectorDock::requestMp);

@@ -9,7 +9,7 @@
 #include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"
 #include "schedule/Edits.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
@@ -26,20 +26,12 @@ namespace {
 
 namespace sch = strata::schedule;
 
-class BoundaryDragTest : public ::testing::Test {
+class BoundaryDragTest : public test::WindowFixture {
   protected:
-    void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     views::graph::GraphView* view() const { return m_window->graphTab()->view(); }
     views::graph::GraphScene& scene() const { return *view()->scene(); }
 
-    bool settle() { return test::settle(*m_window); }
-
-    bool open() { return test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("mncore2")); }
+    bool open() { return openSample("resnet_tiny.onnx", QStringLiteral("mncore2")); }
 
     // A handle whose consumer core's moveOp accepts into the producer's block.
     views::graph::BoundaryHandleItem* growableHandle() const {
@@ -51,8 +43,6 @@ class BoundaryDragTest : public ::testing::Test {
         }
         return nullptr;
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(BoundaryDragTest, EdgesBetweenBlocksHaveHandles) {

@@ -7,7 +7,7 @@
 #include "controllers/EmulateController.h"
 #include "tabs/GraphTab.h"
 #include "runs/RunList.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "timeline/TimelineData.h"
 #include "trace/AccuracyReport.h"
 #include "trace/TraceJson.h"
@@ -31,20 +31,18 @@
 namespace strata::gui {
 namespace {
 
-class CompareWindowTest : public ::testing::Test {
+class CompareWindowTest : public test::WindowFixture {
   protected:
     void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+        WindowFixture::SetUp();
         m_window->showTab(QStringLiteral("compare"));
     }
 
-    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     CompareTab& tab() const { return *m_window->compareTab(); }
     const views::compare::CompareView& view() const { return *tab().view(); }
 
     bool open(const QString& target) {
-        return test::openSample(*m_window, "resnet_tiny.onnx", target) && predicted();
+        return openSample("resnet_tiny.onnx", target) && predicted();
     }
 
     // The prediction of the current schedule is shown.
@@ -62,8 +60,6 @@ class CompareWindowTest : public ::testing::Test {
                 blocks.insert(e.block);
         return blocks;
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(CompareWindowTest, PinnedRunsBeforeAndAfterAnEditAreCompared) {

@@ -11,7 +11,7 @@
 #include "document/ScheduleDocument.h"
 #include "document/ScheduleEditor.h"
 #include "schedule/Edits.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
 #include "views/graph/HeatLegend.h"
@@ -34,30 +34,15 @@ namespace {
 namespace sch = strata::schedule;
 using views::schedule::ScheduleTableModel;
 
-class EmulateWindowTest : public ::testing::Test {
+class EmulateWindowTest : public test::WindowFixture {
   protected:
-    void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     EmulateController& emulation() const { return *m_window->emulateController(); }
     ScheduleTableModel& model() const { return *m_window->scheduleModel(); }
     views::graph::GraphScene& scene() const { return *m_window->graphTab()->view()->scene(); }
     const sch::Schedule& schedule() const { return *document().schedule(); }
 
-    bool settle() { return test::settle(*m_window); }
-
     bool open(const QString& path, const QString& target) {
-        if (!QFileInfo::exists(path) || !document().setTarget(target))
-            return false;
-        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
-        m_window->openFile(path);
-        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
-            !loaded.at(0).at(1).toBool())
-            return false;
-        return settle() && document().schedule() != nullptr;
+        return test::openModel(*m_window, path, target);
     }
 
     // The first block with more than one op: split it before its second op.
@@ -85,8 +70,6 @@ class EmulateWindowTest : public ::testing::Test {
             EXPECT_EQ(*badge->predictedSeconds, predicted.at(block));
         }
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(EmulateWindowTest, ASampleIsPredictedWhenItOpens) {

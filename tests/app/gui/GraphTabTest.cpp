@@ -4,7 +4,7 @@
 
 #include "tabs/GraphTab.h"
 
-#include "support/GuiTestSupport.h"
+#include "support/WindowFixture.h"
 #include "shell/MainWindow.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
@@ -27,16 +27,9 @@ using views::graph::GraphView;
 
 constexpr int kLayoutTimeoutMs = 60'000;
 
-class GraphTabTest : public ::testing::Test {
+class GraphTabTest : public test::WindowFixture {
   protected:
-    void SetUp() override {
-        QSettings().clear();
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1400, 900);
-        m_window->show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-        view()->setAnimated(false);
-    }
+    GraphTabTest() : WindowFixture({1400, 900}) {}
 
     GraphView* view() const { return m_window->graphTab()->view(); }
     views::graph::GraphScene& scene() const { return *view()->scene(); }
@@ -65,8 +58,6 @@ class GraphTabTest : public ::testing::Test {
     }
 
     const ir::Graph& graph() const { return *scene().graph(); }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(GraphTabTest, ASampleOpensIntoTheLaidOutGraph) {

@@ -6,7 +6,7 @@
 #include "panels/InspectorDock.h"
 #include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "views/Format.h"
 #include "views/graph/GraphView.h"
 #include "views/inspector/InspectorView.h"
@@ -22,11 +22,11 @@ namespace {
 
 using test::settle;
 
-class InspectorWindowTest : public ::testing::Test {
+class InspectorWindowTest : public test::WindowFixture {
   protected:
     void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("mncore2")))
+        WindowFixture::SetUp();
+        ASSERT_TRUE(openSample("resnet_tiny.onnx", QStringLiteral("mncore2")))
             << "cannot open the committed sample";
         m_inspector = m_window->inspectorDock();
         ASSERT_NE(m_inspector, nullptr);
@@ -44,7 +44,6 @@ class InspectorWindowTest : public ::testing::Test {
         return std::nullopt;
     }
 
-    std::unique_ptr<MainWindow> m_window;
     InspectorDock* m_inspector = nullptr;
 };
 

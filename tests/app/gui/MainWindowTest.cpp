@@ -1,6 +1,6 @@
 #include "shell/MainWindow.h"
 
-#include "support/GuiTestSupport.h"
+#include "support/WindowFixture.h"
 #include "jobs/ModelLoader.h"
 #include "views/OpTableModel.h"
 
@@ -25,15 +25,9 @@ namespace {
 using test::kLoadTimeoutMs;
 using views::OpTableModel;
 
-class MainWindowTest : public ::testing::Test {
+class MainWindowTest : public test::WindowFixture {
   protected:
-    void SetUp() override {
-        QSettings().clear();
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1200, 800);
-        m_window->show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
+    MainWindowTest() : WindowFixture({1200, 800}) {}
 
     // Opens `path` and waits for the outcome; returns whether it loaded.
     bool load(const QString& path) {
@@ -87,8 +81,6 @@ class MainWindowTest : public ::testing::Test {
                 openEnabled = action->isEnabled();
         EXPECT_TRUE(openEnabled);
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(MainWindowTest, StartsWithThePlaceholder) {

@@ -15,7 +15,7 @@
 #include "views/graph/GraphView.h"
 #include "views/schedule/ScheduleTableModel.h"
 #include "views/timeline/TimelineView.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -28,19 +28,9 @@
 namespace strata::gui {
 namespace {
 
-class MeasureWindowTest : public ::testing::Test {
+class MeasureWindowTest : public test::WindowFixture {
   protected:
-    void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     MeasureController& measure() const { return *m_window->measureController(); }
-
-    bool settle() { return test::settle(*m_window); }
-
-    bool openOnHost(const char* sample) { return test::openSample(*m_window, sample, QStringLiteral("host")); }
 
     bool errorHeatAvailable() const {
         QComboBox* combo = m_window->graphTab()->view()->heatCombo();
@@ -48,8 +38,6 @@ class MeasureWindowTest : public ::testing::Test {
         auto* model = qobject_cast<QStandardItemModel*>(combo->model());
         return index >= 0 && model && model->item(index)->isEnabled();
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(MeasureWindowTest, RunOnHostPairsTheMeasuredRunWithItsPrediction) {

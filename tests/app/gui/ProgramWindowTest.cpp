@@ -10,7 +10,7 @@
 #include "support/GuiTestSupport.h"
 #include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "views/graph/GraphView.h"
 #include "views/pipeline/PassTableModel.h"
 #include "views/pipeline/PipelineView.h"
@@ -31,28 +31,18 @@ namespace {
 
 using views::program::ProgramListingModel;
 
-class ProgramWindowTest : public ::testing::Test {
+class ProgramWindowTest : public test::WindowFixture {
   protected:
     void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-        const QString path = test::samplePath("resnet_tiny.onnx");
-        if (!QFileInfo::exists(path))
-            FAIL() << "cannot open the committed sample";
-        ASSERT_TRUE(document().setTarget(QStringLiteral("mncore2")));
-        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
-        m_window->openFile(path);
-        ASSERT_TRUE(QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs));
-        ASSERT_TRUE(settle());
-        ASSERT_NE(document().schedule(), nullptr);
+        WindowFixture::SetUp();
+        ASSERT_TRUE(openSample("resnet_tiny.onnx", QStringLiteral("mncore2")))
+            << "cannot open the committed sample";
     }
 
-    bool settle() { return test::settle(*m_window); }
     // Every compile started has ended and its result (or its drop) been delivered: what
     // arrives late arrives now, so a count after this proves nothing more comes.
     void drainCompiles() { test::drainTasks(); }
 
-    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     CompileController& compiler() const { return *m_window->compileController(); }
     views::program::ProgramView& program() const { return *m_window->programView(); }
     ProgramListingModel& listing() const { return *program().model(); }
@@ -73,8 +63,6 @@ class ProgramWindowTest : public ::testing::Test {
     }
 
     QString statusText() const { return m_window->statusBar()->currentMessage(); }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(ProgramWindowTest, CompileFillsTheProgramAndPipelineTabs) {

@@ -9,7 +9,7 @@
 #include "controllers/ProjectController.h"
 #include "document/ScheduleDocument.h"
 #include "project/Project.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -23,14 +23,15 @@
 namespace strata::gui {
 namespace {
 
-class ProjectContainmentTest : public ::testing::Test {
+class ProjectContainmentTest : public test::WindowFixture {
   protected:
+    ProjectContainmentTest() : WindowFixture({1200, 800}) {}
+
     void SetUp() override {
         ASSERT_TRUE(m_dir.isValid());
-        m_window = test::makeShownWindow({1200, 800});
+        WindowFixture::SetUp();
         m_window->projectController()->setRecoveryPath(
             m_dir.filePath(QStringLiteral("recovery.strata")));
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
     // A project in the temporary folder whose model is the committed sample, outside it.
@@ -90,7 +91,6 @@ class ProjectContainmentTest : public ::testing::Test {
     }
 
     QTemporaryDir m_dir;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(ProjectContainmentTest, CancelLeavesTheWindowAsItWasWithAnError) {

@@ -6,7 +6,7 @@
 
 #include "project/Project.h"
 #include "runs/RunList.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "tabs/CompareTab.h"
 #include "tabs/TimelineTab.h"
 #include "timeline/TimelineData.h"
@@ -27,22 +27,8 @@ using test::openProject;
 using test::runOnHost;
 using test::settle;
 
-class ProjectTracesTest : public ::testing::Test {
+class ProjectTracesTest : public test::ProjectWindowFixture {
   protected:
-    void SetUp() override {
-        ASSERT_TRUE(m_dir.isValid());
-        m_window = makeWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    std::unique_ptr<MainWindow> makeWindow() {
-        auto window = test::makeShownWindow({1400, 900});
-        window->projectController()->setRecoveryPath(m_dir.filePath(QStringLiteral("recovery.strata")));
-        // The projects name the samples' models, outside the temporary folder: load them.
-        window->projectController()->setOutsideFilesHandler([](const QString&) { return true; });
-        return window;
-    }
-
     static bool openOnHost(MainWindow& window) {
         return test::openSample(window, "resnet_tiny.onnx", QStringLiteral("host"));
     }
@@ -56,9 +42,6 @@ class ProjectTracesTest : public ::testing::Test {
                 sources.push_back(t->source);
         return sources;
     }
-
-    QTemporaryDir m_dir;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(ProjectTracesTest, ASavedRunComesBackWithTheProject) {

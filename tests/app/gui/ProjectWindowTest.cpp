@@ -6,7 +6,7 @@
 
 #include "panels/DiagnosticsPanel.h"
 #include "tabs/GraphTab.h"
-#include "support/GuiTestSupport.h"
+#include "support/WindowFixture.h"
 #include "shell/MainWindow.h"
 #include "controllers/ProjectController.h"
 #include "document/ScheduleDocument.h"
@@ -24,50 +24,17 @@ namespace {
 
 namespace sch = strata::schedule;
 
-class ProjectWindowTest : public ::testing::Test {
+class ProjectWindowTest : public test::ProjectWindowFixture {
   protected:
-    void SetUp() override {
-        QSettings().clear();
-        ASSERT_TRUE(m_dir.isValid());
-        m_window = makeWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    std::unique_ptr<MainWindow> makeWindow() {
-        auto window = std::make_unique<MainWindow>();
-        window->projectController()->setRecoveryPath(m_dir.filePath(QStringLiteral("recovery.strata")));
-        // The projects name the samples' models, outside the temporary folder: load them.
-        window->projectController()->setOutsideFilesHandler([](const QString&) { return true; });
-        window->projectController()->setRelocateHandler([](const QString&) { return QString(); });
-        window->resize(1400, 900);
-        window->show();
-        window->graphTab()->view()->setAnimated(false);
-        return window;
-    }
-
-    static bool settle(MainWindow& window) {
-        return test::waitUntilIdle([&] { return window.isBusy(); });
-    }
+    static bool settle(MainWindow& window) { return test::settle(window); }
 
     static bool openModel(MainWindow& window, const QString& target) {
-        const QString path = test::samplePath("resnet_tiny.onnx");
-        if (!QFileInfo::exists(path) || !window.scheduleDocument()->setTarget(target))
-            return false;
-        QSignalSpy loaded(&window, &MainWindow::loadFinished);
-        window.openFile(path);
-        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
-            !loaded.at(0).at(1).toBool())
-            return false;
-        return settle(window) && window.scheduleDocument()->schedule() != nullptr;
+        return test::openModel(window, test::samplePath("resnet_tiny.onnx"), target);
     }
 
     // Opens a project file in `window`; true when it opened.
     static bool openProject(MainWindow& window, const QString& path) {
-        QSignalSpy opened(window.projectController(), &ProjectController::projectOpened);
-        window.openFile(path);
-        if (!QTest::qWaitFor([&] { return opened.count() > 0; }, test::kSettleTimeoutMs))
-            return false;
-        return opened.at(0).at(1).toBool() && settle(window);
+        return test::openProject(window, path);
     }
 
     // Splits the first block with two ops or more: an edited schedule.
@@ -86,9 +53,6 @@ class ProjectWindowTest : public ::testing::Test {
                     return true;
         return false;
     }
-
-    QTemporaryDir m_dir;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(ProjectWindowTest, SaveThenOpenBringsTheSessionBack) {

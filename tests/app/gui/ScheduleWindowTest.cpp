@@ -14,7 +14,7 @@
 #include "document/SchedulePresentation.h"
 #include "panels/ScheduleToolBar.h"
 #include "schedule/Edits.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
@@ -39,37 +39,19 @@ namespace {
 namespace sch = strata::schedule;
 using views::schedule::ScheduleTableModel;
 
-class ScheduleWindowTest : public ::testing::Test {
+class ScheduleWindowTest : public test::WindowFixture {
   protected:
-    void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     views::graph::GraphView* view() const { return m_window->graphTab()->view(); }
     views::graph::GraphScene& scene() const { return *view()->scene(); }
     ScheduleTableModel& model() const { return *m_window->scheduleModel(); }
     const sch::Schedule& schedule() const { return *document().schedule(); }
 
-    bool settle() { return test::settle(*m_window); }
-
     // Opens a sample and waits for its schedule and the layout of its partition; with
     // `target`, schedules for that target (the host's core count depends on the machine).
     bool open(const char* sample, const QString& target = {},
               sch::Strategy strategy = ScheduleDocument::kDefaultStrategy) {
-        const QString path = test::samplePath(sample);
-        if (!QFileInfo::exists(path))
-            return false;
-        if (!target.isEmpty() && !document().setTarget(target))
-            return false;
         document().setStrategy(strategy);
-        QSignalSpy loaded(m_window.get(), &MainWindow::loadFinished);
-        m_window->openFile(path);
-        if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, test::kLoadTimeoutMs) ||
-            !loaded.at(0).at(1).toBool())
-            return false;
-        return settle() && document().schedule() != nullptr;
+        return openSample(sample, target);
     }
 
     // The table and the graph show exactly the current schedule.
@@ -102,8 +84,6 @@ class ScheduleWindowTest : public ::testing::Test {
                         return std::pair{op, other.id};
         return std::nullopt;
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(ScheduleWindowTest, ABlockThatRefusesADraggedOpSaysWhyAndNothingChanges) {

@@ -12,7 +12,7 @@
 #include "jobs/SearchJob.h"
 #include "schedule/Validate.h"
 #include "search/Evaluation.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "views/compare/CompareView.h"
 #include "views/search/ParetoPlot.h"
 #include "views/search/SearchHistoryPlot.h"
@@ -32,17 +32,9 @@ namespace {
 
 constexpr std::int64_t kCandidates = 48;
 
-class SearchWindowTest : public ::testing::Test {
+class SearchWindowTest : public test::WindowFixture {
   protected:
-    void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     SearchDialog& dialog() const { return *m_window->searchDialog(); }
-
-    bool settle() { return test::settle(*m_window); }
 
     // Shows the dialog with a generous budget, so that the candidate cap alone ends the search.
     void prepare(std::int64_t cap, int seed = 7) {
@@ -60,8 +52,6 @@ class SearchWindowTest : public ::testing::Test {
         return QTest::qWaitFor([&] { return finished.count() > 0; }, test::kSettleTimeoutMs) &&
                dialog().result() != nullptr;
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(SearchWindowTest, AppliesTheSearchedScheduleAsOneUndoableEdit) {

@@ -13,7 +13,7 @@
 #include "document/ScheduleDocument.h"
 #include "tabs/TransfersTab.h"
 #include "panels/InspectorDock.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "views/schedule/ScheduleTableView.h"
 #include "views/graph/GraphView.h"
 #include "views/transfers/BlockErrorBars.h"
@@ -33,20 +33,9 @@
 namespace strata::gui {
 namespace {
 
-class TransfersWindowTest : public ::testing::Test {
+class TransfersWindowTest : public test::WindowFixture {
   protected:
-    void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
     TransfersTab& tab() const { return *m_window->transfersTab(); }
-    bool settle() { return test::settle(*m_window); }
-    bool openOnHost(const char* sample) { return test::openSample(*m_window, sample, QStringLiteral("host")); }
-    bool runOnHost() { return test::runOnHost(*m_window); }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(TransfersWindowTest, PlotsTheRunOnHostAndAClickSelectsTheEvent) {

@@ -9,7 +9,7 @@
 #include "shell/MainWindow.h"
 #include "controllers/ProjectController.h"
 #include "document/ScheduleDocument.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -27,22 +27,12 @@ using test::openSample;
 using test::settle;
 using test::splitFirstFusedBlock;
 
-class UnsavedChangesTest : public ::testing::Test {
+class UnsavedChangesTest : public test::ProjectWindowFixture {
   protected:
     void SetUp() override {
-        ASSERT_TRUE(m_dir.isValid());
-        m_window = makeWindow();
+        ProjectWindowFixture::SetUp();
         ASSERT_TRUE(openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("mncore2")))
             << "cannot open the committed sample";
-    }
-
-    std::unique_ptr<MainWindow> makeWindow() {
-        auto window = makeShownWindow();
-        window->projectController()->setRecoveryPath(
-            m_dir.filePath(QStringLiteral("recovery.strata")));
-        // The projects name the samples' models, outside the temporary folder: load them.
-        window->projectController()->setOutsideFilesHandler([](const QString&) { return true; });
-        return window;
     }
 
     ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
@@ -54,9 +44,6 @@ class UnsavedChangesTest : public ::testing::Test {
         QTest::keyClick(m_window.get(), key, modifiers);
         ASSERT_TRUE(settle(*m_window));
     }
-
-    QTemporaryDir m_dir;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(UnsavedChangesTest, TheTitleNamesTheModelAndMarksAnEdit) {

@@ -75,6 +75,10 @@ TEST(BlockTiler, FusedConvChainHaloRecomputeAndTraffic) {
     // Resident W1 and W2, and a slot where X's 6 rows and A's 5 rows are live together at conv1
     // (B, C and Y reuse their space).
     EXPECT_EQ(cost.sramPeakBytes, 6 * row + 2 * weights + 5 * row);
+    // ... reported as its parts: W1 and W2 resident, one slot of X's and A's rows.
+    EXPECT_EQ(cost.sramResidentBytes, 2 * weights);
+    EXPECT_EQ(cost.sramSlotBytes, 6 * row + 5 * row);
+    EXPECT_EQ(cost.sramSlots, 1);
 }
 
 TEST(BlockTiler, PlanTileListsLoadsComputesAndStores) {
@@ -110,6 +114,11 @@ TEST(BlockTiler, DoubleBufferingDoublesTheTransferredBuffers) {
     const std::uint64_t slot = single.sramPeakBytes - 2 * weights;
     EXPECT_EQ(twice.sramPeakBytes, single.sramPeakBytes + slot);
     EXPECT_EQ(slot, 6 * row + 5 * row); // X's rows and A's rows are live together at conv1
+    // The parts: the same resident weights and slot, two slots instead of one.
+    EXPECT_EQ(twice.sramResidentBytes, 2 * weights);
+    EXPECT_EQ(twice.sramSlotBytes, slot);
+    EXPECT_EQ(twice.sramSlots, 2);
+    EXPECT_EQ(twice.sramPeakBytes, twice.sramResidentBytes + 2 * twice.sramSlotBytes);
 }
 
 TEST(BlockTiler, WeightsAreLoadedOncePerCore) {

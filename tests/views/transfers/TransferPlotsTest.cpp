@@ -234,5 +234,16 @@ TEST(TransferPlots, EmptyInputsShowAMessageNotACrash) {
     EXPECT_EQ(plot.graphCount(), 0);
 }
 
+TEST(TransferPlots, AMessageIsBrokenIntoLinesThatFitAPlot) {
+    const QString text = QStringLiteral(
+        "Measured runs need the host target: choose host, then Run on Host (Ctrl+R)");
+    const QStringList lines = wrappedMessage(text, 42).split(QLatin1Char('\n'));
+    EXPECT_GT(lines.size(), 1);
+    for (const QString& line : lines)
+        EXPECT_LE(line.size(), 42) << line.toStdString();
+    EXPECT_EQ(lines.join(QLatin1Char(' ')), text); // nothing lost, words whole
+    EXPECT_EQ(wrappedMessage(QStringLiteral("short"), 42), QStringLiteral("short"));
+}
+
 } // namespace
 } // namespace strata::views::transfers
