@@ -187,7 +187,9 @@ STRATA_CLONED_FOR_X86 void sigmoidRun(float* out, const float* in, i64 n, bool t
         }
         // e = exp(-x), the argument clamped where expf saturates (NaN passes: it compares false).
         Floats v = -x;
-        v = v > 88.3762626647949f ? Floats{} + 88.3762626647949f : v;
+        // Above, 89 makes k = 128: 2^k is infinite, as expf is from 88.72 (and sigmoid 0, so
+        // SiLU(-inf) is -inf * 0 = NaN as strata_rt's).
+        v = v > 89.0f ? Floats{} + 89.0f : v;
         v = v < -88.3762626647949f ? Floats{} - 88.3762626647949f : v;
         Floats k = v * 1.44269504088896341f + 0.5f;
         const Floats truncated = __builtin_convertvector(__builtin_convertvector(k, Ints), Floats);
@@ -288,6 +290,10 @@ void runMap(const rt::View<float>& y, const rt::View<float>& x, const compiler::
     case ScalarFn::Sigmoid:
         if (!sigmoidRuns(y, x, false))
             rt::map(y, x, rt::sigmoid);
+        return;
+    case ScalarFn::Silu:
+        if (!sigmoidRuns(y, x, true))
+            rt::map(y, x, rt::silu);
         return;
     case ScalarFn::Tanh: return mapVectorised(y, x, [](const auto& a) { return a.tanh(); }, rt::tanh_);
     case ScalarFn::Exp: return mapVectorised(y, x, [](const auto& a) { return a.exp(); }, rt::exp_);

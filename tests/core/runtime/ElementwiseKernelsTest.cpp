@@ -166,7 +166,7 @@ TEST(ElementwiseKernels, TranscendentalMapsAreVectorisedWithinAFewUlp) {
     };
     for (const Fn& f : {Fn{ScalarFn::Sigmoid, rt::sigmoid, 6}, Fn{ScalarFn::Tanh, rt::tanh_, 6},
                         Fn{ScalarFn::Exp, rt::exp_, 4}, Fn{ScalarFn::Log, rt::log_, 4},
-                        Fn{ScalarFn::Erf, rt::erf_, 6}}) {
+                        Fn{ScalarFn::Erf, rt::erf_, 6}, Fn{ScalarFn::Silu, rt::silu, 6}}) {
         SCOPED_TRACE(static_cast<int>(f.fn));
         Box y = Box::whole({4, 300}, rng);
         runtime::runMap(y.view, x.view, call(f.fn));
