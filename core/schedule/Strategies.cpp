@@ -4,6 +4,7 @@
 #include "tiling/BlockTiling.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace strata::schedule {
 
@@ -49,6 +50,26 @@ bool isEpilogue(const ir::Op& op) {
     return op.opClass == ir::OpClass::Elementwise || op.type == "BatchNormalization";
 }
 
+// The Mul of x * sigmoid(x) when `x`'s only readers are a Sigmoid read by that Mul alone and
+// the Mul (compiler/EpilogueRule.h's SiLU, which the compiler fuses as one epilogue step).
+std::optional<ir::OpId> siluMul(const ir::Graph& graph, ir::ValueId x) {
+    const ir::Value& v = graph.value(x);
+    if (v.consumers.size() != 2)
+        return std::nullopt;
+    for (int k = 0; k < 2; ++k) {
+        const ir::Op& sigmoid = graph.op(v.consumers[static_cast<std::size_t>(k)]);
+        const ir::OpId mul = v.consumers[static_cast<std::size_t>(1 - k)];
+        if (sigmoid.type != "Sigmoid" || sigmoid.outputs.size() != 1 || graph.op(mul).type != "Mul")
+            continue;
+        const ir::Value& s = graph.value(sigmoid.outputs[0]);
+        const bool graphOutput = std::find(graph.outputs.begin(), graph.outputs.end(),
+                                           sigmoid.outputs[0]) != graph.outputs.end();
+        if (s.consumers.size() == 1 && s.consumers[0] == mul && !graphOutput)
+            return mul;
+    }
+    return std::nullopt;
+}
+
 std::vector<OpGroup> rules(const ir::Graph& graph) {
     std::vector<bool> taken(graph.ops.size(), false);
     std::vector<OpGroup> groups;
@@ -66,7 +87,21 @@ std::vector<OpGroup> rules(const ir::Graph& graph) {
                 ir::ValueId out = op.outputs[0];
                 const ir::Value& v = graph.value(out);
                 bool isGraphOutput = std::find(graph.outputs.begin(), graph.outputs.end(), out) != graph.outputs.end();
-                if (isGraphOutput || v.consumers.size() != 1) break;
+                if (isGraphOutput)
+                    break;
+                // SiLU, x * sigmoid(x): the Sigmoid and the Mul both join (one fused step).
+                if (auto mul = siluMul(graph, out); mul && !taken[mul->index]) {
+                    const ir::OpId sigmoid =
+                        v.consumers[0] == *mul ? v.consumers[1] : v.consumers[0];
+                    if (taken[sigmoid.index])
+                        break;
+                    group.insert(group.end(), {sigmoid, *mul});
+                    taken[sigmoid.index] = taken[mul->index] = true;
+                    current = *mul;
+                    continue;
+                }
+                if (v.consumers.size() != 1)
+                    break;
                 ir::OpId next = v.consumers[0];
                 if (taken[next.index] || !isEpilogue(graph.op(next))) break;
                 group.push_back(next);
