@@ -144,7 +144,9 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
         const rt::View<float>* b = optionalInput(p, 2, extra);
         auto convolve = [&](const rt::View<float>& out, const rt::View<float>& in,
                             const rt::View<float>& weights, std::int64_t constantWeights) {
-            if (!dnnlConv(out, in, weights, b, c, constantWeights, workspace.dnnl, &p.epilogue, &stepsDone) &&
+            if (!fewChannelConv(out, in, weights, b, c, workspace.depthwise) &&
+                !dnnlConv(out, in, weights, b, c, constantWeights, workspace.dnnl, &p.epilogue,
+                          &stepsDone) &&
                 !fastConv(out, in, weights, b, c, workspace))
                 rt::conv2d(out, in, weights, b, windowOf(c), c.group);
         };

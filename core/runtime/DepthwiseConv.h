@@ -34,4 +34,14 @@ bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>
                    const strata_rt::View<float>* b, const compiler::KernelCall& call, std::int64_t perGroup,
                    DepthwiseBuffers& buffers);
 
+// A group-1 convolution of few input channels (an RGB stem: 3), the same way: each input
+// channel's planes once, every output channel's taps summed over them in registers. oneDNN's
+// direct kernels want whole vectors of output channels; a tile of one or a few (fuse-max's
+// channel tiles of a block ending in a squeeze-excite pool) ran them about 10x slower per FLOP.
+// False, with y untouched, as depthwiseConv's, or when the input has over kFewChannels channels.
+constexpr std::int64_t kFewChannels = 4;
+bool fewChannelConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x,
+                    const strata_rt::View<float>& w, const strata_rt::View<float>* b,
+                    const compiler::KernelCall& call, DepthwiseBuffers& buffers);
+
 } // namespace strata::runtime
