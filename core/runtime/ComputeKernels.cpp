@@ -147,7 +147,7 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
             if (!fewChannelConv(out, in, weights, b, c, workspace.depthwise) &&
                 !dnnlConv(out, in, weights, b, c, constantWeights, workspace.dnnl, &p.epilogue,
                           &stepsDone) &&
-                !fastConv(out, in, weights, b, c, workspace))
+                !fastConv(out, in, weights, b, c, workspace, &p.epilogue, &stepsDone))
                 rt::conv2d(out, in, weights, b, windowOf(c), c.group);
         };
         if (!c.slicesChannels() && !c.accumulate)

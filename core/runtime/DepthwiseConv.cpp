@@ -187,9 +187,10 @@ bool windowDivides(const compiler::KernelCall& call) {
 
 } // namespace
 
-bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x, const strata_rt::View<float>& w,
-                   const strata_rt::View<float>* b, const compiler::KernelCall& call, i64 perGroup,
-                   DepthwiseBuffers& buffers) {
+bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x,
+                   const strata_rt::View<float>& w, const strata_rt::View<float>* b,
+                   const compiler::KernelCall& call, i64 perGroup, DepthwiseBuffers& buffers,
+                   const PlaneEpilogue* onPlane) {
     if (!windowDivides(call))
         return false;
     if (!holdsChannels(y, x, w, b, perGroup)) return false;
@@ -211,6 +212,8 @@ bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>
             const float bias = b ? b->data[(m - b->lo[0]) * b->stride[0]] : 0.0f;
             const float* weights = w.data + (m - w.lo[0]) * w.stride[0]; // whole taps: kh * kw in a row
             sumTaps(buffers.sums.data(), buffers.taps.data(), weights, g.kh * g.kw, g.vectorCount, bias);
+            if (onPlane)
+                (*onPlane)(buffers.sums.data(), g.vectorCount);
             float* out = y.data + (n - y.lo[0]) * y.stride[0] + (m - y.lo[1]) * y.stride[1];
             for (i64 r = 0; r < g.oh; ++r) copyRow(out + r * y.stride[2], buffers.sums.data() + r * g.wq, g.ow);
         }
