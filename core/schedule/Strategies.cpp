@@ -129,6 +129,8 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
     bool currentSliced = false; // computed in input-channel slices (tiling/BlockTiling.h)
     auto dramOf = [](const tiling::BlockCost& c) { return c.dramReadBytes + c.dramWriteBytes; };
     auto sliced = [](const std::optional<tiling::BlockCost>& c) { return c && c->grid.sliceChannels > 0; };
+    auto partial = [](const std::optional<tiling::BlockCost>& c) { return c && c->partialVectors; };
+    bool currentPartial = false; // its channels cut below whole vectors
     for (std::uint32_t i = 0; i < graph.ops.size(); ++i) {
         ir::OpId op(i);
         auto alone = bestCost(graph, {op}, knobs);
@@ -137,12 +139,17 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
             OpGroup candidate = current;
             candidate.push_back(op);
             auto cost = bestCost(graph, candidate, knobs);
-            // A fusion that only fits in slices is not taken where the blocks apart need none.
+            // A fusion that only fits in slices, or in tiles of partial vectors of channels, is
+            // not taken where the blocks apart need none (DeepLabV3's ASPP branches fused ran
+            // 1-channel tiles of 960-channel convolutions 3x slower than apart).
             if (cost && cost->recomputeRatio() <= options.maxRecompute &&
-                dramOf(*cost) <= currentDram + aloneDram && (!sliced(cost) || currentSliced || sliced(alone))) {
+                dramOf(*cost) <= currentDram + aloneDram &&
+                (!sliced(cost) || currentSliced || sliced(alone)) &&
+                (!partial(cost) || currentPartial || partial(alone))) {
                 current = std::move(candidate);
                 currentDram = dramOf(*cost);
                 currentSliced = sliced(cost);
+                currentPartial = partial(cost);
                 continue;
             }
         }
@@ -150,6 +157,7 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
         current = {op};
         currentDram = aloneDram;
         currentSliced = sliced(alone);
+        currentPartial = partial(alone);
     }
     if (!current.empty()) groups.push_back(std::move(current));
     return groups;

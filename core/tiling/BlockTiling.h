@@ -62,6 +62,9 @@ struct BlockCost {
     std::uint64_t dramReadBytes = 0;   // block inputs and weights loaded from DRAM
     std::uint64_t dramWriteBytes = 0;  // block outputs stored to DRAM
     std::uint64_t sramPeakBytes = 0;   // largest per-tile working set, double buffers included
+    // The anchor's output channels cut below whole vectors (BlockTiler's channelGranule): no
+    // whole-vector grid fits, so kernels run tiles of a few channels at a fraction of their rate.
+    bool partialVectors = false;
     std::int64_t tiles() const { return grid.tileCount(); }
     double recomputeRatio() const { return unfusedFlops > 0 ? flops / unfusedFlops - 1.0 : 0.0; }
 };
