@@ -64,19 +64,28 @@ bool plan(const rt::View<float>& y, const std::array<const rt::View<float>*, N>&
         }
         r.in[i] = p;
     }
-    // Merge trailing dims while every operand steps through them contiguously.
+    // Merge trailing dims while every operand steps through them contiguously. Dims of one
+    // element merge whatever their steps: a squeeze-excite's [1, C, 1, 1] box is one run of C,
+    // not C runs of one (a vector call and a fill per element).
     int first = rank; // the run covers dims [first, rank)
     if (rank > 0) {
-        first = rank - 1;
-        r.n = y.ext[rank - 1];
+        int last = rank - 1;
+        while (last > 0 && y.ext[last] == 1)
+            --last;
+        first = last;
+        r.n = y.ext[last];
         for (std::size_t i = 0; i < N; ++i) {
-            r.inner[i] = r.step[i][static_cast<std::size_t>(rank - 1)];
+            r.inner[i] = r.step[i][static_cast<std::size_t>(last)];
+            if (y.ext[last] == 1)
+                r.inner[i] = r.inner[i] != 0; // one element: its step is moot
             if (r.inner[i] != 0 && r.inner[i] != 1) return false;
         }
         while (first > 0) {
             bool merges = true;
             for (std::size_t i = 0; i < N; ++i)
-                merges = merges && r.step[i][static_cast<std::size_t>(first - 1)] == r.inner[i] * r.n;
+                merges =
+                    merges && (y.ext[first - 1] == 1 ||
+                               r.step[i][static_cast<std::size_t>(first - 1)] == r.inner[i] * r.n);
             if (!merges) break;
             --first;
             r.n *= y.ext[first];
