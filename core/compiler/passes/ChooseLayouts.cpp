@@ -2,6 +2,7 @@
 
 #include "compiler/emit/KernelCall.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <optional>
 #include <unordered_map>
@@ -90,9 +91,19 @@ std::optional<ConvLayouts> blockedConv(const Instruction& in, const Compute& c, 
             return std::nullopt;
     }
     const tiling::Region& x = c.inputs[0].region;
-    const std::int64_t channels =
-        g.value(c.inputs[0].value).shape.size() == 4 ? g.value(c.inputs[0].value).shape[1] : -1;
-    const bool wholeInput = wholeBlocks(x, granule) && x[1].begin == 0 && x[1].end == channels;
+    const ir::Shape& xShape = g.value(c.inputs[0].value).shape;
+    const std::int64_t channels = xShape.size() == 4 ? xShape[1] : -1;
+    bool wholeInput = wholeBlocks(x, granule) && x[1].begin == 0 && x[1].end == channels;
+    // ... and the box holds just the rows and columns the taps read: the blocked kernel takes a
+    // dense box only (one with a later reader's halo besides stays row-major).
+    const tiling::Region& y = c.outputs[0].region;
+    for (std::size_t d = 2; wholeInput && d < 4; ++d) {
+        const std::int64_t k = call->window[d - 2], s = call->window[d], pad = call->window[d + 2],
+                           dil = call->window[d + 4];
+        const std::int64_t lo = std::max<std::int64_t>(y[d].begin * s - pad, 0);
+        const std::int64_t hi = std::min((y[d].end - 1) * s - pad + (k - 1) * dil + 1, xShape[d]);
+        wholeInput = x[d].begin == lo && x[d].end == hi;
+    }
     return ConvLayouts{wholeInput ? granule : 0, granule};
 }
 

@@ -5,6 +5,7 @@
 // convolution chains stay blocked (halos, strides, groups, channels that are not whole blocks, a
 // residual add).
 
+#include "KernelBoxes.h"
 #include "TwoCoreTarget.h"
 #include "compiler/Pipeline.h"
 #include "compiler/emit/AsmEmitter.h"
@@ -12,6 +13,7 @@
 #include "emulator/Emulator.h"
 #include "reference/Compare.h"
 #include "reference/Evaluator.h"
+#include "runtime/ComputeKernels.h"
 #include "runtime/Runtime.h"
 #include "schedule/Edits.h"
 #include "schedule/Strategies.h"
@@ -19,6 +21,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <random>
 
 namespace strata::test {
 namespace {
@@ -260,6 +263,81 @@ TEST(ChooseLayouts, VerifierRefusesALayoutMismatch) {
     found = compiler::verifyProgram(storesBlocked, *g, t);
     EXPECT_TRUE(mentions(found, "moves")) << joined(found);
 }
+
+// strata_rt's reorder (oneDNN's in a library build, else its loops) puts every element where
+// nChw16c has it, and back.
+TEST(Reorder, PlacesEveryElementWhereTheLayoutHasItAndBack) {
+    std::mt19937 rng(3);
+    Box box = Box::whole({1, 32, 5, 7}, rng);
+    const std::vector<float> plain = box.data;
+    rt::reorder(box.view, 0, 16);
+    const i64* e = box.view.ext;
+    for (i64 c = 0; c < e[1]; ++c)
+        for (i64 h = 0; h < e[2]; ++h)
+            for (i64 w = 0; w < e[3]; ++w)
+                ASSERT_EQ(box.data[static_cast<std::size_t>(rt::blockedIndex(e, 16, 0, c, h, w))],
+                          plain[static_cast<std::size_t>(rt::blockedIndex(e, 0, 0, c, h, w))]);
+    rt::reorder(box.view, 16, 8);
+    rt::reorder(box.view, 8, 0);
+    EXPECT_EQ(box.data, plain);
+}
+
+// oneDNN's direct convolution reading a blocked input box and writing a blocked output box, with
+// no reorder inside the call, computes what the loop does on row-major boxes: tiles of rows with
+// halos, a stride, an output-channel tile. An input box holding rows beyond the ones the tile
+// reads (a later op's halo) is no dense box: the call refuses it, having written nothing (the
+// compiler leaves such a box row-major).
+struct BlockedCase {
+    const char* name;
+    i64 c, h, w, m, stride, rows0, rows, ch0, chs, extraRows;
+    bool direct = true;
+};
+
+class BlockedDnnlConv : public ::testing::TestWithParam<BlockedCase> {};
+
+TEST_P(BlockedDnnlConv, ComputesWhatTheLoopDoes) {
+    const BlockedCase& p = GetParam();
+    std::mt19937 rng(5);
+    const i64 oh = (p.h + 2 - 3) / p.stride + 1, ow = (p.w + 2 - 3) / p.stride + 1;
+    const i64 first = std::max<i64>(0, p.rows0 * p.stride - 1 - p.extraRows);
+    const i64 last =
+        std::min<i64>(p.h - 1, (p.rows0 + p.rows - 1) * p.stride - 1 + 2 + p.extraRows);
+    Box x({1, p.c, p.h, p.w}, {0, 0, first, 0}, {1, p.c, last - first + 1, p.w}, rng);
+    Box w({p.m, p.c, 3, 3}, {p.ch0, 0, 0, 0}, {p.chs, p.c, 3, 3}, rng);
+    Box b({p.m}, {p.ch0}, {p.chs}, rng);
+    Box fast({1, p.m, oh, ow}, {0, p.ch0, p.rows0, 0}, {1, p.chs, p.rows, ow}, rng);
+    Box loop = fast;
+    loop.view.data = loop.data.data();
+    Box blockedX = x;
+    blockedX.view.data = blockedX.data.data();
+    rt::reorder(blockedX.view, 0, 16);
+
+    compiler::KernelCall call;
+    call.kernel = compiler::Kernel::Conv2d;
+    call.window = {3, 3, p.stride, p.stride, 1, 1, 1, 1};
+    runtime::DnnlConvCache cache;
+    const std::vector<float> before = fast.data;
+    const bool ran = runtime::dnnlConv(fast.view, blockedX.view, w.view, &b.view, call, 7, cache,
+                                       nullptr, nullptr, 16, 16);
+    ASSERT_EQ(ran, p.direct);
+    if (!ran) {
+        EXPECT_EQ(fast.data, before);
+        return;
+    }
+    rt::reorder(fast.view, 16, 0);
+    rt::conv2d(loop.view, x.view, w.view, &b.view,
+               rt::Window2d{{3, 3}, {p.stride, p.stride}, {1, 1}, {1, 1}}, 1);
+    expectNear(fast.data, loop.data, 2e-4f);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Tiles, BlockedDnnlConv,
+    ::testing::Values(BlockedCase{"whole", 16, 10, 10, 16, 1, 0, 10, 0, 16, 0},
+                      BlockedCase{"topRowsWithHalo", 32, 12, 9, 16, 1, 0, 5, 0, 16, 0},
+                      BlockedCase{"middleRows", 16, 12, 9, 32, 1, 4, 5, 0, 32, 0},
+                      BlockedCase{"extraRows", 16, 12, 9, 16, 1, 4, 4, 0, 16, 2, false},
+                      BlockedCase{"stride2ChannelTile", 16, 13, 11, 48, 2, 2, 3, 16, 16, 0}),
+    [](const ::testing::TestParamInfo<BlockedCase>& info) { return info.param.name; });
 
 } // namespace
 } // namespace strata::test
