@@ -33,6 +33,7 @@ const char* dramRoleName(DramBuffer::Role role) {
 }
 
 std::string layoutName(int channelBlock) {
+    if (channelBlock == kChannelsLast) return "nhwc";
     return channelBlock > 1 ? "nChw" + std::to_string(channelBlock) + "c" : "nchw";
 }
 

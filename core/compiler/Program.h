@@ -56,12 +56,13 @@ struct Operand {
     tiling::Region region;  // the part of the tensor held in working memory
     std::uint64_t offset = 0; // its byte offset in working memory
     // How the box lays out its elements (docs/ISA.md, Layouts): 0, row-major (NCHW, the only
-    // layout of main memory and of every box a transfer touches); b > 1, channel-blocked
-    // nChw<b>c (oneDNN's): [N][C/b][H][W][b], the same bytes when C is whole blocks.
+    // layout of main memory and of every box a transfer touches); kChannelsLast, NHWC; b > 1,
+    // channel-blocked nChw<b>c: [N][C/b][H][W][b], the same bytes when C is whole blocks.
     int channelBlock = 0;
 };
 
-// The layout's name in listings: "nchw", "nChw16c".
+inline constexpr int kChannelsLast = -1; // NHWC: oneDNN's brgconv's activations
+// The layout's name in listings: "nchw", "nhwc", "nChw16c".
 std::string layoutName(int channelBlock);
 
 // The op type of a compute that rewrites a working-memory box in place from one layout to

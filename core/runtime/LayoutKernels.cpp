@@ -13,7 +13,8 @@ void runReorder(const PreparedCompute& compute) {
 }
 
 bool readsBlocked(const compiler::KernelCall& call) {
-    return call.kernel == compiler::Kernel::Conv2d && (call.inputBlock > 1 || call.outputBlock > 1);
+    return call.kernel == compiler::Kernel::Conv2d &&
+           (call.inputBlock != 0 || call.outputBlock != 0);
 }
 
 void rowMajorDuring(const PreparedCompute& compute, const std::function<void()>& work) {

@@ -20,14 +20,14 @@ std::string access(const Access& a, bool withStrides) {
     return out + "]";
 }
 
-// A blocked box names its layout: "L2BM.0+0x40[1x64x16x16 nChw16c]" (row-major: nothing).
+// A blocked box names its layout: "L2BM.0+0x40[1x64x16x16 nhwc]" (row-major: nothing).
 std::string operand(const Operand& o, const std::string& memory, int core) {
     return fmt::format("{}.{}+0x{:x}[{}{}]", memory, core, o.offset, dims([&] {
                            ir::Shape s;
                            for (const auto& i : o.region) s.push_back(i.size());
                            return s;
                        }()),
-                       o.channelBlock > 1 ? " " + layoutName(o.channelBlock) : "");
+                       o.channelBlock != 0 ? " " + layoutName(o.channelBlock) : "");
 }
 
 std::string where(const Instruction& in, const ir::Graph& g) {
@@ -62,7 +62,7 @@ std::string instructionText(const Instruction& in, const Program& p, const ir::G
     if (const auto* w = std::get_if<Wait>(&in.body)) return fmt::format("{:<8} t{}", "wait", w->tag);
     if (const auto* c = std::get_if<Compute>(&in.body);
         c && c->isReorder() && c->inputs.size() == 1 && c->outputs.size() == 1) {
-        // "reorder L2BM.0+0x40[1x64x16x16] nchw -> nChw16c", in place.
+        // "reorder L2BM.0+0x40[1x64x16x16] nchw -> nhwc", in place.
         Operand box = c->inputs[0];
         box.channelBlock = 0;
         return fmt::format(

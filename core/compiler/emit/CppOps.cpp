@@ -58,7 +58,7 @@ class Printer {
         case Kernel::Zip: call(fmt::format("rt::zip(y0, x0, x1, {})", scalarFnText(c))); break;
         case Kernel::Conv2d:
             // Constant weights get their value's id: a library build keeps them packed.
-            if (c.inputBlock > 1 || c.outputBlock > 1) // channel-blocked boxes (docs/ISA.md)
+            if (c.inputBlock != 0 || c.outputBlock != 0) // channel-blocked boxes (docs/ISA.md)
                 call(
                     fmt::format("rt::conv2dBlocked(y0, x0, x1, {}, {}, {}, {}, {}, {}, {})",
                                 optional(2), windowText(c), c.group,

@@ -21,7 +21,7 @@ Json operands(const std::vector<Operand>& list, const ir::Graph& g) {
     for (const Operand& o : list) {
         out.push_back(
             {{"value", g.value(o.value).name}, {"offset", o.offset}, {"region", region(o.region)}});
-        if (o.channelBlock > 1)
+        if (o.channelBlock != 0)
             out.back()["layout"] = layoutName(o.channelBlock); // row-major: absent
     }
     return out;

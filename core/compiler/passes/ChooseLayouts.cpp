@@ -40,7 +40,7 @@ class LayoutState {
              int block) {
         auto& boxes = m_boxes[v.index];
         std::erase_if(boxes, [&](const Box& b) { return b.begin < end && begin < b.end; });
-        if (block > 1)
+        if (block != 0)
             boxes.push_back({begin, end, region, block});
     }
 
@@ -104,7 +104,7 @@ std::optional<ConvLayouts> blockedConv(const Instruction& in, const Compute& c, 
         const std::int64_t hi = std::min((y[d].end - 1) * s - pad + (k - 1) * dil + 1, xShape[d]);
         wholeInput = x[d].begin == lo && x[d].end == hi;
     }
-    return ConvLayouts{wholeInput ? granule : 0, granule};
+    return ConvLayouts{wholeInput ? kChannelsLast : 0, kChannelsLast};
 }
 
 Compute reorder(const Operand& box, int from, int to) {
@@ -296,7 +296,7 @@ class Checker {
             problem(in, fmt::format("{} is {} but its box {} is not whole blocks of channels",
                                     valueName(o.value), layoutName(o.channelBlock),
                                     tiling::regionToString(o.region)));
-        if (o.channelBlock == 1 || o.channelBlock < 0)
+        if (o.channelBlock == 1 || o.channelBlock < kChannelsLast)
             problem(in, fmt::format("{} has channel block {}", valueName(o.value), o.channelBlock));
     }
 

@@ -148,15 +148,15 @@ TEST(ChooseLayouts, KeepsTheBlockedOutputBetweenTwoConvolutions) {
     const auto convs = computes(p, "Conv");
     ASSERT_FALSE(convs.empty());
     for (const compiler::Instruction* in : convs) {
-        EXPECT_EQ(body(in).outputs[0].channelBlock, 16);
-        EXPECT_EQ(body(in).inputs[0].channelBlock, 16);
+        EXPECT_EQ(body(in).outputs[0].channelBlock, compiler::kChannelsLast);
+        EXPECT_EQ(body(in).inputs[0].channelBlock, compiler::kChannelsLast);
     }
     // Per tile: X to blocked before the first convolution, Z back before its store; nothing
     // between the two convolutions (their chained box is never reordered).
     std::size_t toBlocked = 0, toPlain = 0;
     for (const compiler::Instruction* in : computes(p, compiler::kReorderOp)) {
         const compiler::Compute& r = body(in);
-        (r.outputs[0].channelBlock == 16 ? toBlocked : toPlain) += 1;
+        (r.outputs[0].channelBlock != 0 ? toBlocked : toPlain) += 1;
         EXPECT_EQ(r.inputs[0].region, r.outputs[0].region);
         EXPECT_EQ(r.inputs[0].offset, r.outputs[0].offset);
     }
@@ -169,8 +169,8 @@ TEST(ChooseLayouts, KeepsTheBlockedOutputBetweenTwoConvolutions) {
 
     const std::string listing = compiler::emitAssembly(p, *g);
     EXPECT_NE(listing.find("reorder"), std::string::npos);
-    EXPECT_NE(listing.find("nchw -> nChw16c"), std::string::npos) << listing;
-    EXPECT_NE(listing.find("nChw16c -> nchw"), std::string::npos);
+    EXPECT_NE(listing.find("nchw -> nhwc"), std::string::npos) << listing;
+    EXPECT_NE(listing.find("nhwc -> nchw"), std::string::npos);
     EXPECT_NE(listing.find("[1x16x"), std::string::npos);
 
     auto emulated = emulator::emulate(p, t, *g);
@@ -259,13 +259,13 @@ TEST(ChooseLayouts, VerifierRefusesALayoutMismatch) {
     for (compiler::Instruction& in : storesBlocked.instructions)
         if (auto* c = std::get_if<compiler::Compute>(&in.body);
             c && c->isReorder() && c->outputs[0].channelBlock == 0)
-            c->outputs[0].channelBlock = 16;
+            c->outputs[0].channelBlock = compiler::kChannelsLast;
     found = compiler::verifyProgram(storesBlocked, *g, t);
     EXPECT_TRUE(mentions(found, "moves")) << joined(found);
 }
 
 // strata_rt's reorder (oneDNN's in a library build, else its loops) puts every element where
-// nChw16c has it, and back.
+// nChw16c and nhwc have it, and back.
 TEST(Reorder, PlacesEveryElementWhereTheLayoutHasItAndBack) {
     std::mt19937 rng(3);
     Box box = Box::whole({1, 32, 5, 7}, rng);
@@ -277,7 +277,13 @@ TEST(Reorder, PlacesEveryElementWhereTheLayoutHasItAndBack) {
             for (i64 w = 0; w < e[3]; ++w)
                 ASSERT_EQ(box.data[static_cast<std::size_t>(rt::blockedIndex(e, 16, 0, c, h, w))],
                           plain[static_cast<std::size_t>(rt::blockedIndex(e, 0, 0, c, h, w))]);
-    rt::reorder(box.view, 16, 8);
+    rt::reorder(box.view, 16, -1);
+    for (i64 c = 0; c < e[1]; ++c)
+        for (i64 h = 0; h < e[2]; ++h)
+            for (i64 w = 0; w < e[3]; ++w)
+                ASSERT_EQ(box.data[static_cast<std::size_t>((h * e[3] + w) * e[1] + c)],
+                          plain[static_cast<std::size_t>(rt::blockedIndex(e, 0, 0, c, h, w))]);
+    rt::reorder(box.view, -1, 8);
     rt::reorder(box.view, 8, 0);
     EXPECT_EQ(box.data, plain);
 }
@@ -290,7 +296,8 @@ TEST(Reorder, PlacesEveryElementWhereTheLayoutHasItAndBack) {
 struct BlockedCase {
     const char* name;
     i64 c, h, w, m, stride, rows0, rows, ch0, chs, extraRows;
-    bool direct = true;
+    bool direct = true; // nChw16c: whether the call takes the boxes (nhwc: checked when it does)
+    i64 layout = 16;
 };
 
 class BlockedDnnlConv : public ::testing::TestWithParam<BlockedCase> {};
@@ -310,7 +317,7 @@ TEST_P(BlockedDnnlConv, ComputesWhatTheLoopDoes) {
     loop.view.data = loop.data.data();
     Box blockedX = x;
     blockedX.view.data = blockedX.data.data();
-    rt::reorder(blockedX.view, 0, 16);
+    rt::reorder(blockedX.view, 0, p.layout);
 
     compiler::KernelCall call;
     call.kernel = compiler::Kernel::Conv2d;
@@ -318,13 +325,15 @@ TEST_P(BlockedDnnlConv, ComputesWhatTheLoopDoes) {
     runtime::DnnlConvCache cache;
     const std::vector<float> before = fast.data;
     const bool ran = runtime::dnnlConv(fast.view, blockedX.view, w.view, &b.view, call, 7, cache,
-                                       nullptr, nullptr, 16, 16);
-    ASSERT_EQ(ran, p.direct);
+                                       nullptr, nullptr, p.layout, p.layout);
+    if (p.layout > 1) {
+        ASSERT_EQ(ran, p.direct);
+    }
     if (!ran) {
         EXPECT_EQ(fast.data, before);
         return;
     }
-    rt::reorder(fast.view, 16, 0);
+    rt::reorder(fast.view, p.layout, 0);
     rt::conv2d(loop.view, x.view, w.view, &b.view,
                rt::Window2d{{3, 3}, {p.stride, p.stride}, {1, 1}, {1, 1}}, 1);
     expectNear(fast.data, loop.data, 2e-4f);
@@ -332,11 +341,18 @@ TEST_P(BlockedDnnlConv, ComputesWhatTheLoopDoes) {
 
 INSTANTIATE_TEST_SUITE_P(
     Tiles, BlockedDnnlConv,
-    ::testing::Values(BlockedCase{"whole", 16, 10, 10, 16, 1, 0, 10, 0, 16, 0},
-                      BlockedCase{"topRowsWithHalo", 32, 12, 9, 16, 1, 0, 5, 0, 16, 0},
-                      BlockedCase{"middleRows", 16, 12, 9, 32, 1, 4, 5, 0, 32, 0},
-                      BlockedCase{"extraRows", 16, 12, 9, 16, 1, 4, 4, 0, 16, 2, false},
-                      BlockedCase{"stride2ChannelTile", 16, 13, 11, 48, 2, 2, 3, 16, 16, 0}),
+    ::testing::Values(
+        BlockedCase{"whole", 16, 10, 10, 16, 1, 0, 10, 0, 16, 0},
+        BlockedCase{"topRowsWithHalo", 32, 12, 9, 16, 1, 0, 5, 0, 16, 0},
+        BlockedCase{"middleRows", 16, 12, 9, 32, 1, 4, 5, 0, 32, 0},
+        BlockedCase{"extraRows", 16, 12, 9, 16, 1, 4, 4, 0, 16, 2, false},
+        BlockedCase{"stride2ChannelTile", 16, 13, 11, 48, 2, 2, 3, 16, 16, 0},
+        BlockedCase{"wholeNhwc", 16, 10, 10, 16, 1, 0, 10, 0, 16, 0, true, -1},
+        BlockedCase{"topRowsWithHaloNhwc", 32, 12, 9, 16, 1, 0, 5, 0, 16, 0, true, -1},
+        BlockedCase{"middleRowsNhwc", 16, 12, 9, 32, 1, 4, 5, 0, 32, 0, true, -1},
+        BlockedCase{"extraRowsNhwc", 16, 12, 9, 16, 1, 4, 4, 0, 16, 2, true, -1},
+        BlockedCase{"stride2ChannelTileNhwc", 16, 13, 11, 48, 2, 2, 3, 16, 16, 0, true, -1},
+        BlockedCase{"oddChannelsNhwc", 5, 9, 9, 7, 1, 0, 9, 0, 7, 0, true, -1}),
     [](const ::testing::TestParamInfo<BlockedCase>& info) { return info.param.name; });
 
 } // namespace

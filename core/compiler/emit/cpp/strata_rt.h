@@ -442,8 +442,11 @@ inline void conv2dSlice(const View<float>& y, const View<float>& x, const View<f
 // --- channel-blocked boxes (docs/ISA.md, Layouts) ---------------------------------------------
 
 // The position of element (n, c, h, w) in a contiguous box of extents `e` laid out as `block`:
-// 0 row-major [N][C][H][W], b > 1 nChw<b>c [N][C/b][H][W][b] (C whole blocks).
+// 0 row-major [N][C][H][W], -1 channels-last [N][H][W][C], b > 1 nChw<b>c [N][C/b][H][W][b]
+// (C whole blocks).
 inline i64 blockedIndex(const i64* e, i64 block, i64 n, i64 c, i64 h, i64 w) {
+    if (block < 0)
+        return ((n * e[2] + h) * e[3] + w) * e[1] + c;
     if (block <= 1)
         return ((n * e[1] + c) * e[2] + h) * e[3] + w;
     return (((n * (e[1] / block) + c / block) * e[2] + h) * e[3] + w) * block + c % block;

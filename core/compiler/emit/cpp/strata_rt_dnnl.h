@@ -76,8 +76,8 @@ inline int convPostOps(const View<float>& y, const EpilogueStep* steps, int coun
 
 // In-place layout rewrites of contiguous 4-D boxes (strata_rt's reorder, a Reorder
 // instruction) on oneDNN's reorder: into a scratch buffer, then copied back over the box. One
-// object per thread; a primitive per box shape and pair of layouts (0 row-major, 4/8/16
-// nChw<b>c). False where it has none (the caller's loops run).
+// object per thread; a primitive per box shape and pair of layouts (0 row-major, -1 nhwc,
+// 4/8/16 nChw<b>c). False where it has none (the caller's loops run).
 class DnnlReorders {
   public:
     bool run(float* data, const i64* ext, i64 from, i64 to) {
@@ -122,6 +122,7 @@ class DnnlReorders {
         if (block > 1 && channels % block != 0)
             return T::undef;
         switch (block) {
+        case -1: return T::nhwc;
         case 0: return T::nchw;
         case 4: return T::nChw4c;
         case 8: return T::nChw8c;
@@ -162,7 +163,7 @@ class DnnlConvolutions {
         if (!suits(win, group) || y.rank != 4 || x.rank != 4 || w.rank != 4 || posts < 0 ||
             posts > kMaxConvPostOps)
             return false;
-        if ((xBlock > 1 && (x.ext[1] % xBlock != 0 || x.lo[1] != 0 || x.lo[0] != y.lo[0] ||
+        if ((xBlock != 0 && ((xBlock > 1 && x.ext[1] % xBlock != 0) || x.lo[1] != 0 || x.lo[0] != y.lo[0] ||
                             x.ext[0] != y.ext[0])) ||
             (yBlock > 1 && y.ext[1] % yBlock != 0))
             return false;
@@ -220,7 +221,7 @@ class DnnlConvolutions {
 
         const i64 xi[4] = {y.lo[0], 0, rows.first, cols.first}, wi[4] = {y.lo[1], 0, 0, 0};
         dnnl::memory src(e.srcPlain, *m_engine,
-                         xBlock > 1 ? x.data : const_cast<float*>(&x.at(xi)));
+                         xBlock != 0 ? x.data : const_cast<float*>(&x.at(xi)));
         dnnl::memory dst(e.dstPlain, *m_engine, y.data);
         dnnl::memory weights = weightsFor(e, &w.at(wi), weightsKey, y.lo[1]);
         if (e.toBlocked)
@@ -318,16 +319,17 @@ class DnnlConvolutions {
         e.srcPlain = plain(src, {x.stride[0], x.stride[1], x.stride[2], x.stride[3]});
         e.dstPlain = plain(dst, {y.stride[0], y.stride[1], y.stride[2], y.stride[3]});
         const auto blockedTag = [](i64 block) {
-            return block == 16  ? dnnl::memory::format_tag::nChw16c
+            return block == -1  ? dnnl::memory::format_tag::nhwc
+                   : block == 16 ? dnnl::memory::format_tag::nChw16c
                    : block == 8 ? dnnl::memory::format_tag::nChw8c
                    : block == 4 ? dnnl::memory::format_tag::nChw4c
                                 : dnnl::memory::format_tag::undef;
         };
-        if ((xBlock > 1 && blockedTag(xBlock) == dnnl::memory::format_tag::undef) ||
-            (yBlock > 1 && blockedTag(yBlock) == dnnl::memory::format_tag::undef))
+        if ((xBlock != 0 && blockedTag(xBlock) == dnnl::memory::format_tag::undef) ||
+            (yBlock != 0 && blockedTag(yBlock) == dnnl::memory::format_tag::undef))
             return;
         // Blocked boxes as the program lays them out: the span x's taps read inside its box.
-        if (xBlock > 1) {
+        if (xBlock != 0) {
             const dnnl::memory::desc box(Dims{x.ext[0], x.ext[1], x.ext[2], x.ext[3]},
                                          dnnl::memory::data_type::f32, blockedTag(xBlock));
             const bool whole = rows.first == x.lo[2] && rows.size == x.ext[2] &&
@@ -336,7 +338,7 @@ class DnnlConvolutions {
                                : box.submemory_desc(src, {0, 0, rows.first - x.lo[2],
                                                           cols.first - x.lo[3]});
         }
-        if (yBlock > 1)
+        if (yBlock != 0)
             e.dstPlain =
                 dnnl::memory::desc(dst, dnnl::memory::data_type::f32, blockedTag(yBlock));
         e.weightsPlain = plain(weights, {w.stride[0], w.stride[1], w.stride[2], w.stride[3]});
@@ -350,8 +352,8 @@ class DnnlConvolutions {
             const auto kind = dnnl::prop_kind::forward_inference;
             const auto algorithm = dnnl::algorithm::convolution_direct;
             // A blocked box is what the primitive gets; a row-major one, what it prefers.
-            const dnnl::memory::desc srcAny = xBlock > 1 ? e.srcPlain : dnnl::memory::desc(src, f32, any),
-                                     dstAny = yBlock > 1 ? e.dstPlain : dnnl::memory::desc(dst, f32, any),
+            const dnnl::memory::desc srcAny = xBlock != 0 ? e.srcPlain : dnnl::memory::desc(src, f32, any),
+                                     dstAny = yBlock != 0 ? e.dstPlain : dnnl::memory::desc(dst, f32, any),
                                      weightsAny(weights, f32, any);
             dnnl::post_ops ops;
             bool sums = false;
