@@ -304,6 +304,7 @@ class Calibration {
                     if (e.kind != trace::EventKind::Compute) continue;
                     const ir::Op& op = graph->op(in.from.op);
                     const auto& compute = std::get<compiler::Compute>(in.body);
+                    if (compute.isReorder()) continue; // at the data_movement figure, not its op's
                     // A global pool's figure counts elements read (computeWork counts its outputs).
                     // Padded lanes counted as the emulator charges them (ComputeCost.h).
                     const double work =

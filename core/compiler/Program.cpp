@@ -32,6 +32,11 @@ const char* dramRoleName(DramBuffer::Role role) {
     return "?";
 }
 
+std::string layoutName(int channelBlock) {
+    if (channelBlock == kChannelsLast) return "nhwc";
+    return channelBlock > 1 ? "nChw" + std::to_string(channelBlock) + "c" : "nchw";
+}
+
 const DramBuffer* Program::dramOf(ir::ValueId value) const {
     auto it = std::find_if(dram.begin(), dram.end(),
                            [&](const DramBuffer& b) { return b.value == value; });

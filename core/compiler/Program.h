@@ -55,7 +55,20 @@ struct Operand {
     ir::ValueId value;
     tiling::Region region;  // the part of the tensor held in working memory
     std::uint64_t offset = 0; // its byte offset in working memory
+    // How the box lays out its elements (docs/ISA.md, Layouts): 0, row-major (NCHW, the only
+    // layout of main memory and of every box a transfer touches); kChannelsLast, NHWC; b > 1,
+    // channel-blocked nChw<b>c: [N][C/b][H][W][b], the same bytes when C is whole blocks.
+    int channelBlock = 0;
 };
+
+inline constexpr int kChannelsLast = -1; // NHWC: oneDNN's brgconv's activations
+// The layout's name in listings: "nchw", "nhwc", "nChw16c".
+std::string layoutName(int channelBlock);
+
+// The op type of a compute that rewrites a working-memory box in place from one layout to
+// another (passes/ChooseLayouts.h): one input and one output, the same value, region and offset,
+// their channelBlock the layouts from and to. Its provenance op is the op the box is reordered for.
+inline constexpr const char* kReorderOp = "Reorder";
 
 // An elementwise op folded into the compute that makes its input (passes/FuseEpilogues.h): it
 // runs on the compute's output box in place, while that is still in cache, instead of as an
@@ -80,6 +93,8 @@ struct Compute {
     // Elementwise ops applied in order to the output box after the op itself; `outputs` then
     // holds the last step's output (the region is the same). Empty for a plain compute.
     std::vector<EpilogueStep> epilogue;
+
+    bool isReorder() const { return opType == kReorderOp; }
 };
 
 struct Barrier {

@@ -137,9 +137,15 @@ class Describer {
                     bytes += times * static_cast<std::uint64_t>(elements) *
                              m_facts.elementBytes[o.value.index];
                 }
-            const ir::OpClass opClass = step.op != kNoInstruction ? m_graph.ops[step.op].opClass : ir::OpClass::Other;
+            // A reorder (compiler/passes/ChooseLayouts.h) moves its box's elements once within
+            // working memory: data movement per output element, whatever op it serves.
+            const ir::OpClass opClass = c->isReorder()               ? ir::OpClass::DataMovement
+                                        : step.op != kNoInstruction ? m_graph.ops[step.op].opClass
+                                                                    : ir::OpClass::Other;
             const bool macs = opClass == ir::OpClass::Conv || opClass == ir::OpClass::MatMul;
-            const double throughput = step.op != kNoInstruction ? m_facts.opThroughput[step.op] : m_target.throughput.of(opClass);
+            const double throughput = step.op != kNoInstruction && !c->isReorder()
+                                          ? m_facts.opThroughput[step.op]
+                                          : m_target.throughput.of(opClass);
             // Output channels that are not whole vectors cost as if they were (padded lanes).
             const double lanes =
                 macs && step.op != kNoInstruction

@@ -1,6 +1,7 @@
 #include "runtime/ComputeKernels.h"
 
 #include "runtime/EinsumKernel.h"
+#include "runtime/LayoutKernels.h"
 #include "runtime/MoveKernels.h"
 #include "runtime/NormKernels.h"
 #include "runtime/Pool2d.h"
@@ -223,6 +224,8 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
         return whereAny(p);
     case Kernel::Resize:
         return runResize(*p.resize, viewAs<float>(p.output), viewAs<float>(p.inputs[0]));
+    case Kernel::Reorder:
+        return runReorder(p);
     case Kernel::Reference:
         if (fastEinsum(p))
             return;
@@ -230,12 +233,9 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     }
 }
 
-} // namespace
-
-void runCompute(const PreparedCompute& p, Workspace& workspace) {
-    std::size_t stepsDone = 0;
-    runKernel(p, workspace, stepsDone);
-    // The rest of a fused epilogue, in place on the output box while it is still in cache.
+// The rest of a fused epilogue, in place on the output box while it is still in cache (on a
+// blocked box too: a Map, or a Zip with a box of the same layout, ChooseLayouts.h).
+void runSteps(const PreparedCompute& p, std::size_t stepsDone) {
     for (std::size_t i = stepsDone; i < p.epilogue.size(); ++i) {
         const PreparedCompute& step = p.epilogue[i];
         if (step.call.kernel == Kernel::Map)
@@ -244,6 +244,33 @@ void runCompute(const PreparedCompute& p, Workspace& workspace) {
             runZip(viewAs<float>(step.output), viewAs<float>(step.inputs[0]),
                    viewAs<float>(step.inputs[1]), step.call);
     }
+}
+
+// A convolution over channel-blocked boxes on oneDNN's direct kernel, reading and writing them
+// as they are.
+bool blockedDnnlConv(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    const compiler::KernelCall& c = p.call;
+    rt::View<float> extra;
+    return !c.accumulate && !c.slicesChannels() &&
+           dnnlConv(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), viewAs<float>(p.inputs[1]),
+                    optionalInput(p, 2, extra), c, p.constantWeights, workspace.dnnl, &p.epilogue,
+                    &stepsDone, c.inputBlock, c.outputBlock);
+}
+
+} // namespace
+
+void runCompute(const PreparedCompute& p, Workspace& workspace) {
+    std::size_t stepsDone = 0;
+    if (readsBlocked(p.call)) {
+        if (blockedDnnlConv(p, workspace, stepsDone))
+            return runSteps(p, stepsDone);
+        return rowMajorDuring(p, [&] {
+            runKernel(p, workspace, stepsDone);
+            runSteps(p, stepsDone);
+        });
+    }
+    runKernel(p, workspace, stepsDone);
+    runSteps(p, stepsDone);
 }
 
 } // namespace strata::runtime

@@ -73,13 +73,13 @@ int convPostOps(const std::vector<PreparedCompute>& epilogue, const rt::View<flo
 bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
               const rt::View<float>* b, const compiler::KernelCall& call, std::int64_t weightsKey,
               DnnlConvCache& cache, const std::vector<PreparedCompute>* epilogue,
-              std::size_t* stepsDone) {
+              std::size_t* stepsDone, int xBlock, int yBlock) {
     if (!dnnlConvSuits(call))
         return false;
     oneDnnOnThisThreadOnly();
     rt::ConvPostOp posts[rt::kMaxConvPostOps];
     const int n = epilogue ? convPostOps(*epilogue, y, posts) : 0;
-    if (!cache.run(y, x, w, b, windowOf(call), call.group, weightsKey, posts, n))
+    if (!cache.run(y, x, w, b, windowOf(call), call.group, weightsKey, posts, n, xBlock, yBlock))
         return false;
     if (stepsDone)
         *stepsDone = static_cast<std::size_t>(n);

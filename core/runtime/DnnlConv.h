@@ -33,11 +33,12 @@ bool dnnlConvSuits(const compiler::KernelCall& call);
 // reads or oneDNN offers no fast kernel for the shape; the caller falls back.
 // `epilogue`: the compute's fused steps (Prepared.h); the longest prefix of them oneDNN has
 // post-ops for runs inside the convolution, and `stepsDone` says how many (the caller runs the
-// rest). Null: none.
+// rest). Null: none. `xBlock`, `yBlock`: the layouts of x's box and of y's and the epilogue's
+// boxes (compiler::Operand::channelBlock), read and written as they are.
 bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
               const rt::View<float>* b, const compiler::KernelCall& call, std::int64_t weightsKey,
               DnnlConvCache& cache, const std::vector<PreparedCompute>* epilogue = nullptr,
-              std::size_t* stepsDone = nullptr);
+              std::size_t* stepsDone = nullptr, int xBlock = 0, int yBlock = 0);
 
 // The longest prefix of `epilogue` that oneDNN runs as post-ops on y (strata_rt's convPostOps:
 // activations it has an eltwise kind for, and one Add of a box laid out as y's, the sum post-op).

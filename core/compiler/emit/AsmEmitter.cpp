@@ -20,12 +20,14 @@ std::string access(const Access& a, bool withStrides) {
     return out + "]";
 }
 
+// A blocked box names its layout: "L2BM.0+0x40[1x64x16x16 nhwc]" (row-major: nothing).
 std::string operand(const Operand& o, const std::string& memory, int core) {
-    return fmt::format("{}.{}+0x{:x}[{}]", memory, core, o.offset, dims([&] {
+    return fmt::format("{}.{}+0x{:x}[{}{}]", memory, core, o.offset, dims([&] {
                            ir::Shape s;
                            for (const auto& i : o.region) s.push_back(i.size());
                            return s;
-                       }()));
+                       }()),
+                       o.channelBlock != 0 ? " " + layoutName(o.channelBlock) : "");
 }
 
 std::string where(const Instruction& in, const ir::Graph& g) {
@@ -58,6 +60,17 @@ std::string instructionText(const Instruction& in, const Program& p, const ir::G
                            where(in, g));
     }
     if (const auto* w = std::get_if<Wait>(&in.body)) return fmt::format("{:<8} t{}", "wait", w->tag);
+    if (const auto* c = std::get_if<Compute>(&in.body);
+        c && c->isReorder() && c->inputs.size() == 1 && c->outputs.size() == 1) {
+        // "reorder L2BM.0+0x40[1x64x16x16] nchw -> nhwc", in place.
+        Operand box = c->inputs[0];
+        box.channelBlock = 0;
+        return fmt::format(
+            "{:<8} {} {} -> {}  ; {} {} · {}", "reorder", operand(box, p.workingMemory, in.core),
+            layoutName(c->inputs[0].channelBlock), layoutName(c->outputs[0].channelBlock),
+            g.value(box.value).name,
+            formatBytes(tiling::regionBytes(box.region, g.value(box.value).dtype)), where(in, g));
+    }
     if (const auto* c = std::get_if<Compute>(&in.body)) {
         std::string outs, ins;
         for (const Operand& o : c->outputs) outs += (outs.empty() ? "" : ", ") + operand(o, p.workingMemory, in.core);

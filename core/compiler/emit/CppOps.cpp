@@ -58,7 +58,15 @@ class Printer {
         case Kernel::Zip: call(fmt::format("rt::zip(y0, x0, x1, {})", scalarFnText(c))); break;
         case Kernel::Conv2d:
             // Constant weights get their value's id: a library build keeps them packed.
-            if (c.slicesChannels() || c.accumulate)
+            if (c.inputBlock != 0 || c.outputBlock != 0) // channel-blocked boxes (docs/ISA.md)
+                call(
+                    fmt::format("rt::conv2dBlocked(y0, x0, x1, {}, {}, {}, {}, {}, {}, {})",
+                                optional(2), windowText(c), c.group,
+                                c.inputs[1].value.valid() && m_g.value(c.inputs[1].value).isConstant
+                                    ? static_cast<std::int64_t>(c.inputs[1].value.index)
+                                    : -1,
+                                epilogueSteps(), c.inputBlock, c.outputBlock));
+            else if (c.slicesChannels() || c.accumulate)
                 call(fmt::format("rt::conv2dSlice(y0, x0, x1, {}, {}, {})", optional(2),
                                  windowText(c), c.accumulate));
             else if (!c.epilogue.empty())
@@ -134,6 +142,9 @@ class Printer {
         }
         case Kernel::Resize:
             resize();
+            break;
+        case Kernel::Reorder:
+            call(fmt::format("rt::reorder(y0, {}, {})", c.inputBlock, c.outputBlock));
             break;
         case Kernel::Reference:
             reference();

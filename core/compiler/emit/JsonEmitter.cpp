@@ -18,7 +18,12 @@ Json access(const Access& a) {
 
 Json operands(const std::vector<Operand>& list, const ir::Graph& g) {
     Json out = Json::array();
-    for (const Operand& o : list) out.push_back({{"value", g.value(o.value).name}, {"offset", o.offset}, {"region", region(o.region)}});
+    for (const Operand& o : list) {
+        out.push_back(
+            {{"value", g.value(o.value).name}, {"offset", o.offset}, {"region", region(o.region)}});
+        if (o.channelBlock != 0)
+            out.back()["layout"] = layoutName(o.channelBlock); // row-major: absent
+    }
     return out;
 }
 

@@ -727,13 +727,40 @@ Expected<KernelCall> lowerFused(const ir::Graph& graph, const ir::Op& op, const 
     return call;
 }
 
+// A reorder's box, in place, and its two layouts.
+Expected<KernelCall> lowerReorder(const ir::Graph& graph, const Compute& compute) {
+    if (compute.inputs.size() != 1 || compute.outputs.size() != 1 ||
+        compute.inputs[0].value != compute.outputs[0].value || !compute.inputs[0].value.valid() ||
+        graph.value(compute.inputs[0].value).dtype != ir::DType::Float32)
+        return error("a Reorder rewrites one float32 box in place: one input, one output, the same value");
+    KernelCall call;
+    call.kernel = Kernel::Reorder;
+    call.inputs.push_back(viewOf(graph, compute.inputs[0].value, compute.inputs));
+    call.outputs.push_back(viewOf(graph, compute.outputs[0].value, compute.outputs));
+    call.inputBlock = compute.inputs[0].channelBlock;
+    call.outputBlock = compute.outputs[0].channelBlock;
+    return call;
+}
+
+// A convolution's layouts (passes/ChooseLayouts.h): x's, and y's (its epilogue's boxes share it).
+Expected<KernelCall> withLayouts(Expected<KernelCall> call, const Compute& compute) {
+    if (call && call->kernel == Kernel::Conv2d && !compute.inputs.empty() &&
+        !compute.outputs.empty()) {
+        call->inputBlock = compute.inputs[0].channelBlock;
+        call->outputBlock = compute.outputs[0].channelBlock;
+    }
+    return call;
+}
+
 } // namespace
 
 Expected<KernelCall> lowerCompute(const ir::Graph& graph, const ir::Op& op,
                                   const Compute& compute) {
+    if (compute.isReorder())
+        return lowerReorder(graph, compute);
     if (!compute.epilogue.empty())
-        return lowerFused(graph, op, compute);
-    auto fast = lowerFast(graph, op, compute);
+        return withLayouts(lowerFused(graph, op, compute), compute);
+    auto fast = withLayouts(lowerFast(graph, op, compute), compute);
     if (fast)
         return fast;
     if (compute.accumulate) // the reference kernels overwrite their outputs

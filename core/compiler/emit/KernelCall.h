@@ -47,6 +47,9 @@ enum class Kernel : std::uint8_t {
     Where,  // y = cond ? a : b, broadcast; any element type of a and b
     Split,  // every written output: a slice of the input at its offset along `axis` (`ints`)
     Resize, // float32; taps planned by the host runtime (runtime/ResizeKernel.h); host only
+    // Rewrites a box in place from layout inputBlock to outputBlock (Compute::isReorder,
+    // strata_rt's reorder): inputs[0] and outputs[0] are the same box.
+    Reorder,
     // No fast kernel covers this use of the op: the reference evaluator's per-region kernel
     // computes each written output's box (runtime/ReferenceFallback.h). The host runtime only.
     Reference,
@@ -116,6 +119,9 @@ struct KernelCall {
     bool keepDims = true;                 // Reduce
     std::string whyReference;             // Reference: why no strata_rt kernel covers it
     bool accumulate = false;              // Conv2d: add to y (a later input-channel slice)
+    // Conv2d: the layouts (Operand::channelBlock) of x's box, and of y's and the epilogue's boxes;
+    // Reorder: the layouts from and to. 0: row-major.
+    int inputBlock = 0, outputBlock = 0;
     // A fused epilogue (Compute::epilogue): per step, a Map or Zip whose views of the chained
     // value and of its own output are both output 0's box (in place, after the kernel).
     std::vector<KernelCall> epilogue;

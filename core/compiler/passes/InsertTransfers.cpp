@@ -2,6 +2,7 @@
 
 #include "base/Units.h"
 #include "compiler/BlockChunk.h"
+#include "compiler/passes/ChooseLayouts.h"
 #include "compiler/passes/FuseEpilogues.h"
 #include "compiler/CompileCache.h"
 #include "tiling/SlotPacking.h"
@@ -237,7 +238,12 @@ class BlockWriter {
         std::vector<std::vector<InstrId>> streams(static_cast<std::size_t>(m_t.cores()));
         for (const Instruction& in : m_out.instructions)
             streams[static_cast<std::size_t>(in.core)].push_back(in.id);
-        const std::vector<std::int64_t> newId = fuseEpilogues(m_out.instructions, streams, m_t.workingMemory, m_g);
+        std::vector<std::int64_t> newId = fuseEpilogues(m_out.instructions, streams, m_t.workingMemory, m_g);
+        // Then the boxes' layouts, reorders placed (ChooseLayouts.h).
+        const std::vector<std::int64_t> placed =
+            chooseLayouts(m_out.instructions, streams, m_t.workingMemory, m_g, m_t.channelGranule);
+        for (std::int64_t& id : newId)
+            if (id >= 0) id = placed[static_cast<std::size_t>(id)];
         for (std::size_t core = 0; core < streams.size(); ++core)
             m_out.instructionsOf[core] = static_cast<std::uint32_t>(streams[core].size());
         for (Chunk::DramSide& side : m_out.dramSides)

@@ -1,5 +1,6 @@
 #include "compiler/passes/Verify.h"
 
+#include "compiler/passes/ChooseLayouts.h"
 #include "compiler/passes/VerifyChecks.h"
 #include "compiler/passes/VerifyChunks.h"
 
@@ -85,11 +86,20 @@ std::vector<Diagnostic> verifyProgram(const Program& program, const ir::Graph& g
         },
         [&] { checkMainMemoryRaces(facts, program, graph, target, found.back()); });
     for (auto& part : found) out.insert(out.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+    checkLayouts(program, graph, out);
     return out;
 }
 
 void verify(CompileState& state) {
     auto found = state.cache ? verifyWithCache(state) : verifyProgram(state.program, state.graph, state.target);
+    if (state.cache) { // the chunks' checks leave the layouts out (verifyProgram has them)
+        std::vector<Diagnostic> layouts;
+        checkLayouts(state.program, state.graph, layouts);
+        for (Diagnostic& d : layouts)
+            if (std::none_of(found.begin(), found.end(),
+                             [&](const Diagnostic& f) { return f.message == d.message; }))
+                found.push_back(std::move(d));
+    }
     state.diagnostics.insert(state.diagnostics.end(), found.begin(), found.end());
 }
 

@@ -458,6 +458,79 @@ inline void conv2dSlice(const View<float>& y, const View<float>& x, const View<f
     });
 }
 
+// --- channel-blocked boxes (docs/ISA.md, Layouts) ---------------------------------------------
+
+// The position of element (n, c, h, w) in a contiguous box of extents `e` laid out as `block`:
+// 0 row-major [N][C][H][W], -1 channels-last [N][H][W][C], b > 1 nChw<b>c [N][C/b][H][W][b]
+// (C whole blocks).
+inline i64 blockedIndex(const i64* e, i64 block, i64 n, i64 c, i64 h, i64 w) {
+    if (block < 0)
+        return ((n * e[2] + h) * e[3] + w) * e[1] + c;
+    if (block <= 1)
+        return ((n * e[1] + c) * e[2] + h) * e[3] + w;
+    return (((n * (e[1] / block) + c / block) * e[2] + h) * e[3] + w) * block + c % block;
+}
+
+// Rewrites a contiguous 4-D box in place from layout `from` to `to` (a Reorder instruction).
+inline void reorder(const View<float>& box, i64 from, i64 to) {
+    if (from == to || box.rank != 4 || box.count() == 0 || !box.data)
+        return;
+#if defined(STRATA_RT_DNNL) || defined(STRATA_RT_DNNL_KERNELS)
+    static thread_local DnnlReorders library;
+    if (library.run(box.data, box.ext, from, to))
+        return;
+#endif
+    static thread_local std::vector<float> copy;
+    copy.assign(box.data, box.data + box.count());
+    const i64* e = box.ext;
+    for (i64 n = 0; n < e[0]; ++n)
+        for (i64 c = 0; c < e[1]; ++c)
+            for (i64 h = 0; h < e[2]; ++h)
+                for (i64 w = 0; w < e[3]; ++w)
+                    box.data[blockedIndex(e, to, n, c, h, w)] = copy[static_cast<std::size_t>(
+                        blockedIndex(e, from, n, c, h, w))];
+}
+
+// Runs `work` with a convolution's blocked boxes rewritten row-major (x in `xBlock`; y and the
+// epilogue's further boxes in `yBlock`), then lays them out again as the program has them: the
+// way kernels that only read row-major boxes run a blocked convolution.
+template <class F>
+void rowMajorDuring(const View<float>& y, const View<float>& x, const EpilogueStep* steps,
+                    int count, i64 xBlock, i64 yBlock, F work) {
+    auto others = [&](i64 from, i64 to) {
+        for (int i = 0; i < count; ++i)
+            if (steps[i].other && steps[i].other->data != x.data)
+                reorder(*steps[i].other, from, to);
+    };
+    reorder(x, xBlock, 0);
+    others(yBlock, 0);
+    work();
+    reorder(y, 0, yBlock);
+    others(0, yBlock);
+    reorder(x, 0, xBlock);
+}
+
+// conv2d on channel-blocked boxes (x in `xBlock`, y and the epilogue's further boxes in
+// `yBlock`; 0 row-major): a library build's direct convolution reads and writes them as they
+// are; otherwise, or where it has no kernel for the shape, the row-major kernels run on them
+// rewritten row-major for the call.
+inline void conv2dBlocked(const View<float>& y, const View<float>& x, const View<float>& w,
+                          const View<float>* b, const Window2d& win, i64 group,
+                          i64 constantWeights, std::initializer_list<EpilogueStep> steps,
+                          i64 xBlock, i64 yBlock) {
+    const int count = static_cast<int>(steps.size());
+#ifdef STRATA_RT_DNNL
+    static thread_local DnnlConvolutions direct;
+    ConvPostOp posts[kMaxConvPostOps];
+    const int done = convPostOps(y, steps.begin(), count, posts);
+    if (direct.run(y, x, w, b, win, group, constantWeights, posts, done, xBlock, yBlock))
+        return epilogue(y, steps.begin(), count, done); // Maps and same-box Zips: any layout
+#endif
+    rowMajorDuring(y, x, steps.begin(), count, xBlock, yBlock, [&] {
+        conv2d(y, x, w, b, win, group, constantWeights, steps);
+    });
+}
+
 // Max or average over each window. Average divides by the taps inside the input, or with
 // countPad by the taps inside the padded input (never those past the end padding).
 inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& win, bool isMax, bool countPad,

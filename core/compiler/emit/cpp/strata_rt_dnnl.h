@@ -78,6 +78,74 @@ inline int convPostOps(const View<float>& y, const EpilogueStep* steps, int coun
     return n;
 }
 
+// In-place layout rewrites of contiguous 4-D boxes (strata_rt's reorder, a Reorder
+// instruction) on oneDNN's reorder: into a scratch buffer, then copied back over the box. One
+// object per thread; a primitive per box shape and pair of layouts (0 row-major, -1 nhwc,
+// 4/8/16 nChw<b>c). False where it has none (the caller's loops run).
+class DnnlReorders {
+  public:
+    bool run(float* data, const i64* ext, i64 from, i64 to) {
+        const auto fromTag = tag(from, ext[1]), toTag = tag(to, ext[1]);
+        const auto none = dnnl::memory::format_tag::undef;
+        if (fromTag == none || toTag == none)
+            return false;
+        if (!m_engine) {
+            m_engine.emplace(dnnl::engine::kind::cpu, 0);
+            m_stream.emplace(*m_engine);
+        }
+        auto [it, created] = m_entries.try_emplace({ext[0], ext[1], ext[2], ext[3], from, to});
+        Entry& e = it->second;
+        if (created) {
+            try {
+                const dnnl::memory::dims dims{ext[0], ext[1], ext[2], ext[3]};
+                const auto f32 = dnnl::memory::data_type::f32;
+                e.src = dnnl::memory::desc(dims, f32, fromTag);
+                e.dst = dnnl::memory::desc(dims, f32, toTag);
+                e.reorder = dnnl::reorder(
+                    dnnl::reorder::primitive_desc(*m_engine, e.src, *m_engine, e.dst));
+                e.usable = true;
+            } catch (const dnnl::error&) {
+                e.usable = false;
+            }
+        }
+        if (!e.usable)
+            return false;
+        const std::size_t count = static_cast<std::size_t>(ext[0] * ext[1] * ext[2] * ext[3]);
+        m_scratch.resize(count);
+        dnnl::memory src(e.src, *m_engine, data), dst(e.dst, *m_engine, m_scratch.data());
+        e.reorder.execute(*m_stream, src, dst);
+        m_stream->wait();
+        std::memcpy(data, m_scratch.data(), count * sizeof(float));
+        return true;
+    }
+
+  private:
+    // oneDNN's tag for a layout of `channels` whole blocks; undef for any other.
+    static dnnl::memory::format_tag tag(i64 block, i64 channels) {
+        using T = dnnl::memory::format_tag;
+        if (block > 1 && channels % block != 0)
+            return T::undef;
+        switch (block) {
+        case -1: return T::nhwc;
+        case 0: return T::nchw;
+        case 4: return T::nChw4c;
+        case 8: return T::nChw8c;
+        case 16: return T::nChw16c;
+        default: return T::undef;
+        }
+    }
+
+    struct Entry {
+        bool usable = false;
+        dnnl::memory::desc src, dst;
+        dnnl::reorder reorder;
+    };
+    std::optional<dnnl::engine> m_engine;
+    std::optional<dnnl::stream> m_stream;
+    std::map<std::array<i64, 6>, Entry> m_entries;
+    std::vector<float> m_scratch;
+};
+
 class DnnlConvolutions {
   public:
     // Whether oneDNN is this window's faster kernel (docs/RUNTIME.md has the measurements): a
@@ -90,11 +158,18 @@ class DnnlConvolutions {
     // tiles are kept), or is negative. False, having written nothing, where the boxes lack what
     // the output box reads or oneDNN has no fast kernel for the shape.
     // `post`: `posts` epilogue steps applied to the result as post-ops, in order.
+    // `xBlock`, `yBlock`: the layouts of x's box and of y's (and the sum's addend's), 0 row-major,
+    // b > 1 nChw<b>c (docs/ISA.md, Layouts): the primitive reads and writes them as they are; a
+    // row-major box is reordered into the layout the kernel wants inside the call.
     bool run(const View<float>& y, const View<float>& x, const View<float>& w, const View<float>* b,
              const Window2d& win, i64 group, i64 weightsKey, const ConvPostOp* post = nullptr,
-             int posts = 0) {
+             int posts = 0, i64 xBlock = 0, i64 yBlock = 0) {
         if (!suits(win, group) || y.rank != 4 || x.rank != 4 || w.rank != 4 || posts < 0 ||
             posts > kMaxConvPostOps)
+            return false;
+        if ((xBlock != 0 && ((xBlock > 1 && x.ext[1] % xBlock != 0) || x.lo[1] != 0 || x.lo[0] != y.lo[0] ||
+                            x.ext[0] != y.ext[0])) ||
+            (yBlock > 1 && y.ext[1] % yBlock != 0))
             return false;
         const i64 channels = w.full[1];
         const bool wholeTaps = w.lo[1] == 0 && w.ext[1] == channels && w.lo[2] == 0 &&
@@ -115,13 +190,14 @@ class DnnlConvolutions {
             m_engine.emplace(dnnl::engine::kind::cpu, 0);
             m_stream.emplace(*m_engine);
         }
-        const std::array<i64, 30> shapeKey{
+        const std::array<i64, 34> shapeKey{
             y.ext[0],       channels,        rows.size,       cols.size,      y.ext[1],
             y.ext[2],       y.ext[3],        win.kernel[0],   win.kernel[1],  win.stride[0],
             win.stride[1],  win.dilation[0], win.dilation[1], rows.padBefore, rows.padAfter,
             cols.padBefore, cols.padAfter,   x.stride[0],     x.stride[1],    x.stride[2],
             x.stride[3],    y.stride[0],     y.stride[1],     y.stride[2],    y.stride[3],
-            w.stride[0],    w.stride[1],     w.stride[2],     w.stride[3],    b ? 1 : 0};
+            w.stride[0],    w.stride[1],     w.stride[2],     w.stride[3],    b ? 1 : 0,
+            xBlock,         yBlock,          rows.first - x.lo[2], cols.first - x.lo[3]};
         Key key{}; // zeroed: the post-op slots past `posts` are part of the key too
         std::copy(shapeKey.begin(), shapeKey.end(), key.begin());
         key[shapeKey.size()] = posts;
@@ -143,12 +219,13 @@ class DnnlConvolutions {
         auto [it, created] = m_entries.try_emplace(key);
         Entry& e = it->second;
         if (created)
-            create(e, y, x, w, b, win, rows, cols, post, posts);
+            create(e, y, x, w, b, win, rows, cols, post, posts, xBlock, yBlock);
         if (!e.usable)
             return false;
 
         const i64 xi[4] = {y.lo[0], 0, rows.first, cols.first}, wi[4] = {y.lo[1], 0, 0, 0};
-        dnnl::memory src(e.srcPlain, *m_engine, const_cast<float*>(&x.at(xi)));
+        dnnl::memory src(e.srcPlain, *m_engine,
+                         xBlock != 0 ? x.data : const_cast<float*>(&x.at(xi)));
         dnnl::memory dst(e.dstPlain, *m_engine, y.data);
         dnnl::memory weights = weightsFor(e, &w.at(wi), weightsKey, y.lo[1]);
         if (e.toBlocked)
@@ -190,7 +267,7 @@ class DnnlConvolutions {
   private:
     // Everything a primitive and its reorders are specialised to: the shapes and strides, then
     // the post-ops (count, and per step its kind and its alpha and beta bits).
-    using Key = std::array<i64, 31 + 2 * kMaxConvPostOps>;
+    using Key = std::array<i64, 35 + 2 * kMaxConvPostOps>;
     using Dims = dnnl::memory::dims;
 
     struct Entry {
@@ -239,12 +316,35 @@ class DnnlConvolutions {
     // gemm implementations for it (no faster than im2col + sgemm).
     void create(Entry& e, const View<float>& y, const View<float>& x, const View<float>& w,
                 const View<float>* b, const Window2d& win, const Span& rows, const Span& cols,
-                const ConvPostOp* post, int posts) {
+                const ConvPostOp* post, int posts, i64 xBlock, i64 yBlock) {
         const Dims src{y.ext[0], w.full[1], rows.size, cols.size},
             dst{y.ext[0], y.ext[1], y.ext[2], y.ext[3]};
         const Dims weights{y.ext[1], w.full[1], w.full[2], w.full[3]};
         e.srcPlain = plain(src, {x.stride[0], x.stride[1], x.stride[2], x.stride[3]});
         e.dstPlain = plain(dst, {y.stride[0], y.stride[1], y.stride[2], y.stride[3]});
+        const auto blockedTag = [](i64 block) {
+            return block == -1  ? dnnl::memory::format_tag::nhwc
+                   : block == 16 ? dnnl::memory::format_tag::nChw16c
+                   : block == 8 ? dnnl::memory::format_tag::nChw8c
+                   : block == 4 ? dnnl::memory::format_tag::nChw4c
+                                : dnnl::memory::format_tag::undef;
+        };
+        if ((xBlock != 0 && blockedTag(xBlock) == dnnl::memory::format_tag::undef) ||
+            (yBlock != 0 && blockedTag(yBlock) == dnnl::memory::format_tag::undef))
+            return;
+        // Blocked boxes as the program lays them out: the span x's taps read inside its box.
+        if (xBlock != 0) {
+            const dnnl::memory::desc box(Dims{x.ext[0], x.ext[1], x.ext[2], x.ext[3]},
+                                         dnnl::memory::data_type::f32, blockedTag(xBlock));
+            const bool whole = rows.first == x.lo[2] && rows.size == x.ext[2] &&
+                               cols.first == x.lo[3] && cols.size == x.ext[3];
+            e.srcPlain = whole ? box
+                               : box.submemory_desc(src, {0, 0, rows.first - x.lo[2],
+                                                          cols.first - x.lo[3]});
+        }
+        if (yBlock != 0)
+            e.dstPlain =
+                dnnl::memory::desc(dst, dnnl::memory::data_type::f32, blockedTag(yBlock));
         e.weightsPlain = plain(weights, {w.stride[0], w.stride[1], w.stride[2], w.stride[3]});
         const auto f32 = dnnl::memory::data_type::f32;
         const auto any = dnnl::memory::format_tag::any;
@@ -255,8 +355,10 @@ class DnnlConvolutions {
         try {
             const auto kind = dnnl::prop_kind::forward_inference;
             const auto algorithm = dnnl::algorithm::convolution_direct;
-            const dnnl::memory::desc srcAny(src, f32, any), dstAny(dst, f32, any),
-                weightsAny(weights, f32, any);
+            // A blocked box is what the primitive gets; a row-major one, what it prefers.
+            const dnnl::memory::desc srcAny = xBlock != 0 ? e.srcPlain : dnnl::memory::desc(src, f32, any),
+                                     dstAny = yBlock != 0 ? e.dstPlain : dnnl::memory::desc(dst, f32, any),
+                                     weightsAny(weights, f32, any);
             dnnl::post_ops ops;
             bool sums = false;
             for (int i = 0; i < posts; ++i) {

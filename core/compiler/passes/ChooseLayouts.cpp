@@ -1,0 +1,336 @@
+#include "compiler/passes/ChooseLayouts.h"
+
+#include "compiler/emit/KernelCall.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <optional>
+#include <unordered_map>
+
+namespace strata::compiler {
+namespace {
+
+// The boxes of one core's working memory that hold a channel-blocked layout, by value: every box
+// not listed is row-major. A box is found by any offset inside it (a store may move part of it).
+class LayoutState {
+  public:
+    struct Box {
+        std::uint64_t begin = 0, end = 0;
+        tiling::Region region;
+        int block = 0;
+    };
+
+    const Box* find(ir::ValueId v, std::uint64_t offset) const {
+        const auto it = m_boxes.find(v.index);
+        if (it == m_boxes.end())
+            return nullptr;
+        for (const Box& b : it->second)
+            if (b.begin <= offset && offset < b.end)
+                return &b;
+        return nullptr;
+    }
+
+    int layoutAt(ir::ValueId v, std::uint64_t offset) const {
+        const Box* b = find(v, offset);
+        return b ? b->block : 0;
+    }
+
+    // The bytes [begin, end) of v now hold `block` (0: row-major).
+    void set(ir::ValueId v, std::uint64_t begin, std::uint64_t end, const tiling::Region& region,
+             int block) {
+        auto& boxes = m_boxes[v.index];
+        std::erase_if(boxes, [&](const Box& b) { return b.begin < end && begin < b.end; });
+        if (block != 0)
+            boxes.push_back({begin, end, region, block});
+    }
+
+  private:
+    std::unordered_map<std::uint32_t, std::vector<Box>> m_boxes;
+};
+
+std::uint64_t bytesOf(const Operand& o, const ir::Graph& g) {
+    return static_cast<std::uint64_t>(tiling::regionElements(o.region)) *
+           ir::dtypeSize(g.value(o.value).dtype);
+}
+
+// Whether a box's channels (dim 1 of a rank-4 region) are whole blocks of `block`.
+bool wholeBlocks(const tiling::Region& r, int block) {
+    return r.size() == 4 && r[1].begin % block == 0 && (r[1].end - r[1].begin) % block == 0 &&
+           r[1].end > r[1].begin;
+}
+
+// The layouts a convolution the blocked kernel runs reads and writes; nothing for any other
+// compute (it reads and writes row-major boxes).
+struct ConvLayouts {
+    int input = 0, output = 0;
+};
+
+std::optional<ConvLayouts> blockedConv(const Instruction& in, const Compute& c, const ir::Graph& g,
+                                       int granule) {
+    if (granule <= 1 || c.opType != "Conv" || c.accumulate || c.outputs.size() != 1 ||
+        c.inputs.size() < 2 || !in.from.op.valid())
+        return std::nullopt;
+    const ir::Op& op = g.op(in.from.op);
+    if (op.inputs.empty() || c.inputs[0].value != op.inputs[0])
+        return std::nullopt;
+    auto call = lowerCompute(g, op, c);
+    if (!call || call->kernel != Kernel::Conv2d || call->group != 1 || call->slicesChannels() ||
+        call->window[0] * call->window[1] <= 1)
+        return std::nullopt;
+    if (!wholeBlocks(c.outputs[0].region, granule))
+        return std::nullopt;
+    // Each step runs on the blocked box as it would on a row-major one: a Map, or a Zip with a
+    // box of the output's own region in the same layout (no broadcast).
+    for (std::size_t i = 0; i < call->epilogue.size() && i < c.epilogue.size(); ++i) {
+        const KernelCall& step = call->epilogue[i];
+        if (step.kernel == Kernel::Map)
+            continue;
+        const auto& others = c.epilogue[i].others;
+        if (step.kernel != Kernel::Zip || others.size() != 1 ||
+            others[0].region != c.outputs[0].region)
+            return std::nullopt;
+    }
+    const tiling::Region& x = c.inputs[0].region;
+    const ir::Shape& xShape = g.value(c.inputs[0].value).shape;
+    const std::int64_t channels = xShape.size() == 4 ? xShape[1] : -1;
+    bool wholeInput = wholeBlocks(x, granule) && x[1].begin == 0 && x[1].end == channels;
+    // ... and the box holds just the rows and columns the taps read: the blocked kernel takes a
+    // dense box only (one with a later reader's halo besides stays row-major).
+    const tiling::Region& y = c.outputs[0].region;
+    for (std::size_t d = 2; wholeInput && d < 4; ++d) {
+        const std::int64_t k = call->window[d - 2], s = call->window[d], pad = call->window[d + 2],
+                           dil = call->window[d + 4];
+        const std::int64_t lo = std::max<std::int64_t>(y[d].begin * s - pad, 0);
+        const std::int64_t hi = std::min((y[d].end - 1) * s - pad + (k - 1) * dil + 1, xShape[d]);
+        wholeInput = x[d].begin == lo && x[d].end == hi;
+    }
+    return ConvLayouts{wholeInput ? kChannelsLast : 0, kChannelsLast};
+}
+
+Compute reorder(const Operand& box, int from, int to) {
+    Compute r;
+    r.opType = kReorderOp;
+    Operand in = box, out = box;
+    in.channelBlock = from;
+    out.channelBlock = to;
+    r.inputs.push_back(std::move(in));
+    r.outputs.push_back(std::move(out));
+    return r;
+}
+
+class Chooser {
+  public:
+    Chooser(std::vector<Instruction>& instructions, std::vector<std::vector<InstrId>>& streams,
+            const std::string& workingMemory, const ir::Graph& g, int granule)
+        : m_instructions(instructions), m_streams(streams), m_workingMemory(workingMemory), m_g(g),
+          m_granule(granule), m_before(instructions.size()) {}
+
+    std::vector<std::int64_t> run() {
+        if (m_granule > 1)
+            for (std::size_t core = 0; core < m_streams.size(); ++core)
+                walk(m_streams[core], static_cast<int>(core));
+        return renumber();
+    }
+
+  private:
+    void walk(const std::vector<InstrId>& stream, int core) {
+        LayoutState state;
+        for (InstrId id : stream) {
+            Instruction& in = m_instructions[id];
+            if (auto* t = std::get_if<Transfer>(&in.body)) {
+                if (t->source.memory == m_workingMemory && t->source.instance == core)
+                    if (const LayoutState::Box* b = state.find(t->value, t->source.offset)) {
+                        const Operand box{t->value, b->region, b->begin, b->block};
+                        insertBefore(id, in, box, 0);
+                        state.set(t->value, b->begin, b->end, b->region, 0);
+                    }
+                if (t->destination.memory == m_workingMemory && t->destination.instance == core)
+                    state.set(t->value, t->destination.offset, t->destination.offset + t->bytes,
+                              t->region, 0);
+                continue;
+            }
+            auto* c = std::get_if<Compute>(&in.body);
+            if (!c)
+                continue;
+            const std::optional<ConvLayouts> conv = blockedConv(in, *c, m_g, m_granule);
+            auto want = [&](Operand& o, int block) {
+                const int now = state.layoutAt(o.value, o.offset);
+                if (now != block) {
+                    insertBefore(id, in, Operand{o.value, o.region, o.offset, now}, block);
+                    state.set(o.value, o.offset, o.offset + bytesOf(o, m_g), o.region, block);
+                }
+                o.channelBlock = block;
+            };
+            for (std::size_t i = 0; i < c->inputs.size(); ++i)
+                want(c->inputs[i], conv && i == 0 ? conv->input : 0);
+            for (EpilogueStep& step : c->epilogue)
+                for (Operand& o : step.others)
+                    want(o, conv && o.region == c->outputs[0].region ? conv->output : 0);
+            for (Operand& o : c->outputs) {
+                o.channelBlock = conv ? conv->output : 0;
+                state.set(o.value, o.offset, o.offset + bytesOf(o, m_g), o.region, o.channelBlock);
+            }
+        }
+    }
+
+    // A reorder of `box` (in its layout) to `to`, issued on the reader's core just before it.
+    void insertBefore(InstrId reader, const Instruction& in, const Operand& box, int to) {
+        Instruction r;
+        r.core = in.core;
+        r.from = in.from;
+        // A store's provenance is the value's producer; a compute's, the op the box is read for.
+        if (!r.from.op.valid())
+            r.from.op = m_g.value(box.value).producer;
+        r.body = reorder(box, box.channelBlock, to);
+        m_before[reader].push_back(std::move(r));
+        ++m_inserted;
+    }
+
+    // Ids are list positions: each reorder goes just before its reader, in the list and in the
+    // stream, so every stream still issues rising ids.
+    std::vector<std::int64_t> renumber() {
+        std::vector<std::int64_t> newId(m_instructions.size(), -1);
+        if (m_inserted == 0) {
+            for (std::size_t i = 0; i < newId.size(); ++i)
+                newId[i] = static_cast<std::int64_t>(i);
+            return newId;
+        }
+        std::vector<Instruction> out;
+        out.reserve(m_instructions.size() + m_inserted);
+        std::vector<std::vector<InstrId>> added(m_instructions.size());
+        for (std::size_t i = 0; i < m_instructions.size(); ++i) {
+            for (Instruction& r : m_before[i]) {
+                r.id = static_cast<InstrId>(out.size());
+                added[i].push_back(r.id);
+                out.push_back(std::move(r));
+            }
+            newId[i] = static_cast<std::int64_t>(out.size());
+            m_instructions[i].id = static_cast<InstrId>(out.size());
+            out.push_back(std::move(m_instructions[i]));
+        }
+        m_instructions = std::move(out);
+        for (auto& stream : m_streams) {
+            std::vector<InstrId> renamed;
+            renamed.reserve(stream.size());
+            for (InstrId id : stream) {
+                renamed.insert(renamed.end(), added[id].begin(), added[id].end());
+                renamed.push_back(static_cast<InstrId>(newId[id]));
+            }
+            stream = std::move(renamed);
+        }
+        return newId;
+    }
+
+    std::vector<Instruction>& m_instructions;
+    std::vector<std::vector<InstrId>>& m_streams;
+    const std::string& m_workingMemory;
+    const ir::Graph& m_g;
+    int m_granule;
+    std::vector<std::vector<Instruction>> m_before; // per old id: the reorders issued before it
+    std::size_t m_inserted = 0;
+};
+
+class Checker {
+  public:
+    Checker(const Program& p, const ir::Graph& g, std::vector<Diagnostic>& out)
+        : m_p(p), m_g(g), m_out(out) {}
+
+    void run() {
+        for (std::size_t core = 0; core < m_p.streams.size(); ++core)
+            walk(m_p.streams[core], static_cast<int>(core));
+    }
+
+  private:
+    void walk(const std::vector<InstrId>& stream, int core) {
+        LayoutState state;
+        for (InstrId id : stream) {
+            if (m_problems >= 10)
+                return;
+            const Instruction& in = m_p.instructions[id];
+            if (const auto* t = std::get_if<Transfer>(&in.body)) {
+                if (t->source.memory == m_p.workingMemory && t->source.instance == core &&
+                    state.layoutAt(t->value, t->source.offset) != 0)
+                    problem(in,
+                            fmt::format("moves {} while its box is {}", valueName(t->value),
+                                        layoutName(state.layoutAt(t->value, t->source.offset))));
+                if (t->destination.memory == m_p.workingMemory && t->destination.instance == core)
+                    state.set(t->value, t->destination.offset, t->destination.offset + t->bytes,
+                              t->region, 0);
+                continue;
+            }
+            const auto* c = std::get_if<Compute>(&in.body);
+            if (!c)
+                continue;
+            auto reads = [&](const Operand& o) {
+                const int now = state.layoutAt(o.value, o.offset);
+                if (now != o.channelBlock)
+                    problem(in, fmt::format("reads {} as {}, its box holds {}", valueName(o.value),
+                                            layoutName(o.channelBlock), layoutName(now)));
+                shaped(in, o);
+            };
+            for (const Operand& o : c->inputs)
+                reads(o);
+            for (const EpilogueStep& step : c->epilogue)
+                for (const Operand& o : step.others)
+                    reads(o);
+            if (c->isReorder() && (c->inputs.size() != 1 || c->outputs.size() != 1 ||
+                                   c->inputs[0].value != c->outputs[0].value ||
+                                   c->inputs[0].offset != c->outputs[0].offset ||
+                                   c->inputs[0].region != c->outputs[0].region))
+                problem(in,
+                        "a reorder rewrites one box in place: one input and one output, the same "
+                        "value, region and offset");
+            for (const Operand& o : c->outputs) {
+                shaped(in, o);
+                const std::uint64_t bytes =
+                    static_cast<std::uint64_t>(tiling::regionElements(o.region)) *
+                    ir::dtypeSize(m_g.value(o.value).dtype);
+                state.set(o.value, o.offset, o.offset + bytes, o.region, o.channelBlock);
+            }
+        }
+    }
+
+    // A blocked box holds whole blocks of channels.
+    void shaped(const Instruction& in, const Operand& o) {
+        if (o.channelBlock > 1 && !wholeBlocks(o.region, o.channelBlock))
+            problem(in, fmt::format("{} is {} but its box {} is not whole blocks of channels",
+                                    valueName(o.value), layoutName(o.channelBlock),
+                                    tiling::regionToString(o.region)));
+        if (o.channelBlock == 1 || o.channelBlock < kChannelsLast)
+            problem(in, fmt::format("{} has channel block {}", valueName(o.value), o.channelBlock));
+    }
+
+    std::string valueName(ir::ValueId v) const {
+        return v.valid() && v.index < m_g.values.size() ? "'" + m_g.value(v).name + "'" : "a value";
+    }
+
+    void problem(const Instruction& in, const std::string& what) {
+        ++m_problems;
+        m_out.push_back(error(fmt::format("i{:06} on core {}: layout: {}", in.id, in.core, what)));
+    }
+
+    const Program& m_p;
+    const ir::Graph& m_g;
+    std::vector<Diagnostic>& m_out;
+    int m_problems = 0;
+};
+
+} // namespace
+
+std::vector<std::int64_t> chooseLayouts(std::vector<Instruction>& instructions,
+                                        std::vector<std::vector<InstrId>>& streams,
+                                        const std::string& workingMemory, const ir::Graph& graph,
+                                        int channelGranule) {
+    return Chooser(instructions, streams, workingMemory, graph, channelGranule).run();
+}
+
+void chooseLayouts(Program& program, const ir::Graph& graph, int channelGranule) {
+    chooseLayouts(program.instructions, program.streams, program.workingMemory, graph,
+                  channelGranule);
+}
+
+void checkLayouts(const Program& program, const ir::Graph& graph, std::vector<Diagnostic>& out) {
+    Checker(program, graph, out).run();
+}
+
+} // namespace strata::compiler

@@ -1,0 +1,46 @@
+#pragma once
+// Working-memory layouts as a property of the program (Operand::channelBlock, docs/ISA.md
+// "Layouts"). oneDNN's direct convolution wants its activations channel-blocked (nChw16c with
+// AVX-512); converting each tile's boxes inside the kernel would be invisible to the listing and
+// the emulator, and two convolutions in a row would convert blocked -> plain -> blocked for
+// nothing. So the compiler chooses:
+//  - a convolution the blocked kernel runs (a window larger than 1x1, one group, no input-channel
+//    slices, every epilogue step a Map or a Zip over a box of its own region) writes its output
+//    box blocked by the target's channel_granule g when the box's channels are whole blocks, and
+//    reads its input blocked too when that holds all its channels in whole blocks (a stem's 3
+//    channels stay plain);
+//  - every other reader, and every transfer, sees row-major boxes;
+//  - where a reader needs another layout than the box's last writer left, a Reorder compute
+//    (Program.h's kReorderOp) rewrites the box in place just before it: after a load feeding a
+//    blocked convolution, before a store or a plain reader of a blocked box.
+// Convolution chains within a tile then stay blocked from one to the next (their fused
+// activations and residual adds run on the blocked box), with no reorder between them.
+// Nothing is blocked with a granule of 1 (the presets). insert-transfers runs it on each block's
+// instructions after fusing epilogues, so the compile cache, the search's emulation and the
+// program agree. Returns, per old id, the new one (inserted reorders take ids in list order,
+// just before their reader).
+
+#include "base/Diagnostic.h"
+#include "compiler/Program.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace strata::compiler {
+
+std::vector<std::int64_t> chooseLayouts(std::vector<Instruction>& instructions,
+                                        std::vector<std::vector<InstrId>>& streams,
+                                        const std::string& workingMemory, const ir::Graph& graph,
+                                        int channelGranule);
+
+// The same on a whole program (tests).
+void chooseLayouts(Program& program, const ir::Graph& graph, int channelGranule);
+
+// The verifier's check: along each core's stream, every compute reads each box in the layout its
+// last writer left (a load or a plain compute: row-major; a compute or a reorder: its output's
+// layout), a transfer touches row-major boxes only, and a reorder's input and output are the
+// same box in two layouts of whole channel blocks.
+void checkLayouts(const Program& program, const ir::Graph& graph, std::vector<Diagnostic>& out);
+
+} // namespace strata::compiler
