@@ -52,8 +52,8 @@ int parseBlockName(const std::string& name) {
 
 DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
     : QTreeWidget(parent),
-      m_placeholder(tr("No diagnostics. What the import, the schedule check and the compiler find "
-                       "(errors, warnings, notes) is listed here; a row naming a block or an op "
+      m_placeholder(tr("No diagnostics. Errors, warnings and notes from the import, the schedule "
+                       "check and the compiler are listed here; a row naming a block or an op "
                        "shows it in the graph.")) {
     setHeaderLabels({tr("Severity"), tr("Message"), tr("Location")});
     setRootIsDecorated(false);
