@@ -1,5 +1,6 @@
 #include "AccuracyCommand.h"
 
+#include "AccuracyEvents.h"
 #include "ExitCodes.h"
 #include "FallbackOps.h"
 #include "ModelArgs.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -37,6 +39,7 @@ struct AccuracyArgs {
     int repeat = 5;
     bool json = false;
     bool quiet = false;
+    std::string events; // --events: a CSV of every matched event
 };
 
 struct Variant {
@@ -238,7 +241,8 @@ void printModel(const std::string& path, const std::vector<Candidate>& candidate
 // pass and a measured one of the same prepared program (the faster of the two is kept).
 nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::string& path,
                                        const target::Target& target,
-                                       const std::vector<Variant>& variants, bool& ok) {
+                                       const std::vector<Variant>& variants, bool& ok,
+                                       std::ostream* events) {
     nlohmann::ordered_json out = {{"model", path}};
     ModelArgs modelArgs{path, args.inputShapes, args.quiet};
     auto graph = loadModel(modelArgs);
@@ -289,6 +293,11 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
             continue;
         }
         c.report = std::move(*report);
+        if (events)
+            writeEventsCsv(
+                *events,
+                {std::filesystem::path(path).stem().string(), c.variant.strategy, c.variant.mp},
+                c.predicted.program(), target, *c.predicted.predicted, *c.report, c.labels);
         emulatedTotals.push_back(double(c.report->emulatedTotalPs));
         measuredTotals.push_back(c.report->measuredTotalPs);
     }
@@ -326,10 +335,20 @@ int runAccuracy(const AccuracyArgs& args) {
             target->calibrated ? "calibrated" : "NOT calibrated: run `strata-cli calibrate`",
             variants->size(), args.repeat,
             load ? fmt::format(" (load average {:.2f} at the start)", *load) : std::string());
+    std::ofstream events;
+    if (!args.events.empty()) {
+        events.open(args.events);
+        if (!events) {
+            std::cerr << fmt::format("error: --events: cannot write '{}'\n", args.events);
+            return kExitBadInput;
+        }
+        writeEventsHeader(events);
+    }
     bool ok = true;
     nlohmann::ordered_json models = nlohmann::ordered_json::array();
     for (const std::string& path : args.models)
-        models.push_back(accuracyOfModel(args, path, *target, *variants, ok));
+        models.push_back(accuracyOfModel(args, path, *target, *variants, ok,
+                                         args.events.empty() ? nullptr : &events));
     if (args.json) {
         nlohmann::ordered_json j = {
             {"target", target->name}, {"calibrated", target->calibrated}, {"repeat", args.repeat}};
@@ -365,6 +384,8 @@ void addAccuracyCommand(CLI::App& app, int& exitCode) {
                     "Measured runs per schedule (medians per event over them)")
         ->capture_default_str();
     cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+    cmd->add_option("--events", args->events,
+                    "Write every matched event, emulated beside measured, to this CSV file");
     cmd->add_flag("-q,--quiet", args->quiet, "Do not print import warnings");
     cmd->callback([args, &exitCode] { exitCode = runAccuracy(*args); });
 }

@@ -10,6 +10,7 @@
 #include "target/TargetWriter.h"
 
 #include <filesystem>
+#include <fstream>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -33,7 +34,26 @@ struct CalibrateArgs {
     bool json = false;
     bool quick = false;
     bool quiet = false;
+    std::string samples; // --samples: every transfer sample the path fits used, as CSV
 };
+
+// Every transfer sample of every path, for fitting offline (docs/CALIBRATION.md): the isolated
+// programs' (one per shape, its median), then the compiled programs' by kind of read.
+bool writeSamples(const calibrate::CalibrationReport& report, const std::string& file) {
+    std::ofstream out(file);
+    if (!out) return false;
+    out << "path,source,kind,bytes,rows,cycles\n";
+    static constexpr const char* kKinds[] = {"other", "weight", "cached"};
+    for (const calibrate::PathReport& p : report.paths) {
+        for (std::size_t i = 0; i < p.samples.size(); ++i)
+            out << fmt::format("{},{},other,{},{},{:.1f}\n", p.path, i < p.isolatedSamples ? "isolated" : "compiled",
+                               p.samples[i].bytes, p.samples[i].rows, p.samples[i].cycles);
+        for (std::size_t k = 1; k < p.kindData.size(); ++k)
+            for (const calibrate::TransferSample& s : p.kindData[k])
+                out << fmt::format("{},compiled,{},{},{},{:.1f}\n", p.path, kKinds[k], s.bytes, s.rows, s.cycles);
+    }
+    return bool(out);
+}
 
 // A path's figures for one kind of read as written to the target (latency with the stream gap),
 // or null when it has none.
@@ -173,6 +193,10 @@ int runCalibrate(const CalibrateArgs& args) {
         printDiagnostics({*failed});
         return kExitFailed;
     }
+    if (!args.samples.empty() && !writeSamples(*report, args.samples)) {
+        std::cerr << "error: --samples: cannot write " << args.samples << "\n";
+        return kExitFailed;
+    }
     if (args.json)
         std::cout << reportJson(*report, args.output).dump(2) << "\n";
     else
@@ -192,6 +216,7 @@ void addCalibrateCommand(CLI::App& app, int& exitCode) {
     cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
     cmd->add_flag("--quick", args->quick, "A few seconds: fewer sizes, repeats and op sizes (less accurate)");
     cmd->add_flag("-q,--quiet", args->quiet, "Do not print warnings or progress");
+    cmd->add_option("--samples", args->samples, "Write every transfer sample the fits used to this CSV file");
     cmd->callback([args, &exitCode] { exitCode = runCalibrate(*args); });
 }
 

@@ -130,21 +130,27 @@ using Ints = std::vector<std::int64_t>;
 // A strided transfer's main-memory box, shaped like a tile of an activation: up to kTileRows rows
 // of `runBytes` two rows apart per plane, planes at least kPlaneBytes apart (a 64 x 64 float
 // plane), so each plane's rows start on another page, as a tile's channels do. planes == 0: a
-// contiguous copy.
+// contiguous copy. Whole rows only: a run that does not divide `bytes` (a column tile's 56 or 224
+// bytes against sizes of 4^k x 64) moves the whole planes of rows that fit in it, a little less.
 struct BoxShape {
     std::uint64_t planes = 0, planeRows = 0, planeStride = 0;
+    std::uint64_t bytes(std::uint64_t runBytes) const { return planes * planeRows * runBytes; }
 };
 
 BoxShape boxShape(std::uint64_t bytes, std::uint64_t runBytes) {
     constexpr std::uint64_t kTileRows = 8, kPlaneBytes = 16384;
-    if (runBytes == 0 || runBytes >= bytes || bytes % runBytes != 0) return {};
+    if (runBytes == 0 || runBytes >= bytes) return {};
     const std::uint64_t rows = bytes / runBytes;
     const std::uint64_t planeRows = std::min(rows, kTileRows);
-    if (rows % planeRows != 0) return {};
     return {rows / planeRows, planeRows, std::max(kPlaneBytes, 2 * planeRows * runBytes)};
 }
 
 } // namespace
+
+std::uint64_t transferBoxBytes(std::uint64_t bytes, std::uint64_t runBytes) {
+    const BoxShape box = boxShape(bytes, runBytes);
+    return box.planes ? box.bytes(runBytes) : bytes;
+}
 
 std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes) {
     const BoxShape box = boxShape(bytes, runBytes);
@@ -170,6 +176,7 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
     const target::MemorySpace* to = target.findMemory(p->destination);
     const BoxShape box = boxShape(bytes, runBytes);
     const bool strided = box.planes > 0;
+    if (strided) bytes = box.bytes(runBytes);
     const std::uint64_t planes = box.planes, planeRows = box.planeRows, planeStride = box.planeStride;
     const std::uint64_t span = transferSpanBytes(bytes, runBytes);
     // Regions at least 1 MiB apart: a model's transfers each read another tensor, so neither the

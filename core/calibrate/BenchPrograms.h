@@ -22,13 +22,18 @@ inline constexpr std::int64_t kPrimingTile = -2;
 // the next is issued, at distinct main-memory offsets, to or from their own working-memory
 // instance; main-memory regions are at least 1 MiB apart. `runBytes` > 0 makes the main-memory
 // side a strided box shaped like a tile's gather: rows of that many bytes two rows apart, 8 rows
-// per plane, planes at least 16 KiB apart; 0 is one contiguous run.
+// per plane, planes at least 16 KiB apart (whole rows: transferBoxBytes of `bytes` move); 0 is
+// one contiguous run.
 // The transfers are preceded by the same regions moved the other way by the next core, then a
 // barrier of all cores (tile kPrimingTile; not to be measured): reads find pages another core
 // wrote, writes find lines in another core's cache, as a model's transfers mostly do.
 // Errors: an unknown path, a size larger than a memory it touches, more cores than the target has.
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
                                             int cores, int count, std::uint64_t runBytes = 0);
+
+// The bytes one of transferProgram's transfers moves: `bytes`, or for a strided box the whole
+// planes of rows of `runBytes` that fit in it.
+std::uint64_t transferBoxBytes(std::uint64_t bytes, std::uint64_t runBytes);
 
 // The main-memory bytes one of transferProgram's transfers spans (its box, gaps included).
 std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes);

@@ -217,10 +217,11 @@ class Calibration {
                         if (e.kind == trace::EventKind::Wait) m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
                     }
                     const double typical = median(durations);
+                    const double moved = double(transferBoxBytes(bytes, run)); // whole rows
                     if (cores == 1)
-                        alone.push_back({double(bytes), typical, rows});
+                        alone.push_back({moved, typical, rows});
                     else
-                        contended.push_back({double(bytes), cores, typical, rows});
+                        contended.push_back({moved, cores, typical, rows});
                     out.report.largestBytes = std::max(out.report.largestBytes, bytes);
                 }
         }
@@ -232,6 +233,7 @@ class Calibration {
         const std::vector<TransferSample>& compiled = m_compiledTransfers[{path.name, target::ReadKind::Other}];
         out.report.compiledSamples = compiled.size();
         out.report.samples = alone;
+        out.report.isolatedSamples = alone.size();
         out.report.samples.insert(out.report.samples.end(), compiled.begin(), compiled.end());
         out.report.fit = isolated;
         if (distinctSizes(compiled) >= kMinCompiledSizes) {
@@ -245,6 +247,7 @@ class Calibration {
         for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
             const std::vector<TransferSample>& samples = m_compiledTransfers[{path.name, kind}];
             out.report.kindSamples[static_cast<std::size_t>(kind)] = samples.size();
+            out.report.kindData[static_cast<std::size_t>(kind)] = samples;
             if (distinctSizes(samples) < kMinCompiledSizes) continue;
             const TransferFit fit = fitTransfer(samples, isolated.rowOverheadCycles);
             if (fit.bytesPerCycle > 0) out.report.kindFits[static_cast<std::size_t>(kind)] = fit;

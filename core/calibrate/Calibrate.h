@@ -39,6 +39,9 @@ struct PathReport {
     // per shape, its median) and then the compiled programs' (docs/CALIBRATION.md says which fit
     // uses which).
     std::vector<TransferSample> samples;
+    std::size_t isolatedSamples = 0; // the first of `samples` are the isolated programs'
+    // The compiled programs' weight and cached reads (indexed by target::ReadKind; Other unused).
+    std::array<std::vector<TransferSample>, target::kReadKinds> kindData;
 };
 
 struct CalibrationReport {

@@ -14,7 +14,12 @@ bool takesEpilogues(const ir::Op& op);
 // The elementwise op that can run as an epilogue on `producer`'s output 0, or null: a float32
 // output whose only reader is one op, reading it once, that is not a graph output; that op is an
 // activation (Relu, Clip, Sigmoid, HardSigmoid, HardSwish, LeakyRelu, Elu, Tanh) or Add, Sub or
-// Mul, and its output has the same shape (the step runs in place on the same box).
+// Mul, and its output has the same shape (the step runs in place on the same box). Or SiLU,
+// x * sigmoid(x) (EfficientNet's activation): the output's readers are a Sigmoid, read by that
+// Mul alone, and the Mul of both; then the Mul (one "SiLU" step computes both).
 const ir::Op* epilogueConsumer(const ir::Graph& graph, const ir::Op& producer);
+
+// The Sigmoid of the SiLU whose Mul epilogueConsumer(graph, producer) returns, or null.
+const ir::Op* siluSigmoid(const ir::Graph& graph, const ir::Op& producer);
 
 } // namespace strata::compiler

@@ -1,15 +1,14 @@
 #include "emulator/ProgramCheck.h"
 
+#include "compiler/EpilogueRule.h"
 #include "emulator/CachedReads.h"
-
 #include "emulator/ComputeCost.h"
 #include "emulator/TransferRows.h"
 #include "tiling/Region.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <climits>
+#include <fmt/format.h>
 #include <future>
 #include <unordered_map>
 #include <utility>
@@ -158,6 +157,18 @@ class Describer {
                     return problem(fmt::format("{}: epilogue op {} is not in the model", instructionName(id), e.op.index));
                 const double stepThroughput = m_facts.opThroughput[e.op.index];
                 step.amount += stepThroughput > 0 ? outputElements / stepThroughput : 0;
+                // A SiLU step (its Mul's op) also runs its Sigmoid.
+                if (const ir::Op* sigmoid =
+                        e.opType == "SiLU" && e.input.valid() &&
+                                m_graph.values[e.input.index].producer.valid()
+                            ? compiler::siluSigmoid(
+                                  m_graph, m_graph.op(m_graph.values[e.input.index].producer))
+                            : nullptr) {
+                    const double sigmoidThroughput =
+                        m_facts
+                            .opThroughput[m_graph.values[sigmoid->outputs[0].index].producer.index];
+                    step.amount += sigmoidThroughput > 0 ? outputElements / sigmoidThroughput : 0;
+                }
                 for (const compiler::Operand& o : e.others)
                     if (o.value.valid() && o.value.index < m_graph.values.size())
                         bytes += static_cast<std::uint64_t>(elementsOf(o.region)) * m_facts.elementBytes[o.value.index];

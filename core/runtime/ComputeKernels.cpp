@@ -127,29 +127,6 @@ rt::Window2d windowOf(const compiler::KernelCall& c) {
     return w;
 }
 
-} // namespace
-
-void globalPoolPlanes(const rt::View<float>& y, const rt::View<float>& x, bool isMax) {
-    if (x.rank < 2 || y.rank < 2) return rt::globalPool(y, x, isMax);
-    rt::i64 plane = 1;
-    for (int d = 2; d < x.rank; ++d) plane *= x.ext[d];
-    rt::i64 xi[rt::kMaxRank];
-    for (int d = 2; d < x.rank; ++d) xi[d] = x.lo[d];
-    rt::forEachIndex(y, [&](const rt::i64* yi) {
-        xi[0] = yi[0];
-        xi[1] = yi[1];
-        const float* in = &x.at(xi);
-        float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
-        if (isMax)
-            for (rt::i64 i = 0; i < plane; ++i) acc = std::max(acc, in[i]);
-        else
-            for (rt::i64 i = 0; i < plane; ++i) acc = acc + in[i];
-        y.at(yi) = isMax ? acc : acc / static_cast<float>(plane);
-    });
-}
-
-namespace {
-
 // The compute's own kernel; a convolution on oneDNN may run its epilogue's first steps as
 // post-ops and says how many in `stepsDone`.
 void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
@@ -167,8 +144,10 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
         const rt::View<float>* b = optionalInput(p, 2, extra);
         auto convolve = [&](const rt::View<float>& out, const rt::View<float>& in,
                             const rt::View<float>& weights, std::int64_t constantWeights) {
-            if (!dnnlConv(out, in, weights, b, c, constantWeights, workspace.dnnl, &p.epilogue, &stepsDone) &&
-                !fastConv(out, in, weights, b, c, workspace))
+            if (!fewChannelConv(out, in, weights, b, c, workspace.depthwise) &&
+                !dnnlConv(out, in, weights, b, c, constantWeights, workspace.dnnl, &p.epilogue,
+                          &stepsDone) &&
+                !fastConv(out, in, weights, b, c, workspace, &p.epilogue, &stepsDone))
                 rt::conv2d(out, in, weights, b, windowOf(c), c.group);
         };
         if (!c.slicesChannels() && !c.accumulate)

@@ -49,8 +49,12 @@ void globalPoolPlanes(const rt::View<float>& y, const rt::View<float>& x, bool i
 
 // Fast paths; each returns false when the operand boxes are not laid out as it needs, and the
 // caller falls back to strata_rt's loop (which writes the whole output box again).
-bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w, const rt::View<float>* b,
-              const compiler::KernelCall& call, Workspace& workspace);
+// A depthwise convolution runs its epilogue's leading Map steps on each output plane while it
+// is in cache (DepthwiseConv.h) and says how many in `stepsDone`.
+bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
+              const rt::View<float>* b, const compiler::KernelCall& call, Workspace& workspace,
+              const std::vector<PreparedCompute>* epilogue = nullptr,
+              std::size_t* stepsDone = nullptr);
 bool fastGemm(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b, const rt::View<float>* c,
               const compiler::KernelCall& call);
 bool fastMatMul(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b);

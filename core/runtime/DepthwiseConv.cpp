@@ -115,12 +115,18 @@ void copyChannel(const strata_rt::View<float>& x, i64 n, i64 c, const Geometry& 
 #else
 #define STRATA_CLONED_FOR_X86
 #endif
-STRATA_CLONED_FOR_X86 void
-sumTaps(float* out, const float* const* taps, const float* weights, i64 tapCount, i64 count, float bias) {
+STRATA_CLONED_FOR_X86 void sumTaps(float* out, const float* const* taps, const float* weights,
+                                   i64 tapCount, i64 count, float bias, bool accumulate = false) {
     constexpr std::size_t kBytes = sizeof(Vec);
     i64 t = 0;
     for (; t + 4 * kLanes <= count; t += 4 * kLanes) {
         Vec s0 = Vec{} + bias, s1 = s0, s2 = s0, s3 = s0;
+        if (accumulate) { // onto the sums of earlier input channels
+            std::memcpy(&s0, out + t, kBytes);
+            std::memcpy(&s1, out + t + kLanes, kBytes);
+            std::memcpy(&s2, out + t + 2 * kLanes, kBytes);
+            std::memcpy(&s3, out + t + 3 * kLanes, kBytes);
+        }
         for (i64 k = 0; k < tapCount; ++k) {
             const float* p = taps[k] + t;
             const float c = weights[k];
@@ -141,6 +147,8 @@ sumTaps(float* out, const float* const* taps, const float* weights, i64 tapCount
     }
     for (; t < count; t += kLanes) {
         Vec s = Vec{} + bias;
+        if (accumulate)
+            std::memcpy(&s, out + t, kBytes);
         for (i64 k = 0; k < tapCount; ++k) {
             Vec v;
             std::memcpy(&v, taps[k] + t, kBytes);
@@ -150,28 +158,16 @@ sumTaps(float* out, const float* const* taps, const float* weights, i64 tapCount
     }
 }
 
-} // namespace
-
-bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x, const strata_rt::View<float>& w,
-                   const strata_rt::View<float>* b, const compiler::KernelCall& call, i64 perGroup,
-                   DepthwiseBuffers& buffers) {
-    for (int i : {0, 1, 2, 3, 6, 7}) // kernel, stride and dilation: the plane maths divides by them
-        if (call.window[static_cast<std::size_t>(i)] < 1) return false;
-    if (!holdsChannels(y, x, w, b, perGroup)) return false;
-    const Geometry g = geometryOf(y, call);
-    if (!holdsInputs(x, g)) return false;
-    if (y.count() == 0) return true;
-
+// Zeroes the planes (sized for `g`) and points each tap at its reads. Tap (i, j) reads padded
+// position (r * sh + i * dh, q * sw + j * dw): plane ((i * dh) % sh, (j * dw) % sw) at
+// [r + i * dh / sh][q + j * dw / sw]. Returns the planes.
+float* preparePlanes(const Geometry& g, DepthwiseBuffers& buffers) {
     // The last tap's reads run up to a vector past the last plane (its dropped columns).
     const auto planeFloats = static_cast<std::size_t>(g.phases() * g.plane() + kLanes);
-    if (buffers.planes.size() < planeFloats) buffers.planes.resize(planeFloats);
+    if (buffers.planes.size() < planeFloats)
+        buffers.planes.resize(planeFloats);
     std::fill_n(buffers.planes.begin(), planeFloats, 0.0f);
-    if (buffers.sums.size() < static_cast<std::size_t>(g.vectorCount))
-        buffers.sums.resize(static_cast<std::size_t>(g.vectorCount));
     buffers.taps.resize(static_cast<std::size_t>(g.kh * g.kw));
-
-    // Tap (i, j) reads padded position (r * sh + i * dh, q * sw + j * dw): plane
-    // ((i * dh) % sh, (j * dw) % sw) at [r + i * dh / sh][q + j * dw / sw].
     float* planes = buffers.planes.data();
     for (i64 i = 0; i < g.kh; ++i)
         for (i64 j = 0; j < g.kw; ++j) {
@@ -179,6 +175,33 @@ bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>
             buffers.taps[static_cast<std::size_t>(i * g.kw + j)] =
                 planes + ((a % g.sh) * g.sw + c % g.sw) * g.plane() + (a / g.sh) * g.wq + c / g.sw;
         }
+    return planes;
+}
+
+bool windowDivides(const compiler::KernelCall& call) {
+    for (int i : {0, 1, 2, 3, 6, 7}) // kernel, stride and dilation: the plane maths divides by them
+        if (call.window[static_cast<std::size_t>(i)] < 1)
+            return false;
+    return true;
+}
+
+} // namespace
+
+bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x,
+                   const strata_rt::View<float>& w, const strata_rt::View<float>* b,
+                   const compiler::KernelCall& call, i64 perGroup, DepthwiseBuffers& buffers,
+                   const PlaneEpilogue* onPlane) {
+    if (!windowDivides(call))
+        return false;
+    if (!holdsChannels(y, x, w, b, perGroup)) return false;
+    const Geometry g = geometryOf(y, call);
+    if (!holdsInputs(x, g)) return false;
+    if (y.count() == 0) return true;
+
+    if (buffers.sums.size() < static_cast<std::size_t>(g.vectorCount))
+        buffers.sums.resize(static_cast<std::size_t>(g.vectorCount));
+
+    float* planes = preparePlanes(g, buffers);
 
     i64 filled = -1; // the input channel the planes hold (a channel multiplier shares them)
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n, filled = -1)
@@ -189,9 +212,57 @@ bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>
             const float bias = b ? b->data[(m - b->lo[0]) * b->stride[0]] : 0.0f;
             const float* weights = w.data + (m - w.lo[0]) * w.stride[0]; // whole taps: kh * kw in a row
             sumTaps(buffers.sums.data(), buffers.taps.data(), weights, g.kh * g.kw, g.vectorCount, bias);
+            if (onPlane)
+                (*onPlane)(buffers.sums.data(), g.vectorCount);
             float* out = y.data + (n - y.lo[0]) * y.stride[0] + (m - y.lo[1]) * y.stride[1];
             for (i64 r = 0; r < g.oh; ++r) copyRow(out + r * y.stride[2], buffers.sums.data() + r * g.wq, g.ow);
         }
+    return true;
+}
+
+bool fewChannelConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x,
+                    const strata_rt::View<float>& w, const strata_rt::View<float>* b,
+                    const compiler::KernelCall& call, DepthwiseBuffers& buffers) {
+    if (call.group != 1 || y.rank != 4 || x.rank != 4 || w.rank != 4 || !windowDivides(call))
+        return false;
+    const i64 channels = w.full[1];
+    auto holds = [](const strata_rt::View<float>& v, int d, i64 lo, i64 n) {
+        return v.lo[d] <= lo && lo + n <= v.lo[d] + v.ext[d];
+    };
+    if (channels > kFewChannels || !holds(x, 1, 0, channels) || !holds(w, 0, y.lo[1], y.ext[1]) ||
+        w.lo[1] != 0 || w.ext[1] != channels || w.lo[2] != 0 || w.ext[2] != w.full[2] ||
+        w.lo[3] != 0 || w.ext[3] != w.full[3] || (b && !holds(*b, 0, y.lo[1], y.ext[1])))
+        return false;
+    const Geometry g = geometryOf(y, call);
+    if (!holdsInputs(x, g))
+        return false;
+    if (y.count() == 0)
+        return true;
+
+    float* planes = preparePlanes(g, buffers);
+    const i64 outputs = y.ext[1];
+    const auto sumFloats = static_cast<std::size_t>(outputs * g.vectorCount);
+    if (buffers.sums.size() < sumFloats)
+        buffers.sums.resize(sumFloats);
+    for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n) {
+        // Each input channel's planes once, added into every output channel's sums.
+        for (i64 c = 0; c < channels; ++c) {
+            copyChannel(x, n, c, g, planes);
+            for (i64 m = 0; m < outputs; ++m) {
+                const float bias = b ? b->data[(y.lo[1] + m - b->lo[0]) * b->stride[0]] : 0.0f;
+                const float* weights =
+                    w.data + (y.lo[1] + m - w.lo[0]) * w.stride[0] + c * w.stride[1];
+                sumTaps(buffers.sums.data() + m * g.vectorCount, buffers.taps.data(), weights,
+                        g.kh * g.kw, g.vectorCount, bias, c > 0);
+            }
+        }
+        for (i64 m = 0; m < outputs; ++m) {
+            float* out = y.data + (n - y.lo[0]) * y.stride[0] + m * y.stride[1];
+            const float* sums = buffers.sums.data() + m * g.vectorCount;
+            for (i64 r = 0; r < g.oh; ++r)
+                copyRow(out + r * y.stride[2], sums + r * g.wq, g.ow);
+        }
+    }
     return true;
 }
 

@@ -14,6 +14,7 @@
 #include "compiler/emit/cpp/strata_rt.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace strata::runtime {
@@ -25,13 +26,28 @@ struct DepthwiseBuffers {
     std::vector<const float*> taps;  // per tap: where its reads start
 };
 
+// Elementwise steps on `count` floats in place: a fused epilogue's leading maps, run on each
+// output plane while its sums are in cache (the plane's dropped columns included).
+using PlaneEpilogue = std::function<void(float* plane, std::int64_t count)>;
+
 // y's box of output channels (NCHW) computed from x's box, with w's taps and b's biases (b may be
-// null); `call.window` is {kh, kw, sh, sw, ph, pw, dh, dw}; `perGroup` output channels per input
-// channel. False, with y untouched, when a box lacks what y's box reads (an input channel, row
-// or column, a tap, a bias) or the window has a kernel, stride or dilation below 1: the caller
-// then runs strata_rt's loop.
-bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x, const strata_rt::View<float>& w,
-                   const strata_rt::View<float>* b, const compiler::KernelCall& call, std::int64_t perGroup,
-                   DepthwiseBuffers& buffers);
+// null), then `onPlane` (may be null) on every output plane; `call.window` is {kh, kw, sh, sw,
+// ph, pw, dh, dw}; `perGroup` output channels per input channel. False, with y untouched, when a
+// box lacks what y's box reads (an input channel, row or column, a tap, a bias) or the window has a
+// kernel, stride or dilation below 1: the caller then runs strata_rt's loop.
+bool depthwiseConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x,
+                   const strata_rt::View<float>& w, const strata_rt::View<float>* b,
+                   const compiler::KernelCall& call, std::int64_t perGroup,
+                   DepthwiseBuffers& buffers, const PlaneEpilogue* onPlane = nullptr);
+
+// A group-1 convolution of few input channels (an RGB stem: 3), the same way: each input
+// channel's planes once, every output channel's taps summed over them in registers. oneDNN's
+// direct kernels want whole vectors of output channels; a tile of one or a few (fuse-max's
+// channel tiles of a block ending in a squeeze-excite pool) ran them about 10x slower per FLOP.
+// False, with y untouched, as depthwiseConv's, or when the input has over kFewChannels channels.
+constexpr std::int64_t kFewChannels = 4;
+bool fewChannelConv(const strata_rt::View<float>& y, const strata_rt::View<float>& x,
+                    const strata_rt::View<float>& w, const strata_rt::View<float>* b,
+                    const compiler::KernelCall& call, DepthwiseBuffers& buffers);
 
 } // namespace strata::runtime

@@ -54,6 +54,8 @@ int convPostOps(const std::vector<PreparedCompute>& epilogue, const rt::View<flo
             s.act = rt::Act::Clip;
         else if (c.kernel == compiler::Kernel::Map && c.fn == ScalarFn::HardSwish)
             s.act = rt::Act::HardSwish;
+        else if (c.kernel == compiler::Kernel::Map && c.fn == ScalarFn::Silu)
+            s.act = rt::Act::Silu;
         else if (c.kernel == compiler::Kernel::Zip && c.fn == ScalarFn::Add && step.inputs.size() == 2) {
             // The operand that is not the chained box (that one is y itself, in place).
             const bool chainedFirst = step.inputs[0].data == reinterpret_cast<unsigned char*>(y.data);

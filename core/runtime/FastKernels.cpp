@@ -147,8 +147,9 @@ struct Conv {
 
 } // namespace
 
-bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w, const rt::View<float>* b,
-              const compiler::KernelCall& call, Workspace& workspace) {
+bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
+              const rt::View<float>* b, const compiler::KernelCall& call, Workspace& workspace,
+              const std::vector<PreparedCompute>* epilogue, std::size_t* stepsDone) {
     const auto& win = call.window;
     const Conv conv{y, x, w, b, win[0], win[1], win[2], win[3], win[4], win[5], win[6], win[7]};
     const i64 group = call.group;
@@ -162,7 +163,28 @@ bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
     if (b && !holds(*b, 0, y.lo[1], y.ext[1])) return false;
     if (y.count() == 0) return true;
 
-    if (cinPerGroup == 1 && group > 1) return depthwiseConv(y, x, w, b, call, coutPerGroup, workspace.depthwise);
+    if (cinPerGroup == 1 && group > 1) {
+        // The epilogue's leading maps (activations) on each plane of sums, in cache.
+        std::size_t maps = 0;
+        while (epilogue && maps < epilogue->size() &&
+               (*epilogue)[maps].call.kernel == compiler::Kernel::Map)
+            ++maps;
+        const PlaneEpilogue onPlane = [&](float* plane, i64 count) {
+            rt::View<float> v;
+            v.data = plane;
+            v.rank = 1;
+            v.ext[0] = v.full[0] = count;
+            v.stride[0] = 1;
+            for (std::size_t i = 0; i < maps; ++i)
+                runMap(v, v, (*epilogue)[i].call);
+        };
+        if (!depthwiseConv(y, x, w, b, call, coutPerGroup, workspace.depthwise,
+                           maps > 0 ? &onPlane : nullptr))
+            return false;
+        if (stepsDone)
+            *stepsDone = maps;
+        return true;
+    }
 
     const i64 positions = y.ext[2] * y.ext[3];
     const i64 k = cinPerGroup * conv.kh * conv.kw;

@@ -1,5 +1,7 @@
 #include "runtime/Pool2d.h"
 
+#include "runtime/ComputeKernels.h"
+
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -103,6 +105,59 @@ bool fastPool2d(const strata_rt::View<float>& y, const strata_rt::View<float>& x
                 }
             }
     return true;
+}
+
+} // namespace strata::runtime
+
+namespace strata::runtime {
+namespace {
+
+// kLanes channels' planes at once, each summed (or maxed) in its own order: the channels' chains
+// are independent, so the adds overlap instead of each waiting for the last (one chain ran at a
+// quarter of the adder's rate: EfficientNet's squeeze-excite pools were 2.2 ms of its 16.7).
+constexpr i64 kLanes = 8;
+
+template <bool IsMax>
+void poolChannels(float* out, i64 outStride, const float* in, i64 inStride, i64 channels,
+                  i64 plane) {
+    float acc[kLanes];
+    const float* p[kLanes];
+    for (i64 c = 0; c < kLanes; ++c) {
+        acc[c] = IsMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+        p[c] =
+            in + std::min(c, channels - 1) * inStride; // past the last channel: repeats it, unused
+    }
+    for (i64 i = 0; i < plane; ++i)
+        for (i64 c = 0; c < kLanes; ++c)
+            acc[c] = IsMax ? std::max(acc[c], p[c][i]) : acc[c] + p[c][i];
+    for (i64 c = 0; c < channels; ++c)
+        out[c * outStride] = IsMax ? acc[c] : acc[c] / static_cast<float>(plane);
+}
+
+} // namespace
+
+void globalPoolPlanes(const strata_rt::View<float>& y, const strata_rt::View<float>& x,
+                      bool isMax) {
+    bool planes = x.rank >= 2 && y.rank == x.rank;
+    for (int d = 2; planes && d < y.rank; ++d)
+        planes = y.ext[d] == 1 && x.lo[d] == 0 && x.ext[d] == x.full[d];
+    for (int d = 0; planes && d < 2; ++d)
+        planes = x.lo[d] <= y.lo[d] && y.lo[d] + y.ext[d] <= x.lo[d] + x.ext[d];
+    if (!planes)
+        return strata_rt::globalPool(y, x, isMax);
+    i64 plane = 1;
+    for (int d = 2; d < x.rank; ++d)
+        plane *= x.ext[d];
+    for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
+        for (i64 c = y.lo[1]; c < y.lo[1] + y.ext[1]; c += kLanes) {
+            const i64 channels = std::min(kLanes, y.lo[1] + y.ext[1] - c);
+            float* out = y.data + (n - y.lo[0]) * y.stride[0] + (c - y.lo[1]) * y.stride[1];
+            const float* in = x.data + (n - x.lo[0]) * x.stride[0] + (c - x.lo[1]) * x.stride[1];
+            if (isMax)
+                poolChannels<true>(out, y.stride[1], in, x.stride[1], channels, plane);
+            else
+                poolChannels<false>(out, y.stride[1], in, x.stride[1], channels, plane);
+        }
 }
 
 } // namespace strata::runtime

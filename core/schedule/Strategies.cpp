@@ -4,6 +4,7 @@
 #include "tiling/BlockTiling.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace strata::schedule {
 
@@ -49,6 +50,26 @@ bool isEpilogue(const ir::Op& op) {
     return op.opClass == ir::OpClass::Elementwise || op.type == "BatchNormalization";
 }
 
+// The Mul of x * sigmoid(x) when `x`'s only readers are a Sigmoid read by that Mul alone and
+// the Mul (compiler/EpilogueRule.h's SiLU, which the compiler fuses as one epilogue step).
+std::optional<ir::OpId> siluMul(const ir::Graph& graph, ir::ValueId x) {
+    const ir::Value& v = graph.value(x);
+    if (v.consumers.size() != 2)
+        return std::nullopt;
+    for (int k = 0; k < 2; ++k) {
+        const ir::Op& sigmoid = graph.op(v.consumers[static_cast<std::size_t>(k)]);
+        const ir::OpId mul = v.consumers[static_cast<std::size_t>(1 - k)];
+        if (sigmoid.type != "Sigmoid" || sigmoid.outputs.size() != 1 || graph.op(mul).type != "Mul")
+            continue;
+        const ir::Value& s = graph.value(sigmoid.outputs[0]);
+        const bool graphOutput = std::find(graph.outputs.begin(), graph.outputs.end(),
+                                           sigmoid.outputs[0]) != graph.outputs.end();
+        if (s.consumers.size() == 1 && s.consumers[0] == mul && !graphOutput)
+            return mul;
+    }
+    return std::nullopt;
+}
+
 std::vector<OpGroup> rules(const ir::Graph& graph) {
     std::vector<bool> taken(graph.ops.size(), false);
     std::vector<OpGroup> groups;
@@ -66,7 +87,21 @@ std::vector<OpGroup> rules(const ir::Graph& graph) {
                 ir::ValueId out = op.outputs[0];
                 const ir::Value& v = graph.value(out);
                 bool isGraphOutput = std::find(graph.outputs.begin(), graph.outputs.end(), out) != graph.outputs.end();
-                if (isGraphOutput || v.consumers.size() != 1) break;
+                if (isGraphOutput)
+                    break;
+                // SiLU, x * sigmoid(x): the Sigmoid and the Mul both join (one fused step).
+                if (auto mul = siluMul(graph, out); mul && !taken[mul->index]) {
+                    const ir::OpId sigmoid =
+                        v.consumers[0] == *mul ? v.consumers[1] : v.consumers[0];
+                    if (taken[sigmoid.index])
+                        break;
+                    group.insert(group.end(), {sigmoid, *mul});
+                    taken[sigmoid.index] = taken[mul->index] = true;
+                    current = *mul;
+                    continue;
+                }
+                if (v.consumers.size() != 1)
+                    break;
                 ir::OpId next = v.consumers[0];
                 if (taken[next.index] || !isEpilogue(graph.op(next))) break;
                 group.push_back(next);
@@ -94,6 +129,8 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
     bool currentSliced = false; // computed in input-channel slices (tiling/BlockTiling.h)
     auto dramOf = [](const tiling::BlockCost& c) { return c.dramReadBytes + c.dramWriteBytes; };
     auto sliced = [](const std::optional<tiling::BlockCost>& c) { return c && c->grid.sliceChannels > 0; };
+    auto partial = [](const std::optional<tiling::BlockCost>& c) { return c && c->partialVectors; };
+    bool currentPartial = false; // its channels cut below whole vectors
     for (std::uint32_t i = 0; i < graph.ops.size(); ++i) {
         ir::OpId op(i);
         auto alone = bestCost(graph, {op}, knobs);
@@ -102,12 +139,17 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
             OpGroup candidate = current;
             candidate.push_back(op);
             auto cost = bestCost(graph, candidate, knobs);
-            // A fusion that only fits in slices is not taken where the blocks apart need none.
+            // A fusion that only fits in slices, or in tiles of partial vectors of channels, is
+            // not taken where the blocks apart need none (DeepLabV3's ASPP branches fused ran
+            // 1-channel tiles of 960-channel convolutions 3x slower than apart).
             if (cost && cost->recomputeRatio() <= options.maxRecompute &&
-                dramOf(*cost) <= currentDram + aloneDram && (!sliced(cost) || currentSliced || sliced(alone))) {
+                dramOf(*cost) <= currentDram + aloneDram &&
+                (!sliced(cost) || currentSliced || sliced(alone)) &&
+                (!partial(cost) || currentPartial || partial(alone))) {
                 current = std::move(candidate);
                 currentDram = dramOf(*cost);
                 currentSliced = sliced(cost);
+                currentPartial = partial(cost);
                 continue;
             }
         }
@@ -115,6 +157,7 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
         current = {op};
         currentDram = aloneDram;
         currentSliced = sliced(alone);
+        currentPartial = partial(alone);
     }
     if (!current.empty()) groups.push_back(std::move(current));
     return groups;

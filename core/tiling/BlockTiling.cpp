@@ -508,7 +508,12 @@ std::optional<BlockCost> BlockTiler::chooseAndEvaluate(std::uint64_t capacityByt
     // drops to single buffering.
     if (buffering > 1 && chooseAtGranule(capacityBytes, 1, minTiles, m_granule))
         return std::nullopt;
-    return chooseAtGranule(capacityBytes, buffering, minTiles, 1);
+    auto cost = chooseAtGranule(capacityBytes, buffering, minTiles, 1);
+    if (cost) {
+        const auto d = static_cast<std::size_t>(m_channelDim);
+        cost->partialVectors = cost->grid.counts[d] > 1 && cost->grid.extents[d] % m_granule != 0;
+    }
+    return cost;
 }
 
 std::optional<BlockCost> BlockTiler::chooseAtGranule(std::uint64_t capacityBytes, int buffering,

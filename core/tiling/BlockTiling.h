@@ -68,6 +68,9 @@ struct BlockCost {
     std::uint64_t sramResidentBytes = 0;
     std::uint64_t sramSlotBytes = 0;
     int sramSlots = 1;
+    // The anchor's output channels cut below whole vectors (BlockTiler's channelGranule): no
+    // whole-vector grid fits, so kernels run tiles of a few channels at a fraction of their rate.
+    bool partialVectors = false;
     std::int64_t tiles() const { return grid.tileCount(); }
     double recomputeRatio() const { return unfusedFlops > 0 ? flops / unfusedFlops - 1.0 : 0.0; }
 };

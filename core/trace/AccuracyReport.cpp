@@ -185,6 +185,7 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
         if (e.kind != EventKind::Transfer && e.kind != EventKind::Compute)
             continue;
         const bool transfer = e.kind == EventKind::Transfer;
+        out.events.push_back({i, predicted, measured});
         std::string label = e.id < labels.size() ? labels[e.id] : std::string();
         if (label.empty())
             label = transfer ? std::string(emulated.pathName(e)) : "compute";

@@ -43,6 +43,14 @@ struct GroupAccuracy {
     double error = 0; // of the sums: how far the group's time is off in all
 };
 
+// One matched event: its emulated duration beside the median of its measured ones (the pairs the
+// errors are made of; `accuracy --events` writes them for offline study of the cost model).
+struct EventAccuracy {
+    std::size_t event = 0; // index into the emulated trace's events
+    double emulatedPs = 0;
+    double measuredPs = 0; // median over the repeats that have it
+};
+
 struct AccuracyReport {
     std::size_t repeats = 0;
     std::int64_t emulatedTotalPs = 0;
@@ -64,6 +72,7 @@ struct AccuracyReport {
     std::vector<GroupAccuracy> computeGroups;  // by label, sorted by measured time, largest first
     std::vector<GroupAccuracy> transferGroups; // likewise
     std::vector<BlockAccuracy> blocks;         // by block id
+    std::vector<EventAccuracy> events;         // computes and transfers, in trace order
     std::vector<Diagnostic> warnings;
 };
 

@@ -2,6 +2,7 @@
 
 #include "dialogs/CalibrationDialog.h"
 #include "document/ScheduleDocument.h"
+#include "jobs/Activity.h"
 #include "target/CalibratedHost.h"
 #include "target/TargetLoader.h"
 #include "target/TargetWriter.h"
@@ -17,6 +18,7 @@ namespace strata::gui {
 
 CalibrationController::CalibrationController(ScheduleDocument* document, QWidget* window)
     : QObject(window), m_document(document), m_window(window) {
+    m_activity = new Activity(QStringLiteral("calibrate"), this);
     m_action = new QAction(tr("Calibrate &Host\u2026"), window);
     m_action->setObjectName(QStringLiteral("calibrateHostAction"));
     m_action->setStatusTip(
@@ -47,8 +49,7 @@ void CalibrationController::calibrate() {
     if (!host || host->name != "host") {
         auto preset = target::resolveTarget("host");
         if (!preset) {
-            emit diagnosticsReported(preset.diagnostics(),
-                                     tr("The host target could not be loaded"));
+            m_activity->report(preset.diagnostics(), tr("The host target could not be loaded"));
             return;
         }
         host = std::make_shared<const target::Target>(std::move(preset).value());
@@ -57,7 +58,7 @@ void CalibrationController::calibrate() {
     m_running = true;
     m_action->setEnabled(false);
     emit busyChanged(true);
-    emit statusMessage(tr("Calibrating the host target\u2026"), 0);
+    m_activity->showStatus(tr("Calibrating the host target\u2026"), 0);
     const bool quick = m_quick;
     m_dialog->started();
     m_jobs.start<CalibrationOutcome>(
@@ -83,10 +84,10 @@ void CalibrationController::calibrate() {
             m_action->setEnabled(true);
             const bool ok = outcome.report != nullptr;
             if (!ok)
-                emit diagnosticsReported(outcome.diagnostics, tr("Calibration failed"));
+                m_activity->report(outcome.diagnostics, tr("Calibration failed"));
             m_last = std::move(outcome);
             emit busyChanged(false);
-            emit statusMessage(
+            m_activity->showStatus(
                 ok ? tr("Calibration done in %1 s").arg(m_last->report->seconds, 0, 'f', 1)
                    : tr("Calibration failed"),
                 5000);
@@ -129,7 +130,7 @@ void CalibrationController::cancel() {
     m_running = false;
     m_action->setEnabled(true);
     emit busyChanged(false);
-    emit statusMessage(tr("Calibration cancelled"), 3000);
+    m_activity->showStatus(tr("Calibration cancelled"), 3000);
     emit finished(false);
 }
 
@@ -179,7 +180,7 @@ bool CalibrationController::useCalibratedTarget(const QString& path, QString* er
             *error = tr("the saved target %1 did not load").arg(target);
         return false;
     }
-    emit statusMessage(tr("Using the calibrated host target %1").arg(target), 5000);
+    m_activity->showStatus(tr("Using the calibrated host target %1").arg(target), 5000);
     return true;
 }
 

@@ -19,6 +19,7 @@ class QWidget;
 
 namespace strata::gui {
 
+class Activity;
 class CalibrationDialog;
 class ScheduleDocument;
 
@@ -56,6 +57,9 @@ class CalibrationController : public QObject {
 
     CalibrationDialog* dialog() const { return m_dialog; }
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     // Shows the dialog and starts calibrating (the document's target when it is host, else the host
     // preset).
@@ -66,9 +70,6 @@ class CalibrationController : public QObject {
     void progress(const QString& line);
     void finished(bool ok);
     void busyChanged(bool busy);
-    void statusMessage(const QString& text, int timeoutMs);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
-                             const QString& summary);
 
   private:
     void createDialog();
@@ -82,6 +83,7 @@ class CalibrationController : public QObject {
     QStringList m_lines;
     std::optional<CalibrationOutcome> m_last;
     JobLane m_jobs{this}; // last: destroyed first, it waits for the job
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

@@ -1,7 +1,7 @@
 #include "controllers/CompileController.h"
 
-#include "document/DocumentRequest.h"
 #include "document/ScheduleDocument.h"
+#include "jobs/Activity.h"
 #include "views/Format.h"
 #include "views/pipeline/PipelineView.h"
 #include "views/program/ProgramView.h"
@@ -20,6 +20,7 @@ CompileController::CompileController(ScheduleDocument* document,
                                      views::program::ProgramView* program,
                                      views::pipeline::PipelineView* pipeline, QWidget* window)
     : QObject(window), m_document(document), m_program(program), m_pipeline(pipeline) {
+    m_activity = new Activity(QStringLiteral("compile"), this);
     m_job = new CompileJob(this);
     connect(m_job, &CompileJob::progress, this, &CompileController::onProgress);
     connect(m_job, &CompileJob::finished, this, &CompileController::onFinished);
@@ -56,30 +57,24 @@ CompileController::CompileController(ScheduleDocument* document,
 
     m_program->setCompileAction(m_compile);
     m_pipeline->setCompileAction(m_compile);
-    connect(m_document, &ScheduleDocument::scheduleChanged, this,
-            &CompileController::onScheduleChanged);
-    onScheduleChanged();
+    connect(m_document, &ScheduleDocument::revisionChanged, this,
+            &CompileController::onRevisionChanged);
+    onRevisionChanged();
 }
 
 bool CompileController::isStale() const {
-    if (!m_compiled.isValid())
-        return false;
-    CompileRequest shown;
-    shown.graph = m_compiled.graph;
-    shown.schedule = m_compiledSchedule;
-    shown.target = m_compiledTarget;
-    return !isCurrentRequest(shown, *m_document);
+    return m_compiled.isValid() && !m_document->isCurrent(m_compiledRevision);
 }
 
 void CompileController::compile() {
-    CompileRequest request = currentRequest(*m_document);
-    if (!isComplete(request)) {
-        emit statusMessage(m_document->graph() ? tr("No schedule to compile yet")
-                                               : tr("Open a model to compile it"),
-                           5000);
+    const RevisionPtr& revision = m_document->revision();
+    if (!revision->isComplete()) {
+        m_activity->showStatus(m_document->graph() ? tr("No schedule to compile yet")
+                                                   : tr("Open a model to compile it"),
+                               5000);
         return;
     }
-    m_running = std::move(request);
+    m_running = revision;
     m_job->start(m_running);
     onProgress(0, CompileJob::stepCount(), tr("check"));
     setRunning(true);
@@ -90,15 +85,14 @@ void CompileController::cancel() {
         return;
     m_job->cancel();
     setRunning(false);
-    emit statusMessage(tr("Compile cancelled"), 5000);
+    m_activity->showStatus(tr("Compile cancelled"), 5000);
 }
 
-void CompileController::onScheduleChanged() {
+void CompileController::onRevisionChanged() {
     if (m_compiled.isValid() && m_compiled.graph != m_document->graph()) {
         // Another model: its compile means nothing here.
         m_compiled = {};
-        m_compiledSchedule.reset();
-        m_compiledTarget.reset();
+        m_compiledRevision.reset();
     }
     if (!m_compiled.isValid()) {
         const QString text = m_document->graph()
@@ -108,12 +102,12 @@ void CompileController::onScheduleChanged() {
         m_program->showMessage(text);
         m_pipeline->showMessage(text);
     }
-    if (m_job->isRunning() && !isCurrentRequest(m_running, *m_document)) {
+    if (m_job->isRunning() && !m_document->isCurrent(m_running)) {
         m_job->cancel();
         setRunning(false);
-        emit statusMessage(tr("Compile cancelled: the schedule changed. Press Compile (F7) "
-                              "again."),
-                           8000);
+        m_activity->showStatus(tr("Compile cancelled: the schedule changed. Press Compile (F7) "
+                                  "again."),
+                               8000);
     }
     updateStale();
 }
@@ -136,28 +130,27 @@ void CompileController::onFinished(const CompileOutcome& outcome) {
     setRunning(false);
     if (outcome.cancelled)
         return;
-    if (!isCurrentRequest(outcome.request, *m_document)) {
-        emit statusMessage(tr("Dropped a compile of an older schedule. Press Compile (F7) "
-                              "again."),
-                           8000);
+    if (!m_document->isCurrent(outcome.revision)) {
+        m_activity->showStatus(tr("Dropped a compile of an older schedule. Press Compile (F7) "
+                                  "again."),
+                               8000);
         return;
     }
     if (!outcome.ok()) {
         const QString reason = outcome.failure.empty()
                                    ? tr("unknown error")
                                    : QString::fromStdString(outcome.failure.front().message);
-        emit diagnosticsReported(outcome.failure, {});
-        emit statusMessage(tr("Compile failed: %1").arg(reason), 15000);
+        m_activity->report(outcome.failure, {});
+        m_activity->showStatus(tr("Compile failed: %1").arg(reason), 15000);
         return;
     }
     m_compiled = {};
-    m_compiled.revision = outcome.request.revision;
-    m_compiled.graph = outcome.request.graph;
+    m_compiled.revision = outcome.revision->number;
+    m_compiled.graph = outcome.revision->graph;
     m_compiled.result = outcome.result;
-    m_compiled.targetName = outcome.request.targetName;
+    m_compiled.targetName = outcome.revision->targetName();
     m_compiled.elapsedMs = outcome.elapsedMs;
-    m_compiledSchedule = outcome.request.schedule;
-    m_compiledTarget = outcome.request.target;
+    m_compiledRevision = outcome.revision;
     m_program->setProgram(m_compiled);
     m_pipeline->setProgram(m_compiled);
     updateStale();
@@ -169,14 +162,32 @@ void CompileController::onFinished(const CompileOutcome& outcome) {
                              .arg(outcome.elapsedMs)
                              .arg(views::formatInteger(p.instructions.size()))
                              .arg(p.cores);
-    emit diagnosticsReported(outcome.result->warnings, text);
-    emit statusMessage(text, 15000);
+    m_activity->report(outcome.result->warnings, text);
+    m_activity->showStatus(text, 15000);
+    emit programShown();
+}
+
+void CompileController::showRunProgram(std::shared_ptr<const EmulationRun> run) {
+    if (!run || !run->compiled || !m_document->isCurrent(run->revision) ||
+        (m_compiled.isValid() && !isStale()))
+        return;
+    m_compiled = {};
+    m_compiled.revision = run->revision->number;
+    m_compiled.graph = run->graph;
+    m_compiled.result = run->compiled;
+    m_compiled.targetName = run->targetName;
+    m_compiledRevision = run->revision;
+    m_program->setProgram(m_compiled);
+    m_pipeline->showMessage(tr("The program shown is the one the last run compiled, which keeps "
+                               "no passes. Press Compile (F7) to see each pass."));
+    updateStale();
     emit programShown();
 }
 
 void CompileController::setRunning(bool running) {
     m_progress->setVisible(running);
     m_cancel->setEnabled(running);
+    m_activity->setBusy(running);
     emit busyChanged(running);
 }
 

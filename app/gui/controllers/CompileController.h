@@ -1,12 +1,14 @@
 #pragma once
 // Compiling from the window: the Compile (F7, Ctrl+B) and Cancel actions, the progress strip
 // for the status bar, and the compile shown in the Program and Pipeline tabs. A compile runs
-// in the background (CompileJob) on the document's current schedule and target; a result is
-// shown only if the document still has that schedule (same graph, target and schedule
-// revision's data: an undo back to it counts), else it is dropped as stale. Edits do not
-// recompile (that can take seconds); the tabs say when they are out of date.
+// in the background (CompileJob) on the document's current revision; a result is shown only if
+// that revision is still current (ScheduleDocument::isCurrent: an undo back to it counts), else
+// it is dropped as stale. Edits do not recompile (that can take seconds); the tabs say when
+// they are out of date. A run (Run on Host) compiles too: its program is shown when the tab has
+// no compile of that revision.
 
 #include "jobs/CompileJob.h"
+#include "runs/EmulationRun.h"
 #include "views/program/CompiledProgram.h"
 
 #include <QObject>
@@ -26,6 +28,7 @@ class ProgramView;
 
 namespace strata::gui {
 
+class Activity;
 class ScheduleDocument;
 
 class CompileController : public QObject {
@@ -44,26 +47,31 @@ class CompileController : public QObject {
     bool isCompiling() const { return m_job->isRunning(); }
     // The compile on screen (invalid before the first).
     const views::program::CompiledProgram& compiled() const { return m_compiled; }
+    // The revision compiled() is of (null before the first).
+    const RevisionPtr& compiledRevision() const { return m_compiledRevision; }
     // True when the compile on screen is of another schedule than the document's.
     bool isStale() const;
+
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
 
   public slots:
     // Compiles the document's current schedule in the background; a running compile is
     // superseded.
     void compile();
     void cancel();
+    // Shows `run`'s program in the Program tab when it is of the current revision and the tab
+    // shows no compile of it (the Pipeline tab keeps asking for a compile: a run keeps no
+    // pass dumps).
+    void showRunProgram(std::shared_ptr<const strata::gui::EmulationRun> run);
 
   signals:
     // A compile result is on screen.
     void programShown();
     void busyChanged(bool busy);
-    void statusMessage(const QString& text, int timeoutMs);
-    // What the last compile reported: its errors, or its warnings and a closing summary.
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
-                             const QString& summary);
 
   private:
-    void onScheduleChanged();
+    void onRevisionChanged();
     void onProgress(int step, int steps, const QString& name);
     void onFinished(const CompileOutcome& outcome);
     void setRunning(bool running);
@@ -73,16 +81,16 @@ class CompileController : public QObject {
     views::program::ProgramView* m_program;
     views::pipeline::PipelineView* m_pipeline;
     CompileJob* m_job = nullptr;
-    CompileRequest m_running; // what the running job compiles
+    RevisionPtr m_running; // what the running job compiles
     views::program::CompiledProgram m_compiled;
-    std::shared_ptr<const schedule::Schedule> m_compiledSchedule;
-    std::shared_ptr<const target::Target> m_compiledTarget;
+    RevisionPtr m_compiledRevision;
 
     QAction* m_compile = nullptr;
     QAction* m_cancel = nullptr;
     QWidget* m_progress = nullptr;
     QLabel* m_progressLabel = nullptr;
     QProgressBar* m_progressBar = nullptr;
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

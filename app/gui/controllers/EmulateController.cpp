@@ -1,8 +1,8 @@
 #include "controllers/EmulateController.h"
 
-#include "document/DocumentRequest.h"
 #include "document/ScheduleDocument.h"
 #include "document/SchedulePresentation.h"
+#include "jobs/Activity.h"
 #include "tabs/GraphTab.h"
 #include "views/Format.h"
 #include "views/graph/GraphScene.h"
@@ -32,6 +32,7 @@ QString targetLabel(const QString& key) {
 EmulateController::EmulateController(ScheduleDocument* document, GraphTab* graph,
                                      views::schedule::ScheduleTableModel* table, QWidget* window)
     : QObject(window), m_document(document), m_graph(graph), m_table(table) {
+    m_activity = new Activity(QStringLiteral("emulate"), this);
     m_job = new EmulateJob(this);
     connect(m_job, &EmulateJob::finished, this, &EmulateController::onFinished);
     connect(m_job, &EmulateJob::progress, this, [this](const QString& stage) {
@@ -91,8 +92,8 @@ EmulateController::EmulateController(ScheduleDocument* document, GraphTab* graph
             m_progress->show();
     });
 
-    connect(m_document, &ScheduleDocument::scheduleChanged, this,
-            &EmulateController::onScheduleChanged);
+    connect(m_document, &ScheduleDocument::revisionChanged, this,
+            &EmulateController::onRevisionChanged);
     // After the window has shown the new snapshot (it resets the table and the badges).
     connect(m_document, &ScheduleDocument::snapshotChanged, this,
             &EmulateController::applyPredictions);
@@ -100,7 +101,7 @@ EmulateController::EmulateController(ScheduleDocument* document, GraphTab* graph
 }
 
 bool EmulateController::isCurrent() const {
-    return m_last && isCurrentRequest(m_shown, *m_document);
+    return m_last && m_document->isCurrent(m_last->revision);
 }
 
 std::unordered_map<int, double> EmulateController::predictions() const {
@@ -109,10 +110,10 @@ std::unordered_map<int, double> EmulateController::predictions() const {
 
 void EmulateController::emulate() {
     m_coalesce->stop();
-    CompileRequest request = currentRequest(*m_document);
-    if (!isComplete(request))
+    const RevisionPtr& revision = m_document->revision();
+    if (!revision->isComplete())
         return;
-    m_running = std::move(request);
+    m_running = revision;
     m_failure.clear();
     m_job->start(m_running);
     m_progressLabel->setText(tr("Predicting: compiling"));
@@ -125,21 +126,21 @@ void EmulateController::cancel() {
         return;
     m_job->cancel();
     setRunning(false);
-    emit statusMessage(tr("Emulation cancelled"), 5000);
+    m_activity->showStatus(tr("Emulation cancelled"), 5000);
 }
 
-void EmulateController::onScheduleChanged() {
+void EmulateController::onRevisionChanged() {
     if (m_last && m_last->graph != m_document->graph()) {
         // Another model: its prediction means nothing here.
         m_last.reset();
         m_seconds.clear();
         m_dram.clear();
     }
-    if (m_document->revision() != m_editedRevision) {
-        m_editedRevision = m_document->revision();
+    if (!m_document->isCurrent(m_edited)) {
+        m_edited = m_document->revision();
         m_sinceEdit.start();
     }
-    const bool superseded = m_job->isRunning() && !isCurrentRequest(m_running, *m_document);
+    const bool superseded = m_job->isRunning() && !m_document->isCurrent(m_running);
     if (superseded) {
         m_job->cancel();
         setRunning(false);
@@ -158,7 +159,7 @@ void EmulateController::onScheduleChanged() {
 
 void EmulateController::onFinished(const EmulateOutcome& outcome) {
     setRunning(false);
-    if (outcome.cancelled || !isCurrentRequest(outcome.request, *m_document))
+    if (outcome.cancelled || !m_document->isCurrent(outcome.revision))
         return; // a newer schedule is on its way
     if (!outcome.ok()) {
         m_failure = outcome.failure.empty()
@@ -168,7 +169,6 @@ void EmulateController::onFinished(const EmulateOutcome& outcome) {
         return;
     }
     m_last = outcome.run;
-    m_shown = outcome.request;
     m_seconds.clear();
     m_dram.clear();
     for (const trace::BlockSummary& block : outcome.summary.blocks) {
@@ -179,12 +179,12 @@ void EmulateController::onFinished(const EmulateOutcome& outcome) {
     }
     m_totalSeconds = static_cast<double>(outcome.summary.totalPs) * 1e-12;
     m_total->setToolTip(tr("Emulated on %1: compile %2 ms, emulation %3 ms, %4 events")
-                            .arg(targetLabel(outcome.request.targetName))
+                            .arg(targetLabel(outcome.revision->targetName()))
                             .arg(outcome.compileMs)
                             .arg(outcome.emulateMs)
                             .arg(views::formatInteger(m_last->trace.events.size())));
     applyPredictions();
-    if (m_editedRevision != 0 && outcome.request.revision == m_document->revision())
+    if (m_edited && m_document->isCurrent(m_edited))
         m_latencyMs = m_sinceEdit.elapsed();
     emit emulated(m_last);
     emit predictionsShown(m_latencyMs);
@@ -192,7 +192,7 @@ void EmulateController::onFinished(const EmulateOutcome& outcome) {
 
 void EmulateController::applyPredictions() {
     const views::schedule::ScheduleSnapshot& snapshot = m_document->snapshot();
-    const bool current = isCurrent() && snapshot.schedule == m_shown.schedule;
+    const bool current = isCurrent() && snapshot.schedule == m_last->revision->schedule;
     if (current) {
         m_table->setPredictions(m_seconds);
         std::vector<views::graph::BlockBadge> badges = badgesOf(snapshot);
@@ -232,6 +232,7 @@ void EmulateController::setRunning(bool running) {
         m_progress->hide();
     }
     updateTotal();
+    m_activity->setBusy(running);
     emit busyChanged(running);
 }
 

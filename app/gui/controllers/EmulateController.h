@@ -25,6 +25,7 @@ class ScheduleTableModel;
 
 namespace strata::gui {
 
+class Activity;
 class GraphTab;
 class ScheduleDocument;
 
@@ -49,7 +50,7 @@ class EmulateController : public QObject {
     // The last emulation shown (null before the first); it may be of an older schedule than the
     // document's (see isCurrent()).
     const std::shared_ptr<const EmulationRun>& last() const { return m_last; }
-    // True when last() is of the document's current schedule.
+    // True when last() is of the document's current revision (ScheduleDocument::isCurrent).
     bool isCurrent() const;
     // Predicted seconds per block id of last(); empty when it is not current.
     std::unordered_map<int, double> predictions() const;
@@ -57,6 +58,9 @@ class EmulateController : public QObject {
     const std::unordered_map<int, std::uint64_t>& dramBytes() const { return m_dram; }
     // Milliseconds from the last edit to its prediction in the badges and table; -1 before.
     qint64 lastLatencyMs() const { return m_latencyMs; }
+
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
 
   public slots:
     // Predicts the document's current schedule in the background; a running one is superseded.
@@ -69,10 +73,9 @@ class EmulateController : public QObject {
     // The same moment, with how long after the edit it came.
     void predictionsShown(qint64 latencyMs);
     void busyChanged(bool busy);
-    void statusMessage(const QString& text, int timeoutMs);
 
   private:
-    void onScheduleChanged();
+    void onRevisionChanged();
     void onFinished(const EmulateOutcome& outcome);
     // Puts last()'s predictions into the table and badges when it is current.
     void applyPredictions();
@@ -83,8 +86,7 @@ class EmulateController : public QObject {
     GraphTab* m_graph;
     views::schedule::ScheduleTableModel* m_table;
     EmulateJob* m_job = nullptr;
-    CompileRequest m_running; // what the running job predicts
-    CompileRequest m_shown;   // what last() predicts
+    RevisionPtr m_running; // what the running job predicts
     std::shared_ptr<const EmulationRun> m_last;
     std::unordered_map<int, double> m_seconds; // per block of last()
     std::unordered_map<int, std::uint64_t> m_dram;
@@ -92,7 +94,7 @@ class EmulateController : public QObject {
     QString m_failure; // why the current schedule has no prediction
     QElapsedTimer m_sinceEdit;
     qint64 m_latencyMs = -1;
-    std::uint64_t m_editedRevision = 0;
+    RevisionPtr m_edited; // the revision m_sinceEdit times
 
     QTimer* m_coalesce = nullptr;     // a burst (edits superseding a running prediction) gives one
     QTimer* m_showProgress = nullptr; // the progress strip only for slow predictions
@@ -102,6 +104,7 @@ class EmulateController : public QObject {
     QWidget* m_progress = nullptr;
     QLabel* m_progressLabel = nullptr;
     QLabel* m_total = nullptr;
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

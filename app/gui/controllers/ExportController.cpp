@@ -2,9 +2,9 @@
 
 #include "controllers/EmulateController.h"
 #include "controllers/MeasureController.h"
-#include "document/DocumentRequest.h"
 #include "document/ScheduleDocument.h"
 #include "export/Bundle.h"
+#include "jobs/Activity.h"
 #include "jobs/EmulateJob.h"
 #include "views/export/RunPlots.h"
 
@@ -34,6 +34,7 @@ ExportController::ExportController(ScheduleDocument* document, EmulateController
                                    MeasureController* measure, QWidget* window)
     : QObject(window), m_document(document), m_emulate(emulate), m_measure(measure),
       m_window(window) {
+    m_activity = new Activity(QStringLiteral("export"), this);
     m_export = new QAction(tr("&Export Bundle…"), window);
     m_export->setObjectName(QStringLiteral("exportAction"));
     m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -53,14 +54,14 @@ void ExportController::chooseFolderAndExport() {
 void ExportController::exportTo(const QString& folder) {
     if (m_busy)
         return;
-    const CompileRequest request = currentRequest(*m_document);
-    if (!isComplete(request)) {
+    const RevisionPtr revision = m_document->revision();
+    if (!revision->isComplete()) {
         done(false, folder, {}, tr("nothing to export: open a model first"));
         return;
     }
     m_busy = true;
     m_export->setEnabled(false);
-    emit statusMessage(tr("Exporting to %1…").arg(folder), 0);
+    m_activity->showStatus(tr("Exporting to %1…").arg(folder), 0);
 
     std::shared_ptr<const MeasuredRun> measured =
         m_measure && m_measure->isCurrent() ? m_measure->last() : nullptr;
@@ -68,20 +69,20 @@ void ExportController::exportTo(const QString& folder) {
         measured ? measured->emulation
                  : (m_emulate && m_emulate->isCurrent() ? m_emulate->last() : nullptr);
     if (emulation) {
-        writeBundle(folder, request, emulation, measured);
+        writeBundle(folder, revision, emulation, measured);
         return;
     }
     m_jobs.start<EmulateOutcome>(
-        [request](const Proceed& proceed) { return EmulateJob::run(request, proceed); },
-        [this, folder, request](const EmulateOutcome& outcome) {
+        [revision](const Proceed& proceed) { return EmulateJob::run(revision, proceed); },
+        [this, folder, revision](const EmulateOutcome& outcome) {
             if (!outcome.ok())
                 done(false, folder, {}, firstMessage(outcome.failure));
             else
-                writeBundle(folder, request, outcome.run, nullptr);
+                writeBundle(folder, revision, outcome.run, nullptr);
         });
 }
 
-void ExportController::writeBundle(const QString& folder, const CompileRequest& request,
+void ExportController::writeBundle(const QString& folder, const RevisionPtr& revision,
                                    std::shared_ptr<const EmulationRun> emulation,
                                    std::shared_ptr<const MeasuredRun> measured) {
     if (!QDir().mkpath(folder)) {
@@ -96,7 +97,7 @@ void ExportController::writeBundle(const QString& folder, const CompileRequest& 
         return;
     }
     m_jobs.start<Written>(
-        [folder, emulation, measured, schedule = request.schedule, target = request.target,
+        [folder, emulation, measured, schedule = revision->schedule, target = revision->machine(),
          plotNames = plots.names](const Proceed&) {
             exporting::BundleInput in;
             in.graph = emulation->graph.get();
@@ -128,9 +129,9 @@ void ExportController::done(bool ok, const QString& folder, const QStringList& f
                             const QString& message) {
     m_busy = false;
     m_export->setEnabled(true);
-    emit statusMessage(ok ? tr("Exported %1 files to %2").arg(files.size()).arg(folder)
-                          : tr("Export failed: %1").arg(message),
-                       10000);
+    m_activity->showStatus(ok ? tr("Exported %1 files to %2").arg(files.size()).arg(folder)
+                              : tr("Export failed: %1").arg(message),
+                           10000);
     emit finished(ok, folder, files, message);
 }
 

@@ -19,6 +19,7 @@ class QWidget;
 
 namespace strata::gui {
 
+class Activity;
 class EmulateController;
 class MeasureController;
 class ScheduleDocument;
@@ -33,6 +34,9 @@ class ExportController : public QObject {
     QAction* exportAction() const { return m_export; }
     bool isExporting() const { return m_busy; }
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     // Asks for a folder, then exports into it.
     void chooseFolderAndExport();
@@ -42,11 +46,10 @@ class ExportController : public QObject {
   signals:
     // `files`: the names written; on failure empty, with the reason in `message`.
     void finished(bool ok, const QString& folder, const QStringList& files, const QString& message);
-    void statusMessage(const QString& text, int timeoutMs);
 
   private:
     // Plots here, files in the background; `request` is the schedule and target exported.
-    void writeBundle(const QString& folder, const CompileRequest& request,
+    void writeBundle(const QString& folder, const RevisionPtr& revision,
                      std::shared_ptr<const EmulationRun> emulation,
                      std::shared_ptr<const MeasuredRun> measured);
     void done(bool ok, const QString& folder, const QStringList& files, const QString& message);
@@ -58,6 +61,7 @@ class ExportController : public QObject {
     QAction* m_export = nullptr;
     bool m_busy = false;
     JobLane m_jobs{this}; // the prediction to export, then the bundle's files
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

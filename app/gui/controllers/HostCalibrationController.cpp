@@ -1,6 +1,7 @@
 #include "controllers/HostCalibrationController.h"
 
 #include "document/ScheduleDocument.h"
+#include "jobs/Activity.h"
 #include "target/CalibratedHost.h"
 
 #include <QAction>
@@ -26,6 +27,7 @@ bool autoCalibrationOff() {
 
 HostCalibrationController::HostCalibrationController(ScheduleDocument* document, QWidget* window)
     : QObject(window), m_document(document), m_window(window) {
+    m_activity = new Activity(QStringLiteral("calibrate"), this);
     m_action = new QAction(tr("&Recalibrate Host"), window);
     m_action->setObjectName(QStringLiteral("recalibrateHostAction"));
     m_action->setStatusTip(
@@ -112,7 +114,7 @@ void HostCalibrationController::start(bool force) {
         return;
     const std::string file = target::defaultCalibratedHostFile();
     if (file.empty()) {
-        emit statusMessage(
+        m_activity->showStatus(
             tr("No configuration folder (neither XDG_CONFIG_HOME nor HOME is set): the calibration "
                "cannot be saved"),
             8000);
@@ -121,9 +123,10 @@ void HostCalibrationController::start(bool force) {
     m_running = true;
     m_action->setEnabled(false);
     emit busyChanged(true);
-    emit statusMessage(force ? tr("Recalibrating this machine's host target (~2 s)\u2026")
-                             : tr("Calibrating this machine's host target (first use, ~2 s)\u2026"),
-                       0);
+    m_activity->showStatus(
+        force ? tr("Recalibrating this machine's host target (~2 s)\u2026")
+              : tr("Calibrating this machine's host target (first use, ~2 s)\u2026"),
+        0);
     const bool quick = m_quick;
     m_jobs.start<calibrate::FirstCalibration>(
         [file, force, quick](const Proceed&) {
@@ -137,11 +140,11 @@ void HostCalibrationController::start(bool force) {
             m_action->setEnabled(true);
             emit busyChanged(false);
             if (!outcome.diagnostics.empty())
-                emit diagnosticsReported(outcome.diagnostics, outcome.saved
-                                                                  ? tr("Host calibration: warnings")
-                                                                  : tr("Host calibration failed"));
+                m_activity->report(outcome.diagnostics, outcome.saved
+                                                            ? tr("Host calibration: warnings")
+                                                            : tr("Host calibration failed"));
             if (outcome.saved) {
-                emit statusMessage(
+                m_activity->showStatus(
                     tr("Calibrated this machine's host target; saved to %1").arg(fromStd(file)),
                     8000);
                 // The prediction is redone on the measured figures (setTarget recompiles and

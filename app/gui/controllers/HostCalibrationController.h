@@ -20,6 +20,7 @@ class QWidget;
 
 namespace strata::gui {
 
+class Activity;
 class ScheduleDocument;
 
 class HostCalibrationController : public QObject {
@@ -42,6 +43,9 @@ class HostCalibrationController : public QObject {
     // The file `host` resolves to (target::defaultCalibratedHostFile()).
     QString calibrationFile() const;
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     // Calibrates in the background when `host` is the target and nothing usable exists, or
     // prompts Recalibrate when the calibration is stale. Nothing with $STRATA_NO_CALIBRATE set.
@@ -52,9 +56,6 @@ class HostCalibrationController : public QObject {
 
   signals:
     void busyChanged(bool busy);
-    void statusMessage(const QString& text, int timeoutMs);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
-                             const QString& summary);
     // A calibration job ended; `saved` when the file now holds this machine's figures.
     void finished(bool saved);
 
@@ -72,6 +73,7 @@ class HostCalibrationController : public QObject {
     bool m_quick = false;
     bool m_switchToHost = false; // the document fell back to the preset from a broken calibration
     JobLane m_jobs{this};        // last: destroyed first, it waits for the job
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

@@ -1,7 +1,7 @@
 #include "controllers/MeasureController.h"
 
-#include "document/DocumentRequest.h"
 #include "document/ScheduleDocument.h"
+#include "jobs/Activity.h"
 #include "trace/AccuracyReport.h"
 #include "trace/TraceCompare.h"
 #include "trace/TraceSummary.h"
@@ -16,12 +16,13 @@ namespace strata::gui {
 
 MeasureController::MeasureController(ScheduleDocument* document, QWidget* window)
     : QObject(window), m_document(document) {
+    m_activity = new Activity(QStringLiteral("run"), this);
     m_job = new MeasureJob(this);
     connect(m_job, &MeasureJob::finished, this, &MeasureController::onFinished);
     connect(m_job, &MeasureJob::progress, this, [this](const QString& stage) {
-        emit statusMessage(stage == QLatin1String("run") ? tr("Running on this computer…")
-                                                         : tr("Run on host: %1…").arg(stage),
-                           0);
+        m_activity->showStatus(stage == QLatin1String("run") ? tr("Running on this computer…")
+                                                             : tr("Run on host: %1…").arg(stage),
+                               0);
     });
 
     m_run = new QAction(tr("&Run on Host"), window);
@@ -40,14 +41,14 @@ MeasureController::MeasureController(ScheduleDocument* document, QWidget* window
 }
 
 bool MeasureController::isCurrent() const {
-    return m_last && isCurrentRequest(m_shown, *m_document);
+    return m_last && m_document->isCurrent(m_last->emulation->revision);
 }
 
 void MeasureController::run() {
-    CompileRequest request = currentRequest(*m_document);
-    if (!isComplete(request))
+    const RevisionPtr& revision = m_document->revision();
+    if (!revision->isComplete())
         return;
-    m_running = std::move(request);
+    m_running = revision;
     m_job->start(m_running);
     setRunning(true);
 }
@@ -57,31 +58,32 @@ void MeasureController::cancel() {
         return;
     m_job->cancel();
     setRunning(false);
-    emit statusMessage(tr("Run cancelled"), 5000);
+    m_activity->showStatus(tr("Run cancelled"), 5000);
 }
 
 void MeasureController::onFinished(const MeasureOutcome& outcome) {
     setRunning(false);
     if (outcome.cancelled)
         return;
-    if (!isCurrentRequest(outcome.request, *m_document)) {
-        emit statusMessage(tr("The schedule changed during the run; its measurement was dropped"),
-                           5000);
+    if (!m_document->isCurrent(outcome.revision)) {
+        m_activity->showStatus(
+            tr("The schedule changed during the run; its measurement was dropped"), 5000);
         return;
     }
     if (!outcome.ok()) {
-        emit diagnosticsReported(outcome.failure, tr("Run on host failed"));
-        emit statusMessage(tr("Run on host failed: %1")
-                               .arg(outcome.failure.empty()
-                                        ? tr("unknown error")
-                                        : QString::fromStdString(outcome.failure.front().message)),
-                           10000);
+        m_activity->report(outcome.failure, tr("Run on host failed"));
+        m_activity->showStatus(
+            tr("Run on host failed: %1")
+                .arg(outcome.failure.empty()
+                         ? tr("unknown error")
+                         : QString::fromStdString(outcome.failure.front().message)),
+            10000);
         return;
     }
-    show(outcome.run, outcome.request);
+    show(outcome.run);
     const double measuredS = double(trace::summarize(m_last->measured).totalPs) * 1e-12;
     const double predictedS = double(trace::summarize(m_last->emulation->trace).totalPs) * 1e-12;
-    emit statusMessage(
+    m_activity->showStatus(
         tr("Measured %1 on this computer (median of %2 runs); predicted %3 (%4%5%)")
             .arg(views::graph::formatSeconds(measuredS))
             .arg(m_last->totalsNs.size())
@@ -95,13 +97,12 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
 void MeasureController::restore(std::shared_ptr<const MeasuredRun> run) {
     if (!run)
         return;
-    show(std::move(run), currentRequest(*m_document));
+    show(std::move(run));
     emit measured(m_last);
 }
 
-void MeasureController::show(std::shared_ptr<const MeasuredRun> run, CompileRequest request) {
+void MeasureController::show(std::shared_ptr<const MeasuredRun> run) {
     m_last = std::move(run);
-    m_shown = std::move(request);
     m_blocks.clear();
     // Per block as compareTraces pairs them: the same figures as strata-cli compare's.
     if (auto compared = trace::compareTraces(m_last->emulation->trace, m_last->measured))
@@ -125,8 +126,11 @@ void MeasureController::show(std::shared_ptr<const MeasuredRun> run, CompileRequ
 
 void MeasureController::setScheduleTable(views::schedule::ScheduleTableModel* table) {
     m_table = table;
-    // After the window has put the new snapshot into the table (connected before this).
+    // After the window has put the new snapshot into the table (connected before this), and at
+    // once when another revision is current (its snapshot may take a check to come).
     connect(m_document, &ScheduleDocument::snapshotChanged, this,
+            &MeasureController::applyMeasurements);
+    connect(m_document, &ScheduleDocument::revisionChanged, this,
             &MeasureController::applyMeasurements);
     applyMeasurements();
 }
@@ -134,13 +138,15 @@ void MeasureController::setScheduleTable(views::schedule::ScheduleTableModel* ta
 void MeasureController::applyMeasurements() {
     if (!m_table)
         return;
-    const bool current = isCurrent() && m_document->snapshot().schedule == m_shown.schedule;
+    const bool current =
+        isCurrent() && m_document->snapshot().schedule == m_last->emulation->revision->schedule;
     m_table->setMeasurements(current ? m_blocks : decltype(m_blocks){});
 }
 
 void MeasureController::setRunning(bool running) {
     m_run->setEnabled(!running);
     m_cancel->setEnabled(running);
+    m_activity->setBusy(running);
     emit busyChanged(running);
 }
 

@@ -4,6 +4,7 @@
 #include "controllers/MeasureController.h"
 #include "document/ScheduleDocument.h"
 #include "document/ScheduleEditor.h"
+#include "jobs/Activity.h"
 #include "project/Containment.h"
 #include "schedule/ScheduleJson.h"
 #include "tabs/CompareTab.h"
@@ -46,6 +47,7 @@ QString absoluteTarget(const QString& key) {
 
 ProjectController::ProjectController(ProjectParts parts)
     : QObject(parts.window), m_parts(std::move(parts)), m_recoveryPath(defaultRecoveryPath()) {
+    m_activity = new Activity(QStringLiteral("project"), this);
     QWidget* window = m_parts.window;
     m_save = new QAction(tr("&Save Project"), window);
     m_save->setObjectName(QStringLiteral("saveProjectAction"));
@@ -123,8 +125,8 @@ bool ProjectController::acceptOutsideFiles(const project::Project& project, cons
             std::move(outside); // reported once the model is in: loading clears the dock
         return true;
     }
-    emit problemsReported(outside);
-    emit statusMessage(
+    m_activity->report(outside);
+    m_activity->showStatus(
         tr("Did not open %1: it names files outside its folder").arg(QFileInfo(path).fileName()),
         15000);
     return false;
@@ -171,11 +173,11 @@ bool ProjectController::write(const QString& path, const project::Project& proje
 void ProjectController::keepRun(std::shared_ptr<const MeasuredRun> run) {
     if (m_restoringRun || !run)
         return; // a saved run coming back is kept by onTracesRead
-    const CompileRequest& request = m_parts.measure->lastRequest();
+    const RevisionPtr revision = run->emulation ? run->emulation->revision : nullptr;
     KeptRun kept{std::move(run), {}, {}};
-    if (request.schedule && request.graph) {
-        kept.scheduleJson = schedule::scheduleToJson(*request.schedule, *request.graph);
-        kept.scheduleHash = scheduleFingerprint(*request.schedule, *request.graph);
+    if (revision && revision->schedule && revision->graph) {
+        kept.scheduleJson = schedule::scheduleToJson(*revision->schedule, *revision->graph);
+        kept.scheduleHash = scheduleFingerprint(*revision->schedule, *revision->graph);
     }
     m_runs.push_back(std::move(kept));
 }
@@ -192,7 +194,7 @@ std::vector<project::TraceRef> ProjectController::tracesToSave(const QString& pa
          ++index) {
         const KeptRun& kept = m_runs[static_cast<std::size_t>(index)];
         if (!kept.run) {
-            emit problemsReported(
+            m_activity->report(
                 {warning("saved run #" + std::to_string(index + 1) +
                              " could not be read when the project opened: it is not saved with it",
                          Location{.file = file.toStdString()})});
@@ -201,7 +203,7 @@ std::vector<project::TraceRef> ProjectController::tracesToSave(const QString& pa
         WrittenTraces written =
             writeRunTraces(*kept.run, kept.scheduleHash, kept.scheduleJson, index, file);
         if (!written.problems.empty()) {
-            emit problemsReported(written.problems); // the project is saved without them
+            m_activity->report(written.problems); // the project is saved without them
             break;
         }
         m_traces.insert(m_traces.end(), written.refs.begin(), written.refs.end());
@@ -212,20 +214,20 @@ std::vector<project::TraceRef> ProjectController::tracesToSave(const QString& pa
 bool ProjectController::saveTo(const QString& path) {
     auto project = currentProject();
     if (!project) {
-        emit statusMessage(tr("Open a model before saving a project"), 5000);
+        m_activity->showStatus(tr("Open a model before saving a project"), 5000);
         return false;
     }
     project->traces = tracesToSave(path);
     QString error;
     if (!write(path, *project, &error)) {
-        emit problemsReported({strata::error("cannot save the project: " + error.toStdString(),
-                                             Location{.file = path.toStdString()})});
-        emit statusMessage(tr("Could not save %1: %2").arg(QFileInfo(path).fileName(), error),
-                           15000);
+        m_activity->report({strata::error("cannot save the project: " + error.toStdString(),
+                                          Location{.file = path.toStdString()})});
+        m_activity->showStatus(tr("Could not save %1: %2").arg(QFileInfo(path).fileName(), error),
+                               15000);
         return false;
     }
     m_path = QFileInfo(path).absoluteFilePath();
-    emit statusMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
+    m_activity->showStatus(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
     emit pathChanged();
     emit saved(m_path);
     return true;
@@ -256,8 +258,8 @@ bool ProjectController::open(const QString& path) {
     m_outsideWarnings.clear();
     auto loaded = project::loadProjectFile(path.toStdString());
     if (!loaded) {
-        emit problemsReported(loaded.diagnostics());
-        emit statusMessage(
+        m_activity->report(loaded.diagnostics());
+        m_activity->showStatus(
             tr("Could not open %1: %2")
                 .arg(QFileInfo(path).fileName(), fromStd(loaded.diagnostics().front().message)),
             15000);
@@ -274,10 +276,10 @@ bool ProjectController::open(const QString& path) {
         const QString message =
             tr("The project's model %1 is not there any more: it was moved or deleted.")
                 .arg(QDir::toNativeSeparators(fromStd(p.modelPath)));
-        emit problemsReported({warning(message.toStdString(), Location{.file = p.modelPath})});
+        m_activity->report({warning(message.toStdString(), Location{.file = p.modelPath})});
         const QString relocated = m_relocate ? m_relocate(message) : QString();
         if (relocated.isEmpty()) {
-            emit statusMessage(message, 15000);
+            m_activity->showStatus(message, 15000);
             emit projectOpened(path, false);
             return false;
         }
@@ -314,7 +316,7 @@ void ProjectController::onModelLoaded(const QString& path, bool ok) {
     if (!m_opening || QFileInfo(path).absoluteFilePath() != fromStd(m_opening->modelPath))
         return;
     if (!m_outsideWarnings.empty())
-        emit problemsReported(std::exchange(m_outsideWarnings, {}));
+        m_activity->report(std::exchange(m_outsideWarnings, {}));
     if (!ok) {
         finishOpening(false, tr("Could not open the project's model %1").arg(path));
         return;
@@ -326,9 +328,8 @@ void ProjectController::onModelLoaded(const QString& path, bool ok) {
                "its saved schedule no longer fits, so a new one is made.")
                 .arg(QFileInfo(path).fileName(), fromStd(m_opening->modelHash),
                      fromStd(graph->contentHash));
-        emit problemsReported(
-            {warning(message.toStdString(), Location{.file = path.toStdString()})});
-        emit statusMessage(message, 15000);
+        m_activity->report({warning(message.toStdString(), Location{.file = path.toStdString()})});
+        m_activity->showStatus(message, 15000);
         m_opening->scheduleJson.clear();
     }
     m_waitingForSchedule = true;
@@ -338,19 +339,19 @@ void ProjectController::onModelLoaded(const QString& path, bool ok) {
 void ProjectController::applySchedule() {
     ScheduleDocument* document = m_parts.document;
     if (!m_opening || !m_waitingForSchedule || !document->schedule() || document->isMaking() ||
-        document->snapshot().revision != document->revision())
+        document->snapshot().revision != document->revision()->number)
         return; // the starting schedule is still on its way
     m_waitingForSchedule = false;
     if (!m_opening->scheduleJson.empty()) {
         const std::string label = m_openingPath.toStdString() + " (schedule)";
         auto schedule = schedule::parseSchedule(m_opening->scheduleJson, label, *document->graph());
         if (!schedule) {
-            emit problemsReported(schedule.diagnostics());
+            m_activity->report(schedule.diagnostics());
         } else if (*schedule != *document->schedule()) {
             const EditOutcome outcome =
                 document->openSchedule(std::move(schedule).value(), tr("Open saved schedule"));
             if (outcome.refused())
-                emit statusMessage(outcome.reason, 15000);
+                m_activity->showStatus(outcome.reason, 15000);
         }
     }
     // The view needs the layout of the schedule just applied.
@@ -510,7 +511,7 @@ void ProjectController::onTracesRead(const std::vector<ReadTraces>& runs) {
         message = tr("Opened project %1; some saved traces could not be read (see Diagnostics)")
                       .arg(name);
     if (!problems.empty())
-        emit problemsReported(problems);
+        m_activity->report(problems);
     finishOpening(true, message);
 }
 
@@ -522,7 +523,7 @@ void ProjectController::finishOpening(bool ok, const QString& message) {
     }
     m_opening.reset();
     m_waitingForSchedule = false;
-    emit statusMessage(message, ok ? 8000 : 15000);
+    m_activity->showStatus(message, ok ? 8000 : 15000);
     emit projectOpened(path, ok);
 }
 

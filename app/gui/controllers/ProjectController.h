@@ -29,6 +29,7 @@ class QWidget;
 
 namespace strata::gui {
 
+class Activity;
 class EmulateController;
 class GraphTab;
 class CompareTab;
@@ -105,6 +106,9 @@ class ProjectController : public QObject {
     // The last open() was refused because the project names files outside its folder.
     bool refusedOutsideFiles() const { return m_refusedOutside; }
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     // A model load ended (the window's loadFinished): a project waiting for it goes on.
     void onModelLoaded(const QString& path, bool ok);
@@ -117,8 +121,6 @@ class ProjectController : public QObject {
     void pathChanged();
     // The project was written to `path`, now its file.
     void saved(const QString& path);
-    void problemsReported(const std::vector<strata::Diagnostic>& diagnostics);
-    void statusMessage(const QString& text, int timeoutMs);
 
   private:
     bool write(const QString& path, const project::Project& project, QString* error) const;
@@ -164,6 +166,7 @@ class ProjectController : public QObject {
     QAction* m_saveAs = nullptr;
     QTimer* m_autosave = nullptr;
     JobLane m_traceReads{this}; // an opened project's saved traces
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

@@ -1,6 +1,7 @@
 #include "dialogs/SearchDialog.h"
 
 #include "document/ScheduleDocument.h"
+#include "jobs/Activity.h"
 #include "jobs/SearchJob.h"
 #include "schedule/Strategies.h"
 #include "views/Format.h"
@@ -46,6 +47,7 @@ std::vector<int> partitionOfSchedule(const schedule::Schedule& schedule, std::si
 
 SearchDialog::SearchDialog(ScheduleDocument* document, QWidget* parent)
     : QDialog(parent), m_document(document), m_job(new SearchJob(this)) {
+    m_activity = new Activity(QStringLiteral("search"), this);
     setObjectName(QStringLiteral("searchDialog"));
     setWindowTitle(tr("Search Schedules"));
     resize(1000, 560);
@@ -118,7 +120,7 @@ SearchDialog::SearchDialog(ScheduleDocument* document, QWidget* parent)
     connect(m_job, &SearchJob::finished, this, &SearchDialog::onFinished);
     connect(m_job, &SearchJob::timed, this, &SearchDialog::searchTimed);
     // A new model: the result no longer applies.
-    connect(m_document, &ScheduleDocument::scheduleChanged, this, &SearchDialog::updateButtons);
+    connect(m_document, &ScheduleDocument::revisionChanged, this, &SearchDialog::updateButtons);
     updateButtons();
 }
 
@@ -141,16 +143,16 @@ QString SearchDialog::statusText() const {
 }
 
 bool SearchDialog::start() {
-    const auto graph = m_document->graph();
-    const auto target = m_document->target();
-    const auto current = m_document->schedule();
-    if (!graph || !target || !current) {
+    const RevisionPtr from = m_document->revision();
+    if (!from->isComplete()) {
         m_status->setText(tr("Open a model and wait for its schedule before searching."));
         return false;
     }
+    const auto& graph = from->graph;
+    const auto target = from->machine();
     search::SearchOptions options = this->options();
     // The current schedule first (an edited one is where the user is), then every built-in.
-    options.starts.push_back(*current);
+    options.starts.push_back(*from->schedule);
     for (auto strategy :
          {schedule::Strategy::PerOp, schedule::Strategy::Rules, schedule::Strategy::FuseMax})
         options.starts.push_back(schedule::makeSchedule(*graph, *target, strategy));
@@ -164,10 +166,9 @@ bool SearchDialog::start() {
     m_status->setText(
         tr("Searching %1 on %2\u2026")
             .arg(QString::fromStdString(graph->name), QString::fromStdString(target->name)));
-    m_job->start(graph, target, std::move(options), m_document->revision(),
-                 m_document->targetKey());
+    m_job->start(from, std::move(options));
     emit previewRequested(nullptr);
-    emit statusMessage(tr("Searching schedules\u2026"), 0);
+    m_activity->showStatus(tr("Searching schedules\u2026"), 0);
     updateButtons();
     return true;
 }
@@ -201,7 +202,7 @@ void SearchDialog::onFinished(std::shared_ptr<const search::SearchResult> result
     if (!error.isEmpty()) {
         m_result.reset();
         m_status->setText(tr("The search failed: %1").arg(error));
-        emit statusMessage(tr("Schedule search failed"), 5000);
+        m_activity->showStatus(tr("Schedule search failed"), 5000);
         updateButtons();
         emit finished();
         return;
@@ -238,7 +239,7 @@ void SearchDialog::onFinished(std::shared_ptr<const search::SearchResult> result
             text += tr("; best start: %1").arg(figuresText(*bestStart));
     }
     m_status->setText(text);
-    emit statusMessage(
+    m_activity->showStatus(
         m_result->cancelled ? tr("Schedule search cancelled") : tr("Schedule search done"), 5000);
     updateButtons();
     emit finished();
@@ -285,7 +286,7 @@ bool SearchDialog::apply() {
         return false;
     }
     emit previewRequested(nullptr);
-    emit statusMessage(tr("Applied the searched schedule"), 5000);
+    m_activity->showStatus(tr("Applied the searched schedule"), 5000);
     return true;
 }
 

@@ -30,6 +30,7 @@ class SearchHistoryPlot;
 
 namespace strata::gui {
 
+class Activity;
 // The block of every op (by OpId) in `schedule`, -1 for none: a searched schedule drawn on the
 // graph before it is applied.
 std::vector<int> partitionOfSchedule(const schedule::Schedule& schedule, std::size_t opCount);
@@ -66,6 +67,9 @@ class SearchDialog : public QDialog {
     QPushButton* applyButton() const { return m_apply; }
     QString statusText() const;
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     // Searches from the document's current schedule; false (with the reason shown) when there
     // is none yet.
@@ -80,7 +84,6 @@ class SearchDialog : public QDialog {
     void finished();
     // The user chose a schedule: draw it on the graph (null: show the current one again).
     void previewRequested(std::shared_ptr<const schedule::Schedule> schedule);
-    void statusMessage(const QString& text, int timeoutMs);
     // A search ended with a result: the predicted timelines of the current schedule it started
     // from and of its best schedule (before finished()).
     void searchTimed(std::shared_ptr<const strata::gui::EmulationRun> start,
@@ -111,6 +114,7 @@ class SearchDialog : public QDialog {
     std::shared_ptr<const ir::Graph> m_searched; // the graph the result belongs to
     std::shared_ptr<const search::SearchResult> m_result;
     int m_chosen = -1; // Pareto point; -1: the best
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

@@ -2,8 +2,8 @@
 
 namespace strata::gui {
 
-ScheduleCommand::ScheduleCommand(Restore restore, const QString& text, ScheduleState before,
-                                 ScheduleState after)
+ScheduleCommand::ScheduleCommand(Restore restore, const QString& text, RevisionPtr before,
+                                 RevisionPtr after)
     : QUndoCommand(text), m_restore(std::move(restore)), m_before(std::move(before)),
       m_after(std::move(after)) {}
 

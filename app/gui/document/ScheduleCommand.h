@@ -1,10 +1,10 @@
 #pragma once
-// One undoable change of the schedule document: it stores the state before and after (the
-// schedules themselves, shared, not a diff), and undo/redo hand one of them back to the
-// document (through `restore`), which shows it and checks it again in the background when
-// needed. The command knows nothing of the document: undo/redo only hand a state back.
+// One undoable change of the schedule document: it holds the revisions before and after (the
+// immutable revisions themselves, not a diff), and undo/redo hand one of them back to the
+// document (through `restore`), which makes it current again and checks it in the background
+// when needed. The command knows nothing of the document: undo/redo only hand a revision back.
 
-#include "document/ScheduleState.h"
+#include "document/Revision.h"
 
 #include <QUndoCommand>
 #include <functional>
@@ -13,22 +13,21 @@ namespace strata::gui {
 
 class ScheduleCommand : public QUndoCommand {
   public:
-    using Restore = std::function<void(const ScheduleState&)>;
+    using Restore = std::function<void(const RevisionPtr&)>;
     // `restore` must stay callable while the command lives (the document owns the undo stack
     // the command goes on).
-    ScheduleCommand(Restore restore, const QString& text, ScheduleState before,
-                    ScheduleState after);
+    ScheduleCommand(Restore restore, const QString& text, RevisionPtr before, RevisionPtr after);
 
     void undo() override;
     void redo() override;
 
-    const ScheduleState& before() const { return m_before; }
-    const ScheduleState& after() const { return m_after; }
+    const RevisionPtr& before() const { return m_before; }
+    const RevisionPtr& after() const { return m_after; }
 
   private:
     Restore m_restore;
-    ScheduleState m_before;
-    ScheduleState m_after;
+    RevisionPtr m_before;
+    RevisionPtr m_after;
 };
 
 } // namespace strata::gui

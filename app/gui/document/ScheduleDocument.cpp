@@ -20,7 +20,7 @@ constexpr int kUndoLimit = 200;
 
 // What a ScheduleCommand calls to hand its state back.
 ScheduleCommand::Restore restorer(ScheduleDocument* document) {
-    return [document](const ScheduleState& state) { document->restore(state); };
+    return [document](const RevisionPtr& revision) { document->restore(revision); };
 }
 
 QString fromStd(std::string_view text) {
@@ -64,13 +64,15 @@ ScheduleDocument::ScheduleDocument(QObject* parent) : QObject(parent) {
     for (const std::string& name : candidates) {
         auto resolved = target::resolveTarget(name, target::userResolveOptions());
         if (resolved) {
-            m_requested.target = makeChoice(
+            m_requestedTarget = makeChoice(
                 fromStd(name), std::make_shared<const target::Target>(std::move(*resolved)));
             break;
         }
     }
-    m_requested.strategy = kDefaultStrategy;
-    m_state = m_requested;
+    Revision first;
+    first.target = m_requestedTarget;
+    first.strategy = m_requestedStrategy;
+    m_current = makeRevision(first, nullptr);
 }
 
 ScheduleDocument::~ScheduleDocument() {
@@ -79,11 +81,19 @@ ScheduleDocument::~ScheduleDocument() {
 }
 
 QString ScheduleDocument::targetKey() const {
-    return m_requested.target ? m_requested.target->key : QString();
+    return m_requestedTarget ? m_requestedTarget->key : QString();
 }
 
 std::shared_ptr<const target::Target> ScheduleDocument::target() const {
-    return m_requested.target ? m_requested.target->target : nullptr;
+    return m_requestedTarget ? m_requestedTarget->target : nullptr;
+}
+
+RevisionPtr ScheduleDocument::makeRevision(const Revision& base,
+                                           std::shared_ptr<const schedule::Schedule> schedule) {
+    auto made = std::make_shared<Revision>(base);
+    made->number = ++m_lastNumber;
+    made->schedule = std::move(schedule);
+    return made;
 }
 
 std::shared_ptr<const TargetChoice>
@@ -104,14 +114,16 @@ void ScheduleDocument::setGraph(std::shared_ptr<const ir::Graph> graph) {
     m_making = false;
     m_undo->clear();
     m_graph = std::move(graph);
-    // A cache belongs to one graph: every state from now on uses a fresh one.
-    if (m_requested.target)
-        m_requested.target = makeChoice(m_requested.target->key, m_requested.target->target);
-    m_requested.schedule.reset();
-    m_state = m_requested;
-    ++m_revision;
+    // A cache belongs to one graph: every revision from now on uses a fresh one.
+    if (m_requestedTarget)
+        m_requestedTarget = makeChoice(m_requestedTarget->key, m_requestedTarget->target);
+    Revision empty;
+    empty.graph = m_graph;
+    empty.target = m_requestedTarget;
+    empty.strategy = m_requestedStrategy;
+    m_current = makeRevision(empty, nullptr);
     m_snapshot = {};
-    emit scheduleChanged(m_revision);
+    emit revisionChanged(m_current);
     emit snapshotChanged();
     if (m_graph)
         startMaking();
@@ -140,7 +152,7 @@ bool ScheduleDocument::setTarget(const QString& presetOrPath) {
                 : tr("Target host: the uncalibrated preset (Calibrate Host measures this "
                      "computer)"),
             8000);
-    m_requested.target =
+    m_requestedTarget =
         makeChoice(presetOrPath, std::make_shared<const target::Target>(std::move(*resolved)));
     emit targetChanged(presetOrPath);
     if (m_graph)
@@ -149,8 +161,8 @@ bool ScheduleDocument::setTarget(const QString& presetOrPath) {
 }
 
 void ScheduleDocument::setStrategy(schedule::Strategy strategy) {
-    if (strategy != m_requested.strategy) {
-        m_requested.strategy = strategy;
+    if (strategy != m_requestedStrategy) {
+        m_requestedStrategy = strategy;
         emit strategyChanged(strategy);
     }
     if (m_graph)
@@ -158,7 +170,7 @@ void ScheduleDocument::setStrategy(schedule::Strategy strategy) {
 }
 
 void ScheduleDocument::startMaking() {
-    if (!m_graph || !m_requested.target)
+    if (!m_graph || !m_requestedTarget)
         return;
     for (const PendingEdit& pending : m_queued)
         emit editRefused(
@@ -167,14 +179,14 @@ void ScheduleDocument::startMaking() {
     ScheduleJob job;
     job.kind = ScheduleJob::Kind::Make;
     job.graph = m_graph;
-    job.target = m_requested.target->target;
-    job.cache = m_requested.target->cache;
-    job.strategy = m_requested.strategy;
+    job.target = m_requestedTarget->target;
+    job.cache = m_requestedTarget->cache;
+    job.strategy = m_requestedStrategy;
     m_making = true;
     m_worker->start(std::move(job));
     emit statusMessage(
         tr("Making the %1 schedule for %2\u2026")
-            .arg(fromStd(schedule::strategyName(m_requested.strategy)), m_requested.target->key),
+            .arg(fromStd(schedule::strategyName(m_requestedStrategy)), m_requestedTarget->key),
         0);
     setBusy();
 }
@@ -183,9 +195,9 @@ void ScheduleDocument::startChecking() {
     ScheduleJob job;
     job.kind = ScheduleJob::Kind::Check;
     job.graph = m_graph;
-    job.target = m_state.target->target;
-    job.cache = m_state.target->cache;
-    job.schedule = m_state.schedule;
+    job.target = m_current->target->target;
+    job.cache = m_current->target->cache;
+    job.schedule = m_current->schedule;
     m_worker->start(std::move(job));
     setBusy();
 }
@@ -194,7 +206,7 @@ void ScheduleDocument::onJobFinished(const ScheduleJobResult& result) {
     if (result.job.graph != m_graph)
         return; // for a model no longer open
     if (result.job.kind == ScheduleJob::Kind::Check) {
-        if (result.ok() && result.schedule == m_state.schedule)
+        if (result.ok() && result.schedule == m_current->schedule)
             publish(result.check);
         else if (!result.ok())
             emit problemsReported(result.failure);
@@ -203,7 +215,7 @@ void ScheduleDocument::onJobFinished(const ScheduleJobResult& result) {
     }
 
     m_making = false;
-    if (!result.ok() || result.job.target != m_requested.target->target) {
+    if (!result.ok() || result.job.target != m_requestedTarget->target) {
         if (!result.ok()) {
             emit problemsReported(result.failure);
             emit statusMessage(tr("Could not make the schedule: %1")
@@ -213,70 +225,72 @@ void ScheduleDocument::onJobFinished(const ScheduleJobResult& result) {
                                15000);
         }
         // Back to what is shown; its check, if this job superseded it, runs again.
-        m_requested = m_state;
+        m_requestedTarget = m_current->target;
+        m_requestedStrategy = m_current->strategy;
         emit targetChanged(targetKey());
-        emit strategyChanged(m_requested.strategy);
-        if (m_state.schedule && m_snapshot.revision != m_revision)
+        emit strategyChanged(m_requestedStrategy);
+        if (m_current->schedule && m_snapshot.revision != m_current->number)
             startChecking();
         setBusy();
         return;
     }
-    ScheduleState after = m_requested;
-    after.strategy = result.job.strategy;
-    after.schedule = result.schedule;
+    Revision made = *m_current;
+    made.target = m_requestedTarget;
+    made.strategy = result.job.strategy;
+    const RevisionPtr after = makeRevision(made, result.schedule);
     const QString what =
         tr("%1 schedule for %2 made in %3 ms: %4 blocks")
-            .arg(fromStd(schedule::strategyName(after.strategy)), after.target->key)
+            .arg(fromStd(schedule::strategyName(after->strategy)), after->target->key)
             .arg(result.elapsedMs)
             .arg(result.schedule->blocks.size());
     m_knownCheck = result.check;
-    if (!m_state.schedule) {
+    if (!m_current->schedule) {
         restore(after); // the model's first schedule: nothing to undo
     } else {
         QStringList changes;
-        if (after.target != m_state.target)
-            changes << tr("Target %1").arg(after.target->key);
-        if (after.strategy != m_state.strategy || changes.isEmpty())
-            changes << tr("Strategy %1").arg(fromStd(schedule::strategyName(after.strategy)));
+        if (after->target != m_current->target)
+            changes << tr("Target %1").arg(after->target->key);
+        if (after->strategy != m_current->strategy || changes.isEmpty())
+            changes << tr("Strategy %1").arg(fromStd(schedule::strategyName(after->strategy)));
         m_undo->push(new ScheduleCommand(restorer(this), changes.join(QStringLiteral(", ")),
-                                         m_state, after));
+                                         m_current, after));
     }
     emit statusMessage(what, 10000);
     setBusy();
 }
 
-void ScheduleDocument::restore(const ScheduleState& state) {
-    const bool targetDiffers = state.target != m_state.target;
-    const bool strategyDiffers = state.strategy != m_state.strategy;
+void ScheduleDocument::restore(const RevisionPtr& revision) {
+    const bool targetDiffers = revision->target != m_current->target;
+    const bool strategyDiffers = revision->strategy != m_current->strategy;
     if (m_making) {
         // An undo or redo while a starting schedule is being made: that one is dropped.
         m_making = false;
         emit statusMessage(tr("The new starting schedule was cancelled"), 5000);
     }
     const bool requestDiffers =
-        m_requested.target != state.target || m_requested.strategy != state.strategy;
-    m_state = state;
-    m_requested = state;
-    ++m_revision;
-    emit scheduleChanged(m_revision);
+        m_requestedTarget != revision->target || m_requestedStrategy != revision->strategy;
+    m_current = revision;
+    m_requestedTarget = revision->target;
+    m_requestedStrategy = revision->strategy;
+    emit revisionChanged(m_current);
     if (targetDiffers || requestDiffers)
         emit targetChanged(targetKey());
     if (strategyDiffers || requestDiffers)
-        emit strategyChanged(m_state.strategy);
+        emit strategyChanged(m_current->strategy);
     if (m_knownCheck) {
         m_worker->cancel(); // a check still running is for an older revision
         publish(std::exchange(m_knownCheck, nullptr));
-    } else if (m_state.schedule) {
+    } else if (m_current->schedule) {
         startChecking();
     }
     setBusy();
 }
 
 void ScheduleDocument::publish(std::shared_ptr<const schedule::ScheduleCheck> check) {
-    m_snapshot.revision = m_revision;
+    m_snapshot.revision = m_current->number;
     m_snapshot.graph = m_graph;
-    m_snapshot.target = m_state.target ? m_state.target->target : nullptr;
-    m_snapshot.schedule = m_state.schedule;
+    m_snapshot.target = m_current->machine();
+    m_snapshot.schedule = m_current->schedule;
     m_snapshot.check = std::move(check);
     emit snapshotChanged();
 }
@@ -297,7 +311,7 @@ EditOutcome ScheduleDocument::refuse(const QString& reason, std::vector<Diagnost
 }
 
 EditOutcome ScheduleDocument::edit(const QString& text, EditFunction function, bool asBase) {
-    if (!m_graph || !m_state.schedule)
+    if (!m_graph || !m_current->schedule)
         return refuse(tr("%1: there is no schedule to edit yet").arg(text), {});
     if (m_making)
         return refuse(
@@ -320,36 +334,36 @@ void ScheduleDocument::runQueuedEdits() {
 
 EditOutcome ScheduleDocument::runEdit(const QString& text, const EditFunction& function,
                                       bool asBase) {
-    const target::Target& target = *m_state.target->target;
+    const target::Target& target = *m_current->target->target;
     std::shared_ptr<schedule::ScheduleCheck> check;
     schedule::EditResult result = schedule::Schedule{};
     // Core reports refusals as diagnostics; anything thrown is a bug, but not a crash.
     try {
-        result = function(*m_state.schedule);
+        result = function(*m_current->schedule);
         if (!result)
             return refuse(
                 tr("%1 refused: %2").arg(text, fromStd(result.diagnostics().front().message)),
                 result.diagnostics());
-        if (*result == *m_state.schedule)
+        if (*result == *m_current->schedule)
             return {EditOutcome::Status::Unchanged, {}};
         result->strategy = "edited";
         check = std::make_shared<schedule::ScheduleCheck>(
-            schedule::checkSchedule(*result, *m_graph, target, m_state.target->cache.get()));
+            schedule::checkSchedule(*result, *m_graph, target, m_current->target->cache.get()));
     } catch (const std::exception& e) {
         return refuse(tr("%1 failed: %2").arg(text, QString::fromLocal8Bit(e.what())),
                       {error(std::string("edit failed: ") + e.what())});
     }
     const schedule::ScheduleCheck* before =
-        m_snapshot.revision == m_revision ? m_snapshot.check.get() : nullptr;
+        m_snapshot.revision == m_current->number ? m_snapshot.check.get() : nullptr;
     if (std::vector<Diagnostic> broken = newErrors(*check, before); !broken.empty()) {
         const QString reason = tr("%1 refused: %2").arg(text, fromStd(broken.front().message));
         return refuse(reason, std::move(broken));
     }
 
-    ScheduleState after = m_state;
-    after.schedule = std::make_shared<const schedule::Schedule>(std::move(*result));
+    RevisionPtr after =
+        makeRevision(*m_current, std::make_shared<const schedule::Schedule>(std::move(*result)));
     m_knownCheck = std::move(check);
-    m_undo->push(new ScheduleCommand(restorer(this), text, m_state, std::move(after)));
+    m_undo->push(new ScheduleCommand(restorer(this), text, m_current, std::move(after)));
     if (asBase)
         m_undo->clear(); // the state stays; only the way back to the one before goes
     return {EditOutcome::Status::Applied, {}};
@@ -525,9 +539,9 @@ EditOutcome ScheduleDocument::setBuffering(int block, int buffering) {
 }
 
 int ScheduleDocument::blockOfOp(ir::OpId op) const {
-    if (!m_graph || !m_state.schedule || op.index >= m_graph->ops.size())
+    if (!m_graph || !m_current->schedule || op.index >= m_graph->ops.size())
         return -1;
-    for (const schedule::Block& b : m_state.schedule->blocks)
+    for (const schedule::Block& b : m_current->schedule->blocks)
         if (std::find(b.ops.begin(), b.ops.end(), op) != b.ops.end())
             return b.id;
     return -1;
@@ -535,9 +549,9 @@ int ScheduleDocument::blockOfOp(ir::OpId op) const {
 
 std::vector<int> ScheduleDocument::neighbourBlocks(ir::OpId op) const {
     std::vector<int> out;
-    if (!m_graph || !m_state.schedule || op.index >= m_graph->ops.size())
+    if (!m_graph || !m_current->schedule || op.index >= m_graph->ops.size())
         return out;
-    const schedule::Schedule& s = *m_state.schedule;
+    const schedule::Schedule& s = *m_current->schedule;
     const std::vector<int> indexOf = schedule::blockIndexOfOps(s, *m_graph);
     const int own = indexOf[op.index];
     std::vector<bool> touches(s.blocks.size(), false);

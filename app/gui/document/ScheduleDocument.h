@@ -1,16 +1,17 @@
 #pragma once
 // The schedule being edited for the open model: the graph, the target, the strategy that made
 // the starting schedule, the current schedule, its undo stack and the analysis cache for
-// (graph, target). Every change (a new target or strategy, an edit, undo, redo) makes a new
-// revision; its check runs in the background (ScheduleWorker) unless the edit already checked
-// it, and snapshotChanged() hands the views each checked revision.
+// (graph, target), all held by one immutable Revision (document/Revision.h). A change (a new
+// target or strategy, an edit) makes a new revision and undo/redo make an earlier one current
+// again (revisionChanged()); its check runs in the background (ScheduleWorker) unless the edit
+// already checked it, and snapshotChanged() hands the views each checked revision.
 //
 // Edits go through core's edit functions only, run at once on the calling thread and are
 // checked at once with the cache: an edit the function refuses, or whose result has an error
 // the schedule did not have, is refused with the reason and nothing changes. While a
 // background job may be using the cache, edits wait in a queue and run when it is done.
 
-#include "document/ScheduleState.h"
+#include "document/Revision.h"
 #include "jobs/ScheduleWorker.h"
 #include "schedule/Edits.h"
 #include "views/schedule/ScheduleSnapshot.h"
@@ -61,13 +62,17 @@ class ScheduleDocument : public QObject {
     // them may still be on its way).
     QString targetKey() const;
     std::shared_ptr<const target::Target> target() const;
-    schedule::Strategy strategy() const { return m_requested.strategy; }
+    schedule::Strategy strategy() const { return m_requestedStrategy; }
 
+    // The current revision (never null; its schedule is null before the first one arrives).
+    const RevisionPtr& revision() const { return m_current; }
+    // Whether what was made from `shown` is of the current revision: the one rule every tab
+    // and controller asks (gui::isCurrent).
+    bool isCurrent(const RevisionPtr& shown) const { return gui::isCurrent(shown, m_current); }
     // The current revision's schedule (null before the first one arrives).
-    std::shared_ptr<const schedule::Schedule> schedule() const { return m_state.schedule; }
-    std::uint64_t revision() const { return m_revision; }
-    // The last checked revision, what the views show. Its revision equals revision() unless a
-    // check is still running.
+    std::shared_ptr<const schedule::Schedule> schedule() const { return m_current->schedule; }
+    // The last checked revision, what the views show. Its revision is revision()'s number
+    // unless a check is still running.
     const views::schedule::ScheduleSnapshot& snapshot() const { return m_snapshot; }
     // A starting schedule is being made, or a revision checked.
     bool isBusy() const { return m_worker->isRunning(); }
@@ -101,13 +106,12 @@ class ScheduleDocument : public QObject {
     // its own, in schedule order.
     std::vector<int> neighbourBlocks(ir::OpId op) const;
 
-    // For ScheduleCommand: makes `state` current as a new revision.
-    void restore(const ScheduleState& state);
-    const ScheduleState& state() const { return m_state; }
+    // For ScheduleCommand: makes `revision` current again.
+    void restore(const RevisionPtr& revision);
 
   signals:
-    // A new revision is current (its check may still be running).
-    void scheduleChanged(std::uint64_t revision);
+    // Another revision is current (its check may still be running).
+    void revisionChanged(const strata::gui::RevisionPtr& revision);
     // snapshot() changed: a checked revision to show.
     void snapshotChanged();
     void busyChanged(bool busy);
@@ -137,15 +141,20 @@ class ScheduleDocument : public QObject {
     EditOutcome edit(const QString& text, EditFunction function, bool asBase = false);
     EditOutcome runEdit(const QString& text, const EditFunction& function, bool asBase = false);
     EditOutcome refuse(const QString& reason, std::vector<Diagnostic> diagnostics);
+    // A new revision numbered after the newest, like `base` but with `schedule`.
+    RevisionPtr makeRevision(const Revision& base,
+                             std::shared_ptr<const schedule::Schedule> schedule);
     void publish(std::shared_ptr<const schedule::ScheduleCheck> check);
     void setBusy();
 
     ScheduleWorker* m_worker = nullptr;
     QUndoStack* m_undo = nullptr;
     std::shared_ptr<const ir::Graph> m_graph;
-    ScheduleState m_state;     // current
-    ScheduleState m_requested; // target and strategy asked for (schedule unused)
-    std::uint64_t m_revision = 0;
+    RevisionPtr m_current;
+    // The target and strategy asked for last (a schedule for them may be on its way).
+    std::shared_ptr<const TargetChoice> m_requestedTarget;
+    schedule::Strategy m_requestedStrategy = kDefaultStrategy;
+    std::uint64_t m_lastNumber = 0; // of the newest revision made
     views::schedule::ScheduleSnapshot m_snapshot;
     // The check of the schedule a command is about to make current (an edit checked it).
     std::shared_ptr<const schedule::ScheduleCheck> m_knownCheck;

@@ -34,11 +34,12 @@ std::vector<int> mpChoices(int maxMp) {
 
 } // namespace
 
-ScheduleEditor::ScheduleEditor(ScheduleDocument* document, views::graph::GraphView* graph,
+ScheduleEditor::ScheduleEditor(ScheduleDocument* document, Selection* selection,
+                               views::graph::GraphView* graph,
                                views::schedule::ScheduleTableView* table,
                                views::schedule::ScheduleTableModel* model, QWidget* window)
-    : QObject(window), m_document(document), m_graph(graph), m_table(table), m_model(model),
-      m_window(window) {
+    : QObject(window), m_document(document), m_selection(selection), m_graph(graph), m_table(table),
+      m_model(model), m_window(window) {
     QUndoStack* stack = document->undoStack();
     m_undo = stack->createUndoAction(window, tr("&Undo"));
     m_undo->setObjectName(QStringLiteral("undoAction"));
@@ -66,6 +67,7 @@ ScheduleEditor::ScheduleEditor(ScheduleDocument* document, views::graph::GraphVi
 
     connect(m_graph, &views::graph::GraphView::selectionChanged, this,
             &ScheduleEditor::onGraphSelectionChanged);
+    connect(m_selection, &Selection::changed, this, &ScheduleEditor::followSelection);
     connect(m_graph, &views::graph::GraphView::opDropRequested, this,
             [this](ir::OpId op, int block) { m_document->moveOp(op, block); });
     // While an op is dragged: a block it cannot move into shows a "no" with core's reason.
@@ -150,10 +152,10 @@ void ScheduleEditor::splitAtSelection() {
 }
 
 void ScheduleEditor::showBlock(int id) {
-    m_syncing = true;
+    m_selection->selectBlocks({id}, Selection::Origin::Other);
+    // Scrolled to even when it was selected already.
     m_table->selectBlock(id);
     showInGraph(id, true);
-    m_syncing = false;
     updateActions();
 }
 
@@ -173,44 +175,48 @@ void ScheduleEditor::showInGraph(int id, bool select) {
 }
 
 void ScheduleEditor::onGraphSelectionChanged() {
-    if (!m_syncing) {
-        // The blocks of the selected ops (as the document has them: the drawing may still
-        // show the partition before an edit) and the selected blocks themselves.
-        std::vector<int> blocks = m_graph->selectedBlocks();
-        for (ir::OpId op : m_graph->selectedOps())
-            if (const int block = m_document->blockOfOp(op); block >= 0)
-                blocks.push_back(block);
-        std::sort(blocks.begin(), blocks.end());
-        blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
-        m_syncing = true;
-        m_table->selectBlocks(blocks);
-        m_syncing = false;
-    }
+    // With the blocks of the selected ops as the document has them (the drawing may still show
+    // the partition before an edit).
+    m_selection->selectOps(m_graph->selectedOps(), Selection::Origin::Graph,
+                           m_graph->selectedBlocks());
     updateActions();
 }
 
 void ScheduleEditor::onTableSelectionChanged() {
-    if (!m_syncing) {
-        const std::vector<int> rows = m_table->selectedBlocks();
-        const int current = m_table->currentBlock();
-        // One row: show its block in the graph, unless the graph already shows an op of it.
-        if (rows.size() == 1 && current == rows.front()) {
-            const std::vector<ir::OpId> ops = m_graph->selectedOps();
-            const bool inside =
-                !ops.empty() && std::all_of(ops.begin(), ops.end(), [&](ir::OpId op) {
-                    return m_document->blockOfOp(op) == current;
-                });
-            m_syncing = true;
-            showInGraph(current, !inside);
-            m_syncing = false;
+    const std::vector<int> rows = m_table->selectedBlocks();
+    // One row holding every op selected: the ops stay selected (the row is their block's).
+    const std::vector<ir::OpId>& ops = m_selection->ops();
+    const bool inside =
+        rows.size() == 1 && !ops.empty() && std::all_of(ops.begin(), ops.end(), [&](ir::OpId op) {
+            return m_document->blockOfOp(op) == rows.front();
+        });
+    if (!inside)
+        m_selection->selectBlocks(rows, Selection::Origin::Table);
+    updateActions();
+}
+
+void ScheduleEditor::followSelection() {
+    const Selection::Origin origin = m_selection->origin();
+    if (origin != Selection::Origin::Graph) {
+        if (const auto op = m_selection->singleOp()) {
+            if (m_graph->selectedOps() != std::vector<ir::OpId>{*op})
+                m_graph->selectOp(*op);
+        } else if (m_selection->ops().empty() && m_selection->singleBlock() >= 0) {
+            showInGraph(m_selection->singleBlock(), true);
         }
     }
+    if (origin != Selection::Origin::Table && m_table->selectedBlocks() != m_selection->blocks())
+        m_table->selectBlocks(m_selection->blocks());
     updateActions();
 }
 
 void ScheduleEditor::onSnapshotChanged() {
-    // A reset table lost its selection: take it from the graph again.
-    onGraphSelectionChanged();
+    // A reset table lost its selection; an edit may have moved the selected ops: the blocks of
+    // the graph's selection again.
+    m_selection->selectOps(m_graph->selectedOps(), Selection::Origin::Graph,
+                           m_graph->selectedBlocks());
+    m_table->selectBlocks(m_selection->blocks());
+    updateActions();
 }
 
 void ScheduleEditor::updateActions() {

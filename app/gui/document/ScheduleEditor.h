@@ -5,10 +5,12 @@
 // selection between the table's rows and the graph's blocks. Every edit goes to the
 // ScheduleDocument; this class decides only what the user meant.
 //
-// The table's selected rows are the blocks the actions work on: selecting ops or blocks in
-// the graph (Ctrl+click for several) selects their blocks' rows, and selecting one row selects
-// and centres its block in the graph.
+// The graph and the table take part in the window's Selection: ops or blocks picked in the
+// graph (Ctrl+click for several) select their blocks' rows, one row picked selects and centres
+// its block in the graph, and both follow what other tabs select. The table's selected rows are
+// the blocks the actions work on.
 
+#include "document/Selection.h"
 #include "ir/Graph.h"
 
 #include <QObject>
@@ -38,7 +40,7 @@ class ScheduleEditor : public QObject {
 
   public:
     // `window` parents the actions (so their shortcuts work window-wide) and the menus.
-    ScheduleEditor(ScheduleDocument* document, views::graph::GraphView* graph,
+    ScheduleEditor(ScheduleDocument* document, Selection* selection, views::graph::GraphView* graph,
                    views::schedule::ScheduleTableView* table,
                    views::schedule::ScheduleTableModel* model, QWidget* window);
 
@@ -68,6 +70,8 @@ class ScheduleEditor : public QObject {
     void onGraphSelectionChanged();
     void onTableSelectionChanged();
     void onSnapshotChanged();
+    // Graph and table show what another tab selected.
+    void followSelection();
     void updateActions();
     // Selects (or only centres on) block `id` in the graph, or the chunk holding it when the
     // graph shows the overview of a big model.
@@ -78,6 +82,7 @@ class ScheduleEditor : public QObject {
     QString blockLabel(int id) const;
 
     ScheduleDocument* m_document;
+    Selection* m_selection;
     views::graph::GraphView* m_graph;
     views::schedule::ScheduleTableView* m_table;
     views::schedule::ScheduleTableModel* m_model;
@@ -86,7 +91,6 @@ class ScheduleEditor : public QObject {
     QAction* m_redo = nullptr;
     QAction* m_fuse = nullptr;
     QAction* m_split = nullptr;
-    bool m_syncing = false; // graph <-> table, so neither echoes the other
 };
 
 } // namespace strata::gui

@@ -12,7 +12,7 @@ namespace {
 // compiler::compile() with every pass dumped (the Pipeline tab shows them) and the job's
 // question before each step.
 std::shared_ptr<const compiler::CompileResult>
-compileInSteps(const CompileRequest& request, std::vector<Diagnostic>& failure, bool& cancelled,
+compileInSteps(const Revision& revision, std::vector<Diagnostic>& failure, bool& cancelled,
                const std::function<bool(int, const std::string&)>& proceed) {
     compiler::CompileOptions options;
     options.dumpAfter = {"all"};
@@ -20,7 +20,8 @@ compileInSteps(const CompileRequest& request, std::vector<Diagnostic>& failure, 
         cancelled = !proceed(step, name);
         return !cancelled;
     };
-    auto result = compiler::compile(*request.graph, *request.target, *request.schedule, options);
+    const flow::Revision in = revision.forFlow();
+    auto result = compiler::compile(in.graph, in.target, in.schedule, options);
     if (cancelled)
         return nullptr;
     if (!result) {
@@ -38,18 +39,18 @@ int CompileJob::stepCount() {
     return static_cast<int>(compiler::passes().size()) + 1;
 }
 
-CompileOutcome CompileJob::run(const CompileRequest& request,
+CompileOutcome CompileJob::run(const RevisionPtr& revision,
                                const std::function<bool(int, const std::string&)>& proceed) {
     CompileOutcome outcome;
-    outcome.request = request;
+    outcome.revision = revision;
     QElapsedTimer timer;
     timer.start();
     // Core reports bad input as diagnostics; anything else must not reach the event loop.
     try {
-        if (!request.graph || !request.target || !request.schedule)
+        if (!revision || !revision->isComplete())
             outcome.failure = {error("nothing to compile: no model, target or schedule")};
         else
-            outcome.result = compileInSteps(request, outcome.failure, outcome.cancelled, proceed);
+            outcome.result = compileInSteps(*revision, outcome.failure, outcome.cancelled, proceed);
     } catch (const std::exception& e) {
         outcome.result.reset();
         outcome.failure = {error(std::string("compiling failed: ") + e.what())};
@@ -58,10 +59,10 @@ CompileOutcome CompileJob::run(const CompileRequest& request,
     return outcome;
 }
 
-std::uint64_t CompileJob::start(CompileRequest request) {
+std::uint64_t CompileJob::start(RevisionPtr revision) {
     // The lane's stage is "step name": progress once per step.
-    auto work = [request = std::move(request)](const Proceed& proceed) {
-        return run(request, [&proceed](int step, const std::string& name) {
+    auto work = [revision = std::move(revision)](const Proceed& proceed) {
+        return run(revision, [&proceed](int step, const std::string& name) {
             return proceed(QString::number(step) + QLatin1Char(' ') + QString::fromStdString(name));
         });
     };

@@ -1,11 +1,12 @@
 #pragma once
 // Compiles a schedule off the UI thread with progress per pass and cancel: run() is the job, on
 // a JobLane (one job at a time, the newest wins, a job no longer the newest stops at the next
-// pass boundary and its result is dropped). Whether a result still matches the schedule on
-// screen (its revision) is the caller's decision.
+// pass boundary and its result is dropped). Whether a result is still of the current revision
+// is the caller's decision (ScheduleDocument::isCurrent).
 
 #include "base/Diagnostic.h"
 #include "compiler/Pipeline.h"
+#include "document/Revision.h"
 #include "jobs/JobRunner.h"
 
 #include <QObject>
@@ -17,17 +18,9 @@
 
 namespace strata::gui {
 
-struct CompileRequest {
-    std::uint64_t revision = 0; // the schedule document's revision being compiled
-    std::shared_ptr<const ir::Graph> graph;
-    std::shared_ptr<const target::Target> target;
-    QString targetName;
-    std::shared_ptr<const schedule::Schedule> schedule;
-};
-
 struct CompileOutcome {
     std::uint64_t generation = 0;
-    CompileRequest request;
+    RevisionPtr revision; // what was compiled
     std::shared_ptr<const compiler::CompileResult> result;
     std::vector<Diagnostic> failure; // why there is no result
     bool cancelled = false;
@@ -42,19 +35,19 @@ class CompileJob : public QObject {
   public:
     explicit CompileJob(QObject* parent = nullptr);
 
-    // Starts compiling `request` and returns the job's generation; a running job is cancelled.
-    std::uint64_t start(CompileRequest request);
+    // Starts compiling `revision` and returns the job's generation; a running job is cancelled.
+    std::uint64_t start(RevisionPtr revision);
     // Drops the running job's result and lets it stop at the next pass.
     void cancel();
     bool isRunning() const { return m_jobs.isRunning(); }
     // The steps progress() counts: the schedule check, then each pass.
     static int stepCount();
 
-    // Compiles `request` on the calling thread. `proceed(step, name)` is asked before each
+    // Compiles `revision` on the calling thread. `proceed(step, name)` is asked before each
     // step (the check is step 0, named "check"); returning false stops with `cancelled` set.
     // Every dump is recorded (the Pipeline tab shows them).
     static CompileOutcome
-    run(const CompileRequest& request,
+    run(const RevisionPtr& revision,
         const std::function<bool(int step, const std::string& name)>& proceed);
 
   signals:

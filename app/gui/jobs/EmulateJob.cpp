@@ -8,21 +8,20 @@ namespace strata::gui {
 
 EmulateJob::EmulateJob(QObject* parent) : QObject(parent) {}
 
-EmulateOutcome EmulateJob::run(const CompileRequest& request,
+EmulateOutcome EmulateJob::run(const RevisionPtr& revision,
                                const std::function<bool(const QString&)>& proceed,
                                CompileCacheSlot* cache) {
     EmulateOutcome outcome;
-    outcome.request = request;
-    if (!request.graph || !request.target || !request.schedule) {
+    outcome.revision = revision;
+    if (!revision || !revision->isComplete()) {
         outcome.failure = {error("nothing to emulate: no model, target or schedule")};
         return outcome;
     }
     flow::Options options;
     options.proceed = proceedByName(proceed);
     if (cache)
-        options.cache = &cache->cacheFor(request.graph, request.target);
-    flow::Result predicted =
-        flow::predict({*request.graph, *request.target, *request.schedule}, options);
+        options.cache = &cache->cacheFor(revision->graph, revision->machine());
+    flow::Result predicted = flow::predict(revision->forFlow(), options);
     outcome.compileMs = static_cast<qint64>(predicted.compileMs);
     outcome.emulateMs = static_cast<qint64>(predicted.emulateMs);
     outcome.cancelled = predicted.cancelled;
@@ -32,7 +31,7 @@ EmulateOutcome EmulateJob::run(const CompileRequest& request,
         return outcome;
     }
     outcome.summary = std::move(predicted.predictedSummary);
-    outcome.run = takeEmulation(request, predicted);
+    outcome.run = takeEmulation(revision, predicted);
     return outcome;
 }
 
@@ -43,21 +42,22 @@ flow::Proceed EmulateJob::proceedByName(const std::function<bool(const QString&)
     };
 }
 
-std::shared_ptr<const EmulationRun> EmulateJob::takeEmulation(const CompileRequest& request,
+std::shared_ptr<const EmulationRun> EmulateJob::takeEmulation(const RevisionPtr& revision,
                                                               flow::Result& flowed) {
     EmulationRun run;
-    run.revision = request.revision;
-    run.graph = request.graph;
-    run.program = freedOffUiThread(std::move(flowed.compiled->program));
+    run.revision = revision;
+    run.graph = revision->graph;
+    run.compiled = freedOffUiThread(std::move(*flowed.compiled));
+    run.program = std::shared_ptr<const compiler::Program>(run.compiled, &run.compiled->program);
     run.trace = std::move(*flowed.predicted);
-    run.targetName = request.targetName;
+    run.targetName = revision->targetName();
     return freedOffUiThread(std::move(run));
 }
 
-std::uint64_t EmulateJob::start(CompileRequest request) {
+std::uint64_t EmulateJob::start(RevisionPtr revision) {
     return m_jobs.start<EmulateOutcome>(
-        [request = std::move(request), cache = m_cache](const Proceed& proceed) {
-            return run(request, proceed, cache.get());
+        [revision = std::move(revision), cache = m_cache](const Proceed& proceed) {
+            return run(revision, proceed, cache.get());
         },
         [this](EmulateOutcome outcome) {
             outcome.generation = m_jobs.generation();

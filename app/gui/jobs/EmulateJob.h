@@ -21,7 +21,7 @@ namespace strata::gui {
 
 struct EmulateOutcome {
     std::uint64_t generation = 0;
-    CompileRequest request;
+    RevisionPtr revision; // what was predicted
     std::shared_ptr<const EmulationRun> run;
     trace::TraceSummary summary;     // of run->trace
     std::vector<Diagnostic> failure; // why there is no run
@@ -38,23 +38,23 @@ class EmulateJob : public QObject {
   public:
     explicit EmulateJob(QObject* parent = nullptr);
 
-    // Starts predicting `request` and returns the job's generation; a running job is superseded.
-    std::uint64_t start(CompileRequest request);
+    // Starts predicting `revision` and returns the job's generation; a running job is superseded.
+    std::uint64_t start(RevisionPtr revision);
     void cancel();
     bool isRunning() const { return m_jobs.isRunning(); }
 
-    // Compiles (no dumps) and emulates `request` on the calling thread; `proceed(stage)` is
+    // Compiles (no dumps) and emulates `revision` on the calling thread; `proceed(stage)` is
     // asked before each compiler step ("compile") and before emulating ("emulate"); false
     // stops with `cancelled` set. With `cache`, blocks an earlier run compiled are not
     // analysed or tiled again.
-    static EmulateOutcome run(const CompileRequest& request,
+    static EmulateOutcome run(const RevisionPtr& revision,
                               const std::function<bool(const QString& stage)>& proceed,
                               CompileCacheSlot* cache = nullptr);
 
     // flow::Options::proceed asking `proceed` with the stage's name ("compile", "emulate", "run").
     static flow::Proceed proceedByName(const std::function<bool(const QString& stage)>& proceed);
-    // The prediction of a flow of `request` that got through its emulate stage, moved out of it.
-    static std::shared_ptr<const EmulationRun> takeEmulation(const CompileRequest& request,
+    // The prediction of a flow of `revision` that got through its emulate stage, moved out of it.
+    static std::shared_ptr<const EmulationRun> takeEmulation(const RevisionPtr& revision,
                                                              flow::Result& flowed);
 
   signals:

@@ -13,10 +13,10 @@ constexpr std::uint64_t kInputSeed = 1; // the inputs `strata-cli run` uses
 
 MeasureJob::MeasureJob(QObject* parent) : QObject(parent) {}
 
-MeasureOutcome MeasureJob::run(const CompileRequest& request, const Proceed& proceed) {
+MeasureOutcome MeasureJob::run(const RevisionPtr& revision, const Proceed& proceed) {
     MeasureOutcome outcome;
-    outcome.request = request;
-    if (!request.graph || !request.target || !request.schedule) {
+    outcome.revision = revision;
+    if (!revision || !revision->isComplete()) {
         outcome.failure = {error("nothing to run: no model, target or schedule")};
         return outcome;
     }
@@ -24,9 +24,8 @@ MeasureOutcome MeasureJob::run(const CompileRequest& request, const Proceed& pro
     flow::Options options;
     options.proceed = EmulateJob::proceedByName(proceed);
     options.run.repeat = kRepeats;
-    flow::Result measured =
-        flow::measure({*request.graph, *request.target, *request.schedule},
-                      reference::sampleInputs(*request.graph, kInputSeed), options);
+    flow::Result measured = flow::measure(
+        revision->forFlow(), reference::sampleInputs(*revision->graph, kInputSeed), options);
     outcome.cancelled = measured.cancelled;
     if (!measured.ok()) {
         if (!measured.cancelled)
@@ -34,7 +33,7 @@ MeasureOutcome MeasureJob::run(const CompileRequest& request, const Proceed& pro
         return outcome;
     }
     auto run = std::make_shared<MeasuredRun>();
-    run->emulation = EmulateJob::takeEmulation(request, measured);
+    run->emulation = EmulateJob::takeEmulation(revision, measured);
     run->measured = std::move(measured.measured->trace);
     run->totalsNs = std::move(measured.measured->totalsNs);
     run->blockErrors = std::move(measured.blockErrors);
@@ -42,9 +41,9 @@ MeasureOutcome MeasureJob::run(const CompileRequest& request, const Proceed& pro
     return outcome;
 }
 
-std::uint64_t MeasureJob::start(CompileRequest request) {
+std::uint64_t MeasureJob::start(RevisionPtr revision) {
     return m_jobs.start<MeasureOutcome>(
-        [request = std::move(request)](const Proceed& proceed) { return run(request, proceed); },
+        [revision = std::move(revision)](const Proceed& proceed) { return run(revision, proceed); },
         [this](MeasureOutcome outcome) {
             outcome.generation = m_jobs.generation();
             emit finished(outcome);

@@ -19,7 +19,7 @@ namespace strata::gui {
 
 struct MeasureOutcome {
     std::uint64_t generation = 0;
-    CompileRequest request;
+    RevisionPtr revision; // what was run
     std::shared_ptr<const MeasuredRun> run;
     std::vector<Diagnostic> failure; // why there is no run
     bool cancelled = false;
@@ -35,13 +35,13 @@ class MeasureJob : public QObject {
 
     explicit MeasureJob(QObject* parent = nullptr);
 
-    std::uint64_t start(CompileRequest request);
+    std::uint64_t start(RevisionPtr revision);
     void cancel();
     bool isRunning() const { return m_jobs.isRunning(); }
 
-    // Compiles, emulates and runs `request` on the calling thread; `proceed(stage)` is asked
+    // Compiles, emulates and runs `revision` on the calling thread; `proceed(stage)` is asked
     // before each step ("compile", "emulate", "run"); false stops with `cancelled` set.
-    static MeasureOutcome run(const CompileRequest& request,
+    static MeasureOutcome run(const RevisionPtr& revision,
                               const std::function<bool(const QString& stage)>& proceed);
 
   signals:

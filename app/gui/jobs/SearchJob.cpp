@@ -10,23 +10,26 @@ namespace strata::gui {
 namespace {
 
 // `schedule` compiled and emulated with its counters, as Emulate (F5) would; null when it fails.
-std::shared_ptr<const EmulationRun> timeline(const std::shared_ptr<const ir::Graph>& graph,
-                                             const target::Target& target,
-                                             const schedule::Schedule& schedule,
-                                             std::uint64_t revision, const QString& targetName) {
-    auto compiled = compiler::compile(*graph, target, schedule);
+std::shared_ptr<const EmulationRun> timeline(const Revision& from,
+                                             const schedule::Schedule& schedule) {
+    const ir::Graph& graph = *from.graph;
+    const target::Target& target = *from.machine();
+    auto compiled = compiler::compile(graph, target, schedule);
     if (!compiled)
         return nullptr;
     auto program = std::make_shared<const compiler::Program>(std::move(compiled->program));
-    auto trace = emulator::emulate(*program, target, *graph);
+    auto trace = emulator::emulate(*program, target, graph);
     if (!trace)
         return nullptr;
+    auto candidate = std::make_shared<Revision>(from);
+    candidate->number = 0;
+    candidate->schedule = std::make_shared<const schedule::Schedule>(schedule);
     auto run = std::make_shared<EmulationRun>();
-    run->revision = revision;
-    run->graph = graph;
+    run->revision = std::move(candidate);
+    run->graph = from.graph;
     run->program = std::move(program);
     run->trace = std::move(trace).value();
-    run->targetName = targetName;
+    run->targetName = from.targetName();
     return run;
 }
 
@@ -44,16 +47,13 @@ SearchJob::~SearchJob() {
     m_stop.request_stop(); // the lane then waits for the search to return
 }
 
-void SearchJob::start(std::shared_ptr<const ir::Graph> graph,
-                      std::shared_ptr<const target::Target> target, search::SearchOptions options,
-                      std::uint64_t revision, QString targetName) {
+void SearchJob::start(RevisionPtr from, search::SearchOptions options) {
     m_stop.request_stop(); // an older search ends; the lane drops its result
     m_stop = std::stop_source();
     const std::uint64_t mine = m_jobs.generation() + 1; // the generation start() gives below
     // The search reports from its own workers after every batch; only while it is the newest.
-    auto work = [this, mine, graph = std::move(graph), target = std::move(target),
-                 options = std::move(options), token = m_stop.get_token(), revision,
-                 targetName](const Proceed& proceed) -> Outcome {
+    auto work = [this, mine, from = std::move(from), options = std::move(options),
+                 token = m_stop.get_token()](const Proceed& proceed) -> Outcome {
         auto report = [this, mine, &proceed](const search::SearchProgress& p) {
             if (!proceed(QString()))
                 return;
@@ -70,12 +70,11 @@ void SearchJob::start(std::shared_ptr<const ir::Graph> graph,
         outcome.result = result;
         // Nothing may reach the event loop: a failure is reported as text.
         try {
-            *result = search::searchSchedules(*graph, *target, options, token, report);
+            *result =
+                search::searchSchedules(*from->graph, *from->machine(), options, token, report);
             if (result->best && !options.starts.empty()) {
-                outcome.start =
-                    timeline(graph, *target, options.starts.front(), revision, targetName);
-                outcome.best =
-                    timeline(graph, *target, result->best->schedule, revision, targetName);
+                outcome.start = timeline(*from, options.starts.front());
+                outcome.best = timeline(*from, result->best->schedule);
             }
         } catch (const std::exception& e) {
             outcome.error = QString::fromUtf8(e.what());

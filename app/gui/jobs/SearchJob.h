@@ -25,10 +25,10 @@ class SearchJob : public QObject {
     explicit SearchJob(QObject* parent = nullptr);
     ~SearchJob() override;
 
-    // Searches schedules of `graph` on `target`; both stay alive until the search returns.
-    // `revision` and `targetName` label the timelines timed() hands over.
-    void start(std::shared_ptr<const ir::Graph> graph, std::shared_ptr<const target::Target> target,
-               search::SearchOptions options, std::uint64_t revision = 0, QString targetName = {});
+    // Searches schedules of `from`'s graph on its target (it needs both); the timelines timed()
+    // hands over are of revisions like `from` with the candidates' schedules, numbered 0 (no
+    // document's revision, so current nowhere).
+    void start(RevisionPtr from, search::SearchOptions options);
     void cancel();
     bool isRunning() const { return m_jobs.isRunning(); }
 

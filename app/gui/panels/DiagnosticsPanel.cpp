@@ -1,5 +1,7 @@
 #include "panels/DiagnosticsPanel.h"
 
+#include "jobs/ModelLoader.h"
+
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QPainter>
@@ -180,6 +182,27 @@ void DiagnosticsPanel::onItemClicked(QTreeWidgetItem* item) {
         emit opActivated(op.toString());
     else if (block.isValid())
         emit blockActivated(block.toInt());
+}
+
+void DiagnosticsPanel::showImport(const LoadResult& result) {
+    if (!result.ok()) {
+        setDiagnostics(Source::Import, result.diagnostics);
+        return;
+    }
+    clear();
+    setDiagnostics(Source::Import, result.diagnostics);
+    int warnings = 0;
+    for (const Diagnostic& d : result.diagnostics)
+        warnings += d.severity == Severity::Warning ? 1 : 0;
+    const QFileInfo info(result.path);
+    appendInfo(Source::Import,
+               tr("Imported %1: %2 ops, %3 values, %4 warnings, %5 ms")
+                   .arg(info.fileName())
+                   .arg(result.graph->ops.size())
+                   .arg(result.graph->values.size())
+                   .arg(warnings)
+                   .arg(result.elapsedMs),
+               info.fileName());
 }
 
 } // namespace strata::gui

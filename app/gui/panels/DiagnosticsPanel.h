@@ -11,6 +11,8 @@
 
 namespace strata::gui {
 
+struct LoadResult;
+
 class DiagnosticsPanel : public QTreeWidget {
     Q_OBJECT
 
@@ -34,6 +36,11 @@ class DiagnosticsPanel : public QTreeWidget {
     QString title() const;
     // What the empty list says in its middle.
     QString placeholderText() const { return m_placeholder; }
+
+    // An import's diagnostics under Import. A model that loaded starts the list over and is
+    // closed with what was imported (so an import without warnings still says so); a failed
+    // import keeps the rest (the model on screen stays, and with it its schedule's).
+    void showImport(const LoadResult& result);
 
   signals:
     void countsChanged();

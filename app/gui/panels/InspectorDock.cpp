@@ -1,7 +1,7 @@
 #include "panels/InspectorDock.h"
 
 #include "document/ScheduleDocument.h"
-#include "views/graph/GraphView.h"
+#include "document/Selection.h"
 #include "views/inspector/InspectorView.h"
 #include "views/schedule/ScheduleTableModel.h"
 
@@ -23,10 +23,10 @@ QString fromStd(const std::string& text) {
 
 } // namespace
 
-InspectorDock::InspectorDock(views::graph::GraphView* graph,
-                             views::schedule::ScheduleTableModel* model, ScheduleDocument* document,
-                             QWidget* parent)
-    : QDockWidget(tr("Inspector"), parent), m_graph(graph), m_model(model), m_document(document) {
+InspectorDock::InspectorDock(Selection* selection, views::schedule::ScheduleTableModel* model,
+                             ScheduleDocument* document, QWidget* parent)
+    : QDockWidget(tr("Inspector"), parent), m_selection(selection), m_model(model),
+      m_document(document) {
     setObjectName(QStringLiteral("inspectorDock"));
     auto* page = new QWidget;
     auto* layout = new QVBoxLayout(page);
@@ -77,8 +77,7 @@ InspectorDock::InspectorDock(views::graph::GraphView* graph,
     setWidget(page);
 
     connect(m_mp, &QSpinBox::valueChanged, this, &InspectorDock::requestMp);
-    connect(m_graph, &views::graph::GraphView::selectionChanged, this,
-            &InspectorDock::followSelection);
+    connect(m_selection, &Selection::changed, this, &InspectorDock::followSelection);
     connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorDock::refresh);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &InspectorDock::refresh);
     // A refused edit leaves the schedule as it was: the editor goes back to the block's mp.
@@ -87,10 +86,10 @@ InspectorDock::InspectorDock(views::graph::GraphView* graph,
 }
 
 void InspectorDock::followSelection() {
-    if (const auto op = m_graph->selectedOp())
+    if (const auto op = m_selection->singleOp())
         showOp(*op);
-    else if (const std::vector<int> blocks = m_graph->selectedBlocks(); !blocks.empty())
-        showBlock(blocks.front());
+    else if (const int block = m_selection->singleBlock(); block >= 0)
+        showBlock(block);
     else
         showNothing();
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The Inspector dock: what the graph's selection is. For an op: its type, attributes, inputs
+// The Inspector dock: what the window's Selection is. For an op: its type, attributes, inputs
 // and outputs (shapes, dtypes, sizes, weights), FLOPs and bytes, then its block; for a block:
 // its ops, knobs, tile and grid, SRAM footprint, DRAM traffic, recompute and predicted /
 // measured time. The block's mp is edited here through the schedule table's model, so the edit
@@ -27,15 +27,16 @@ class InspectorView;
 namespace strata::gui {
 
 class ScheduleDocument;
+class Selection;
 
 class InspectorDock : public QDockWidget {
     Q_OBJECT
 
   public:
-    InspectorDock(views::graph::GraphView* graph, views::schedule::ScheduleTableModel* model,
+    InspectorDock(Selection* selection, views::schedule::ScheduleTableModel* model,
                   ScheduleDocument* document, QWidget* parent = nullptr);
 
-    // Shows `op` (and its block); the graph's selection calls these too.
+    // Shows `op` (and its block); the selection calls these too.
     void showOp(ir::OpId op);
     void showBlock(int block);
     void showNothing();
@@ -51,7 +52,7 @@ class InspectorDock : public QDockWidget {
     void refresh();
     void requestMp();
 
-    views::graph::GraphView* m_graph;
+    Selection* m_selection;
     views::schedule::ScheduleTableModel* m_model;
     ScheduleDocument* m_document;
     views::inspector::InspectorView* m_view = nullptr;

@@ -15,6 +15,11 @@ QString targetLabel(const QString& target) {
     return target.endsWith(QLatin1String(".json")) ? QFileInfo(target).completeBaseName() : target;
 }
 
+// The document revision `run` is of; 0 for a search candidate's.
+std::uint64_t numberOf(const EmulationRun& run) {
+    return run.revision ? run.revision->number : 0;
+}
+
 } // namespace
 
 QString runTotalText(const trace::Trace& trace) {
@@ -43,11 +48,11 @@ int RunList::pin(std::shared_ptr<const EmulationRun> run, const QString& strateg
                  const QString& shortName) {
     RunEntry e;
     e.kind = RunEntry::Kind::Pinned;
-    e.revision = run->revision;
+    e.revision = numberOf(*run);
     e.name = tr("Pinned: rev %1 \u00b7 %2 \u00b7 %3 \u00b7 %4")
-                 .arg(run->revision)
+                 .arg(e.revision)
                  .arg(targetLabel(run->targetName), strategy, runTotalText(run->trace));
-    e.shortName = shortName.isEmpty() ? tr("pinned rev %1").arg(run->revision) : shortName;
+    e.shortName = shortName.isEmpty() ? tr("pinned rev %1").arg(e.revision) : shortName;
     // Shares the run's trace: the alias keeps the run alive.
     e.trace = std::shared_ptr<const trace::Trace>(run, &run->trace);
     return append({std::move(e)});
@@ -58,19 +63,19 @@ int RunList::addHostRun(std::shared_ptr<const MeasuredRun> run) {
     const std::shared_ptr<const EmulationRun>& emulation = run->emulation;
     RunEntry predicted;
     predicted.kind = RunEntry::Kind::HostPrediction;
-    predicted.revision = emulation->revision;
+    predicted.revision = numberOf(*emulation);
     predicted.name = tr("Run on host #%1: predicted \u00b7 rev %2 \u00b7 %3")
                          .arg(number)
-                         .arg(emulation->revision)
+                         .arg(predicted.revision)
                          .arg(runTotalText(emulation->trace));
     predicted.shortName = tr("predicted #%1").arg(number);
     predicted.trace = std::shared_ptr<const trace::Trace>(emulation, &emulation->trace);
     RunEntry measured;
     measured.kind = RunEntry::Kind::HostMeasurement;
-    measured.revision = emulation->revision;
+    measured.revision = numberOf(*emulation);
     measured.name = tr("Run on host #%1: measured \u00b7 rev %2 \u00b7 %3")
                         .arg(number)
-                        .arg(emulation->revision)
+                        .arg(predicted.revision)
                         .arg(runTotalText(run->measured));
     measured.shortName = tr("measured #%1").arg(number);
     measured.trace = std::shared_ptr<const trace::Trace>(run, &run->measured);

@@ -1,17 +1,16 @@
 #pragma once
-// Strata's main window: central tabs (the graph, laid out in the background by GraphTab; the
-// compiled program's listing and its compiler passes, compiled in the background by the
-// CompileController; the ops: model summary and op table side by side), the schedule table
-// and the diagnostics in docks, the target and strategy selectors and Compile in a toolbar. Imports
-// run in the background through ModelLoader, schedules through the ScheduleDocument, edits through
-// the ScheduleEditor. Selecting an op in the graph selects its row in the op table and its block's
-// row in the schedule table and highlights its instructions in the listing, and back
-// (ProgramLinker). The Inspector dock shows the selected op or block (InspectorDock); the title
-// names the project and marks unsaved edits, and closing with them asks (UnsavedChanges).
+// Strata's main window, the app's composition root: it makes the tabs (shell/MainTabs), the
+// docks (shell/MainDocks: schedule table, Diagnostics, Inspector), the schedule document with
+// its one Selection, the controllers and the menus (shell/MainMenus), and wires what flows
+// between them. Every activity (compile, emulate, run, export, calibrate, projects, layout,
+// traces, transfers, compare, search) reports busy state, status and diagnostics through one
+// ActivityBoard. Imports run in the background through ModelLoader; the title names the
+// project and marks unsaved edits, and closing with them asks (UnsavedChanges).
 
-#include "base/Diagnostic.h"
 #include "ir/Graph.h"
 #include "model/ImportOptions.h"
+#include "shell/MainDocks.h"
+#include "shell/MainTabs.h"
 #include "views/graph/BlockBadge.h"
 
 #include <QMainWindow>
@@ -19,54 +18,28 @@
 #include <memory>
 
 class QAction;
-class QDockWidget;
 class QLabel;
-class QLineEdit;
-class QMenu;
-class QProgressBar;
-class QSortFilterProxyModel;
-class QSplitter;
-class QStackedWidget;
-class QTabWidget;
-
-namespace strata::views::schedule {
-class ScheduleTableModel;
-class ScheduleTableView;
-} // namespace strata::views::schedule
-namespace strata::views::program {
-class ProgramView;
-}
-namespace strata::views::pipeline {
-class PipelineView;
-}
 
 namespace strata::gui {
 
+class ActivityBoard;
+class CalibrationController;
 class CompileController;
 class EmulateController;
 class ExportController;
 class HeatOverlay;
-class MeasureController;
-class ProjectController;
-class TimelineTab;
-class CompareTab;
-class RunList;
-class TransfersTab;
-class CalibrationController;
 class HostCalibrationController;
-class DiagnosticsPanel;
-class GraphTab;
-class OpsTab;
-class ProgramLinker;
+class MeasureController;
 class ModelLoader;
+class ProjectController;
+class RecentFiles;
+class RunList;
 class ScheduleDocument;
 class ScheduleEditor;
 class ScheduleToolBar;
 class SearchDialog;
-class InspectorDock;
-class RecentFiles;
+class Selection;
 class UnsavedChanges;
-class WelcomePage;
 struct LoadResult;
 
 class MainWindow : public QMainWindow {
@@ -85,35 +58,38 @@ class MainWindow : public QMainWindow {
 
     bool isLoading() const;
     ModelLoader* modelLoader() const { return m_loader; }
-    // Any background job runs (loading, checking, laying out, compiling…): the JobRunner's state.
+    // Any background job runs (loading, checking, laying out, compiling…) or an activity is busy.
     bool isBusy() const;
     QString currentFile() const { return m_currentFile; }
 
     // Draws the schedule's fusion blocks on the graph: one block per op (-1 for none; empty:
     // no blocks) with their badges. Lays the graph out again in the background.
     void setPartition(std::vector<int> blockOfOp, std::vector<views::graph::BlockBadge> badges);
-    GraphTab* graphTab() const { return m_graphTab; }
     bool isLayingOut() const;
+
     ScheduleDocument* scheduleDocument() const { return m_document; }
     ScheduleEditor* scheduleEditor() const { return m_editor; }
-    views::schedule::ScheduleTableModel* scheduleModel() const { return m_scheduleModel; }
-    views::schedule::ScheduleTableView* scheduleTable() const { return m_scheduleTable; }
-    DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
+    Selection* selection() const { return m_selection; }
+    ActivityBoard* activityBoard() const { return m_board; }
+    views::schedule::ScheduleTableModel* scheduleModel() const { return m_docks.scheduleModel; }
+    views::schedule::ScheduleTableView* scheduleTable() const { return m_docks.scheduleTable; }
+    DiagnosticsPanel* diagnosticsPanel() const { return m_docks.diagnostics; }
+    InspectorDock* inspectorDock() const { return m_docks.inspector; }
     CompileController* compileController() const { return m_compile; }
     EmulateController* emulateController() const { return m_emulate; }
     MeasureController* measureController() const { return m_measure; }
     ExportController* exportController() const { return m_export; }
     ProjectController* projectController() const { return m_project; }
-    TimelineTab* timelineTab() const { return m_timelineTab; }
-    CompareTab* compareTab() const { return m_compareTab; }
-    SearchDialog* searchDialog() const { return m_searchDialog; }
-    TransfersTab* transfersTab() const { return m_transfersTab; }
     CalibrationController* calibrationController() const { return m_calibration; }
     HostCalibrationController* hostCalibration() const { return m_hostCalibration; }
-    InspectorDock* inspectorDock() const { return m_inspector; }
+    SearchDialog* searchDialog() const { return m_searchDialog; }
     UnsavedChanges* unsavedChanges() const { return m_unsaved; }
-    views::program::ProgramView* programView() const { return m_programView; }
-    views::pipeline::PipelineView* pipelineView() const { return m_pipelineView; }
+    GraphTab* graphTab() const { return m_tabs.graph; }
+    TimelineTab* timelineTab() const { return m_tabs.timeline; }
+    CompareTab* compareTab() const { return m_tabs.compare; }
+    TransfersTab* transfersTab() const { return m_tabs.transfers; }
+    views::program::ProgramView* programView() const { return m_tabs.program; }
+    views::pipeline::PipelineView* pipelineView() const { return m_tabs.pipeline; }
 
     // Central tabs by name, for --tab: "graph", "program", "pipeline", "ops", "timeline",
     // "transfers", "compare".
@@ -134,85 +110,45 @@ class MainWindow : public QMainWindow {
     void closeEvent(QCloseEvent* event) override;
 
   private:
-    void createActions();
-    void createMenus();
-    void createDiagnosticsDock();
-    void createScheduleDock();
-    void createStatusBar();
-    void connectSchedule();
-    void connectCompile();
-    void connectEmulate();
-    void connectMeasure();
-    void connectProject();
-    void connectTimeline();
-    void connectCompare();
-    void connectTransfers();
+    void createControllers();
+    void connectDocument();
+    void connectRuns();
+    void connectActivities();
+    void connectSelection();
 
     void showOpenDialog();
-    void showAbout();
     void onLoadStarted(const QString& path);
     void onLoadFinished(const LoadResult& result);
-    void showDiagnostics(const LoadResult& result);
     void onScheduleSnapshot();
-    // Shows `text` in the status bar, elided to its room with the whole text as tooltip.
-    void showStatus(const QString& text, int timeoutMs);
     void onEditRefused(const QString& reason, const std::vector<Diagnostic>& diagnostics);
-    void showOpByName(const QString& name);
-    void showDiagnosticsDock();
-    void updateBusy();
 
     ModelLoader* m_loader = nullptr;
     model::ImportOptions m_importOptions;
     QString m_currentFile;
     std::shared_ptr<const ir::Graph> m_graph;
 
-    QStackedWidget* m_stack = nullptr;
-    QTabWidget* m_tabs = nullptr;
-    GraphTab* m_graphTab = nullptr;
-    OpsTab* m_opsTab = nullptr;
-    WelcomePage* m_placeholder = nullptr;
-    DiagnosticsPanel* m_diagnostics = nullptr;
-    QDockWidget* m_diagnosticsDock = nullptr;
-    QProgressBar* m_busy = nullptr;
+    MainTabs m_tabs;
+    MainDocks m_docks;
+    ActivityBoard* m_board = nullptr;
     QLabel* m_totals = nullptr;
     QLabel* m_scheduleTotals = nullptr;
+    RecentFiles* m_recent = nullptr;
 
     ScheduleDocument* m_document = nullptr;
+    Selection* m_selection = nullptr;
     ScheduleEditor* m_editor = nullptr;
     ScheduleToolBar* m_scheduleBar = nullptr;
-    views::program::ProgramView* m_programView = nullptr;
-    views::pipeline::PipelineView* m_pipelineView = nullptr;
     CompileController* m_compile = nullptr;
     EmulateController* m_emulate = nullptr;
     HeatOverlay* m_heat = nullptr;
     MeasureController* m_measure = nullptr;
     ExportController* m_export = nullptr;
     ProjectController* m_project = nullptr;
-    TimelineTab* m_timelineTab = nullptr;
-    CompareTab* m_compareTab = nullptr;
     RunList* m_runs = nullptr;
     SearchDialog* m_searchDialog = nullptr;
-    TransfersTab* m_transfersTab = nullptr;
     CalibrationController* m_calibration = nullptr;
     HostCalibrationController* m_hostCalibration = nullptr;
-    QMenu* m_buildMenu = nullptr;
-    ProgramLinker* m_linker = nullptr;
-    views::schedule::ScheduleTableModel* m_scheduleModel = nullptr;
-    QSortFilterProxyModel* m_scheduleProxy = nullptr;
-    views::schedule::ScheduleTableView* m_scheduleTable = nullptr;
-    QDockWidget* m_scheduleDock = nullptr;
-    std::shared_ptr<const ir::Graph> m_fittedFor; // the graph the schedule columns were fitted to
-
-    QAction* m_openAction = nullptr;
-    QAction* m_quitAction = nullptr;
-    QAction* m_aboutAction = nullptr;
-    QMenu* m_fileMenu = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    RecentFiles* m_recent = nullptr;
-    InspectorDock* m_inspector = nullptr;
     UnsavedChanges* m_unsaved = nullptr;
-    QMenu* m_editMenu = nullptr;
-    QMenu* m_viewMenu = nullptr;
 };
 
 } // namespace strata::gui

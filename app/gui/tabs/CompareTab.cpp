@@ -2,6 +2,7 @@
 
 #include "controllers/EmulateController.h"
 #include "document/ScheduleDocument.h"
+#include "jobs/Activity.h"
 #include "runs/RunList.h"
 #include "schedule/Strategies.h"
 #include "trace/AccuracyReport.h"
@@ -46,6 +47,7 @@ std::shared_ptr<const trace::Trace> withIdsAbove(const trace::Trace& a, const tr
 CompareTab::CompareTab(RunList* runs, ScheduleDocument* document, EmulateController* emulate,
                        QWidget* parent)
     : QWidget(parent), m_runs(runs), m_document(document), m_emulate(emulate) {
+    m_activity = new Activity(QStringLiteral("compare"), this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_view = new views::compare::CompareView;
@@ -68,8 +70,8 @@ CompareTab::CompareTab(RunList* runs, ScheduleDocument* document, EmulateControl
     connect(m_runs, &RunList::added, this, &CompareTab::onAdded);
     connect(m_runs, &RunList::importFailed, this,
             [this](const QString& path, const std::vector<Diagnostic>& diagnostics) {
-                emit diagnosticsReported(diagnostics);
-                emit statusMessage(
+                m_activity->report(diagnostics);
+                m_activity->showStatus(
                     tr("Could not import %1: %2")
                         .arg(path, diagnostics.empty()
                                        ? tr("unknown error")
@@ -82,12 +84,14 @@ CompareTab::CompareTab(RunList* runs, ScheduleDocument* document, EmulateControl
 bool CompareTab::pinCurrent() {
     const std::shared_ptr<const EmulationRun>& run = m_emulate->last();
     if (!run || !m_emulate->isCurrent()) {
-        emit statusMessage(tr("No prediction of this schedule to pin yet (Emulate, F5)"), 5000);
+        m_activity->showStatus(tr("No prediction of this schedule to pin yet (Emulate, F5)"), 5000);
         return false;
     }
     const std::string_view strategy = schedule::strategyName(m_document->strategy());
     m_runs->pin(run, QString::fromUtf8(strategy.data(), static_cast<qsizetype>(strategy.size())));
-    emit statusMessage(tr("Pinned the prediction of revision %1").arg(run->revision), 4000);
+    m_activity->showStatus(
+        tr("Pinned the prediction of revision %1").arg(run->revision ? run->revision->number : 0),
+        4000);
     return true;
 }
 
@@ -103,7 +107,7 @@ void CompareTab::pinSearch(std::shared_ptr<const EmulationRun> start,
     // Each pin selects the newest against the one before (onAdded): after both, start vs result.
     m_runs->pin(std::move(start), tr("search start"), tr("search start"));
     m_runs->pin(std::move(best), tr("search result"), tr("search result"));
-    emit statusMessage(tr("Pinned the search's start and result in the Compare tab"), 5000);
+    m_activity->showStatus(tr("Pinned the search's start and result in the Compare tab"), 5000);
 }
 
 void CompareTab::showImportDialog() {

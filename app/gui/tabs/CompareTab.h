@@ -22,6 +22,7 @@ class CompareView;
 
 namespace strata::gui {
 
+class Activity;
 class EmulateController;
 class RunList;
 class ScheduleDocument;
@@ -44,6 +45,9 @@ class CompareTab : public QWidget {
     // Compares entries `a` and `b` of the run list.
     void compare(int a, int b);
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   public slots:
     void addHostRun(std::shared_ptr<const strata::gui::MeasuredRun> run);
     // Pins a search's start and result (SearchDialog::searchTimed): A = start, B = result.
@@ -51,8 +55,6 @@ class CompareTab : public QWidget {
                    std::shared_ptr<const strata::gui::EmulationRun> best);
 
   signals:
-    void statusMessage(const QString& text, int timeoutMs);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics);
 
   private:
     void showImportDialog();
@@ -65,6 +67,7 @@ class CompareTab : public QWidget {
     views::compare::CompareView* m_view = nullptr;
     QAction* m_pin = nullptr;
     QAction* m_import = nullptr;
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

@@ -1,5 +1,6 @@
 #include "tabs/GraphTab.h"
 
+#include "jobs/Activity.h"
 #include "views/graph/GraphView.h"
 
 #include <QVBoxLayout>
@@ -8,6 +9,7 @@
 namespace strata::gui {
 
 GraphTab::GraphTab(QWidget* parent) : QWidget(parent) {
+    m_activity = new Activity(QStringLiteral("layout"), this);
     m_runner = new LayoutRunner(this);
     m_view = new views::graph::GraphView;
     m_view->setObjectName(QStringLiteral("graphView"));
@@ -25,7 +27,7 @@ GraphTab::GraphTab(QWidget* parent) : QWidget(parent) {
     connect(m_view, &views::graph::GraphView::expandBlockRequested, this, &GraphTab::expandBlock);
     // Why Fit stopped at a readable zoom, why a block refuses a dragged op.
     connect(m_view, &views::graph::GraphView::statusMessage, this,
-            [this](const QString& text) { emit statusMessage(text, 10000); });
+            [this](const QString& text) { m_activity->showStatus(text, 10000); });
     connect(m_view, &views::graph::GraphView::collapseBlockRequested, this,
             &GraphTab::collapseBlock);
 }
@@ -67,10 +69,10 @@ void GraphTab::setPartition(std::vector<int> blockOfOp,
     layout::LayoutInput input;
     input.blockOfOp = std::move(blockOfOp);
     if (auto problems = layout::validateInput(*m_graph, input); !problems.empty()) {
-        emit diagnosticsReported(problems);
-        emit statusMessage(tr("The partition does not fit the graph: %1")
-                               .arg(QString::fromStdString(problems.front().message)),
-                           0);
+        m_activity->report(problems);
+        m_activity->showStatus(tr("The partition does not fit the graph: %1")
+                                   .arg(QString::fromStdString(problems.front().message)),
+                               0);
         return;
     }
     if (input.blockOfOp == m_partition.blockOfOp && (isLayingOut() || m_view->isShowingGraph())) {
@@ -137,7 +139,7 @@ void GraphTab::onLayoutFinished(const LayoutOutcome& outcome) {
     if (outcome.graph != m_graph)
         return;
     if (!outcome.diagnostics.empty())
-        emit diagnosticsReported(outcome.diagnostics);
+        m_activity->report(outcome.diagnostics);
     if (outcome.ok()) {
         m_shown = outcome.input;
         m_view->showGraphLayout(m_graph, outcome.layout, outcome.input, m_keepView);
@@ -145,11 +147,11 @@ void GraphTab::onLayoutFinished(const LayoutOutcome& outcome) {
         if (m_focusBlock >= 0)
             m_view->centreOnBlock(m_focusBlock);
         m_focusBlock = -1;
-        emit statusMessage(tr("Graph laid out in %1 ms: %2 nodes%3")
-                               .arg(outcome.elapsedMs)
-                               .arg(outcome.layout->nodes.size())
-                               .arg(outcome.overview ? tr(" (overview)") : QString()),
-                           10000);
+        m_activity->showStatus(tr("Graph laid out in %1 ms: %2 nodes%3")
+                                   .arg(outcome.elapsedMs)
+                                   .arg(outcome.layout->nodes.size())
+                                   .arg(outcome.overview ? tr(" (overview)") : QString()),
+                               10000);
     } else {
         m_focusBlock = -1;
         QString reason = tr("unknown error");
@@ -160,10 +162,10 @@ void GraphTab::onLayoutFinished(const LayoutOutcome& outcome) {
             }
         if (m_view->isShowingGraph()) {
             m_view->setBusy({});
-            emit statusMessage(tr("Could not lay out the graph: %1").arg(reason), 15000);
+            m_activity->showStatus(tr("Could not lay out the graph: %1").arg(reason), 15000);
         } else {
             m_view->showMessage(tr("Could not lay out the graph.\n%1").arg(reason));
-            emit statusMessage(tr("Could not lay out the graph: %1").arg(reason), 15000);
+            m_activity->showStatus(tr("Could not lay out the graph: %1").arg(reason), 15000);
         }
     }
     emit layoutFinished(outcome.ok());

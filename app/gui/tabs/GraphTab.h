@@ -18,6 +18,7 @@ class GraphView;
 
 namespace strata::gui {
 
+class Activity;
 class GraphTab : public QWidget {
     Q_OBJECT
 
@@ -47,12 +48,12 @@ class GraphTab : public QWidget {
     // What the shown layout was computed for.
     const layout::LayoutInput& shownInput() const { return m_shown; }
 
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
+
   signals:
     // After every layout attempt of the current graph.
     void layoutFinished(bool ok);
-    // What the layout has to say (fallbacks, Graphviz warnings, failures), for the log.
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics);
-    void statusMessage(const QString& text, int timeoutMs);
 
   private:
     // Lays out `input`; keeps the current drawing (with a busy note) when `keepShown`.
@@ -67,6 +68,7 @@ class GraphTab : public QWidget {
     std::vector<views::graph::BlockBadge> m_badges;
     int m_focusBlock = -1;   // centre on it after an expand
     bool m_keepView = false; // the next layout replaces one of the same graph: keep the view
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

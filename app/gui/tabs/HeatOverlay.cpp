@@ -46,7 +46,7 @@ HeatOverlay::HeatOverlay(views::graph::GraphView* view, ScheduleDocument* docume
     connect(m_view, &views::graph::GraphView::heatModeChanged, this, &HeatOverlay::refresh);
     connect(m_emulation, &EmulateController::predictionsShown, this, &HeatOverlay::refresh);
     connect(m_document, &ScheduleDocument::snapshotChanged, this, &HeatOverlay::refresh);
-    connect(m_document, &ScheduleDocument::scheduleChanged, this, &HeatOverlay::refresh);
+    connect(m_document, &ScheduleDocument::revisionChanged, this, &HeatOverlay::refresh);
 }
 
 void HeatOverlay::setMeasureController(MeasureController* measure) {

@@ -1,5 +1,6 @@
 #include "tabs/OpsTab.h"
 
+#include "document/Selection.h"
 #include "views/ModelSummaryWidget.h"
 #include "views/OpTableModel.h"
 #include "views/OpTableView.h"
@@ -83,28 +84,29 @@ void OpsTab::setGraph(const std::shared_ptr<const ir::Graph>& graph, const QStri
     m_table->fitColumns();
 }
 
+void OpsTab::setSelection(Selection* selection) {
+    connect(this, &OpsTab::opActivated, selection,
+            [selection](ir::OpId op) { selection->selectOps({op}, Selection::Origin::Ops); });
+    connect(selection, &Selection::changed, this, [this, selection](Selection::Origin origin) {
+        if (const auto op = selection->singleOp(); op && origin != Selection::Origin::Ops)
+            selectOp(*op);
+    });
+}
+
 void OpsTab::selectOp(ir::OpId op) {
-    if (m_syncing)
-        return;
     const QModelIndex index = m_proxy->mapFromSource(m_model->index(static_cast<int>(op.index), 0));
     if (!index.isValid())
         return; // filtered out of the table
-    m_syncing = true;
     m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
                                                           QItemSelectionModel::Rows);
     m_table->scrollTo(index);
-    m_syncing = false;
 }
 
 void OpsTab::onCurrentChanged() {
-    if (m_syncing)
-        return;
     const QModelIndex index = m_proxy->mapToSource(m_table->currentIndex());
     if (!index.isValid())
         return;
-    m_syncing = true;
     emit opActivated(ir::OpId(static_cast<std::uint32_t>(index.row())));
-    m_syncing = false;
 }
 
 void OpsTab::updateFilterCount() {

@@ -20,6 +20,8 @@ class OpTableView;
 
 namespace strata::gui {
 
+class Selection;
+
 class OpsTab : public QSplitter {
     Q_OBJECT
 
@@ -29,12 +31,15 @@ class OpsTab : public QSplitter {
     // Shows `graph`, imported from `path`.
     void setGraph(const std::shared_ptr<const ir::Graph>& graph, const QString& path);
 
+    // The current row is the selection's op, and a row made current selects its op.
+    void setSelection(Selection* selection);
+
   public slots:
-    // Makes `op` the current row (unless the filter hides it), without echoing opActivated().
+    // Makes `op` the current row (unless the filter hides it).
     void selectOp(strata::ir::OpId op);
 
   signals:
-    // The user made `op` the current row.
+    // `op` became the current row.
     void opActivated(strata::ir::OpId op);
 
   private:
@@ -48,7 +53,6 @@ class OpsTab : public QSplitter {
     views::OpTableView* m_table = nullptr;
     QLineEdit* m_filter = nullptr;
     QLabel* m_filterCount = nullptr;
-    bool m_syncing = false; // table <-> graph, so neither echoes the other
 };
 
 } // namespace strata::gui

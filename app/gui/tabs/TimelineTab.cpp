@@ -1,9 +1,9 @@
 #include "tabs/TimelineTab.h"
 
+#include "document/Selection.h"
+#include "jobs/Activity.h"
+#include "tabs/RevisionBanner.h"
 #include "trace/TraceJson.h"
-#include "views/graph/GraphView.h"
-#include "views/program/ProgramListingModel.h"
-#include "views/program/ProgramView.h"
 #include "views/timeline/TimelineView.h"
 
 #include <QAction>
@@ -47,6 +47,7 @@ LoadOutcome loadFiles(const QStringList& paths) {
 } // namespace
 
 TimelineTab::TimelineTab(QWidget* parent) : QWidget(parent) {
+    m_activity = new Activity(QStringLiteral("traces"), this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_view = new views::timeline::TimelineView;
@@ -56,33 +57,20 @@ TimelineTab::TimelineTab(QWidget* parent) : QWidget(parent) {
         tr("Open an emulated or measured trace (Strata / Chrome trace JSON)"));
     connect(m_openTrace, &QAction::triggered, this, &TimelineTab::showOpenDialog);
     m_view->setOpenAction(m_openTrace);
-    connect(
-        m_view, &views::timeline::TimelineView::eventSelected, this, [this](int trace, quint32 id) {
-            // The emulated run, when there is one, is the first trace shown.
-            const bool emulated = trace == 0 && m_emulation && !m_emulation->trace.events.empty();
-            emit instructionClicked(id, emulated);
-        });
+    connect(m_view, &views::timeline::TimelineView::eventSelected, this,
+            [this](int trace, quint32 id) {
+                // The emulated run, when there is one, is the first trace shown.
+                const bool emulated = trace == 0 && m_shownEmulation;
+                emit instructionClicked(id, emulated);
+            });
 }
 
-void TimelineTab::linkSelection(views::graph::GraphView* graph,
-                                views::program::ProgramView* program) {
-    connect(this, &TimelineTab::instructionClicked, this,
-            [this, graph, program](quint32 id, bool emulated) {
-                const auto* listing = program->model();
-                const int row = listing->rowOfInstruction(id);
-                if (!emulated || !m_emulation || !m_emulation->program ||
-                    id >= m_emulation->program->instructions.size()) {
-                    if (row >= 0)
-                        program->selectInstruction(id);
-                    return;
-                }
-                const ir::OpId op = m_emulation->program->instructions[id].from.op;
-                if (op.valid())
-                    graph->selectOp(op);
-                // The listing may be of another compile: only the same op's instruction is this
-                // one.
-                if (row >= 0 && listing->instructionAt(row).from.op == op)
-                    program->selectInstruction(id);
+void TimelineTab::setSelection(Selection* selection) {
+    connect(this, &TimelineTab::instructionClicked, selection,
+            [this, selection](quint32 id, bool emulated) {
+                const compiler::Program* program =
+                    emulated && m_shownEmulation ? m_shownEmulation->program.get() : nullptr;
+                selection->selectInstructions({id}, program, Selection::Origin::Timeline);
             });
 }
 
@@ -94,14 +82,15 @@ void TimelineTab::showOpenDialog() {
 }
 
 void TimelineTab::openTraceFiles(const QStringList& paths) {
-    emit statusMessage(tr("Loading %n trace(s)\u2026", nullptr, static_cast<int>(paths.size())), 0);
+    m_activity->showStatus(tr("Loading %n trace(s)\u2026", nullptr, static_cast<int>(paths.size())),
+                           0);
     // A newer request supersedes this one.
     auto load = [paths](const Proceed&) { return loadFiles(paths); };
     m_loads.start<LoadOutcome>(std::move(load), [this](LoadOutcome outcome) {
         m_files.clear();
         for (std::size_t i = 0; i < outcome.traces.size(); ++i)
             m_files.push_back({outcome.traces[i], outcome.names[i]});
-        emit diagnosticsReported(outcome.diagnostics);
+        m_activity->report(outcome.diagnostics);
         showTraces();
         if (!outcome.ok && m_files.empty() && !m_emulation) {
             QString text = tr("The trace could not be loaded:");
@@ -110,20 +99,40 @@ void TimelineTab::openTraceFiles(const QStringList& paths) {
                     text += QStringLiteral("\n") + QString::fromStdString(d.toString());
             m_view->showMessage(text);
         }
-        emit statusMessage(outcome.ok ? tr("Trace loaded") : tr("Some traces could not be loaded"),
-                           4000);
+        m_activity->showStatus(
+            outcome.ok ? tr("Trace loaded") : tr("Some traces could not be loaded"), 4000);
         emit tracesLoaded(outcome.ok);
     });
 }
 
+void TimelineTab::setDocument(ScheduleDocument* document) {
+    m_banner = new RevisionBanner(document, this);
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, m_banner);
+    updateBanner();
+}
+
 void TimelineTab::setEmulation(std::shared_ptr<const EmulationRun> run) {
     m_emulation = std::move(run);
+    updateBanner();
     showTraces();
 }
 
 void TimelineTab::setMeasurement(std::shared_ptr<const MeasuredRun> run) {
     m_measurement = std::move(run);
+    updateBanner();
     showTraces();
+}
+
+void TimelineTab::updateBanner() {
+    if (!m_banner)
+        return;
+    // A run on host is shown with its own prediction (rebuild): the banner follows the run.
+    if (m_measurement)
+        m_banner->setShown(m_measurement->emulation->revision, tr("The run on host shown"),
+                           tr("Run on Host (Ctrl+R) to measure the current one."));
+    else
+        m_banner->setShown(m_emulation ? m_emulation->revision : nullptr,
+                           tr("The prediction shown"), tr("Emulate (F5) to predict it again."));
 }
 
 views::timeline::TimelineView* TimelineTab::view() {
@@ -151,9 +160,12 @@ void TimelineTab::rebuild() {
     std::vector<std::shared_ptr<const trace::Trace>> traces;
     std::vector<std::string> names;
     std::shared_ptr<const EmulationRun> emulation = m_emulation;
-    if (m_measurement && (!emulation || emulation->revision != m_measurement->emulation->revision))
+    if (m_measurement &&
+        (!emulation || !isCurrent(emulation->revision, m_measurement->emulation->revision)))
         emulation = m_measurement->emulation; // pair the run with its own prediction
+    m_shownEmulation.reset();
     if (emulation && !emulation->trace.events.empty()) {
+        m_shownEmulation = emulation;
         // Shares the run's trace without copying it: the alias keeps the run alive.
         traces.emplace_back(emulation, &emulation->trace);
         names.push_back(

@@ -30,6 +30,11 @@ class ProgramView;
 
 namespace strata::gui {
 
+class Activity;
+class RevisionBanner;
+class Selection;
+class ScheduleDocument;
+
 class TimelineTab : public QWidget {
     Q_OBJECT
 
@@ -39,17 +44,21 @@ class TimelineTab : public QWidget {
     // The view, brought up to date first: while the tab is hidden, new runs only mark it
     // stale, so predicting after every edit does not rebuild a timeline nobody looks at.
     views::timeline::TimelineView* view();
+    // The document whose current revision the banner over the tab compares the runs' with.
+    void setDocument(ScheduleDocument* document);
     QAction* openTraceAction() const { return m_openTrace; }
     bool isLoading() const { return m_loads.isRunning(); }
 
-    // A click on an event of the emulated run selects its op in `graph` (the ProgramLinker
-    // then highlights the op's instructions) and its instruction in `program` when the listing
-    // is of the same program; an event of an opened file selects its instruction id.
-    void linkSelection(views::graph::GraphView* graph, views::program::ProgramView* program);
+    // A click on an event selects its instruction in `selection`, with its op when the event is
+    // of the emulated run shown (an event of an opened file: the instruction id only).
+    void setSelection(Selection* selection);
 
     // Loads `paths` in the background, replacing the files shown before; tracesLoaded() tells
     // how it went.
     void openTraceFiles(const QStringList& paths);
+
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
 
   public slots:
     // Shows `run`'s trace beside the opened files (null: none).
@@ -60,8 +69,6 @@ class TimelineTab : public QWidget {
 
   signals:
     void tracesLoaded(bool ok);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics);
-    void statusMessage(const QString& text, int timeoutMs);
     // The user clicked the event of instruction `id`; `emulated`: of the emulated run.
     void instructionClicked(quint32 id, bool emulated);
 
@@ -72,6 +79,7 @@ class TimelineTab : public QWidget {
     void showOpenDialog();
     void showTraces(); // now when visible, else when next shown
     void rebuild();
+    void updateBanner();
 
     struct LoadedFile {
         std::shared_ptr<const trace::Trace> trace;
@@ -79,12 +87,15 @@ class TimelineTab : public QWidget {
     };
 
     views::timeline::TimelineView* m_view = nullptr;
+    RevisionBanner* m_banner = nullptr;
     QAction* m_openTrace = nullptr;
     std::shared_ptr<const EmulationRun> m_emulation;
+    std::shared_ptr<const EmulationRun> m_shownEmulation; // the first trace shown, if any
     std::shared_ptr<const MeasuredRun> m_measurement;
     std::vector<LoadedFile> m_files;
     bool m_stale = false;  // runs changed while hidden
     JobLane m_loads{this}; // trace files read in the background
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

@@ -2,6 +2,9 @@
 
 #include "analysis/MeasuredMicrobench.h"
 #include "document/ScheduleDocument.h"
+#include "document/Selection.h"
+#include "jobs/Activity.h"
+#include "tabs/RevisionBanner.h"
 #include "trace/TraceSummary.h"
 #include "views/graph/GraphView.h"
 #include "views/program/ProgramListingModel.h"
@@ -62,6 +65,7 @@ QString percent(double relative) {
 } // namespace
 
 TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
+    m_activity = new Activity(QStringLiteral("transfers"), this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(4);
@@ -142,14 +146,13 @@ TransfersTab::TransfersTab(QWidget* parent) : QWidget(parent) {
         m_scatter, &views::transfers::DurationScatter::eventsSelected, this,
         [this](const QVector<quint32>& ids) {
             emit eventsSelected(ids);
-            emit statusMessage(
+            m_activity->showStatus(
                 ids.size() == 1
                     ? tr("Transfer %1 selected").arg(ids.front())
                     : tr("%1 transfers selected; the first, %2, is shown in the graph and listing")
                           .arg(ids.size())
                           .arg(ids.front()),
                 5000);
-            emit instructionClicked(ids.front(), true);
         });
     m_scatter->showMessage(tr("Run on Host (Ctrl+R) to compare predicted with measured durations"));
     m_histogram->showMessage(tr("Run on Host (Ctrl+R) to see the prediction error"));
@@ -165,39 +168,48 @@ void TransfersTab::setCalibrateAction(QAction* action) {
     m_calibrate->setVisible(action != nullptr);
 }
 
-void TransfersTab::linkSelection(views::graph::GraphView* graph,
-                                 views::program::ProgramView* program) {
-    connect(this, &TransfersTab::instructionClicked, this,
-            [this, graph, program](quint32 id, bool) {
-                const auto* listing = program->model();
-                const int row = listing->rowOfInstruction(id);
-                const auto& emulation = m_shownEmulation;
-                if (!emulation || !emulation->program ||
-                    id >= emulation->program->instructions.size()) {
-                    if (row >= 0)
-                        program->selectInstruction(id);
-                    return;
-                }
-                const ir::OpId op = emulation->program->instructions[id].from.op;
-                if (op.valid())
-                    graph->selectOp(op);
-                // The listing may be of another compile: only the same op's instruction is this
-                // one.
-                if (row >= 0 && listing->instructionAt(row).from.op == op)
-                    program->selectInstruction(id);
+void TransfersTab::setSelection(Selection* selection) {
+    connect(this, &TransfersTab::eventsSelected, selection,
+            [this, selection](const QVector<quint32>& ids) {
+                // The first is made current in the listing (Selection's followers).
+                const compiler::Program* program =
+                    m_shownEmulation ? m_shownEmulation->program.get() : nullptr;
+                selection->selectInstructions({ids.begin(), ids.end()}, program,
+                                              Selection::Origin::Transfers);
             });
-    connect(m_blocks, &views::transfers::BlockErrorBars::blockClicked, graph,
-            &views::graph::GraphView::selectBlock);
+    connect(
+        m_blocks, &views::transfers::BlockErrorBars::blockClicked, selection,
+        [selection](int block) { selection->selectBlocks({block}, Selection::Origin::Transfers); });
+}
+
+void TransfersTab::setDocument(ScheduleDocument* document) {
+    m_document = document;
+    m_banner = new RevisionBanner(document, this);
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, m_banner);
+    updateBanner();
 }
 
 void TransfersTab::setEmulation(std::shared_ptr<const EmulationRun> run) {
     m_emulation = std::move(run);
+    updateBanner();
     analyseWhenShown();
 }
 
 void TransfersTab::setMeasurement(std::shared_ptr<const MeasuredRun> run) {
     m_measurement = std::move(run);
+    updateBanner();
     analyseWhenShown();
+}
+
+void TransfersTab::updateBanner() {
+    if (!m_banner)
+        return;
+    // The errors need a run on host: the banner follows the last one while there is one.
+    if (m_measurement)
+        m_banner->setShown(m_measurement->emulation->revision, tr("The last run on host"),
+                           tr("Run on Host (Ctrl+R) to measure the current one."));
+    else
+        m_banner->setShown(m_emulation ? m_emulation->revision : nullptr, tr("The prediction"));
 }
 
 // Predicting after every edit must not analyse and replot a tab nobody looks at.
@@ -220,13 +232,14 @@ void TransfersTab::analyse() {
     std::shared_ptr<const EmulationRun> emulation = m_emulation;
     std::shared_ptr<const MeasuredRun> measurement;
     if (m_measurement &&
-        (!emulation || emulation->revision == m_measurement->emulation->revision)) {
+        (!emulation || isCurrent(emulation->revision, m_measurement->emulation->revision))) {
         emulation = m_measurement->emulation; // the run with its own prediction
         measurement = m_measurement;
     }
     if (!emulation)
         return;
     m_analysing = true;
+    m_activity->setBusy(isBusy());
     emit busyChanged();
     m_analysisJobs.start<std::shared_ptr<const TransferAnalysis>>(
         [emulation, measurement,
@@ -245,6 +258,7 @@ void TransfersTab::analyse() {
             m_shownMeasured = measurement != nullptr;
             m_analysis = std::move(result);
             show(*m_analysis);
+            m_activity->setBusy(isBusy());
             emit busyChanged();
             emit analysed();
         });
@@ -390,10 +404,10 @@ void TransfersTab::runMicrobench() {
     showThroughput();
     const emulator::MicrobenchSpec spec = microbenchSpec(*target);
     const bool measure = target->name == "host";
-    emit statusMessage(measure ? tr("Running the microbenchmark on this computer\u2026")
-                               : tr("Emulating the microbenchmark on %1\u2026")
-                                     .arg(QString::fromStdString(target->name)),
-                       0);
+    m_activity->showStatus(measure ? tr("Running the microbenchmark on this computer\u2026")
+                                   : tr("Emulating the microbenchmark on %1\u2026")
+                                         .arg(QString::fromStdString(target->name)),
+                           0);
     m_microbenchJobs.start<MicrobenchOutcome>(
         [target, spec, measure](const Proceed& proceed) {
             MicrobenchOutcome out;
@@ -417,16 +431,16 @@ void TransfersTab::runMicrobench() {
         [this](MicrobenchOutcome outcome) {
             const bool ok = outcome.predicted.has_value() && outcome.diagnostics.empty();
             if (!outcome.diagnostics.empty())
-                emit diagnosticsReported(outcome.diagnostics, tr("The microbenchmark failed"));
+                m_activity->report(outcome.diagnostics, tr("The microbenchmark failed"));
             m_microbench = std::move(outcome);
             setMicrobenchRunning(false);
             showThroughput();
-            emit statusMessage(ok ? tr("Microbenchmark done") : tr("The microbenchmark failed"),
-                               4000);
+            m_activity->showStatus(ok ? tr("Microbenchmark done") : tr("The microbenchmark failed"),
+                                   4000);
             emit microbenchFinished(ok);
         },
         [this](const QString& stage) {
-            emit statusMessage(tr("Microbenchmark: %1\u2026").arg(stage), 0);
+            m_activity->showStatus(tr("Microbenchmark: %1\u2026").arg(stage), 0);
         });
 }
 
@@ -436,13 +450,14 @@ void TransfersTab::cancelMicrobench() {
     m_microbenchJobs.cancel(); // the worker stops at the next size; its result is dropped
     setMicrobenchRunning(false);
     showThroughput();
-    emit statusMessage(tr("Microbenchmark cancelled"), 3000);
+    m_activity->showStatus(tr("Microbenchmark cancelled"), 3000);
 }
 
 void TransfersTab::setMicrobenchRunning(bool running) {
     m_microbenchRunning = running;
     m_runMicrobench->setEnabled(!running);
     m_cancelMicrobench->setEnabled(running);
+    m_activity->setBusy(isBusy());
     emit busyChanged();
 }
 

@@ -45,6 +45,10 @@ class ThroughputPlot;
 
 namespace strata::gui {
 
+class Activity;
+class RevisionBanner;
+class Selection;
+
 class ScheduleDocument;
 
 // What the tab draws of one (prediction, measurement) pair, computed in the background.
@@ -76,8 +80,9 @@ class TransfersTab : public QWidget {
     enum class Source { Model, Microbench };
 
     explicit TransfersTab(QWidget* parent = nullptr);
-    // The document whose target Run Microbench uses.
-    void setDocument(ScheduleDocument* document) { m_document = document; }
+    // The document whose target Run Microbench uses, and whose current revision the banner
+    // over the tab compares the last run's with.
+    void setDocument(ScheduleDocument* document);
     ~TransfersTab() override;
 
     views::transfers::ThroughputPlot* throughputPlot() const { return m_throughput; }
@@ -96,13 +101,16 @@ class TransfersTab : public QWidget {
     // The pair the plots show (null: none).
     const std::shared_ptr<const EmulationRun>& shownEmulation() const { return m_shownEmulation; }
 
-    // Selected scatter points select their instruction in `program` and its op in `graph` (the
-    // ProgramLinker then highlights the op's instructions); a block bar selects the block.
-    void linkSelection(views::graph::GraphView* graph, views::program::ProgramView* program);
+    // Selected scatter points select their instructions in `selection`, with their ops; a
+    // block bar selects the block.
+    void setSelection(Selection* selection);
 
     // The microbenchmark's experiment for `target`: its first two paths reading main memory
     // (mncore2: mvp and mvb, as the seed), else its first two paths; 8..128 KiB per transfer.
     static emulator::MicrobenchSpec microbenchSpec(const target::Target& target);
+
+    // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
+    Activity* activity() const { return m_activity; }
 
   public slots:
     void setEmulation(std::shared_ptr<const strata::gui::EmulationRun> run);
@@ -114,13 +122,9 @@ class TransfersTab : public QWidget {
   signals:
     // The user selected events: `ids` of the shown prediction's program; the first is made current.
     void eventsSelected(const QVector<quint32>& ids);
-    void instructionClicked(quint32 id, bool emulated);
     void busyChanged();
     void analysed();
     void microbenchFinished(bool ok);
-    void statusMessage(const QString& text, int timeoutMs);
-    void diagnosticsReported(const std::vector<strata::Diagnostic>& diagnostics,
-                             const QString& summary);
 
   protected:
     void showEvent(QShowEvent* event) override;
@@ -135,8 +139,10 @@ class TransfersTab : public QWidget {
     void setMicrobenchRunning(bool running);
     // Why the comparison plots are empty, and what to do.
     QString measureHint() const;
+    void updateBanner();
 
     ScheduleDocument* m_document = nullptr;
+    RevisionBanner* m_banner = nullptr;
     views::transfers::ThroughputPlot* m_throughput = nullptr;
     views::transfers::DurationScatter* m_scatter = nullptr;
     views::transfers::ErrorHistogram* m_histogram = nullptr;
@@ -162,6 +168,7 @@ class TransfersTab : public QWidget {
     bool m_microbenchRunning = false;
     JobLane m_analysisJobs{this};
     JobLane m_microbenchJobs{this};
+    Activity* m_activity = nullptr;
 };
 
 } // namespace strata::gui

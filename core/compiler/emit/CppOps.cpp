@@ -248,6 +248,8 @@ class Printer {
         case ScalarFn::Elu: return "rt::Act::Elu";
         case ScalarFn::Clip: return "rt::Act::Clip";
         case ScalarFn::HardSwish: return "rt::Act::HardSwish";
+        case ScalarFn::Silu:
+            return "rt::Act::Silu";
         case ScalarFn::HardSigmoid: return "rt::Act::HardSigmoid";
         case ScalarFn::Add: return "rt::Act::Add";
         case ScalarFn::Sub: return "rt::Act::Sub";

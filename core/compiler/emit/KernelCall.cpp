@@ -1,5 +1,7 @@
 #include "compiler/emit/KernelCall.h"
 
+#include "compiler/EpilogueRule.h"
+
 #include "ir/ConstantValues.h"
 #include "reference/Evaluator.h"
 #include "tiling/Window.h"
@@ -581,6 +583,8 @@ const char* scalarFnName(ScalarFn fn) {
     case ScalarFn::Cos: return "cos_";
     case ScalarFn::Softplus: return "softplus";
     case ScalarFn::HardSwish: return "hardSwish";
+    case ScalarFn::Silu:
+        return "silu";
     case ScalarFn::Identity:
         return "identity";
     case ScalarFn::Clip: return "Clip";
@@ -675,6 +679,15 @@ std::string refusalText(const ir::Op& op, const std::string& reason) {
 
 namespace {
 
+// The Sigmoid of a SiLU step's x * sigmoid(x), or null.
+const ir::Op* siluOf(const ir::Graph& graph, const EpilogueStep& s) {
+    if (!s.input.valid() || !graph.value(s.input).producer.valid())
+        return nullptr;
+    const ir::Op* sigmoid = siluSigmoid(graph, graph.op(graph.value(s.input).producer));
+    return sigmoid && graph.value(sigmoid->outputs[0]).consumers.front() == s.op ? sigmoid
+                                                                                 : nullptr;
+}
+
 // The op's own kernel writing the final box, then each step on it in place.
 Expected<KernelCall> lowerFused(const ir::Graph& graph, const ir::Op& op, const Compute& compute) {
     if (compute.outputs.size() != 1 || op.outputs.empty())
@@ -688,7 +701,13 @@ Expected<KernelCall> lowerFused(const ir::Graph& graph, const ir::Op& op, const 
     if (!call)
         return call;
     for (const EpilogueStep& s : compute.epilogue) {
-        const ir::Op& stepOp = graph.op(s.op);
+        // SiLU (FuseEpilogues.h): its Sigmoid's Map over the box, as x * sigmoid(x).
+        const ir::Op* silu = s.opType == "SiLU" ? siluOf(graph, s) : nullptr;
+        if (s.opType == "SiLU" && !silu)
+            return error(
+                fmt::format("epilogue step '{}' is no x * sigmoid(x)", graph.op(s.op).name),
+                Location{.node = graph.op(s.op).name});
+        const ir::Op& stepOp = silu ? *silu : graph.op(s.op);
         Compute step;
         step.opType = s.opType;
         step.inputs.push_back({s.input, box.region, box.offset});
@@ -701,6 +720,8 @@ Expected<KernelCall> lowerFused(const ir::Graph& graph, const ir::Op& op, const 
             return error(fmt::format("{} '{}' cannot run as an epilogue: its kernel is no Map or Zip", stepOp.type,
                                      stepOp.name),
                          Location{.node = stepOp.name});
+        if (silu)
+            lowered->fn = ScalarFn::Silu;
         call->epilogue.push_back(std::move(*lowered));
     }
     return call;

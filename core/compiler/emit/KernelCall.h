@@ -71,6 +71,7 @@ enum class ScalarFn : std::uint8_t {
     Cos,
     Softplus,
     HardSwish,
+    Silu,     // x * sigmoid(x): a fused SiLU epilogue step only
     Identity, // Identity: Expand's broadcast copy
     Clip,
     LeakyRelu,

@@ -94,9 +94,13 @@ class Fuser {
             std::vector<Range> reads = ranges(c->inputs);
             std::size_t at = i; // the fused compute's stream position
             ir::OpId last = first.from.op;
-            while (epilogueConsumer(m_g, m_g.op(last))) {
-                const ir::OpId reader = m_g.value(m_g.op(last).outputs[0]).consumers.front();
-                const auto found = sinkTo(stream, core, at, reader, reads);
+            while (const ir::Op* next = epilogueConsumer(m_g, m_g.op(last))) {
+                const ir::OpId reader = m_g.value(next->outputs[0]).producer;
+                // SiLU folds two computes: its Sigmoid's, then its Mul's.
+                const ir::Op* sigmoid = siluSigmoid(m_g, m_g.op(last));
+                const ir::OpId firstReader =
+                    sigmoid ? m_g.value(sigmoid->outputs[0]).producer : reader;
+                const auto found = sinkTo(stream, core, at, firstReader, reader, reads);
                 if (!found)
                     break;
                 at = *found;
@@ -109,13 +113,20 @@ class Fuser {
     }
 
     // Folds the compute of `reader` that follows the fused compute at stream position `at` into
-    // it, in the reader's place; returns that position, or nothing when a condition fails.
+    // it, in the reader's place; returns that position, or nothing when a condition fails. For
+    // SiLU, `firstReader` is its Sigmoid, whose compute comes first and folds too.
     std::optional<std::size_t> sinkTo(std::vector<InstrId>& stream, int core, std::size_t at,
-                                      ir::OpId reader, std::vector<Range>& reads) {
+                                      ir::OpId firstReader, ir::OpId reader,
+                                      std::vector<Range>& reads) {
         const Instruction& producer = m_instructions[stream[at]];
         const Compute& made = std::get<Compute>(producer.body);
         const Operand& out = made.outputs[0];
         const Range outRange = range(out);
+        std::optional<std::size_t> sigmoidAt;
+        std::vector<Range> guarded; // the Sigmoid's box: only the Mul may touch it
+        const auto touches = [&](const Range& r) {
+            return overlapsAny(r, reads) || r.overlaps(outRange) || overlapsAny(r, guarded);
+        };
         for (std::size_t j = at + 1; j < stream.size(); ++j) {
             Instruction& in = m_instructions[stream[j]];
             if (m_gone[in.id])
@@ -128,13 +139,13 @@ class Fuser {
                 if (auto issue = lastIssueBefore(w->tag, at))
                     for (const Range& r : workingRanges(
                              std::get<Transfer>(m_instructions[stream[*issue]].body), core))
-                        if (overlapsAny(r, reads) || r.overlaps(outRange))
+                        if (touches(r))
                             return std::nullopt;
                 continue;
             }
             if (const auto* t = std::get_if<Transfer>(&in.body)) {
                 for (const Range& r : workingRanges(*t, core))
-                    if (overlapsAny(r, reads) || r.overlaps(outRange))
+                    if (touches(r))
                         return std::nullopt;
                 continue;
             }
@@ -145,21 +156,41 @@ class Fuser {
             // reader (of the producer's tile) cannot come. Stopping there keeps this linear.
             if (in.from.block != producer.from.block || in.from.tile != producer.from.tile)
                 return std::nullopt;
-            if (!isReader) {
+            if (!sigmoidAt && firstReader != reader && in.from.op == firstReader) {
+                if (!siluSigmoidFits(c, out))
+                    return std::nullopt;
+                sigmoidAt = j;
+                guarded.push_back(range(c.outputs[0]));
+                continue;
+            }
+            if (!isReader || (firstReader != reader && !sigmoidAt)) {
                 for (const Operand& o : c.outputs)
-                    if (overlapsAny(range(o), reads) || range(o).overlaps(outRange))
+                    if (touches(range(o)))
                         return std::nullopt;
                 for (const Operand& o : c.inputs)
-                    if (range(o).overlaps(outRange))
+                    if (range(o).overlaps(outRange) || overlapsAny(range(o), guarded))
                         return std::nullopt;
                 continue;
             }
-            return fold(stream, at, j, reads);
+            return fold(stream, at, j, sigmoidAt, reads);
         }
         return std::nullopt;
     }
 
+    // SiLU's Sigmoid reads the whole output box where the compute wrote it, into a box of its
+    // own of the same region.
+    static bool siluSigmoidFits(const Compute& sigmoid, const Operand& out) {
+        return !sigmoid.accumulate && sigmoid.inputs.size() == 1 &&
+               sameBox(sigmoid.inputs[0], out) && sigmoid.outputs.size() == 1 &&
+               sigmoid.outputs[0].region == out.region;
+    }
+
+    static bool sameBox(const Operand& a, const Operand& b) {
+        return a.value == b.value && a.offset == b.offset && a.region == b.region;
+    }
+
     std::optional<std::size_t> fold(std::vector<InstrId>& stream, std::size_t at, std::size_t j,
+                                    std::optional<std::size_t> sigmoidAt,
                                     std::vector<Range>& reads) {
         Instruction& producer = m_instructions[stream[at]];
         Instruction& reader = m_instructions[stream[j]];
@@ -167,6 +198,8 @@ class Fuser {
         const Compute& step = std::get<Compute>(reader.body);
         const Operand& out = made.outputs[0];
         const ir::ValueId v = out.value;
+        if (sigmoidAt)
+            return foldSilu(stream, at, j, *sigmoidAt, reads);
         auto chained = std::find_if(step.inputs.begin(), step.inputs.end(),
                                     [&](const Operand& o) { return o.value == v; });
         if (chained == step.inputs.end() || chained->offset != out.offset ||
@@ -195,6 +228,35 @@ class Fuser {
             reads.push_back(range(o));
         Provenance from = producer.from;
         m_gone[producer.id] = true;
+        reader.from = from;
+        reader.body = std::move(fused);
+        return j;
+    }
+
+    // SiLU: the Mul reads the output box and the Sigmoid's box, nothing else; one "SiLU" step
+    // (the Mul's op) takes both computes' places.
+    std::optional<std::size_t> foldSilu(std::vector<InstrId>& stream, std::size_t at, std::size_t j,
+                                        std::size_t sigmoidAt, std::vector<Range>& reads) {
+        Instruction& producer = m_instructions[stream[at]];
+        Instruction& sigmoid = m_instructions[stream[sigmoidAt]];
+        Instruction& reader = m_instructions[stream[j]];
+        const Compute& made = std::get<Compute>(producer.body);
+        const Compute& sig = std::get<Compute>(sigmoid.body);
+        const Compute& step = std::get<Compute>(reader.body);
+        const Operand& out = made.outputs[0];
+        const bool operands =
+            step.inputs.size() == 2 &&
+            ((sameBox(step.inputs[0], out) && sameBox(step.inputs[1], sig.outputs[0])) ||
+             (sameBox(step.inputs[1], out) && sameBox(step.inputs[0], sig.outputs[0])));
+        if (!operands || step.outputs.size() != 1 || step.outputs[0].region != out.region ||
+            step.accumulate || overlapsAny(range(step.outputs[0]), reads))
+            return std::nullopt;
+        Compute fused = made;
+        fused.epilogue.push_back({reader.from.op, "SiLU", sig.flops + step.flops, out.value, {}});
+        fused.outputs = step.outputs;
+        Provenance from = producer.from;
+        m_gone[producer.id] = true;
+        m_gone[sigmoid.id] = true;
         reader.from = from;
         reader.body = std::move(fused);
         return j;

@@ -4,10 +4,16 @@
 // depends on this machine's calibration; no timing is asserted.
 
 #include "CliRunner.h"
+#include "TempDir.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 namespace strata::cli::test {
 namespace {
@@ -79,6 +85,45 @@ TEST(AccuracyCommand, TextNamesTheTargetAndTheRankCorrelation) {
     EXPECT_TRUE(containsText(r.out, "rules mp1"));
     EXPECT_TRUE(containsText(r.out, "Spearman rank correlation: undefined")); // one schedule
     EXPECT_TRUE(containsText(r.out, "compute by class:"));
+}
+
+TEST(AccuracyCommand, EventsFileHasEveryMatchedEventWithItsTransferShape) {
+    TempDir dir;
+    const auto events = dir.path() / "events.csv";
+    const CliResult r = runCli({"accuracy", samplePath("mobilenet_tiny.onnx"), "--target",
+                                "host-uncalibrated", "--strategies", "rules", "--mp", "1,2",
+                                "--repeat", "2", "--json", "-q", "--events", events.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    std::ifstream in(events);
+    std::string line;
+    ASSERT_TRUE(std::getline(in, line));
+    EXPECT_EQ(line, "model,strategy,mp,id,core,block,kind,label,bytes,rows,run_bytes,lines,writer,"
+                    "concurrent,resident_own,resident_other,emulated_ns,measured_ns");
+    std::map<std::string, std::size_t> transfers; // per mp, as the report counts them
+    std::set<std::string> kinds;
+    while (std::getline(in, line)) {
+        std::vector<std::string> f;
+        std::stringstream fields(line);
+        for (std::string field; std::getline(fields, field, ',');)
+            f.push_back(field);
+        ASSERT_EQ(f.size(), 18u) << line;
+        EXPECT_EQ(f[0], "mobilenet_tiny");
+        kinds.insert(f[6]);
+        if (f[6] == "compute")
+            continue;
+        EXPECT_GE(std::stoull(f[11]), 1u) << line; // a transfer touches a cache line at least
+        EXPECT_GE(std::stoull(f[11]) * 64, std::stoull(f[8])) << line;
+        if (std::stod(f[17]) > 0)
+            ++transfers[f[2]];
+    }
+    EXPECT_EQ(kinds, (std::set<std::string>{"compute", "load", "store"}));
+    for (const auto& s : j["models"][0]["schedules"])
+        EXPECT_EQ(transfers[std::to_string(s["mp"].get<int>())], s["transfers"].get<std::size_t>());
+    const CliResult bad =
+        runCli({"accuracy", samplePath("mobilenet_tiny.onnx"), "--target", "host-uncalibrated",
+                "--repeat", "1", "--events", "/nonexistent/dir/e.csv"});
+    EXPECT_EQ(bad.exitCode, kBadInput);
 }
 
 TEST(AccuracyCommand, RejectsBadArguments) {

@@ -4,7 +4,10 @@
 #include "CliRunner.h"
 #include "TempDir.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
+#include <set>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -16,7 +19,8 @@ namespace {
 TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
     TempDir dir;
     const auto output = dir.path() / "host.calibrated.json";
-    const CliResult r = runCli({"calibrate", "--quick", "--json", "-q", "-o", output.string()});
+    const auto samples = dir.path() / "samples.csv";
+    const CliResult r = runCli({"calibrate", "--quick", "--json", "-q", "-o", output.string(), "--samples", samples.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto report = nlohmann::json::parse(r.out);
     ASSERT_EQ(report["paths"].size(), 2u);
@@ -42,9 +46,34 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
         EXPECT_GT(report["paths"][0][kind]["samples"].get<int>(), 0);
         EXPECT_EQ(target["paths"][0][kind]["bytes_per_cycle"], report["paths"][0][kind]["bytes_per_cycle"]);
         EXPECT_EQ(target["paths"][0][kind]["latency_cycles"], report["paths"][0][kind]["latency_cycles"]);
+    }
+    for (const char* kind : {"weight_reads", "cached_reads"}) {
         EXPECT_TRUE(report["paths"][1][kind].is_null());
         EXPECT_FALSE(target["paths"][1].contains(kind));
     }
+
+    // Every sample the fits used: isolated and compiled ones on both paths, and strided stores
+    // among the isolated (rows of a column tile's length, which do not divide the sizes).
+    std::ifstream csv(samples);
+    std::string line;
+    ASSERT_TRUE(std::getline(csv, line));
+    EXPECT_EQ(line, "path,source,kind,bytes,rows,cycles");
+    std::set<std::string> seen;
+    bool stridedStore = false;
+    while (std::getline(csv, line)) {
+        std::stringstream fields(line);
+        std::string path, source, kind, bytes, rows;
+        std::getline(fields, path, ',');
+        std::getline(fields, source, ',');
+        std::getline(fields, kind, ',');
+        std::getline(fields, bytes, ',');
+        std::getline(fields, rows, ',');
+        seen.insert(path + "/" + source);
+        stridedStore = stridedStore || (path == "store" && source == "isolated" && std::stod(rows) > 1 &&
+                                        std::llround(std::stod(bytes)) % 1024 != 0);
+    }
+    EXPECT_EQ(seen, (std::set<std::string>{"load/isolated", "load/compiled", "store/isolated", "store/compiled"}));
+    EXPECT_TRUE(stridedStore);
 
     // The written file is a target the other commands accept.
     const CliResult e = runCli({"emulate", samplePath("resnet_tiny.onnx"), "--target", output.string(), "--json", "-q"});

@@ -4,9 +4,9 @@
 
 #include "jobs/CompileJob.h"
 
-#include "support/GuiTestSupport.h"
 #include "model/OnnxImporter.h"
 #include "schedule/Strategies.h"
+#include "support/GuiTestSupport.h"
 #include "target/TargetLoader.h"
 
 #include <QSignalSpy>
@@ -23,17 +23,21 @@ class CompileJobTest : public ::testing::Test {
             FAIL() << "cannot open the committed sample";
         auto imported = model::importOnnxFile(path.toStdString());
         ASSERT_TRUE(imported.ok());
-        m_request.graph = imported->graph;
+        auto revision = std::make_shared<Revision>();
+        revision->graph = imported->graph;
         auto target = target::resolveTarget("mncore2");
         ASSERT_TRUE(target.ok());
-        m_request.target = std::make_shared<const target::Target>(std::move(*target));
-        m_request.targetName = QStringLiteral("mncore2");
-        m_request.schedule = std::make_shared<const schedule::Schedule>(
-            schedule::makeSchedule(*m_request.graph, *m_request.target, schedule::Strategy::Rules));
-        m_request.revision = 7;
+        auto choice = std::make_shared<TargetChoice>();
+        choice->key = QStringLiteral("mncore2");
+        choice->target = std::make_shared<const target::Target>(std::move(*target));
+        revision->target = choice;
+        revision->schedule = std::make_shared<const schedule::Schedule>(
+            schedule::makeSchedule(*revision->graph, *choice->target, schedule::Strategy::Rules));
+        revision->number = 7;
+        m_request = revision;
     }
 
-    CompileRequest m_request;
+    RevisionPtr m_request;
 };
 
 TEST_F(CompileJobTest, CompilesWithEveryPassRecordedAndDumped) {
@@ -50,7 +54,8 @@ TEST_F(CompileJobTest, CompilesWithEveryPassRecordedAndDumped) {
     ASSERT_EQ(static_cast<int>(steps.size()), CompileJob::stepCount());
     EXPECT_EQ(steps.front(), "check");
     // The same program as the pipeline's own driver makes.
-    auto reference = compiler::compile(*m_request.graph, *m_request.target, *m_request.schedule);
+    auto reference =
+        compiler::compile(*m_request->graph, *m_request->machine(), *m_request->schedule);
     ASSERT_TRUE(reference.ok());
     EXPECT_EQ(outcome.result->program.instructions.size(), reference->program.instructions.size());
     EXPECT_EQ(outcome.result->program.streams, reference->program.streams);
@@ -71,7 +76,7 @@ TEST_F(CompileJobTest, StopsBetweenPassesWhenToldTo) {
 }
 
 TEST_F(CompileJobTest, MissingInputIsADiagnostic) {
-    CompileRequest empty;
+    const auto empty = std::make_shared<const Revision>();
     const CompileOutcome outcome =
         CompileJob::run(empty, [](int, const std::string&) { return true; });
     EXPECT_FALSE(outcome.ok());
@@ -89,7 +94,7 @@ TEST_F(CompileJobTest, ReportsProgressAndTheResultInTheBackground) {
     EXPECT_FALSE(job.isRunning());
     const auto outcome = finished.at(0).at(0).value<CompileOutcome>();
     EXPECT_EQ(outcome.generation, generation);
-    EXPECT_EQ(outcome.request.revision, 7u);
+    EXPECT_EQ(outcome.revision, m_request);
     EXPECT_TRUE(outcome.ok());
     JobRunner::instance().drain(); // queued progress may trail the result
     EXPECT_GE(progress.count(), 1);
@@ -106,14 +111,15 @@ TEST_F(CompileJobTest, ACancelledOrSupersededJobReportsNothing) {
     JobRunner::instance().drain(); // the cancelled job, had it reported, has now
     EXPECT_EQ(finished.count(), 0);
 
-    CompileRequest second = m_request;
-    second.revision = 8;
+    auto copy = std::make_shared<Revision>(*m_request);
+    copy->number = 8;
+    const RevisionPtr second = copy;
     job.start(m_request);
     job.start(second); // supersedes the first
     ASSERT_TRUE(finished.wait(test::kSettleTimeoutMs));
     JobRunner::instance().drain(); // the superseded job, had it reported, has now
     ASSERT_EQ(finished.count(), 1);
-    EXPECT_EQ(finished.at(0).at(0).value<CompileOutcome>().request.revision, 8u);
+    EXPECT_EQ(finished.at(0).at(0).value<CompileOutcome>().revision, second);
 }
 
 } // namespace

@@ -5,8 +5,8 @@
 
 #include "document/ScheduleDocument.h"
 
-#include "support/GuiTestSupport.h"
 #include "model/OnnxImporter.h"
+#include "support/GuiTestSupport.h"
 #include "target/CalibratedHost.h"
 #include "target/TargetLoader.h"
 #include "target/TargetWriter.h"
@@ -84,7 +84,7 @@ TEST_F(ScheduleDocumentTest, StartsWithHostAndFuseMax) {
     // undo step.
     const auto& snap = m_document.snapshot();
     EXPECT_TRUE(snap.isComplete());
-    EXPECT_EQ(snap.revision, m_document.revision());
+    EXPECT_EQ(snap.revision, m_document.revision()->number);
     EXPECT_EQ(snap.schedule, m_document.schedule());
     EXPECT_TRUE(snap.check->valid());
     EXPECT_EQ(m_document.undoStack()->count(), 0);
@@ -108,7 +108,7 @@ TEST_F(ScheduleDocumentTest, MovingAnOpIsUndoableExactly) {
     m_document.undoStack()->undo();
     EXPECT_EQ(*m_document.schedule(), *before);
     ASSERT_TRUE(settle());
-    EXPECT_EQ(m_document.snapshot().revision, m_document.revision());
+    EXPECT_EQ(m_document.snapshot().revision, m_document.revision()->number);
     EXPECT_EQ(*m_document.snapshot().schedule, *before);
 
     m_document.undoStack()->redo();
@@ -123,7 +123,7 @@ TEST_F(ScheduleDocumentTest, ANonConvexFuseIsRefusedAndNothingChanges) {
     // Per-op blocks of a chain: conv -> bn -> relu. Fusing the first and the third would
     // leave a path out of the block and back in.
     const auto before = m_document.schedule();
-    const std::uint64_t revision = m_document.revision();
+    const RevisionPtr revision = m_document.revision();
     QSignalSpy refused(&m_document, &ScheduleDocument::editRefused);
     const EditOutcome outcome = m_document.fuse({schedule().blocks[0].id, schedule().blocks[2].id});
     EXPECT_TRUE(outcome.refused());

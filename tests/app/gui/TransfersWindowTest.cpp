@@ -12,7 +12,9 @@
 #include "controllers/MeasureController.h"
 #include "document/ScheduleDocument.h"
 #include "tabs/TransfersTab.h"
+#include "panels/InspectorDock.h"
 #include "support/WindowFixture.h"
+#include "views/schedule/ScheduleTableView.h"
 #include "views/graph/GraphView.h"
 #include "views/transfers/BlockErrorBars.h"
 #include "views/transfers/CalibrationResidualsPlot.h"
@@ -83,6 +85,10 @@ TEST_F(TransfersWindowTest, PlotsTheRunOnHostAndAClickSelectsTheEvent) {
     if (op.valid()) {
         const auto ops = m_window->graphTab()->view()->selectedOps();
         EXPECT_EQ(ops, std::vector<ir::OpId>{op});
+        // One selection: the Inspector shows the op's block, the schedule table selects it.
+        const int block = m_window->scheduleDocument()->blockOfOp(op);
+        EXPECT_EQ(m_window->inspectorDock()->shownBlock(), block);
+        EXPECT_EQ(m_window->scheduleTable()->selectedBlocks(), std::vector<int>{block});
     }
 }
 

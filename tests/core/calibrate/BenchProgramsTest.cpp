@@ -33,6 +33,23 @@ TEST(BenchPrograms, StridedBoxesAreTilesOfEightRowsTwoApartOnPlanesAPageApart) {
     EXPECT_EQ(transferSpanBytes(16384, 0), 16384u);
 }
 
+TEST(BenchPrograms, RowsThatDoNotDivideTheSizeMoveTheWholeRowsThatFit) {
+    // A column tile's 56-byte rows: 18 of them fit in 1024 bytes, in planes of 8: 16 rows.
+    EXPECT_EQ(transferBoxBytes(1024, 56), 16u * 56);
+    EXPECT_EQ(transferBoxBytes(1024, 224), 4u * 224); // one plane of 4
+    EXPECT_EQ(transferBoxBytes(1024, 0), 1024u);
+    const target::Target t = host();
+    auto program = transferProgram(t, "store", 1024, 1, 4, 56);
+    ASSERT_TRUE(program.ok());
+    for (const compiler::Instruction& in : program->instructions)
+        if (in.from.tile == 0 && in.kind() == compiler::InstrKind::Transfer) {
+            const auto& transfer = std::get<compiler::Transfer>(in.body);
+            EXPECT_EQ(transfer.bytes, 16u * 56);
+            EXPECT_EQ(transfer.destination.shape, (ir::Shape{2, 8, 56}));
+            EXPECT_EQ(transfer.destination.strides, (std::vector<std::int64_t>{16384, 112, 1}));
+        }
+}
+
 TEST(BenchPrograms, ReadsArePrimedByTheNextCoreBehindABarrier) {
     const target::Target t = host();
     if (t.cores() < 2) GTEST_SKIP() << "one core: nothing primes another's regions";

@@ -3,6 +3,7 @@
 
 #include "calibrate/Fit.h"
 
+#include "calibrate/BenchPrograms.h"
 #include "calibrate/Calibrate.h"
 
 #include <gtest/gtest.h>
@@ -172,6 +173,26 @@ TEST(FitTransfer, AKnownRowOverheadLeavesLatencyAndBandwidthToFit) {
     EXPECT_NEAR(fit.bytesPerCycle, 4, 1e-9);
     // A wrong row cost is not refitted: the residual shows it.
     EXPECT_GT(fitTransfer(samples, 40).rmsRelativeError, 0.01);
+}
+
+TEST(FitTransfer, RecoversAStoreRowOverheadFromColumnTileRows) {
+    // The store programs' shapes (BenchPrograms.h): sizes 64 x 4^k, contiguous and in rows of
+    // 1024, 224, 112 and 56 bytes, each box the whole rows that fit (transferBoxBytes). Known:
+    // latency 150, 40 cycles per row, 6 B/cycle; +-5% noise. The row cost is recovered: the
+    // rows of 56..224 bytes are what separate it from the bandwidth.
+    Noise noise(0.05);
+    std::vector<TransferSample> samples;
+    for (std::uint64_t size = 64; size <= (1u << 20); size *= 4)
+        for (std::uint64_t run : {0u, 1024u, 224u, 112u, 56u}) {
+            if (run && (run * 2 > size || size / run > 4096)) continue;
+            const double bytes = double(transferBoxBytes(size, run));
+            const double rows = run ? bytes / double(run) : 1;
+            samples.push_back({bytes, noise(150 + 40 * rows + bytes / 6), rows});
+        }
+    const TransferFit fit = fitTransfer(samples);
+    EXPECT_NEAR(fit.rowOverheadCycles, 40, 4);
+    EXPECT_NEAR(fit.bytesPerCycle, 6, 0.6);
+    EXPECT_NEAR(fit.latencyCycles, 150, 40);
 }
 
 TEST(FitTransfer, TheMedianOfRepeatsIsFittedNotTheFastest) {

@@ -312,6 +312,35 @@ g (float[1, 8, 9, 9] X, float[8, 8, 3, 3] W, float[8] B, float[1, 8, 9, 9] R, fl
     expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL -DSTRATA_THREADS");
 }
 
+// SiLU, x * sigmoid(x), fused as one step (rt::Act::Silu): after a 3x3 convolution (oneDNN's
+// swish post-op in the oneDNN build) and after a depthwise one, in both builds.
+TEST(CppEmitter, FusedSiluReproducesTheReference) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 8, 9, 9] X, float[8, 8, 3, 3] W, float[8, 1, 3, 3] D) => (float[1, 8, 9, 9] Y) {
+    C = Conv <pads = [1, 1, 1, 1]> (X, W)
+    S = Sigmoid (C)
+    A = Mul (C, S)
+    E = Conv <pads = [1, 1, 1, 1], group = 8> (A, D)
+    T = Sigmoid (E)
+    Y = Mul (T, E)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const compiler::Program p = compileWith(*m->graph, presetTarget("host"), Strategy::FuseMax);
+    std::size_t silus = 0;
+    for (const auto& in : p.instructions)
+        if (const auto* c = std::get_if<compiler::Compute>(&in.body))
+            for (const auto& step : c->epilogue) silus += step.opType == "SiLU";
+    ASSERT_GE(silus, 2u);
+    auto cpp = compiler::emitCpp(p, *m->graph);
+    ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
+    EXPECT_NE(cpp->source.find("{rt::Act::Silu}"), std::string::npos);
+    EXPECT_NE(cpp->source.find(" +silu"), std::string::npos); // the assembly line above it
+    expectMatchesReference(*m->graph, p);
+    expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
+}
+
 // Ops strata_rt has no kernel for (Hardmax; comparisons, Cast and CumSum on integers) and a use
 // it does not cover (a 1-D convolution) run in generated code on the reference evaluator's
 // kernels, which the file then carries (only their families): fused and cut into tiles by a

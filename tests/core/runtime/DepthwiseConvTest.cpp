@@ -148,3 +148,77 @@ TEST(DepthwiseKernel, DeclinesBoxesLackingAChannelOrATap) {
 
 } // namespace
 } // namespace strata::test
+
+namespace strata::test {
+namespace {
+
+// fewChannelConv (a group-1 convolution of up to kFewChannels input channels: an RGB stem) on
+// the same kind of tiles: rows, columns and a few of the output channels, with the input box the
+// tile's halo needs inside NaN guards.
+struct FewChannelCase {
+    const char* name;
+    i64 n, c, m, h, w, k, stride, pad, dilation;
+    i64 row0, rows, col0, cols, ch0, chs;
+};
+
+class FewChannelConvTest : public ::testing::TestWithParam<FewChannelCase> {};
+
+TEST_P(FewChannelConvTest, MatchesTheLoopReadingOnlyItsInputBox) {
+    const FewChannelCase& p = GetParam();
+    const DepthwiseCase geometry{p.name, p.n, p.c, 1, p.h, p.w, p.k, p.stride, p.pad, p.dilation,
+                                 p.row0, p.rows, p.col0, p.cols, p.ch0, p.chs};
+    std::mt19937 rng(21);
+    const i64 oh = outputSize(p.h, geometry), ow = outputSize(p.w, geometry);
+    ASSERT_LE(p.row0 + p.rows, oh);
+    ASSERT_LE(p.col0 + p.cols, ow);
+    const auto [r0, r1] = reads(p.row0, p.rows, p.h, geometry);
+    const auto [c0, c1] = reads(p.col0, p.cols, p.w, geometry);
+    Box x({p.n, p.c, p.h, p.w}, {0, 0, r0, c0}, {p.n, p.c, r1 - r0 + 1, c1 - c0 + 1}, rng);
+    std::vector<float> guarded(x.data.size() + 256, std::numeric_limits<float>::quiet_NaN());
+    std::copy(x.data.begin(), x.data.end(), guarded.begin() + 128);
+    rt::View<float> xGuarded = x.view;
+    xGuarded.data = guarded.data() + 128;
+    Box w({p.m, p.c, p.k, p.k}, {p.ch0, 0, 0, 0}, {p.chs, p.c, p.k, p.k}, rng);
+    Box b({p.m}, {p.ch0}, {p.chs}, rng);
+    Box fast({p.n, p.m, oh, ow}, {0, p.ch0, p.row0, p.col0}, {p.n, p.chs, p.rows, p.cols}, rng);
+    Box loop = fast;
+    loop.view.data = loop.data.data();
+    compiler::KernelCall call = callOf(geometry);
+    call.group = 1;
+    runtime::DepthwiseBuffers buffers;
+    ASSERT_TRUE(runtime::fewChannelConv(fast.view, xGuarded, w.view, &b.view, call, buffers));
+    const rt::Window2d win{{p.k, p.k}, {p.stride, p.stride}, {p.pad, p.pad}, {p.dilation, p.dilation}};
+    rt::conv2d(loop.view, x.view, w.view, &b.view, win, 1);
+    for (std::size_t i = 0; i < fast.data.size(); ++i)
+        ASSERT_NEAR(fast.data[i], loop.data[i], 1e-4f) << "element " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Tiles, FewChannelConvTest,
+    ::testing::Values(FewChannelCase{"rgbStemStride2", 1, 3, 8, 17, 17, 3, 2, 1, 1, 0, 9, 0, 9, 0, 8},
+                      FewChannelCase{"oneOutputChannelTile", 1, 3, 8, 16, 15, 3, 2, 1, 1, 2, 4, 1, 6, 5, 1},
+                      FewChannelCase{"rowTileWithHalo", 2, 2, 5, 14, 13, 3, 1, 1, 1, 3, 5, 0, 13, 1, 3},
+                      FewChannelCase{"kernel5Dilation2", 1, 4, 3, 19, 18, 5, 1, 2, 2, 1, 7, 2, 9, 0, 3},
+                      FewChannelCase{"oneChannel7x7Stride3", 1, 1, 2, 23, 21, 7, 3, 3, 1, 0, 8, 1, 6, 0, 2}),
+    [](const ::testing::TestParamInfo<FewChannelCase>& info) { return std::string(info.param.name); });
+
+// More input channels than kFewChannels, or groups: declined, y untouched.
+TEST(FewChannelConv, DeclinesManyChannelsAndGroups) {
+    std::mt19937 rng(22);
+    Box x = Box::whole({1, 8, 6, 6}, rng);
+    Box w = Box::whole({2, 8, 3, 3}, rng);
+    Box y = Box::whole({1, 2, 6, 6}, rng);
+    const std::vector<float> before = y.data;
+    compiler::KernelCall call;
+    call.window = {3, 3, 1, 1, 1, 1, 1, 1};
+    call.group = 1;
+    runtime::DepthwiseBuffers buffers;
+    EXPECT_FALSE(runtime::fewChannelConv(y.view, x.view, w.view, nullptr, call, buffers));
+    Box wg = Box::whole({2, 4, 3, 3}, rng);
+    call.group = 2;
+    EXPECT_FALSE(runtime::fewChannelConv(y.view, x.view, wg.view, nullptr, call, buffers));
+    EXPECT_EQ(y.data, before);
+}
+
+} // namespace
+} // namespace strata::test

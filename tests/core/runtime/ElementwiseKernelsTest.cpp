@@ -75,6 +75,18 @@ TEST(ElementwiseKernels, ColumnTileIsWalkedRowByRow) {
     checkMap(y, x, call(ScalarFn::Clip, {-0.25f, 0.5f}), rt::Clip{-0.25f, 0.5f});
 }
 
+// Boxes of one-element trailing dims ([1, C, 1, 1], squeeze-excite's) are walked as one run of
+// C: a channel tile of a taller input box, the Relu and a zip with a per-channel box.
+TEST(ElementwiseKernels, OneElementDimsMergeIntoTheRun) {
+    std::mt19937 rng(16);
+    Box x({2, 40, 1, 1}, {0, 0, 0, 0}, {2, 40, 1, 1}, rng);
+    Box y({2, 40, 1, 1}, {1, 3, 0, 0}, {1, 29, 1, 1}, rng);
+    checkMap(y, x, call(ScalarFn::Relu), [](float v) { return rt::relu(v); });
+    Box z({2, 40, 1, 1}, {1, 3, 0, 0}, {1, 29, 1, 1}, rng);
+    Box s({1, 40, 1, 1}, {0, 0, 0, 0}, {1, 40, 1, 1}, rng);
+    checkZip(z, x, s, kAdd);
+}
+
 TEST(ElementwiseKernels, InPlaceMap) {
     std::mt19937 rng(4);
     Box y = Box::whole({3, 17}, rng);
@@ -166,7 +178,7 @@ TEST(ElementwiseKernels, TranscendentalMapsAreVectorisedWithinAFewUlp) {
     };
     for (const Fn& f : {Fn{ScalarFn::Sigmoid, rt::sigmoid, 6}, Fn{ScalarFn::Tanh, rt::tanh_, 6},
                         Fn{ScalarFn::Exp, rt::exp_, 4}, Fn{ScalarFn::Log, rt::log_, 4},
-                        Fn{ScalarFn::Erf, rt::erf_, 6}}) {
+                        Fn{ScalarFn::Erf, rt::erf_, 6}, Fn{ScalarFn::Silu, rt::silu, 6}}) {
         SCOPED_TRACE(static_cast<int>(f.fn));
         Box y = Box::whole({4, 300}, rng);
         runtime::runMap(y.view, x.view, call(f.fn));

@@ -145,6 +145,11 @@ const Epilogue kEpilogues[] = {
     {"hardSigmoid", "E = HardSigmoid (C)", 1},
     {"channelScaleThenTanh", "A = Mul (C, S)\n    E = Tanh (A)", 2},
     {"residualMinusConv", "A = Sub (R, C)\n    E = Elu (A)", 2},
+    // SiLU, x * sigmoid(x), in either operand order: its Sigmoid and Mul are one step.
+    {"silu", "G = Sigmoid (C)\n    E = Mul (C, G)", 1},
+    {"siluSigmoidFirst", "G = Sigmoid (C)\n    E = Mul (G, C)", 1},
+    {"channelScaleThenSilu", "A = Mul (C, S)\n    G = Sigmoid (A)\n    E = Mul (A, G)", 2},
+    {"siluThenResidual", "G = Sigmoid (C)\n    A = Mul (C, G)\n    E = Add (A, R)", 2},
 };
 
 std::vector<Case> allCases() {
@@ -183,6 +188,17 @@ TEST(FuseEpiloguesRules, NotFusedWhenTheIntermediateHasAnotherReader) {
         if (const auto* c = std::get_if<compiler::Compute>(&in.body))
             relus += c->opType == "Relu";
     EXPECT_GT(relus, 0u);
+}
+
+// x * sigmoid(x) whose Sigmoid has a reader besides the Mul is no SiLU step: nothing is fused.
+TEST(FuseEpiloguesRules, NoSiluWhenTheSigmoidHasAnotherReader) {
+    auto m = convThen("    G = Sigmoid (C)\n    M = Mul (C, G)\n    Y = Add (M, G)\n");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const target::Target t = hostLike();
+    auto compiled = compiler::compile(
+        *m->graph, t, schedule::makeSchedule(*m->graph, t, schedule::Strategy::FuseMax));
+    ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
+    EXPECT_EQ(longestEpilogue(compiled->program), 0u);
 }
 
 // The intermediate is a block output (per-op blocks store it for the next block): not fused.

@@ -68,6 +68,53 @@ TEST(Strategies, RulesStopAtABranch) {
     EXPECT_EQ(s.blocks.size(), g->ops.size()); // no conv or matmul: nothing to fuse
 }
 
+// SiLU, x * sigmoid(x): rules puts its Sigmoid and Mul in the conv's block (the compiler fuses
+// them as one epilogue step); a Sigmoid with another reader is no SiLU.
+TEST(Strategies, RulesFuseASiluIntoItsConvBlock) {
+    auto m = test::importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 8, 8, 8] X, float[8, 8, 3, 3] W) => (float[1, 8, 8, 8] Y, float[1, 8, 8, 8] Z) {
+    C = Conv <pads = [1, 1, 1, 1]> (X, W)
+    S = Sigmoid (C)
+    A = Mul (C, S)
+    D = Conv <pads = [1, 1, 1, 1]> (A, W)
+    T = Sigmoid (D)
+    Y = Mul (D, T)
+    Z = Relu (T)
+}
+)");
+    ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    Schedule s = makeSchedule(*m->graph, test::preset("host"), Strategy::Rules);
+    ASSERT_GE(s.blocks.size(), 2u);
+    EXPECT_EQ(s.blocks[0].ops, (std::vector<ir::OpId>{ir::OpId(0), ir::OpId(1), ir::OpId(2)}));
+    EXPECT_EQ(s.blocks[1].ops, (std::vector<ir::OpId>{ir::OpId(3)})); // T has two readers
+}
+
+// Two 3x3 convolutions (64 -> 32) of one input, added: fused in 64 KiB, both convolutions'
+// weights per tile leave room only for tiles of partial 16-channel vectors; apart, each keeps
+// whole vectors. fuse-max keeps them apart there, fuses them without vectors to keep whole, and
+// fuses them where whole vectors fit fused.
+TEST(Strategies, FuseMaxTakesNoFusionThatNeedsPartialVectors) {
+    auto m = test::importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 64, 16, 16] X, float[32, 64, 3, 3] W, float[32, 64, 3, 3] V) => (float[1, 32, 16, 16] Y) {
+    A = Conv <pads = [1, 1, 1, 1]> (X, W)
+    B = Conv <pads = [1, 1, 1, 1]> (X, V)
+    Y = Add (A, B)
+}
+)");
+    ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    const StrategyOptions one{.mp = 1, .buffering = 1};
+    target::Target t = test::withWorkingMemory(test::preset("host"), 64 * 1024);
+    t.channelGranule = 16;
+    EXPECT_EQ(makeSchedule(*m->graph, t, Strategy::FuseMax, one).blocks.size(), 3u);
+    t.channelGranule = 1;
+    EXPECT_EQ(makeSchedule(*m->graph, t, Strategy::FuseMax, one).blocks.size(), 1u);
+    t = test::withWorkingMemory(test::preset("host"), 256 * 1024);
+    t.channelGranule = 16;
+    EXPECT_EQ(makeSchedule(*m->graph, t, Strategy::FuseMax, one).blocks.size(), 1u);
+}
+
 TEST(Strategies, FuseMaxRespectsTheWorkingMemory) {
     auto g = test::sample("resnet_tiny.onnx");
     auto roomy = test::preset("mncore2");

@@ -128,10 +128,12 @@ g (float[1, 64, 16, 16] X, float[32, 64, 3, 3] W) => (float[1, 32, 16, 16] Y) {
     ASSERT_TRUE(cost);
     EXPECT_LT(cost->grid.extents[1], 16);
     EXPECT_LE(cost->sramPeakBytes, capacity);
+    EXPECT_TRUE(cost->partialVectors); // fuse-max takes no fusion that needs this
     // With room for a vector's weights, whole vectors again.
     auto roomy = tiler.chooseAndEvaluate(128u << 10, 1, 1);
     ASSERT_TRUE(roomy);
     EXPECT_GE(roomy->grid.extents[1], 16);
+    EXPECT_FALSE(roomy->partialVectors);
 }
 
 TEST(ChannelGranule, NoChannelDimensionWhereTheAnchorLosesIt) {

@@ -85,6 +85,12 @@ TEST(AccuracyReport, PerEventMediansComeFromEveryRepeatNotTheMedianRun) {
     // Computes: 200 and 100 predicted against 150: |errors| 1/3 and 1/3.
     EXPECT_EQ(r->computes, 2u);
     EXPECT_NEAR(r->computeMedianAbsError, 1.0 / 3.0, 1e-12);
+    // The pairs themselves, computes and transfers in trace order (not the barrier).
+    ASSERT_EQ(r->events.size(), 4u);
+    EXPECT_EQ(r->events[2].event, 2u);
+    EXPECT_DOUBLE_EQ(r->events[2].emulatedPs, 100000.0);
+    EXPECT_DOUBLE_EQ(r->events[2].measuredPs, 140000.0);
+    EXPECT_DOUBLE_EQ(r->events[1].measuredPs, 150000.0);
 }
 
 TEST(AccuracyReport, SplitsByLabelAndBlockWithBarriersInTheBlockBeforeThem) {

@@ -251,6 +251,9 @@ void zip(const View<T>& out, const View<T>& a, const View<T>& b, F f) {
 
 inline float relu(float v) { return v > 0 ? v : 0.0f; }
 inline float sigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+inline float silu(float v) {
+    return v * sigmoid(v);
+} // x * sigmoid(x), SiLU or Swish
 inline float tanh_(float v) { return std::tanh(v); }
 inline float exp_(float v) { return std::exp(v); }
 inline float log_(float v) { return std::log(v); }
@@ -299,7 +302,20 @@ inline float prelu(float x, float slope) { return x >= 0 ? x : slope * x; }
 // output box y right after it, while the box is in cache. An activation of y, or y combined with
 // `other` (a box of y's coordinates, or broadcast to them): add(y, other), or, for Sub and Mul,
 // with y second when `otherFirst`.
-enum class Act : int { Relu, LeakyRelu, Sigmoid, Tanh, Elu, Clip, HardSwish, HardSigmoid, Add, Sub, Mul };
+enum class Act : int {
+    Relu,
+    LeakyRelu,
+    Sigmoid,
+    Tanh,
+    Elu,
+    Clip,
+    HardSwish,
+    HardSigmoid,
+    Add,
+    Sub,
+    Mul,
+    Silu
+};
 struct EpilogueStep {
     Act act = Act::Relu;
     float alpha = 0, beta = 0; // LeakyRelu, Elu {alpha}; Clip {lo, hi}; HardSigmoid {alpha, beta}
@@ -321,6 +337,9 @@ inline void epilogue(const View<float>& y, const EpilogueStep* steps, int count,
         case Act::Elu: map(y, y, Elu{s.alpha}); break;
         case Act::Clip: map(y, y, Clip{s.alpha, s.beta}); break;
         case Act::HardSwish: map(y, y, hardSwish); break;
+        case Act::Silu:
+            map(y, y, silu);
+            break;
         case Act::HardSigmoid: map(y, y, HardSigmoid{s.alpha, s.beta}); break;
         case Act::Add: zip(y, a, b, add); break;
         case Act::Sub: zip(y, a, b, sub); break;

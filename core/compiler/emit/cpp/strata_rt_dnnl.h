@@ -56,6 +56,10 @@ inline int convPostOps(const View<float>& y, const EpilogueStep* steps, int coun
         case Act::Elu: op.eltwise = dnnl::algorithm::eltwise_elu; break;
         case Act::Clip: op.eltwise = dnnl::algorithm::eltwise_clip; break;
         case Act::HardSwish: op.eltwise = dnnl::algorithm::eltwise_hardswish; break;
+        case Act::Silu:
+            op.eltwise = dnnl::algorithm::eltwise_swish;
+            op.alpha = 1;
+            break;
         case Act::Add: {
             bool sameBox = !summed && s.other && s.other->rank == y.rank;
             for (int d = 0; sameBox && d < y.rank; ++d)

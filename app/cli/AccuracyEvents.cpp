@@ -1,0 +1,218 @@
+#include "AccuracyEvents.h"
+
+#include "emulator/TransferRows.h"
+
+#include <algorithm>
+#include <deque>
+#include <fmt/format.h>
+#include <numeric>
+
+namespace strata::cli {
+namespace {
+
+// What a load read last: written by no transfer the trace shows (a model input, a weight),
+// by the loading core, by another core, or partly by each.
+enum class Writer { None, Own, Other, Both };
+
+const char* writerName(Writer w) {
+    switch (w) {
+    case Writer::Own:
+        return "own";
+    case Writer::Other:
+        return "other";
+    case Writer::Both:
+        return "both";
+    case Writer::None:
+        break;
+    }
+    return "none";
+}
+
+std::int64_t overlap(const tiling::Region& a, const tiling::Region& b) {
+    if (a.size() != b.size())
+        return 0;
+    std::int64_t elements = 1;
+    for (std::size_t d = 0; d < a.size(); ++d) {
+        elements *= std::max<std::int64_t>(0, std::min(a[d].end, b[d].end) -
+                                                  std::max(a[d].begin, b[d].begin));
+        if (elements == 0)
+            return 0;
+    }
+    return elements;
+}
+
+struct Stored {
+    std::uint32_t value;
+    const tiling::Region* region;
+    std::uint64_t movedAfter; // the storing core's moved bytes just after the store
+    std::uint32_t core;
+};
+
+// Per transfer instruction: who wrote what it reads while that core's later traffic stayed
+// under its working memory (the emulator's reuse-distance rule, CachedReads.h, over all cores
+// in the emulated order of starts).
+std::vector<Writer> writersOf(const compiler::Program& program, const target::Target& target,
+                              const trace::Trace& emulated) {
+    std::vector<Writer> out(program.instructions.size(), Writer::None);
+    const target::MemorySpace* working = target.findMemory(target.workingMemory);
+    const std::uint64_t capacity = working ? working->capacityBytes : 0;
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < emulated.events.size(); ++i)
+        if (emulated.events[i].kind == trace::EventKind::Transfer)
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return emulated.events[a].startPs < emulated.events[b].startPs;
+    });
+    std::vector<std::uint64_t> moved(std::size_t(std::max(program.cores, 1)), 0);
+    std::deque<Stored> recent;
+    for (std::size_t i : order) {
+        const std::uint32_t id = emulated.events[i].id;
+        if (id >= program.instructions.size())
+            continue;
+        const auto* t = std::get_if<compiler::Transfer>(&program.instructions[id].body);
+        const auto core = static_cast<std::uint32_t>(program.instructions[id].core);
+        if (!t || core >= moved.size())
+            continue;
+        std::erase_if(recent,
+                      [&](const Stored& s) { return moved[s.core] - s.movedAfter > capacity; });
+        if (t->source.memory == target.mainMemory && t->value.valid()) {
+            std::int64_t own = 0, other = 0;
+            for (const Stored& s : recent)
+                if (s.value == t->value.index)
+                    (s.core == core ? own : other) += overlap(*s.region, t->region);
+            out[id] = own > 0 && other > 0 ? Writer::Both
+                      : own > 0            ? Writer::Own
+                      : other > 0          ? Writer::Other
+                                           : Writer::None;
+        }
+        moved[core] += t->bytes;
+        if (t->destination.memory == target.mainMemory && t->value.valid())
+            recent.push_back({t->value.index, &t->region, moved[core], core});
+    }
+    return out;
+}
+
+struct Touched {
+    std::uint64_t begin, end, movedAfter;
+    std::uint32_t core;
+};
+
+// Per transfer: the shares of its main-memory span that its own core, and other cores, moved
+// (loaded or stored) while that core's later traffic stayed under its working memory: by
+// address, so a store into lines the core just read counts, whatever tensor they held.
+std::vector<std::pair<double, double>> residentShares(const compiler::Program& program,
+                                                      const target::Target& target,
+                                                      const trace::Trace& emulated) {
+    std::vector<std::pair<double, double>> out(program.instructions.size(), {0, 0});
+    const target::MemorySpace* working = target.findMemory(target.workingMemory);
+    const std::uint64_t capacity = working ? working->capacityBytes : 0;
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < emulated.events.size(); ++i)
+        if (emulated.events[i].kind == trace::EventKind::Transfer)
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return emulated.events[a].startPs < emulated.events[b].startPs;
+    });
+    std::vector<std::uint64_t> moved(std::size_t(std::max(program.cores, 1)), 0);
+    std::deque<Touched> recent;
+    for (std::size_t i : order) {
+        const std::uint32_t id = emulated.events[i].id;
+        if (id >= program.instructions.size())
+            continue;
+        const auto* t = std::get_if<compiler::Transfer>(&program.instructions[id].body);
+        const auto core = static_cast<std::uint32_t>(program.instructions[id].core);
+        if (!t || core >= moved.size())
+            continue;
+        const bool load = t->source.memory == target.mainMemory;
+        if (!load && t->destination.memory != target.mainMemory)
+            continue;
+        std::erase_if(recent,
+                      [&](const Touched& s) { return moved[s.core] - s.movedAfter > capacity; });
+        const auto [begin, end] = emulator::transferSpan(*t, load);
+        double own = 0, other = 0;
+        for (const Touched& s : recent) {
+            const std::uint64_t lo = std::max(begin, s.begin), hi = std::min(end, s.end);
+            if (hi > lo)
+                (s.core == core ? own : other) += double(hi - lo);
+        }
+        if (end > begin)
+            out[id] = {std::min(1.0, own / double(end - begin)),
+                       std::min(1.0, other / double(end - begin))};
+        moved[core] += t->bytes;
+        recent.push_back({begin, end, moved[core], core});
+    }
+    return out;
+}
+
+// Share of each transfer's emulated span during which another core's transfer was running.
+std::vector<double> concurrentShares(const trace::Trace& emulated) {
+    std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> perCore(
+        std::size_t(std::max(emulated.cores, 1)));
+    for (const trace::Event& e : emulated.events)
+        if (e.kind == trace::EventKind::Transfer && e.core < perCore.size())
+            perCore[e.core].push_back({e.startPs, e.endPs});
+    for (auto& spans : perCore)
+        std::sort(spans.begin(), spans.end());
+    std::vector<double> out(emulated.events.size(), 0);
+    for (std::size_t i = 0; i < emulated.events.size(); ++i) {
+        const trace::Event& e = emulated.events[i];
+        if (e.kind != trace::EventKind::Transfer || e.durationPs() <= 0)
+            continue;
+        std::int64_t shared = 0;
+        for (std::size_t c = 0; c < perCore.size(); ++c) {
+            if (c == e.core)
+                continue;
+            const auto& spans = perCore[c];
+            auto it =
+                std::lower_bound(spans.begin(), spans.end(), std::make_pair(e.startPs, e.startPs));
+            if (it != spans.begin())
+                --it;
+            for (; it != spans.end() && it->first < e.endPs; ++it)
+                shared += std::max<std::int64_t>(0, std::min(it->second, e.endPs) -
+                                                        std::max(it->first, e.startPs));
+        }
+        out[i] = std::min(1.0, double(shared) / double(e.durationPs()));
+    }
+    return out;
+}
+
+} // namespace
+
+void writeEventsHeader(std::ostream& out) {
+    out << "model,strategy,mp,id,core,block,kind,label,bytes,rows,run_bytes,lines,writer,"
+           "concurrent,resident_own,resident_other,emulated_ns,measured_ns\n";
+}
+
+void writeEventsCsv(std::ostream& out, const EventsContext& context,
+                    const compiler::Program& program, const target::Target& target,
+                    const trace::Trace& emulated, const trace::AccuracyReport& report,
+                    const trace::EventLabels& labels) {
+    const std::vector<Writer> writers = writersOf(program, target, emulated);
+    const std::vector<double> concurrent = concurrentShares(emulated);
+    const std::vector<std::pair<double, double>> resident =
+        residentShares(program, target, emulated);
+    for (const trace::EventAccuracy& a : report.events) {
+        const trace::Event& e = emulated.events[a.event];
+        if (e.id >= program.instructions.size())
+            continue;
+        const compiler::Instruction& in = program.instructions[e.id];
+        const std::string label = e.id < labels.size() ? labels[e.id] : std::string();
+        std::string kind = "compute";
+        std::uint64_t rows = 0, runBytes = 0, lines = 0;
+        if (const auto* t = std::get_if<compiler::Transfer>(&in.body)) {
+            const bool load = t->source.memory == target.mainMemory;
+            kind = load ? "load" : "store";
+            rows = emulator::transferRows(*t);
+            runBytes = rows > 0 ? t->bytes / rows : 0;
+            lines = emulator::transferLines(*t, load);
+        }
+        out << fmt::format(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}\n",
+            context.model, context.strategy, context.mp, e.id, e.core, e.block, kind, label,
+            e.bytes, rows, runBytes, lines, kind == "load" ? writerName(writers[e.id]) : "",
+            concurrent[a.event], resident[e.id].first, resident[e.id].second, a.emulatedPs / 1e3,
+            a.measuredPs / 1e3);
+    }
+}
+
+} // namespace strata::cli
