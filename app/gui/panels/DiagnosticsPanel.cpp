@@ -4,6 +4,7 @@
 
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QPainter>
 #include <QStyle>
 
 namespace strata::gui {
@@ -51,7 +52,11 @@ int parseBlockName(const std::string& name) {
 
 } // namespace
 
-DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QTreeWidget(parent) {
+DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
+    : QTreeWidget(parent),
+      m_placeholder(tr("No diagnostics. Errors, warnings and notes from the import, the schedule "
+                       "check and the compiler are listed here; a row naming a block or an op "
+                       "shows it in the graph.")) {
     setHeaderLabels({tr("Severity"), tr("Message"), tr("Location")});
     setRootIsDecorated(false);
     setUniformRowHeights(true);
@@ -155,6 +160,16 @@ QString DiagnosticsPanel::title() const {
     else if (warnings > 0)
         title += warnings == 1 ? tr(" (1 warning)") : tr(" (%1 warnings)").arg(warnings);
     return title;
+}
+
+void DiagnosticsPanel::paintEvent(QPaintEvent* event) {
+    QTreeWidget::paintEvent(event);
+    if (topLevelItemCount() > 0)
+        return;
+    QPainter painter(viewport());
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(viewport()->rect().adjusted(16, 0, -16, 0), Qt::AlignCenter | Qt::TextWordWrap,
+                     m_placeholder);
 }
 
 void DiagnosticsPanel::onItemClicked(QTreeWidgetItem* item) {

@@ -2,7 +2,7 @@
 // The diagnostics dock's list: what the import, the layouts and the schedule have to say, one
 // row each (severity, message, where). Each source's rows can be replaced on their own (the
 // schedule check's with every revision). A row that names a block or an op is a link: a click
-// asks to show it.
+// asks to show it. Empty, it says what would appear there.
 
 #include "base/Diagnostic.h"
 
@@ -34,6 +34,8 @@ class DiagnosticsPanel : public QTreeWidget {
     int count(Severity severity) const;
     // "Diagnostics", "Diagnostics (2 errors)", "Diagnostics (1 warning)".
     QString title() const;
+    // What the empty list says in its middle.
+    QString placeholderText() const { return m_placeholder; }
 
     // An import's diagnostics under Import. A model that loaded starts the list over and is
     // closed with what was imported (so an import without warnings still says so); a failed
@@ -46,9 +48,14 @@ class DiagnosticsPanel : public QTreeWidget {
     void blockActivated(int block);
     void opActivated(const QString& name);
 
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+
   private:
     QTreeWidgetItem* makeItem(Source source, const Diagnostic& diagnostic) const;
     void onItemClicked(QTreeWidgetItem* item);
+
+    QString m_placeholder;
 };
 
 } // namespace strata::gui

@@ -100,6 +100,27 @@ TEST_F(MeasureWindowTest, RunOnHostPairsTheMeasuredRunWithItsPrediction) {
     }
 }
 
+// The Timeline tab open on the prediction, Run on Host adds the measurement: the axis spans the
+// longer of the two runs (a measurement on a busy machine is several times the prediction), not
+// the prediction it showed first.
+TEST_F(MeasureWindowTest, TheTimelineShowsTheMeasuredRunWholeWhenItArrives) {
+    if (!openOnHost("resnet_tiny.onnx"))
+        FAIL() << "cannot open the committed sample";
+    ASSERT_TRUE(m_window->showTab(QStringLiteral("timeline")));
+    views::timeline::TimelineView& timeline = *m_window->timelineTab()->view();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return timeline.data() != nullptr; }, test::kLoadTimeoutMs));
+    QSignalSpy measured(&measure(), &MeasureController::measured);
+    measure().runAction()->trigger();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return measured.count() > 0; }, test::kLoadTimeoutMs));
+    ASSERT_TRUE(settle());
+    ASSERT_EQ(timeline.data()->traces().size(), 2u);
+    const double end = static_cast<double>(timeline.data()->endPs());
+    EXPECT_EQ(end, static_cast<double>(std::max(timeline.data()->traces()[0]->endPs(),
+                                                timeline.data()->traces()[1]->endPs())));
+    EXPECT_DOUBLE_EQ(timeline.viewport().startPs, 0);
+    EXPECT_GE(timeline.viewport().endPs(), end);
+}
+
 TEST_F(MeasureWindowTest, ExportWritesTheBundleWithPlots) {
     if (!openOnHost("resnet_tiny.onnx"))
         FAIL() << "cannot open the committed sample";
