@@ -4,6 +4,7 @@
 #include "jobs/JobRunner.h"
 
 #include <QDockWidget>
+#include <QEvent>
 #include <QProgressBar>
 #include <QStatusBar>
 #include <algorithm>
@@ -21,6 +22,7 @@ ActivityBoard::ActivityBoard(QStatusBar* bar, DiagnosticsPanel* panel, QDockWidg
     m_busy->setTextVisible(false);
     m_busy->hide();
     addPermanentWidget(m_busy);
+    bar->installEventFilter(this); // a narrower window leaves less room
     // Every background job goes through the runner: its busy state is the window's.
     connect(&JobRunner::instance(), &JobRunner::busyChanged, this, &ActivityBoard::updateBusy);
 }
@@ -46,6 +48,8 @@ void ActivityBoard::addPermanentWidget(QWidget* widget, int index) {
     else
         m_bar->insertPermanentWidget(index, widget);
     m_permanent.push_back(widget);
+    // A label whose text grows after a message was elided would cut the message off mid-word.
+    widget->installEventFilter(this);
 }
 
 bool ActivityBoard::isBusy() const {
@@ -64,15 +68,34 @@ void ActivityBoard::updateBusy() {
 }
 
 void ActivityBoard::showStatus(const QString& text, int timeoutMs) {
-    // Elided to the room the permanent widgets leave; the whole text is the tooltip.
-    int room = m_bar->width() - 60;
+    m_message = text;
+    m_messageExpiry = timeoutMs > 0 ? QDeadlineTimer(timeoutMs) : QDeadlineTimer::Forever;
+    showElided();
+}
+
+int ActivityBoard::messageRoom() const {
+    // The bar's margins and the spacing beside each permanent widget; a widget whose text just
+    // changed is not laid out yet, so its size hint counts when wider.
+    int room = m_bar->width() - 24;
     for (const QWidget* widget : m_permanent)
-        if (widget->isVisible())
-            room -= widget->width();
-    const QString shown =
-        m_bar->fontMetrics().elidedText(text, Qt::ElideRight, std::max(room, 200));
-    m_bar->setToolTip(shown == text ? QString() : text);
-    m_bar->showMessage(shown, timeoutMs);
+        if (!widget->isHidden())
+            room -= std::max(widget->width(), widget->sizeHint().width()) + 8;
+    return std::max(room, 80);
+}
+
+void ActivityBoard::showElided() {
+    m_shown = m_bar->fontMetrics().elidedText(m_message, Qt::ElideRight, messageRoom());
+    m_bar->setToolTip(m_shown == m_message ? QString() : m_message);
+    const qint64 left = m_messageExpiry.remainingTime(); // -1: forever
+    m_bar->showMessage(m_shown, left < 0 ? 0 : static_cast<int>(std::max<qint64>(left, 1)));
+}
+
+bool ActivityBoard::eventFilter(QObject* watched, QEvent* event) {
+    const auto type = event->type();
+    if ((type == QEvent::Resize || type == QEvent::Show || type == QEvent::Hide) &&
+        !m_message.isEmpty() && m_bar->currentMessage() == m_shown && !m_messageExpiry.hasExpired())
+        showElided();
+    return QObject::eventFilter(watched, event);
 }
 
 void ActivityBoard::showDiagnostics(const std::vector<Diagnostic>& diagnostics,

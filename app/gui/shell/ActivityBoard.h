@@ -1,13 +1,14 @@
 #pragma once
 // Where the window shows what its activities report (jobs/Activity.h), the same way for each:
-// the status message in the status bar (elided to the room the permanent widgets leave, the
-// whole text as its tooltip), the diagnostics in the Diagnostics dock under the activity's
-// source, the dock brought up as the activity's policy says, and the busy indicator while the
-// job runner or any activity is busy (its tooltip names them).
+// the status message in the status bar (elided to the room the permanent widgets leave, again
+// whenever one of them changes size, the whole text as its tooltip), the diagnostics in the
+// Diagnostics dock under the activity's source, the dock brought up as the activity's policy says,
+// and the busy indicator while the job runner or any activity is busy (its tooltip names them).
 
 #include "base/Diagnostic.h"
 #include "panels/DiagnosticsPanel.h"
 
+#include <QDeadlineTimer>
 #include <QObject>
 #include <vector>
 
@@ -54,8 +55,14 @@ class ActivityBoard : public QObject {
                          const QString& where, Policy policy);
     void showDiagnosticsDock();
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void updateBusy();
+    // Shows the current message elided to the room left now, for the time it has left.
+    void showElided();
+    int messageRoom() const;
 
     QStatusBar* m_bar;
     DiagnosticsPanel* m_panel;
@@ -63,6 +70,9 @@ class ActivityBoard : public QObject {
     QProgressBar* m_busy = nullptr;
     std::vector<Activity*> m_activities;
     std::vector<QWidget*> m_permanent;
+    QString m_message;              // the whole current message
+    QString m_shown;                // what the bar shows of it
+    QDeadlineTimer m_messageExpiry; // forever when the message has no timeout
 };
 
 } // namespace strata::gui

@@ -7,10 +7,11 @@
 #include "controllers/MeasureController.h"
 #include "jobs/Activity.h"
 #include "shell/ActivityBoard.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "tabs/TimelineTab.h"
 
 #include <QDockWidget>
+#include <QLabel>
 #include <QProgressBar>
 #include <QStatusBar>
 #include <gtest/gtest.h>
@@ -19,19 +20,18 @@
 namespace strata::gui {
 namespace {
 
-class ActivityWindowTest : public ::testing::Test {
+class ActivityWindowTest : public test::WindowFixture {
   protected:
     void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-        ASSERT_TRUE(test::settle(*m_window));
+        WindowFixture::SetUp();
+        if (HasFatalFailure())
+            return;
+        ASSERT_TRUE(settle());
     }
 
     QDockWidget* diagnosticsDock() const {
         return m_window->findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"));
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(ActivityWindowTest, EveryActivityIsOnTheBoardOnce) {
@@ -72,6 +72,18 @@ TEST_F(ActivityWindowTest, StatusAndBusyStateAreTheWindows) {
     EXPECT_TRUE(shown.startsWith(QStringLiteral("Compiling")));
     EXPECT_LT(shown.size(), text.size()); // elided to the room left
     EXPECT_EQ(m_window->statusBar()->toolTip(), text);
+
+    // A permanent field whose text grows afterwards takes its room from the message, which is
+    // elided again rather than cut off under the field.
+    auto* field = new QLabel(QStringLiteral("short"));
+    m_window->activityBoard()->addPermanentWidget(field);
+    compile.showStatus(QStringLiteral("Measured ") + QString(120, QLatin1Char('m')), 0);
+    field->setText(QString(90, QLatin1Char('f')));
+    ASSERT_TRUE(QTest::qWaitFor([field] { return field->width() >= field->sizeHint().width(); }));
+    const QString after = m_window->statusBar()->currentMessage();
+    EXPECT_TRUE(after.endsWith(QChar(0x2026))) << after.toStdString(); // an ellipsis
+    EXPECT_LT(m_window->statusBar()->fontMetrics().horizontalAdvance(after),
+              field->geometry().left());
 
     EXPECT_FALSE(m_window->isBusy());
     compile.setBusy(true);

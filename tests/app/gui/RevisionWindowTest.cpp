@@ -6,7 +6,7 @@
 #include "controllers/CompileController.h"
 #include "controllers/MeasureController.h"
 #include "document/ScheduleDocument.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "tabs/RevisionBanner.h"
 #include "tabs/TimelineTab.h"
 #include "tabs/TransfersTab.h"
@@ -21,16 +21,8 @@ namespace {
 
 using Model = views::schedule::ScheduleTableModel;
 
-class RevisionWindowTest : public ::testing::Test {
+class RevisionWindowTest : public test::WindowFixture {
   protected:
-    void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    }
-
-    ScheduleDocument& document() const { return *m_window->scheduleDocument(); }
-    bool settle() { return test::settle(*m_window); }
-
     RevisionBanner* banner(QWidget* tab) const { return tab->findChild<RevisionBanner*>(); }
 
     // Some block row of the schedule table shows a measured time.
@@ -41,8 +33,6 @@ class RevisionWindowTest : public ::testing::Test {
                 return true;
         return false;
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST(RevisionRule, SameObjectOrSameNumberIsCurrent) {

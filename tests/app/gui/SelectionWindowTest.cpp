@@ -8,7 +8,7 @@
 #include "document/ScheduleDocument.h"
 #include "document/Selection.h"
 #include "panels/InspectorDock.h"
-#include "support/WindowTestSupport.h"
+#include "support/WindowFixture.h"
 #include "views/program/ProgramListingModel.h"
 #include "views/program/ProgramView.h"
 #include "views/schedule/ScheduleTableView.h"
@@ -64,14 +64,16 @@ TEST(Selection, InstructionsBringTheirOps) {
     EXPECT_TRUE(selection.ops().empty());
 }
 
-class SelectionWindowTest : public ::testing::Test {
+class SelectionWindowTest : public test::WindowFixture {
   protected:
     void SetUp() override {
-        m_window = test::makeShownWindow();
-        ASSERT_TRUE(test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("mncore2")))
+        WindowFixture::SetUp();
+        if (HasFatalFailure())
+            return;
+        ASSERT_TRUE(openSample("resnet_tiny.onnx", QStringLiteral("mncore2")))
             << "cannot open the committed sample";
         m_window->compileController()->compileAction()->trigger();
-        ASSERT_TRUE(test::settle(*m_window));
+        ASSERT_TRUE(settle());
         ASSERT_TRUE(m_window->compileController()->compiled().isValid());
     }
 
@@ -95,8 +97,6 @@ class SelectionWindowTest : public ::testing::Test {
             ->findChild<QLabel*>(QStringLiteral("inspectorTitle"))
             ->text();
     }
-
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(SelectionWindowTest, AnOpSelectedInTheGraphIsSelectedEverywhere) {
