@@ -1,21 +1,23 @@
 #pragma once
 // Working-memory layouts as a property of the program (Operand::channelBlock, docs/ISA.md
-// "Layouts"). oneDNN's direct convolution wants its activations channel-blocked (nChw16c with
-// AVX-512); converting each tile's boxes inside the kernel would be invisible to the listing and
-// the emulator, and two convolutions in a row would convert blocked -> plain -> blocked for
-// nothing. So the compiler chooses:
-//  - a convolution the blocked kernel runs (a window larger than 1x1, one group, no input-channel
+// "Layouts"). oneDNN's direct convolution wants its activations in another layout than the
+// row-major boxes transfers move; converting each tile's boxes inside the kernel would be
+// invisible to the listing and the emulator, and two convolutions in a row would convert
+// there and back for nothing. So the compiler chooses:
+//  - a convolution the direct kernel runs (a window larger than 1x1, one group, no input-channel
 //    slices, every epilogue step a Map or a Zip over a box of its own region) writes its output
-//    box blocked by the target's channel_granule g when the box's channels are whole blocks, and
-//    reads its input blocked too when that holds all its channels in whole blocks (a stem's 3
-//    channels stay plain);
+//    box channels-last (nhwc: the layout oneDNN 2.6 runs its fastest kernel on with AVX-512;
+//    channel-blocked nChw<b>c runs end to end but is not chosen) when the box's channels are
+//    whole vectors of the target's channel_granule, and reads its input so too when that box
+//    holds all its channels in whole vectors and only the rows and columns its taps read (a
+//    stem's 3 channels stay row-major);
 //  - every other reader, and every transfer, sees row-major boxes;
 //  - where a reader needs another layout than the box's last writer left, a Reorder compute
-//    (Program.h's kReorderOp) rewrites the box in place just before it: after a load feeding a
-//    blocked convolution, before a store or a plain reader of a blocked box.
-// Convolution chains within a tile then stay blocked from one to the next (their fused
-// activations and residual adds run on the blocked box), with no reorder between them.
-// Nothing is blocked with a granule of 1 (the presets). insert-transfers runs it on each block's
+//    (Program.h's kReorderOp) rewrites the box in place just before it: after a load feeding such
+//    a convolution, before a store or a row-major reader.
+// Convolution chains within a tile then keep the layout from one to the next (their fused
+// activations and residual adds run on the box as it is), with no reorder between them.
+// Nothing is reordered with a granule of 1 (the presets). insert-transfers runs it on each block's
 // instructions after fusing epilogues, so the compile cache, the search's emulation and the
 // program agree. Returns, per old id, the new one (inserted reorders take ids in list order,
 // just before their reader).
