@@ -48,14 +48,15 @@ struct Stored {
     std::uint32_t core;
 };
 
-// Per transfer instruction: who wrote what it reads while that core's later traffic stayed
-// under its working memory (the emulator's reuse-distance rule, CachedReads.h, over all cores
-// in the emulated order of starts).
-std::vector<Writer> writersOf(const compiler::Program& program, const target::Target& target,
-                              const trace::Trace& emulated) {
-    std::vector<Writer> out(program.instructions.size(), Writer::None);
+// The bytes of a core's working memory: how much later traffic a core moves before what it
+// moved earlier is taken as gone from its caches.
+std::uint64_t workingCapacity(const target::Target& target) {
     const target::MemorySpace* working = target.findMemory(target.workingMemory);
-    const std::uint64_t capacity = working ? working->capacityBytes : 0;
+    return working ? working->capacityBytes : 0;
+}
+
+// The emulated transfers' event indices in the order they start.
+std::vector<std::size_t> transfersByStart(const trace::Trace& emulated) {
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < emulated.events.size(); ++i)
         if (emulated.events[i].kind == trace::EventKind::Transfer)
@@ -63,6 +64,17 @@ std::vector<Writer> writersOf(const compiler::Program& program, const target::Ta
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return emulated.events[a].startPs < emulated.events[b].startPs;
     });
+    return order;
+}
+
+// Per transfer instruction: who wrote what it reads while that core's later traffic stayed
+// under its working memory (the emulator's reuse-distance rule, CachedReads.h, over all cores
+// in the emulated order of starts).
+std::vector<Writer> writersOf(const compiler::Program& program, const target::Target& target,
+                              const trace::Trace& emulated) {
+    std::vector<Writer> out(program.instructions.size(), Writer::None);
+    const std::uint64_t capacity = workingCapacity(target);
+    const std::vector<std::size_t> order = transfersByStart(emulated);
     std::vector<std::uint64_t> moved(std::size_t(std::max(program.cores, 1)), 0);
     std::deque<Stored> recent;
     for (std::size_t i : order) {
@@ -104,15 +116,8 @@ std::vector<std::pair<double, double>> residentShares(const compiler::Program& p
                                                       const target::Target& target,
                                                       const trace::Trace& emulated) {
     std::vector<std::pair<double, double>> out(program.instructions.size(), {0, 0});
-    const target::MemorySpace* working = target.findMemory(target.workingMemory);
-    const std::uint64_t capacity = working ? working->capacityBytes : 0;
-    std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < emulated.events.size(); ++i)
-        if (emulated.events[i].kind == trace::EventKind::Transfer)
-            order.push_back(i);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return emulated.events[a].startPs < emulated.events[b].startPs;
-    });
+    const std::uint64_t capacity = workingCapacity(target);
+    const std::vector<std::size_t> order = transfersByStart(emulated);
     std::vector<std::uint64_t> moved(std::size_t(std::max(program.cores, 1)), 0);
     std::deque<Touched> recent;
     for (std::size_t i : order) {
