@@ -6,6 +6,7 @@
 // residual add).
 
 #include "KernelBoxes.h"
+#include "RunMatchesReference.h"
 #include "TwoCoreTarget.h"
 #include "compiler/Pipeline.h"
 #include "compiler/emit/AsmEmitter.h"
@@ -104,17 +105,7 @@ TEST_P(BlockedChain, MatchesTheReference) {
     const target::Target t = hostLike();
     auto compiled = compiler::compile(*g, t, inRowTiles(*g, t));
     ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
-    EXPECT_TRUE(compiler::verifyProgram(compiled->program, *g, t).empty());
-    auto emulated = emulator::emulate(compiled->program, t, *g);
-    ASSERT_TRUE(emulated) << joined(emulated.diagnostics());
-
-    const auto inputs = reference::sampleInputs(*g, 5);
-    auto expected = reference::evaluate(*g, inputs);
-    ASSERT_TRUE(expected) << joined(expected.diagnostics());
-    auto result = runtime::run(compiled->program, t, *g, inputs);
-    ASSERT_TRUE(result) << joined(result.diagnostics());
-    auto c = reference::compare(result->outputs[0], (*expected)[0], 1e-4, 1e-3);
-    EXPECT_TRUE(c.ok) << c.message;
+    test::expectRunMatchesReference(compiled->program, t, *g);
 }
 
 const Chain kChains[] = {

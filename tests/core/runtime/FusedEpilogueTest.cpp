@@ -7,6 +7,7 @@
 // of the unfused graph. The pass's rules: nothing is fused where the intermediate has another
 // reader or is a block output; and the verifier refuses a broken epilogue.
 
+#include "RunMatchesReference.h"
 #include "TwoCoreTarget.h"
 #include "compiler/Pipeline.h"
 #include "compiler/passes/Verify.h"
@@ -111,17 +112,7 @@ TEST_P(FusedEpilogue, IsFusedAndMatchesTheReference) {
     auto compiled = compiler::compile(*g, t, fusedInRowTiles(*g, t));
     ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
     EXPECT_EQ(longestEpilogue(compiled->program), GetParam().epilogue.steps);
-    EXPECT_TRUE(compiler::verifyProgram(compiled->program, *g, t).empty());
-    auto emulated = emulator::emulate(compiled->program, t, *g);
-    ASSERT_TRUE(emulated) << joined(emulated.diagnostics());
-
-    const auto inputs = reference::sampleInputs(*g, 5);
-    auto expected = reference::evaluate(*g, inputs);
-    ASSERT_TRUE(expected) << joined(expected.diagnostics());
-    auto result = runtime::run(compiled->program, t, *g, inputs);
-    ASSERT_TRUE(result) << joined(result.diagnostics());
-    auto c = reference::compare(result->outputs[0], (*expected)[0], 1e-4, 1e-3);
-    EXPECT_TRUE(c.ok) << c.message;
+    test::expectRunMatchesReference(compiled->program, t, *g);
 }
 
 const Conv kConvs[] = {
