@@ -3,6 +3,7 @@
 
 #include "views/graph/GraphView.h"
 
+#include "ShownGraphView.h"
 #include "TestGraphs.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
@@ -25,15 +26,8 @@ namespace {
 using test::layOut;
 using test::makeChain;
 
-class GraphViewTest : public ::testing::Test {
+class GraphViewTest : public test::ShownGraphView {
   protected:
-    void SetUp() override {
-        m_view.resize(1000, 700);
-        m_view.setAnimated(false);
-        m_view.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&m_view));
-    }
-
     void show(std::shared_ptr<const ir::Graph> graph, layout::LayoutInput input = {}) {
         m_graph = std::move(graph);
         auto laid = layOut(*m_graph, input, m_view.textMetrics());
@@ -50,7 +44,6 @@ class GraphViewTest : public ::testing::Test {
         return canvas().mapToScene(canvas().viewport()->rect()).boundingRect();
     }
 
-    GraphView m_view;
     std::shared_ptr<const ir::Graph> m_graph;
 };
 

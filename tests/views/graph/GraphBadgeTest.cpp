@@ -5,6 +5,7 @@
 // it stops short of it. On the committed samples,
 // scheduled op by op and fused, with the long badges the app shows.
 
+#include "../ShownGraphView.h"
 #include "../TestGraphs.h"
 #include "model/OnnxImporter.h"
 #include "schedule/Strategies.h"
@@ -22,15 +23,8 @@
 namespace strata::views::graph {
 namespace {
 
-class GraphBadgeTest : public ::testing::Test {
+class GraphBadgeTest : public test::ShownGraphView {
   protected:
-    void SetUp() override {
-        m_view.resize(1000, 700);
-        m_view.setAnimated(false);
-        m_view.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&m_view));
-    }
-
     // The sample scheduled for mncore2 with `strategy`, laid out with a long badge per block.
     void show(const char* sample, schedule::Strategy strategy) {
         auto imported = model::importOnnxFile(std::string(STRATA_SAMPLES_DIR "/") + sample);
@@ -90,7 +84,6 @@ class GraphBadgeTest : public ::testing::Test {
 
     static constexpr double kPenWidth = 1.25; // EdgeItem's line
 
-    GraphView m_view;
     std::shared_ptr<const ir::Graph> m_graph;
 };
 

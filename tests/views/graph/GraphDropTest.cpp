@@ -2,6 +2,7 @@
 // distinct "no" and says why (tooltip, status) instead of looking like one that takes it; the
 // boundary handles on edges between blocks never sit on a badge's text or on a node.
 
+#include "../ShownGraphView.h"
 #include "../TestGraphs.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
@@ -19,15 +20,8 @@
 namespace strata::views::graph {
 namespace {
 
-class GraphDropTest : public ::testing::Test {
+class GraphDropTest : public test::ShownGraphView {
   protected:
-    void SetUp() override {
-        m_view.resize(1000, 700);
-        m_view.setAnimated(false);
-        m_view.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&m_view));
-    }
-
     void show(std::shared_ptr<const ir::Graph> graph, layout::LayoutInput input) {
         m_graph = std::move(graph);
         auto laid = test::layOut(*m_graph, input, m_view.textMetrics());
@@ -74,7 +68,6 @@ class GraphDropTest : public ::testing::Test {
         return image;
     }
 
-    GraphView m_view;
     std::shared_ptr<const ir::Graph> m_graph;
     QPoint m_to;
 };

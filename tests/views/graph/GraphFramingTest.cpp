@@ -2,6 +2,7 @@
 // open at its top at a readable zoom, framed on the nodes of that first screen, and Fit must
 // never shrink it below a readable zoom (it fits the width then, and says so).
 
+#include "../ShownGraphView.h"
 #include "../TestGraphs.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
@@ -15,15 +16,8 @@
 namespace strata::views::graph {
 namespace {
 
-class GraphFramingTest : public ::testing::Test {
+class GraphFramingTest : public test::ShownGraphView {
   protected:
-    void SetUp() override {
-        m_view.resize(1000, 700);
-        m_view.setAnimated(false);
-        m_view.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&m_view));
-    }
-
     void show(std::shared_ptr<const ir::Graph> graph) {
         m_graph = std::move(graph);
         auto laid = test::layOut(*m_graph, {}, m_view.textMetrics());
@@ -55,7 +49,6 @@ class GraphFramingTest : public ::testing::Test {
         return out;
     }
 
-    GraphView m_view;
     std::shared_ptr<const ir::Graph> m_graph;
 };
 
