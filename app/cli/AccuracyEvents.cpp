@@ -55,8 +55,10 @@ std::uint64_t workingCapacity(const target::Target& target) {
     return working ? working->capacityBytes : 0;
 }
 
-// The emulated transfers' event indices in the order they start.
-std::vector<std::size_t> transfersByStart(const trace::Trace& emulated) {
+// Calls `f(id, transfer, core)` for the program's transfers in the order the emulator started
+// them (events naming no transfer of the program skipped).
+template <class F>
+void forEachTransferByStart(const compiler::Program& program, const trace::Trace& emulated, F f) {
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < emulated.events.size(); ++i)
         if (emulated.events[i].kind == trace::EventKind::Transfer)
@@ -64,7 +66,16 @@ std::vector<std::size_t> transfersByStart(const trace::Trace& emulated) {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return emulated.events[a].startPs < emulated.events[b].startPs;
     });
-    return order;
+    const auto cores = static_cast<std::uint32_t>(std::max(program.cores, 1));
+    for (std::size_t i : order) {
+        const std::uint32_t id = emulated.events[i].id;
+        if (id >= program.instructions.size())
+            continue;
+        const auto* t = std::get_if<compiler::Transfer>(&program.instructions[id].body);
+        const auto core = static_cast<std::uint32_t>(program.instructions[id].core);
+        if (t && core < cores)
+            f(id, *t, core);
+    }
 }
 
 // Per transfer instruction: who wrote what it reads while that core's later traffic stayed
@@ -74,33 +85,28 @@ std::vector<Writer> writersOf(const compiler::Program& program, const target::Ta
                               const trace::Trace& emulated) {
     std::vector<Writer> out(program.instructions.size(), Writer::None);
     const std::uint64_t capacity = workingCapacity(target);
-    const std::vector<std::size_t> order = transfersByStart(emulated);
     std::vector<std::uint64_t> moved(std::size_t(std::max(program.cores, 1)), 0);
     std::deque<Stored> recent;
-    for (std::size_t i : order) {
-        const std::uint32_t id = emulated.events[i].id;
-        if (id >= program.instructions.size())
-            continue;
-        const auto* t = std::get_if<compiler::Transfer>(&program.instructions[id].body);
-        const auto core = static_cast<std::uint32_t>(program.instructions[id].core);
-        if (!t || core >= moved.size())
-            continue;
-        std::erase_if(recent,
-                      [&](const Stored& s) { return moved[s.core] - s.movedAfter > capacity; });
-        if (t->source.memory == target.mainMemory && t->value.valid()) {
-            std::int64_t own = 0, other = 0;
-            for (const Stored& s : recent)
-                if (s.value == t->value.index)
-                    (s.core == core ? own : other) += overlap(*s.region, t->region);
-            out[id] = own > 0 && other > 0 ? Writer::Both
-                      : own > 0            ? Writer::Own
-                      : other > 0          ? Writer::Other
-                                           : Writer::None;
-        }
-        moved[core] += t->bytes;
-        if (t->destination.memory == target.mainMemory && t->value.valid())
-            recent.push_back({t->value.index, &t->region, moved[core], core});
-    }
+    forEachTransferByStart(
+        program, emulated,
+        [&](std::uint32_t id, const compiler::Transfer& transfer, std::uint32_t core) {
+            const compiler::Transfer* t = &transfer;
+            std::erase_if(recent,
+                          [&](const Stored& s) { return moved[s.core] - s.movedAfter > capacity; });
+            if (t->source.memory == target.mainMemory && t->value.valid()) {
+                std::int64_t own = 0, other = 0;
+                for (const Stored& s : recent)
+                    if (s.value == t->value.index)
+                        (s.core == core ? own : other) += overlap(*s.region, t->region);
+                out[id] = own > 0 && other > 0 ? Writer::Both
+                          : own > 0            ? Writer::Own
+                          : other > 0          ? Writer::Other
+                                               : Writer::None;
+            }
+            moved[core] += t->bytes;
+            if (t->destination.memory == target.mainMemory && t->value.valid())
+                recent.push_back({t->value.index, &t->region, moved[core], core});
+        });
     return out;
 }
 
@@ -117,35 +123,30 @@ std::vector<std::pair<double, double>> residentShares(const compiler::Program& p
                                                       const trace::Trace& emulated) {
     std::vector<std::pair<double, double>> out(program.instructions.size(), {0, 0});
     const std::uint64_t capacity = workingCapacity(target);
-    const std::vector<std::size_t> order = transfersByStart(emulated);
     std::vector<std::uint64_t> moved(std::size_t(std::max(program.cores, 1)), 0);
     std::deque<Touched> recent;
-    for (std::size_t i : order) {
-        const std::uint32_t id = emulated.events[i].id;
-        if (id >= program.instructions.size())
-            continue;
-        const auto* t = std::get_if<compiler::Transfer>(&program.instructions[id].body);
-        const auto core = static_cast<std::uint32_t>(program.instructions[id].core);
-        if (!t || core >= moved.size())
-            continue;
-        const bool load = t->source.memory == target.mainMemory;
-        if (!load && t->destination.memory != target.mainMemory)
-            continue;
-        std::erase_if(recent,
-                      [&](const Touched& s) { return moved[s.core] - s.movedAfter > capacity; });
-        const auto [begin, end] = emulator::transferSpan(*t, load);
-        double own = 0, other = 0;
-        for (const Touched& s : recent) {
-            const std::uint64_t lo = std::max(begin, s.begin), hi = std::min(end, s.end);
-            if (hi > lo)
-                (s.core == core ? own : other) += double(hi - lo);
-        }
-        if (end > begin)
-            out[id] = {std::min(1.0, own / double(end - begin)),
-                       std::min(1.0, other / double(end - begin))};
-        moved[core] += t->bytes;
-        recent.push_back({begin, end, moved[core], core});
-    }
+    forEachTransferByStart(
+        program, emulated,
+        [&](std::uint32_t id, const compiler::Transfer& transfer, std::uint32_t core) {
+            const compiler::Transfer* t = &transfer;
+            const bool load = t->source.memory == target.mainMemory;
+            if (!load && t->destination.memory != target.mainMemory)
+                return;
+            std::erase_if(
+                recent, [&](const Touched& s) { return moved[s.core] - s.movedAfter > capacity; });
+            const auto [begin, end] = emulator::transferSpan(*t, load);
+            double own = 0, other = 0;
+            for (const Touched& s : recent) {
+                const std::uint64_t lo = std::max(begin, s.begin), hi = std::min(end, s.end);
+                if (hi > lo)
+                    (s.core == core ? own : other) += double(hi - lo);
+            }
+            if (end > begin)
+                out[id] = {std::min(1.0, own / double(end - begin)),
+                           std::min(1.0, other / double(end - begin))};
+            moved[core] += t->bytes;
+            recent.push_back({begin, end, moved[core], core});
+        });
     return out;
 }
 

@@ -1,14 +1,16 @@
-# Writes a C++ file holding strata_rt.h, with the strata_rt_dnnl.h it includes put in place of
-# its #include line (a generated file is one file), minus the `#pragma once`s (which mean nothing
-# inside a generated .cpp), as a raw string literal.
+# Writes a C++ file holding strata_rt.h, with the parts it includes (strata_rt_dnnl.h,
+# strata_rt_movement.h) put in place of their #include lines (a generated file is one file),
+# minus the `#pragma once`s (which mean nothing inside a generated .cpp), as a raw string literal.
 # Run as: cmake -DINPUT=<strata_rt.h> -DOUTPUT=<file.cpp> -P EmbedRuntime.cmake
 # The output is rewritten only when its content changes.
 
 set(delimiter "strata_rt")
 file(READ "${INPUT}" text)
 get_filename_component(dir "${INPUT}" DIRECTORY)
-file(READ "${dir}/strata_rt_dnnl.h" dnnl)
-string(REPLACE "#include \"strata_rt_dnnl.h\"\n" "${dnnl}" text "${text}")
+foreach(part strata_rt_dnnl.h strata_rt_movement.h)
+  file(READ "${dir}/${part}" part_text)
+  string(REPLACE "#include \"${part}\"\n" "${part_text}" text "${text}")
+endforeach()
 string(REPLACE "#pragma once\n" "" text "${text}")
 string(FIND "${text}" ")${delimiter}\"" clash)
 if(NOT clash EQUAL -1)
