@@ -5,16 +5,16 @@
 // the graph share the selection; a diagnostic naming a block leads to it; the toolbar's
 // target selector makes a new schedule.
 
-#include "panels/DiagnosticsPanel.h"
-#include "tabs/GraphTab.h"
-#include "support/GuiTestSupport.h"
-#include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"
 #include "document/ScheduleEditor.h"
 #include "document/SchedulePresentation.h"
+#include "panels/DiagnosticsPanel.h"
 #include "panels/ScheduleToolBar.h"
 #include "schedule/Edits.h"
+#include "shell/MainWindow.h"
+#include "support/GuiTestSupport.h"
 #include "support/WindowFixture.h"
+#include "tabs/GraphTab.h"
 #include "views/graph/GraphCanvas.h"
 #include "views/graph/GraphItems.h"
 #include "views/graph/GraphScene.h"
@@ -84,6 +84,41 @@ class ScheduleWindowTest : public test::WindowFixture {
                         return std::pair{op, other.id};
         return std::nullopt;
     }
+
+    // Where a mouse drag of `move`'s op starts and where it drops: the view zoomed to `zoom` so
+    // both are on screen, the drop on a point of the target block's region off its nodes.
+    struct DragPath {
+        QPoint from, to;
+        views::graph::ClusterItem* target = nullptr;
+    };
+    std::optional<DragPath> aimDrag(std::pair<ir::OpId, int> move, double zoom) const {
+        views::graph::GraphCanvas* canvas = view()->canvas();
+        views::graph::NodeItem* node = scene().nodeForOp(move.first);
+        views::graph::ClusterItem* target = scene().clusterForBlock(move.second);
+        if (node == nullptr || target == nullptr)
+            return std::nullopt;
+        canvas->restoreView(zoom, node->sceneBox().united(target->box()).center());
+        const QPointF drop = target->box().bottomLeft() + QPointF(6, -6);
+        DragPath path{canvas->mapFromScene(node->sceneBox().center()), canvas->mapFromScene(drop),
+                      target};
+        const QRect shown = canvas->viewport()->rect();
+        if (!shown.contains(path.from) || !shown.contains(path.to) ||
+            scene().blockAt(drop) != move.second)
+            return std::nullopt;
+        return path;
+    }
+
+    // Presses the left button at `path.from` and moves to `path.to` in eight steps, holding it.
+    void pressAndDrag(const DragPath& path) const {
+        QWidget* viewport = view()->canvas()->viewport();
+        QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, path.from);
+        for (int step = 1; step <= 8; ++step) {
+            const QPoint at = path.from + (path.to - path.from) * step / 8;
+            QMouseEvent moveEvent(QEvent::MouseMove, at, viewport->mapToGlobal(at), Qt::NoButton,
+                                  Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(viewport, &moveEvent);
+        }
+    }
 };
 
 TEST_F(ScheduleWindowTest, ABlockThatRefusesADraggedOpSaysWhyAndNothingChanges) {
@@ -91,29 +126,14 @@ TEST_F(ScheduleWindowTest, ABlockThatRefusesADraggedOpSaysWhyAndNothingChanges) 
         FAIL() << "cannot open the committed sample";
     const auto move = refusedMove();
     ASSERT_TRUE(move);
+    const auto path = aimDrag(*move, 0.25);
+    ASSERT_TRUE(path);
     views::graph::GraphCanvas* canvas = view()->canvas();
-    views::graph::NodeItem* node = scene().nodeForOp(move->first);
-    views::graph::ClusterItem* target = scene().clusterForBlock(move->second);
-    ASSERT_NE(node, nullptr);
-    ASSERT_NE(target, nullptr);
-    canvas->restoreView(0.25, node->sceneBox().united(target->box()).center());
-    const QPoint from = canvas->mapFromScene(node->sceneBox().center());
-    const QPointF drop = target->box().bottomLeft() + QPointF(6, -6);
-    const QPoint to = canvas->mapFromScene(drop);
-    ASSERT_TRUE(canvas->viewport()->rect().contains(from));
-    ASSERT_TRUE(canvas->viewport()->rect().contains(to));
-    ASSERT_EQ(scene().blockAt(drop), move->second);
     const sch::Schedule before = schedule();
 
-    QTest::mousePress(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, from);
-    for (int step = 1; step <= 8; ++step) {
-        const QPoint at = from + (to - from) * step / 8;
-        QMouseEvent moveEvent(QEvent::MouseMove, at, canvas->viewport()->mapToGlobal(at),
-                              Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
-        QApplication::sendEvent(canvas->viewport(), &moveEvent);
-    }
+    pressAndDrag(*path);
     ASSERT_TRUE(canvas->isDraggingOp());
-    EXPECT_EQ(target->dropState(), views::graph::DropState::Refused);
+    EXPECT_EQ(path->target->dropState(), views::graph::DropState::Refused);
     // Core's reason, in the status bar while the op hangs over the block.
     const std::string reason =
         sch::moveOp(schedule(), *document().graph(), move->first, move->second)
@@ -126,7 +146,7 @@ TEST_F(ScheduleWindowTest, ABlockThatRefusesADraggedOpSaysWhyAndNothingChanges) 
     EXPECT_TRUE(status == canvas->dropRefusal() ||
                 m_window->statusBar()->toolTip() == canvas->dropRefusal())
         << status.toStdString();
-    QTest::mouseRelease(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, to);
+    QTest::mouseRelease(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, path->to);
     EXPECT_EQ(schedule(), before);
     EXPECT_EQ(document().undoStack()->count(), 0);
 }
@@ -190,30 +210,14 @@ TEST_F(ScheduleWindowTest, DraggingAnOpWithTheMouseMovesIt) {
         FAIL() << "cannot open the committed sample";
     const auto move = boundaryMove();
     ASSERT_TRUE(move);
+    const auto path = aimDrag(*move, 0.3);
+    ASSERT_TRUE(path);
     views::graph::GraphCanvas* canvas = view()->canvas();
-    views::graph::NodeItem* node = scene().nodeForOp(move->first);
-    views::graph::ClusterItem* target = scene().clusterForBlock(move->second);
-    ASSERT_NE(node, nullptr);
-    ASSERT_NE(target, nullptr);
-    // Zoom out so both are on screen; drop on a point of the target's region off its nodes.
-    canvas->restoreView(0.3, node->sceneBox().united(target->box()).center());
-    const QPoint from = canvas->mapFromScene(node->sceneBox().center());
-    QPointF drop = target->box().bottomLeft() + QPointF(6, -6);
-    const QPoint to = canvas->mapFromScene(drop);
-    ASSERT_TRUE(canvas->viewport()->rect().contains(from));
-    ASSERT_TRUE(canvas->viewport()->rect().contains(to));
-    ASSERT_EQ(scene().blockAt(drop), move->second);
 
-    QTest::mousePress(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, from);
-    for (int step = 1; step <= 8; ++step) {
-        const QPoint at = from + (to - from) * step / 8;
-        QMouseEvent moveEvent(QEvent::MouseMove, at, canvas->viewport()->mapToGlobal(at),
-                              Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
-        QApplication::sendEvent(canvas->viewport(), &moveEvent);
-    }
+    pressAndDrag(*path);
     EXPECT_TRUE(canvas->isDraggingOp());
-    EXPECT_TRUE(target->isDropTarget());
-    QTest::mouseRelease(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, to);
+    EXPECT_TRUE(path->target->isDropTarget());
+    QTest::mouseRelease(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, path->to);
     EXPECT_FALSE(canvas->isDraggingOp());
     EXPECT_EQ(document().blockOfOp(move->first), move->second);
     EXPECT_EQ(document().undoStack()->count(), 1);
