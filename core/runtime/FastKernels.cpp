@@ -25,23 +25,6 @@ bool whole(const rt::View<float>& v, int d) { return v.lo[d] == 0 && v.ext[d] ==
 
 float* at(const rt::View<float>& v, std::initializer_list<i64> idx) { return v.data + v.offset(idx.begin()); }
 
-// C = alpha op(A) op(B) + beta C, row-major: oneDNN's sgemm on wide products, OpenBLAS's on
-// narrow ones. Single-threaded on this project's AVX-512 machine: oneDNN 101-116 GFLOP/s against
-// OpenBLAS's 97-103 from 196 columns up, 79 against 87 at 49 (ResNet-50's last stage).
-void matrixProduct(bool transA, bool transB, i64 m, i64 n, i64 k, float alpha, const float* a,
-                   i64 lda, const float* b, i64 ldb, float beta, float* c, i64 ldc) {
-    if (n >= 128) {
-        oneDnnOnThisThreadOnly();
-        dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c,
-                   ldc);
-        return;
-    }
-    blas().sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-                 transB ? CblasTrans : CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
-                 static_cast<int>(k), alpha, a, static_cast<int>(lda), b, static_cast<int>(ldb),
-                 beta, c, static_cast<int>(ldc));
-}
-
 // Ceiling division for a positive divisor.
 i64 ceilDiv(i64 a, i64 b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
@@ -146,6 +129,23 @@ struct Conv {
 };
 
 } // namespace
+
+// oneDNN's sgemm on wide products, OpenBLAS's on
+// narrow ones. Single-threaded on this project's AVX-512 machine: oneDNN 101-116 GFLOP/s against
+// OpenBLAS's 97-103 from 196 columns up, 79 against 87 at 49 (ResNet-50's last stage).
+void matrixProduct(bool transA, bool transB, i64 m, i64 n, i64 k, float alpha, const float* a,
+                   i64 lda, const float* b, i64 ldb, float beta, float* c, i64 ldc) {
+    if (n >= 128) {
+        oneDnnOnThisThreadOnly();
+        dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c,
+                   ldc);
+        return;
+    }
+    blas().sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+                 transB ? CblasTrans : CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+                 static_cast<int>(k), alpha, a, static_cast<int>(lda), b, static_cast<int>(ldb),
+                 beta, c, static_cast<int>(ldc));
+}
 
 bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
               const rt::View<float>* b, const compiler::KernelCall& call, Workspace& workspace,
