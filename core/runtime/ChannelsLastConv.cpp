@@ -212,13 +212,18 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     auto& buffers = workspace.channelsLast;
     buffers.weights.resize(static_cast<std::size_t>(kh * kw * channels));
     buffers.bias.assign(static_cast<std::size_t>(channels), 0.0f);
-    for (i64 c = 0; c < channels; ++c) {
-        const float* taps = w.data + (c0 + c - w.lo[0]) * w.stride[0];
-        for (i64 t = 0; t < kh * kw; ++t)
-            buffers.weights[static_cast<std::size_t>(t * channels + c)] =
-                taps[(t / kw) * w.stride[2] + (t % kw) * w.stride[3]];
-        if (hasBias)
-            buffers.bias[static_cast<std::size_t>(c)] = b.data[(c0 + c - b.lo[0]) * b.stride[0]];
+    const float* firstTaps = w.data + (c0 - w.lo[0]) * w.stride[0];
+    for (i64 i = 0; i < kh; ++i)
+        for (i64 j = 0; j < kw; ++j) {
+            const float* tap = firstTaps + i * w.stride[2] + j * w.stride[3];
+            float* row = buffers.weights.data() + (i * kw + j) * channels;
+            for (i64 c = 0; c < channels; ++c)
+                row[c] = tap[c * w.stride[0]];
+        }
+    if (hasBias) {
+        const float* first = b.data + (c0 - b.lo[0]) * b.stride[0];
+        for (i64 c = 0; c < channels; ++c)
+            buffers.bias[static_cast<std::size_t>(c)] = first[c * b.stride[0]];
     }
     std::size_t maps = 0;
     while (maps < p.epilogue.size() && p.epilogue[maps].call.kernel == Kernel::Map)
@@ -285,8 +290,8 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     return true;
 }
 
-// matrixProduct for the transposed products of channels-last boxes. Single-threaded on this
-// project's AVX-512 machine (a throwaway program timing both libraries, best of 2000 calls):
+// C = op(A) op(B) (beta 0) for the transposed products of channels-last boxes. Single-threaded on
+// this project's AVX-512 machine (a throwaway program timing both libraries, best of 2000 calls):
 // over a reduction of at most 32 channels (expansions, MobileNetV2's 32 -> 16 projection)
 // oneDNN's sgemm beat OpenBLAS's, 13.4 against 16.3 us for 435 x 96 x 16 and 5.6 against 7.1
 // for 16 x 435 x 32 with a transposed operand; over 96 or more OpenBLAS's did (6.1 against 9.1
@@ -295,18 +300,18 @@ void transposedProduct(bool transA, bool transB, i64 m, i64 n, i64 k, const floa
                        const float* b, i64 ldb, float* c, i64 ldc) {
     if (k <= 32) {
         oneDnnOnThisThreadOnly();
-        dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
+        dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c,
                    ldc);
         return;
     }
-    matrixProduct(transA, transB, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c, ldc);
+    matrixProduct(transA, transB, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
 }
 
 // A pointwise convolution, y = W x + b per position, as one sgemm per batch element whatever
 // layouts x's and y's boxes have: with P positions, M output and K input channels,
 //   y row-major:      Y[M][P]   = W[M][K] . X       (X: x[K][P] row-major, or x[P][K] transposed)
 //   y channels-last:  Y^T[P][M] = X^T . W^T[K][M]   (X^T: x[K][P] transposed, or x[P][K])
-bool pointwise(const PreparedCompute& p, Workspace& workspace) {
+bool pointwise(const PreparedCompute& p, std::size_t& stepsDone) {
     const compiler::KernelCall& call = p.call;
     const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
                w = viewAs<float>(p.inputs[1]);
@@ -334,25 +339,21 @@ bool pointwise(const PreparedCompute& p, Workspace& workspace) {
         const float* in = x.data + (n - x.lo[0]) * x.stride[0] + firstRow * (xLast ? k : 1);
         float* out = y.data + (n - y.lo[0]) * y.stride[0];
         const i64 lda = xLast ? k : plane; // x's matrix, either way round
+        const float* bias = hasBias ? b.data + (y.lo[1] - b.lo[0]) * b.stride[0] : nullptr;
+        std::size_t maps = 0;
         if (yLast) {
-            auto& bias = workspace.channelsLast.bias;
-            bias.assign(static_cast<std::size_t>(m), 0.0f);
-            for (i64 c = 0; hasBias && c < m; ++c)
-                bias[static_cast<std::size_t>(c)] = b.data[(y.lo[1] + c - b.lo[0]) * b.stride[0]];
-            for (i64 q = 0; q < positions; ++q)
-                std::copy(bias.begin(), bias.end(), out + q * m);
             transposedProduct(!xLast, true, positions, m, k, in, lda, weights, k, out, m);
+            maps = biasAndMaps(out, positions, m, bias, b.stride[0], true, &p.epilogue);
         } else {
-            for (i64 c = 0; c < m; ++c)
-                std::fill(out + c * positions, out + (c + 1) * positions,
-                          hasBias ? b.data[(y.lo[1] + c - b.lo[0]) * b.stride[0]] : 0.0f);
             if (xLast)
                 transposedProduct(false, true, m, positions, k, weights, k, in, lda, out,
                                   positions);
             else
-                matrixProduct(false, false, m, positions, k, 1.0f, weights, k, in, lda, 1.0f, out,
+                matrixProduct(false, false, m, positions, k, 1.0f, weights, k, in, lda, 0.0f, out,
                               positions);
+            maps = biasAndMaps(out, m, positions, bias, b.stride[0], false, &p.epilogue);
         }
+        stepsDone = maps;
     }
     return true;
 }
@@ -362,7 +363,7 @@ bool pointwise(const PreparedCompute& p, Workspace& workspace) {
 bool channelsLastConv(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
     if (p.call.kernel != Kernel::Conv2d || p.call.accumulate || p.call.slicesChannels())
         return false;
-    return pointwise(p, workspace) || depthwise(p, workspace, stepsDone);
+    return pointwise(p, stepsDone) || depthwise(p, workspace, stepsDone);
 }
 
 } // namespace strata::runtime

@@ -61,6 +61,15 @@ bool fastGemm(const rt::View<float>& y, const rt::View<float>& a, const rt::View
               const rt::View<float>* c, const compiler::KernelCall& call);
 bool fastMatMul(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b);
 
+// After a product written with beta 0: adds each of `rows` rows of `rowLength` floats at `data`
+// its bias (`bias[r]` per row, or with `biasPerColumn` the vector `bias` along every row; no bias
+// when null) and runs the epilogue's leading Maps on it while the row is in cache, one pass where
+// a bias fill before the product and a step after it were two over the whole output box.
+// Returns how many steps it ran.
+std::size_t biasAndMaps(float* data, std::int64_t rows, std::int64_t rowLength, const float* bias,
+                        std::int64_t biasStride, bool biasPerColumn,
+                        const std::vector<PreparedCompute>* epilogue);
+
 // C = alpha op(A) op(B) + beta C, row-major (FastKernels.cpp): oneDNN's sgemm on products of 128
 // columns or more, OpenBLAS's on narrower ones.
 void matrixProduct(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k,

@@ -194,11 +194,10 @@ class Chooser {
     }
 
   private:
-    // Whether the first reader of `o` after stream position `at` is a convolution that reads it
-    // channels-last: a blocked direct convolution, or a depthwise one. A store, a rewrite or any
-    // other reader first: no.
-    bool nextReaderWantsChannelsLast(const std::vector<InstrId>& stream, std::size_t at,
-                                     const Operand& o, int core, int depth = 0) const {
+    // The stream position of the first compute after `at` that reads `o`, as its input 0 and the
+    // whole box where it lies; nothing when a transfer, a rewrite or another read comes first.
+    std::optional<std::size_t> firstReader(const std::vector<InstrId>& stream, std::size_t at,
+                                           const Operand& o, int core) const {
         const std::uint64_t end = o.offset + bytesOf(o, m_g);
         auto overlaps = [&](ir::ValueId v, std::uint64_t offset) {
             return v == o.value && o.offset <= offset && offset < end;
@@ -210,7 +209,7 @@ class Chooser {
                      overlaps(t->value, t->source.offset)) ||
                     (t->destination.memory == m_workingMemory && t->destination.instance == core &&
                      overlaps(t->value, t->destination.offset)))
-                    return false;
+                    return std::nullopt;
                 continue;
             }
             const auto* c = std::get_if<Compute>(&in.body);
@@ -220,34 +219,50 @@ class Chooser {
             for (std::size_t k = 0; k < c->inputs.size(); ++k)
                 if (overlaps(c->inputs[k].value, c->inputs[k].offset)) {
                     if (k != 0)
-                        return false;
+                        return std::nullopt;
                     reads = true;
                 }
             for (const EpilogueStep& step : c->epilogue)
                 for (const Operand& other : step.others)
                     if (overlaps(other.value, other.offset))
-                        return false;
+                        return std::nullopt;
             if (reads) {
                 if (c->inputs[0].offset != o.offset || c->inputs[0].region != o.region)
-                    return false;
-                const auto conv = blockedConv(in, *c, m_g, m_granule);
-                if ((conv && conv->input == kChannelsLast) || depthwiseConv(in, *c, m_g, m_granule))
-                    return true;
-                // A map in between (an activation fuse-epilogues left alone) keeps the layout.
-                return depth < 2 && elementwiseMap(in, *c, m_g) &&
-                       nextReaderWantsChannelsLast(stream, i, c->outputs[0], core, depth + 1);
+                    return std::nullopt;
+                return i;
             }
             for (const Operand& w : c->outputs)
                 if (overlaps(w.value, w.offset))
-                    return false;
+                    return std::nullopt;
         }
-        return false;
+        return std::nullopt;
+    }
+
+    // Whether the compute at stream position `at` gains by reading a channels-last box: a
+    // convolution the blocked kernel runs on one, a depthwise convolution whose output goes on
+    // to a reader that takes it so (a pointwise convolution: no reorder; a squeeze-excite pool
+    // would need one), a map passing it on to such a reader; with `orPointwise`, a pointwise
+    // convolution itself (it reads either layout at no cost).
+    bool takesChannelsLast(const std::vector<InstrId>& stream, std::size_t at, int core,
+                           bool orPointwise, int depth = 0) const {
+        const Instruction& in = m_instructions[stream[at]];
+        const auto& c = std::get<Compute>(in.body);
+        const auto conv = blockedConv(in, c, m_g, m_granule);
+        if (conv && conv->input == kChannelsLast)
+            return true;
+        if (orPointwise && pointwiseConv(in, c, m_g))
+            return true;
+        const bool depthwise = depthwiseConv(in, c, m_g, m_granule);
+        if (depth >= 3 || (!depthwise && !elementwiseMap(in, c, m_g)))
+            return false;
+        const auto next = firstReader(stream, at, c.outputs[0], core);
+        return next && takesChannelsLast(stream, *next, core, orPointwise || depthwise, depth + 1);
     }
 
     // The layouts a compute reads (x) and writes: a blocked direct convolution's; a depthwise
     // convolution or an elementwise map channels-last when its input box already is; a
-    // pointwise one takes its input as it is and writes channels-last when its next reader reads
-    // so. Nothing for the rest.
+    // pointwise one takes its input as it is and writes channels-last when its next reader gains
+    // by it. Nothing for the rest.
     std::optional<ConvLayouts> layoutsOf(const Instruction& in, const Compute& c,
                                          const LayoutState& state,
                                          const std::vector<InstrId>& stream, std::size_t at,
@@ -262,10 +277,11 @@ class Chooser {
             return ConvLayouts{kChannelsLast, kChannelsLast};
         if (const auto call = pointwiseConv(in, c, m_g)) {
             // Its steps run on the output box: a channels-last one takes Maps and same-box Zips.
-            const int out = stepsKeepLayout(*call, c) &&
-                                    nextReaderWantsChannelsLast(stream, at, c.outputs[0], core)
-                                ? kChannelsLast
-                                : 0;
+            const auto next = firstReader(stream, at, c.outputs[0], core);
+            const int out =
+                stepsKeepLayout(*call, c) && next && takesChannelsLast(stream, *next, core, false)
+                    ? kChannelsLast
+                    : 0;
             if (now != kChannelsLast && out == 0)
                 return std::nullopt;
             return ConvLayouts{now == kChannelsLast ? kChannelsLast : 0, out};
