@@ -1,10 +1,12 @@
 #include "runtime/ChannelsLastConv.h"
 
+#include "runtime/Blas.h"
 #include "runtime/ComputeKernels.h"
 #include "runtime/DnnlConv.h"
 #include "runtime/ViewCast.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <dnnl.h>
 
@@ -290,28 +292,49 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     return true;
 }
 
-// C = op(A) op(B) (beta 0) for the transposed products of channels-last boxes. Single-threaded on
-// this project's AVX-512 machine (a throwaway program timing both libraries, best of 2000 calls):
-// over a reduction of at most 32 channels (expansions, MobileNetV2's 32 -> 16 projection)
-// oneDNN's sgemm beat OpenBLAS's, 13.4 against 16.3 us for 435 x 96 x 16 and 5.6 against 7.1
-// for 16 x 435 x 32 with a transposed operand; over 96 or more OpenBLAS's did (6.1 against 9.1
-// us for 24 x 98 x 96, 168 against 210 for 160 x 49 x 960).
-void transposedProduct(bool transA, bool transB, i64 m, i64 n, i64 k, const float* a, i64 lda,
-                       const float* b, i64 ldb, float* c, i64 ldc) {
-    if (k <= 32) {
+// C = op(A) op(B) (beta 0) for the products of channels-last boxes. Single-threaded on this
+// project's AVX-512 machine (a throwaway program timing both libraries, best of 2000 calls):
+// with a channels-last output, C^T[P][M] = X^T . W^T with W^T packed, oneDNN's sgemm beat
+// OpenBLAS's where both the reduction and the output channels are 128 or more (49 x 288 x 192:
+// 49 against 58 us; 49 x 160 x 480: 69 against 81; the row-major product Y = W . X took 58 and
+// 82 on OpenBLAS, 68 and 95 on oneDNN) and lost on narrower ones (98 x 24 x 96: 6.1 against
+// 4.5 us); reading a channels-last input into a row-major output (the transposed X), OpenBLAS
+// won everywhere but below 32 input channels (16 x 435 x 32: 7.1 against 5.6 us).
+void channelsLastProduct(bool transA, bool transB, i64 m, i64 n, i64 k, const float* a, i64 lda,
+                         const float* b, i64 ldb, float* c, i64 ldc) {
+    if ((k >= 128 && n >= 128) || (transB && k <= 32)) {
         oneDnnOnThisThreadOnly();
         dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c,
                    ldc);
         return;
     }
-    matrixProduct(transA, transB, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+    blas().sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+                 transB ? CblasTrans : CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+                 static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb),
+                 0.0f, c, static_cast<int>(ldc));
+}
+
+// W^T ([K][M] row-major) of the m output channels from `first`: packed once per constant weight
+// value and channel tile and kept (ChannelsLastBuffers::packed), other weights per call.
+const float* transposedWeights(const float* weights, i64 m, i64 k, std::int64_t constantWeights,
+                               i64 first, ChannelsLastBuffers& buffers) {
+    const std::array<std::int64_t, 4> key{constantWeights, first, m, k};
+    if (constantWeights >= 0)
+        if (const auto it = buffers.packed.find(key); it != buffers.packed.end())
+            return it->second.data();
+    std::vector<float>& out = constantWeights >= 0 ? buffers.packed[key] : buffers.weights;
+    out.resize(static_cast<std::size_t>(m * k));
+    for (i64 c = 0; c < m; ++c)
+        for (i64 j = 0; j < k; ++j)
+            out[static_cast<std::size_t>(j * m + c)] = weights[c * k + j];
+    return out.data();
 }
 
 // A pointwise convolution, y = W x + b per position, as one sgemm per batch element whatever
 // layouts x's and y's boxes have: with P positions, M output and K input channels,
 //   y row-major:      Y[M][P]   = W[M][K] . X       (X: x[K][P] row-major, or x[P][K] transposed)
 //   y channels-last:  Y^T[P][M] = X^T . W^T[K][M]   (X^T: x[K][P] transposed, or x[P][K])
-bool pointwise(const PreparedCompute& p, std::size_t& stepsDone) {
+bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
     const compiler::KernelCall& call = p.call;
     const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
                w = viewAs<float>(p.inputs[1]);
@@ -342,12 +365,14 @@ bool pointwise(const PreparedCompute& p, std::size_t& stepsDone) {
         const float* bias = hasBias ? b.data + (y.lo[1] - b.lo[0]) * b.stride[0] : nullptr;
         std::size_t maps = 0;
         if (yLast) {
-            transposedProduct(!xLast, true, positions, m, k, in, lda, weights, k, out, m);
+            const float* packed = transposedWeights(weights, m, k, p.constantWeights, y.lo[1],
+                                                    workspace.channelsLast);
+            channelsLastProduct(!xLast, false, positions, m, k, in, lda, packed, m, out, m);
             maps = biasAndMaps(out, positions, m, bias, b.stride[0], true, &p.epilogue);
         } else {
             if (xLast)
-                transposedProduct(false, true, m, positions, k, weights, k, in, lda, out,
-                                  positions);
+                channelsLastProduct(false, true, m, positions, k, weights, k, in, lda, out,
+                                    positions);
             else
                 matrixProduct(false, false, m, positions, k, 1.0f, weights, k, in, lda, 0.0f, out,
                               positions);
@@ -363,7 +388,7 @@ bool pointwise(const PreparedCompute& p, std::size_t& stepsDone) {
 bool channelsLastConv(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
     if (p.call.kernel != Kernel::Conv2d || p.call.accumulate || p.call.slicesChannels())
         return false;
-    return pointwise(p, stepsDone) || depthwise(p, workspace, stepsDone);
+    return pointwise(p, workspace, stepsDone) || depthwise(p, workspace, stepsDone);
 }
 
 } // namespace strata::runtime

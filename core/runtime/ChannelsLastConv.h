@@ -14,18 +14,23 @@
 
 #include "runtime/Prepared.h"
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <vector>
 
 namespace strata::runtime {
 
 struct Workspace;
 
-// Per worker thread: a depthwise tile's taps channels-last and its biases, or a pointwise
-// tile's row of biases.
+// Per worker thread: a depthwise tile's taps channels-last and its biases; a pointwise
+// convolution's transposed weights (for a channels-last output), kept per constant weight value
+// and output-channel tile ({value id, first channel, channels, input channels}).
 struct ChannelsLastBuffers {
     std::vector<float> weights;
     std::vector<float> bias;
+    std::map<std::array<std::int64_t, 4>, std::vector<float>> packed;
 };
 
 bool channelsLastConv(const PreparedCompute& compute, Workspace& workspace, std::size_t& stepsDone);

@@ -194,22 +194,30 @@ class Chooser {
     }
 
   private:
-    // The stream position of the first compute after `at` that reads `o`, as its input 0 and the
-    // whole box where it lies; nothing when a transfer, a rewrite or another read comes first.
-    std::optional<std::size_t> firstReader(const std::vector<InstrId>& stream, std::size_t at,
-                                           const Operand& o, int core) const {
+    // The stream positions of the computes after `at` that read `o` until something rewrites it,
+    // each as its input 0 and the whole box where it lies; nothing when a transfer moves it out
+    // or another read comes first, or when nothing reads it.
+    std::optional<std::vector<std::size_t>>
+    readers(const std::vector<InstrId>& stream, std::size_t at, const Operand& o, int core) const {
         const std::uint64_t end = o.offset + bytesOf(o, m_g);
         auto overlaps = [&](ir::ValueId v, std::uint64_t offset) {
             return v == o.value && o.offset <= offset && offset < end;
         };
+        std::vector<std::size_t> found;
+        auto done = [&]() -> std::optional<std::vector<std::size_t>> {
+            if (found.empty())
+                return std::nullopt;
+            return found;
+        };
         for (std::size_t i = at + 1; i < stream.size(); ++i) {
             const Instruction& in = m_instructions[stream[i]];
             if (const auto* t = std::get_if<Transfer>(&in.body)) {
-                if ((t->source.memory == m_workingMemory && t->source.instance == core &&
-                     overlaps(t->value, t->source.offset)) ||
-                    (t->destination.memory == m_workingMemory && t->destination.instance == core &&
-                     overlaps(t->value, t->destination.offset)))
+                if (t->source.memory == m_workingMemory && t->source.instance == core &&
+                    overlaps(t->value, t->source.offset))
                     return std::nullopt;
+                if (t->destination.memory == m_workingMemory && t->destination.instance == core &&
+                    overlaps(t->value, t->destination.offset))
+                    return done();
                 continue;
             }
             const auto* c = std::get_if<Compute>(&in.body);
@@ -229,13 +237,26 @@ class Chooser {
             if (reads) {
                 if (c->inputs[0].offset != o.offset || c->inputs[0].region != o.region)
                     return std::nullopt;
-                return i;
+                found.push_back(i);
             }
             for (const Operand& w : c->outputs)
                 if (overlaps(w.value, w.offset))
-                    return std::nullopt;
+                    return done();
         }
-        return std::nullopt;
+        return done();
+    }
+
+    // Whether every reader of `o` after `at` gains by reading it channels-last (below).
+    bool readersTakeChannelsLast(const std::vector<InstrId>& stream, std::size_t at,
+                                 const Operand& o, int core, bool orPointwise,
+                                 int depth = 0) const {
+        const auto found = readers(stream, at, o, core);
+        if (!found)
+            return false;
+        for (std::size_t i : *found)
+            if (!takesChannelsLast(stream, i, core, orPointwise, depth))
+                return false;
+        return true;
     }
 
     // Whether the compute at stream position `at` gains by reading a channels-last box: a
@@ -255,8 +276,8 @@ class Chooser {
         const bool depthwise = depthwiseConv(in, c, m_g, m_granule);
         if (depth >= 3 || (!depthwise && !elementwiseMap(in, c, m_g)))
             return false;
-        const auto next = firstReader(stream, at, c.outputs[0], core);
-        return next && takesChannelsLast(stream, *next, core, orPointwise || depthwise, depth + 1);
+        return readersTakeChannelsLast(stream, at, c.outputs[0], core, orPointwise || depthwise,
+                                       depth + 1);
     }
 
     // The layouts a compute reads (x) and writes: a blocked direct convolution's; a depthwise
@@ -277,11 +298,16 @@ class Chooser {
             return ConvLayouts{kChannelsLast, kChannelsLast};
         if (const auto call = pointwiseConv(in, c, m_g)) {
             // Its steps run on the output box: a channels-last one takes Maps and same-box Zips.
-            const auto next = firstReader(stream, at, c.outputs[0], core);
-            const int out =
-                stepsKeepLayout(*call, c) && next && takesChannelsLast(stream, *next, core, false)
-                    ? kChannelsLast
-                    : 0;
+            // A step's further box (a residual) would be reordered to the output's layout.
+            bool othersLast = true;
+            for (std::size_t i = 0; i < call->epilogue.size() && i < c.epilogue.size(); ++i)
+                for (const Operand& o : c.epilogue[i].others)
+                    othersLast = othersLast && (call->epilogue[i].kernel != Kernel::Zip ||
+                                                state.layoutAt(o.value, o.offset) == kChannelsLast);
+            const int out = stepsKeepLayout(*call, c) && othersLast &&
+                                    readersTakeChannelsLast(stream, at, c.outputs[0], core, true)
+                                ? kChannelsLast
+                                : 0;
             if (now != kChannelsLast && out == 0)
                 return std::nullopt;
             return ConvLayouts{now == kChannelsLast ? kChannelsLast : 0, out};
