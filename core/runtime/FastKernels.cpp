@@ -157,12 +157,45 @@ void matrixProduct(bool transA, bool transB, i64 m, i64 n, i64 k, float alpha, c
                  beta, c, static_cast<int>(ldc));
 }
 
+namespace {
+
+// Rows [r0, r1) of `rowLength` floats: each element plus its bias (per row, or per column along
+// every row), then `f` (a Relu or Clip folded into the same loop; the identity otherwise).
+template <class F>
+void biasRows(float* data, i64 r0, i64 r1, i64 rowLength, const float* bias, i64 biasStride,
+              bool biasPerColumn, F f) {
+    for (i64 r = r0; r < r1; ++r) {
+        float* values = data + r * rowLength;
+        if (!bias)
+            for (i64 j = 0; j < rowLength; ++j)
+                values[j] = f(values[j]);
+        else if (biasPerColumn && biasStride == 1) // a vector loop
+            for (i64 j = 0; j < rowLength; ++j)
+                values[j] = f(values[j] + bias[j]);
+        else if (biasPerColumn)
+            for (i64 j = 0; j < rowLength; ++j)
+                values[j] = f(values[j] + bias[j * biasStride]);
+        else {
+            const float v = bias[r * biasStride];
+            for (i64 j = 0; j < rowLength; ++j)
+                values[j] = f(values[j] + v);
+        }
+    }
+}
+
+} // namespace
+
 std::size_t biasAndMaps(float* data, i64 rows, i64 rowLength, const float* bias, i64 biasStride,
                         bool biasPerColumn, const std::vector<PreparedCompute>* epilogue) {
     std::size_t maps = 0;
     while (epilogue && maps < epilogue->size() &&
            (*epilogue)[maps].call.kernel == compiler::Kernel::Map)
         ++maps;
+    // A leading Relu or Clip (MobileNet's Relu6) joins the bias's loop: one pass, not two.
+    const compiler::KernelCall* first = maps > 0 ? &(*epilogue)[0].call : nullptr;
+    const bool relu = first && first->fn == compiler::ScalarFn::Relu;
+    const bool clip = first && first->fn == compiler::ScalarFn::Clip;
+    const std::size_t folded = relu || clip ? 1 : 0;
     // Maps run on runs of whole rows of at least a few thousand floats (a channels-last row is one
     // position's channels: a call each would cost more than the map).
     const i64 rowsPerRun = std::max<i64>(1, 4096 / std::max<i64>(rowLength, 1));
@@ -171,23 +204,18 @@ std::size_t biasAndMaps(float* data, i64 rows, i64 rowLength, const float* bias,
     run.stride[0] = 1;
     for (i64 r0 = 0; r0 < rows; r0 += rowsPerRun) {
         const i64 r1 = std::min(rows, r0 + rowsPerRun);
-        for (i64 r = r0; bias && r < r1; ++r) {
-            float* values = data + r * rowLength;
-            if (biasPerColumn && biasStride == 1) // a vector loop
-                for (i64 j = 0; j < rowLength; ++j)
-                    values[j] += bias[j];
-            else if (biasPerColumn)
-                for (i64 j = 0; j < rowLength; ++j)
-                    values[j] += bias[j * biasStride];
-            else {
-                const float v = bias[r * biasStride];
-                for (i64 j = 0; j < rowLength; ++j)
-                    values[j] += v;
-            }
-        }
+        if (relu)
+            biasRows(data, r0, r1, rowLength, bias, biasStride, biasPerColumn,
+                     [](float v) { return rt::relu(v); });
+        else if (clip)
+            biasRows(data, r0, r1, rowLength, bias, biasStride, biasPerColumn,
+                     rt::Clip{first->params[0], first->params[1]});
+        else if (bias)
+            biasRows(data, r0, r1, rowLength, bias, biasStride, biasPerColumn,
+                     [](float v) { return v; });
         run.data = data + r0 * rowLength;
         run.ext[0] = run.full[0] = (r1 - r0) * rowLength;
-        for (std::size_t i = 0; i < maps; ++i)
+        for (std::size_t i = folded; i < maps; ++i)
             runMap(run, run, (*epilogue)[i].call);
     }
     return maps;
