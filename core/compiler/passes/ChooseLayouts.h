@@ -15,9 +15,11 @@
 //    writer left it so) reads and writes channels-last: runtime/ChannelsLastConv.h sums its
 //    taps over vectors of channels; an elementwise map on a channels-last box keeps the layout;
 //  - a pointwise convolution (1x1, stride 1) reads its input in the layout its writer left (one
-//    sgemm takes either, the transposition in its flags) and writes channels-last when the next
-//    reader of its output box (past maps) is a convolution that reads channels-last: an
-//    inverted-residual block's expansion -> depthwise -> projection runs with no reorder;
+//    sgemm takes either, the transposition in its flags) and writes channels-last when every
+//    reader of its output box (past maps) gains by it: a depthwise convolution (even one whose
+//    output is reordered for a store or a pool after), a blocked one, another pointwise one;
+//    and no residual box of its epilogue would need a reorder. An inverted-residual block's
+//    expansion -> depthwise -> projection runs with no reorder;
 //  - every other reader, and every transfer, sees row-major boxes;
 //  - where a reader needs another layout than the box's last writer left, a Reorder compute
 //    (Program.h's kReorderOp) rewrites the box in place just before it: after a load feeding such
