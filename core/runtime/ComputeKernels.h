@@ -70,6 +70,9 @@ std::size_t biasAndMaps(float* data, std::int64_t rows, std::int64_t rowLength, 
                         std::int64_t biasStride, bool biasPerColumn,
                         const std::vector<PreparedCompute>* epilogue);
 
+// Whether the epilogue's first step is a Relu or Clip, which biasAndMaps folds into its bias loop.
+bool foldsIntoBias(const std::vector<PreparedCompute>* epilogue);
+
 // C = alpha op(A) op(B) + beta C, row-major (FastKernels.cpp): oneDNN's sgemm on products of 128
 // columns or more, OpenBLAS's on narrower ones.
 void matrixProduct(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k,

