@@ -11,6 +11,7 @@
 #include "TwoCoreTarget.h"
 #include "compiler/Pipeline.h"
 #include "runtime/ComputeKernels.h"
+#include "runtime/LayoutKernels.h"
 #include "schedule/Edits.h"
 #include "schedule/Strategies.h"
 #include "support/TestModels.h"
@@ -170,6 +171,30 @@ TEST(ChannelsLastConv, DeclinesWhatItDoesNotRun) {
                                                        compiler::kChannelsLast, 0),
                                            workspace, stepsDone));
     EXPECT_EQ(y.data, before);
+}
+
+// The runtime's reorder instruction between row-major and channels-last boxes puts every element
+// where strata_rt's reorder does, and back, on boxes of two batch elements and channels that are
+// not whole vectors.
+TEST(ChannelsLastReorder, PlacesEveryElementAsStrataRtDoes) {
+    std::mt19937 rng(19);
+    for (const auto& full : {std::vector<i64>{2, 21, 5, 7}, std::vector<i64>{1, 48, 9, 11}}) {
+        Box box = Box::whole(full, rng);
+        const std::vector<float> plain = box.data;
+        Box expected = box;
+        expected.view.data = expected.data.data();
+        rt::reorder(expected.view, 0, compiler::kChannelsLast);
+        runtime::PreparedCompute p;
+        p.call.kernel = compiler::Kernel::Reorder;
+        p.call.inputBlock = 0;
+        p.call.outputBlock = compiler::kChannelsLast;
+        p.output = bytes(box.view);
+        runtime::runReorder(p);
+        EXPECT_EQ(box.data, expected.data);
+        std::swap(p.call.inputBlock, p.call.outputBlock);
+        runtime::runReorder(p);
+        EXPECT_EQ(box.data, plain);
+    }
 }
 
 // An inverted-residual block: X[1, C, S, S] -> 1x1 expansion (C -> M) -> activation ->
