@@ -262,7 +262,7 @@ bool blockedDnnlConv(const PreparedCompute& p, Workspace& workspace, std::size_t
 void runCompute(const PreparedCompute& p, Workspace& workspace) {
     std::size_t stepsDone = 0;
     if (readsBlocked(p.call)) {
-        if (blockedDnnlConv(p, workspace, stepsDone))
+        if (blockedDnnlConv(p, workspace, stepsDone) || channelsLastConv(p, workspace, stepsDone))
             return runSteps(p, stepsDone);
         return rowMajorDuring(p, [&] {
             runKernel(p, workspace, stepsDone);

@@ -8,6 +8,7 @@
 // (the ones the generated C++ calls) where its layout does not fit, as does everything else.
 // What no strata_rt kernel covers runs the reference evaluator's kernel (ReferenceFallback.h).
 
+#include "runtime/ChannelsLastConv.h"
 #include "runtime/DepthwiseConv.h"
 #include "runtime/DnnlConv.h"
 #include "runtime/Prepared.h"
@@ -29,8 +30,9 @@ struct Workspace {
     std::array<std::int64_t, 32> columnsFrom{}; // layout and window; meaningful when columnsKept
     std::vector<float> columnsInput;            // the input box's bytes the columns came from
     bool columnsKept = false;
-    std::uint64_t columnsReused = 0;            // tiles that used kept columns (tests, figures)
+    std::uint64_t columnsReused = 0; // tiles that used kept columns (tests, figures)
     DepthwiseBuffers depthwise;
+    ChannelsLastBuffers channelsLast;
     DnnlConvCache dnnl;
     ReferenceBuffers reference;
 };
@@ -55,8 +57,26 @@ bool fastConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
               const rt::View<float>* b, const compiler::KernelCall& call, Workspace& workspace,
               const std::vector<PreparedCompute>* epilogue = nullptr,
               std::size_t* stepsDone = nullptr);
-bool fastGemm(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b, const rt::View<float>* c,
-              const compiler::KernelCall& call);
+bool fastGemm(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b,
+              const rt::View<float>* c, const compiler::KernelCall& call);
 bool fastMatMul(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b);
+
+// After a product written with beta 0: adds each of `rows` rows of `rowLength` floats at `data`
+// its bias (`bias[r]` per row, or with `biasPerColumn` the vector `bias` along every row; no bias
+// when null) and runs the epilogue's leading Maps on it while the row is in cache, one pass where
+// a bias fill before the product and a step after it were two over the whole output box.
+// Returns how many steps it ran.
+std::size_t biasAndMaps(float* data, std::int64_t rows, std::int64_t rowLength, const float* bias,
+                        std::int64_t biasStride, bool biasPerColumn,
+                        const std::vector<PreparedCompute>* epilogue);
+
+// Whether the epilogue's first step is a Relu or Clip, which biasAndMaps folds into its bias loop.
+bool foldsIntoBias(const std::vector<PreparedCompute>* epilogue);
+
+// C = alpha op(A) op(B) + beta C, row-major (FastKernels.cpp): oneDNN's sgemm on products of 128
+// columns or more, OpenBLAS's on narrower ones.
+void matrixProduct(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k,
+                   float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+                   float beta, float* c, std::int64_t ldc);
 
 } // namespace strata::runtime

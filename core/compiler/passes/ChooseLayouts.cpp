@@ -65,31 +65,92 @@ struct ConvLayouts {
     int input = 0, output = 0;
 };
 
-std::optional<ConvLayouts> blockedConv(const Instruction& in, const Compute& c, const ir::Graph& g,
-                                       int granule) {
-    if (granule <= 1 || c.opType != "Conv" || c.accumulate || c.outputs.size() != 1 ||
-        c.inputs.size() < 2 || !in.from.op.valid())
-        return std::nullopt;
-    const ir::Op& op = g.op(in.from.op);
-    if (op.inputs.empty() || c.inputs[0].value != op.inputs[0])
-        return std::nullopt;
-    auto call = lowerCompute(g, op, c);
-    if (!call || call->kernel != Kernel::Conv2d || call->group != 1 || call->slicesChannels() ||
-        call->window[0] * call->window[1] <= 1)
-        return std::nullopt;
-    if (!wholeBlocks(c.outputs[0].region, granule))
-        return std::nullopt;
-    // Each step runs on the blocked box as it would on a row-major one: a Map, or a Zip with a
-    // box of the output's own region in the same layout (no broadcast).
-    for (std::size_t i = 0; i < call->epilogue.size() && i < c.epilogue.size(); ++i) {
-        const KernelCall& step = call->epilogue[i];
+// Whether every epilogue step of a compute runs on a box of another layout as it would on a
+// row-major one: a Map, or a Zip with a box of the output's own region in the same layout (no
+// broadcast).
+bool stepsKeepLayout(const KernelCall& call, const Compute& c) {
+    for (std::size_t i = 0; i < call.epilogue.size() && i < c.epilogue.size(); ++i) {
+        const KernelCall& step = call.epilogue[i];
         if (step.kernel == Kernel::Map)
             continue;
         const auto& others = c.epilogue[i].others;
         if (step.kernel != Kernel::Zip || others.size() != 1 ||
             others[0].region != c.outputs[0].region)
-            return std::nullopt;
+            return false;
     }
+    return true;
+}
+
+// A rank-4 convolution compute's kernel call (its whole input channels or a group's).
+std::optional<KernelCall> convCall(const Instruction& in, const Compute& c, const ir::Graph& g) {
+    if (c.opType != "Conv" || c.accumulate || c.outputs.size() != 1 || c.inputs.size() < 2 ||
+        !in.from.op.valid())
+        return std::nullopt;
+    const ir::Op& op = g.op(in.from.op);
+    if (op.inputs.empty() || c.inputs[0].value != op.inputs[0])
+        return std::nullopt;
+    auto call = lowerCompute(g, op, c);
+    if (!call || call->kernel != Kernel::Conv2d || call->slicesChannels() ||
+        c.inputs[0].region.size() != 4 || c.outputs[0].region.size() != 4)
+        return std::nullopt;
+    return std::optional<KernelCall>(std::move(*call));
+}
+
+// A pointwise convolution (1x1, stride 1, no padding, one group) whose input box holds all input
+// channels and just the output's columns: one sgemm reads and writes either layout (the
+// transposition is in its operand flags), so it takes its input as the last writer left it.
+std::optional<KernelCall> pointwiseConv(const Instruction& in, const Compute& c,
+                                        const ir::Graph& g) {
+    auto call = convCall(in, c, g);
+    if (!call || call->group != 1 || call->window[0] != 1 || call->window[1] != 1 ||
+        call->window[2] != 1 || call->window[3] != 1 || call->window[4] != 0 ||
+        call->window[5] != 0)
+        return std::nullopt;
+    const tiling::Region &x = c.inputs[0].region, &y = c.outputs[0].region;
+    const ir::Shape& xShape = g.value(c.inputs[0].value).shape;
+    if (xShape.size() == 4 && x[1].begin == 0 && x[1].end == xShape[1] && x[3] == y[3] &&
+        x[2].begin <= y[2].begin && y[2].end <= x[2].end)
+        return call;
+    return std::nullopt;
+}
+
+// A depthwise convolution (one input and one output channel per group) of whole vectors of
+// channels: channels-last, it sums its taps over vectors of channels with no plane copies
+// (runtime/ChannelsLastConv.h). Its input box holds just the output box's channels.
+bool depthwiseConv(const Instruction& in, const Compute& c, const ir::Graph& g, int granule) {
+    const auto call = convCall(in, c, g);
+    if (!call || granule <= 1 || call->group <= 1 || !stepsKeepLayout(*call, c))
+        return false;
+    const ir::Shape& xShape = g.value(c.inputs[0].value).shape;
+    const ir::Shape& yShape = g.value(c.outputs[0].value).shape;
+    return xShape.size() == 4 && yShape.size() == 4 && call->group == xShape[1] &&
+           call->group == yShape[1] && wholeBlocks(c.outputs[0].region, granule) &&
+           c.inputs[0].region[1] == c.outputs[0].region[1];
+}
+
+// An elementwise map (Relu, Clip, ...) over a box of its output's own region: it runs on a box of
+// any layout as on a row-major one, so it keeps its input's layout.
+bool elementwiseMap(const Instruction& in, const Compute& c, const ir::Graph& g) {
+    if (c.outputs.size() != 1 || c.inputs.empty() || !c.epilogue.empty() || !in.from.op.valid() ||
+        c.inputs[0].region != c.outputs[0].region || c.outputs[0].region.size() != 4)
+        return false;
+    const ir::Op& op = g.op(in.from.op);
+    if (op.inputs.empty() || c.inputs[0].value != op.inputs[0])
+        return false;
+    const auto call = lowerCompute(g, op, c);
+    return call && call->kernel == Kernel::Map;
+}
+
+std::optional<ConvLayouts> blockedConv(const Instruction& in, const Compute& c, const ir::Graph& g,
+                                       int granule) {
+    if (granule <= 1)
+        return std::nullopt;
+    auto call = convCall(in, c, g);
+    if (!call || call->group != 1 || call->window[0] * call->window[1] <= 1 ||
+        !stepsKeepLayout(*call, c))
+        return std::nullopt;
+    if (!wholeBlocks(c.outputs[0].region, granule))
+        return std::nullopt;
     const tiling::Region& x = c.inputs[0].region;
     const ir::Shape& xShape = g.value(c.inputs[0].value).shape;
     const std::int64_t channels = xShape.size() == 4 ? xShape[1] : -1;
@@ -133,9 +194,133 @@ class Chooser {
     }
 
   private:
+    // The stream positions of the computes after `at` that read `o` until something rewrites it,
+    // each as its input 0 and the whole box where it lies; nothing when a transfer moves it out
+    // or another read comes first, or when nothing reads it.
+    std::optional<std::vector<std::size_t>>
+    readers(const std::vector<InstrId>& stream, std::size_t at, const Operand& o, int core) const {
+        const std::uint64_t end = o.offset + bytesOf(o, m_g);
+        auto overlaps = [&](ir::ValueId v, std::uint64_t offset) {
+            return v == o.value && o.offset <= offset && offset < end;
+        };
+        std::vector<std::size_t> found;
+        auto done = [&]() -> std::optional<std::vector<std::size_t>> {
+            if (found.empty())
+                return std::nullopt;
+            return found;
+        };
+        for (std::size_t i = at + 1; i < stream.size(); ++i) {
+            const Instruction& in = m_instructions[stream[i]];
+            if (const auto* t = std::get_if<Transfer>(&in.body)) {
+                if (t->source.memory == m_workingMemory && t->source.instance == core &&
+                    overlaps(t->value, t->source.offset))
+                    return std::nullopt;
+                if (t->destination.memory == m_workingMemory && t->destination.instance == core &&
+                    overlaps(t->value, t->destination.offset))
+                    return done();
+                continue;
+            }
+            const auto* c = std::get_if<Compute>(&in.body);
+            if (!c)
+                continue;
+            bool reads = false;
+            for (std::size_t k = 0; k < c->inputs.size(); ++k)
+                if (overlaps(c->inputs[k].value, c->inputs[k].offset)) {
+                    if (k != 0)
+                        return std::nullopt;
+                    reads = true;
+                }
+            for (const EpilogueStep& step : c->epilogue)
+                for (const Operand& other : step.others)
+                    if (overlaps(other.value, other.offset))
+                        return std::nullopt;
+            if (reads) {
+                if (c->inputs[0].offset != o.offset || c->inputs[0].region != o.region)
+                    return std::nullopt;
+                found.push_back(i);
+            }
+            for (const Operand& w : c->outputs)
+                if (overlaps(w.value, w.offset))
+                    return done();
+        }
+        return done();
+    }
+
+    // Whether every reader of `o` after `at` gains by reading it channels-last (below).
+    bool readersTakeChannelsLast(const std::vector<InstrId>& stream, std::size_t at,
+                                 const Operand& o, int core, bool orPointwise,
+                                 int depth = 0) const {
+        const auto found = readers(stream, at, o, core);
+        if (!found)
+            return false;
+        for (std::size_t i : *found)
+            if (!takesChannelsLast(stream, i, core, orPointwise, depth))
+                return false;
+        return true;
+    }
+
+    // Whether the compute at stream position `at` gains by reading a channels-last box: a
+    // convolution the blocked kernel runs on one, a depthwise convolution, a map passing it on to
+    // such a reader; with `orPointwise`, a pointwise convolution too (it reads either layout at
+    // no cost).
+    bool takesChannelsLast(const std::vector<InstrId>& stream, std::size_t at, int core,
+                           bool orPointwise, int depth = 0) const {
+        const Instruction& in = m_instructions[stream[at]];
+        const auto& c = std::get<Compute>(in.body);
+        const auto conv = blockedConv(in, c, m_g, m_granule);
+        if (conv && conv->input == kChannelsLast)
+            return true;
+        if (orPointwise && pointwiseConv(in, c, m_g))
+            return true;
+        // A depthwise convolution gains even when its output must be reordered for its reader
+        // (a store, a squeeze-excite pool): the row-major kernel's plane copies cost more than
+        // the reorder (MobileNetV2, EfficientNet-B0 fuse-max: 3-4x slower per tile).
+        if (depthwiseConv(in, c, m_g, m_granule))
+            return true;
+        if (depth >= 3 || !elementwiseMap(in, c, m_g))
+            return false;
+        return readersTakeChannelsLast(stream, at, c.outputs[0], core, orPointwise, depth + 1);
+    }
+
+    // The layouts a compute reads (x) and writes: a blocked direct convolution's; a depthwise
+    // convolution or an elementwise map channels-last when its input box already is; a
+    // pointwise one takes its input as it is and writes channels-last when its next reader gains
+    // by it. Nothing for the rest.
+    std::optional<ConvLayouts> layoutsOf(const Instruction& in, const Compute& c,
+                                         const LayoutState& state,
+                                         const std::vector<InstrId>& stream, std::size_t at,
+                                         int core) const {
+        if (auto conv = blockedConv(in, c, m_g, m_granule))
+            return conv;
+        if (m_granule <= 1)
+            return std::nullopt;
+        const int now = state.layoutAt(c.inputs[0].value, c.inputs[0].offset);
+        if ((depthwiseConv(in, c, m_g, m_granule) || elementwiseMap(in, c, m_g)) &&
+            now == kChannelsLast)
+            return ConvLayouts{kChannelsLast, kChannelsLast};
+        if (const auto call = pointwiseConv(in, c, m_g)) {
+            // Its steps run on the output box: a channels-last one takes Maps and same-box Zips.
+            // A step's further box (a residual) would be reordered to the output's layout.
+            bool othersLast = true;
+            for (std::size_t i = 0; i < call->epilogue.size() && i < c.epilogue.size(); ++i)
+                for (const Operand& o : c.epilogue[i].others)
+                    othersLast = othersLast && (call->epilogue[i].kernel != Kernel::Zip ||
+                                                state.layoutAt(o.value, o.offset) == kChannelsLast);
+            const int out = stepsKeepLayout(*call, c) && othersLast &&
+                                    readersTakeChannelsLast(stream, at, c.outputs[0], core, true)
+                                ? kChannelsLast
+                                : 0;
+            if (now != kChannelsLast && out == 0)
+                return std::nullopt;
+            return ConvLayouts{now == kChannelsLast ? kChannelsLast : 0, out};
+        }
+        return std::nullopt;
+    }
+
     void walk(const std::vector<InstrId>& stream, int core) {
         LayoutState state;
-        for (InstrId id : stream) {
+        for (std::size_t at = 0; at < stream.size(); ++at) {
+            const InstrId id = stream[at];
             Instruction& in = m_instructions[id];
             if (auto* t = std::get_if<Transfer>(&in.body)) {
                 if (t->source.memory == m_workingMemory && t->source.instance == core)
@@ -152,7 +337,7 @@ class Chooser {
             auto* c = std::get_if<Compute>(&in.body);
             if (!c)
                 continue;
-            const std::optional<ConvLayouts> conv = blockedConv(in, *c, m_g, m_granule);
+            const std::optional<ConvLayouts> conv = layoutsOf(in, *c, state, stream, at, core);
             auto want = [&](Operand& o, int block) {
                 const int now = state.layoutAt(o.value, o.offset);
                 if (now != block) {

@@ -11,6 +11,15 @@
 //    whole vectors of the target's channel_granule, and reads its input so too when that box
 //    holds all its channels in whole vectors and only the rows and columns its taps read (a
 //    stem's 3 channels stay row-major);
+//  - a depthwise convolution (whole vectors of channels) whose input box is channels-last (its
+//    writer left it so) reads and writes channels-last: runtime/ChannelsLastConv.h sums its
+//    taps over vectors of channels; an elementwise map on a channels-last box keeps the layout;
+//  - a pointwise convolution (1x1, stride 1) reads its input in the layout its writer left (one
+//    sgemm takes either, the transposition in its flags) and writes channels-last when every
+//    reader of its output box (past maps) gains by it: a depthwise convolution (even one whose
+//    output is reordered for a store or a pool after), a blocked one, another pointwise one;
+//    and no residual box of its epilogue would need a reorder. An inverted-residual block's
+//    expansion -> depthwise -> projection runs with no reorder;
 //  - every other reader, and every transfer, sees row-major boxes;
 //  - where a reader needs another layout than the box's last writer left, a Reorder compute
 //    (Program.h's kReorderOp) rewrites the box in place just before it: after a load feeding such

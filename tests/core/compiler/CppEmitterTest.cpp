@@ -281,6 +281,34 @@ TEST(CppEmitter, SlicedConvolutionReproducesTheReference) {
     expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
 }
 
+// An inverted-residual block on the host (channel granule 16): the expansion writes its box
+// channels-last for the depthwise convolution, the projection reads it so (docs/ISA.md, Layouts);
+// the generated C++ reproduces the reference, plain and with oneDNN.
+TEST(CppEmitter, ChannelsLastInvertedResidualReproducesTheReference) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 16, 8, 8] X, float[32, 16, 1, 1] W1, float[32, 1, 3, 3] W2, float[16, 32, 1, 1] W3) => (float[1, 16, 8, 8] Y) <float lo = {0.0}, float hi = {6.0}> {
+    E = Conv (X, W1)
+    F = Clip (E, lo, hi)
+    D = Conv <group = 32, pads = [1, 1, 1, 1]> (F, W2)
+    G = Clip (D, lo, hi)
+    P = Conv (G, W3)
+    Y = Add (P, X)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const target::Target t = presetTarget("host");
+    ASSERT_GT(t.channelGranule, 1);
+    const compiler::Program p = compileWith(*m->graph, t, Strategy::FuseMax);
+    const bool channelsLast = std::any_of(p.instructions.begin(), p.instructions.end(), [](const auto& in) {
+        const auto* c = std::get_if<compiler::Compute>(&in.body);
+        return c && c->opType == "Conv" && c->outputs[0].channelBlock == compiler::kChannelsLast;
+    });
+    ASSERT_TRUE(channelsLast);
+    expectMatchesReference(*m->graph, p);
+    expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
+}
+
 // Fused epilogues (compiler/passes/FuseEpilogues.h): a convolution's residual add and Relu, a
 // pointwise one's Clip and a Gemm's Sigmoid, each one statement under its assembly line, in the
 // plain build and the oneDNN build (post-ops), threaded.

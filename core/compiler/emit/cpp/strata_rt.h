@@ -525,6 +525,8 @@ inline void conv2dBlocked(const View<float>& y, const View<float>& x, const View
     const int done = convPostOps(y, steps.begin(), count, posts);
     if (direct.run(y, x, w, b, win, group, constantWeights, posts, done, xBlock, yBlock))
         return epilogue(y, steps.begin(), count, done); // Maps and same-box Zips: any layout
+    if (pointwiseAnyLayout(y, x, w, b, win, group, xBlock, yBlock))
+        return epilogue(y, steps.begin(), count);
 #endif
     rowMajorDuring(y, x, steps.begin(), count, xBlock, yBlock, [&] {
         conv2d(y, x, w, b, win, group, constantWeights, steps);

@@ -574,6 +574,49 @@ inline bool conv2dAsProduct(const View<float>& y, const View<float>& x, const Vi
         }
     return true;
 }
+
+// A pointwise convolution (1x1, stride 1, no padding, one group) over dense boxes laid out
+// row-major (0) or channels-last (-1; docs/ISA.md, Layouts), as one sgemm per batch element
+// with the transposition in its flags: Y[M][P] = W . X, or Y^T[P][M] = X^T . W^T for a
+// channels-last output (the host runtime's runtime/ChannelsLastConv.h). False, having written
+// nothing, for anything else.
+inline bool pointwiseAnyLayout(const View<float>& y, const View<float>& x, const View<float>& w,
+                               const View<float>* b, const Window2d& win, i64 group, i64 xBlock,
+                               i64 yBlock) {
+    auto dense = [](const View<float>& v) {
+        return v.rank == 4 && v.stride[3] == 1 && v.stride[2] == v.ext[3] &&
+               v.stride[1] == v.ext[2] * v.ext[3];
+    };
+    const bool xLast = xBlock == -1, yLast = yBlock == -1;
+    const i64 k = w.full[1], m = y.ext[1], positions = y.ext[2] * y.ext[3];
+    if ((xBlock != 0 && !xLast) || (yBlock != 0 && !yLast) || group != 1 ||
+        win.kernel[0] != 1 || win.kernel[1] != 1 || win.stride[0] != 1 || win.stride[1] != 1 ||
+        win.padBegin[0] != 0 || win.padBegin[1] != 0 || !dense(x) || !dense(y) || w.rank != 4 ||
+        x.lo[1] != 0 || x.ext[1] != k || x.lo[3] != y.lo[3] || x.ext[3] != y.ext[3] ||
+        !holdsRange(x, 2, y.lo[2], y.ext[2]) || !holdsRange(w, 0, y.lo[1], m) || w.lo[1] != 0 ||
+        w.ext[1] != k || w.ext[2] != 1 || w.ext[3] != 1 || w.stride[0] != k)
+        return false;
+    const float* weights = w.data + (y.lo[1] - w.lo[0]) * w.stride[0];
+    for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n) {
+        const i64 firstRow = (y.lo[2] - x.lo[2]) * x.ext[3];
+        const float* in = x.data + (n - x.lo[0]) * x.stride[0] + firstRow * (xLast ? k : 1);
+        float* out = y.data + (n - y.lo[0]) * y.stride[0];
+        const i64 lda = xLast ? k : x.stride[1];
+        for (i64 c = 0; c < m; ++c) {
+            i64 bi[1] = {y.lo[1] + c};
+            const float v = b ? b->at(bi) : 0.0f;
+            if (yLast)
+                for (i64 q = 0; q < positions; ++q) out[q * m + c] = v;
+            else
+                std::fill(out + c * positions, out + (c + 1) * positions, v);
+        }
+        if (yLast)
+            sgemm(!xLast, true, positions, m, k, 1.0f, in, lda, weights, k, 1.0f, out, m);
+        else
+            sgemm(false, xLast, m, positions, k, 1.0f, weights, k, in, lda, 1.0f, out, positions);
+    }
+    return true;
+}
 #endif
 
 } // namespace strata_rt

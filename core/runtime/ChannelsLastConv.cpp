@@ -1,0 +1,394 @@
+#include "runtime/ChannelsLastConv.h"
+
+#include "runtime/Blas.h"
+#include "runtime/ComputeKernels.h"
+#include "runtime/DnnlConv.h"
+#include "runtime/ViewCast.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <dnnl.h>
+
+namespace strata::runtime {
+namespace {
+
+using compiler::Kernel;
+using rt::i64;
+
+// Sixteen floats: one AVX-512 register, two AVX ones, four SSE ones.
+typedef float Vec __attribute__((vector_size(64)));
+constexpr i64 kLanes = 16;
+
+bool holds(const rt::View<float>& v, int d, i64 lo, i64 n) {
+    return v.lo[d] <= lo && lo + n <= v.lo[d] + v.ext[d];
+}
+
+// A rank-4 box laid out densely (what a working-memory box is): its view's strides are those of
+// its extents, row-major.
+bool dense(const rt::View<float>& v) {
+    return v.rank == 4 && v.stride[3] == 1 && v.stride[2] == v.ext[3] &&
+           v.stride[1] == v.ext[2] * v.ext[3] && v.stride[0] == v.ext[1] * v.ext[2] * v.ext[3];
+}
+
+// Where element (n, c, h, w) of a dense channels-last box sits.
+float* nhwc(const rt::View<float>& v, i64 n, i64 c, i64 h, i64 w) {
+    return v.data +
+           (((n - v.lo[0]) * v.ext[2] + (h - v.lo[2])) * v.ext[3] + (w - v.lo[3])) * v.ext[1] +
+           (c - v.lo[1]);
+}
+
+// By reference: a 64-byte vector passed by value has another ABI with and without AVX-512.
+__attribute__((always_inline)) inline void load(Vec& v, const float* p) {
+    std::memcpy(&v, p, sizeof v);
+}
+__attribute__((always_inline)) inline void store(float* p, const Vec& v) {
+    std::memcpy(p, &v, sizeof v);
+}
+
+// out[c] = bias[c] + sum over taps t of xs[t][c] * ws[t][c], for c in [0, n): the taps summed in
+// registers, four vectors of channels at a time. Cloned for AVX-512 and AVX2+FMA machines; the
+// default clone runs SSE2 (other architectures build the one plain version).
+#if defined(__x86_64__)
+#define STRATA_CLONED_FOR_X86                                                                      \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define STRATA_CLONED_FOR_X86
+#endif
+STRATA_CLONED_FOR_X86 void sumChannelTaps(float* out, const float* const* xs,
+                                          const float* const* ws, i64 taps, const float* bias,
+                                          i64 n) {
+    i64 c = 0;
+    Vec s0, s1, s2, s3, a, w;
+    for (; c + 4 * kLanes <= n; c += 4 * kLanes) {
+        load(s0, bias + c);
+        load(s1, bias + c + kLanes);
+        load(s2, bias + c + 2 * kLanes);
+        load(s3, bias + c + 3 * kLanes);
+        for (i64 t = 0; t < taps; ++t) {
+            const float* xt = xs[t] + c;
+            const float* wt = ws[t] + c;
+            load(a, xt);
+            load(w, wt);
+            s0 += a * w;
+            load(a, xt + kLanes);
+            load(w, wt + kLanes);
+            s1 += a * w;
+            load(a, xt + 2 * kLanes);
+            load(w, wt + 2 * kLanes);
+            s2 += a * w;
+            load(a, xt + 3 * kLanes);
+            load(w, wt + 3 * kLanes);
+            s3 += a * w;
+        }
+        store(out + c, s0);
+        store(out + c + kLanes, s1);
+        store(out + c + 2 * kLanes, s2);
+        store(out + c + 3 * kLanes, s3);
+    }
+    for (; c + kLanes <= n; c += kLanes) {
+        load(s0, bias + c);
+        for (i64 t = 0; t < taps; ++t) {
+            load(a, xs[t] + c);
+            load(w, ws[t] + c);
+            s0 += a * w;
+        }
+        store(out + c, s0);
+    }
+    for (; c < n; ++c) {
+        float s = bias[c];
+        for (i64 t = 0; t < taps; ++t)
+            s += xs[t][c] * ws[t][c];
+        out[c] = s;
+    }
+}
+
+// A span of `count` output positions of one row whose taps all lie inside the input: tap t of
+// position q reads xs[t] + q * step. Per vector of channels the taps' weights stay in registers
+// over the whole span, so each position costs one load and one multiply-add per tap.
+template <int Taps>
+__attribute__((always_inline)) inline void spanTaps(float* out, const float* const* xs,
+                                                    const float* const* ws, const float* bias,
+                                                    i64 channels, i64 count, i64 step) {
+    i64 c = 0;
+    for (; c + kLanes <= channels; c += kLanes) {
+        Vec w[Taps], b, s, a;
+        for (int t = 0; t < Taps; ++t)
+            load(w[t], ws[t] + c);
+        load(b, bias + c);
+        for (i64 q = 0; q < count; ++q) {
+            s = b;
+            for (int t = 0; t < Taps; ++t) {
+                load(a, xs[t] + q * step + c);
+                s += a * w[t];
+            }
+            store(out + q * channels + c, s);
+        }
+    }
+    for (; c < channels; ++c)
+        for (i64 q = 0; q < count; ++q) {
+            float v = bias[c];
+            for (int t = 0; t < Taps; ++t)
+                v += xs[t][q * step + c] * ws[t][c];
+            out[q * channels + c] = v;
+        }
+}
+
+using SpanKernel = void (*)(float*, const float* const*, const float* const*, const float*, i64,
+                            i64, i64);
+#define STRATA_SPAN(taps)                                                                          \
+    STRATA_CLONED_FOR_X86 void spanTaps##taps(float* out, const float* const* xs,                  \
+                                              const float* const* ws, const float* bias,           \
+                                              i64 channels, i64 count, i64 step) {                 \
+        spanTaps<taps>(out, xs, ws, bias, channels, count, step);                                  \
+    }
+// 3x3 windows (all three rows inside, or two, or one at an edge) and 5x5 ones.
+STRATA_SPAN(3)
+STRATA_SPAN(6)
+STRATA_SPAN(9)
+STRATA_SPAN(5)
+STRATA_SPAN(10)
+STRATA_SPAN(15)
+STRATA_SPAN(20)
+STRATA_SPAN(25)
+#undef STRATA_SPAN
+
+SpanKernel spanKernel(i64 taps) {
+    switch (taps) {
+    case 3:
+        return spanTaps3;
+    case 6:
+        return spanTaps6;
+    case 9:
+        return spanTaps9;
+    case 5:
+        return spanTaps5;
+    case 10:
+        return spanTaps10;
+    case 15:
+        return spanTaps15;
+    case 20:
+        return spanTaps20;
+    case 25:
+        return spanTaps25;
+    default:
+        return nullptr;
+    }
+}
+
+// A depthwise convolution (one input and one output channel per group) over channels-last x and
+// y; the epilogue's leading Maps run on each output row while it is in cache.
+bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    const compiler::KernelCall& call = p.call;
+    const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
+               w = viewAs<float>(p.inputs[1]);
+    const bool hasBias = call.hasInput(2);
+    const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
+    const auto& win = call.window;
+    const i64 kh = win[0], kw = win[1], sh = win[2], sw = win[3], ph = win[4], pw = win[5],
+              dh = win[6], dw = win[7];
+    if (call.inputBlock != compiler::kChannelsLast || call.outputBlock != compiler::kChannelsLast ||
+        !dense(x) || !dense(y) || w.rank != 4 || call.group != y.full[1] ||
+        call.group != x.full[1] || w.full[1] != 1 || kh < 1 || kw < 1 || sh < 1 || sw < 1 ||
+        dh < 1 || dw < 1 || kh * kw > 64)
+        return false;
+    const i64 c0 = y.lo[1], channels = y.ext[1];
+    if (!holds(x, 1, c0, channels) || !holds(w, 0, c0, channels) || w.lo[2] != 0 ||
+        w.ext[2] != kh || w.lo[3] != 0 || w.ext[3] != kw ||
+        (hasBias && !holds(b, 0, c0, channels)) || !holds(x, 0, y.lo[0], y.ext[0]))
+        return false;
+    // x's box holds every row and column inside the tensor that the outputs read.
+    auto covers = [&](int d, i64 first, i64 last) {
+        first = std::max<i64>(first, 0);
+        last = std::min(last, x.full[d] - 1);
+        return first > last || holds(x, d, first, last - first + 1);
+    };
+    const i64 rowBase = y.lo[2] * sh - ph, colBase = y.lo[3] * sw - pw;
+    if (!covers(2, rowBase, rowBase + (y.ext[2] - 1) * sh + (kh - 1) * dh) ||
+        !covers(3, colBase, colBase + (y.ext[3] - 1) * sw + (kw - 1) * dw))
+        return false;
+    if (y.count() == 0)
+        return true;
+
+    // The taps channels-last ([kh][kw][channels]) and the biases, for vectors of channels.
+    auto& buffers = workspace.channelsLast;
+    buffers.weights.resize(static_cast<std::size_t>(kh * kw * channels));
+    buffers.bias.assign(static_cast<std::size_t>(channels), 0.0f);
+    const float* firstTaps = w.data + (c0 - w.lo[0]) * w.stride[0];
+    for (i64 i = 0; i < kh; ++i)
+        for (i64 j = 0; j < kw; ++j) {
+            const float* tap = firstTaps + i * w.stride[2] + j * w.stride[3];
+            float* row = buffers.weights.data() + (i * kw + j) * channels;
+            for (i64 c = 0; c < channels; ++c)
+                row[c] = tap[c * w.stride[0]];
+        }
+    if (hasBias) {
+        const float* first = b.data + (c0 - b.lo[0]) * b.stride[0];
+        for (i64 c = 0; c < channels; ++c)
+            buffers.bias[static_cast<std::size_t>(c)] = first[c * b.stride[0]];
+    }
+    std::size_t maps = 0;
+    while (maps < p.epilogue.size() && p.epilogue[maps].call.kernel == Kernel::Map)
+        ++maps;
+
+    constexpr i64 kMaxTaps = 64; // 8x8 windows; larger ones run the row-major kernel
+    const float* xs[kMaxTaps];
+    const float* ws[kMaxTaps];
+    const i64 rowFloats = y.ext[3] * channels;
+    // The output columns whose taps all lie inside the input: [inFirst, inEnd).
+    const i64 outEnd = y.lo[3] + y.ext[3];
+    const i64 inFirst = std::clamp<i64>((pw + sw - 1) / sw, y.lo[3], outEnd);
+    const i64 lastInside = x.full[3] - 1 + pw - (kw - 1) * dw;
+    const i64 inEnd = std::clamp<i64>(lastInside < 0 ? 0 : lastInside / sw + 1, inFirst, outEnd);
+    for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
+        for (i64 oh = y.lo[2]; oh < y.lo[2] + y.ext[2]; ++oh) {
+            float* row = nhwc(y, n, c0, oh, y.lo[3]);
+            // Every tap inside the input of the output at (oh, ow); false when some lies outside.
+            auto gather = [&](i64 ow) {
+                i64 taps = 0;
+                for (i64 i = 0; i < kh; ++i) {
+                    const i64 ih = oh * sh - ph + i * dh;
+                    if (ih < 0 || ih >= x.full[2])
+                        continue;
+                    for (i64 j = 0; j < kw; ++j) {
+                        const i64 iw = ow * sw - pw + j * dw;
+                        if (iw < 0 || iw >= x.full[3])
+                            continue;
+                        xs[taps] = nhwc(x, n, c0, ih, iw);
+                        ws[taps] = buffers.weights.data() + (i * kw + j) * channels;
+                        ++taps;
+                    }
+                }
+                return taps;
+            };
+            auto one = [&](i64 ow) {
+                sumChannelTaps(row + (ow - y.lo[3]) * channels, xs, ws, gather(ow),
+                               buffers.bias.data(), channels);
+            };
+            for (i64 ow = y.lo[3]; ow < inFirst; ++ow)
+                one(ow);
+            if (inFirst < inEnd) {
+                const i64 taps = gather(inFirst);
+                if (const SpanKernel span = spanKernel(taps))
+                    span(row + (inFirst - y.lo[3]) * channels, xs, ws, buffers.bias.data(),
+                         channels, inEnd - inFirst, sw * x.ext[1]);
+                else
+                    for (i64 ow = inFirst; ow < inEnd; ++ow)
+                        one(ow);
+            }
+            for (i64 ow = inEnd; ow < outEnd; ++ow)
+                one(ow);
+            if (maps > 0) {
+                rt::View<float> v;
+                v.data = row;
+                v.rank = 1;
+                v.ext[0] = v.full[0] = rowFloats;
+                v.stride[0] = 1;
+                for (std::size_t s = 0; s < maps; ++s)
+                    runMap(v, v, p.epilogue[s].call);
+            }
+        }
+    stepsDone = maps;
+    return true;
+}
+
+// C = op(A) op(B) (beta 0) for the products of channels-last boxes. Single-threaded on this
+// project's AVX-512 machine (a throwaway program timing both libraries, best of 2000 calls):
+// with a channels-last output, C^T[P][M] = X^T . W^T with W^T packed, oneDNN's sgemm beat
+// OpenBLAS's where both the reduction and the output channels are 128 or more (49 x 288 x 192:
+// 49 against 58 us; 49 x 160 x 480: 69 against 81; the row-major product Y = W . X took 58 and
+// 82 on OpenBLAS, 68 and 95 on oneDNN) and lost on narrower ones (98 x 24 x 96: 6.1 against
+// 4.5 us); reading a channels-last input into a row-major output (the transposed X), OpenBLAS
+// won everywhere but below 32 input channels (16 x 435 x 32: 7.1 against 5.6 us).
+void channelsLastProduct(bool transA, bool transB, i64 m, i64 n, i64 k, const float* a, i64 lda,
+                         const float* b, i64 ldb, float* c, i64 ldc) {
+    if ((k >= 128 && n >= 128) || (transB && k <= 32)) {
+        oneDnnOnThisThreadOnly();
+        dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c,
+                   ldc);
+        return;
+    }
+    blas().sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+                 transB ? CblasTrans : CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+                 static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb),
+                 0.0f, c, static_cast<int>(ldc));
+}
+
+// W^T ([K][M] row-major) of the m output channels from `first`: packed once per constant weight
+// value and channel tile and kept (ChannelsLastBuffers::packed), other weights per call.
+const float* transposedWeights(const float* weights, i64 m, i64 k, std::int64_t constantWeights,
+                               i64 first, ChannelsLastBuffers& buffers) {
+    const std::array<std::int64_t, 4> key{constantWeights, first, m, k};
+    if (constantWeights >= 0)
+        if (const auto it = buffers.packed.find(key); it != buffers.packed.end())
+            return it->second.data();
+    std::vector<float>& out = constantWeights >= 0 ? buffers.packed[key] : buffers.weights;
+    out.resize(static_cast<std::size_t>(m * k));
+    for (i64 c = 0; c < m; ++c)
+        for (i64 j = 0; j < k; ++j)
+            out[static_cast<std::size_t>(j * m + c)] = weights[c * k + j];
+    return out.data();
+}
+
+// A pointwise convolution, y = W x + b per position, as one sgemm per batch element whatever
+// layouts x's and y's boxes have: with P positions, M output and K input channels,
+//   y row-major:      Y[M][P]   = W[M][K] . X       (X: x[K][P] row-major, or x[P][K] transposed)
+//   y channels-last:  Y^T[P][M] = X^T . W^T[K][M]   (X^T: x[K][P] transposed, or x[P][K])
+bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    const compiler::KernelCall& call = p.call;
+    const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
+               w = viewAs<float>(p.inputs[1]);
+    const bool hasBias = call.hasInput(2);
+    const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
+    const auto& win = call.window;
+    const bool xLast = call.inputBlock == compiler::kChannelsLast,
+               yLast = call.outputBlock == compiler::kChannelsLast;
+    if ((call.inputBlock != 0 && !xLast) || (call.outputBlock != 0 && !yLast) || call.group != 1 ||
+        win[0] != 1 || win[1] != 1 || win[2] != 1 || win[3] != 1 || win[4] != 0 || win[5] != 0 ||
+        !dense(x) || !dense(y) || w.rank != 4)
+        return false;
+    const i64 k = w.full[1], m = y.ext[1], positions = y.ext[2] * y.ext[3];
+    if (x.lo[1] != 0 || x.ext[1] != k || x.lo[3] != y.lo[3] || x.ext[3] != y.ext[3] ||
+        !holds(x, 2, y.lo[2], y.ext[2]) || !holds(x, 0, y.lo[0], y.ext[0]) ||
+        !holds(w, 0, y.lo[1], m) || w.lo[1] != 0 || w.ext[1] != k || w.ext[2] != 1 ||
+        w.ext[3] != 1 || (hasBias && !holds(b, 0, y.lo[1], m)))
+        return false;
+    if (y.count() == 0)
+        return true;
+    const float* weights = w.data + (y.lo[1] - w.lo[0]) * w.stride[0];
+    const i64 plane = x.ext[2] * x.ext[3];
+    for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n) {
+        const i64 firstRow = (y.lo[2] - x.lo[2]) * x.ext[3];
+        const float* in = x.data + (n - x.lo[0]) * x.stride[0] + firstRow * (xLast ? k : 1);
+        float* out = y.data + (n - y.lo[0]) * y.stride[0];
+        const i64 lda = xLast ? k : plane; // x's matrix, either way round
+        const float* bias = hasBias ? b.data + (y.lo[1] - b.lo[0]) * b.stride[0] : nullptr;
+        std::size_t maps = 0;
+        if (yLast) {
+            const float* packed = transposedWeights(weights, m, k, p.constantWeights, y.lo[1],
+                                                    workspace.channelsLast);
+            channelsLastProduct(!xLast, false, positions, m, k, in, lda, packed, m, out, m);
+            maps = biasAndMaps(out, positions, m, bias, b.stride[0], true, &p.epilogue);
+        } else {
+            if (xLast)
+                channelsLastProduct(false, true, m, positions, k, weights, k, in, lda, out,
+                                    positions);
+            else
+                matrixProduct(false, false, m, positions, k, 1.0f, weights, k, in, lda, 0.0f, out,
+                              positions);
+            maps = biasAndMaps(out, m, positions, bias, b.stride[0], false, &p.epilogue);
+        }
+        stepsDone = maps;
+    }
+    return true;
+}
+
+} // namespace
+
+bool channelsLastConv(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    if (p.call.kernel != Kernel::Conv2d || p.call.accumulate || p.call.slicesChannels())
+        return false;
+    return pointwise(p, workspace, stepsDone) || depthwise(p, workspace, stepsDone);
+}
+
+} // namespace strata::runtime

@@ -1,0 +1,302 @@
+// Channels-last pointwise and depthwise convolutions (runtime/ChannelsLastConv.h) and the layouts
+// ChooseLayouts gives MobileNet-style blocks: the kernels against strata_rt's loop on boxes with
+// halos, odd sizes, strides, dilation, 5x5 windows and channels that are not whole vectors; and
+// inverted-residual chains compiled in row tiles, whose expansion writes channels-last for the
+// depthwise convolution and whose projection reads it so, run against the reference evaluator.
+
+#include "runtime/ChannelsLastConv.h"
+
+#include "KernelBoxes.h"
+#include "RunMatchesReference.h"
+#include "TwoCoreTarget.h"
+#include "compiler/Pipeline.h"
+#include "runtime/ComputeKernels.h"
+#include "runtime/LayoutKernels.h"
+#include "schedule/Edits.h"
+#include "schedule/Strategies.h"
+#include "support/TestModels.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <random>
+
+namespace strata::test {
+namespace {
+
+rt::View<unsigned char> bytes(const rt::View<float>& v) {
+    rt::View<unsigned char> out;
+    out.data = reinterpret_cast<unsigned char*>(v.data);
+    out.rank = v.rank;
+    for (int d = 0; d < v.rank; ++d) {
+        out.lo[d] = v.lo[d];
+        out.ext[d] = v.ext[d];
+        out.full[d] = v.full[d];
+        out.stride[d] = v.stride[d];
+    }
+    return out;
+}
+
+// A Conv2d compute over the boxes as the runtime prepares it (inputs x, w and, if any, b).
+runtime::PreparedCompute convCompute(const Box& y, const Box& x, const Box& w, const Box* b,
+                                     std::array<std::int64_t, 8> window, std::int64_t group,
+                                     int xLayout, int yLayout) {
+    runtime::PreparedCompute p;
+    p.call.kernel = compiler::Kernel::Conv2d;
+    p.call.window = window;
+    p.call.group = group;
+    p.call.inputBlock = xLayout;
+    p.call.outputBlock = yLayout;
+    for (std::uint32_t i = 0; i < (b ? 3u : 2u); ++i) {
+        compiler::KernelView v;
+        v.value = ir::ValueId(i);
+        v.present = true;
+        p.call.inputs.push_back(v);
+    }
+    p.inputs = {bytes(x.view), bytes(w.view)};
+    if (b)
+        p.inputs.push_back(bytes(b->view));
+    p.output = bytes(y.view);
+    return p;
+}
+
+struct DepthwiseCase {
+    const char* name;
+    i64 c, h, w;        // input
+    i64 k, s, pad, dil; // window
+    i64 rows0, rows;    // the tile's output rows
+    i64 ch0, chs;       // its channels
+    i64 extraRows;      // input rows beyond what the tile reads (a later op's halo)
+    bool bias = true;
+};
+
+class ChannelsLastDepthwise : public ::testing::TestWithParam<DepthwiseCase> {};
+
+TEST_P(ChannelsLastDepthwise, ComputesWhatTheLoopDoes) {
+    const DepthwiseCase& p = GetParam();
+    std::mt19937 rng(11);
+    const i64 oh = (p.h + 2 * p.pad - p.dil * (p.k - 1) - 1) / p.s + 1;
+    const i64 ow = (p.w + 2 * p.pad - p.dil * (p.k - 1) - 1) / p.s + 1;
+    const i64 first = std::max<i64>(0, p.rows0 * p.s - p.pad - p.extraRows);
+    const i64 last = std::min<i64>(p.h - 1, (p.rows0 + p.rows - 1) * p.s - p.pad +
+                                                (p.k - 1) * p.dil + p.extraRows);
+    Box x({1, p.c, p.h, p.w}, {0, p.ch0, first, 0}, {1, p.chs, last - first + 1, p.w}, rng);
+    Box w({p.c, 1, p.k, p.k}, {p.ch0, 0, 0, 0}, {p.chs, 1, p.k, p.k}, rng);
+    Box b({p.c}, {p.ch0}, {p.chs}, rng);
+    Box fast({1, p.c, oh, ow}, {0, p.ch0, p.rows0, 0}, {1, p.chs, p.rows, ow}, rng);
+    Box loop = fast;
+    loop.view.data = loop.data.data();
+    Box lastX = x;
+    lastX.view.data = lastX.data.data();
+    rt::reorder(lastX.view, 0, compiler::kChannelsLast);
+
+    const std::array<std::int64_t, 8> window{p.k, p.k, p.s, p.s, p.pad, p.pad, p.dil, p.dil};
+    const auto compute = convCompute(fast, lastX, w, p.bias ? &b : nullptr, window, p.c,
+                                     compiler::kChannelsLast, compiler::kChannelsLast);
+    runtime::Workspace workspace;
+    std::size_t stepsDone = 0;
+    ASSERT_TRUE(runtime::channelsLastConv(compute, workspace, stepsDone));
+    EXPECT_EQ(stepsDone, 0u);
+    rt::reorder(fast.view, compiler::kChannelsLast, 0);
+    rt::conv2d(loop.view, x.view, w.view, p.bias ? &b.view : nullptr,
+               rt::Window2d{{p.k, p.k}, {p.s, p.s}, {p.pad, p.pad}, {p.dil, p.dil}}, p.c);
+    expectNear(fast.data, loop.data, 1e-5f);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Tiles, ChannelsLastDepthwise,
+    ::testing::Values(
+        DepthwiseCase{"whole", 32, 9, 9, 3, 1, 1, 1, 0, 9, 0, 32, 0},
+        DepthwiseCase{"topRowsWithHalo", 96, 14, 11, 3, 1, 1, 1, 0, 5, 0, 96, 0},
+        DepthwiseCase{"middleRowsChannelTile", 80, 12, 9, 3, 1, 1, 1, 4, 5, 16, 48, 0},
+        DepthwiseCase{"extraRows", 16, 12, 9, 3, 1, 1, 1, 4, 4, 0, 16, 2},
+        DepthwiseCase{"stride2", 48, 15, 13, 3, 2, 1, 1, 2, 4, 0, 48, 0},
+        DepthwiseCase{"fiveByFiveStride2", 64, 13, 13, 5, 2, 2, 1, 0, 7, 0, 64, 0},
+        DepthwiseCase{"dilation2", 32, 11, 10, 3, 1, 2, 2, 3, 5, 0, 32, 0},
+        DepthwiseCase{"oddChannelsNoBias", 21, 7, 7, 3, 1, 1, 1, 0, 7, 0, 21, 0, false},
+        DepthwiseCase{"noPaddingSmallMap", 144, 4, 4, 3, 1, 0, 1, 0, 2, 0, 144, 0},
+        DepthwiseCase{"sevenBySevenWindow", 16, 9, 9, 7, 1, 3, 1, 0, 9, 0, 16, 0}),
+    [](const ::testing::TestParamInfo<DepthwiseCase>& info) { return info.param.name; });
+
+// A pointwise convolution reads and writes either layout: every combination computes what the
+// loop does, on an input box with rows beyond the tile's and an output-channel tile.
+TEST(ChannelsLastPointwise, EveryLayoutCombinationComputesWhatTheLoopDoes) {
+    std::mt19937 rng(13);
+    for (const auto& [xLayout, yLayout] :
+         {std::pair{0, compiler::kChannelsLast}, std::pair{compiler::kChannelsLast, 0},
+          std::pair{compiler::kChannelsLast, compiler::kChannelsLast}})
+        for (const i64 k : {16, 40, 96}) {
+            SCOPED_TRACE(fmt::format("x {} y {} k {}", xLayout, yLayout, k));
+            Box x({1, k, 11, 7}, {0, 0, 2, 0}, {1, k, 7, 7}, rng);
+            Box w({48, k, 1, 1}, {8, 0, 0, 0}, {24, k, 1, 1}, rng);
+            Box b({48}, {8}, {24}, rng);
+            Box fast({1, 48, 11, 7}, {0, 8, 3, 0}, {1, 24, 5, 7}, rng);
+            Box loop = fast;
+            loop.view.data = loop.data.data();
+            Box laidX = x;
+            laidX.view.data = laidX.data.data();
+            rt::reorder(laidX.view, 0, xLayout);
+            const auto compute =
+                convCompute(fast, laidX, w, &b, {1, 1, 1, 1, 0, 0, 1, 1}, 1, xLayout, yLayout);
+            runtime::Workspace workspace;
+            std::size_t stepsDone = 0;
+            ASSERT_TRUE(runtime::channelsLastConv(compute, workspace, stepsDone));
+            rt::reorder(fast.view, yLayout, 0);
+            rt::conv2d(loop.view, x.view, w.view, &b.view,
+                       rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
+            expectNear(fast.data, loop.data, 1e-4f);
+        }
+}
+
+// Boxes the kernels do not take are left to the caller, untouched: a depthwise convolution with
+// a row-major input, a strided 1x1 window, an input box lacking input channels.
+TEST(ChannelsLastConv, DeclinesWhatItDoesNotRun) {
+    std::mt19937 rng(17);
+    Box x = Box::whole({1, 16, 6, 6}, rng);
+    Box dw({16, 1, 3, 3}, {0, 0, 0, 0}, {16, 1, 3, 3}, rng);
+    Box y = Box::whole({1, 16, 6, 6}, rng);
+    const std::vector<float> before = y.data;
+    runtime::Workspace workspace;
+    std::size_t stepsDone = 0;
+    EXPECT_FALSE(runtime::channelsLastConv(
+        convCompute(y, x, dw, nullptr, {3, 3, 1, 1, 1, 1, 1, 1}, 16, 0, compiler::kChannelsLast),
+        workspace, stepsDone));
+    Box pw = Box::whole({16, 16, 1, 1}, rng);
+    Box half = Box::whole({1, 16, 3, 3}, rng);
+    EXPECT_FALSE(runtime::channelsLastConv(
+        convCompute(half, x, pw, nullptr, {1, 1, 2, 2, 0, 0, 1, 1}, 1, 0, compiler::kChannelsLast),
+        workspace, stepsDone));
+    Box someChannels({1, 16, 6, 6}, {0, 0, 0, 0}, {1, 8, 6, 6}, rng);
+    EXPECT_FALSE(runtime::channelsLastConv(convCompute(y, someChannels, pw, nullptr,
+                                                       {1, 1, 1, 1, 0, 0, 1, 1}, 1,
+                                                       compiler::kChannelsLast, 0),
+                                           workspace, stepsDone));
+    EXPECT_EQ(y.data, before);
+}
+
+// The runtime's reorder instruction between row-major and channels-last boxes puts every element
+// where strata_rt's reorder does, and back, on boxes of two batch elements and channels that are
+// not whole vectors.
+TEST(ChannelsLastReorder, PlacesEveryElementAsStrataRtDoes) {
+    std::mt19937 rng(19);
+    for (const auto& full : {std::vector<i64>{2, 21, 5, 7}, std::vector<i64>{1, 48, 9, 11}}) {
+        Box box = Box::whole(full, rng);
+        const std::vector<float> plain = box.data;
+        Box expected = box;
+        expected.view.data = expected.data.data();
+        rt::reorder(expected.view, 0, compiler::kChannelsLast);
+        runtime::PreparedCompute p;
+        p.call.kernel = compiler::Kernel::Reorder;
+        p.call.inputBlock = 0;
+        p.call.outputBlock = compiler::kChannelsLast;
+        p.output = bytes(box.view);
+        runtime::runReorder(p);
+        EXPECT_EQ(box.data, expected.data);
+        std::swap(p.call.inputBlock, p.call.outputBlock);
+        runtime::runReorder(p);
+        EXPECT_EQ(box.data, plain);
+    }
+}
+
+// An inverted-residual block: X[1, C, S, S] -> 1x1 expansion (C -> M) -> activation ->
+// depthwise KxK (stride, dilation) -> activation -> 1x1 projection (M -> C) [-> + X].
+struct Block {
+    const char* name;
+    int channels, expanded, size, kernel, stride, dilation;
+    const char* activation; // ONNX text making `out` from `in`
+    bool residual;
+    int tileRows;
+};
+
+std::shared_ptr<const ir::Graph> graphFor(const Block& b) {
+    const int pad = b.dilation * (b.kernel - 1) / 2;
+    const int o = (b.size + 2 * pad - b.dilation * (b.kernel - 1) - 1) / b.stride + 1;
+    auto act = [&](const char* in, const char* out) {
+        return fmt::format(fmt::runtime(b.activation), fmt::arg("in", in), fmt::arg("out", out));
+    };
+    const std::string text = fmt::format(
+        "<ir_version: 8, opset_import: [\"\" : 17]>\n"
+        "g (float[1, {0}, {2}, {2}] X) => (float[1, {0}, {3}, {3}] Z)\n"
+        "<float[{1}, {0}, 1, 1] W1 = {{{4}}}, float[{1}] B1 = {{{5}}}, float[{1}, 1, {6}, {6}] W2 "
+        "= {{{7}}}, float[{1}] B2 = {{{5}}}, float[{0}, {1}, 1, 1] W3 = {{{8}}}, float[{0}] B3 = "
+        "{{{9}}}, float L = {{0.0}}, float H = {{6.0}}> {{\n"
+        "    E = Conv (X, W1, B1)\n"
+        "    {10}\n"
+        "    D = Conv <group = {1}, kernel_shape = [{6}, {6}], pads = [{11}, {11}, {11}, {11}], "
+        "strides = [{12}, {12}], dilations = [{13}, {13}]> (F, W2, B2)\n"
+        "    {14}\n"
+        "    P = Conv (G, W3, B3)\n"
+        "    {15}\n"
+        "}}\n",
+        b.channels, b.expanded, b.size, o,
+        patternValues(std::int64_t{b.expanded} * b.channels, 0.05f),
+        patternValues(b.expanded, 0.05f), b.kernel,
+        patternValues(std::int64_t{b.expanded} * b.kernel * b.kernel, 0.1f),
+        patternValues(std::int64_t{b.channels} * b.expanded, 0.03f),
+        patternValues(b.channels, 0.05f), act("E", "F"), pad, b.stride, b.dilation, act("D", "G"),
+        b.residual ? "Z = Add (P, X)" : "Z = Identity (P)");
+    auto m = importText(text);
+    EXPECT_TRUE(m) << joined(m.diagnostics()) << "\n" << text;
+    return m ? m->graph : nullptr;
+}
+
+// fuse-max's one block, in tiles of `rows` output rows on both cores (the expansion and the
+// depthwise convolution then compute halo rows).
+schedule::Schedule inRowTiles(const ir::Graph& g, const target::Target& t, int rows) {
+    schedule::Schedule s =
+        schedule::makeSchedule(g, t, schedule::Strategy::FuseMax, {.mp = 2, .buffering = 1});
+    ir::Shape tile = g.value(g.outputs[0]).shape;
+    tile[2] = rows;
+    auto edited = schedule::setTile(s, g, s.blocks.front().id, schedule::TileSpec{tile});
+    EXPECT_TRUE(edited) << joined(edited.diagnostics());
+    return edited ? std::move(edited).value() : s;
+}
+
+class InvertedResidual : public ::testing::TestWithParam<Block> {};
+
+TEST_P(InvertedResidual, KeepsTheExpandedBoxChannelsLastAndMatchesTheReference) {
+    const Block& b = GetParam();
+    auto g = graphFor(b);
+    ASSERT_TRUE(g);
+    target::Target t = twoCoreTarget("hostlike", 512 * 1024);
+    t.channelGranule = 16;
+    auto compiled = compiler::compile(*g, t, inRowTiles(*g, t, b.tileRows));
+    ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
+    const compiler::Program& p = compiled->program;
+    std::size_t depthwise = 0, reorders = 0;
+    for (const compiler::Instruction& in : p.instructions) {
+        const auto* c = std::get_if<compiler::Compute>(&in.body);
+        if (!c)
+            continue;
+        reorders += c->isReorder();
+        if (c->opType != "Conv" || g->op(in.from.op).name.empty())
+            continue;
+        const std::string& value = g->value(c->inputs[0].value).name;
+        if (value == "F") { // the depthwise convolution reads the expansion's activation
+            ++depthwise;
+            EXPECT_EQ(c->inputs[0].channelBlock, compiler::kChannelsLast);
+            EXPECT_EQ(c->outputs[0].channelBlock, compiler::kChannelsLast);
+        } else if (value == "G") { // the projection reads it channels-last, writes row-major
+            EXPECT_EQ(c->inputs[0].channelBlock, compiler::kChannelsLast);
+            EXPECT_EQ(c->outputs[0].channelBlock, 0);
+        }
+    }
+    EXPECT_GT(depthwise, 0u);
+    EXPECT_EQ(reorders, 0u) << "the chain needs no reorder";
+    test::expectRunMatchesReference(p, t, *g);
+}
+
+constexpr const char* kRelu6 = "{out} = Clip ({in}, L, H)";
+constexpr const char* kRelu = "{out} = Relu ({in})";
+constexpr const char* kHardSwish = "{out} = HardSwish ({in})";
+
+INSTANTIATE_TEST_SUITE_P(
+    Blocks, InvertedResidual,
+    ::testing::Values(Block{"relu6Residual", 16, 96, 14, 3, 1, 1, kRelu6, true, 4},
+                      Block{"stride2", 24, 144, 15, 3, 2, 1, kRelu, false, 3},
+                      Block{"fiveByFive", 16, 48, 12, 5, 1, 1, kHardSwish, true, 5},
+                      Block{"dilation2", 16, 32, 13, 3, 1, 2, kRelu6, false, 4},
+                      Block{"oddMap", 8, 64, 9, 3, 1, 1, kRelu6, true, 9}),
+    [](const ::testing::TestParamInfo<Block>& info) { return info.param.name; });
+
+} // namespace
+} // namespace strata::test
