@@ -158,7 +158,7 @@ std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes) {
 }
 
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
-                                            int cores, int count, std::uint64_t runBytes) {
+                                            int cores, int count, std::uint64_t runBytes, Priming priming) {
     const target::TransferPath* p = target.findPath(path);
     if (!p) return error("target '" + target.name + "' has no path '" + path + "'");
     if (cores < 1 || cores > target.cores())
@@ -208,7 +208,8 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
     // way the data is not in the measuring core's cache, as a model's tensors mostly are not: the
     // other core wrote them, or they left this core's cache long ago.
     const target::TransferPath* reverse = target.pathBetween(p->destination, p->source);
-    for (int core = 0; reverse && core < cores; ++core) {
+    const bool ownPriming = priming == Priming::OwnCore && reverse;
+    for (int core = 0; reverse && !ownPriming && core < cores; ++core) {
         const int other = (core + 1) % program.cores;
         auto owner = [&](const target::MemorySpace* memory) { return memory->scope == target::Scope::Core ? other : core; };
         for (int k = 0; k < count; ++k) {
@@ -222,10 +223,20 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
             append(program, other, compiler::Wait{0}, kPrimingTile);
         }
     }
-    if (reverse && program.cores > 1)
+    if (reverse && !ownPriming && program.cores > 1)
         for (int core = 0; core < program.cores; ++core) append(program, core, compiler::Barrier{0}, kPrimingTile);
     for (int core = 0; core < cores; ++core)
         for (int k = 0; k < count; ++k) {
+            if (ownPriming) { // the same bytes, moved the other way by this core a moment before
+                compiler::Transfer prime;
+                prime.path = reverse->name;
+                prime.source = place(to, core, k);
+                prime.destination = place(from, core, k);
+                prime.bytes = bytes;
+                prime.tag = 2;
+                append(program, core, std::move(prime), kPrimingTile);
+                append(program, core, compiler::Wait{2}, kPrimingTile);
+            }
             compiler::Transfer t;
             t.path = path;
             t.source = place(from, core, k);

@@ -191,6 +191,8 @@ class Calibration {
             }
         static const ir::Graph kNoModel;
         std::vector<TransferSample> alone;
+        std::vector<TransferSample> resident; // alone's shapes re-read from the core's own cache
+        const bool readsMainMemory = path.source == m_host.mainMemory;
         std::vector<ContendedSample> contended;
         const int maxCores = m_options.quick ? std::min(2, m_host.cores()) : m_host.cores();
         for (int cores = 1; cores <= maxCores; ++cores) {
@@ -220,6 +222,19 @@ class Calibration {
                     const double moved = double(transferBoxBytes(bytes, run)); // whole rows
                     if (cores == 1)
                         alone.push_back({moved, typical, rows});
+                    if (cores == 1 && readsMainMemory) {
+                        // The same shape again, each region moved by this core a moment before:
+                        // rows in its own cache (resident_row_overhead_cycles).
+                        auto warm = transferProgram(m_host, path.name, bytes, 1, count, run, Priming::OwnCore);
+                        if (!warm) return warm.takeDiagnostics();
+                        auto warmRun = runProgram(*warm, kNoModel, {});
+                        if (!warmRun) return warmRun.takeDiagnostics();
+                        std::vector<double> warmDurations;
+                        for (const trace::Event& e : warmRun->trace.events)
+                            if (e.tile != kPrimingTile && e.kind == trace::EventKind::Transfer)
+                                warmDurations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                        resident.push_back({moved, median(warmDurations), rows});
+                    }
                     else
                         contended.push_back({moved, cores, typical, rows});
                     out.report.largestBytes = std::max(out.report.largestBytes, bytes);
@@ -252,6 +267,9 @@ class Calibration {
             const TransferFit fit = fitTransfer(samples, isolated.rowOverheadCycles);
             if (fit.bytesPerCycle > 0) out.report.kindFits[static_cast<std::size_t>(kind)] = fit;
         }
+        // Rows already in the core's cache: the same fit over the re-read shapes, its row overhead.
+        if (const TransferFit warm = fitTransfer(resident); warm.bytesPerCycle > 0 && resident.size() >= kMinCompiledSizes)
+            out.report.residentRowOverheadCycles = warm.rowOverheadCycles;
         out.shared = fitSharedBandwidth(contended, out.report.fit.latencyCycles, out.report.fit.bytesPerCycle,
                                         out.report.fit.rowOverheadCycles);
         return out;
@@ -380,6 +398,7 @@ class Calibration {
             path->rowOverheadCycles = p.fit.rowOverheadCycles;
             path->bytesPerCycle = p.fit.bytesPerCycle;
             path->issuerBusy = true;
+            path->residentRowOverheadCycles = p.residentRowOverheadCycles;
             for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
                 auto& figures = kind == target::ReadKind::Weight ? path->weightReads : path->cachedReads;
                 figures.reset();

@@ -84,6 +84,11 @@ struct TransferPath {
     // bytesPerCycle and latencyCycles; absent: they are read like any other.
     std::optional<ReadFigures> weightReads;
     std::optional<ReadFigures> cachedReads;
+    // Cost of each row of a read out of main memory whose bytes the issuing core itself moved
+    // recently (still in its cache: emulator/ResidentRows.h), instead of rowOverheadCycles: a
+    // row another core or memory must supply starts with a miss no prefetcher foresees, one
+    // already in the core's cache does not. Absent: every row costs rowOverheadCycles.
+    std::optional<double> residentRowOverheadCycles;
 
     const std::optional<ReadFigures>& figuresOf(ReadKind kind) const {
         static const std::optional<ReadFigures> kNone;

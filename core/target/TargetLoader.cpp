@@ -188,10 +188,13 @@ void readPaths(FieldReader& root, Target& target) {
         path.rowOverheadCycles = item.numberOr("row_overhead_cycles", 0);
         path.weightReads = readFigures(item, "weight_reads");
         path.cachedReads = readFigures(item, "cached_reads");
+        if (item.has("resident_row_overhead_cycles"))
+            path.residentRowOverheadCycles = item.numberOr("resident_row_overhead_cycles", 0);
         path.note = item.stringOr("note", "");
         item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
                               "max_in_flight", "resources", "broadcast", "issuer_busy",
-                              "row_overhead_cycles", "weight_reads", "cached_reads", "note"});
+                              "row_overhead_cycles", "weight_reads", "cached_reads",
+                              "resident_row_overhead_cycles", "note"});
         target.paths.push_back(std::move(path));
     }
 }

@@ -230,6 +230,9 @@ void checkPaths(const Target& target, Checker& check) {
                           "latency");
         check.nonNegative(base + ".row_overhead_cycles", path.rowOverheadCycles, kMaxLatencyCycles,
                           "row overhead");
+        if (path.residentRowOverheadCycles)
+            check.nonNegative(base + ".resident_row_overhead_cycles", *path.residentRowOverheadCycles,
+                              kMaxLatencyCycles, "row overhead");
         for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}}) {
             if (!*figures) continue;
             const std::string field = base + "." + key;

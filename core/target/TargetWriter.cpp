@@ -60,6 +60,8 @@ Json pathJson(const TransferPath& path) {
         if (*figures)
             out[key] = {{"bytes_per_cycle", number((*figures)->bytesPerCycle)},
                         {"latency_cycles", number((*figures)->latencyCycles)}};
+    if (path.residentRowOverheadCycles)
+        out["resident_row_overhead_cycles"] = number(*path.residentRowOverheadCycles);
     putNote(out, path.note);
     return out;
 }
