@@ -1,33 +1,11 @@
 #include "emulator/ResidentRows.h"
 
+#include "emulator/RecentRegions.h"
 #include "emulator/TransferRows.h"
 
 #include <algorithm>
-#include <deque>
 
 namespace strata::emulator {
-namespace {
-
-// A main-memory span a core moved, and the core's count of moved bytes just after.
-struct Touched {
-    std::uint64_t begin, end, movedAfter;
-};
-
-// The share of [begin, end) the recent spans cover, overlaps summed (as the accuracy report's
-// resident_own column counts it), at most 1.
-double coveredShare(std::uint64_t begin, std::uint64_t end, const std::deque<Touched>& recent) {
-    if (end <= begin)
-        return 0;
-    double covered = 0;
-    for (const Touched& t : recent) {
-        const std::uint64_t lo = std::max(begin, t.begin), hi = std::min(end, t.end);
-        if (hi > lo)
-            covered += double(hi - lo);
-    }
-    return std::min(1.0, covered / double(end - begin));
-}
-
-} // namespace
 
 void chargeResidentRows(const compiler::Program& program, const target::Target& target,
                         std::vector<Step>& steps) {
@@ -37,30 +15,34 @@ void chargeResidentRows(const compiler::Program& program, const target::Target& 
     const target::MemorySpace* working = target.findMemory(target.workingMemory);
     if (!any || !working)
         return;
-    const std::uint64_t capacity = working->capacityBytes;
     for (const std::vector<compiler::InstrId>& stream : program.streams) {
         std::uint64_t moved = 0;
-        std::deque<Touched> recent; // oldest first
+        RecentRegions recent(working->capacityBytes);
         for (const compiler::InstrId id : stream) {
             const auto* t = std::get_if<compiler::Transfer>(&program.instructions[id].body);
             if (!t)
                 continue;
             const bool load = t->source.memory == target.mainMemory;
-            if (!load && t->destination.memory != target.mainMemory)
+            const bool store = t->destination.memory == target.mainMemory;
+            if ((!load && !store) || !t->value.valid()) {
+                moved += t->bytes;
                 continue;
-            while (!recent.empty() && moved - recent.front().movedAfter > capacity)
-                recent.pop_front();
-            const ByteSpan span = transferSpan(*t, load);
+            }
+            recent.evict(moved);
             const target::TransferPath& path = target.paths[steps[id].path];
             if (load && path.residentRowOverheadCycles &&
                 path.rowOverheadCycles > *path.residentRowOverheadCycles) {
-                const double share = coveredShare(span.begin, span.end, recent);
-                if (share > 0)
+                const std::int64_t wanted = tiling::regionElements(t->region);
+                const std::int64_t found =
+                    wanted > 0 ? recent.find(t->value.index, t->region).moved : 0;
+                if (found > 0) {
+                    const double share = std::min(1.0, double(found) / double(wanted));
                     steps[id].amount -= share * double(transferRows(*t)) *
                                         (path.rowOverheadCycles - *path.residentRowOverheadCycles);
+                }
             }
             moved += t->bytes;
-            recent.push_back({span.begin, span.end, moved});
+            recent.add(t->value.index, &t->region, store, moved);
         }
     }
 }

@@ -10,10 +10,10 @@
 // re-reads of 40- to 112-byte rows ran 1.3-1.7x faster than the row overhead fitted on rows
 // another core wrote predicted.
 //
-// The same reuse-distance rule as CachedReads, by address: walking a core's stream in order and
-// counting the bytes it moves, a main-memory span it loaded or stored stays resident until the
-// core has moved more bytes since than its working memory holds. A read whose main-memory span
-// is a share s resident pays s x rows x resident_row_overhead_cycles + (1 - s) x rows x
+// The same reuse-distance rule as CachedReads (RecentRegions): walking a core's stream in order
+// and counting the bytes it moves, a tensor region it loaded or stored stays resident until the
+// core has moved more bytes since than its working memory holds. A read of which a share s of
+// its region is resident pays s x rows x resident_row_overhead_cycles + (1 - s) x rows x
 // row_overhead_cycles for its rows.
 
 #include "compiler/Program.h"

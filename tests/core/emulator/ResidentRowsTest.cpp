@@ -36,25 +36,30 @@ class Program {
   public:
     Program() : m_builder(2) {}
 
-    // The measured load: 4 rows of 25 floats out of rows of 50, main-memory bytes [0, 700).
+    // The measured load: x's columns [0, 100) as 4 rows of 25 floats out of rows of 50.
     compiler::InstrId fourRowLoad(int core) {
-        return add(core, "load", 400, at("DRAM", 0, {4, 25}, {50, 1}), at("SRAM", 0, {4, 25}));
+        return add(core, "load", 400, at("DRAM", 0, {4, 25}, {50, 1}), at("SRAM", 0, {4, 25}),
+                   columns(0, 100));
     }
-    // A contiguous store of main-memory bytes [offset, offset + bytes).
-    compiler::InstrId store(int core, std::uint64_t offset, std::uint64_t bytes) {
-        return add(core, "store", bytes, at("SRAM", 0), at("DRAM", offset));
+    // A contiguous store of x's columns [begin, end).
+    compiler::InstrId store(int core, std::int64_t begin, std::int64_t end) {
+        return add(core, "store", 4 * std::uint64_t(end - begin), at("SRAM", 0),
+                   at("DRAM", 4 * std::uint64_t(begin)), columns(begin, end));
     }
-    // A contiguous load of main-memory bytes [offset, offset + bytes).
-    compiler::InstrId load(int core, std::uint64_t offset, std::uint64_t bytes) {
-        return add(core, "load", bytes, at("DRAM", offset), at("SRAM", 0));
+    // A contiguous load of `bytes` of x's columns [begin, end).
+    compiler::InstrId load(int core, std::int64_t begin, std::int64_t end, std::uint64_t bytes) {
+        return add(core, "load", bytes, at("DRAM", 4 * std::uint64_t(begin)), at("SRAM", 0),
+                   columns(begin, end));
     }
 
     std::int64_t nsOf(compiler::InstrId id, const target::Target& target) const {
         compiler::Program program = m_builder.program();
-        for (const auto& [transfer, source, destination] : m_shapes) {
+        for (const auto& [transfer, source, destination, region] : m_shapes) {
             auto& t = std::get<compiler::Transfer>(program.instructions[transfer].body);
             t.source = source;
             t.destination = destination;
+            t.value = ir::ValueId{0}; // tinyGraph's [1, 1024] activation x
+            t.region = region;
         }
         auto trace = emulate(program, target, test::tinyGraph());
         EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.diagnostics().front().toString());
@@ -67,17 +72,22 @@ class Program {
     }
 
   private:
+    static tiling::Region columns(std::int64_t begin, std::int64_t end) {
+        return {{0, 1}, {begin, end}};
+    }
+
     compiler::InstrId add(int core, const char* path, std::uint64_t bytes, compiler::Access source,
-                          compiler::Access destination) {
+                          compiler::Access destination, tiling::Region region) {
         const compiler::InstrId id = m_builder.transfer(core, path, bytes, 0);
         m_builder.wait(core, 0);
-        m_shapes.push_back({id, std::move(source), std::move(destination)});
+        m_shapes.push_back({id, std::move(source), std::move(destination), std::move(region)});
         return id;
     }
 
     struct Shape {
         compiler::InstrId id;
         compiler::Access source, destination;
+        tiling::Region region;
     };
     ProgramBuilder m_builder;
     std::vector<Shape> m_shapes;
@@ -92,7 +102,7 @@ TEST(ResidentRows, ARowNobodyOnThisCoreMovedCostsTheRowOverhead) {
 
 TEST(ResidentRows, RowsTheCoreJustStoredCostTheResidentFigure) {
     Program p;
-    p.store(0, 0, 800); // covers the load's span [0, 700)
+    p.store(0, 0, 200); // covers the load's columns [0, 100)
     const auto load = p.fourRowLoad(0);
     // 100 + 4 x 4 + 25 = 141.
     EXPECT_EQ(p.nsOf(load, withResidentRows()), 141);
@@ -107,7 +117,7 @@ TEST(ResidentRows, RowsTheCoreJustLoadedAreResidentToo) {
 
 TEST(ResidentRows, APartlyResidentSpanPaysInProportion) {
     Program p;
-    p.store(0, 0, 350); // half of [0, 700)
+    p.store(0, 0, 50); // half of its columns
     const auto load = p.fourRowLoad(0);
     // 100 + 4 x (0.5 x 4 + 0.5 x 10) + 25 = 153.
     EXPECT_EQ(p.nsOf(load, withResidentRows()), 153);
@@ -115,24 +125,24 @@ TEST(ResidentRows, APartlyResidentSpanPaysInProportion) {
 
 TEST(ResidentRows, WhatTheOtherCoreMovedIsNotResidentHere) {
     Program p;
-    p.store(1, 0, 800);
+    p.store(1, 0, 200);
     const auto load = p.fourRowLoad(0);
     EXPECT_EQ(p.nsOf(load, withResidentRows()), 165);
 }
 
 TEST(ResidentRows, MoreThanTheWorkingMemoryMovedSinceEvictsIt) {
     Program p;
-    p.store(0, 0, 800);
-    // 1.2 MiB moved elsewhere by the same core: more than its 1 MiB of SRAM.
-    p.load(0, 1ull << 24, 600ull << 10);
-    p.load(0, 2ull << 24, 600ull << 10);
+    p.store(0, 0, 200);
+    // 1.2 MiB moved since by the same core (other columns): more than its 1 MiB of SRAM.
+    p.load(0, 500, 1000, 600ull << 10);
+    p.load(0, 500, 1000, 600ull << 10);
     const auto load = p.fourRowLoad(0);
     EXPECT_EQ(p.nsOf(load, withResidentRows()), 165);
 }
 
 TEST(ResidentRows, WithoutTheFigureEveryRowCostsTheRowOverhead) {
     Program p;
-    p.store(0, 0, 800);
+    p.store(0, 0, 200);
     const auto load = p.fourRowLoad(0);
     EXPECT_EQ(p.nsOf(load, withResidentRows(std::nullopt)), 165);
 }
@@ -141,8 +151,8 @@ TEST(ResidentRows, StoresKeepTheirOwnRowCost) {
     target::Target target = withResidentRows();
     target.paths[1].rowOverheadCycles = 10; // store
     Program p;
-    p.load(0, 0, 800);
-    const auto store = p.store(0, 0, 800); // contiguous: one row
+    p.load(0, 0, 200, 800);
+    const auto store = p.store(0, 0, 200); // contiguous: one row
     // 100 + 1 x 10 + 800 / 16 = 160: a store is not a read out of main memory.
     EXPECT_EQ(p.nsOf(store, target), 160);
 }
