@@ -269,7 +269,8 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-normalization-layer" ||
            graph.name == "calibrate-reduction-pool" || graph.name == "calibrate-reduction-rows" ||
            graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
-           graph.name == "calibrate-global-pool-7x7" || graph.name == "calibrate-global-pool-56x56";
+           graph.name == "calibrate-global-pool-7x7" || graph.name == "calibrate-global-pool-56x56" ||
+           graph.name == "calibrate-copy";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -515,6 +516,15 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         const std::int64_t c = 32 * s;
         auto x = g.input("x", {1, c, 56, 56});
         out.push_back(g.finish(g.op("Transpose", {x}, {1, 56, 56, c}, {{"perm", Ints{0, 2, 3, 1}}})));
+    }
+    {
+        // Ops that copy contiguous runs (emulator::isCopy: a DenseNet's or SqueezeNet's channel
+        // Concat) at their own figure, `copy`: row by row, several times a Transpose's rate.
+        SmallGraph g("calibrate-copy");
+        const std::int64_t c = 32 * s;
+        auto a = g.input("a", {1, c, 28, 28});
+        auto b = g.input("b", {1, c, 28, 28});
+        out.push_back(g.finish(g.op("Concat", {a, b}, {1, 2 * c, 28, 28}, {{"axis", std::int64_t{1}}})));
     }
     return out;
 }

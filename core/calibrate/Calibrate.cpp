@@ -338,6 +338,7 @@ class Calibration {
                         : emulator::isResize(op)                ? kResizeClass
                         : emulator::isGather(op)                ? kGatherClass
                         : emulator::isGlobalPool(op)            ? kGlobalPoolClass
+                        : emulator::isCopy(op)                  ? kCopyClass
                                                      : static_cast<std::size_t>(op.opClass);
                     samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz), costUnits(compute, fitClass)});
                 }
@@ -434,6 +435,8 @@ class Calibration {
             t.throughput.gatherPerCycle = m_report.compute.throughputPerCycle[kGatherClass];
         if (m_report.compute.samples[kGlobalPoolClass])
             t.throughput.globalPoolPerCycle = m_report.compute.throughputPerCycle[kGlobalPoolClass];
+        if (m_report.compute.samples[kCopyClass])
+            t.throughput.copyPerCycle = m_report.compute.throughputPerCycle[kCopyClass];
         t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
         t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
@@ -475,6 +478,7 @@ std::string computeClassName(std::size_t fitClass) {
         return "gather";
     if (fitClass == kGlobalPoolClass)
         return "global_pool";
+    if (fitClass == kCopyClass) return "copy";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 

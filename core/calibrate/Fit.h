@@ -74,7 +74,9 @@ inline constexpr std::size_t kGatherClass = kOpClasses + 5;
 // Global pools, their work counted in elements read (the target's
 // throughput_per_cycle.global_pool).
 inline constexpr std::size_t kGlobalPoolClass = kOpClasses + 6;
-inline constexpr std::size_t kComputeClasses = kOpClasses + 7;
+// Ops copying contiguous runs (the target's throughput_per_cycle.copy, emulator::isCopy).
+inline constexpr std::size_t kCopyClass = kOpClasses + 7;
+inline constexpr std::size_t kComputeClasses = kOpClasses + 8;
 
 // One compute instruction measured: its class (ir::OpClass index, kDepthwiseConvClass or
 // kPointwiseConvClass), its

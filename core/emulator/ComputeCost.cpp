@@ -2,6 +2,10 @@
 
 #include "tiling/Region.h"
 
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+
 namespace strata::emulator {
 
 namespace {
@@ -126,6 +130,12 @@ bool isGather(const ir::Op& op) {
     return op.type == "Gather" || op.type == "GatherElements" || op.type == "GatherND";
 }
 
+bool isCopy(const ir::Op& op) {
+    static constexpr std::string_view kCopies[] = {"Concat",  "Split",     "Slice",   "Reshape",
+                                                   "Flatten", "Squeeze",   "Unsqueeze", "Identity"};
+    return std::find(std::begin(kCopies), std::end(kCopies), op.type) != std::end(kCopies);
+}
+
 bool isGlobalPool(const ir::Op& op) {
     return op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool" ||
            op.type == "GlobalLpPool";
@@ -169,6 +179,8 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
         return own("gather", t.gatherPerCycle);
     if (isGlobalPool(op))
         return own("global_pool", t.globalPoolPerCycle);
+    if (isCopy(op))
+        return own("copy", t.copyPerCycle);
     if (isDepthwiseConv(op, graph))
         return own("depthwise_conv", t.depthwiseConvPerCycle);
     if (isPointwiseConv(op, graph))
@@ -185,6 +197,8 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
         return target.throughput.resize();
     if (isGather(op))
         return target.throughput.gather();
+    if (isCopy(op))
+        return target.throughput.copy();
     if (isGlobalPool(op)) {
         // The figure counts elements read; the instruction's work (computeWork) counts outputs, one
         // per plane, so the rate per output is the figure over the plane's elements.

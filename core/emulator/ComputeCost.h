@@ -62,6 +62,13 @@ bool isResize(const ir::Op& op);
 // A Gather, GatherElements or GatherND: the target's `gather` figure.
 bool isGather(const ir::Op& op);
 
+// An op that copies whole contiguous runs of its input (Concat, Split, Slice, Reshape, Flatten,
+// Squeeze, Unsqueeze, Identity: the host runtime copies rows with memcpy) where a Transpose gathers
+// element by element: the target's `copy` figure (defaulting to `data_movement`). Fitted on a
+// Transpose, the one data-movement figure predicted DenseNet-121's and SqueezeNet's Concats ~6x
+// too slow (issue 20).
+bool isCopy(const ir::Op& op);
+
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool: a pass over whole planes, costed per element
 // read at the target's `global_pool` figure (defaulting to `pooling`'s, per element read, reported
 // as a fallback). Neither a windowed pool's figure per output (one output per channel: ~30x too

@@ -135,6 +135,10 @@ struct ComputeThroughput {
     // streaming pass over whole planes, far cheaper per element than a general reduction's, far
     // dearer per output than a windowed pool's). 0: the `pooling` figure, per element read.
     double globalPoolPerCycle = 0;
+    // Output elements per cycle of an op that copies whole contiguous runs (Concat, Split, Slice,
+    // Reshape, Flatten, Squeeze, Unsqueeze, Identity: a memcpy per row on a CPU), where a
+    // Transpose gathers element by element. 0: the `data_movement` figure.
+    double copyPerCycle = 0;
     double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
     double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
     double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
@@ -150,6 +154,7 @@ struct ComputeThroughput {
     double globalPool() const {
         return globalPoolPerCycle > 0 ? globalPoolPerCycle : of(ir::OpClass::Pooling);
     }
+    double copy() const { return copyPerCycle > 0 ? copyPerCycle : of(ir::OpClass::DataMovement); }
 
     bool operator==(const ComputeThroughput&) const = default;
 };

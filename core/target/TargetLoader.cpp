@@ -68,7 +68,8 @@ void readCompute(FieldReader compute, Target& target) {
         {format::kLayerNormKey, &target.throughput.layerNormPerCycle},
         {format::kResizeKey, &target.throughput.resizePerCycle},
         {format::kGatherKey, &target.throughput.gatherPerCycle},
-        {format::kGlobalPoolKey, &target.throughput.globalPoolPerCycle}};
+        {format::kGlobalPoolKey, &target.throughput.globalPoolPerCycle},
+        {format::kCopyKey, &target.throughput.copyPerCycle}};
     for (const auto& [key, field] : optional)
         if (auto figure = throughput.has(key) ? throughput.number(key) : std::nullopt) {
             if (*figure > 0)
@@ -81,7 +82,7 @@ void readCompute(FieldReader compute, Target& target) {
                                      ? "must be positive (omit it to use normalization's figure)"
                                  : key == format::kResizeKey
                                      ? "must be positive (omit it to use elementwise's figure)"
-                                 : key == format::kGatherKey
+                                 : key == format::kGatherKey || key == format::kCopyKey
                                      ? "must be positive (omit it to use data_movement's figure)"
                                  : key == format::kGlobalPoolKey
                                      ? "must be positive (omit it to use pooling's figure)"

@@ -127,7 +127,8 @@ void checkMachine(const Target& target, Checker& check) {
     for (const auto& [key, figure] :
          {std::pair{format::kResizeKey, target.throughput.resizePerCycle},
           std::pair{format::kGatherKey, target.throughput.gatherPerCycle},
-          std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle}})
+          std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle},
+          std::pair{format::kCopyKey, target.throughput.copyPerCycle}})
         if (figure != 0) // optional: 0 means "as the op's class"
             check.positive("compute.throughput_per_cycle." + std::string(key), figure,
                            kMinThroughputPerCycle, kMaxThroughputPerCycle, "throughput");

@@ -94,6 +94,8 @@ std::string targetToJson(const Target& target) {
     if (target.throughput.globalPoolPerCycle != 0)
         throughput[std::string(format::kGlobalPoolKey)] =
             number(target.throughput.globalPoolPerCycle);
+    if (target.throughput.copyPerCycle != 0)
+        throughput[std::string(format::kCopyKey)] = number(target.throughput.copyPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},

@@ -124,7 +124,8 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
                         "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
                         "calibrate-normalization-layer", "calibrate-reduction-pool",
                         "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
-                        "calibrate-global-pool-7x7", "calibrate-global-pool-56x56"}));
+                        "calibrate-global-pool-7x7", "calibrate-global-pool-56x56",
+                        "calibrate-copy"}));
 }
 
 } // namespace

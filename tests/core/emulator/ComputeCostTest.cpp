@@ -177,5 +177,31 @@ TEST(ComputeCost, CostFigureNamesTheFallbacks) {
     EXPECT_FALSE(costFigureOf(relu, g, t).fallback);
 }
 
+TEST(ComputeCost, OpsCopyingContiguousRunsRunAtTheCopyFigure) {
+    const ir::Graph& g = convs();
+    target::Target t = test::tinyTarget();
+    t.throughput.of(ir::OpClass::DataMovement) = 0.5;
+    auto op = [](const char* type) {
+        ir::Op o;
+        o.type = type;
+        o.opClass = ir::OpClass::DataMovement;
+        return o;
+    };
+    for (const char* type : {"Concat", "Split", "Slice", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"})
+        EXPECT_TRUE(isCopy(op(type))) << type;
+    for (const char* type : {"Transpose", "DepthToSpace", "Gather", "Expand"}) EXPECT_FALSE(isCopy(op(type))) << type;
+    // Without the figure: data_movement's, reported as a fallback.
+    EXPECT_EQ(throughputOf(op("Concat"), g, t), 0.5);
+    EXPECT_TRUE(costFigureOf(op("Concat"), g, t).fallback);
+    EXPECT_EQ(costFigureOf(op("Concat"), g, t).fallbackFrom, "copy");
+    // With it: 1000 output elements at 4 per cycle take 250 cycles plus the compute overhead (0).
+    t.throughput.copyPerCycle = 4;
+    EXPECT_EQ(throughputOf(op("Concat"), g, t), 4);
+    EXPECT_EQ(cyclesAtThroughput(1000, throughputOf(op("Concat"), g, t), t), 250);
+    EXPECT_EQ(throughputOf(op("Transpose"), g, t), 0.5); // a gather keeps data_movement's
+    EXPECT_EQ(costFigureOf(op("Concat"), g, t).name, "copy");
+    EXPECT_FALSE(costFigureOf(op("Concat"), g, t).fallback);
+}
+
 } // namespace
 } // namespace strata::emulator
