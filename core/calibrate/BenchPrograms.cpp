@@ -270,7 +270,7 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-reduction-pool" || graph.name == "calibrate-reduction-rows" ||
            graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
            graph.name == "calibrate-global-pool-7x7" || graph.name == "calibrate-global-pool-56x56" ||
-           graph.name == "calibrate-copy";
+           graph.name == "calibrate-copy" || graph.name == "calibrate-conv-grouped";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -373,6 +373,16 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto w = g.weight("w", {c, 1, 3, 3});
         out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 14, 14},
                                     {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}})));
+    }
+    {
+        // Grouped 3x3 (groups of 16 channels, 64 x scale channels on 28 x 28: a RegNetX's or
+        // ResNeXt's), fitted as its own class (`grouped_conv`, emulator::isGroupedConv).
+        SmallGraph g("calibrate-conv-grouped");
+        const std::int64_t c = 64 * s;
+        auto x = g.input("x", {1, c, 28, 28});
+        auto w = g.weight("w", {c, 16, 3, 3});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 28, 28},
+                                    {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / 16}})));
     }
     {
         // A tiny op, so some compute's time is almost all fixed cost: it bounds the shared

@@ -332,6 +332,7 @@ class Calibration {
                                   emulator::paddedLaneFactor(compute, op, m_host.channelGranule);
                     const std::size_t fitClass =
                         emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
+                        : emulator::isGroupedConv(op, *graph)   ? kGroupedConvClass
                         : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
                         : emulator::isTranscendental(op)        ? kTranscendentalClass
                         : emulator::isLayerNorm(op)             ? kLayerNormClass
@@ -437,6 +438,8 @@ class Calibration {
             t.throughput.globalPoolPerCycle = m_report.compute.throughputPerCycle[kGlobalPoolClass];
         if (m_report.compute.samples[kCopyClass])
             t.throughput.copyPerCycle = m_report.compute.throughputPerCycle[kCopyClass];
+        if (m_report.compute.samples[kGroupedConvClass])
+            t.throughput.groupedConvPerCycle = m_report.compute.throughputPerCycle[kGroupedConvClass];
         t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
         t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
@@ -479,6 +482,7 @@ std::string computeClassName(std::size_t fitClass) {
     if (fitClass == kGlobalPoolClass)
         return "global_pool";
     if (fitClass == kCopyClass) return "copy";
+    if (fitClass == kGroupedConvClass) return "grouped_conv";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 

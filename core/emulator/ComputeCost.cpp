@@ -2,10 +2,6 @@
 
 #include "tiling/Region.h"
 
-#include <algorithm>
-#include <iterator>
-#include <string_view>
-
 namespace strata::emulator {
 
 namespace {
@@ -63,6 +59,11 @@ bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph) {
     const ir::Shape& x = graph.value(op.inputs[0]).shape;
     const std::int64_t group = op.attrInt("group", 1);
     return group > 1 && x.size() >= 2 && x[1] == group;
+}
+
+bool isGroupedConv(const ir::Op& op, const ir::Graph& graph) {
+    return op.opClass == ir::OpClass::Conv && op.type == "Conv" && op.attrInt("group", 1) > 1 &&
+           !isDepthwiseConv(op, graph);
 }
 
 bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph) {
@@ -131,9 +132,7 @@ bool isGather(const ir::Op& op) {
 }
 
 bool isCopy(const ir::Op& op) {
-    static constexpr std::string_view kCopies[] = {"Concat",  "Split",     "Slice",   "Reshape",
-                                                   "Flatten", "Squeeze",   "Unsqueeze", "Identity"};
-    return std::find(std::begin(kCopies), std::end(kCopies), op.type) != std::end(kCopies);
+    return op.type == "Concat";
 }
 
 bool isGlobalPool(const ir::Op& op) {
@@ -183,6 +182,8 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
         return own("copy", t.copyPerCycle);
     if (isDepthwiseConv(op, graph))
         return own("depthwise_conv", t.depthwiseConvPerCycle);
+    if (isGroupedConv(op, graph))
+        return own("grouped_conv", t.groupedConvPerCycle);
     if (isPointwiseConv(op, graph))
         return own("pointwise_conv", t.pointwiseConvPerCycle);
     if (op.opClass == ir::OpClass::Other)
@@ -212,6 +213,8 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
                             reductionInputsPerOutput(op, graph));
     if (isDepthwiseConv(op, graph))
         return withUnitCost(target.throughput.depthwiseConv(), o.depthwiseRowCycles, convMacsPerOutputRow(op, graph));
+    if (isGroupedConv(op, graph))
+        return target.throughput.groupedConv();
     if (isPointwiseConv(op, graph))
         return withUnitCost(target.throughput.pointwiseConv(), o.convOutputCycles, convMacsPerOutput(op, graph));
     if (op.opClass == ir::OpClass::Conv && o.convOutputCycles > 0)

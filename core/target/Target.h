@@ -139,6 +139,10 @@ struct ComputeThroughput {
     // Reshape, Flatten, Squeeze, Unsqueeze, Identity: a memcpy per row on a CPU), where a
     // Transpose gathers element by element. 0: the `data_movement` figure.
     double copyPerCycle = 0;
+    // MACs per cycle of a grouped convolution (1 < group < input channels: ResNeXt's and RegNetX's
+    // 3x3 convolutions over groups of 4-64 channels), a small matrix product per group on a CPU.
+    // 0: the `conv` figure.
+    double groupedConvPerCycle = 0;
     double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
     double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
     double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
@@ -155,6 +159,7 @@ struct ComputeThroughput {
         return globalPoolPerCycle > 0 ? globalPoolPerCycle : of(ir::OpClass::Pooling);
     }
     double copy() const { return copyPerCycle > 0 ? copyPerCycle : of(ir::OpClass::DataMovement); }
+    double groupedConv() const { return groupedConvPerCycle > 0 ? groupedConvPerCycle : of(ir::OpClass::Conv); }
 
     bool operator==(const ComputeThroughput&) const = default;
 };

@@ -36,12 +36,14 @@ inline constexpr std::string_view kGlobalPoolKey = "global_pool";
 // Optional compute.throughput_per_cycle key: ops copying contiguous runs (default:
 // `data_movement`).
 inline constexpr std::string_view kCopyKey = "copy";
-inline constexpr std::array<std::string_view, 17> kThroughputKeysWithOptional = {
+// Optional compute.throughput_per_cycle key: grouped convolutions (default: `conv`).
+inline constexpr std::string_view kGroupedConvKey = "grouped_conv";
+inline constexpr std::array<std::string_view, 18> kThroughputKeysWithOptional = {
     "conv",        "matmul",          "elementwise",     "normalization",
     "pooling",     "reduction",       "softmax",         "data_movement",
     "other",       kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey,
     kLayerNormKey, kResizeKey,        kGatherKey,        kGlobalPoolKey,
-    kCopyKey};
+    kCopyKey,      kGroupedConvKey};
 
 // Optional compute.overhead_cycles keys: per-unit costs of convolutions (default 0).
 inline constexpr std::string_view kConvOutputKey = "conv_output";

@@ -69,7 +69,8 @@ void readCompute(FieldReader compute, Target& target) {
         {format::kResizeKey, &target.throughput.resizePerCycle},
         {format::kGatherKey, &target.throughput.gatherPerCycle},
         {format::kGlobalPoolKey, &target.throughput.globalPoolPerCycle},
-        {format::kCopyKey, &target.throughput.copyPerCycle}};
+        {format::kCopyKey, &target.throughput.copyPerCycle},
+        {format::kGroupedConvKey, &target.throughput.groupedConvPerCycle}};
     for (const auto& [key, field] : optional)
         if (auto figure = throughput.has(key) ? throughput.number(key) : std::nullopt) {
             if (*figure > 0)

@@ -128,7 +128,8 @@ void checkMachine(const Target& target, Checker& check) {
          {std::pair{format::kResizeKey, target.throughput.resizePerCycle},
           std::pair{format::kGatherKey, target.throughput.gatherPerCycle},
           std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle},
-          std::pair{format::kCopyKey, target.throughput.copyPerCycle}})
+          std::pair{format::kCopyKey, target.throughput.copyPerCycle},
+          std::pair{format::kGroupedConvKey, target.throughput.groupedConvPerCycle}})
         if (figure != 0) // optional: 0 means "as the op's class"
             check.positive("compute.throughput_per_cycle." + std::string(key), figure,
                            kMinThroughputPerCycle, kMaxThroughputPerCycle, "throughput");

@@ -96,6 +96,8 @@ std::string targetToJson(const Target& target) {
             number(target.throughput.globalPoolPerCycle);
     if (target.throughput.copyPerCycle != 0)
         throughput[std::string(format::kCopyKey)] = number(target.throughput.copyPerCycle);
+    if (target.throughput.groupedConvPerCycle != 0)
+        throughput[std::string(format::kGroupedConvKey)] = number(target.throughput.groupedConvPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},
