@@ -225,7 +225,8 @@ class Calibration {
                     if (cores == 1 && readsMainMemory) {
                         // The same shape again, each region moved by this core a moment before:
                         // rows in its own cache (resident_row_overhead_cycles).
-                        auto warm = transferProgram(m_host, path.name, bytes, 1, count, run, Priming::OwnCore);
+                        // At most 16 of them: a median, each after its own priming copy.
+                        auto warm = transferProgram(m_host, path.name, bytes, 1, std::min(count, 16), run, Priming::OwnCore);
                         if (!warm) return warm.takeDiagnostics();
                         auto warmRun = runProgram(*warm, kNoModel, {});
                         if (!warmRun) return warmRun.takeDiagnostics();
