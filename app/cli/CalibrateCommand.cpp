@@ -82,6 +82,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"size_limit", p.sizeLimit},
                          {"weight_reads", readFiguresJson(p, path, target::ReadKind::Weight)},
                          {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)}});
+        if (p.residentRowOverheadCycles) paths.back()["resident_row_overhead_cycles"] = *p.residentRowOverheadCycles;
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (std::size_t c = 0; c < calibrate::kComputeClasses; ++c)
@@ -136,6 +137,9 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                      p.kindSamples[static_cast<std::size_t>(kind)],
                                      kind == target::ReadKind::Weight ? "weight reads" : "reads of data the core stored");
         }
+        if (p.residentRowOverheadCycles)
+            std::cout << fmt::format("{:<10} {:>14} {:>10.1f}  rows already in the core's cache\n", "  resident", "",
+                                     *p.residentRowOverheadCycles);
     }
     if (!r.sharedResource.empty())
         std::cout << fmt::format("shared '{}': {:.2f} B/cycle ({:.2f} GB/s) from {} contended measurements, RMS err {:.1f}%\n",

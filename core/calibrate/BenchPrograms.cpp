@@ -158,7 +158,7 @@ std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes) {
 }
 
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
-                                            int cores, int count, std::uint64_t runBytes) {
+                                            int cores, int count, std::uint64_t runBytes, Priming priming) {
     const target::TransferPath* p = target.findPath(path);
     if (!p) return error("target '" + target.name + "' has no path '" + path + "'");
     if (cores < 1 || cores > target.cores())
@@ -208,7 +208,8 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
     // way the data is not in the measuring core's cache, as a model's tensors mostly are not: the
     // other core wrote them, or they left this core's cache long ago.
     const target::TransferPath* reverse = target.pathBetween(p->destination, p->source);
-    for (int core = 0; reverse && core < cores; ++core) {
+    const bool ownPriming = priming == Priming::OwnCore && reverse;
+    for (int core = 0; reverse && !ownPriming && core < cores; ++core) {
         const int other = (core + 1) % program.cores;
         auto owner = [&](const target::MemorySpace* memory) { return memory->scope == target::Scope::Core ? other : core; };
         for (int k = 0; k < count; ++k) {
@@ -222,10 +223,20 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
             append(program, other, compiler::Wait{0}, kPrimingTile);
         }
     }
-    if (reverse && program.cores > 1)
+    if (reverse && !ownPriming && program.cores > 1)
         for (int core = 0; core < program.cores; ++core) append(program, core, compiler::Barrier{0}, kPrimingTile);
     for (int core = 0; core < cores; ++core)
         for (int k = 0; k < count; ++k) {
+            if (ownPriming) { // the same bytes, moved the other way by this core a moment before
+                compiler::Transfer prime;
+                prime.path = reverse->name;
+                prime.source = place(to, core, k);
+                prime.destination = place(from, core, k);
+                prime.bytes = bytes;
+                prime.tag = 2;
+                append(program, core, std::move(prime), kPrimingTile);
+                append(program, core, compiler::Wait{2}, kPrimingTile);
+            }
             compiler::Transfer t;
             t.path = path;
             t.source = place(from, core, k);
@@ -258,7 +269,8 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-normalization-layer" ||
            graph.name == "calibrate-reduction-pool" || graph.name == "calibrate-reduction-rows" ||
            graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
-           graph.name == "calibrate-global-pool-7x7" || graph.name == "calibrate-global-pool-56x56";
+           graph.name == "calibrate-global-pool-7x7" || graph.name == "calibrate-global-pool-56x56" ||
+           graph.name == "calibrate-copy" || graph.name == "calibrate-conv-grouped";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -361,6 +373,16 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto w = g.weight("w", {c, 1, 3, 3});
         out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 14, 14},
                                     {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}})));
+    }
+    {
+        // Grouped 3x3 (groups of 16 channels, 64 x scale channels on 28 x 28: a RegNetX's or
+        // ResNeXt's), fitted as its own class (`grouped_conv`, emulator::isGroupedConv).
+        SmallGraph g("calibrate-conv-grouped");
+        const std::int64_t c = 64 * s;
+        auto x = g.input("x", {1, c, 28, 28});
+        auto w = g.weight("w", {c, 16, 3, 3});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 28, 28},
+                                    {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / 16}})));
     }
     {
         // A tiny op, so some compute's time is almost all fixed cost: it bounds the shared
@@ -504,6 +526,15 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         const std::int64_t c = 32 * s;
         auto x = g.input("x", {1, c, 56, 56});
         out.push_back(g.finish(g.op("Transpose", {x}, {1, 56, 56, c}, {{"perm", Ints{0, 2, 3, 1}}})));
+    }
+    {
+        // Ops that copy contiguous runs (emulator::isCopy: a DenseNet's or SqueezeNet's channel
+        // Concat) at their own figure, `copy`: row by row, several times a Transpose's rate.
+        SmallGraph g("calibrate-copy");
+        const std::int64_t c = 32 * s;
+        auto a = g.input("a", {1, c, 28, 28});
+        auto b = g.input("b", {1, c, 28, 28});
+        out.push_back(g.finish(g.op("Concat", {a, b}, {1, 2 * c, 28, 28}, {{"axis", std::int64_t{1}}})));
     }
     return out;
 }

@@ -27,9 +27,14 @@ inline constexpr std::int64_t kPrimingTile = -2;
 // The transfers are preceded by the same regions moved the other way by the next core, then a
 // barrier of all cores (tile kPrimingTile; not to be measured): reads find pages another core
 // wrote, writes find lines in another core's cache, as a model's transfers mostly do.
+// With Priming::OwnCore the measuring core itself moves each region the other way just before
+// its transfer instead, so the transfer finds the bytes in its own cache (the rows a model's
+// tiles re-read: target::TransferPath::residentRowOverheadCycles).
 // Errors: an unknown path, a size larger than a memory it touches, more cores than the target has.
+enum class Priming { OtherCore, OwnCore };
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
-                                            int cores, int count, std::uint64_t runBytes = 0);
+                                            int cores, int count, std::uint64_t runBytes = 0,
+                                            Priming priming = Priming::OtherCore);
 
 // The bytes one of transferProgram's transfers moves: `bytes`, or for a strided box the whole
 // planes of rows of `runBytes` that fit in it.

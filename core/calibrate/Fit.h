@@ -74,7 +74,11 @@ inline constexpr std::size_t kGatherClass = kOpClasses + 5;
 // Global pools, their work counted in elements read (the target's
 // throughput_per_cycle.global_pool).
 inline constexpr std::size_t kGlobalPoolClass = kOpClasses + 6;
-inline constexpr std::size_t kComputeClasses = kOpClasses + 7;
+// Ops copying contiguous runs (the target's throughput_per_cycle.copy, emulator::isCopy).
+inline constexpr std::size_t kCopyClass = kOpClasses + 7;
+// Grouped convolutions (the target's throughput_per_cycle.grouped_conv, emulator::isGroupedConv).
+inline constexpr std::size_t kGroupedConvClass = kOpClasses + 8;
+inline constexpr std::size_t kComputeClasses = kOpClasses + 9;
 
 // One compute instruction measured: its class (ir::OpClass index, kDepthwiseConvClass or
 // kPointwiseConvClass), its

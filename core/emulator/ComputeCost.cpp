@@ -61,6 +61,11 @@ bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph) {
     return group > 1 && x.size() >= 2 && x[1] == group;
 }
 
+bool isGroupedConv(const ir::Op& op, const ir::Graph& graph) {
+    return op.opClass == ir::OpClass::Conv && op.type == "Conv" && op.attrInt("group", 1) > 1 &&
+           !isDepthwiseConv(op, graph);
+}
+
 bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph) {
     if (op.opClass != ir::OpClass::Conv || op.type != "Conv" || op.inputs.size() < 2 || !op.inputs[1].valid() ||
         op.inputs[1].index >= graph.values.size() || isDepthwiseConv(op, graph))
@@ -126,6 +131,10 @@ bool isGather(const ir::Op& op) {
     return op.type == "Gather" || op.type == "GatherElements" || op.type == "GatherND";
 }
 
+bool isCopy(const ir::Op& op) {
+    return op.type == "Concat";
+}
+
 bool isGlobalPool(const ir::Op& op) {
     return op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool" ||
            op.type == "GlobalLpPool";
@@ -169,8 +178,12 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
         return own("gather", t.gatherPerCycle);
     if (isGlobalPool(op))
         return own("global_pool", t.globalPoolPerCycle);
+    if (isCopy(op))
+        return own("copy", t.copyPerCycle);
     if (isDepthwiseConv(op, graph))
         return own("depthwise_conv", t.depthwiseConvPerCycle);
+    if (isGroupedConv(op, graph))
+        return own("grouped_conv", t.groupedConvPerCycle);
     if (isPointwiseConv(op, graph))
         return own("pointwise_conv", t.pointwiseConvPerCycle);
     if (op.opClass == ir::OpClass::Other)
@@ -185,6 +198,8 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
         return target.throughput.resize();
     if (isGather(op))
         return target.throughput.gather();
+    if (isCopy(op))
+        return target.throughput.copy();
     if (isGlobalPool(op)) {
         // The figure counts elements read; the instruction's work (computeWork) counts outputs, one
         // per plane, so the rate per output is the figure over the plane's elements.
@@ -198,6 +213,8 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
                             reductionInputsPerOutput(op, graph));
     if (isDepthwiseConv(op, graph))
         return withUnitCost(target.throughput.depthwiseConv(), o.depthwiseRowCycles, convMacsPerOutputRow(op, graph));
+    if (isGroupedConv(op, graph))
+        return target.throughput.groupedConv();
     if (isPointwiseConv(op, graph))
         return withUnitCost(target.throughput.pointwiseConv(), o.convOutputCycles, convMacsPerOutput(op, graph));
     if (op.opClass == ir::OpClass::Conv && o.convOutputCycles > 0)

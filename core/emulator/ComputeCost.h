@@ -30,6 +30,11 @@ double cyclesAtThroughput(double work, double throughput, const target::Target& 
 
 // A convolution with one group per input channel (group == C_in > 1).
 bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph);
+// A convolution of more than one group that is not depthwise (1 < group < input channels: ResNeXt's
+// and RegNetX's 3x3 ones): a small matrix product per group, ~3x slower per MAC on a CPU than a
+// dense convolution (RegNetX-800MF's were predicted 3x too fast at the `conv` figure, issue 20).
+// Its own figure, `grouped_conv` (defaulting to `conv`), before the pointwise test.
+bool isGroupedConv(const ir::Op& op, const ir::Graph& graph);
 // A convolution of a 1x1 window with stride 1 and no padding that is not depthwise: on a CPU a
 // plain matrix product over the input, where wider or strided windows gather theirs first.
 bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
@@ -61,6 +66,14 @@ bool isLayerNorm(const ir::Op& op);
 bool isResize(const ir::Op& op);
 // A Gather, GatherElements or GatherND: the target's `gather` figure.
 bool isGather(const ir::Op& op);
+
+// A Concat: whole contiguous runs of its inputs copied into its output (the host runtime copies
+// rows with memcpy), where a Transpose gathers element by element: the target's `copy` figure
+// (defaulting to `data_movement`). Fitted on a Transpose, the one data-movement figure predicted
+// DenseNet-121's, Inception-v3's and SqueezeNet's Concats 2-3x too slow (issue 20). Reshape,
+// Slice and Split stay at `data_movement`: on a tile of a larger tensor they copy short rows, and
+// the transformers' and ShuffleNetV2's ran at or below the Transpose's rate, not the Concat's.
+bool isCopy(const ir::Op& op);
 
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool: a pass over whole planes, costed per element
 // read at the target's `global_pool` figure (defaulting to `pooling`'s, per element read, reported

@@ -2,6 +2,7 @@
 
 #include "compiler/EpilogueRule.h"
 #include "emulator/CachedReads.h"
+#include "emulator/ResidentRows.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/TransferRows.h"
 #include "tiling/Region.h"
@@ -217,7 +218,10 @@ class Checker {
         if (!shapeFits()) return std::move(m_checked);
         describeAll();
         if (!full()) walkStreams();
-        if (m_problems == 0) markCachedReads(m_program, m_target, m_checked.steps);
+        if (m_problems == 0) {
+            markCachedReads(m_program, m_target, m_checked.steps);
+            chargeResidentRows(m_program, m_target, m_checked.steps);
+        }
         return std::move(m_checked);
     }
 

@@ -84,6 +84,11 @@ struct TransferPath {
     // bytesPerCycle and latencyCycles; absent: they are read like any other.
     std::optional<ReadFigures> weightReads;
     std::optional<ReadFigures> cachedReads;
+    // Cost of each row of a read out of main memory whose bytes the issuing core itself moved
+    // recently (still in its cache: emulator/ResidentRows.h), instead of rowOverheadCycles: a
+    // row another core or memory must supply starts with a miss no prefetcher foresees, one
+    // already in the core's cache does not. Absent: every row costs rowOverheadCycles.
+    std::optional<double> residentRowOverheadCycles;
 
     const std::optional<ReadFigures>& figuresOf(ReadKind kind) const {
         static const std::optional<ReadFigures> kNone;
@@ -130,6 +135,14 @@ struct ComputeThroughput {
     // streaming pass over whole planes, far cheaper per element than a general reduction's, far
     // dearer per output than a windowed pool's). 0: the `pooling` figure, per element read.
     double globalPoolPerCycle = 0;
+    // Output elements per cycle of an op that copies whole contiguous runs (Concat, Split, Slice,
+    // Reshape, Flatten, Squeeze, Unsqueeze, Identity: a memcpy per row on a CPU), where a
+    // Transpose gathers element by element. 0: the `data_movement` figure.
+    double copyPerCycle = 0;
+    // MACs per cycle of a grouped convolution (1 < group < input channels: ResNeXt's and RegNetX's
+    // 3x3 convolutions over groups of 4-64 channels), a small matrix product per group on a CPU.
+    // 0: the `conv` figure.
+    double groupedConvPerCycle = 0;
     double of(ir::OpClass opClass) const { return perCycle[static_cast<std::size_t>(opClass)]; }
     double& of(ir::OpClass opClass) { return perCycle[static_cast<std::size_t>(opClass)]; }
     double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
@@ -145,6 +158,8 @@ struct ComputeThroughput {
     double globalPool() const {
         return globalPoolPerCycle > 0 ? globalPoolPerCycle : of(ir::OpClass::Pooling);
     }
+    double copy() const { return copyPerCycle > 0 ? copyPerCycle : of(ir::OpClass::DataMovement); }
+    double groupedConv() const { return groupedConvPerCycle > 0 ? groupedConvPerCycle : of(ir::OpClass::Conv); }
 
     bool operator==(const ComputeThroughput&) const = default;
 };

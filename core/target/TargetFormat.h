@@ -33,11 +33,17 @@ inline constexpr std::string_view kGatherKey = "gather";
 // Optional compute.throughput_per_cycle key: global pools, per input element read (default:
 // `pooling`, per element read).
 inline constexpr std::string_view kGlobalPoolKey = "global_pool";
-inline constexpr std::array<std::string_view, 16> kThroughputKeysWithOptional = {
+// Optional compute.throughput_per_cycle key: ops copying contiguous runs (default:
+// `data_movement`).
+inline constexpr std::string_view kCopyKey = "copy";
+// Optional compute.throughput_per_cycle key: grouped convolutions (default: `conv`).
+inline constexpr std::string_view kGroupedConvKey = "grouped_conv";
+inline constexpr std::array<std::string_view, 18> kThroughputKeysWithOptional = {
     "conv",        "matmul",          "elementwise",     "normalization",
     "pooling",     "reduction",       "softmax",         "data_movement",
     "other",       kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey,
-    kLayerNormKey, kResizeKey,        kGatherKey,        kGlobalPoolKey};
+    kLayerNormKey, kResizeKey,        kGatherKey,        kGlobalPoolKey,
+    kCopyKey,      kGroupedConvKey};
 
 // Optional compute.overhead_cycles keys: per-unit costs of convolutions (default 0).
 inline constexpr std::string_view kConvOutputKey = "conv_output";

@@ -68,7 +68,9 @@ void readCompute(FieldReader compute, Target& target) {
         {format::kLayerNormKey, &target.throughput.layerNormPerCycle},
         {format::kResizeKey, &target.throughput.resizePerCycle},
         {format::kGatherKey, &target.throughput.gatherPerCycle},
-        {format::kGlobalPoolKey, &target.throughput.globalPoolPerCycle}};
+        {format::kGlobalPoolKey, &target.throughput.globalPoolPerCycle},
+        {format::kCopyKey, &target.throughput.copyPerCycle},
+        {format::kGroupedConvKey, &target.throughput.groupedConvPerCycle}};
     for (const auto& [key, field] : optional)
         if (auto figure = throughput.has(key) ? throughput.number(key) : std::nullopt) {
             if (*figure > 0)
@@ -81,7 +83,7 @@ void readCompute(FieldReader compute, Target& target) {
                                      ? "must be positive (omit it to use normalization's figure)"
                                  : key == format::kResizeKey
                                      ? "must be positive (omit it to use elementwise's figure)"
-                                 : key == format::kGatherKey
+                                 : key == format::kGatherKey || key == format::kCopyKey
                                      ? "must be positive (omit it to use data_movement's figure)"
                                  : key == format::kGlobalPoolKey
                                      ? "must be positive (omit it to use pooling's figure)"
@@ -188,10 +190,13 @@ void readPaths(FieldReader& root, Target& target) {
         path.rowOverheadCycles = item.numberOr("row_overhead_cycles", 0);
         path.weightReads = readFigures(item, "weight_reads");
         path.cachedReads = readFigures(item, "cached_reads");
+        if (item.has("resident_row_overhead_cycles"))
+            path.residentRowOverheadCycles = item.numberOr("resident_row_overhead_cycles", 0);
         path.note = item.stringOr("note", "");
         item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
                               "max_in_flight", "resources", "broadcast", "issuer_busy",
-                              "row_overhead_cycles", "weight_reads", "cached_reads", "note"});
+                              "row_overhead_cycles", "weight_reads", "cached_reads",
+                              "resident_row_overhead_cycles", "note"});
         target.paths.push_back(std::move(path));
     }
 }

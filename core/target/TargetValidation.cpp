@@ -127,7 +127,9 @@ void checkMachine(const Target& target, Checker& check) {
     for (const auto& [key, figure] :
          {std::pair{format::kResizeKey, target.throughput.resizePerCycle},
           std::pair{format::kGatherKey, target.throughput.gatherPerCycle},
-          std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle}})
+          std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle},
+          std::pair{format::kCopyKey, target.throughput.copyPerCycle},
+          std::pair{format::kGroupedConvKey, target.throughput.groupedConvPerCycle}})
         if (figure != 0) // optional: 0 means "as the op's class"
             check.positive("compute.throughput_per_cycle." + std::string(key), figure,
                            kMinThroughputPerCycle, kMaxThroughputPerCycle, "throughput");
@@ -230,6 +232,9 @@ void checkPaths(const Target& target, Checker& check) {
                           "latency");
         check.nonNegative(base + ".row_overhead_cycles", path.rowOverheadCycles, kMaxLatencyCycles,
                           "row overhead");
+        if (path.residentRowOverheadCycles)
+            check.nonNegative(base + ".resident_row_overhead_cycles", *path.residentRowOverheadCycles,
+                              kMaxLatencyCycles, "row overhead");
         for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}}) {
             if (!*figures) continue;
             const std::string field = base + "." + key;

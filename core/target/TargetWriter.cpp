@@ -60,6 +60,8 @@ Json pathJson(const TransferPath& path) {
         if (*figures)
             out[key] = {{"bytes_per_cycle", number((*figures)->bytesPerCycle)},
                         {"latency_cycles", number((*figures)->latencyCycles)}};
+    if (path.residentRowOverheadCycles)
+        out["resident_row_overhead_cycles"] = number(*path.residentRowOverheadCycles);
     putNote(out, path.note);
     return out;
 }
@@ -92,6 +94,10 @@ std::string targetToJson(const Target& target) {
     if (target.throughput.globalPoolPerCycle != 0)
         throughput[std::string(format::kGlobalPoolKey)] =
             number(target.throughput.globalPoolPerCycle);
+    if (target.throughput.copyPerCycle != 0)
+        throughput[std::string(format::kCopyKey)] = number(target.throughput.copyPerCycle);
+    if (target.throughput.groupedConvPerCycle != 0)
+        throughput[std::string(format::kGroupedConvKey)] = number(target.throughput.groupedConvPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},

@@ -1,5 +1,6 @@
 // The transfer programs calibration measures: strided boxes shaped like a tile's gather, primed
-// by the next core behind a barrier, and refused with a diagnostic when they cannot be built.
+// by the next core behind a barrier (or by the measuring core itself, for resident rows), and
+// refused with a diagnostic when they cannot be built.
 
 #include "calibrate/BenchPrograms.h"
 
@@ -73,6 +74,34 @@ TEST(BenchPrograms, ReadsArePrimedByTheNextCoreBehindABarrier) {
     EXPECT_EQ(program->instructions[stream.front()].kind(), compiler::InstrKind::Barrier);
 }
 
+TEST(BenchPrograms, OwnPrimingWritesEachRegionOnTheMeasuringCoreJustBeforeItsRead) {
+    const target::Target t = host();
+    auto program = transferProgram(t, "load", 16384, 1, 3, 64, Priming::OwnCore);
+    ASSERT_TRUE(program.ok());
+    // Core 0 alone: store region k, wait, load region k, wait; no barrier, nothing on core 1.
+    const auto& stream = program->streams[0];
+    ASSERT_EQ(stream.size(), 12u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const compiler::Instruction& prime = program->instructions[stream[4 * k]];
+        const compiler::Instruction& read = program->instructions[stream[4 * k + 2]];
+        ASSERT_EQ(prime.kind(), compiler::InstrKind::Transfer);
+        ASSERT_EQ(read.kind(), compiler::InstrKind::Transfer);
+        EXPECT_EQ(prime.from.tile, kPrimingTile);
+        EXPECT_EQ(read.from.tile, static_cast<std::int64_t>(k));
+        const auto& primed = std::get<compiler::Transfer>(prime.body);
+        const auto& measured = std::get<compiler::Transfer>(read.body);
+        EXPECT_EQ(primed.path, "store");
+        // The same strided box of main memory.
+        EXPECT_EQ(primed.destination.memory, measured.source.memory);
+        EXPECT_EQ(primed.destination.offset, measured.source.offset);
+        EXPECT_EQ(primed.destination.shape, measured.source.shape);
+        EXPECT_EQ(primed.destination.strides, measured.source.strides);
+    }
+    if (t.cores() > 1) {
+        EXPECT_TRUE(program->streams[1].empty());
+    }
+}
+
 TEST(BenchPrograms, ImpossibleProgramsAreDiagnosed) {
     const target::Target t = host();
     auto unknown = transferProgram(t, "teleport", 64, 1, 1);
@@ -92,10 +121,12 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
         if (computesOnly(*graph)) only.push_back(graph->name);
     EXPECT_EQ(only, (std::vector<std::string>{
                         "calibrate-conv-pointwise-deep", "calibrate-conv-depthwise-small",
+                        "calibrate-conv-grouped",
                         "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
                         "calibrate-normalization-layer", "calibrate-reduction-pool",
                         "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
-                        "calibrate-global-pool-7x7", "calibrate-global-pool-56x56"}));
+                        "calibrate-global-pool-7x7", "calibrate-global-pool-56x56",
+                        "calibrate-copy"}));
 }
 
 } // namespace

@@ -177,5 +177,58 @@ TEST(ComputeCost, CostFigureNamesTheFallbacks) {
     EXPECT_FALSE(costFigureOf(relu, g, t).fallback);
 }
 
+TEST(ComputeCost, GroupedConvsRunAtTheirFigureBeforeThePointwiseTest) {
+    ir::Graph g;
+    g.values = {floatValue("x", {1, 8, 16, 16}), floatValue("w3", {16, 4, 3, 3}), floatValue("w1", {16, 4, 1, 1}),
+                floatValue("wdw", {8, 1, 3, 3})};
+    g.ops = {conv("grouped3x3", 1, {ints("pads", {1, 1, 1, 1}), {"group", std::int64_t{2}}}),
+             conv("grouped1x1", 2, {{"group", std::int64_t{2}}}),
+             conv("depthwise3x3", 3, {ints("pads", {1, 1, 1, 1}), {"group", std::int64_t{8}}}),
+             conv("dense", 1)};
+    g.finalize();
+    EXPECT_TRUE(isGroupedConv(g.ops[0], g));
+    EXPECT_TRUE(isGroupedConv(g.ops[1], g));  // a grouped 1x1 is grouped, not pointwise
+    EXPECT_FALSE(isGroupedConv(g.ops[2], g)); // one group per channel: depthwise
+    EXPECT_FALSE(isGroupedConv(g.ops[3], g));
+    target::Target t = test::tinyTarget();
+    t.throughput.of(ir::OpClass::Conv) = 12;
+    t.throughput.pointwiseConvPerCycle = 20;
+    EXPECT_EQ(throughputOf(g.ops[0], g, t), 12); // without the figure: conv's, as a fallback
+    EXPECT_TRUE(costFigureOf(g.ops[0], g, t).fallback);
+    EXPECT_EQ(costFigureOf(g.ops[0], g, t).fallbackFrom, "grouped_conv");
+    t.throughput.groupedConvPerCycle = 4;
+    EXPECT_EQ(throughputOf(g.ops[0], g, t), 4);
+    EXPECT_EQ(throughputOf(g.ops[1], g, t), 4);
+    EXPECT_EQ(costFigureOf(g.ops[1], g, t).name, "grouped_conv");
+    // 1200 MACs at 4 per cycle: 300 cycles (no compute overhead on the tiny target).
+    EXPECT_EQ(cyclesAtThroughput(1200, throughputOf(g.ops[0], g, t), t), 300);
+}
+
+TEST(ComputeCost, ConcatsRunAtTheCopyFigure) {
+    const ir::Graph& g = convs();
+    target::Target t = test::tinyTarget();
+    t.throughput.of(ir::OpClass::DataMovement) = 0.5;
+    auto op = [](const char* type) {
+        ir::Op o;
+        o.type = type;
+        o.opClass = ir::OpClass::DataMovement;
+        return o;
+    };
+    EXPECT_TRUE(isCopy(op("Concat")));
+    for (const char* type : {"Transpose", "Reshape", "Slice", "Split", "DepthToSpace", "Gather", "Expand"})
+        EXPECT_FALSE(isCopy(op(type))) << type;
+    // Without the figure: data_movement's, reported as a fallback.
+    EXPECT_EQ(throughputOf(op("Concat"), g, t), 0.5);
+    EXPECT_TRUE(costFigureOf(op("Concat"), g, t).fallback);
+    EXPECT_EQ(costFigureOf(op("Concat"), g, t).fallbackFrom, "copy");
+    // With it: 1000 output elements at 4 per cycle take 250 cycles plus the compute overhead (0).
+    t.throughput.copyPerCycle = 4;
+    EXPECT_EQ(throughputOf(op("Concat"), g, t), 4);
+    EXPECT_EQ(cyclesAtThroughput(1000, throughputOf(op("Concat"), g, t), t), 250);
+    EXPECT_EQ(throughputOf(op("Transpose"), g, t), 0.5); // a gather keeps data_movement's
+    EXPECT_EQ(costFigureOf(op("Concat"), g, t).name, "copy");
+    EXPECT_FALSE(costFigureOf(op("Concat"), g, t).fallback);
+}
+
 } // namespace
 } // namespace strata::emulator

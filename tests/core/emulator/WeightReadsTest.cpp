@@ -88,5 +88,49 @@ TEST(WeightReads, ConcurrentWeightReadsShareTheirClassFairly) {
     EXPECT_EQ(t.events[1].endPs, 150 * kNs);
 }
 
+// Loads one after another on `core`s, each waited on at once: (core, w's elements [begin, end)).
+compiler::Program weightTiles(std::initializer_list<std::tuple<int, std::int64_t, std::int64_t>> tiles) {
+    ProgramBuilder b(2);
+    std::vector<compiler::InstrId> ids;
+    for (const auto& [core, begin, end] : tiles) {
+        ids.push_back(b.transfer(core, "load", 4 * std::uint64_t(end - begin), 0));
+        b.wait(core, 0);
+    }
+    compiler::Program program = b.program();
+    std::size_t k = 0;
+    for (const auto& [core, begin, end] : tiles) {
+        auto& t = std::get<compiler::Transfer>(program.instructions[ids[k++]].body);
+        t.value = kWeight;
+        t.region = {{begin, end}};
+        t.source.memory = "DRAM";
+        t.destination.memory = "SRAM";
+    }
+    return program;
+}
+
+std::int64_t endOf(const trace::Trace& trace, std::size_t transfer) {
+    std::size_t seen = 0;
+    for (const trace::Event& e : trace.events)
+        if (e.kind == trace::EventKind::Transfer && seen++ == transfer) return e.durationPs() / kNs;
+    return -1;
+}
+
+TEST(WeightReads, AWeightTileTheCoreReadAMomentAgoIsReadLikeOtherData) {
+    // The next spatial tile of a convolution reloads the same weights: from the core's cache.
+    const target::Target target = slowWeights(4, 300);
+    const trace::Trace t = run(weightTiles({{0, 0, 100}, {0, 0, 100}}), target);
+    EXPECT_EQ(endOf(t, 0), 400); // 300 + 400 / 4: cold
+    EXPECT_EQ(endOf(t, 1), 125); // 100 + 400 / 16: the path's figures
+}
+
+TEST(WeightReads, AWeightTheOtherCoreReadOrThisCoreReadLongAgoIsCold) {
+    const target::Target target = slowWeights(4, 300);
+    EXPECT_EQ(endOf(run(weightTiles({{1, 0, 100}, {0, 0, 100}}), target), 1), 400);
+    // Another tile of the same weight is not the one read.
+    EXPECT_EQ(endOf(run(weightTiles({{0, 0, 100}, {0, 100, 200}}), target), 1), 400);
+    // Half of it read: below the 90% that make a read cached.
+    EXPECT_EQ(endOf(run(weightTiles({{0, 0, 50}, {0, 0, 100}}), target), 1), 400);
+}
+
 } // namespace
 } // namespace strata::emulator

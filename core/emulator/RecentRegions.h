@@ -1,0 +1,50 @@
+#pragma once
+// The tensor regions one core moved (loaded or stored) recently enough to still be in its
+// cache: a reuse-distance model (docs/EMULATOR.md, "Kinds of read"). Walking the core's stream in
+// order and counting the bytes it moves, a region stays until the core has moved more bytes
+// since than its working memory holds. Kept per tensor, so a lookup scans only that tensor's
+// regions.
+
+#include "tiling/Region.h"
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+namespace strata::emulator {
+
+class RecentRegions {
+  public:
+    explicit RecentRegions(std::uint64_t capacityBytes) : m_capacity(capacityBytes) {}
+
+    // Forgets what the core moved more than its capacity ago (`moved`: its count of bytes moved).
+    void evict(std::uint64_t moved);
+    // A region of tensor `value` moved, by a store when `stored`, the count reading `movedAfter`.
+    void add(std::uint32_t value, const tiling::Region* region, bool stored,
+             std::uint64_t movedAfter);
+
+    // Elements of `region` of `value` among the recent regions (overlaps summed): all of them,
+    // and those stored.
+    struct Found {
+        std::int64_t moved = 0;
+        std::int64_t stored = 0;
+    };
+    Found find(std::uint32_t value, const tiling::Region& region) const;
+
+  private:
+    struct Entry {
+        const tiling::Region* region;
+        std::uint64_t movedAfter;
+        bool stored;
+    };
+    std::uint64_t m_capacity;
+    std::deque<std::pair<std::uint32_t, std::uint64_t>>
+        m_order; // (value, movedAfter), oldest first
+    std::unordered_map<std::uint32_t, std::deque<Entry>> m_byValue;
+};
+
+// Elements two regions of one tensor share (0 when their ranks differ).
+std::int64_t overlapElements(const tiling::Region& a, const tiling::Region& b);
+
+} // namespace strata::emulator
