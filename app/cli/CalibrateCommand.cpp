@@ -64,6 +64,7 @@ nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p, const tar
     return {{"latency_cycles", figures->latencyCycles},
             {"bytes_per_cycle", fit->bytesPerCycle},
             {"rms_relative_error", fit->rmsRelativeError},
+            {"relative_errors", {{"latency", fit->latencyRelativeError}, {"bandwidth", fit->bandwidthRelativeError}}},
             {"samples", p.kindSamples[static_cast<std::size_t>(kind)]}};
 }
 
@@ -76,6 +77,10 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"row_overhead_cycles", p.fit.rowOverheadCycles},
                          {"bytes_per_cycle", p.fit.bytesPerCycle},
                          {"rms_relative_error", p.fit.rmsRelativeError},
+                         {"relative_errors", {{"latency", p.fit.latencyRelativeError},
+                                              {"row_overhead", p.fit.rowOverheadRelativeError},
+                                              {"bandwidth", p.fit.bandwidthRelativeError}}},
+                         {"refused", p.refused},
                          {"sizes", p.fit.samples},
                          {"compiled_transfers", p.compiledSamples},
                          {"largest_bytes", p.largestBytes},
@@ -136,6 +141,10 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                      p.kindSamples[static_cast<std::size_t>(kind)],
                                      kind == target::ReadKind::Weight ? "weight reads" : "reads of data the core stored");
         }
+        std::cout << fmt::format("{:<10} standard errors: latency +-{:.0f}%, row overhead +-{:.0f}%, bandwidth +-{:.0f}%\n", "",
+                                 100 * p.fit.latencyRelativeError, 100 * p.fit.rowOverheadRelativeError,
+                                 100 * p.fit.bandwidthRelativeError);
+        for (const std::string& refused : p.refused) std::cout << fmt::format("{:<10} refused: {}\n", "", refused);
     }
     if (!r.sharedResource.empty())
         std::cout << fmt::format("shared '{}': {:.2f} B/cycle ({:.2f} GB/s) from {} contended measurements, RMS err {:.1f}%\n",

@@ -337,6 +337,12 @@ class Calibration {
         // they span enough sizes: those read tensors out of cache with both cores busy, as models
         // do, where the programs above copy warm regions one core at a time.
         const TransferFit isolated = fitTransfer(alone);
+        std::string why;
+        // Only the row overhead is sure to be kept from these (the compiled transfers' fit
+        // replaces the rest), and nothing else measures it: said, but written all the same.
+        if (isolated.rowOverheadRelativeError > kMaxFigureRelativeError)
+            out.report.refused.push_back(fmt::format("row overhead uncertain by +-{:.0f}%: written all the same",
+                                                     100 * isolated.rowOverheadRelativeError));
         const std::vector<TransferSample>& compiled =
             m_compiledTransfers[{path.name, target::ReadKind::Other}];
         out.report.compiledSamples = compiled.size();
@@ -346,15 +352,20 @@ class Calibration {
         out.report.fit = isolated;
         if (distinctSizes(compiled) >= kMinCompiledSizes) {
             const TransferFit real = fitTransfer(compiled, isolated.rowOverheadCycles);
-            if (real.bytesPerCycle > 0)
+            if (trustworthy(real, &why)) {
                 out.report.fit = real;
+                out.report.fit.rowOverheadRelativeError = isolated.rowOverheadRelativeError;
+            } else
+                out.report.refused.push_back("compiled transfers (" + why +
+                                             "): kept the isolated programs' latency and bandwidth");
             out.report.fit.samples = alone.size() + compiled.size();
         }
         if (out.report.fit.bytesPerCycle <= 0)
             return error("could not fit path '" + path.name +
                          "': transfer times do not grow with size");
         // Weight reads and cached reads from the compiled programs' own transfers of that kind,
-        // with the row overhead known.
+        // with the row overhead known; a fit its samples do not pin down is not written (the
+        // emulator then prices those reads at the path's figures).
         for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
             const std::vector<TransferSample>& samples = m_compiledTransfers[{path.name, kind}];
             out.report.kindSamples[static_cast<std::size_t>(kind)] = samples.size();
@@ -362,8 +373,12 @@ class Calibration {
             if (distinctSizes(samples) < kMinCompiledSizes)
                 continue;
             const TransferFit fit = fitTransfer(samples, isolated.rowOverheadCycles);
-            if (fit.bytesPerCycle > 0)
+            if (trustworthy(fit, &why))
                 out.report.kindFits[static_cast<std::size_t>(kind)] = fit;
+            else if (fit.bytesPerCycle > 0)
+                out.report.refused.push_back(
+                    std::string(kind == target::ReadKind::Weight ? "weight reads" : "cached reads") +
+                    " (" + why + "): not written, priced as the path's other reads");
         }
         out.shared =
             fitSharedBandwidth(plan.contended, out.report.fit.latencyCycles,

@@ -42,6 +42,9 @@ struct PathReport {
     std::size_t isolatedSamples = 0; // the first of `samples` are the isolated programs'
     // The compiled programs' weight and cached reads (indexed by target::ReadKind; Other unused).
     std::array<std::vector<TransferSample>, target::kReadKinds> kindData;
+    // Fits refused (Fit.h's trustworthy) and what was written instead: "compiled transfers
+    // (latency uncertain by +-40%): kept the isolated programs' latency and bandwidth".
+    std::vector<std::string> refused;
 };
 
 struct CalibrationReport {
