@@ -99,6 +99,8 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
     return {{"target_file", output},
             {"cores", r.cores},
             {"seconds", r.seconds},
+            {"other_load", r.otherLoad ? nlohmann::ordered_json(*r.otherLoad) : nlohmann::ordered_json(nullptr)},
+            {"warnings", r.warnings},
             {"gap_ns", r.gapNs},
             {"paths", paths},
             {"shared", {{"resource", r.sharedResource},
@@ -161,6 +163,9 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                              "per conv output {:.3g}, per depthwise row {:.3g}; {:.0f} ns between instructions of a stream\n",
                              o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, o.convOutputCycles,
                              o.depthwiseRowCycles, r.gapNs);
+    if (r.otherLoad)
+        std::cout << fmt::format("other work on the machine while measuring: {:.0f}% of the CPUs\n", 100 * *r.otherLoad);
+    for (const std::string& warning : r.warnings) std::cout << "warning: " << warning << "\n";
 }
 
 // True when `path` can be written; leaves no empty file behind (an empty file where `host` looks

@@ -1,6 +1,7 @@
 #include "calibrate/Calibrate.h"
 
 #include "calibrate/BenchPrograms.h"
+#include "calibrate/OtherLoad.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
@@ -148,8 +149,17 @@ class Calibration {
         if (paths.empty())
             return error("target '" + m_host.name + "' has no transfer path to calibrate");
         planBarriers();
+        const std::optional<CpuTicks> before = cpuTicksNow();
         if (auto measured = measureInRounds(); !measured.empty())
             return measured;
+        if (const std::optional<CpuTicks> after = cpuTicksNow(); before && after)
+            m_report.otherLoad = otherLoadShare(*before, *after);
+        if (m_report.otherLoad && *m_report.otherLoad > kBusyMachineShare)
+            m_report.warnings.push_back(fmt::format(
+                "the machine was busy: other work took {:.0f}% of the CPUs while calibration measured, which "
+                "slows transfers and computes unevenly (bandwidths can halve); the figures may be off. Re-run "
+                "`strata-cli calibrate` on a quiet machine",
+                100 * *m_report.otherLoad));
         m_report.compute = fitCompute(m_computeSamples);
         std::vector<double> pathShared;
         for (PathPlan& plan : paths) {

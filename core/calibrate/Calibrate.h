@@ -59,6 +59,11 @@ struct CalibrationReport {
     double barrierCycles = 0;
     int cores = 1;
     double seconds = 0;             // wall time of the measurements
+    // Share of the CPUs' time other normal-priority work and the hypervisor took while the
+    // programs ran (OtherLoad.h); unknown off Linux. Above kBusyMachineShare, `warnings` says
+    // the figures may be off.
+    std::optional<double> otherLoad;
+    std::vector<std::string> warnings;
 };
 
 // Runs the measurements on `host` (a description of this computer: `host` preset or a file) and
