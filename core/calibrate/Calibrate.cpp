@@ -365,6 +365,8 @@ class Calibration {
             if (trustworthy(real, &why)) {
                 out.report.fit = real;
                 out.report.fit.rowOverheadRelativeError = isolated.rowOverheadRelativeError;
+                if (const std::string unsure = uncertainFigures(real); !unsure.empty())
+                    out.report.refused.push_back("compiled transfers (" + unsure + "): written all the same");
             } else
                 out.report.refused.push_back("compiled transfers (" + why +
                                              "): kept the isolated programs' latency and bandwidth");
@@ -383,12 +385,14 @@ class Calibration {
             if (distinctSizes(samples) < kMinCompiledSizes)
                 continue;
             const TransferFit fit = fitTransfer(samples, isolated.rowOverheadCycles);
-            if (trustworthy(fit, &why))
+            const std::string name = kind == target::ReadKind::Weight ? "weight reads" : "cached reads";
+            if (trustworthy(fit, &why)) {
                 out.report.kindFits[static_cast<std::size_t>(kind)] = fit;
-            else if (fit.bytesPerCycle > 0)
-                out.report.refused.push_back(
-                    std::string(kind == target::ReadKind::Weight ? "weight reads" : "cached reads") +
-                    " (" + why + "): not written, priced as the path's other reads");
+                if (const std::string unsure = uncertainFigures(fit); !unsure.empty())
+                    out.report.refused.push_back(name + " (" + unsure + "): written all the same");
+            } else if (fit.bytesPerCycle > 0)
+                out.report.refused.push_back(name + " (" + why +
+                                             "): not written, priced as the path's other reads");
         }
         out.shared =
             fitSharedBandwidth(plan.contended, out.report.fit.latencyCycles,

@@ -42,8 +42,10 @@ struct PathReport {
     std::size_t isolatedSamples = 0; // the first of `samples` are the isolated programs'
     // The compiled programs' weight and cached reads (indexed by target::ReadKind; Other unused).
     std::array<std::vector<TransferSample>, target::kReadKinds> kindData;
-    // Fits refused (Fit.h's trustworthy) and what was written instead: "compiled transfers
-    // (latency uncertain by +-40%): kept the isolated programs' latency and bandwidth".
+    // Fits refused (Fit.h's trustworthy) and what was written instead ("compiled transfers
+    // (bandwidth uncertain by +-40%): kept the isolated programs' latency and bandwidth"), and
+    // figures written although uncertain ("weight reads (latency uncertain by +-30%): written
+    // all the same").
     std::vector<std::string> refused;
 };
 

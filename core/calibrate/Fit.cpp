@@ -162,22 +162,32 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
     return fit;
 }
 
+namespace {
+
+std::string uncertainBy(const std::string& figure, double error) {
+    return figure + " uncertain by +-" + std::to_string(int(std::lround(100 * error))) + "%";
+}
+
+} // namespace
+
 bool trustworthy(const TransferFit& fit, std::string* why) {
     std::string problem;
     if (!(fit.bytesPerCycle > 0))
         problem = "no bandwidth fitted";
     else if (fit.rmsRelativeError > kMaxTransferRms)
         problem = "RMS relative residual " + std::to_string(int(std::lround(100 * fit.rmsRelativeError))) + "%";
-    else
-        for (const auto& [name, error] : {std::pair{"latency", fit.latencyRelativeError},
-                                          std::pair{"row overhead", fit.rowOverheadRelativeError},
-                                          std::pair{"bandwidth", fit.bandwidthRelativeError}})
-            if (error > kMaxFigureRelativeError) {
-                problem = std::string(name) + " uncertain by +-" + std::to_string(int(std::lround(100 * error))) + "%";
-                break;
-            }
+    else if (fit.bandwidthRelativeError > kMaxFigureRelativeError)
+        problem = uncertainBy("bandwidth", fit.bandwidthRelativeError);
     if (why) *why = problem;
     return problem.empty();
+}
+
+std::string uncertainFigures(const TransferFit& fit) {
+    std::string out;
+    for (const auto& [name, error] : {std::pair{"latency", fit.latencyRelativeError},
+                                      std::pair{"row overhead", fit.rowOverheadRelativeError}})
+        if (error > kMaxFigureRelativeError) out += (out.empty() ? "" : ", ") + uncertainBy(name, error);
+    return out;
 }
 
 SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples, double latencyCycles,

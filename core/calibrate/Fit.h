@@ -35,11 +35,18 @@ struct TransferFit {
     std::size_t downweighted = 0; // shapes the robust weights counted at less than half
 };
 
-// Whether a fit can be written to a target: residuals and the figures' standard errors within
-// bounds (kMaxTransferRms, kMaxFigureRelativeError). Otherwise `why` says which, for the report.
+// Whether a fit can be written to a target: a bandwidth, its standard error and the residuals
+// within bounds (kMaxFigureRelativeError, kMaxTransferRms). Otherwise `why` says which, for the
+// report. An uncertain latency or row overhead alone does not refuse a fit: falling back to
+// figures of another regime (the isolated programs', the path's own for a kind of read) would
+// move predictions far more than the uncertainty does; uncertainFigures() says it instead.
 inline constexpr double kMaxTransferRms = 1.0;
 inline constexpr double kMaxFigureRelativeError = 0.25;
 bool trustworthy(const TransferFit& fit, std::string* why = nullptr);
+
+// "latency uncertain by +-61%" (and the row overhead's, comma-separated) for the fitted figures
+// whose standard error exceeds kMaxFigureRelativeError; "" when none does.
+std::string uncertainFigures(const TransferFit& fit);
 
 // Relative least squares of the three figures jointly over the median time of each (bytes, rows)
 // shape (repeats of a shape scatter; a timeline's transfers are typical, not the fastest), none
