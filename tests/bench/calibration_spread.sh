@@ -41,9 +41,12 @@ done
 i=1
 while [ "$i" -le "$runs" ]; do
     start=$(date +%s.%N)
-    XDG_CONFIG_HOME="$work/cal$i" "$cli" calibrate -q >/dev/null
+    XDG_CONFIG_HOME="$work/cal$i" "$cli" calibrate -q --json >"$work/report$i.json"
     end=$(date +%s.%N)
-    echo "calibration $i: $(echo "$end - $start" | bc) s, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+    # The share of the CPUs other work took while it measured (calibrate's own figure; a run
+    # far above 0 was disturbed and is worth repeating).
+    others=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get("other_load"); print("?" if v is None else "%.0f%%" % (100 * v))' "$work/report$i.json")
+    echo "calibration $i: $(echo "$end - $start" | bc) s, load $(cut -d' ' -f1-3 /proc/loadavg), other work $others" >&2
     for m in "$@"; do
         name=$(basename "$m" .onnx)
         for mp in 1 2; do
