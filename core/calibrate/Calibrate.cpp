@@ -155,11 +155,12 @@ class Calibration {
         if (const std::optional<CpuTicks> after = cpuTicksNow(); before && after)
             m_report.otherLoad = otherLoadShare(*before, *after);
         if (m_report.otherLoad && *m_report.otherLoad > kBusyMachineShare)
-            m_report.warnings.push_back(fmt::format(
-                "the machine was busy: other work took {:.0f}% of the CPUs while calibration measured, which "
-                "slows transfers and computes unevenly (bandwidths can halve); the figures may be off. Re-run "
-                "`strata-cli calibrate` on a quiet machine",
-                100 * *m_report.otherLoad));
+            m_report.warnings.push_back(
+                fmt::format("the machine was busy: other work took {:.0f}% of the CPUs while "
+                            "calibration measured, which slows transfers and computes unevenly "
+                            "(bandwidths can halve); the figures may be off. Re-run "
+                            "`strata-cli calibrate` on a quiet machine",
+                            100 * *m_report.otherLoad));
         m_report.compute = fitCompute(m_computeSamples);
         std::vector<double> pathShared;
         for (PathPlan& plan : paths) {
@@ -351,8 +352,9 @@ class Calibration {
         // Only the row overhead is sure to be kept from these (the compiled transfers' fit
         // replaces the rest), and nothing else measures it: said, but written all the same.
         if (isolated.rowOverheadRelativeError > kMaxFigureRelativeError)
-            out.report.refused.push_back(fmt::format("row overhead uncertain by +-{:.0f}%: written all the same",
-                                                     100 * isolated.rowOverheadRelativeError));
+            out.report.refused.push_back(
+                fmt::format("row overhead uncertain by +-{:.0f}%: written all the same",
+                            100 * isolated.rowOverheadRelativeError));
         const std::vector<TransferSample>& compiled =
             m_compiledTransfers[{path.name, target::ReadKind::Other}];
         out.report.compiledSamples = compiled.size();
@@ -366,10 +368,12 @@ class Calibration {
                 out.report.fit = real;
                 out.report.fit.rowOverheadRelativeError = isolated.rowOverheadRelativeError;
                 if (const std::string unsure = uncertainFigures(real); !unsure.empty())
-                    out.report.refused.push_back("compiled transfers (" + unsure + "): written all the same");
+                    out.report.refused.push_back("compiled transfers (" + unsure +
+                                                 "): written all the same");
             } else
-                out.report.refused.push_back("compiled transfers (" + why +
-                                             "): kept the isolated programs' latency and bandwidth");
+                out.report.refused.push_back(
+                    "compiled transfers (" + why +
+                    "): kept the isolated programs' latency and bandwidth");
             out.report.fit.samples = alone.size() + compiled.size();
         }
         if (out.report.fit.bytesPerCycle <= 0)
@@ -385,7 +389,8 @@ class Calibration {
             if (distinctSizes(samples) < kMinCompiledSizes)
                 continue;
             const TransferFit fit = fitTransfer(samples, isolated.rowOverheadCycles);
-            const std::string name = kind == target::ReadKind::Weight ? "weight reads" : "cached reads";
+            const std::string name =
+                kind == target::ReadKind::Weight ? "weight reads" : "cached reads";
             if (trustworthy(fit, &why)) {
                 out.report.kindFits[static_cast<std::size_t>(kind)] = fit;
                 if (const std::string unsure = uncertainFigures(fit); !unsure.empty())

@@ -88,40 +88,52 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
     std::vector<Eigen::Index> bestColumns;
     for (int iteration = 0; iteration < kRobustIterations; ++iteration) {
         Eigen::VectorXd root(n);
-        for (Eigen::Index i = 0; i < n; ++i) root(i) = std::sqrt(weights[std::size_t(i)]);
+        for (Eigen::Index i = 0; i < n; ++i)
+            root(i) = std::sqrt(weights[std::size_t(i)]);
         double bestResidual = std::numeric_limits<double>::infinity();
         Eigen::Vector3d found = Eigen::Vector3d::Zero();
         std::vector<Eigen::Index> foundColumns;
         for (int subset = 0; subset < 4; ++subset) {
             const bool withLatency = subset & 1, withRows = subset & 2;
-            if (withRows && (!rowsVary || rowsFixed)) continue;
+            if (withRows && (!rowsVary || rowsFixed))
+                continue;
             std::vector<Eigen::Index> columns;
-            if (withLatency) columns.push_back(0);
-            if (withRows) columns.push_back(1);
+            if (withLatency)
+                columns.push_back(0);
+            if (withRows)
+                columns.push_back(1);
             columns.push_back(2);
             Eigen::MatrixXd sub(n, static_cast<Eigen::Index>(columns.size()));
-            for (std::size_t j = 0; j < columns.size(); ++j) sub.col(static_cast<Eigen::Index>(j)) = a.col(columns[j]);
-            const Eigen::VectorXd x = solveRelative(root.asDiagonal() * sub, root.cwiseProduct(rhs));
-            if ((x.array() < 0).any() || !(x(x.size() - 1) > 0)) continue;
+            for (std::size_t j = 0; j < columns.size(); ++j)
+                sub.col(static_cast<Eigen::Index>(j)) = a.col(columns[j]);
+            const Eigen::VectorXd x =
+                solveRelative(root.asDiagonal() * sub, root.cwiseProduct(rhs));
+            if ((x.array() < 0).any() || !(x(x.size() - 1) > 0))
+                continue;
             const double residual = root.cwiseProduct(sub * x - rhs).squaredNorm();
             if (residual < bestResidual) {
                 bestResidual = residual;
                 found.setZero();
-                for (std::size_t j = 0; j < columns.size(); ++j) found(columns[j]) = x(static_cast<Eigen::Index>(j));
+                for (std::size_t j = 0; j < columns.size(); ++j)
+                    found(columns[j]) = x(static_cast<Eigen::Index>(j));
                 foundColumns = columns;
             }
         }
-        if (foundColumns.empty()) break;
+        if (foundColumns.empty())
+            break;
         best = found;
         bestColumns = foundColumns;
         const Eigen::VectorXd residuals = a * best - rhs;
         std::vector<double> magnitudes;
-        for (Eigen::Index i = 0; i < n; ++i) magnitudes.push_back(std::abs(residuals(i)));
+        for (Eigen::Index i = 0; i < n; ++i)
+            magnitudes.push_back(std::abs(residuals(i)));
         const double scale = kMadToSigma * median(magnitudes);
-        if (!(scale > 1e-9)) break; // (nearly) exact: nothing to reweight
+        if (!(scale > 1e-9))
+            break; // (nearly) exact: nothing to reweight
         for (Eigen::Index i = 0; i < n; ++i) {
             const double limit = kHuber * scale;
-            weights[std::size_t(i)] = magnitudes[std::size_t(i)] <= limit ? 1.0 : limit / magnitudes[std::size_t(i)];
+            weights[std::size_t(i)] =
+                magnitudes[std::size_t(i)] <= limit ? 1.0 : limit / magnitudes[std::size_t(i)];
         }
     }
     if (!(best(2) > 0)) return fit; // sizes do not change the time: no bandwidth to report
@@ -129,12 +141,15 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
     const auto p = static_cast<Eigen::Index>(bestColumns.size());
     if (n > p) {
         Eigen::MatrixXd sub(n, p);
-        for (Eigen::Index j = 0; j < p; ++j) sub.col(j) = a.col(bestColumns[std::size_t(j)]);
+        for (Eigen::Index j = 0; j < p; ++j)
+            sub.col(j) = a.col(bestColumns[std::size_t(j)]);
         Eigen::VectorXd w(n);
-        for (Eigen::Index i = 0; i < n; ++i) w(i) = weights[std::size_t(i)];
+        for (Eigen::Index i = 0; i < n; ++i)
+            w(i) = weights[std::size_t(i)];
         const Eigen::VectorXd r = sub * [&] {
             Eigen::VectorXd x(p);
-            for (Eigen::Index j = 0; j < p; ++j) x(j) = best(bestColumns[std::size_t(j)]);
+            for (Eigen::Index j = 0; j < p; ++j)
+                x(j) = best(bestColumns[std::size_t(j)]);
             return x;
         }() - rhs;
         const double sigma2 = r.cwiseProduct(r).cwiseProduct(w).sum() / double(n - p);
@@ -144,13 +159,17 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
             const Eigen::MatrixXd covariance = sigma2 * lu.inverse();
             for (Eigen::Index j = 0; j < p; ++j) {
                 const Eigen::Index column = bestColumns[std::size_t(j)];
-                const double relative = best(column) > 0 ? std::sqrt(std::max(0.0, covariance(j, j))) / best(column) : 0;
-                (column == 0 ? fit.latencyRelativeError : column == 1 ? fit.rowOverheadRelativeError : fit.bandwidthRelativeError) =
-                    relative;
+                const double relative =
+                    best(column) > 0 ? std::sqrt(std::max(0.0, covariance(j, j))) / best(column)
+                                     : 0;
+                (column == 0   ? fit.latencyRelativeError
+                 : column == 1 ? fit.rowOverheadRelativeError
+                               : fit.bandwidthRelativeError) = relative;
             }
         }
     }
-    for (double w : weights) fit.downweighted += w < 0.5 ? 1 : 0;
+    for (double w : weights)
+        fit.downweighted += w < 0.5 ? 1 : 0;
     if (rowsFixed) best(1) = fixedRowOverheadCycles;
     fit.latencyCycles = best(0);
     fit.rowOverheadCycles = best(1);
@@ -175,10 +194,12 @@ bool trustworthy(const TransferFit& fit, std::string* why) {
     if (!(fit.bytesPerCycle > 0))
         problem = "no bandwidth fitted";
     else if (fit.rmsRelativeError > kMaxTransferRms)
-        problem = "RMS relative residual " + std::to_string(int(std::lround(100 * fit.rmsRelativeError))) + "%";
+        problem = "RMS relative residual " +
+                  std::to_string(int(std::lround(100 * fit.rmsRelativeError))) + "%";
     else if (fit.bandwidthRelativeError > kMaxFigureRelativeError)
         problem = uncertainBy("bandwidth", fit.bandwidthRelativeError);
-    if (why) *why = problem;
+    if (why)
+        *why = problem;
     return problem.empty();
 }
 
@@ -186,7 +207,8 @@ std::string uncertainFigures(const TransferFit& fit) {
     std::string out;
     for (const auto& [name, error] : {std::pair{"latency", fit.latencyRelativeError},
                                       std::pair{"row overhead", fit.rowOverheadRelativeError}})
-        if (error > kMaxFigureRelativeError) out += (out.empty() ? "" : ", ") + uncertainBy(name, error);
+        if (error > kMaxFigureRelativeError)
+            out += (out.empty() ? "" : ", ") + uncertainBy(name, error);
     return out;
 }
 
@@ -214,7 +236,8 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
     // spell of the machine (whose other work contends too) would otherwise pull R down alone.
     auto meanAbsolute = [](const std::vector<double>& r) {
         double sum = 0;
-        for (double v : r) sum += std::abs(v);
+        for (double v : r)
+            sum += std::abs(v);
         return sum / double(r.size());
     };
     // One parameter on a bounded range: a fine grid finds the global minimum where a local search
