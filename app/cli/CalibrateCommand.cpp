@@ -64,6 +64,8 @@ nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p, const tar
     return {{"latency_cycles", figures->latencyCycles},
             {"bytes_per_cycle", fit->bytesPerCycle},
             {"rms_relative_error", fit->rmsRelativeError},
+            {"relative_errors",
+             {{"latency", fit->latencyRelativeError}, {"bandwidth", fit->bandwidthRelativeError}}},
             {"samples", p.kindSamples[static_cast<std::size_t>(kind)]}};
 }
 
@@ -76,6 +78,11 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"row_overhead_cycles", p.fit.rowOverheadCycles},
                          {"bytes_per_cycle", p.fit.bytesPerCycle},
                          {"rms_relative_error", p.fit.rmsRelativeError},
+                         {"relative_errors",
+                          {{"latency", p.fit.latencyRelativeError},
+                           {"row_overhead", p.fit.rowOverheadRelativeError},
+                           {"bandwidth", p.fit.bandwidthRelativeError}}},
+                         {"refused", p.refused},
                          {"sizes", p.fit.samples},
                          {"compiled_transfers", p.compiledSamples},
                          {"largest_bytes", p.largestBytes},
@@ -95,22 +102,28 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
     return {{"target_file", output},
             {"cores", r.cores},
             {"seconds", r.seconds},
+            {"other_load",
+             r.otherLoad ? nlohmann::ordered_json(*r.otherLoad) : nlohmann::ordered_json(nullptr)},
+            {"warnings", r.warnings},
             {"gap_ns", r.gapNs},
             {"paths", paths},
-            {"shared", {{"resource", r.sharedResource},
-                        {"bytes_per_cycle", r.shared.bytesPerCycle},
-                        {"rms_relative_error", r.shared.rmsRelativeError},
-                        {"samples", r.shared.samples}}},
-            {"compute", {{"overhead_cycles", r.compute.overheadCycles},
-                         {"rms_relative_error", r.compute.rmsRelativeErrorAll},
-                         {"classes", classes},
-                         {"skipped", r.computeSkipped}}},
-            {"overhead_cycles", {{"compute", o.computeCycles},
-                                 {"transfer_issue", o.transferIssueCycles},
-                                 {"wait", o.waitCycles},
-                                 {"barrier", o.barrierCycles},
-                                 {"conv_output", o.convOutputCycles},
-                                 {"depthwise_row", o.depthwiseRowCycles}}}};
+            {"shared",
+             {{"resource", r.sharedResource},
+              {"bytes_per_cycle", r.shared.bytesPerCycle},
+              {"rms_relative_error", r.shared.rmsRelativeError},
+              {"samples", r.shared.samples}}},
+            {"compute",
+             {{"overhead_cycles", r.compute.overheadCycles},
+              {"rms_relative_error", r.compute.rmsRelativeErrorAll},
+              {"classes", classes},
+              {"skipped", r.computeSkipped}}},
+            {"overhead_cycles",
+             {{"compute", o.computeCycles},
+              {"transfer_issue", o.transferIssueCycles},
+              {"wait", o.waitCycles},
+              {"barrier", o.barrierCycles},
+              {"conv_output", o.convOutputCycles},
+              {"depthwise_row", o.depthwiseRowCycles}}}};
 }
 
 void printReport(const calibrate::CalibrationReport& r, const std::string& output) {
@@ -140,6 +153,13 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
         if (p.residentRowOverheadCycles)
             std::cout << fmt::format("{:<10} {:>14} {:>10.1f}  rows already in the core's cache\n", "  resident", "",
                                      *p.residentRowOverheadCycles);
+        std::cout << fmt::format("{:<10} standard errors: latency +-{:.0f}%, row overhead "
+                                 "+-{:.0f}%, bandwidth +-{:.0f}%\n",
+                                 "", 100 * p.fit.latencyRelativeError,
+                                 100 * p.fit.rowOverheadRelativeError,
+                                 100 * p.fit.bandwidthRelativeError);
+        for (const std::string& refused : p.refused)
+            std::cout << fmt::format("{:<10} refused: {}\n", "", refused);
     }
     if (!r.sharedResource.empty())
         std::cout << fmt::format("shared '{}': {:.2f} B/cycle ({:.2f} GB/s) from {} contended measurements, RMS err {:.1f}%\n",
@@ -156,6 +176,11 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                              "per conv output {:.3g}, per depthwise row {:.3g}; {:.0f} ns between instructions of a stream\n",
                              o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, o.convOutputCycles,
                              o.depthwiseRowCycles, r.gapNs);
+    if (r.otherLoad)
+        std::cout << fmt::format("other work on the machine while measuring: {:.0f}% of the CPUs\n",
+                                 100 * *r.otherLoad);
+    for (const std::string& warning : r.warnings)
+        std::cout << "warning: " << warning << "\n";
 }
 
 // True when `path` can be written; leaves no empty file behind (an empty file where `host` looks

@@ -1,6 +1,7 @@
 #include "calibrate/Calibrate.h"
 
 #include "calibrate/BenchPrograms.h"
+#include "calibrate/OtherLoad.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
@@ -11,9 +12,11 @@
 #include "target/CalibratedHost.h"
 #include "target/HostProbe.h"
 #include "tiling/Region.h"
+#include "trace/AccuracyReport.h"
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <fmt/format.h>
 #include <map>
 #include <random>
@@ -31,8 +34,10 @@ namespace {
 constexpr std::uint64_t kReadRunBytes[] = {0, 1024, 256, 64};
 constexpr std::uint64_t kWriteRunBytes[] = {0, 1024, 224, 112, 56};
 
-std::span<const std::uint64_t> runBytesOf(const target::TransferPath& path, const std::string& mainMemory) {
-    if (path.destination == mainMemory) return kWriteRunBytes;
+std::span<const std::uint64_t> runBytesOf(const target::TransferPath& path,
+                                          const std::string& mainMemory) {
+    if (path.destination == mainMemory)
+        return kWriteRunBytes;
     return kReadRunBytes;
 }
 
@@ -47,23 +52,30 @@ constexpr std::size_t kMinCompiledSizes = 4;
 
 std::size_t distinctSizes(const std::vector<TransferSample>& samples) {
     std::vector<double> sizes;
-    for (const TransferSample& s : samples) sizes.push_back(s.bytes);
+    for (const TransferSample& s : samples)
+        sizes.push_back(s.bytes);
     std::sort(sizes.begin(), sizes.end());
     return static_cast<std::size_t>(std::unique(sizes.begin(), sizes.end()) - sizes.begin());
 }
 
-double cyclesOf(std::int64_t ps, double clockHz) { return double(ps) * 1e-12 * clockHz; }
+double cyclesOf(std::int64_t ps, double clockHz) {
+    return double(ps) * 1e-12 * clockHz;
+}
 
 // Time from each event's end to the next event's start on the same core: the per-instruction
 // cost of the runtime's loop and timestamps, which the emulator charges as overheads.
 void collectGaps(const trace::Trace& trace, std::vector<double>& gapsNs) {
-    std::vector<std::vector<const trace::Event*>> perCore(static_cast<std::size_t>(std::max(1, trace.cores)));
+    std::vector<std::vector<const trace::Event*>> perCore(
+        static_cast<std::size_t>(std::max(1, trace.cores)));
     for (const trace::Event& e : trace.events)
-        if (e.core < perCore.size()) perCore[e.core].push_back(&e);
+        if (e.core < perCore.size())
+            perCore[e.core].push_back(&e);
     for (auto& events : perCore) {
-        std::sort(events.begin(), events.end(), [](auto* a, auto* b) { return a->startPs < b->startPs; });
+        std::sort(events.begin(), events.end(),
+                  [](auto* a, auto* b) { return a->startPs < b->startPs; });
         for (std::size_t i = 1; i < events.size(); ++i)
-            gapsNs.push_back(std::max<double>(0, double(events[i]->startPs - events[i - 1]->endPs) / 1e3));
+            gapsNs.push_back(
+                std::max<double>(0, double(events[i]->startPs - events[i - 1]->endPs) / 1e3));
     }
 }
 
@@ -74,7 +86,8 @@ std::vector<reference::Tensor> randomInputs(const ir::Graph& graph) {
     for (ir::ValueId id : graph.inputs) {
         reference::Tensor t = reference::zerosLike(graph.value(id));
         if (t.dtype == ir::DType::Float32)
-            for (std::int64_t i = 0; i < t.elements(); ++i) t.data<float>()[i] = uniform(random);
+            for (std::int64_t i = 0; i < t.elements(); ++i)
+                t.data<float>()[i] = uniform(random);
         inputs.push_back(std::move(t));
     }
     return inputs;
@@ -89,7 +102,8 @@ double costUnits(const compiler::Compute& compute, std::size_t fitClass) {
     double units = 0;
     for (const compiler::Operand& out : compute.outputs) {
         double elements = double(tiling::regionElements(out.region));
-        if (fitClass == kDepthwiseConvClass && !out.region.empty()) elements /= double(std::max<std::int64_t>(1, out.region.back().size()));
+        if (fitClass == kDepthwiseConvClass && !out.region.empty())
+            elements /= double(std::max<std::int64_t>(1, out.region.back().size()));
         units += elements;
     }
     return units;
@@ -100,16 +114,35 @@ std::string commonResource(const target::Target& target) {
     for (const target::SharedResource& r : target.resources) {
         bool everywhere = !target.paths.empty();
         for (const target::TransferPath& p : target.paths)
-            everywhere = everywhere && std::find(p.resources.begin(), p.resources.end(), r.name) != p.resources.end();
-        if (everywhere) return r.name;
+            everywhere = everywhere && std::find(p.resources.begin(), p.resources.end(), r.name) !=
+                                           p.resources.end();
+        if (everywhere)
+            return r.name;
     }
     return {};
 }
 
+// One program calibration measures: compiled (or built) once, then run once per round, the
+// rounds' traces kept until every round is done.
+struct Measurement {
+    std::string label;                      // the progress line
+    std::shared_ptr<const ir::Graph> graph; // null for the bare transfer and barrier programs
+    schedule::Schedule schedule;
+    flow::Result compiled;  // a model's program, compiled and checked once
+    compiler::Program bare; // else the program itself
+    std::vector<reference::Tensor> inputs;
+    std::vector<trace::Trace> rounds;
+    std::string failure; // why it could not run (a compute class skipped)
+    // Reads the program's timeline: per event, its median duration over the rounds.
+    std::function<void(const compiler::Program&, const trace::Trace&)> use;
+
+    const compiler::Program& program() const { return graph ? compiled.program() : bare; }
+};
+
 class Calibration {
   public:
     Calibration(const target::Target& host, const CalibrateOptions& options)
-        : m_host(host), m_options(options), m_repeat(options.quick ? 3 : 11) {}
+        : m_host(host), m_options(options), m_rounds(options.quick ? 3 : 6) {}
 
     Expected<CalibrationReport> run() {
         const auto started = std::chrono::steady_clock::now();
@@ -117,20 +150,42 @@ class Calibration {
         // Computes first: their compiled programs' transfers (strided tile gathers with halos, at
         // the offsets a compiler chooses) join the paths' samples; then the model-like chains'
         // transfers, by kind of read.
-        measureComputes();
-        measureReadKinds();
-        std::vector<double> pathShared;
+        planComputes();
+        planReadKinds();
+        std::deque<PathPlan> paths; // the measurements' readers hold on to their path's plan
         for (const target::TransferPath& path : m_host.paths) {
-            if (path.broadcast) continue;
-            auto measured = measurePath(path);
-            if (!measured) return measured.takeDiagnostics();
-            if (measured->shared.samples) pathShared.push_back(measured->shared.bytesPerCycle);
-            m_report.paths.push_back(std::move(measured->report));
-            m_contendedRms.push_back(measured->shared.rmsRelativeError);
-            m_contendedSamples += measured->shared.samples;
+            if (path.broadcast)
+                continue;
+            if (auto planned = planPath(path, paths.emplace_back()); !planned.empty())
+                return planned;
         }
-        if (m_report.paths.empty()) return error("target '" + m_host.name + "' has no transfer path to calibrate");
-        measureBarriers();
+        if (paths.empty())
+            return error("target '" + m_host.name + "' has no transfer path to calibrate");
+        planBarriers();
+        const std::optional<CpuTicks> before = cpuTicksNow();
+        if (auto measured = measureInRounds(); !measured.empty())
+            return measured;
+        if (const std::optional<CpuTicks> after = cpuTicksNow(); before && after)
+            m_report.otherLoad = otherLoadShare(*before, *after);
+        if (m_report.otherLoad && *m_report.otherLoad > kBusyMachineShare)
+            m_report.warnings.push_back(
+                fmt::format("the machine was busy: other work took {:.0f}% of the CPUs while "
+                            "calibration measured, which slows transfers and computes unevenly "
+                            "(bandwidths can halve); the figures may be off. Re-run "
+                            "`strata-cli calibrate` on a quiet machine",
+                            100 * *m_report.otherLoad));
+        m_report.compute = fitCompute(m_computeSamples);
+        std::vector<double> pathShared;
+        for (PathPlan& plan : paths) {
+            auto fitted = fitPath(plan);
+            if (!fitted)
+                return fitted.takeDiagnostics();
+            if (fitted->shared.samples)
+                pathShared.push_back(fitted->shared.bytesPerCycle);
+            m_report.paths.push_back(std::move(fitted->report));
+            m_contendedRms.push_back(fitted->shared.rmsRelativeError);
+            m_contendedSamples += fitted->shared.samples;
+        }
         m_report.sharedResource = commonResource(m_host);
         if (!pathShared.empty()) {
             m_report.shared.bytesPerCycle = median(pathShared);
@@ -140,7 +195,8 @@ class Calibration {
         m_report.gapNs = median(m_gapsNs);
         m_report.waitCycles = median(m_waitCycles);
         m_report.target = calibratedTarget();
-        m_report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        m_report.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         return std::move(m_report);
     }
 
@@ -149,104 +205,199 @@ class Calibration {
         PathReport report;
         SharedBandwidthFit shared;
     };
+    // A path's programs' samples, filled as their measurements are read.
+    struct PathPlan {
+        const target::TransferPath* path = nullptr;
+        PathReport report;
+        std::vector<TransferSample> alone;
+        std::vector<TransferSample> resident; // alone's shapes re-read from the core's own cache
+        std::vector<ContendedSample> contended;
+    };
 
     void progress(const std::string& line) const {
-        if (m_options.progress) m_options.progress(line);
+        if (m_options.progress)
+            m_options.progress(line);
     }
 
     std::vector<std::uint64_t> sizesUpTo(std::uint64_t limit) const {
         std::vector<std::uint64_t> sizes;
         const std::uint64_t step = m_options.quick ? 16 : 4;
-        for (std::uint64_t b = 64; b <= limit; b *= step) sizes.push_back(b);
-        if (!sizes.empty() && sizes.back() != limit && limit >= 64) sizes.push_back(limit);
+        for (std::uint64_t b = 64; b <= limit; b *= step)
+            sizes.push_back(b);
+        if (!sizes.empty() && sizes.back() != limit && limit >= 64)
+            sizes.push_back(limit);
         return sizes;
     }
 
-    Expected<runtime::RunResult> runProgram(const compiler::Program& program, const ir::Graph& graph,
-                                            const std::vector<reference::Tensor>& inputs) {
-        auto result = runtime::run(program, m_host, graph, inputs, {.repeat = m_repeat, .timestamps = true});
-        if (result) collectGaps(result->trace, m_gapsNs);
-        return result;
+    Measurement& add(std::string label) {
+        m_measurements.push_back(std::make_unique<Measurement>());
+        m_measurements.back()->label = std::move(label);
+        return *m_measurements.back();
     }
 
-    // A model compiled for the host and run on it (not emulated: the emulator's figures are what
-    // is being measured), its gaps collected.
-    flow::Result measureCompiled(const ir::Graph& graph, const schedule::Schedule& s) {
-        flow::Options options;
-        options.predict = false;
-        options.run = {.repeat = m_repeat, .timestamps = true};
-        flow::Result measured = flow::measure({graph, m_host, s}, randomInputs(graph), options);
-        if (measured.ok()) collectGaps(measured.measured->trace, m_gapsNs);
-        return measured;
+    // A model compiled for the host, to be run on it (not emulated: the emulator's figures are
+    // what is being measured).
+    Measurement& addCompiled(std::string label, std::shared_ptr<const ir::Graph> graph,
+                             schedule::Strategy strategy) {
+        Measurement& m = add(std::move(label));
+        m.graph = std::move(graph);
+        m.schedule = schedule::makeSchedule(*m.graph, m_host, strategy, {.mp = m_host.cores()});
+        m.compiled = flow::compile({*m.graph, m_host, m.schedule});
+        if (!m.compiled.ok())
+            m.failure = m.compiled.diagnostics.front().message;
+        m.inputs = randomInputs(*m.graph);
+        return m;
     }
 
-    Expected<PathMeasurement> measurePath(const target::TransferPath& path) {
-        PathMeasurement out;
-        out.report.path = path.name;
+    // Every program once per round, `m_rounds` rounds, so a slow spell of the machine falls on
+    // one round of many programs rather than on every repeat of one; each run is a warm-up pass
+    // and a measured one (the faster kept), as `accuracy` measures. Then each program's events
+    // are read at their medians over the rounds.
+    // Errors: a bare program that does not run (a compiled one is reported as skipped).
+    std::vector<Diagnostic> measureInRounds() {
+        static const ir::Graph kNoModel;
+        const runtime::RunOptions once{.repeat = 2, .timestamps = true};
+        for (int round = 0; round < m_rounds; ++round) {
+            progress(fmt::format("round {} of {}: {} programs", round + 1, m_rounds,
+                                 m_measurements.size()));
+            for (const auto& m : m_measurements) {
+                if (!m->failure.empty())
+                    continue;
+                auto result = m->graph ? flow::run(m->compiled, {*m->graph, m_host, m->schedule},
+                                                   m->inputs, once)
+                                       : runtime::run(m->bare, m_host, kNoModel, {}, once);
+                if (!result) {
+                    if (!m->graph)
+                        return result.diagnostics();
+                    m->failure = result.diagnostics().front().message;
+                    continue;
+                }
+                collectGaps(result->trace, m_gapsNs);
+                m->rounds.push_back(std::move(result->trace));
+            }
+        }
+        for (const auto& m : m_measurements) {
+            if (!m->failure.empty()) {
+                m_report.computeSkipped.push_back(m->label + ": " + m->failure);
+                continue;
+            }
+            if (m->rounds.empty() || !m->use)
+                continue;
+            trace::Trace typical = m->rounds.front();
+            const std::vector<double> medians = trace::medianDurationsPs(typical, m->rounds);
+            for (std::size_t i = 0; i < typical.events.size(); ++i)
+                typical.events[i].endPs = typical.events[i].startPs + std::llround(medians[i]);
+            m->use(m->program(), typical);
+            m->rounds.clear();
+        }
+        return {};
+    }
+
+    // Errors: a transfer program that cannot be built.
+    std::vector<Diagnostic> planPath(const target::TransferPath& path, PathPlan& plan) {
+        plan.path = &path;
+        plan.report.path = path.name;
         std::uint64_t limit = m_options.maxBytes;
         for (const std::string& name : {path.source, path.destination})
-            if (const target::MemorySpace* memory = m_host.findMemory(name); memory && memory->capacityBytes < limit) {
+            if (const target::MemorySpace* memory = m_host.findMemory(name);
+                memory && memory->capacityBytes < limit) {
                 limit = memory->capacityBytes;
-                out.report.sizeLimit = fmt::format("{} holds {} bytes", memory->name, memory->capacityBytes);
+                plan.report.sizeLimit =
+                    fmt::format("{} holds {} bytes", memory->name, memory->capacityBytes);
             }
-        static const ir::Graph kNoModel;
-        std::vector<TransferSample> alone;
-        std::vector<TransferSample> resident; // alone's shapes re-read from the core's own cache
-        const bool readsMainMemory = path.source == m_host.mainMemory;
-        std::vector<ContendedSample> contended;
         const int maxCores = m_options.quick ? std::min(2, m_host.cores()) : m_host.cores();
-        for (int cores = 1; cores <= maxCores; ++cores) {
-            progress(fmt::format("transfers on '{}', {} core(s) at once", path.name, cores));
+        for (int cores = 1; cores <= maxCores; ++cores)
             for (std::uint64_t bytes : sizesUpTo(limit))
                 for (std::uint64_t run : runBytesOf(path, m_host.mainMemory)) {
-                    if (run && (run * 2 > bytes || bytes / run > kMaxRows)) continue;
+                    if (run && (run * 2 > bytes || bytes / run > kMaxRows))
+                        continue;
                     // Enough transfers to take a measurable time, few for the large sizes and
                     // the boxes spanning most main memory.
-                    const std::uint64_t spanned = std::max<std::uint64_t>(transferSpanBytes(bytes, run), 1ull << 20);
-                    const std::uint64_t enough = std::min<std::uint64_t>((8ull << 20) / bytes, kMaxSpannedBytes / spanned);
-                    const int count = static_cast<int>(std::clamp<std::uint64_t>(enough, 4, m_options.quick ? 16 : 64));
+                    const std::uint64_t spanned =
+                        std::max<std::uint64_t>(transferSpanBytes(bytes, run), 1ull << 20);
+                    const std::uint64_t enough =
+                        std::min<std::uint64_t>((8ull << 20) / bytes, kMaxSpannedBytes / spanned);
+                    const int count = static_cast<int>(
+                        std::clamp<std::uint64_t>(enough, 4, m_options.quick ? 16 : 64));
                     auto program = transferProgram(m_host, path.name, bytes, cores, count, run);
-                    if (!program) return program.takeDiagnostics();
-                    auto result = runProgram(*program, kNoModel, {});
-                    if (!result) return result.takeDiagnostics();
-                    std::vector<double> durations;
-                    double rows = 1; // the same for every transfer of the program
-                    for (const trace::Event& e : result->trace.events) {
-                        if (e.tile == kPrimingTile) continue;
-                        if (e.kind == trace::EventKind::Transfer)
-                            rows = double(emulator::transferRows(std::get<compiler::Transfer>(program->instructions[e.id].body)));
-                        if (e.kind == trace::EventKind::Transfer) durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
-                        if (e.kind == trace::EventKind::Wait) m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
-                    }
-                    const double typical = median(durations);
+                    if (!program)
+                        return program.diagnostics();
+                    Measurement& m = add(fmt::format("transfers on '{}', {} core(s), {} bytes",
+                                                     path.name, cores, bytes));
+                    m.bare = std::move(*program);
+                    plan.report.largestBytes = std::max(plan.report.largestBytes, bytes);
                     const double moved = double(transferBoxBytes(bytes, run)); // whole rows
-                    if (cores == 1)
-                        alone.push_back({moved, typical, rows});
-                    if (cores == 1 && readsMainMemory) {
+                    m.use = [this, &plan, cores, moved](const compiler::Program& program,
+                                                        const trace::Trace& timeline) {
+                        std::vector<double> durations;
+                        double rows = 1; // the same for every transfer of the program
+                        for (const trace::Event& e : timeline.events) {
+                            if (e.tile == kPrimingTile)
+                                continue;
+                            if (e.kind == trace::EventKind::Transfer)
+                                rows = double(emulator::transferRows(
+                                    std::get<compiler::Transfer>(program.instructions[e.id].body)));
+                            if (e.kind == trace::EventKind::Transfer)
+                                durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                            if (e.kind == trace::EventKind::Wait)
+                                m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                        }
+                        const double typical = median(durations);
+                        if (cores == 1)
+                            plan.alone.push_back({moved, typical, rows});
+                        else
+                            plan.contended.push_back({moved, cores, typical, rows});
+                    };
+                    if (cores == 1 && path.source == m_host.mainMemory) {
                         // The same shape again, each region moved by this core a moment before:
-                        // rows in its own cache (resident_row_overhead_cycles).
-                        // At most 16 of them: a median, each after its own priming copy.
-                        auto warm = transferProgram(m_host, path.name, bytes, 1, std::min(count, 16), run, Priming::OwnCore);
-                        if (!warm) return warm.takeDiagnostics();
-                        auto warmRun = runProgram(*warm, kNoModel, {});
-                        if (!warmRun) return warmRun.takeDiagnostics();
-                        std::vector<double> warmDurations;
-                        for (const trace::Event& e : warmRun->trace.events)
-                            if (e.tile != kPrimingTile && e.kind == trace::EventKind::Transfer)
-                                warmDurations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
-                        resident.push_back({moved, median(warmDurations), rows});
+                        // rows in its own cache (resident_row_overhead_cycles). At most 16 of
+                        // them: a median, each after its own priming copy.
+                        auto warm = transferProgram(m_host, path.name, bytes, 1,
+                                                    std::min(count, 16), run, Priming::OwnCore);
+                        if (!warm)
+                            return warm.diagnostics();
+                        Measurement& w =
+                            add(fmt::format("transfers on '{}' from the core's own cache, {} bytes",
+                                            path.name, bytes));
+                        w.bare = std::move(*warm);
+                        w.use = [this, &plan, moved](const compiler::Program& program,
+                                                     const trace::Trace& timeline) {
+                            std::vector<double> durations;
+                            double rows = 1;
+                            for (const trace::Event& e : timeline.events)
+                                if (e.tile != kPrimingTile &&
+                                    e.kind == trace::EventKind::Transfer) {
+                                    rows =
+                                        double(emulator::transferRows(std::get<compiler::Transfer>(
+                                            program.instructions[e.id].body)));
+                                    durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                                }
+                            plan.resident.push_back({moved, median(durations), rows});
+                        };
                     }
-                    else
-                        contended.push_back({moved, cores, typical, rows});
-                    out.report.largestBytes = std::max(out.report.largestBytes, bytes);
                 }
-        }
+        return {};
+    }
+
+    Expected<PathMeasurement> fitPath(PathPlan& plan) {
+        const target::TransferPath& path = *plan.path;
+        PathMeasurement out;
+        out.report = std::move(plan.report);
+        const std::vector<TransferSample>& alone = plan.alone;
         // The row overhead from the programs above (strided and contiguous copies of the same sizes
         // differ by it alone); latency and bandwidth from the compiled programs' transfers when
         // they span enough sizes: those read tensors out of cache with both cores busy, as models
         // do, where the programs above copy warm regions one core at a time.
         const TransferFit isolated = fitTransfer(alone);
-        const std::vector<TransferSample>& compiled = m_compiledTransfers[{path.name, target::ReadKind::Other}];
+        std::string why;
+        // Only the row overhead is sure to be kept from these (the compiled transfers' fit
+        // replaces the rest), and nothing else measures it: said, but written all the same.
+        if (isolated.rowOverheadRelativeError > kMaxFigureRelativeError)
+            out.report.refused.push_back(
+                fmt::format("row overhead uncertain by +-{:.0f}%: written all the same",
+                            100 * isolated.rowOverheadRelativeError));
+        const std::vector<TransferSample>& compiled =
+            m_compiledTransfers[{path.name, target::ReadKind::Other}];
         out.report.compiledSamples = compiled.size();
         out.report.samples = alone;
         out.report.isolatedSamples = alone.size();
@@ -254,133 +405,164 @@ class Calibration {
         out.report.fit = isolated;
         if (distinctSizes(compiled) >= kMinCompiledSizes) {
             const TransferFit real = fitTransfer(compiled, isolated.rowOverheadCycles);
-            if (real.bytesPerCycle > 0) out.report.fit = real;
+            if (trustworthy(real, &why)) {
+                out.report.fit = real;
+                out.report.fit.rowOverheadRelativeError = isolated.rowOverheadRelativeError;
+                if (const std::string unsure = uncertainFigures(real); !unsure.empty())
+                    out.report.refused.push_back("compiled transfers (" + unsure +
+                                                 "): written all the same");
+            } else
+                out.report.refused.push_back(
+                    "compiled transfers (" + why +
+                    "): kept the isolated programs' latency and bandwidth");
             out.report.fit.samples = alone.size() + compiled.size();
         }
-        if (out.report.fit.bytesPerCycle <= 0) return error("could not fit path '" + path.name + "': transfer times do not grow with size");
+        if (out.report.fit.bytesPerCycle <= 0)
+            return error("could not fit path '" + path.name +
+                         "': transfer times do not grow with size");
         // Weight reads and cached reads from the compiled programs' own transfers of that kind,
-        // with the row overhead known.
+        // with the row overhead known; a fit its samples do not pin down is not written (the
+        // emulator then prices those reads at the path's figures).
         for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
             const std::vector<TransferSample>& samples = m_compiledTransfers[{path.name, kind}];
             out.report.kindSamples[static_cast<std::size_t>(kind)] = samples.size();
             out.report.kindData[static_cast<std::size_t>(kind)] = samples;
-            if (distinctSizes(samples) < kMinCompiledSizes) continue;
+            if (distinctSizes(samples) < kMinCompiledSizes)
+                continue;
             const TransferFit fit = fitTransfer(samples, isolated.rowOverheadCycles);
-            if (fit.bytesPerCycle > 0) out.report.kindFits[static_cast<std::size_t>(kind)] = fit;
+            const std::string name =
+                kind == target::ReadKind::Weight ? "weight reads" : "cached reads";
+            if (trustworthy(fit, &why)) {
+                out.report.kindFits[static_cast<std::size_t>(kind)] = fit;
+                if (const std::string unsure = uncertainFigures(fit); !unsure.empty())
+                    out.report.refused.push_back(name + " (" + unsure + "): written all the same");
+            } else if (fit.bytesPerCycle > 0)
+                out.report.refused.push_back(name + " (" + why +
+                                             "): not written, priced as the path's other reads");
         }
         // Rows already in the core's cache: the same fit over the re-read shapes, its row overhead.
-        if (const TransferFit warm = fitTransfer(resident); warm.bytesPerCycle > 0 && resident.size() >= kMinCompiledSizes)
+        if (const TransferFit warm = fitTransfer(plan.resident);
+            warm.bytesPerCycle > 0 && plan.resident.size() >= kMinCompiledSizes)
             out.report.residentRowOverheadCycles = warm.rowOverheadCycles;
-        out.shared = fitSharedBandwidth(contended, out.report.fit.latencyCycles, out.report.fit.bytesPerCycle,
-                                        out.report.fit.rowOverheadCycles);
+        out.shared =
+            fitSharedBandwidth(plan.contended, out.report.fit.latencyCycles,
+                               out.report.fit.bytesPerCycle, out.report.fit.rowOverheadCycles);
         return out;
     }
 
-    void measureBarriers() {
-        progress("barriers");
-        const compiler::Program program = barrierProgram(m_host, m_options.quick ? 20 : 200);
-        static const ir::Graph kNoModel;
-        auto result = runProgram(program, kNoModel, {});
-        if (!result) return;
-        // A barrier's cost is what the last core to arrive waits: the shortest of its events.
-        std::map<std::int32_t, double> shortest;
-        for (std::size_t i = 0; i < result->trace.events.size(); ++i) {
-            const trace::Event& e = result->trace.events[i];
-            const auto& barrier = std::get<compiler::Barrier>(program.instructions[e.id].body);
-            const double cycles = cyclesOf(e.durationPs(), m_host.clockHz);
-            auto [it, fresh] = shortest.emplace(barrier.id, cycles);
-            if (!fresh) it->second = std::min(it->second, cycles);
-        }
-        std::vector<double> costs;
-        for (const auto& [id, cycles] : shortest) costs.push_back(cycles);
-        m_report.barrierCycles = median(costs);
+    void planBarriers() {
+        Measurement& m = add("barriers");
+        m.bare = barrierProgram(m_host, m_options.quick ? 20 : 200);
+        m.use = [this](const compiler::Program& program, const trace::Trace& timeline) {
+            // A barrier's cost is what the last core to arrive waits: the shortest of its events.
+            std::map<std::int32_t, double> shortest;
+            for (const trace::Event& e : timeline.events) {
+                const auto& barrier = std::get<compiler::Barrier>(program.instructions[e.id].body);
+                const double cycles = cyclesOf(e.durationPs(), m_host.clockHz);
+                auto [it, fresh] = shortest.emplace(barrier.id, cycles);
+                if (!fresh)
+                    it->second = std::min(it->second, cycles);
+            }
+            std::vector<double> costs;
+            for (const auto& [id, cycles] : shortest)
+                costs.push_back(cycles);
+            m_report.barrierCycles = median(costs);
+        };
     }
 
-    void measureComputes() {
-        std::vector<ComputeSample> samples;
-        const std::vector<int> scales = m_options.quick ? std::vector<int>{1, 2, 4} : std::vector<int>{1, 2, 4, 8};
+    void planComputes() {
+        const std::vector<int> scales =
+            m_options.quick ? std::vector<int>{1, 2, 4} : std::vector<int>{1, 2, 4, 8};
         for (int scale : scales)
             for (const auto& graph : opClassGraphs(scale)) {
-                progress("compute: " + graph->name + " x" + std::to_string(scale));
-                // On every core, as models run: cores sharing caches and memory slow each other down,
-                // and the emulator has no contention for computes, so the figures include it.
-                const schedule::Schedule s =
-                    schedule::makeSchedule(*graph, m_host, schedule::Strategy::PerOp, {.mp = m_host.cores()});
-                const flow::Result measured = measureCompiled(*graph, s);
-                if (!measured.ok()) {
-                    m_report.computeSkipped.push_back(graph->name + ": " + measured.diagnostics.front().message);
-                    continue;
-                }
-                const compiler::Program& program = measured.program();
-                const trace::Trace& timeline = measured.measured->trace;
-                const std::vector<target::ReadKind> kinds = readKinds(program, *graph);
-                for (const trace::Event& e : timeline.events) {
-                    const compiler::Instruction& in = program.instructions[e.id];
-                    // Weight reads have their own figures, from measureReadKinds: these single ops'
-                    // small weights stay in cache from one repeat to the next, a model's do not.
-                    if (e.kind == trace::EventKind::Transfer && !computesOnly(*graph) && kinds[e.id] != target::ReadKind::Weight)
-                        m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}].push_back(transferSample(e, in));
-                    if (e.kind != trace::EventKind::Compute) continue;
-                    const ir::Op& op = graph->op(in.from.op);
-                    const auto& compute = std::get<compiler::Compute>(in.body);
-                    if (compute.isReorder()) continue; // at the data_movement figure, not its op's
-                    // A global pool's figure counts elements read (computeWork counts its outputs).
-                    // Padded lanes counted as the emulator charges them (ComputeCost.h).
-                    const double work =
-                        emulator::isGlobalPool(op)
-                            ? emulator::elementsRead(compute)
-                            : emulator::computeWork(compute, op.opClass) *
-                                  emulator::paddedLaneFactor(compute, op, m_host.channelGranule);
-                    const std::size_t fitClass =
-                        emulator::isDepthwiseConv(op, *graph)   ? kDepthwiseConvClass
-                        : emulator::isGroupedConv(op, *graph)   ? kGroupedConvClass
-                        : emulator::isPointwiseConv(op, *graph) ? kPointwiseConvClass
-                        : emulator::isTranscendental(op)        ? kTranscendentalClass
-                        : emulator::isLayerNorm(op)             ? kLayerNormClass
-                        : emulator::isResize(op)                ? kResizeClass
-                        : emulator::isGather(op)                ? kGatherClass
-                        : emulator::isGlobalPool(op)            ? kGlobalPoolClass
-                        : emulator::isCopy(op)                  ? kCopyClass
-                                                     : static_cast<std::size_t>(op.opClass);
-                    samples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz), costUnits(compute, fitClass)});
-                }
+                // On every core, as models run: cores sharing caches and memory slow each other
+                // down, and the emulator has no contention for computes, so the figures include it.
+                Measurement& m = addCompiled(graph->name + " x" + std::to_string(scale), graph,
+                                             schedule::Strategy::PerOp);
+                m.use = [this, graph](const compiler::Program& program,
+                                      const trace::Trace& timeline) {
+                    readComputes(*graph, program, timeline);
+                };
             }
-        m_report.compute = fitCompute(samples);
+    }
+
+    void readComputes(const ir::Graph& graph, const compiler::Program& program,
+                      const trace::Trace& timeline) {
+        const std::vector<target::ReadKind> kinds = readKinds(program, graph);
+        for (const trace::Event& e : timeline.events) {
+            const compiler::Instruction& in = program.instructions[e.id];
+            // Weight reads have their own figures, from planReadKinds: these single ops'
+            // small weights stay in cache from one repeat to the next, a model's do not.
+            if (e.kind == trace::EventKind::Transfer && !computesOnly(graph) &&
+                kinds[e.id] != target::ReadKind::Weight)
+                m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}].push_back(
+                    transferSample(e, in));
+            if (e.kind != trace::EventKind::Compute)
+                continue;
+            const ir::Op& op = graph.op(in.from.op);
+            const auto& compute = std::get<compiler::Compute>(in.body);
+            if (compute.isReorder())
+                continue; // at the data_movement figure, not its op's
+            // A global pool's figure counts elements read (computeWork counts its outputs).
+            // Padded lanes counted as the emulator charges them (ComputeCost.h).
+            const double work =
+                emulator::isGlobalPool(op)
+                    ? emulator::elementsRead(compute)
+                    : emulator::computeWork(compute, op.opClass) *
+                          emulator::paddedLaneFactor(compute, op, m_host.channelGranule);
+            const std::size_t fitClass =
+                emulator::isDepthwiseConv(op, graph)   ? kDepthwiseConvClass
+                : emulator::isGroupedConv(op, graph)   ? kGroupedConvClass
+                : emulator::isPointwiseConv(op, graph) ? kPointwiseConvClass
+                : emulator::isTranscendental(op)       ? kTranscendentalClass
+                : emulator::isLayerNorm(op)            ? kLayerNormClass
+                : emulator::isResize(op)               ? kResizeClass
+                : emulator::isGather(op)               ? kGatherClass
+                : emulator::isGlobalPool(op)           ? kGlobalPoolClass
+                : emulator::isCopy(op)                 ? kCopyClass
+                                                       : static_cast<std::size_t>(op.opClass);
+            m_computeSamples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz),
+                                        costUnits(compute, fitClass)});
+        }
     }
 
     // Runs readKindGraphs as models run (the `rules` schedule on every core) and keeps their
     // transfers by path and kind of read: weights read as a model's are, activations a core stored
     // itself a layer ago.
-    void measureReadKinds() {
+    void planReadKinds() {
         for (const auto& graph : readKindGraphs()) {
-            progress("reads by kind: " + graph->name);
-            const schedule::Schedule s =
-                schedule::makeSchedule(*graph, m_host, schedule::Strategy::Rules, {.mp = m_host.cores()});
-            const flow::Result measured = measureCompiled(*graph, s);
-            if (!measured.ok()) continue; // reported as no weight_reads figures for the path
-            const compiler::Program& program = measured.program();
-            const trace::Trace& timeline = measured.measured->trace;
-            const std::vector<target::ReadKind> kinds = readKinds(program, *graph);
-            for (const trace::Event& e : timeline.events) {
-                const compiler::Instruction& in = program.instructions[e.id];
-                if (e.kind == trace::EventKind::Transfer)
-                    m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}].push_back(transferSample(e, in));
-            }
+            Measurement& m =
+                addCompiled("reads by kind: " + graph->name, graph, schedule::Strategy::Rules);
+            // One that cannot run is reported as no weight_reads figures for the path.
+            m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
+                const std::vector<target::ReadKind> kinds = readKinds(program, *graph);
+                for (const trace::Event& e : timeline.events) {
+                    const compiler::Instruction& in = program.instructions[e.id];
+                    if (e.kind == trace::EventKind::Transfer)
+                        m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}]
+                            .push_back(transferSample(e, in));
+                }
+            };
         }
     }
 
     // What each instruction of `program` reads, as the emulator tells it (emulator::checkProgram
     // on the host with every kind of read given figures); Other for all when the check fails.
-    std::vector<target::ReadKind> readKinds(const compiler::Program& program, const ir::Graph& graph) const {
+    std::vector<target::ReadKind> readKinds(const compiler::Program& program,
+                                            const ir::Graph& graph) const {
         target::Target classifier = m_host;
         for (target::TransferPath& p : classifier.paths)
-            if (const target::MemorySpace* source = m_host.findMemory(p.source); source && source->kind == target::MemoryKind::Dram)
-                p.weightReads = p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+            if (const target::MemorySpace* source = m_host.findMemory(p.source);
+                source && source->kind == target::MemoryKind::Dram)
+                p.weightReads = p.cachedReads =
+                    target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
         std::vector<Diagnostic> diagnostics;
-        const emulator::CheckedProgram checked = emulator::checkProgram(program, classifier, graph, diagnostics);
+        const emulator::CheckedProgram checked =
+            emulator::checkProgram(program, classifier, graph, diagnostics);
         std::vector<target::ReadKind> kinds(program.instructions.size(), target::ReadKind::Other);
         if (diagnostics.empty())
-            for (std::size_t i = 0; i < kinds.size(); ++i) kinds[i] = checked.steps[i].read;
+            for (std::size_t i = 0; i < kinds.size(); ++i)
+                kinds[i] = checked.steps[i].read;
         // Every read of a weight joins the weight fit, a tile the core re-read too (which the
         // emulator times at the path's figures, CachedReads.h): fitted on first reads alone the
         // figure came out 3.6-3.9 B/cycle, against 6.3-7.0 with them, and over-predicted the
@@ -388,8 +570,9 @@ class Calibration {
         // first reads are partly in the shared cache too, which the re-reads stand for.
         for (std::size_t i = 0; i < kinds.size(); ++i)
             if (const auto* t = std::get_if<compiler::Transfer>(&program.instructions[i].body);
-                t && kinds[i] == target::ReadKind::Other && t->value.valid() && t->value.index < graph.values.size() &&
-                graph.values[t->value.index].isConstant && t->source.memory == m_host.mainMemory)
+                t && kinds[i] == target::ReadKind::Other && t->value.valid() &&
+                t->value.index < graph.values.size() && graph.values[t->value.index].isConstant &&
+                t->source.memory == m_host.mainMemory)
                 kinds[i] = target::ReadKind::Weight;
         return kinds;
     }
@@ -405,42 +588,53 @@ class Calibration {
         for (const PathReport& p : m_report.paths) {
             target::TransferPath* path = nullptr;
             for (auto& candidate : t.paths)
-                if (candidate.name == p.path) path = &candidate;
-            // The gap after a copy belongs to it: the emulator starts the next instruction at the completion.
+                if (candidate.name == p.path)
+                    path = &candidate;
+            // The gap after a copy belongs to it: the emulator starts the next instruction at the
+            // completion.
             path->latencyCycles = p.fit.latencyCycles + gap;
             path->rowOverheadCycles = p.fit.rowOverheadCycles;
             path->bytesPerCycle = p.fit.bytesPerCycle;
             path->issuerBusy = true;
             path->residentRowOverheadCycles = p.residentRowOverheadCycles;
-            for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
-                auto& figures = kind == target::ReadKind::Weight ? path->weightReads : path->cachedReads;
+            for (const target::ReadKind kind :
+                 {target::ReadKind::Weight, target::ReadKind::Cached}) {
+                auto& figures =
+                    kind == target::ReadKind::Weight ? path->weightReads : path->cachedReads;
                 figures.reset();
                 if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
                     figures = target::ReadFigures{fit->bytesPerCycle, fit->latencyCycles + gap};
             }
-            path->note = fmt::format("calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "
-                                     "residual {:.1f}%",
-                                     p.fit.samples, p.largestBytes, runBytesOf(*path, t.mainMemory).back(),
-                                     100 * p.fit.rmsRelativeError);
+            path->note = fmt::format(
+                "calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "
+                "residual {:.1f}%",
+                p.fit.samples, p.largestBytes, runBytesOf(*path, t.mainMemory).back(),
+                100 * p.fit.rmsRelativeError);
         }
         if (!m_report.sharedResource.empty() && m_report.shared.bytesPerCycle > 0)
             for (auto& r : t.resources)
                 if (r.name == m_report.sharedResource) {
                     r.bytesPerCycle = m_report.shared.bytesPerCycle;
-                    r.note = fmt::format("calibrated: 2..{} cores transferring at once, RMS relative residual {:.1f}%",
+                    r.note = fmt::format("calibrated: 2..{} cores transferring at once, RMS "
+                                         "relative residual {:.1f}%",
                                          m_report.cores, 100 * m_report.shared.rmsRelativeError);
                 }
         for (std::size_t c = 0; c < kOpClasses; ++c)
-            if (m_report.compute.samples[c]) t.throughput.perCycle[c] = m_report.compute.throughputPerCycle[c];
+            if (m_report.compute.samples[c])
+                t.throughput.perCycle[c] = m_report.compute.throughputPerCycle[c];
         if (m_report.compute.samples[kDepthwiseConvClass])
-            t.throughput.depthwiseConvPerCycle = m_report.compute.throughputPerCycle[kDepthwiseConvClass];
+            t.throughput.depthwiseConvPerCycle =
+                m_report.compute.throughputPerCycle[kDepthwiseConvClass];
         if (m_report.compute.samples[kPointwiseConvClass])
-            t.throughput.pointwiseConvPerCycle = m_report.compute.throughputPerCycle[kPointwiseConvClass];
+            t.throughput.pointwiseConvPerCycle =
+                m_report.compute.throughputPerCycle[kPointwiseConvClass];
         if (m_report.compute.samples[kTranscendentalClass])
-            t.throughput.transcendentalPerCycle = m_report.compute.throughputPerCycle[kTranscendentalClass];
+            t.throughput.transcendentalPerCycle =
+                m_report.compute.throughputPerCycle[kTranscendentalClass];
         if (m_report.compute.samples[kLayerNormClass])
             t.throughput.layerNormPerCycle = m_report.compute.throughputPerCycle[kLayerNormClass];
-        t.overheads.convOutputCycles = std::max(m_report.compute.unitCycles[kConvClass], m_report.compute.unitCycles[kPointwiseConvClass]);
+        t.overheads.convOutputCycles = std::max(m_report.compute.unitCycles[kConvClass],
+                                                m_report.compute.unitCycles[kPointwiseConvClass]);
         if (m_report.compute.samples[kResizeClass])
             t.throughput.resizePerCycle = m_report.compute.throughputPerCycle[kResizeClass];
         if (m_report.compute.samples[kGatherClass])
@@ -450,7 +644,8 @@ class Calibration {
         if (m_report.compute.samples[kCopyClass])
             t.throughput.copyPerCycle = m_report.compute.throughputPerCycle[kCopyClass];
         if (m_report.compute.samples[kGroupedConvClass])
-            t.throughput.groupedConvPerCycle = m_report.compute.throughputPerCycle[kGroupedConvClass];
+            t.throughput.groupedConvPerCycle =
+                m_report.compute.throughputPerCycle[kGroupedConvClass];
         t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
         t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
@@ -461,18 +656,22 @@ class Calibration {
         // Which machine and when: `host` ignores it on another CPU and offers it again when old.
         t.calibration =
             target::calibrationStampFor(target::probeHost(), std::chrono::system_clock::now());
-        t.description += fmt::format(" Calibrated on this machine by `strata-cli calibrate` ({} cores, {} clock cycles "
-                                     "per ns).",
-                                     m_report.cores, m_host.clockHz / 1e9);
+        t.description += fmt::format(
+            " Calibrated on this machine by `strata-cli calibrate` ({} cores, {} clock cycles "
+            "per ns).",
+            m_report.cores, m_host.clockHz / 1e9);
         return t;
     }
 
     const target::Target& m_host;
     const CalibrateOptions& m_options;
-    int m_repeat;
+    int m_rounds;
     CalibrationReport m_report;
+    std::vector<std::unique_ptr<Measurement>> m_measurements; // in the order every round runs them
+    std::vector<ComputeSample> m_computeSamples;
     // The compiled programs' transfers by path and kind of read.
-    std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>> m_compiledTransfers;
+    std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>>
+        m_compiledTransfers;
     std::vector<double> m_gapsNs;
     std::vector<double> m_waitCycles;
     std::vector<double> m_contendedRms;
@@ -482,23 +681,31 @@ class Calibration {
 } // namespace
 
 std::string computeClassName(std::size_t fitClass) {
-    if (fitClass == kDepthwiseConvClass) return "depthwise_conv";
-    if (fitClass == kPointwiseConvClass) return "pointwise_conv";
-    if (fitClass == kTranscendentalClass) return "transcendental";
-    if (fitClass == kLayerNormClass) return "layer_norm";
+    if (fitClass == kDepthwiseConvClass)
+        return "depthwise_conv";
+    if (fitClass == kPointwiseConvClass)
+        return "pointwise_conv";
+    if (fitClass == kTranscendentalClass)
+        return "transcendental";
+    if (fitClass == kLayerNormClass)
+        return "layer_norm";
     if (fitClass == kResizeClass)
         return "resize";
     if (fitClass == kGatherClass)
         return "gather";
     if (fitClass == kGlobalPoolClass)
         return "global_pool";
-    if (fitClass == kCopyClass) return "copy";
-    if (fitClass == kGroupedConvClass) return "grouped_conv";
+    if (fitClass == kCopyClass)
+        return "copy";
+    if (fitClass == kGroupedConvClass)
+        return "grouped_conv";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 
-Expected<CalibrationReport> calibrateHost(const target::Target& host, const CalibrateOptions& options) {
-    if (host.clockHz <= 0) return error("target '" + host.name + "' has no clock to count cycles in");
+Expected<CalibrationReport> calibrateHost(const target::Target& host,
+                                          const CalibrateOptions& options) {
+    if (host.clockHz <= 0)
+        return error("target '" + host.name + "' has no clock to count cycles in");
     return Calibration(host, options).run();
 }
 

@@ -45,6 +45,11 @@ struct PathReport {
     // A path reading main memory: the row overhead of rows the core itself moved a moment before
     // (resident_row_overhead_cycles), from the isolated shapes re-read out of its own cache.
     std::optional<double> residentRowOverheadCycles;
+    // Fits refused (Fit.h's trustworthy) and what was written instead ("compiled transfers
+    // (bandwidth uncertain by +-40%): kept the isolated programs' latency and bandwidth"), and
+    // figures written although uncertain ("weight reads (latency uncertain by +-30%): written
+    // all the same").
+    std::vector<std::string> refused;
 };
 
 struct CalibrationReport {
@@ -59,6 +64,11 @@ struct CalibrationReport {
     double barrierCycles = 0;
     int cores = 1;
     double seconds = 0;             // wall time of the measurements
+    // Share of the CPUs' time other normal-priority work and the hypervisor took while the
+    // programs ran (OtherLoad.h); unknown off Linux. Above kBusyMachineShare, `warnings` says
+    // the figures may be off.
+    std::optional<double> otherLoad;
+    std::vector<std::string> warnings;
 };
 
 // Runs the measurements on `host` (a description of this computer: `host` preset or a file) and

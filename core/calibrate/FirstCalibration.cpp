@@ -31,6 +31,8 @@ void measureAndSave(FirstCalibration& out, const std::string& file,
         return;
     }
     out.measured = true;
+    for (const std::string& busy : report->warnings)
+        out.diagnostics.push_back(warning(busy));
     std::error_code ignored;
     const std::filesystem::path folder = std::filesystem::path(file).parent_path();
     if (!folder.empty())

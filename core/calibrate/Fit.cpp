@@ -12,6 +12,12 @@
 namespace strata::calibrate {
 namespace {
 
+// Iterations of reweighted least squares, Huber's tuning constant (95% efficiency on normal
+// noise) and the factor from a median absolute deviation to a standard deviation.
+constexpr int kRobustIterations = 6;
+constexpr double kHuber = 1.345;
+constexpr double kMadToSigma = 1.4826;
+
 // Solves min |A x - 1|^2 where each row of A is a sample's regressors divided by its measured
 // value: the relative-residual least squares of every fit here.
 Eigen::VectorXd solveRelative(const Eigen::MatrixXd& a) {
@@ -75,28 +81,95 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
         rhs(i) = 1 - (rowsFixed ? fixedRowOverheadCycles * s.rows / s.cycles : 0);
     }
     // Non-negative least squares by enumeration: every subset of {latency, row overhead} with the
-    // bandwidth, keeping the feasible solution of least residual.
-    double bestResidual = std::numeric_limits<double>::infinity();
+    // bandwidth, keeping the feasible solution of least (weighted) residual; reweighted a few
+    // times so that outlying shapes count less (Huber).
+    std::vector<double> weights(used.size(), 1.0);
     Eigen::Vector3d best = Eigen::Vector3d::Zero();
-    for (int subset = 0; subset < 4; ++subset) {
-        const bool withLatency = subset & 1, withRows = subset & 2;
-        if (withRows && (!rowsVary || rowsFixed)) continue;
-        std::vector<Eigen::Index> columns;
-        if (withLatency) columns.push_back(0);
-        if (withRows) columns.push_back(1);
-        columns.push_back(2);
-        Eigen::MatrixXd sub(n, static_cast<Eigen::Index>(columns.size()));
-        for (std::size_t j = 0; j < columns.size(); ++j) sub.col(static_cast<Eigen::Index>(j)) = a.col(columns[j]);
-        const Eigen::VectorXd x = solveRelative(sub, rhs);
-        if ((x.array() < 0).any() || !(x(x.size() - 1) > 0)) continue;
-        const double residual = (sub * x - rhs).squaredNorm();
-        if (residual < bestResidual) {
-            bestResidual = residual;
-            best.setZero();
-            for (std::size_t j = 0; j < columns.size(); ++j) best(columns[j]) = x(static_cast<Eigen::Index>(j));
+    std::vector<Eigen::Index> bestColumns;
+    for (int iteration = 0; iteration < kRobustIterations; ++iteration) {
+        Eigen::VectorXd root(n);
+        for (Eigen::Index i = 0; i < n; ++i)
+            root(i) = std::sqrt(weights[std::size_t(i)]);
+        double bestResidual = std::numeric_limits<double>::infinity();
+        Eigen::Vector3d found = Eigen::Vector3d::Zero();
+        std::vector<Eigen::Index> foundColumns;
+        for (int subset = 0; subset < 4; ++subset) {
+            const bool withLatency = subset & 1, withRows = subset & 2;
+            if (withRows && (!rowsVary || rowsFixed))
+                continue;
+            std::vector<Eigen::Index> columns;
+            if (withLatency)
+                columns.push_back(0);
+            if (withRows)
+                columns.push_back(1);
+            columns.push_back(2);
+            Eigen::MatrixXd sub(n, static_cast<Eigen::Index>(columns.size()));
+            for (std::size_t j = 0; j < columns.size(); ++j)
+                sub.col(static_cast<Eigen::Index>(j)) = a.col(columns[j]);
+            const Eigen::VectorXd x =
+                solveRelative(root.asDiagonal() * sub, root.cwiseProduct(rhs));
+            if ((x.array() < 0).any() || !(x(x.size() - 1) > 0))
+                continue;
+            const double residual = root.cwiseProduct(sub * x - rhs).squaredNorm();
+            if (residual < bestResidual) {
+                bestResidual = residual;
+                found.setZero();
+                for (std::size_t j = 0; j < columns.size(); ++j)
+                    found(columns[j]) = x(static_cast<Eigen::Index>(j));
+                foundColumns = columns;
+            }
+        }
+        if (foundColumns.empty())
+            break;
+        best = found;
+        bestColumns = foundColumns;
+        const Eigen::VectorXd residuals = a * best - rhs;
+        std::vector<double> magnitudes;
+        for (Eigen::Index i = 0; i < n; ++i)
+            magnitudes.push_back(std::abs(residuals(i)));
+        const double scale = kMadToSigma * median(magnitudes);
+        if (!(scale > 1e-9))
+            break; // (nearly) exact: nothing to reweight
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double limit = kHuber * scale;
+            weights[std::size_t(i)] =
+                magnitudes[std::size_t(i)] <= limit ? 1.0 : limit / magnitudes[std::size_t(i)];
         }
     }
     if (!(best(2) > 0)) return fit; // sizes do not change the time: no bandwidth to report
+    // Standard errors of the chosen figures: sigma^2 (A' W A)^-1 of the weighted least squares.
+    const auto p = static_cast<Eigen::Index>(bestColumns.size());
+    if (n > p) {
+        Eigen::MatrixXd sub(n, p);
+        for (Eigen::Index j = 0; j < p; ++j)
+            sub.col(j) = a.col(bestColumns[std::size_t(j)]);
+        Eigen::VectorXd w(n);
+        for (Eigen::Index i = 0; i < n; ++i)
+            w(i) = weights[std::size_t(i)];
+        const Eigen::VectorXd r = sub * [&] {
+            Eigen::VectorXd x(p);
+            for (Eigen::Index j = 0; j < p; ++j)
+                x(j) = best(bestColumns[std::size_t(j)]);
+            return x;
+        }() - rhs;
+        const double sigma2 = r.cwiseProduct(r).cwiseProduct(w).sum() / double(n - p);
+        const Eigen::MatrixXd normal = sub.transpose() * w.asDiagonal() * sub;
+        const Eigen::FullPivLU<Eigen::MatrixXd> lu(normal);
+        if (lu.isInvertible()) {
+            const Eigen::MatrixXd covariance = sigma2 * lu.inverse();
+            for (Eigen::Index j = 0; j < p; ++j) {
+                const Eigen::Index column = bestColumns[std::size_t(j)];
+                const double relative =
+                    best(column) > 0 ? std::sqrt(std::max(0.0, covariance(j, j))) / best(column)
+                                     : 0;
+                (column == 0   ? fit.latencyRelativeError
+                 : column == 1 ? fit.rowOverheadRelativeError
+                               : fit.bandwidthRelativeError) = relative;
+            }
+        }
+    }
+    for (double w : weights)
+        fit.downweighted += w < 0.5 ? 1 : 0;
     if (rowsFixed) best(1) = fixedRowOverheadCycles;
     fit.latencyCycles = best(0);
     fit.rowOverheadCycles = best(1);
@@ -106,6 +179,37 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
         residuals.push_back((best(0) + s.rows * best(1) + s.bytes * best(2) - s.cycles) / s.cycles);
     fit.rmsRelativeError = rms(residuals);
     return fit;
+}
+
+namespace {
+
+std::string uncertainBy(const std::string& figure, double error) {
+    return figure + " uncertain by +-" + std::to_string(int(std::lround(100 * error))) + "%";
+}
+
+} // namespace
+
+bool trustworthy(const TransferFit& fit, std::string* why) {
+    std::string problem;
+    if (!(fit.bytesPerCycle > 0))
+        problem = "no bandwidth fitted";
+    else if (fit.rmsRelativeError > kMaxTransferRms)
+        problem = "RMS relative residual " +
+                  std::to_string(int(std::lround(100 * fit.rmsRelativeError))) + "%";
+    else if (fit.bandwidthRelativeError > kMaxFigureRelativeError)
+        problem = uncertainBy("bandwidth", fit.bandwidthRelativeError);
+    if (why)
+        *why = problem;
+    return problem.empty();
+}
+
+std::string uncertainFigures(const TransferFit& fit) {
+    std::string out;
+    for (const auto& [name, error] : {std::pair{"latency", fit.latencyRelativeError},
+                                      std::pair{"row overhead", fit.rowOverheadRelativeError}})
+        if (error > kMaxFigureRelativeError)
+            out += (out.empty() ? "" : ", ") + uncertainBy(name, error);
+    return out;
 }
 
 SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples, double latencyCycles,
@@ -128,23 +232,31 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
         }
         return out;
     };
+    // The mean absolute relative residual, not the RMS: a contended program caught in a slow
+    // spell of the machine (whose other work contends too) would otherwise pull R down alone.
+    auto meanAbsolute = [](const std::vector<double>& r) {
+        double sum = 0;
+        for (double v : r)
+            sum += std::abs(v);
+        return sum / double(r.size());
+    };
     // One parameter on a bounded range: a fine grid finds the global minimum where a local search
     // could stop on the flat part above k x path bandwidth.
     const double low = pathBytesPerCycle;
     const double high = pathBytesPerCycle * (maxConcurrency + 1);
     constexpr int kSteps = 2000;
     double best = high;
-    double bestError = rms(residuals(high));
+    double bestError = meanAbsolute(residuals(high));
     for (int i = 0; i <= kSteps; ++i) {
         const double shared = low * std::pow(high / low, double(i) / kSteps);
-        const double error = rms(residuals(shared));
+        const double error = meanAbsolute(residuals(shared));
         if (error < bestError - 1e-12) {
             best = shared;
             bestError = error;
         }
     }
     fit.bytesPerCycle = best;
-    fit.rmsRelativeError = bestError;
+    fit.rmsRelativeError = rms(residuals(best));
     return fit;
 }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace strata::calibrate {
@@ -25,11 +26,33 @@ struct TransferFit {
     double bytesPerCycle = 0;
     double rmsRelativeError = 0;
     std::size_t samples = 0;
+    // How well the samples pin each figure down: its standard error from the fit's (robustly
+    // weighted) residuals, relative to the figure; 0 for a figure held fixed or at 0. A latency
+    // traded against the bandwidth by a few large samples shows here as a large error.
+    double latencyRelativeError = 0;
+    double rowOverheadRelativeError = 0;
+    double bandwidthRelativeError = 0;
+    std::size_t downweighted = 0; // shapes the robust weights counted at less than half
 };
+
+// Whether a fit can be written to a target: a bandwidth, its standard error and the residuals
+// within bounds (kMaxFigureRelativeError, kMaxTransferRms). Otherwise `why` says which, for the
+// report. An uncertain latency or row overhead alone does not refuse a fit: falling back to
+// figures of another regime (the isolated programs', the path's own for a kind of read) would
+// move predictions far more than the uncertainty does; uncertainFigures() says it instead.
+inline constexpr double kMaxTransferRms = 1.0;
+inline constexpr double kMaxFigureRelativeError = 0.25;
+bool trustworthy(const TransferFit& fit, std::string* why = nullptr);
+
+// "latency uncertain by +-61%" (and the row overhead's, comma-separated) for the fitted figures
+// whose standard error exceeds kMaxFigureRelativeError; "" when none does.
+std::string uncertainFigures(const TransferFit& fit);
 
 // Relative least squares of the three figures jointly over the median time of each (bytes, rows)
 // shape (repeats of a shape scatter; a timeline's transfers are typical, not the fastest), none
-// negative: the best of the fits with
+// negative, made robust by iteratively reweighting (Huber weights on the relative residuals,
+// scale from their median absolute deviation: one shape caught in a slow spell cannot pull the
+// latency far): the best of the fits with
 // some of latency and row overhead held at 0 (an exact non-negative least squares for three
 // unknowns). The row overhead is fitted only when some sample has more than one row. Needs at
 // least two distinct sizes (otherwise bytesPerCycle = 0). A `fixedRowOverheadCycles` >= 0 is

@@ -121,6 +121,35 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
     return sab / std::sqrt(saa * sbb);
 }
 
+// Per event of `reference`: the median of its id's durations over `repeats`, and (when asked)
+// how many repeats have it.
+static std::vector<double> medianDurationsOf(const Trace& reference,
+                                             const std::vector<Trace>& repeats,
+                                             std::vector<std::size_t>* present) {
+    std::unordered_map<std::uint32_t, std::size_t> slotOfId;
+    slotOfId.reserve(reference.events.size());
+    for (std::size_t i = 0; i < reference.events.size(); ++i)
+        slotOfId.emplace(reference.events[i].id, i);
+    std::vector<std::vector<double>> durations(reference.events.size());
+    for (const Trace& repeat : repeats)
+        for (const Event& e : repeat.events)
+            if (auto found = slotOfId.find(e.id); found != slotOfId.end())
+                durations[found->second].push_back(double(e.durationPs()));
+    std::vector<double> medians(durations.size());
+    if (present)
+        present->resize(durations.size());
+    for (std::size_t i = 0; i < durations.size(); ++i) {
+        if (present)
+            (*present)[i] = durations[i].size();
+        medians[i] = quantile(std::move(durations[i]), 0.5);
+    }
+    return medians;
+}
+
+std::vector<double> medianDurationsPs(const Trace& reference, const std::vector<Trace>& repeats) {
+    return medianDurationsOf(reference, repeats, nullptr);
+}
+
 Expected<AccuracyReport> accuracyReport(const Trace& emulated,
                                         const std::vector<Trace>& measuredRepeats,
                                         const EventLabels& labels) {
@@ -137,17 +166,10 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
             out.warnings = checked->warnings;
     }
 
-    // Per event: its duration in every repeat that has it, then the median.
-    std::unordered_map<std::uint32_t, std::size_t> slotOfId;
-    slotOfId.reserve(emulated.events.size());
-    for (std::size_t i = 0; i < emulated.events.size(); ++i)
-        slotOfId.emplace(emulated.events[i].id, i);
-    std::vector<std::vector<double>> durations(emulated.events.size());
+    std::vector<std::size_t> present;
+    const std::vector<double> medians = medianDurationsOf(emulated, measuredRepeats, &present);
     std::map<int, std::vector<double>> measuredSpans;
     for (const Trace& repeat : measuredRepeats) {
-        for (const Event& e : repeat.events)
-            if (auto found = slotOfId.find(e.id); found != slotOfId.end())
-                durations[found->second].push_back(double(e.durationPs()));
         const TraceSummary summary = summarize(repeat);
         out.measuredTotalsPs.push_back(double(summary.totalPs));
         for (const BlockSummary& b : summary.blocks)
@@ -170,11 +192,11 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
     std::vector<double> transferErrors, computeErrors;
     std::map<std::uint32_t, std::pair<double, double>> busyPerCore; // emulated, measured
     for (std::size_t i = 0; i < emulated.events.size(); ++i) {
-        if (durations[i].empty())
+        if (present[i] == 0)
             continue;
         const Event& e = emulated.events[i];
         const double predicted = double(e.durationPs());
-        const double measured = quantile(durations[i], 0.5);
+        const double measured = medians[i];
         busyPerCore[e.core].first += predicted;
         busyPerCore[e.core].second += measured;
         if (blockOf[i] >= 0) {

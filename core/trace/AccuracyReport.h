@@ -86,6 +86,11 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
                                         const std::vector<Trace>& measuredRepeats,
                                         const EventLabels& labels = {});
 
+// Per event of `reference`: the median of the durations of the events with its id in `repeats`
+// (0 when none has it). What accuracyReport compares with; calibration fits these too, so a
+// preempted repeat does not pick which events count.
+std::vector<double> medianDurationsPs(const Trace& reference, const std::vector<Trace>& repeats);
+
 // The q-quantile (0..1) of `values` by linear interpolation between order statistics; 0 for none.
 double quantile(std::vector<double> values, double q);
 

@@ -179,5 +179,25 @@ TEST(AccuracyReport, SpearmanWithTies) {
     EXPECT_TRUE(std::isnan(spearman({1, 2}, {1, 2, 3})));
 }
 
+TEST(AccuracyReport, MedianDurationsPerEventMatchEventsById) {
+    // Calibration's path (core/calibrate): each event's median over rounds, matched by id. The
+    // second round is missing the last load and has its events in another order; the slow round
+    // (a preempted first load of 900) does not pick the figures.
+    Trace slow = measured(900, 150, 100);
+    Trace shuffled = measured(120, 170, 130);
+    std::swap(shuffled.events[0], shuffled.events[3]);
+    shuffled.events.erase(shuffled.events.begin() + 2); // id 2, the second load
+    const std::vector<Trace> rounds = {measured(100, 160, 110), shuffled, slow};
+    const std::vector<double> medians = medianDurationsPs(rounds.front(), rounds);
+    ASSERT_EQ(medians.size(), 5u);
+    EXPECT_DOUBLE_EQ(medians[0], 120e3);               // 100, 120, 900
+    EXPECT_DOUBLE_EQ(medians[1], 160e3);               // 160, 170, 150
+    EXPECT_DOUBLE_EQ(medians[2], (110e3 + 100e3) / 2); // two rounds have it
+    EXPECT_DOUBLE_EQ(medians[4], 20e3);
+    Trace other = emulatedTrace();
+    other.events[0].id = 99; // in no round
+    EXPECT_DOUBLE_EQ(medianDurationsPs(other, rounds)[0], 0.0);
+}
+
 } // namespace
 } // namespace strata::trace
