@@ -143,6 +143,7 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
             // not taken where the blocks apart need none (DeepLabV3's ASPP branches fused ran
             // 1-channel tiles of 960-channel convolutions 3x slower than apart).
             if (cost && cost->recomputeRatio() <= options.maxRecompute &&
+                cost->elementRecomputeRatio() <= options.maxElementRecompute &&
                 dramOf(*cost) <= currentDram + aloneDram &&
                 (!sliced(cost) || currentSliced || sliced(alone)) &&
                 (!partial(cost) || currentPartial || partial(alone))) {

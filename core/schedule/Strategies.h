@@ -27,6 +27,8 @@ struct StrategyOptions {
     int buffering = 2;           // blocks that do not fit double-buffered fall back to 1
     int maxBlockOps = 48;        // fuse-max: ops per block at most (bounds code size and search)
     double maxRecompute = 0.25;  // fuse-max: halo recompute at most this fraction of the FLOPs
+    // fuse-max: and at most this fraction of the output elements (tiling::BlockCost::elements)
+    double maxElementRecompute = 1.0;
 };
 
 Schedule makeSchedule(const ir::Graph& graph, const target::Target& target, Strategy strategy,

@@ -69,6 +69,7 @@ std::optional<Region> proportionalSlice(const ir::Shape& shape, const std::vecto
 
 struct BlockTiler::TileResult {
     double flops = 0;
+    double elements = 0;
     std::uint64_t writeBytes = 0;
     std::uint64_t peakBytes = 0;  // with this tile's whole inputs resident
     std::uint64_t slotBytes = 0;
@@ -148,6 +149,10 @@ const ir::Shape& BlockTiler::anchorShape() const { return m_graph.value(m_anchor
 int BlockTiler::localIndex(ir::ValueId id) const {
     auto it = std::lower_bound(m_localIndex.begin(), m_localIndex.end(), std::make_pair(id.index, -1));
     return it != m_localIndex.end() && it->first == id.index ? it->second : -1;
+}
+
+double BlockTiler::outputElements(ir::ValueId id) const {
+    return static_cast<double>(std::max<std::int64_t>(0, m_graph.value(id).elements()));
 }
 
 bool BlockTiler::inBlock(ir::OpId op) const { return std::binary_search(m_ops.begin(), m_ops.end(), op); }
@@ -265,8 +270,10 @@ BlockTiler::Demand BlockTiler::demand(const TileGrid& grid, const std::vector<st
         const ir::Op& op = m_graph.op(m_ops[p]);
         outputRegions.clear();
         double fraction = 0;
+        double elements = 0;
         for (ir::ValueId out : op.outputs) {
             outputRegions.push_back(out.valid() ? demanded[localIndex(out)] : std::nullopt);
+            if (out.valid()) elements += outputElements(out);
             if (const auto& r = outputRegions.back()) {
                 std::int64_t total = m_graph.value(out).elements();
                 if (total > 0)
@@ -275,6 +282,7 @@ BlockTiler::Demand BlockTiler::demand(const TileGrid& grid, const std::vector<st
         }
         if (fraction == 0) continue; // nothing of this op is needed by this tile
         result.flops += op.cost.flops * fraction;
+        result.elements += elements * fraction;
         result.computed.push_back(p);
         auto needs = inputRegions(m_graph, op, outputRegions);
         if (grid.sliceChannels > 0 && static_cast<int>(p) == m_sliceAt)
@@ -318,6 +326,7 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
     TileResult result;
     Demand d = demand(grid, position);
     result.flops = d.flops;
+    result.elements = d.elements;
     result.writeBytes = d.writeBytes;
     const std::vector<std::optional<Region>>& demanded = d.regions;
 
@@ -367,7 +376,11 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
 BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) const {
     BlockCost cost;
     cost.grid = grid;
-    for (ir::OpId op : m_ops) cost.unfusedFlops += m_graph.op(op).cost.flops;
+    for (ir::OpId op : m_ops) {
+        cost.unfusedFlops += m_graph.op(op).cost.flops;
+        for (ir::ValueId out : m_graph.op(op).outputs)
+            if (out.valid()) cost.unfusedElements += outputElements(out);
+    }
 
     const std::int64_t tiles = grid.tileCount();
     std::vector<std::uint64_t> readBytes(m_inputs.size(), 0);
@@ -379,6 +392,7 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
         all.push_back(evaluateTile(grid, grid.position(t), buffering));
         TileResult& tile = all.back();
         cost.flops += tile.flops;
+        cost.elements += tile.elements;
         cost.dramWriteBytes += tile.writeBytes;
         for (std::size_t i = 0; i < m_inputs.size(); ++i) {
             const auto& r = tile.inputRegions[i];

@@ -307,3 +307,32 @@ TEST(BlockTiler, ChannelSliceCutsDimensionOne) {
 
 } // namespace
 } // namespace strata::tiling
+
+namespace strata::tiling {
+namespace {
+
+// X[1,8,4] -> Transpose -> T[1,4,8] -> MatMul W[8,16] -> Y[1,4,16]: tiles of 4 output columns
+// each need all of T, so the Transpose (no FLOPs) is recomputed whole by each of the 4 tiles.
+TEST(BlockTiler, ElementRecomputeCountsOpsWithoutFlops) {
+    auto m = test::importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+t (float[1, 8, 4] X, float[8, 16] W) => (float[1, 4, 16] Y) {
+    T = Transpose <perm = [0, 2, 1]> (X)
+    Y = MatMul (T, W)
+}
+)");
+    ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    const ir::Graph& g = *m->graph;
+    BlockTiler tiler(g, allOps(g));
+    const BlockCost cost = tiler.evaluate(makeGrid(tiler.anchorShape(), {1, 4, 4}), 1, 1);
+    EXPECT_DOUBLE_EQ(cost.unfusedElements, 32.0 + 64.0);
+    EXPECT_DOUBLE_EQ(cost.elements, 4 * 32.0 + 64.0); // T four times, Y once
+    EXPECT_DOUBLE_EQ(cost.elementRecomputeRatio(), (4 * 32.0 + 64.0) / 96.0 - 1.0);
+    EXPECT_LT(cost.recomputeRatio(), cost.elementRecomputeRatio());
+
+    const BlockCost whole = tiler.evaluate(makeGrid(tiler.anchorShape(), {1, 4, 16}), 1, 1);
+    EXPECT_DOUBLE_EQ(whole.elementRecomputeRatio(), 0.0);
+}
+
+} // namespace
+} // namespace strata::tiling
