@@ -1,5 +1,6 @@
 #include "AccuracyEvents.h"
 
+#include "emulator/RecentRegions.h"
 #include "emulator/TransferRows.h"
 
 #include <algorithm>
@@ -26,19 +27,6 @@ const char* writerName(Writer w) {
         break;
     }
     return "none";
-}
-
-std::int64_t overlap(const tiling::Region& a, const tiling::Region& b) {
-    if (a.size() != b.size())
-        return 0;
-    std::int64_t elements = 1;
-    for (std::size_t d = 0; d < a.size(); ++d) {
-        elements *= std::max<std::int64_t>(0, std::min(a[d].end, b[d].end) -
-                                                  std::max(a[d].begin, b[d].begin));
-        if (elements == 0)
-            return 0;
-    }
-    return elements;
 }
 
 struct Stored {
@@ -97,7 +85,8 @@ std::vector<Writer> writersOf(const compiler::Program& program, const target::Ta
                 std::int64_t own = 0, other = 0;
                 for (const Stored& s : recent)
                     if (s.value == t->value.index)
-                        (s.core == core ? own : other) += overlap(*s.region, t->region);
+                        (s.core == core ? own : other) +=
+                            emulator::overlapElements(*s.region, t->region);
                 out[id] = own > 0 && other > 0 ? Writer::Both
                           : own > 0            ? Writer::Own
                           : other > 0          ? Writer::Other
