@@ -21,42 +21,29 @@ void markCachedReads(const compiler::Program& program, const target::Target& tar
     const target::MemorySpace* working = target.findMemory(target.workingMemory);
     if (!any || !working)
         return;
-    for (const std::vector<compiler::InstrId>& stream : program.streams) {
-        std::uint64_t moved = 0;
-        RecentRegions recent(working->capacityBytes);
-        for (const compiler::InstrId id : stream) {
-            const auto* t = std::get_if<compiler::Transfer>(&program.instructions[id].body);
-            if (!t)
-                continue;
+    forEachMainMemoryTransfer(
+        program, target.mainMemory, working->capacityBytes,
+        [&](compiler::InstrId id, const compiler::Transfer& t, const RecentRegions& recent) {
             Step& step = steps[id];
             const target::TransferPath& path = target.paths[step.path];
-            const bool load = t->source.memory == target.mainMemory;
-            const bool store = t->destination.memory == target.mainMemory;
-            recent.evict(moved);
             const std::int64_t wanted =
-                load && t->value.valid() ? tiling::regionElements(t->region) : 0;
-            if (wanted > 0 && ((step.read == target::ReadKind::Other && path.cachedReads) ||
-                               step.read == target::ReadKind::Weight)) {
-                const RecentRegions::Found found = recent.find(t->value.index, t->region);
-                if (step.read == target::ReadKind::Other &&
-                    10 * found.stored >= kCachedTenths * wanted) {
-                    step.read = target::ReadKind::Cached;
-                    step.amount +=
-                        path.latencyCyclesFor(target::ReadKind::Cached) - path.latencyCycles;
-                } else if (step.read == target::ReadKind::Weight &&
-                           10 * found.moved >= kCachedTenths * wanted) {
-                    // A weight tile this core read a moment ago (the next spatial tile of the same
-                    // convolution) is in its cache, not a cold read: it is read like other data.
-                    step.read = target::ReadKind::Other;
-                    step.amount +=
-                        path.latencyCycles - path.latencyCyclesFor(target::ReadKind::Weight);
-                }
+                t.source.memory == target.mainMemory ? tiling::regionElements(t.region) : 0;
+            if (wanted <= 0 || !((step.read == target::ReadKind::Other && path.cachedReads) ||
+                                 step.read == target::ReadKind::Weight))
+                return;
+            const RecentRegions::Found found = recent.find(t.value.index, t.region);
+            if (step.read == target::ReadKind::Other &&
+                10 * found.stored >= kCachedTenths * wanted) {
+                step.read = target::ReadKind::Cached;
+                step.amount += path.latencyCyclesFor(target::ReadKind::Cached) - path.latencyCycles;
+            } else if (step.read == target::ReadKind::Weight &&
+                       10 * found.moved >= kCachedTenths * wanted) {
+                // A weight tile this core read a moment ago (the next spatial tile of the same
+                // convolution) is in its cache, not a cold read: it is read like other data.
+                step.read = target::ReadKind::Other;
+                step.amount += path.latencyCycles - path.latencyCyclesFor(target::ReadKind::Weight);
             }
-            moved += t->bytes;
-            if ((load || store) && t->value.valid())
-                recent.add(t->value.index, &t->region, store, moved);
-        }
-    }
+        });
 }
 
 } // namespace strata::emulator

@@ -17,6 +17,28 @@ std::int64_t overlapElements(const tiling::Region& a, const tiling::Region& b) {
     return elements;
 }
 
+void forEachMainMemoryTransfer(
+    const compiler::Program& program, const std::string& mainMemory, std::uint64_t capacityBytes,
+    const std::function<void(compiler::InstrId, const compiler::Transfer&, const RecentRegions&)>&
+        visit) {
+    for (const std::vector<compiler::InstrId>& stream : program.streams) {
+        std::uint64_t moved = 0;
+        RecentRegions recent(capacityBytes);
+        for (const compiler::InstrId id : stream) {
+            const auto* t = std::get_if<compiler::Transfer>(&program.instructions[id].body);
+            if (!t)
+                continue;
+            const bool store = t->destination.memory == mainMemory;
+            if ((t->source.memory == mainMemory || store) && t->value.valid()) {
+                recent.evict(moved);
+                visit(id, *t, recent);
+                recent.add(t->value.index, &t->region, store, moved + t->bytes);
+            }
+            moved += t->bytes;
+        }
+    }
+}
+
 void RecentRegions::evict(std::uint64_t moved) {
     while (!m_order.empty() && moved - m_order.front().second > m_capacity) {
         // Each tensor's entries are in the same order as m_order's: its oldest is this one.

@@ -5,10 +5,12 @@
 // since than its working memory holds. Kept per tensor, so a lookup scans only that tensor's
 // regions.
 
+#include "compiler/Program.h"
 #include "tiling/Region.h"
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -43,6 +45,13 @@ class RecentRegions {
         m_order; // (value, movedAfter), oldest first
     std::unordered_map<std::uint32_t, std::deque<Entry>> m_byValue;
 };
+
+// Walks each core's stream in order with what it moved recently: `visit(id, transfer, recent)` for
+// every transfer between main memory and working memory, before the transfer joins `recent`.
+void forEachMainMemoryTransfer(
+    const compiler::Program& program, const std::string& mainMemory, std::uint64_t capacityBytes,
+    const std::function<void(compiler::InstrId, const compiler::Transfer&, const RecentRegions&)>&
+        visit);
 
 // Elements two regions of one tensor share (0 when their ranks differ).
 std::int64_t overlapElements(const tiling::Region& a, const tiling::Region& b);
