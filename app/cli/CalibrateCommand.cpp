@@ -89,7 +89,8 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"size_limit", p.sizeLimit},
                          {"weight_reads", readFiguresJson(p, path, target::ReadKind::Weight)},
                          {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)}});
-        if (p.residentRowOverheadCycles) paths.back()["resident_row_overhead_cycles"] = *p.residentRowOverheadCycles;
+        if (p.residentRowOverheadCycles)
+            paths.back()["resident_row_overhead_cycles"] = *p.residentRowOverheadCycles;
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (std::size_t c = 0; c < calibrate::kComputeClasses; ++c)
@@ -151,8 +152,8 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                      kind == target::ReadKind::Weight ? "weight reads" : "reads of data the core stored");
         }
         if (p.residentRowOverheadCycles)
-            std::cout << fmt::format("{:<10} {:>14} {:>10.1f}  rows already in the core's cache\n", "  resident", "",
-                                     *p.residentRowOverheadCycles);
+            std::cout << fmt::format("{:<10} {:>14} {:>10.1f}  rows already in the core's cache\n",
+                                     "  resident", "", *p.residentRowOverheadCycles);
         std::cout << fmt::format("{:<10} standard errors: latency +-{:.0f}%, row overhead "
                                  "+-{:.0f}%, bandwidth +-{:.0f}%\n",
                                  "", 100 * p.fit.latencyRelativeError,

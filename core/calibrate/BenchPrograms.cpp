@@ -157,8 +157,9 @@ std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes) {
     return box.planes ? box.planes * box.planeStride : bytes;
 }
 
-Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
-                                            int cores, int count, std::uint64_t runBytes, Priming priming) {
+Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path,
+                                            std::uint64_t bytes, int cores, int count,
+                                            std::uint64_t runBytes, Priming priming) {
     const target::TransferPath* p = target.findPath(path);
     if (!p) return error("target '" + target.name + "' has no path '" + path + "'");
     if (cores < 1 || cores > target.cores())
@@ -269,8 +270,9 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-normalization-layer" ||
            graph.name == "calibrate-reduction-pool" || graph.name == "calibrate-reduction-rows" ||
            graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
-           graph.name == "calibrate-global-pool-7x7" || graph.name == "calibrate-global-pool-56x56" ||
-           graph.name == "calibrate-copy" || graph.name == "calibrate-conv-grouped";
+           graph.name == "calibrate-global-pool-7x7" ||
+           graph.name == "calibrate-global-pool-56x56" || graph.name == "calibrate-copy" ||
+           graph.name == "calibrate-conv-grouped";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -381,8 +383,9 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         const std::int64_t c = 64 * s;
         auto x = g.input("x", {1, c, 28, 28});
         auto w = g.weight("w", {c, 16, 3, 3});
-        out.push_back(g.finish(g.op("Conv", {x, w}, {1, c, 28, 28},
-                                    {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / 16}})));
+        out.push_back(g.finish(
+            g.op("Conv", {x, w}, {1, c, 28, 28},
+                 {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / 16}})));
     }
     {
         // A tiny op, so some compute's time is almost all fixed cost: it bounds the shared
@@ -534,7 +537,8 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         const std::int64_t c = 32 * s;
         auto a = g.input("a", {1, c, 28, 28});
         auto b = g.input("b", {1, c, 28, 28});
-        out.push_back(g.finish(g.op("Concat", {a, b}, {1, 2 * c, 28, 28}, {{"axis", std::int64_t{1}}})));
+        out.push_back(
+            g.finish(g.op("Concat", {a, b}, {1, 2 * c, 28, 28}, {{"axis", std::int64_t{1}}})));
     }
     return out;
 }

@@ -32,8 +32,9 @@ inline constexpr std::int64_t kPrimingTile = -2;
 // tiles re-read: target::TransferPath::residentRowOverheadCycles).
 // Errors: an unknown path, a size larger than a memory it touches, more cores than the target has.
 enum class Priming { OtherCore, OwnCore };
-Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path, std::uint64_t bytes,
-                                            int cores, int count, std::uint64_t runBytes = 0,
+Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path,
+                                            std::uint64_t bytes, int cores, int count,
+                                            std::uint64_t runBytes = 0,
                                             Priming priming = Priming::OtherCore);
 
 // The bytes one of transferProgram's transfers moves: `bytes`, or for a strided box the whole

@@ -2,8 +2,8 @@
 
 #include "compiler/EpilogueRule.h"
 #include "emulator/CachedReads.h"
-#include "emulator/ResidentRows.h"
 #include "emulator/ComputeCost.h"
+#include "emulator/ResidentRows.h"
 #include "emulator/TransferRows.h"
 #include "tiling/Region.h"
 

@@ -159,7 +159,9 @@ struct ComputeThroughput {
         return globalPoolPerCycle > 0 ? globalPoolPerCycle : of(ir::OpClass::Pooling);
     }
     double copy() const { return copyPerCycle > 0 ? copyPerCycle : of(ir::OpClass::DataMovement); }
-    double groupedConv() const { return groupedConvPerCycle > 0 ? groupedConvPerCycle : of(ir::OpClass::Conv); }
+    double groupedConv() const {
+        return groupedConvPerCycle > 0 ? groupedConvPerCycle : of(ir::OpClass::Conv);
+    }
 
     bool operator==(const ComputeThroughput&) const = default;
 };

@@ -233,8 +233,8 @@ void checkPaths(const Target& target, Checker& check) {
         check.nonNegative(base + ".row_overhead_cycles", path.rowOverheadCycles, kMaxLatencyCycles,
                           "row overhead");
         if (path.residentRowOverheadCycles)
-            check.nonNegative(base + ".resident_row_overhead_cycles", *path.residentRowOverheadCycles,
-                              kMaxLatencyCycles, "row overhead");
+            check.nonNegative(base + ".resident_row_overhead_cycles",
+                              *path.residentRowOverheadCycles, kMaxLatencyCycles, "row overhead");
         for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}}) {
             if (!*figures) continue;
             const std::string field = base + "." + key;

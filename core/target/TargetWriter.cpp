@@ -97,7 +97,8 @@ std::string targetToJson(const Target& target) {
     if (target.throughput.copyPerCycle != 0)
         throughput[std::string(format::kCopyKey)] = number(target.throughput.copyPerCycle);
     if (target.throughput.groupedConvPerCycle != 0)
-        throughput[std::string(format::kGroupedConvKey)] = number(target.throughput.groupedConvPerCycle);
+        throughput[std::string(format::kGroupedConvKey)] =
+            number(target.throughput.groupedConvPerCycle);
     const Overheads& o = target.overheads;
     out["compute"] = {
         {"working_memory", target.workingMemory},

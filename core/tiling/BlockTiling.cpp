@@ -273,7 +273,8 @@ BlockTiler::Demand BlockTiler::demand(const TileGrid& grid, const std::vector<st
         double elements = 0;
         for (ir::ValueId out : op.outputs) {
             outputRegions.push_back(out.valid() ? demanded[localIndex(out)] : std::nullopt);
-            if (out.valid()) elements += outputElements(out);
+            if (out.valid())
+                elements += outputElements(out);
             if (const auto& r = outputRegions.back()) {
                 std::int64_t total = m_graph.value(out).elements();
                 if (total > 0)
@@ -379,7 +380,8 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
     for (ir::OpId op : m_ops) {
         cost.unfusedFlops += m_graph.op(op).cost.flops;
         for (ir::ValueId out : m_graph.op(op).outputs)
-            if (out.valid()) cost.unfusedElements += outputElements(out);
+            if (out.valid())
+                cost.unfusedElements += outputElements(out);
     }
 
     const std::int64_t tiles = grid.tileCount();

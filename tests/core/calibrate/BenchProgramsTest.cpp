@@ -121,12 +121,11 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
         if (computesOnly(*graph)) only.push_back(graph->name);
     EXPECT_EQ(only, (std::vector<std::string>{
                         "calibrate-conv-pointwise-deep", "calibrate-conv-depthwise-small",
-                        "calibrate-conv-grouped",
-                        "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
-                        "calibrate-normalization-layer", "calibrate-reduction-pool",
-                        "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
-                        "calibrate-global-pool-7x7", "calibrate-global-pool-56x56",
-                        "calibrate-copy"}));
+                        "calibrate-conv-grouped", "calibrate-elementwise-Erf",
+                        "calibrate-elementwise-Sigmoid", "calibrate-normalization-layer",
+                        "calibrate-reduction-pool", "calibrate-reduction-rows", "calibrate-resize",
+                        "calibrate-gather", "calibrate-global-pool-7x7",
+                        "calibrate-global-pool-56x56", "calibrate-copy"}));
 }
 
 } // namespace

@@ -300,10 +300,12 @@ g (float[1, 16, 8, 8] X, float[32, 16, 1, 1] W1, float[32, 1, 3, 3] W2, float[16
     const target::Target t = presetTarget("host");
     ASSERT_GT(t.channelGranule, 1);
     const compiler::Program p = compileWith(*m->graph, t, Strategy::FuseMax);
-    const bool channelsLast = std::any_of(p.instructions.begin(), p.instructions.end(), [](const auto& in) {
-        const auto* c = std::get_if<compiler::Compute>(&in.body);
-        return c && c->opType == "Conv" && c->outputs[0].channelBlock == compiler::kChannelsLast;
-    });
+    const bool channelsLast =
+        std::any_of(p.instructions.begin(), p.instructions.end(), [](const auto& in) {
+            const auto* c = std::get_if<compiler::Compute>(&in.body);
+            return c && c->opType == "Conv" &&
+                   c->outputs[0].channelBlock == compiler::kChannelsLast;
+        });
     ASSERT_TRUE(channelsLast);
     expectMatchesReference(*m->graph, p);
     expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");

@@ -179,8 +179,8 @@ TEST(ComputeCost, CostFigureNamesTheFallbacks) {
 
 TEST(ComputeCost, GroupedConvsRunAtTheirFigureBeforeThePointwiseTest) {
     ir::Graph g;
-    g.values = {floatValue("x", {1, 8, 16, 16}), floatValue("w3", {16, 4, 3, 3}), floatValue("w1", {16, 4, 1, 1}),
-                floatValue("wdw", {8, 1, 3, 3})};
+    g.values = {floatValue("x", {1, 8, 16, 16}), floatValue("w3", {16, 4, 3, 3}),
+                floatValue("w1", {16, 4, 1, 1}), floatValue("wdw", {8, 1, 3, 3})};
     g.ops = {conv("grouped3x3", 1, {ints("pads", {1, 1, 1, 1}), {"group", std::int64_t{2}}}),
              conv("grouped1x1", 2, {{"group", std::int64_t{2}}}),
              conv("depthwise3x3", 3, {ints("pads", {1, 1, 1, 1}), {"group", std::int64_t{8}}}),
@@ -215,7 +215,8 @@ TEST(ComputeCost, ConcatsRunAtTheCopyFigure) {
         return o;
     };
     EXPECT_TRUE(isCopy(op("Concat")));
-    for (const char* type : {"Transpose", "Reshape", "Slice", "Split", "DepthToSpace", "Gather", "Expand"})
+    for (const char* type :
+         {"Transpose", "Reshape", "Slice", "Split", "DepthToSpace", "Gather", "Expand"})
         EXPECT_FALSE(isCopy(op(type))) << type;
     // Without the figure: data_movement's, reported as a fallback.
     EXPECT_EQ(throughputOf(op("Concat"), g, t), 0.5);

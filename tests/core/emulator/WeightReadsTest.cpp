@@ -89,7 +89,8 @@ TEST(WeightReads, ConcurrentWeightReadsShareTheirClassFairly) {
 }
 
 // Loads one after another on `core`s, each waited on at once: (core, w's elements [begin, end)).
-compiler::Program weightTiles(std::initializer_list<std::tuple<int, std::int64_t, std::int64_t>> tiles) {
+compiler::Program
+weightTiles(std::initializer_list<std::tuple<int, std::int64_t, std::int64_t>> tiles) {
     ProgramBuilder b(2);
     std::vector<compiler::InstrId> ids;
     for (const auto& [core, begin, end] : tiles) {
@@ -111,7 +112,8 @@ compiler::Program weightTiles(std::initializer_list<std::tuple<int, std::int64_t
 std::int64_t endOf(const trace::Trace& trace, std::size_t transfer) {
     std::size_t seen = 0;
     for (const trace::Event& e : trace.events)
-        if (e.kind == trace::EventKind::Transfer && seen++ == transfer) return e.durationPs() / kNs;
+        if (e.kind == trace::EventKind::Transfer && seen++ == transfer)
+            return e.durationPs() / kNs;
     return -1;
 }
 

@@ -589,10 +589,10 @@ inline bool pointwiseAnyLayout(const View<float>& y, const View<float>& x, const
     };
     const bool xLast = xBlock == -1, yLast = yBlock == -1;
     const i64 k = w.full[1], m = y.ext[1], positions = y.ext[2] * y.ext[3];
-    if ((xBlock != 0 && !xLast) || (yBlock != 0 && !yLast) || group != 1 ||
-        win.kernel[0] != 1 || win.kernel[1] != 1 || win.stride[0] != 1 || win.stride[1] != 1 ||
-        win.padBegin[0] != 0 || win.padBegin[1] != 0 || !dense(x) || !dense(y) || w.rank != 4 ||
-        x.lo[1] != 0 || x.ext[1] != k || x.lo[3] != y.lo[3] || x.ext[3] != y.ext[3] ||
+    if ((xBlock != 0 && !xLast) || (yBlock != 0 && !yLast) || group != 1 || win.kernel[0] != 1 ||
+        win.kernel[1] != 1 || win.stride[0] != 1 || win.stride[1] != 1 || win.padBegin[0] != 0 ||
+        win.padBegin[1] != 0 || !dense(x) || !dense(y) || w.rank != 4 || x.lo[1] != 0 ||
+        x.ext[1] != k || x.lo[3] != y.lo[3] || x.ext[3] != y.ext[3] ||
         !holdsRange(x, 2, y.lo[2], y.ext[2]) || !holdsRange(w, 0, y.lo[1], m) || w.lo[1] != 0 ||
         w.ext[1] != k || w.ext[2] != 1 || w.ext[3] != 1 || w.stride[0] != k)
         return false;
@@ -606,7 +606,8 @@ inline bool pointwiseAnyLayout(const View<float>& y, const View<float>& x, const
             i64 bi[1] = {y.lo[1] + c};
             const float v = b ? b->at(bi) : 0.0f;
             if (yLast)
-                for (i64 q = 0; q < positions; ++q) out[q * m + c] = v;
+                for (i64 q = 0; q < positions; ++q)
+                    out[q * m + c] = v;
             else
                 std::fill(out + c * positions, out + (c + 1) * positions, v);
         }
