@@ -65,17 +65,36 @@ DeltaChart::DeltaChart(QWidget* parent) : QCustomPlot(parent) {
         if (it != m_bars.end())
             emit blockClicked(m_blocks[static_cast<std::size_t>(it - m_bars.begin())]);
     });
+    // Row height is known once laid out; re-pick the labelled bars whenever it changes.
+    connect(this, &QCustomPlot::afterLayout, this, &DeltaChart::labelBarsThatFit);
     showMessage(tr("Pick two runs to compare"));
 }
 
 QString DeltaChart::barLabel(int i) const {
-    return m_labels->ticks().value(double(i));
+    return i >= 0 && i < static_cast<int>(m_names.size()) ? m_names[static_cast<std::size_t>(i)]
+                                                          : QString();
+}
+
+void DeltaChart::labelBarsThatFit() {
+    if (m_names.empty())
+        return;
+    const double rowPx = double(axisRect()->height()) / double(m_names.size());
+    const double textPx = QFontMetricsF(yAxis->tickLabelFont()).height();
+    const int step = rowPx > 0 ? std::max(1, static_cast<int>(std::ceil(textPx / rowPx))) : 1;
+    if (step == m_labelStep && !m_labels->ticks().isEmpty())
+        return;
+    m_labelStep = step;
+    m_labels->clear();
+    for (std::size_t i = 0; i < m_names.size(); i += static_cast<std::size_t>(step))
+        m_labels->addTick(double(i), m_names[i]);
+    replot(QCustomPlot::rpQueuedReplot); // the axis took its ticks before this layout
 }
 
 void DeltaChart::setDelta(const trace::RunDelta& delta) {
     clearPlottables();
     m_bars.clear();
     m_blocks.clear();
+    m_names.clear();
     m_labels->clear();
     if (delta.blocks.empty()) {
         showMessage(tr("Neither run has events of a block"));
@@ -116,7 +135,7 @@ void DeltaChart::setDelta(const trace::RunDelta& delta) {
         bars->setName(blockLabel(d));
         m_bars.push_back(bars);
         m_blocks.push_back(d.block);
-        m_labels->addTick(double(i), blockLabel(d));
+        m_names.push_back(blockLabel(d));
         low = std::min(low, double(d.deltaPs));
         high = std::max(high, double(d.deltaPs));
     }
@@ -126,6 +145,7 @@ void DeltaChart::setDelta(const trace::RunDelta& delta) {
     xAxis->setLabel(delta.blocks.size() > shown.size()
                         ? tr("B \u2212 A  (the %1 largest changes of %2 blocks)").arg(shown.size()).arg(delta.blocks.size())
                         : tr("B \u2212 A"));
+    labelBarsThatFit();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -133,6 +153,7 @@ void DeltaChart::showMessage(const QString& text) {
     clearPlottables();
     m_bars.clear();
     m_blocks.clear();
+    m_names.clear();
     m_labels->clear();
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());

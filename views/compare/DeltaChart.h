@@ -26,14 +26,20 @@ class DeltaChart : public QCustomPlot {
     // Bars drawn, top to bottom, and their block ids.
     int barCount() const { return static_cast<int>(m_bars.size()); }
     const std::vector<int>& blocks() const { return m_blocks; }
-    // The label of bar `i` ("B3", "B7 · only in B").
+    // The label of bar `i` ("B3", "B7 · only in B"), drawn or not.
     QString barLabel(int i) const;
+    // Bars whose label the axis draws: every one, or every k-th when rows are shorter than text.
+    int labelStep() const { return m_labelStep; }
 
   signals:
     void blockClicked(int block);
 
   private:
+    void labelBarsThatFit();
+
     std::vector<QCPBars*> m_bars;
+    std::vector<QString> m_names;
+    int m_labelStep = 1;
     std::vector<int> m_blocks;
     QSharedPointer<QCPAxisTickerText> m_labels;
     QCPItemText* m_message = nullptr;

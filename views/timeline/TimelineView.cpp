@@ -138,6 +138,14 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_style(TimelineS
             m_view.psPerPixel *= m_view.widthPx / width;
             m_view.widthPx = width;
         }
+        // About 100 px per time label, so a narrow pane (the Compare tab) gets fewer, unclipped
+        // ones.
+        const int ticks = std::clamp(static_cast<int>(width / 100), 2, 5);
+        if (ticks != m_ticker->tickCount()) {
+            m_ticker->setTickCount(ticks);
+            m_plot->replot(
+                QCustomPlot::rpQueuedReplot); // the axes took their ticks before this layout
+        }
         updateScrollBar();
         // Ranges set here apply to the replot in progress.
         for (QCPAxisRect* rect : m_plot->axisRects())

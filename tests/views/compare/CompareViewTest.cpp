@@ -47,6 +47,23 @@ TEST(DeltaChart, OneBarPerBlockInOrderWithItsName) {
     EXPECT_EQ(chart.barCount(), 0);
 }
 
+TEST(DeltaChart, LabelsEveryKthBarWhenRowsAreShorterThanText) {
+    trace::RunDelta d;
+    for (int i = 0; i < 30; ++i)
+        d.blocks.push_back(block(i, 0, 30 - i));
+    DeltaChart chart;
+    chart.resize(300, 900);
+    chart.show(); // a hidden widget keeps its old viewport
+    chart.setDelta(d);
+    chart.replot();
+    EXPECT_EQ(chart.labelStep(), 1); // ~25 px rows: every bar named
+
+    chart.resize(300, 160);
+    chart.replot();
+    EXPECT_GT(chart.labelStep(), 1);                      // ~3 px rows: names would overlap
+    EXPECT_EQ(chart.barLabel(29), QStringLiteral("B29")); // every name is still kept
+}
+
 TEST(DeltaChart, KeepsTheLargestChangesInTheirOrder) {
     trace::RunDelta d;
     // 50 blocks: deltas 50, 49, ..., 1 ps, then one of -1000 ps (the largest change).
