@@ -3,6 +3,7 @@
 #include "views/Format.h"
 #include "views/timeline/TimeFormat.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace strata::views::transfers {
@@ -49,6 +50,16 @@ void setLogAxis(QCPAxis* axis, QSharedPointer<QCPAxisTicker> ticker) {
     axis->setScaleType(QCPAxis::stLogarithmic);
     axis->setTicker(ticker ? ticker : QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog));
     axis->grid()->setSubGridVisible(true);
+}
+
+void thinTicksToWidth(QCustomPlot& plot, QCPAxis* axis, int pxPerTick, int maxTicks) {
+    QObject::connect(&plot, &QCustomPlot::afterLayout, axis, [&plot, axis, pxPerTick, maxTicks] {
+        const int ticks = std::clamp(axis->axisRect()->width() / pxPerTick, 2, maxTicks);
+        if (ticks == axis->ticker()->tickCount())
+            return;
+        axis->ticker()->setTickCount(ticks);
+        plot.replot(QCustomPlot::rpQueuedReplot); // the axis took its ticks before this layout
+    });
 }
 
 QCPTextElement* addHeading(QCustomPlot& plot, const QString& title) {

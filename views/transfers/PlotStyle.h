@@ -33,6 +33,10 @@ class NanosecondsLogTicker : public QCPAxisTickerLog {
 // Log scale with `ticker` (a QCPAxisTickerLog when null), sub-grid shown.
 void setLogAxis(QCPAxis* axis, QSharedPointer<QCPAxisTicker> ticker = {});
 
+// Keeps `axis`'s tick count at about one per `pxPerTick` pixels of the axis rect's width (at
+// most `maxTicks`), re-picked whenever the plot is laid out, so labels never overlap.
+void thinTicksToWidth(QCustomPlot& plot, QCPAxis* axis, int pxPerTick, int maxTicks);
+
 // The plot's look: a bold heading row above the axis rect, fonts, grid, legend top-left or as given.
 QCPTextElement* addHeading(QCustomPlot& plot, const QString& title);
 void styleAxes(QCustomPlot& plot);

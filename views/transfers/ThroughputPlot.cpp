@@ -11,6 +11,7 @@ ThroughputPlot::ThroughputPlot(QWidget* parent) : QCustomPlot(parent) {
     m_heading = addHeading(*this, tr("Throughput vs transfer size"));
     styleAxes(*this);
     setLogAxis(xAxis, QSharedPointer<QCPAxisTicker>(new BytesLogTicker));
+    thinTicksToWidth(*this, xAxis, 55, 9);
     xAxis->setLabel(tr("bytes per transfer"));
     yAxis->setLabel(tr("throughput (GB/s)"));
     styleLegend(*this);
@@ -104,8 +105,12 @@ void ThroughputPlot::finish() {
     rescaleAxes();
     const QCPRange x = xAxis->range();
     xAxis->setRange(x.lower / 1.5, x.upper * 1.5);
-    // Headroom above the curves for the legend in the top-left corner.
-    yAxis->setRange(0, std::max(1e-9, yAxis->range().upper * 1.45));
+    // Headroom above the curves for the legend in the top corner: the share of the plot's height
+    // the legend takes (a short plot with many series needs more), once the plot is laid out.
+    const double legendPx = legend->minimumOuterSizeHint().height() + 12;
+    const double plotPx = axisRect()->height();
+    const double share = plotPx > 60 ? std::clamp(legendPx / plotPx, 0.3, 0.7) : 0.3;
+    yAxis->setRange(0, std::max(1e-9, yAxis->range().upper / (1 - share)));
     replot(QCustomPlot::rpQueuedReplot);
 }
 

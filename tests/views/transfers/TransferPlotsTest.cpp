@@ -83,6 +83,31 @@ TEST(TransferPlots, ThroughputOfARunPairPerPathAndIdeal) {
     EXPECT_NEAR(plot.graph(0)->data()->at(0)->value, 2048.0 / 3.0, 1e-9);
 }
 
+TEST(TransferPlots, ThroughputLabelsFewerSizesWhenNarrowAndLeavesTheLegendRoom) {
+    const Pair p = makePair();
+    ThroughputPlot plot;
+    plot.resize(1000, 260); // short: the legend takes half the height
+    plot.show();            // a hidden widget keeps its old viewport
+    plot.replot();
+    EXPECT_EQ(plot.xAxis->ticker()->tickCount(), 9);
+    plot.setRunThroughput(analysis::throughputBySize(p.predicted),
+                          analysis::throughputBySize(p.measured));
+    double top = 0;
+    for (int g = 0; g < plot.graphCount(); ++g)
+        for (auto it = plot.graph(g)->data()->constBegin(); it != plot.graph(g)->data()->constEnd();
+             ++it)
+            top = std::max(top, it->value);
+    // The curves stay below the legend's rows in the top corner.
+    const double legendShare =
+        (plot.legend->minimumOuterSizeHint().height() + 12.0) / plot.axisRect()->height();
+    ASSERT_GT(legendShare, 0.4);
+    EXPECT_LE(top, plot.yAxis->range().upper * (1 - std::min(legendShare, 0.7)) + 1e-9);
+
+    plot.resize(240, 260);
+    plot.replot();
+    EXPECT_LE(plot.xAxis->ticker()->tickCount(), 4);
+}
+
 TEST(TransferPlots, ThroughputOfTheMicrobench) {
     emulator::MicrobenchResult predicted;
     predicted.kinds = {"load", "store"};
