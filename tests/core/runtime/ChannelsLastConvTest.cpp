@@ -120,7 +120,8 @@ INSTANTIATE_TEST_SUITE_P(
         DepthwiseCase{"dilation2", 32, 11, 10, 3, 1, 2, 2, 3, 5, 0, 32, 0},
         DepthwiseCase{"oddChannelsNoBias", 21, 7, 7, 3, 1, 1, 1, 0, 7, 0, 21, 0, false},
         DepthwiseCase{"noPaddingSmallMap", 144, 4, 4, 3, 1, 0, 1, 0, 2, 0, 144, 0},
-        DepthwiseCase{"sevenBySevenWindow", 16, 9, 9, 7, 1, 3, 1, 0, 9, 0, 16, 0}),
+        DepthwiseCase{"sevenBySevenWindow", 16, 9, 9, 7, 1, 3, 1, 0, 9, 0, 16, 0},
+        DepthwiseCase{"rowsOverSixteenColumns", 40, 5, 37, 3, 1, 1, 1, 1, 3, 0, 40, 0}),
     [](const ::testing::TestParamInfo<DepthwiseCase>& info) { return info.param.name; });
 
 // A pointwise convolution reads and writes either layout: every combination computes what the
