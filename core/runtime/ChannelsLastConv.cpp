@@ -176,8 +176,22 @@ SpanKernel spanKernel(i64 taps) {
     }
 }
 
-// A depthwise convolution (one input and one output channel per group) over channels-last x and
-// y; the epilogue's leading Maps run on each output row while it is in cache.
+// One output row's sums, channels-last ([columns][channels]), written to a dense row-major box
+// (its channels [c0, c0 + channels) of row oh): the reorder a store or a pool would need, done on
+// the row while it is in cache.
+void rowToRowMajor(const rt::View<float>& y, i64 n, i64 oh, const float* row, i64 channels) {
+    const i64 plane = y.ext[2] * y.ext[3], columns = y.ext[3];
+    float* first = y.data + (n - y.lo[0]) * y.stride[0] + (oh - y.lo[2]) * columns;
+    for (i64 c = 0; c < channels; ++c) {
+        float* out = first + c * plane;
+        for (i64 q = 0; q < columns; ++q)
+            out[q] = row[q * channels + c];
+    }
+}
+
+// A depthwise convolution (one input and one output channel per group) over channels-last x,
+// writing y channels-last or row-major (for a reader that wants it so: a store, a pool); the
+// epilogue's leading Maps run on each output row while it is in cache.
 bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
     const compiler::KernelCall& call = p.call;
     const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
@@ -187,7 +201,8 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     const auto& win = call.window;
     const i64 kh = win[0], kw = win[1], sh = win[2], sw = win[3], ph = win[4], pw = win[5],
               dh = win[6], dw = win[7];
-    if (call.inputBlock != compiler::kChannelsLast || call.outputBlock != compiler::kChannelsLast ||
+    const bool yLast = call.outputBlock == compiler::kChannelsLast;
+    if (call.inputBlock != compiler::kChannelsLast || (!yLast && call.outputBlock != 0) ||
         !dense(x) || !dense(y) || w.rank != 4 || call.group != y.full[1] ||
         call.group != x.full[1] || w.full[1] != 1 || kh < 1 || kw < 1 || sh < 1 || sw < 1 ||
         dh < 1 || dw < 1 || kh * kw > 64)
@@ -235,6 +250,8 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     const float* xs[kMaxTaps];
     const float* ws[kMaxTaps];
     const i64 rowFloats = y.ext[3] * channels;
+    if (!yLast)
+        buffers.row.resize(static_cast<std::size_t>(rowFloats));
     // The output columns whose taps all lie inside the input: [inFirst, inEnd).
     const i64 outEnd = y.lo[3] + y.ext[3];
     const i64 inFirst = std::clamp<i64>((pw + sw - 1) / sw, y.lo[3], outEnd);
@@ -242,7 +259,7 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     const i64 inEnd = std::clamp<i64>(lastInside < 0 ? 0 : lastInside / sw + 1, inFirst, outEnd);
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
         for (i64 oh = y.lo[2]; oh < y.lo[2] + y.ext[2]; ++oh) {
-            float* row = nhwc(y, n, c0, oh, y.lo[3]);
+            float* row = yLast ? nhwc(y, n, c0, oh, y.lo[3]) : buffers.row.data();
             // Every tap inside the input of the output at (oh, ow); false when some lies outside.
             auto gather = [&](i64 ow) {
                 i64 taps = 0;
@@ -287,6 +304,8 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
                 for (std::size_t s = 0; s < maps; ++s)
                     runMap(v, v, p.epilogue[s].call);
             }
+            if (!yLast)
+                rowToRowMajor(y, n, oh, row, channels);
         }
     stepsDone = maps;
     return true;

@@ -8,7 +8,8 @@
 //  - a depthwise convolution sums its taps over vectors of channels: every tap of an output
 //    position is a contiguous run of channels at a constant offset, so no plane is copied or
 //    padded (the de-interleave of a stride-2 window and the short rows of 7x7 planes cost the
-//    row-major kernel, DepthwiseConv.h, more than its sums).
+//    row-major kernel, DepthwiseConv.h, more than its sums); it writes its output channels-last,
+//    or row-major row by row where the next reader wants that (a store, a squeeze-excite pool).
 // Either returns false, having written nothing, where the boxes are not what it needs; the caller
 // then runs the row-major kernels on the boxes rewritten row-major (LayoutKernels.h).
 
@@ -30,6 +31,7 @@ struct Workspace;
 struct ChannelsLastBuffers {
     std::vector<float> weights;
     std::vector<float> bias;
+    std::vector<float> row; // a depthwise output row channels-last, for a row-major output box
     std::map<std::array<std::int64_t, 4>, std::vector<float>> packed;
 };
 

@@ -283,9 +283,9 @@ class Chooser {
     }
 
     // The layouts a compute reads (x) and writes: a blocked direct convolution's; a depthwise
-    // convolution or an elementwise map channels-last when its input box already is; a
-    // pointwise one takes its input as it is and writes channels-last when its next reader gains
-    // by it. Nothing for the rest.
+    // convolution (writing what its readers want) or an elementwise map channels-last when its
+    // input box already is; a pointwise one takes its input as it is and writes channels-last
+    // when its next reader gains by it. Nothing for the rest.
     std::optional<ConvLayouts> layoutsOf(const Instruction& in, const Compute& c,
                                          const LayoutState& state,
                                          const std::vector<InstrId>& stream, std::size_t at,
@@ -295,8 +295,14 @@ class Chooser {
         if (m_granule <= 1)
             return std::nullopt;
         const int now = state.layoutAt(c.inputs[0].value, c.inputs[0].offset);
-        if ((depthwiseConv(in, c, m_g, m_granule) || elementwiseMap(in, c, m_g)) &&
-            now == kChannelsLast)
+        // A depthwise convolution writes row-major for readers that want that (a store, a pool):
+        // its kernel lays out each output row so while it is in cache, instead of a reorder of
+        // the whole box after it.
+        if (depthwiseConv(in, c, m_g, m_granule) && now == kChannelsLast)
+            return ConvLayouts{
+                kChannelsLast,
+                readersTakeChannelsLast(stream, at, c.outputs[0], core, true) ? kChannelsLast : 0};
+        if (elementwiseMap(in, c, m_g) && now == kChannelsLast)
             return ConvLayouts{kChannelsLast, kChannelsLast};
         if (const auto call = pointwiseConv(in, c, m_g)) {
             // Its steps run on the output box: a channels-last one takes Maps and same-box Zips.

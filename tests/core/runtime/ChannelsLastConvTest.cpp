@@ -89,17 +89,23 @@ TEST_P(ChannelsLastDepthwise, ComputesWhatTheLoopDoes) {
     lastX.view.data = lastX.data.data();
     rt::reorder(lastX.view, 0, compiler::kChannelsLast);
 
-    const std::array<std::int64_t, 8> window{p.k, p.k, p.s, p.s, p.pad, p.pad, p.dil, p.dil};
-    const auto compute = convCompute(fast, lastX, w, p.bias ? &b : nullptr, window, p.c,
-                                     compiler::kChannelsLast, compiler::kChannelsLast);
-    runtime::Workspace workspace;
-    std::size_t stepsDone = 0;
-    ASSERT_TRUE(runtime::channelsLastConv(compute, workspace, stepsDone));
-    EXPECT_EQ(stepsDone, 0u);
-    rt::reorder(fast.view, compiler::kChannelsLast, 0);
     rt::conv2d(loop.view, x.view, w.view, p.bias ? &b.view : nullptr,
                rt::Window2d{{p.k, p.k}, {p.s, p.s}, {p.pad, p.pad}, {p.dil, p.dil}}, p.c);
-    expectNear(fast.data, loop.data, 1e-5f);
+    const std::array<std::int64_t, 8> window{p.k, p.k, p.s, p.s, p.pad, p.pad, p.dil, p.dil};
+    // Channels-last in, either layout out (row-major for a reader that wants it: a store).
+    for (const int yLayout : {compiler::kChannelsLast, 0}) {
+        SCOPED_TRACE(yLayout == 0 ? "row-major output" : "channels-last output");
+        Box out = fast;
+        out.view.data = out.data.data();
+        const auto compute = convCompute(out, lastX, w, p.bias ? &b : nullptr, window, p.c,
+                                         compiler::kChannelsLast, yLayout);
+        runtime::Workspace workspace;
+        std::size_t stepsDone = 0;
+        ASSERT_TRUE(runtime::channelsLastConv(compute, workspace, stepsDone));
+        EXPECT_EQ(stepsDone, 0u);
+        rt::reorder(out.view, yLayout, 0);
+        expectNear(out.data, loop.data, 1e-5f);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -114,7 +120,8 @@ INSTANTIATE_TEST_SUITE_P(
         DepthwiseCase{"dilation2", 32, 11, 10, 3, 1, 2, 2, 3, 5, 0, 32, 0},
         DepthwiseCase{"oddChannelsNoBias", 21, 7, 7, 3, 1, 1, 1, 0, 7, 0, 21, 0, false},
         DepthwiseCase{"noPaddingSmallMap", 144, 4, 4, 3, 1, 0, 1, 0, 2, 0, 144, 0},
-        DepthwiseCase{"sevenBySevenWindow", 16, 9, 9, 7, 1, 3, 1, 0, 9, 0, 16, 0}),
+        DepthwiseCase{"sevenBySevenWindow", 16, 9, 9, 7, 1, 3, 1, 0, 9, 0, 16, 0},
+        DepthwiseCase{"rowsOverSixteenColumns", 40, 5, 37, 3, 1, 1, 1, 1, 3, 0, 40, 0}),
     [](const ::testing::TestParamInfo<DepthwiseCase>& info) { return info.param.name; });
 
 // A pointwise convolution reads and writes either layout: every combination computes what the
@@ -205,6 +212,7 @@ struct Block {
     const char* activation; // ONNX text making `out` from `in`
     bool residual;
     int tileRows;
+    bool projection = true; // without: the depthwise convolution's activation is the output
 };
 
 std::shared_ptr<const ir::Graph> graphFor(const Block& b) {
@@ -215,7 +223,7 @@ std::shared_ptr<const ir::Graph> graphFor(const Block& b) {
     };
     const std::string text = fmt::format(
         "<ir_version: 8, opset_import: [\"\" : 17]>\n"
-        "g (float[1, {0}, {2}, {2}] X) => (float[1, {0}, {3}, {3}] Z)\n"
+        "g (float[1, {0}, {2}, {2}] X) => (float[1, {16}, {3}, {3}] Z)\n"
         "<float[{1}, {0}, 1, 1] W1 = {{{4}}}, float[{1}] B1 = {{{5}}}, float[{1}, 1, {6}, {6}] W2 "
         "= {{{7}}}, float[{1}] B2 = {{{5}}}, float[{0}, {1}, 1, 1] W3 = {{{8}}}, float[{0}] B3 = "
         "{{{9}}}, float L = {{0.0}}, float H = {{6.0}}> {{\n"
@@ -224,7 +232,6 @@ std::shared_ptr<const ir::Graph> graphFor(const Block& b) {
         "    D = Conv <group = {1}, kernel_shape = [{6}, {6}], pads = [{11}, {11}, {11}, {11}], "
         "strides = [{12}, {12}], dilations = [{13}, {13}]> (F, W2, B2)\n"
         "    {14}\n"
-        "    P = Conv (G, W3, B3)\n"
         "    {15}\n"
         "}}\n",
         b.channels, b.expanded, b.size, o,
@@ -232,8 +239,12 @@ std::shared_ptr<const ir::Graph> graphFor(const Block& b) {
         patternValues(b.expanded, 0.05f), b.kernel,
         patternValues(std::int64_t{b.expanded} * b.kernel * b.kernel, 0.1f),
         patternValues(std::int64_t{b.channels} * b.expanded, 0.03f),
-        patternValues(b.channels, 0.05f), act("E", "F"), pad, b.stride, b.dilation, act("D", "G"),
-        b.residual ? "Z = Add (P, X)" : "Z = Identity (P)");
+        patternValues(b.channels, 0.05f), act("E", "F"), pad, b.stride, b.dilation,
+        act("D", b.projection ? "G" : "Z"),
+        !b.projection ? ""
+        : b.residual  ? "P = Conv (G, W3, B3)\n    Z = Add (P, X)"
+                      : "P = Conv (G, W3, B3)\n    Z = Identity (P)",
+        b.projection ? b.channels : b.expanded);
     auto m = importText(text);
     EXPECT_TRUE(m) << joined(m.diagnostics()) << "\n" << text;
     return m ? m->graph : nullptr;
@@ -274,7 +285,8 @@ TEST_P(InvertedResidual, KeepsTheExpandedBoxChannelsLastAndMatchesTheReference) 
         if (value == "F") { // the depthwise convolution reads the expansion's activation
             ++depthwise;
             EXPECT_EQ(c->inputs[0].channelBlock, compiler::kChannelsLast);
-            EXPECT_EQ(c->outputs[0].channelBlock, compiler::kChannelsLast);
+            // Without a projection its output is stored: it writes that row-major itself.
+            EXPECT_EQ(c->outputs[0].channelBlock, b.projection ? compiler::kChannelsLast : 0);
         } else if (value == "G") { // the projection reads it channels-last, writes row-major
             EXPECT_EQ(c->inputs[0].channelBlock, compiler::kChannelsLast);
             EXPECT_EQ(c->outputs[0].channelBlock, 0);
@@ -295,7 +307,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Block{"stride2", 24, 144, 15, 3, 2, 1, kRelu, false, 3},
                       Block{"fiveByFive", 16, 48, 12, 5, 1, 1, kHardSwish, true, 5},
                       Block{"dilation2", 16, 32, 13, 3, 1, 2, kRelu6, false, 4},
-                      Block{"oddMap", 8, 64, 9, 3, 1, 1, kRelu6, true, 9}),
+                      Block{"oddMap", 8, 64, 9, 3, 1, 1, kRelu6, true, 9},
+                      Block{"depthwiseStored", 16, 48, 14, 3, 1, 1, kRelu6, false, 4, false},
+                      Block{"depthwiseStoredStride2", 24, 32, 15, 5, 2, 1, kHardSwish, false, 3,
+                            false}),
     [](const ::testing::TestParamInfo<Block>& info) { return info.param.name; });
 
 } // namespace
