@@ -296,7 +296,8 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
         if (events)
             writeEventsCsv(
                 *events,
-                {std::filesystem::path(path).stem().string(), c.variant.strategy, c.variant.mp},
+                {std::filesystem::path(path).stem().string(), c.variant.strategy, c.variant.mp,
+                 graph.get()},
                 c.predicted.program(), target, *c.predicted.predicted, *c.report, c.labels);
         emulatedTotals.push_back(double(c.report->emulatedTotalPs));
         measuredTotals.push_back(c.report->measuredTotalPs);

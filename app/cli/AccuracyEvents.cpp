@@ -171,11 +171,60 @@ std::vector<double> concurrentShares(const trace::Trace& emulated) {
     return out;
 }
 
+// A compute's op, MACs, bytes read (activations, weights: constants), bytes written, output tile
+// ("1x64x14x14") and the layout of its first input (0 row-major, -1 channels-last, b blocked).
+// A convolution's window, and whether it adds to its output (an input-channel slice). Empty
+// columns for a transfer, or without the graph.
+void writeComputeFeatures(std::ostream& out, const compiler::Instruction& in,
+                          const ir::Graph* graph) {
+    const auto* c = std::get_if<compiler::Compute>(&in.body);
+    if (!c || !graph) {
+        out << ",,,,,,,,,";
+        return;
+    }
+    auto bytesOf = [&](const compiler::Operand& o) {
+        return o.value.valid() && o.value.index < graph->values.size()
+                   ? tiling::regionBytes(o.region, graph->value(o.value).dtype)
+                   : std::uint64_t(0);
+    };
+    std::uint64_t activation = 0, weight = 0, output = 0;
+    for (const compiler::Operand& o : c->inputs)
+        (o.value.valid() && o.value.index < graph->values.size() && graph->value(o.value).isConstant
+             ? weight
+             : activation) += bytesOf(o);
+    for (const compiler::Operand& o : c->outputs)
+        output += bytesOf(o);
+    std::string tile;
+    if (!c->outputs.empty())
+        for (const tiling::Interval& d : c->outputs.front().region)
+            tile += (tile.empty() ? "" : "x") + std::to_string(d.size());
+    const int layout = c->inputs.empty() ? 0 : c->inputs.front().channelBlock;
+    // A convolution's window: kernel, strides, dilations and groups ("3x3/s1/d2/g1").
+    std::string window;
+    if (in.from.op.valid() && in.from.op.index < graph->ops.size())
+        if (const ir::Op& op = graph->op(in.from.op); op.type == "Conv") {
+            auto joined = [](const std::vector<std::int64_t>& v) {
+                std::string s;
+                for (std::int64_t x : v)
+                    s += (s.empty() ? "" : "x") + std::to_string(x);
+                return s.empty() ? std::string("1") : s;
+            };
+            window = fmt::format("{}/s{}/d{}/g{}", joined(op.attrInts("kernel_shape")),
+                                 joined(op.attrInts("strides")), joined(op.attrInts("dilations")),
+                                 op.attrInt("group", 1));
+        }
+    out << fmt::format("{},{:.0f},{},{},{},{},{},{},{},{}", c->opType, c->flops / 2, activation,
+                       weight, output, tile, layout, c->epilogue.size(), window,
+                       c->accumulate ? 1 : 0);
+}
+
 } // namespace
 
 void writeEventsHeader(std::ostream& out) {
     out << "model,strategy,mp,id,core,block,kind,label,bytes,rows,run_bytes,lines,writer,"
-           "concurrent,resident_own,resident_other,emulated_ns,measured_ns\n";
+           "concurrent,resident_own,resident_other,emulated_ns,measured_ns,op_type,macs,"
+           "activation_bytes,weight_bytes,output_bytes,output_tile,layout,epilogue,window,"
+           "accumulate\n";
 }
 
 void writeEventsCsv(std::ostream& out, const EventsContext& context,
@@ -202,11 +251,13 @@ void writeEventsCsv(std::ostream& out, const EventsContext& context,
             lines = emulator::transferLines(*t, load);
         }
         out << fmt::format(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},",
             context.model, context.strategy, context.mp, e.id, e.core, e.block, kind, label,
             e.bytes, rows, runBytes, lines, kind == "load" ? writerName(writers[e.id]) : "",
             concurrent[a.event], resident[e.id].first, resident[e.id].second, a.emulatedPs / 1e3,
             a.measuredPs / 1e3);
+        writeComputeFeatures(out, in, context.graph);
+        out << "\n";
     }
 }
 

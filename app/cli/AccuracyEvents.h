@@ -2,9 +2,12 @@
 // `accuracy --events FILE`: every matched compute and transfer of every schedule as a CSV row,
 // emulated beside measured, with what a transfer cost model may depend on (docs/ACCURACY.md):
 // bytes, contiguous rows and their length, main-memory cache lines touched, which core last
-// wrote the bytes read, and how much of it overlapped the other cores' transfers.
+// wrote the bytes read, and how much of it overlapped the other cores' transfers; for a compute,
+// what a compute cost model may depend on: its op, MACs, bytes of activations, weights and output,
+// its output tile and its channel layout.
 
 #include "compiler/Program.h"
+#include "ir/Graph.h"
 #include "target/Target.h"
 #include "trace/AccuracyReport.h"
 #include "trace/Trace.h"
@@ -18,6 +21,7 @@ struct EventsContext {
     std::string model; // the model's name
     std::string strategy;
     int mp = 1;
+    const ir::Graph* graph = nullptr; // the compiled graph (a compute's features need it)
 };
 
 void writeEventsHeader(std::ostream& out);

@@ -272,7 +272,8 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
            graph.name == "calibrate-global-pool-7x7" ||
            graph.name == "calibrate-global-pool-56x56" || graph.name == "calibrate-copy" ||
-           graph.name == "calibrate-conv-grouped";
+           graph.name == "calibrate-conv-grouped" || graph.name == "calibrate-conv-thin" ||
+           graph.name == "calibrate-matmul-thin";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -386,6 +387,24 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         out.push_back(g.finish(
             g.op("Conv", {x, w}, {1, c, 28, 28},
                  {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / 16}})));
+    }
+    {
+        // Thin work, whose weights outnumber its outputs (overhead_cycles.weight_byte): a 3x3
+        // convolution of 128 channels on planes of 2 x scale (4..256 output positions per weight,
+        // as a dilated network's or a late stage's small tiles), and a classifier's matrix-vector
+        // product (scale rows of 512 features times 512 x 512 weights: 1..8 MACs per weight).
+        SmallGraph g("calibrate-conv-thin");
+        const std::int64_t p = 2 * s;
+        auto x = g.input("x", {1, 128, p, p});
+        auto w = g.weight("w", {128, 128, 3, 3});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, 128, p, p},
+                                    {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}})));
+    }
+    {
+        SmallGraph g("calibrate-matmul-thin");
+        auto a = g.input("a", {s, 512});
+        auto b = g.weight("b", {512, 512});
+        out.push_back(g.finish(g.op("MatMul", {a, b}, {s, 512})));
     }
     {
         // A tiny op, so some compute's time is almost all fixed cost: it bounds the shared

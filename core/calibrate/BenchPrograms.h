@@ -52,7 +52,9 @@ compiler::Program barrierProgram(const target::Target& target, int count);
 // images of 112 / scale; pointwise ones of 256 x scale channels and depthwise ones on 14 x 14
 // besides, which tell the per-unit costs apart), matmul, elementwise (Add and Relu, and an Add of
 // 16 elements whose time is almost all overhead), transcendental (Erf, Sigmoid), pooling,
-// normalization (batch and layer norm), softmax (over attention scores), reduction, data_movement.
+// normalization (batch and layer norm), softmax (over attention scores), reduction, data_movement;
+// and thin convolutions and matrix products, with few output positions per weight, which tell
+// the cost per weight byte read (overhead_cycles.weight_byte) from the MAC rates.
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 
 // Model-like programs for the kinds of read (target::ReadKind), run as models run (`rules`):

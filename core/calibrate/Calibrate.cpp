@@ -522,7 +522,8 @@ class Calibration {
                 : emulator::isCopy(op)                 ? kCopyClass
                                                        : static_cast<std::size_t>(op.opClass);
             m_computeSamples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz),
-                                        costUnits(compute, fitClass)});
+                                        costUnits(compute, fitClass),
+                                        emulator::weightBytesRead(compute, op, graph)});
         }
     }
 
@@ -648,6 +649,7 @@ class Calibration {
                 m_report.compute.throughputPerCycle[kGroupedConvClass];
         t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
         t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
+        t.overheads.weightByteCycles = m_report.compute.weightByteCycles;
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
         t.overheads.waitCycles = m_report.waitCycles + gap;
         t.overheads.barrierCycles = m_report.barrierCycles + gap;

@@ -311,34 +311,55 @@ std::optional<Eigen::VectorXd> jointUnitFit(const std::vector<std::size_t>& clas
 
 } // namespace
 
-ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
+namespace {
+
+// Whether the samples reading weights differ in weight bytes per unit of work: only then can a
+// cost per weight byte be told apart from the throughputs.
+bool weightsVary(const std::vector<ComputeSample>& samples) {
+    double low = std::numeric_limits<double>::infinity(), high = 0;
+    for (const ComputeSample& s : samples)
+        if (s.weightBytes > 0 && s.work > 0) {
+            low = std::min(low, s.weightBytes / s.work);
+            high = std::max(high, s.weightBytes / s.work);
+        }
+    return high > 2 * low;
+}
+
+ComputeFit fitComputeWithoutWeights(const std::vector<ComputeSample>& samples) {
     ComputeFit fit;
     // As for transfers, one sample per (class, work, units): the median time of its tiles and
     // repeats, not a line leaning to the fastest of them.
-    std::map<std::tuple<std::size_t, double, double>, std::vector<double>> byShape;
+    std::map<std::tuple<std::size_t, double, double, double>, std::vector<double>> byShape;
     for (const ComputeSample& s : samples)
         if (s.cycles > 0 && s.work > 0 && s.units >= 0 && s.opClass < kComputeClasses) {
-            byShape[{s.opClass, s.work, s.units}].push_back(s.cycles);
+            byShape[{s.opClass, s.work, s.units, s.weightBytes}].push_back(s.cycles);
             ++fit.samples[s.opClass];
         }
     std::array<std::vector<ComputeSample>, kComputeClasses> byClass;
     double shortest = std::numeric_limits<double>::infinity();
     for (auto& [shape, cycles] : byShape) {
         const double typical = median(std::move(cycles));
-        const auto& [opClass, work, units] = shape;
-        byClass[opClass].push_back({opClass, work, typical, units});
+        const auto& [opClass, work, units, weightBytes] = shape;
+        byClass[opClass].push_back({opClass, work, typical, units, weightBytes});
         shortest = std::min(shortest, typical);
     }
     // The overhead: the median of each class's own intercept (a line through its samples), so a
-    // class whose kernel is far from linear in its work cannot drag every other class with it.
+    // class whose kernel is far from linear in its work cannot drag every other class with it. A
+    // class reading weights in varying proportion to its work gets its weight bytes as a third
+    // term of its line: thin samples, small work and many weight bytes, would otherwise lift its
+    // intercept.
     std::vector<double> intercepts;
     for (const auto& group : byClass) {
         if (group.size() < 2) continue;
+        const bool weights = group.size() > 3 && weightsVary(group);
         const auto n = static_cast<Eigen::Index>(group.size());
-        Eigen::MatrixXd a(n, 2);
+        Eigen::MatrixXd a(n, weights ? 3 : 2);
         for (Eigen::Index i = 0; i < n; ++i) {
-            a(i, 0) = 1 / group[std::size_t(i)].cycles;
-            a(i, 1) = group[std::size_t(i)].work / group[std::size_t(i)].cycles;
+            const ComputeSample& s = group[std::size_t(i)];
+            a(i, 0) = 1 / s.cycles;
+            a(i, 1) = s.work / s.cycles;
+            if (weights)
+                a(i, 2) = s.weightBytes / s.cycles;
         }
         intercepts.push_back(std::max(0.0, solveRelative(a)(0)));
     }
@@ -372,6 +393,70 @@ ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
         all.insert(all.end(), residuals.begin(), residuals.end());
     }
     fit.rmsRelativeErrorAll = rms(all);
+    return fit;
+}
+
+} // namespace
+
+ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
+    const ComputeFit plain = fitComputeWithoutWeights(samples);
+    if (!weightsVary(samples))
+        return plain;
+    // The classes reading weights, one row per shape (its median time, as above).
+    std::map<std::tuple<std::size_t, double, double, double>, std::vector<double>> byShape;
+    std::vector<std::size_t> classes;
+    for (const ComputeSample& s : samples)
+        if (s.weightBytes > 0 && s.cycles > 0 && s.work > 0 && s.opClass < kComputeClasses) {
+            byShape[{s.opClass, s.work, s.units, s.weightBytes}].push_back(s.cycles);
+            if (std::find(classes.begin(), classes.end(), s.opClass) == classes.end())
+                classes.push_back(s.opClass);
+        }
+    // Their inverse throughputs and the shared cost per byte jointly, the overhead and unit costs
+    // fixed: min sum ((o + units u + work x_c + bytes b - y) / y)^2.
+    const auto n = static_cast<Eigen::Index>(byShape.size());
+    const auto unknowns = static_cast<Eigen::Index>(classes.size() + 1);
+    if (n < unknowns + 1)
+        return plain;
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, unknowns);
+    Eigen::VectorXd rhs(n);
+    Eigen::Index i = 0;
+    for (auto& [shape, cycles] : byShape) {
+        const auto& [opClass, work, units, weightBytes] = shape;
+        const double y = median(std::move(cycles));
+        const auto k = std::find(classes.begin(), classes.end(), opClass) - classes.begin();
+        a(i, static_cast<Eigen::Index>(k)) = work / y;
+        a(i, unknowns - 1) = weightBytes / y;
+        rhs(i) = 1 - (plain.overheadCycles + units * plain.unitCycles[opClass]) / y;
+        ++i;
+    }
+    const Eigen::VectorXd x = solveRelative(a, rhs);
+    const double perByte = x(unknowns - 1);
+    if (!(perByte > 0) || !(x.head(unknowns - 1).array() > 0).all())
+        return plain;
+    // The joint solution's throughputs (a refit on the times less the weight part would divide
+    // by the small, noisy remainders of the thinnest shapes), and their residuals.
+    ComputeFit fit = plain;
+    fit.weightByteCycles = perByte;
+    for (std::size_t k = 0; k < classes.size(); ++k)
+        fit.throughputPerCycle[classes[k]] = 1 / x(static_cast<Eigen::Index>(k));
+    std::array<std::vector<double>, kComputeClasses> residuals;
+    std::map<std::tuple<std::size_t, double, double, double>, std::vector<double>> all;
+    for (const ComputeSample& s : samples)
+        if (s.cycles > 0 && s.work > 0 && s.opClass < kComputeClasses)
+            all[{s.opClass, s.work, s.units, s.weightBytes}].push_back(s.cycles);
+    std::vector<double> every;
+    for (auto& [shape, cycles] : all) {
+        const auto& [opClass, work, units, weightBytes] = shape;
+        const double y = median(std::move(cycles));
+        const double predicted = fit.overheadCycles + work / fit.throughputPerCycle[opClass] +
+                                 units * fit.unitCycles[opClass] + weightBytes * perByte;
+        residuals[opClass].push_back((predicted - y) / y);
+        every.push_back((predicted - y) / y);
+    }
+    for (std::size_t c = 0; c < kComputeClasses; ++c)
+        if (!residuals[c].empty())
+            fit.rmsRelativeError[c] = rms(residuals[c]);
+    fit.rmsRelativeErrorAll = rms(every);
     return fit;
 }
 

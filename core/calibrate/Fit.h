@@ -114,6 +114,7 @@ struct ComputeSample {
     double work = 0;
     double cycles = 0;
     double units = 0;
+    double weightBytes = 0; // constant operands read (emulator::weightBytesRead): convs, matmul
 };
 
 // Classes whose computes also pay per unit of something besides their work, one cost per group:
@@ -146,9 +147,18 @@ struct ComputeFit {
     std::array<double, kComputeClasses> rmsRelativeError{};   // per class
     std::array<std::size_t, kComputeClasses> samples{};    // measurements, before taking medians
     double rmsRelativeErrorAll = 0;
+    // Cycles per weight byte read (overhead_cycles.weight_byte), shared by every class whose
+    // samples read weights; 0 when their weight bytes per unit of work do not vary (then the
+    // cost cannot be told from the throughputs) or the fit finds none.
+    double weightByteCycles = 0;
 };
 inline constexpr double kMaxThroughput = 1e9; // the target format's limit
 
+// With weights: cycles = overhead + work / throughput + units x unitCycles + weightBytes x
+// weightByteCycles. The overhead and unit costs from the fit above (its class lines take weight
+// bytes as a third term where they vary), then the weight-reading classes' throughputs and the
+// shared per-byte cost jointly by relative least squares (none when it comes out <= 0), then the
+// rest refitted on the times less the weight part.
 ComputeFit fitCompute(const std::vector<ComputeSample>& samples);
 
 // The median of `values` (0 for none): fixed overheads are robust medians, not means, since a

@@ -222,6 +222,23 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
     return target.throughput.of(op.opClass);
 }
 
+double weightBytesRead(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph) {
+    if (op.opClass != ir::OpClass::Conv && op.opClass != ir::OpClass::MatMul)
+        return 0;
+    double bytes = 0;
+    for (const compiler::Operand& o : compute.inputs)
+        if (o.value.valid() && o.value.index < graph.values.size() &&
+            graph.value(o.value).isConstant)
+            bytes += double(tiling::regionBytes(o.region, graph.value(o.value).dtype));
+    return bytes;
+}
+
+double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
+                        const target::Target& target) {
+    const double perByte = target.overheads.weightByteCycles;
+    return perByte > 0 ? perByte * weightBytesRead(compute, op, graph) : 0;
+}
+
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph) {
     std::uint64_t bytes = 0;
     for (const auto* operands : {&compute.inputs, &compute.outputs})

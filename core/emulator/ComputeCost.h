@@ -106,6 +106,18 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
 double convMacsPerOutput(const ir::Op& op, const ir::Graph& graph);
 double convMacsPerOutputRow(const ir::Op& op, const ir::Graph& graph);
 
+// Bytes of constant operands (weights and biases: values the graph holds as constants) a
+// convolution's or matrix product's compute reads, over its input regions; 0 for other ops.
+double weightBytesRead(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph);
+// What reading them costs beyond the MACs: weightBytesRead x the target's
+// overhead_cycles.weight_byte. A tile with few output positions per weight (a classifier's
+// matrix-vector product, a convolution tile of 2 x 2 outputs on 512 channels) streams its weights
+// through the cache at a few bytes per cycle, reusing each one for only a few MACs, so its time
+// follows its weight bytes; a tile of hundreds of positions hides them behind its MACs (the
+// term is then a few percent). Fitted by calibration on thin convolutions and matrix products.
+double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
+                        const target::Target& target);
+
 // Bytes of working memory the instruction reads and writes (its operand regions).
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph);
 

@@ -156,6 +156,8 @@ class Describer {
                                 : opClass == ir::OpClass::Reduction ? inputElements
                                                                     : outputElements;
             step.amount = cyclesAtThroughput(work, throughput, m_target);
+            if (step.op != kNoInstruction && !c->isReorder())
+                step.amount += weightReadCycles(*c, m_graph.ops[step.op], m_graph, m_target);
             // A fused epilogue (compiler/passes/FuseEpilogues.h): each step's elementwise work on
             // the output box while it is in cache, with no overhead of its own, and its further
             // operands' bytes; the intermediate is neither written nor read again.

@@ -182,6 +182,11 @@ struct Overheads {
     // 49 elements per output, a transformer's mean over a row 768, and the first pays its
     // per-output set-up over far fewer reads.
     double reductionOutputCycles = 0;
+    // Per byte of constant operands (weights) a convolution or matrix product reads: a tile with
+    // few output positions per weight (a classifier's matrix-vector product, a convolution tile of
+    // 2 x 2 outputs) streams its weights through the cache at a few bytes per cycle, so its time
+    // follows its weight bytes, not its MACs (docs/ACCURACY.md, "Compute").
+    double weightByteCycles = 0;
 
     bool operator==(const Overheads&) const = default;
 };

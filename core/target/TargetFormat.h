@@ -50,6 +50,7 @@ inline constexpr std::string_view kConvOutputKey = "conv_output";
 inline constexpr std::string_view kDepthwiseRowKey = "depthwise_row";
 // Optional compute.overhead_cycles key: a reduction's cost per output element (default 0).
 inline constexpr std::string_view kReductionOutputKey = "reduction_output";
+inline constexpr std::string_view kWeightByteKey = "weight_byte";
 
 // Optional compute key: output channels per vector (Target::channelGranule, default 1).
 inline constexpr std::string_view kChannelGranuleKey = "channel_granule";

@@ -104,9 +104,11 @@ void readCompute(FieldReader compute, Target& target) {
     if (overheads.has(format::kReductionOutputKey))
         target.overheads.reductionOutputCycles =
             overheads.number(format::kReductionOutputKey).value_or(0);
+    if (overheads.has(format::kWeightByteKey))
+        target.overheads.weightByteCycles = overheads.number(format::kWeightByteKey).value_or(0);
     overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier",
                                format::kConvOutputKey, format::kDepthwiseRowKey,
-                               format::kReductionOutputKey});
+                               format::kReductionOutputKey, format::kWeightByteKey});
 
     if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);

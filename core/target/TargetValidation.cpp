@@ -150,6 +150,8 @@ void checkMachine(const Target& target, Checker& check) {
                       kMaxUnitCycles, "per-row cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kReductionOutputKey),
                       o.reductionOutputCycles, kMaxUnitCycles, "per-output cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kWeightByteKey),
+                      o.weightByteCycles, kMaxUnitCycles, "per-byte cost");
 }
 
 void checkMemories(const Target& target, Checker& check) {

@@ -119,6 +119,9 @@ std::string targetToJson(const Target& target) {
     if (o.reductionOutputCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kReductionOutputKey)] =
             number(o.reductionOutputCycles);
+    if (o.weightByteCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kWeightByteKey)] =
+            number(o.weightByteCycles);
 
     out["memories"] = Json::array();
     for (const MemorySpace& memory : target.memories) out["memories"].push_back(memoryJson(memory));

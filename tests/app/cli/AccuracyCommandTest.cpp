@@ -6,6 +6,7 @@
 #include "CliRunner.h"
 #include "TempDir.h"
 
+#include <algorithm>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -99,25 +100,37 @@ TEST(AccuracyCommand, EventsFileHasEveryMatchedEventWithItsTransferShape) {
     std::string line;
     ASSERT_TRUE(std::getline(in, line));
     EXPECT_EQ(line, "model,strategy,mp,id,core,block,kind,label,bytes,rows,run_bytes,lines,writer,"
-                    "concurrent,resident_own,resident_other,emulated_ns,measured_ns");
+                    "concurrent,resident_own,resident_other,emulated_ns,measured_ns,op_type,macs,"
+                    "activation_bytes,weight_bytes,output_bytes,output_tile,layout,epilogue,"
+                    "window,accumulate");
     std::map<std::string, std::size_t> transfers; // per mp, as the report counts them
+    std::size_t convs = 0;
     std::set<std::string> kinds;
     while (std::getline(in, line)) {
         std::vector<std::string> f;
         std::stringstream fields(line);
         for (std::string field; std::getline(fields, field, ',');)
             f.push_back(field);
-        ASSERT_EQ(f.size(), 18u) << line;
+        ASSERT_EQ(std::count(line.begin(), line.end(), ','), 27) << line;
         EXPECT_EQ(f[0], "mobilenet_tiny");
         kinds.insert(f[6]);
-        if (f[6] == "compute")
+        if (f[6] == "compute") {
+            ASSERT_GE(f.size(), 19u) << line; // its op at least
+            if (f[18] == "Conv") {            // MACs, weights and a window
+                ++convs;
+                EXPECT_GT(std::stod(f[19]), 0) << line;
+                EXPECT_GT(std::stoull(f[21]), 0u) << line;
+                EXPECT_NE(f[26].find("/s"), std::string::npos) << line; // "3x3/s1x1/d1x1/g1"
+            }
             continue;
+        }
         EXPECT_GE(std::stoull(f[11]), 1u) << line; // a transfer touches a cache line at least
         EXPECT_GE(std::stoull(f[11]) * 64, std::stoull(f[8])) << line;
         if (std::stod(f[17]) > 0)
             ++transfers[f[2]];
     }
     EXPECT_EQ(kinds, (std::set<std::string>{"compute", "load", "store"}));
+    EXPECT_GT(convs, 0u);
     for (const auto& s : j["models"][0]["schedules"])
         EXPECT_EQ(transfers[std::to_string(s["mp"].get<int>())], s["transfers"].get<std::size_t>());
     const CliResult bad =

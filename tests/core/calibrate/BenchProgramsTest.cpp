@@ -119,13 +119,14 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
     std::vector<std::string> only;
     for (const auto& graph : opClassGraphs(1))
         if (computesOnly(*graph)) only.push_back(graph->name);
-    EXPECT_EQ(only, (std::vector<std::string>{
-                        "calibrate-conv-pointwise-deep", "calibrate-conv-depthwise-small",
-                        "calibrate-conv-grouped", "calibrate-elementwise-Erf",
-                        "calibrate-elementwise-Sigmoid", "calibrate-normalization-layer",
-                        "calibrate-reduction-pool", "calibrate-reduction-rows", "calibrate-resize",
-                        "calibrate-gather", "calibrate-global-pool-7x7",
-                        "calibrate-global-pool-56x56", "calibrate-copy"}));
+    EXPECT_EQ(only,
+              (std::vector<std::string>{
+                  "calibrate-conv-pointwise-deep", "calibrate-conv-depthwise-small",
+                  "calibrate-conv-grouped", "calibrate-conv-thin", "calibrate-matmul-thin",
+                  "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
+                  "calibrate-normalization-layer", "calibrate-reduction-pool",
+                  "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
+                  "calibrate-global-pool-7x7", "calibrate-global-pool-56x56", "calibrate-copy"}));
 }
 
 } // namespace

@@ -153,5 +153,25 @@ TEST(TargetModelTerms, GlobalPoolThroughputMustBeAPositiveNumber) {
                              "expected a number"));
 }
 
+TEST(TargetModelTerms, WeightByteCostIsReadWrittenBackAndChecked) {
+    auto plain = target::parseTarget(smallTarget().dump(), "small.json");
+    ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
+    EXPECT_EQ(plain->overheads.weightByteCycles, 0); // absent: no cost
+    EXPECT_FALSE(Json::parse(target::targetToJson(*plain))["compute"]["overhead_cycles"].contains(
+        "weight_byte"));
+    Json doc = smallTarget();
+    doc["compute"]["overhead_cycles"]["weight_byte"] = 0.0625;
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings);
+    EXPECT_EQ(loaded->overheads.weightByteCycles, 0.0625);
+    EXPECT_EQ(Json::parse(target::targetToJson(*loaded))["compute"]["overhead_cycles"]["weight_byte"],
+              0.0625);
+    doc["compute"]["overhead_cycles"]["weight_byte"] = -1;
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.overhead_cycles.weight_byte",
+                             "must not be negative, got -1"));
+}
+
 } // namespace
 } // namespace strata::test
