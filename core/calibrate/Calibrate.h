@@ -50,11 +50,26 @@ struct PathReport {
     // figures written although uncertain ("weight reads (latency uncertain by +-30%): written
     // all the same").
     std::vector<std::string> refused;
+    // Its transfers on two cores at once against one (the contention programs): when the large
+    // sizes slow down more than the small ones, a resource of this bandwidth that only the path
+    // uses (`<path>_contention`, scope chip) is added to the target.
+    PathContentionFit contention;
+};
+
+// One core's transfers on `path` with the other core idle (`otherPath` empty) or issuing its own
+// transfers of the same size on `otherPath` at the same time: the contention programs
+// (docs/CALIBRATION.md), per-event medians in cycles.
+struct PairedTransfers {
+    std::string path;
+    std::string otherPath;
+    double bytes = 0;
+    double cycles = 0;
 };
 
 struct CalibrationReport {
     target::Target target;          // the calibrated description (calibrated = true)
     std::vector<PathReport> paths;
+    std::vector<PairedTransfers> paired; // the contention programs' transfers
     std::string sharedResource;     // the resource all paths share ("" when they share none)
     SharedBandwidthFit shared;
     ComputeFit compute;
