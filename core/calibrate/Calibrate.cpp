@@ -500,8 +500,9 @@ class Calibration {
     }
 
     // The contention programs: per path, transfers on one core with the other idle, then with
-    // the other core on every path (its own too) at once; contiguous, sizes from a page to the
-    // working memory's share a model's tiles have. Errors: a program that cannot be built.
+    // the other core on every path (its own too) at once; contiguous, a page to 1 MiB (two sizes
+    // each side of kContentionSmallBytes / kContentionLargeBytes, within the working memory).
+    // Errors: a program that cannot be built.
     std::vector<Diagnostic> planPairs(const std::deque<PathPlan>& plans) {
         if (m_host.cores() < 2)
             return {};
@@ -509,12 +510,12 @@ class Calibration {
         for (const PathPlan& plan : plans)
             paths.push_back(plan.path);
         const std::uint64_t working = m_host.workingMemoryBytes();
-        for (std::uint64_t bytes :
-             {std::uint64_t(4096), std::uint64_t(65536), std::uint64_t(262144),
-              std::uint64_t(524288), std::uint64_t(1) << 20}) {
+        for (std::uint64_t bytes : {std::uint64_t(4096), std::uint64_t(65536),
+                                    std::uint64_t(524288), std::uint64_t(1) << 20}) {
             if (bytes > working)
                 continue;
-            const int count = m_options.quick ? 8 : 16;
+            // Few of the large ones: a program's regions are fresh pages, faulted in on every run.
+            const int count = bytes >= 524288 || m_options.quick ? 8 : 16;
             for (std::size_t a = 0; a < paths.size(); ++a)
                 for (std::size_t b = a; b <= paths.size(); ++b) {
                     // b == paths.size(): path a alone on core 0.
