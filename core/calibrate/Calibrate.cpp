@@ -714,8 +714,7 @@ class Calibration {
                 100 * p.fit.rmsRelativeError);
         }
         for (const PathReport& p : m_report.paths)
-            if (p.contention.bytesPerCycle > 0)
-                addPathContention(t, p);
+            setPathContention(t, p.path, p.contention);
         if (!m_report.sharedResource.empty() && m_report.shared.bytesPerCycle > 0)
             for (auto& r : t.resources)
                 if (r.name == m_report.sharedResource) {
@@ -768,31 +767,6 @@ class Calibration {
         return t;
     }
 
-    // The path's own contention as a resource of the target only it lists (replacing one an
-    // earlier calibration wrote).
-    static void addPathContention(target::Target& t, const PathReport& p) {
-        const std::string name = p.path + "_contention";
-        target::SharedResource* resource = nullptr;
-        for (target::SharedResource& r : t.resources)
-            if (r.name == name)
-                resource = &r;
-        if (!resource) {
-            t.resources.push_back({});
-            resource = &t.resources.back();
-            resource->name = name;
-        }
-        resource->scope = target::Scope::Chip;
-        resource->bytesPerCycle = p.contention.bytesPerCycle;
-        resource->note =
-            fmt::format("calibrated: '{}' transfers of 256 KiB and up on two cores at once "
-                        "run {:.2f}x their time alone ({:.2f}x up to 64 KiB)",
-                        p.path, p.contention.largeSlowdown, p.contention.smallSlowdown);
-        for (target::TransferPath& path : t.paths)
-            if (path.name == p.path && std::find(path.resources.begin(), path.resources.end(),
-                                                 name) == path.resources.end())
-                path.resources.push_back(name);
-    }
-
     const target::Target& m_host;
     const CalibrateOptions& m_options;
     int m_rounds;
@@ -809,6 +783,35 @@ class Calibration {
 };
 
 } // namespace
+
+void setPathContention(target::Target& target, const std::string& path,
+                       const PathContentionFit& fit) {
+    const std::string name = path + "_contention";
+    target::TransferPath* listing = nullptr;
+    for (target::TransferPath& p : target.paths)
+        if (p.name == path)
+            listing = &p;
+    if (!(fit.bytesPerCycle > 0) || !listing) {
+        std::erase_if(target.resources,
+                      [&](const target::SharedResource& r) { return r.name == name; });
+        for (target::TransferPath& p : target.paths)
+            std::erase(p.resources, name);
+        return;
+    }
+    auto resource = std::find_if(target.resources.begin(), target.resources.end(),
+                                 [&](const target::SharedResource& r) { return r.name == name; });
+    if (resource == target.resources.end())
+        resource = target.resources.insert(target.resources.end(), target::SharedResource{name});
+    resource->scope = target::Scope::Chip;
+    resource->bytesPerCycle = fit.bytesPerCycle;
+    resource->note =
+        fmt::format("calibrated: '{}' transfers of 256 KiB and up on two cores at once "
+                    "run {:.2f}x their time alone ({:.2f}x up to 64 KiB)",
+                    path, fit.largeSlowdown, fit.smallSlowdown);
+    if (std::find(listing->resources.begin(), listing->resources.end(), name) ==
+        listing->resources.end())
+        listing->resources.push_back(name);
+}
 
 std::string computeClassName(std::size_t fitClass) {
     if (fitClass == kDepthwiseConvClass)

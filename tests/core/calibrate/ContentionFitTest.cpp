@@ -1,7 +1,10 @@
 // A path's own contention (fitPathContention) from synthetic contention programs: transfers on
 // one core against the same on two cores at once, read against the emulator's figures.
 
+#include "calibrate/Calibrate.h"
 #include "calibrate/Fit.h"
+#include "target/TargetLoader.h"
+#include "target/TargetWriter.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -80,6 +83,46 @@ TEST(FitPathContention, NoSlowdownNoResource) {
     // Large sizes only: nothing to tell latency from bandwidth.
     std::vector<SlowdownSample> large{{524288, 1, 1000, 2000, 2}};
     EXPECT_EQ(fitPathContention(large, kLatency, kRowOverhead, kRate).bytesPerCycle, 0);
+}
+
+} // namespace
+} // namespace strata::calibrate
+
+namespace strata::calibrate {
+namespace {
+
+TEST(SetPathContention, AddsAResourceOnlyThatPathListsAndRemovesItWhenNoneIsFitted) {
+    auto loaded = target::resolveTarget("host-uncalibrated");
+    ASSERT_TRUE(loaded.ok());
+    target::Target t = *loaded;
+    const std::size_t resources = t.resources.size();
+    PathContentionFit fit;
+    fit.bytesPerCycle = 11;
+    fit.largeSlowdown = 1.6;
+    setPathContention(t, "store", fit);
+    setPathContention(t, "store", fit); // once, however often
+    ASSERT_EQ(t.resources.size(), resources + 1);
+    const target::SharedResource* r = t.findResource("store_contention");
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->scope, target::Scope::Chip);
+    EXPECT_EQ(r->bytesPerCycle, 11);
+    for (const target::TransferPath& p : t.paths)
+        EXPECT_EQ(std::count(p.resources.begin(), p.resources.end(), "store_contention"),
+                  p.name == "store" ? 1 : 0)
+            << p.name;
+    // Written and read back as a target the other commands accept.
+    auto reread = target::parseTarget(target::targetToJson(t), "calibrated");
+    ASSERT_TRUE(reread.ok()) << reread.diagnostics().front().toString();
+    ASSERT_NE(reread->findResource("store_contention"), nullptr);
+    EXPECT_EQ(reread->findResource("store_contention")->bytesPerCycle, 11);
+
+    setPathContention(t, "store", PathContentionFit{});
+    EXPECT_EQ(t.findResource("store_contention"), nullptr);
+    EXPECT_EQ(t.resources.size(), resources);
+    for (const target::TransferPath& p : t.paths)
+        EXPECT_EQ(std::count(p.resources.begin(), p.resources.end(), "store_contention"), 0);
+    setPathContention(t, "teleport", fit); // no such path: nothing added
+    EXPECT_EQ(t.resources.size(), resources);
 }
 
 } // namespace
