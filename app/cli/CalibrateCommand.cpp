@@ -42,15 +42,17 @@ struct CalibrateArgs {
 bool writeSamples(const calibrate::CalibrationReport& report, const std::string& file) {
     std::ofstream out(file);
     if (!out) return false;
-    out << "path,source,kind,bytes,rows,cycles\n";
+    out << "path,source,kind,bytes,rows,cycles,concurrent\n";
     static constexpr const char* kKinds[] = {"other", "weight", "cached"};
     for (const calibrate::PathReport& p : report.paths) {
         for (std::size_t i = 0; i < p.samples.size(); ++i)
-            out << fmt::format("{},{},other,{},{},{:.1f}\n", p.path, i < p.isolatedSamples ? "isolated" : "compiled",
-                               p.samples[i].bytes, p.samples[i].rows, p.samples[i].cycles);
+            out << fmt::format("{},{},other,{},{},{:.1f},{:.3f}\n", p.path,
+                               i < p.isolatedSamples ? "isolated" : "compiled", p.samples[i].bytes,
+                               p.samples[i].rows, p.samples[i].cycles, p.samples[i].concurrent);
         for (std::size_t k = 1; k < p.kindData.size(); ++k)
             for (const calibrate::TransferSample& s : p.kindData[k])
-                out << fmt::format("{},compiled,{},{},{},{:.1f}\n", p.path, kKinds[k], s.bytes, s.rows, s.cycles);
+                out << fmt::format("{},compiled,{},{},{},{:.1f},{:.3f}\n", p.path, kKinds[k],
+                                   s.bytes, s.rows, s.cycles, s.concurrent);
     }
     return bool(out);
 }
@@ -91,6 +93,10 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)}});
         if (p.residentRowOverheadCycles)
             paths.back()["resident_row_overhead_cycles"] = *p.residentRowOverheadCycles;
+        paths.back()["contention"] = {{"bytes_per_cycle", p.contention.bytesPerCycle},
+                                      {"small_slowdown", p.contention.smallSlowdown},
+                                      {"large_slowdown", p.contention.largeSlowdown},
+                                      {"samples", p.contention.samples}};
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (std::size_t c = 0; c < calibrate::kComputeClasses; ++c)
@@ -99,6 +105,12 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                                {"throughput_per_cycle", r.compute.throughputPerCycle[c]},
                                {"rms_relative_error", r.compute.rmsRelativeError[c]},
                                {"samples", r.compute.samples[c]}});
+    nlohmann::ordered_json paired = nlohmann::ordered_json::array();
+    for (const calibrate::PairedTransfers& t : r.paired)
+        paired.push_back({{"path", t.path},
+                          {"other_core", t.otherPath.empty() ? "idle" : t.otherPath},
+                          {"bytes", t.bytes},
+                          {"cycles", t.cycles}});
     const auto& o = r.target.overheads;
     return {{"target_file", output},
             {"cores", r.cores},
@@ -108,6 +120,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
             {"warnings", r.warnings},
             {"gap_ns", r.gapNs},
             {"paths", paths},
+            {"contention", paired},
             {"shared",
              {{"resource", r.sharedResource},
               {"bytes_per_cycle", r.shared.bytesPerCycle},
@@ -162,11 +175,28 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                  100 * p.fit.bandwidthRelativeError);
         for (const std::string& refused : p.refused)
             std::cout << fmt::format("{:<10} refused: {}\n", "", refused);
+        if (p.contention.largeSlowdown > 0)
+            std::cout << fmt::format(
+                "{:<10} two cores at once: {:.2f}x alone up to 64 KiB, {:.2f}x from 256 KiB: {}\n",
+                "", p.contention.smallSlowdown, p.contention.largeSlowdown,
+                p.contention.bytesPerCycle > 0
+                    ? fmt::format("'{}_contention' {:.2f} B/cycle", p.path,
+                                  p.contention.bytesPerCycle)
+                    : std::string("not bandwidth (no resource of its own)"));
     }
     if (!r.sharedResource.empty())
         std::cout << fmt::format("shared '{}': {:.2f} B/cycle ({:.2f} GB/s) from {} contended measurements, RMS err {:.1f}%\n",
                                  r.sharedResource, r.shared.bytesPerCycle, r.shared.bytesPerCycle * ghz, r.shared.samples,
                                  100 * r.shared.rmsRelativeError);
+    for (const calibrate::PairedTransfers& t : r.paired)
+        if (!t.otherPath.empty())
+            for (const calibrate::PairedTransfers& alone : r.paired)
+                if (alone.otherPath.empty() && alone.path == t.path && alone.bytes == t.bytes &&
+                    alone.cycles > 0)
+                    std::cout << fmt::format(
+                        "contention: '{}' {} bytes while the other core uses '{}': {:.2f}x "
+                        "its time alone\n",
+                        t.path, t.bytes, t.otherPath, t.cycles / alone.cycles);
     std::cout << fmt::format("\n{:<14} {:>18} {:>8} {:>8}\n", "op class", "throughput/cycle", "samples", "RMS err");
     for (std::size_t c = 0; c < calibrate::kComputeClasses; ++c)
         if (r.compute.samples[c])

@@ -160,21 +160,40 @@ std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes) {
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path,
                                             std::uint64_t bytes, int cores, int count,
                                             std::uint64_t runBytes, Priming priming) {
-    const target::TransferPath* p = target.findPath(path);
-    if (!p) return error("target '" + target.name + "' has no path '" + path + "'");
+    if (cores < 1 || cores > target.cores())
+        return error("cannot run on " + std::to_string(cores) + " cores (the target has " +
+                     std::to_string(target.cores()) + ")");
+    return transferProgramOn(target,
+                             std::vector<std::string>(static_cast<std::size_t>(cores), path), bytes,
+                             count, runBytes, priming);
+}
+
+Expected<compiler::Program> transferProgramOn(const target::Target& target,
+                                              const std::vector<std::string>& paths,
+                                              std::uint64_t bytes, int count,
+                                              std::uint64_t runBytes, Priming priming) {
+    const int cores = static_cast<int>(paths.size());
     if (cores < 1 || cores > target.cores())
         return error("cannot run on " + std::to_string(cores) + " cores (the target has " + std::to_string(target.cores()) + ")");
     if (bytes == 0 || count < 1) return error("transfers need at least one byte and one transfer");
-    for (const std::string& name : {p->source, p->destination}) {
-        const target::MemorySpace* memory = target.findMemory(name);
-        if (!memory) return error("path '" + path + "' names no memory '" + name + "'");
-        if (bytes > memory->capacityBytes)
-            return error("a " + std::to_string(bytes) + "-byte transfer does not fit '" + name + "' (" +
-                         std::to_string(memory->capacityBytes) + " bytes)");
+    for (const std::string& path : paths) {
+        const target::TransferPath* p = target.findPath(path);
+        if (!p)
+            return error("target '" + target.name + "' has no path '" + path + "'");
+        for (const std::string& name : {p->source, p->destination}) {
+            const target::MemorySpace* memory = target.findMemory(name);
+            if (!memory)
+                return error("path '" + path + "' names no memory '" + name + "'");
+            if (bytes > memory->capacityBytes)
+                return error("a " + std::to_string(bytes) + "-byte transfer does not fit '" + name +
+                             "' (" + std::to_string(memory->capacityBytes) + " bytes)");
+        }
     }
     compiler::Program program = emptyProgram(target, "calibrate-transfers");
-    const target::MemorySpace* from = target.findMemory(p->source);
-    const target::MemorySpace* to = target.findMemory(p->destination);
+    // Each core's path, and the memories it reads and writes.
+    auto pathOf = [&](int core) { return target.findPath(paths[static_cast<std::size_t>(core)]); };
+    auto fromOf = [&](int core) { return target.findMemory(pathOf(core)->source); };
+    auto toOf = [&](int core) { return target.findMemory(pathOf(core)->destination); };
     const BoxShape box = boxShape(bytes, runBytes);
     const bool strided = box.planes > 0;
     if (strided) bytes = box.bytes(runBytes);
@@ -208,9 +227,19 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
     // tensors a model reads); a path writing it finds its lines in the other core's cache. Either
     // way the data is not in the measuring core's cache, as a model's tensors mostly are not: the
     // other core wrote them, or they left this core's cache long ago.
-    const target::TransferPath* reverse = target.pathBetween(p->destination, p->source);
-    const bool ownPriming = priming == Priming::OwnCore && reverse;
-    for (int core = 0; reverse && !ownPriming && core < cores; ++core) {
+    auto reverseOf = [&](int core) {
+        return target.pathBetween(pathOf(core)->destination, pathOf(core)->source);
+    };
+    bool anyReverse = false;
+    for (int core = 0; core < cores; ++core)
+        anyReverse = anyReverse || reverseOf(core);
+    const bool ownPriming = priming == Priming::OwnCore;
+    for (int core = 0; !ownPriming && core < cores; ++core) {
+        const target::TransferPath* reverse = reverseOf(core);
+        if (!reverse)
+            continue;
+        const target::MemorySpace* from = fromOf(core);
+        const target::MemorySpace* to = toOf(core);
         const int other = (core + 1) % program.cores;
         auto owner = [&](const target::MemorySpace* memory) { return memory->scope == target::Scope::Core ? other : core; };
         for (int k = 0; k < count; ++k) {
@@ -224,11 +253,16 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
             append(program, other, compiler::Wait{0}, kPrimingTile);
         }
     }
-    if (reverse && !ownPriming && program.cores > 1)
+    if (anyReverse && !ownPriming && program.cores > 1)
         for (int core = 0; core < program.cores; ++core) append(program, core, compiler::Barrier{0}, kPrimingTile);
     for (int core = 0; core < cores; ++core)
         for (int k = 0; k < count; ++k) {
-            if (ownPriming) { // the same bytes, moved the other way by this core a moment before
+            const std::string& path = paths[static_cast<std::size_t>(core)];
+            const target::TransferPath* reverse = reverseOf(core);
+            const target::MemorySpace* from = fromOf(core);
+            const target::MemorySpace* to = toOf(core);
+            if (ownPriming &&
+                reverse) { // the same bytes, moved the other way by this core a moment before
                 compiler::Transfer prime;
                 prime.path = reverse->name;
                 prime.source = place(to, core, k);

@@ -37,6 +37,15 @@ Expected<compiler::Program> transferProgram(const target::Target& target, const 
                                             std::uint64_t runBytes = 0,
                                             Priming priming = Priming::OtherCore);
 
+// The same with each core on its own path: core c issues its transfers on paths[c] (paths.size()
+// cores), each primed as above. Two cores on different paths measure what one core's transfers
+// lose to the other core's traffic of another kind (a store while the other core loads).
+Expected<compiler::Program> transferProgramOn(const target::Target& target,
+                                              const std::vector<std::string>& paths,
+                                              std::uint64_t bytes, int count,
+                                              std::uint64_t runBytes = 0,
+                                              Priming priming = Priming::OtherCore);
+
 // The bytes one of transferProgram's transfers moves: `bytes`, or for a strided box the whole
 // planes of rows of `runBytes` that fit in it.
 std::uint64_t transferBoxBytes(std::uint64_t bytes, std::uint64_t runBytes);

@@ -109,6 +109,38 @@ double costUnits(const compiler::Compute& compute, std::size_t fitClass) {
     return units;
 }
 
+// Per event of `timeline`: for a transfer, the share of its time during which a transfer of
+// another core was running too (0 for other events).
+std::vector<double> concurrentTransferShares(const trace::Trace& timeline) {
+    std::map<std::uint32_t, std::vector<std::pair<std::int64_t, std::int64_t>>> perCore;
+    for (const trace::Event& e : timeline.events)
+        if (e.kind == trace::EventKind::Transfer)
+            perCore[e.core].push_back({e.startPs, e.endPs});
+    for (auto& [core, spans] : perCore)
+        std::sort(spans.begin(), spans.end());
+    std::vector<double> out(timeline.events.size(), 0);
+    for (std::size_t i = 0; i < timeline.events.size(); ++i) {
+        const trace::Event& e = timeline.events[i];
+        if (e.kind != trace::EventKind::Transfer || e.durationPs() <= 0)
+            continue;
+        std::int64_t shared = 0;
+        for (const auto& [core, spans] : perCore) {
+            if (core == e.core)
+                continue;
+            // Spans of one core do not overlap: start from the last one starting before e.
+            auto it =
+                std::lower_bound(spans.begin(), spans.end(), std::make_pair(e.startPs, e.startPs));
+            if (it != spans.begin())
+                --it;
+            for (; it != spans.end() && it->first < e.endPs; ++it)
+                shared += std::max<std::int64_t>(0, std::min(it->second, e.endPs) -
+                                                        std::max(it->first, e.startPs));
+        }
+        out[i] = std::min(1.0, double(shared) / double(e.durationPs()));
+    }
+    return out;
+}
+
 // The shared resource every path of the target lists, if any.
 std::string commonResource(const target::Target& target) {
     for (const target::SharedResource& r : target.resources) {
@@ -161,6 +193,8 @@ class Calibration {
         }
         if (paths.empty())
             return error("target '" + m_host.name + "' has no transfer path to calibrate");
+        if (auto planned = planPairs(paths); !planned.empty())
+            return planned;
         planBarriers();
         const std::optional<CpuTicks> before = cpuTicksNow();
         if (auto measured = measureInRounds(); !measured.empty())
@@ -186,6 +220,9 @@ class Calibration {
             m_contendedRms.push_back(fitted->shared.rmsRelativeError);
             m_contendedSamples += fitted->shared.samples;
         }
+        for (PathReport& p : m_report.paths)
+            p.contention = fitPathContention(slowdownSamples(p.path), p.fit.latencyCycles,
+                                             p.fit.rowOverheadCycles, p.fit.bytesPerCycle);
         m_report.sharedResource = commonResource(m_host);
         if (!pathShared.empty()) {
             m_report.shared.bytesPerCycle = median(pathShared);
@@ -450,6 +487,66 @@ class Calibration {
         return out;
     }
 
+    // The contention programs' shapes of `path`: its time alone against its time with the other
+    // core on the same path (each core's median one sample).
+    std::vector<SlowdownSample> slowdownSamples(const std::string& path) const {
+        std::vector<SlowdownSample> out;
+        for (const PairedTransfers& alone : m_report.paired)
+            if (alone.path == path && alone.otherPath.empty())
+                for (const PairedTransfers& both : m_report.paired)
+                    if (both.path == path && both.otherPath == path && both.bytes == alone.bytes)
+                        out.push_back({both.bytes, 1, alone.cycles, both.cycles, 2});
+        return out;
+    }
+
+    // The contention programs: per path, transfers on one core with the other idle, then with
+    // the other core on every path (its own too) at once; contiguous, a page to 1 MiB (two sizes
+    // each side of kContentionSmallBytes / kContentionLargeBytes, within the working memory).
+    // Errors: a program that cannot be built.
+    std::vector<Diagnostic> planPairs(const std::deque<PathPlan>& plans) {
+        if (m_host.cores() < 2)
+            return {};
+        std::vector<const target::TransferPath*> paths;
+        for (const PathPlan& plan : plans)
+            paths.push_back(plan.path);
+        const std::uint64_t working = m_host.workingMemoryBytes();
+        for (std::uint64_t bytes : {std::uint64_t(4096), std::uint64_t(65536),
+                                    std::uint64_t(524288), std::uint64_t(1) << 20}) {
+            if (bytes > working)
+                continue;
+            // Few of the large ones: a program's regions are fresh pages, faulted in on every run.
+            const int count = bytes >= 524288 || m_options.quick ? 8 : 16;
+            for (std::size_t a = 0; a < paths.size(); ++a)
+                for (std::size_t b = a; b <= paths.size(); ++b) {
+                    // b == paths.size(): path a alone on core 0.
+                    std::vector<std::string> on{paths[a]->name};
+                    if (b < paths.size())
+                        on.push_back(paths[b]->name);
+                    auto program = transferProgramOn(m_host, on, bytes, count);
+                    if (!program)
+                        return program.diagnostics();
+                    Measurement& m =
+                        add(fmt::format("contention: '{}' with '{}', {} bytes", on.front(),
+                                        on.size() > 1 ? on.back() : "idle", bytes));
+                    m.bare = std::move(*program);
+                    m.use = [this, on, bytes](const compiler::Program& program,
+                                              const trace::Trace& timeline) {
+                        std::vector<std::vector<double>> perCore(on.size());
+                        for (const trace::Event& e : timeline.events)
+                            if (e.tile != kPrimingTile && e.kind == trace::EventKind::Transfer &&
+                                program.instructions[e.id].core < static_cast<int>(on.size()))
+                                perCore[static_cast<std::size_t>(program.instructions[e.id].core)]
+                                    .push_back(cyclesOf(e.durationPs(), m_host.clockHz));
+                        for (std::size_t c = 0; c < on.size(); ++c)
+                            m_report.paired.push_back({on[c],
+                                                       on.size() > 1 ? on[1 - c] : std::string(),
+                                                       double(bytes), median(perCore[c])});
+                    };
+                }
+        }
+        return {};
+    }
+
     void planBarriers() {
         Measurement& m = add("barriers");
         m.bare = barrierProgram(m_host, m_options.quick ? 20 : 200);
@@ -489,14 +586,16 @@ class Calibration {
     void readComputes(const ir::Graph& graph, const compiler::Program& program,
                       const trace::Trace& timeline) {
         const std::vector<target::ReadKind> kinds = readKinds(program, graph);
-        for (const trace::Event& e : timeline.events) {
+        const std::vector<double> concurrent = concurrentTransferShares(timeline);
+        for (std::size_t i = 0; i < timeline.events.size(); ++i) {
+            const trace::Event& e = timeline.events[i];
             const compiler::Instruction& in = program.instructions[e.id];
             // Weight reads have their own figures, from planReadKinds: these single ops'
             // small weights stay in cache from one repeat to the next, a model's do not.
             if (e.kind == trace::EventKind::Transfer && !computesOnly(graph) &&
                 kinds[e.id] != target::ReadKind::Weight)
                 m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}].push_back(
-                    transferSample(e, in));
+                    transferSample(e, in, concurrent[i]));
             if (e.kind != trace::EventKind::Compute)
                 continue;
             const ir::Op& op = graph.op(in.from.op);
@@ -537,11 +636,13 @@ class Calibration {
             // One that cannot run is reported as no weight_reads figures for the path.
             m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
                 const std::vector<target::ReadKind> kinds = readKinds(program, *graph);
-                for (const trace::Event& e : timeline.events) {
+                const std::vector<double> concurrent = concurrentTransferShares(timeline);
+                for (std::size_t i = 0; i < timeline.events.size(); ++i) {
+                    const trace::Event& e = timeline.events[i];
                     const compiler::Instruction& in = program.instructions[e.id];
                     if (e.kind == trace::EventKind::Transfer)
                         m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}]
-                            .push_back(transferSample(e, in));
+                            .push_back(transferSample(e, in, concurrent[i]));
                 }
             };
         }
@@ -578,9 +679,10 @@ class Calibration {
         return kinds;
     }
 
-    TransferSample transferSample(const trace::Event& e, const compiler::Instruction& in) const {
+    TransferSample transferSample(const trace::Event& e, const compiler::Instruction& in,
+                                  double concurrent) const {
         return {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz),
-                double(emulator::transferRows(std::get<compiler::Transfer>(in.body)))};
+                double(emulator::transferRows(std::get<compiler::Transfer>(in.body))), concurrent};
     }
 
     target::Target calibratedTarget() const {
@@ -612,6 +714,8 @@ class Calibration {
                 p.fit.samples, p.largestBytes, runBytesOf(*path, t.mainMemory).back(),
                 100 * p.fit.rmsRelativeError);
         }
+        for (const PathReport& p : m_report.paths)
+            setPathContention(t, p.path, p.contention);
         if (!m_report.sharedResource.empty() && m_report.shared.bytesPerCycle > 0)
             for (auto& r : t.resources)
                 if (r.name == m_report.sharedResource) {
@@ -681,6 +785,35 @@ class Calibration {
 };
 
 } // namespace
+
+void setPathContention(target::Target& target, const std::string& path,
+                       const PathContentionFit& fit) {
+    const std::string name = path + "_contention";
+    target::TransferPath* listing = nullptr;
+    for (target::TransferPath& p : target.paths)
+        if (p.name == path)
+            listing = &p;
+    if (!(fit.bytesPerCycle > 0) || !listing) {
+        std::erase_if(target.resources,
+                      [&](const target::SharedResource& r) { return r.name == name; });
+        for (target::TransferPath& p : target.paths)
+            std::erase(p.resources, name);
+        return;
+    }
+    auto resource = std::find_if(target.resources.begin(), target.resources.end(),
+                                 [&](const target::SharedResource& r) { return r.name == name; });
+    if (resource == target.resources.end())
+        resource = target.resources.insert(target.resources.end(), target::SharedResource{name});
+    resource->scope = target::Scope::Chip;
+    resource->bytesPerCycle = fit.bytesPerCycle;
+    resource->note =
+        fmt::format("calibrated: '{}' transfers of 256 KiB and up on two cores at once "
+                    "run {:.2f}x their time alone ({:.2f}x up to 64 KiB)",
+                    path, fit.largeSlowdown, fit.smallSlowdown);
+    if (std::find(listing->resources.begin(), listing->resources.end(), name) ==
+        listing->resources.end())
+        listing->resources.push_back(name);
+}
 
 std::string computeClassName(std::size_t fitClass) {
     if (fitClass == kDepthwiseConvClass)

@@ -50,11 +50,26 @@ struct PathReport {
     // figures written although uncertain ("weight reads (latency uncertain by +-30%): written
     // all the same").
     std::vector<std::string> refused;
+    // Its transfers on two cores at once against one (the contention programs): when the large
+    // sizes slow down more than the small ones, a resource of this bandwidth that only the path
+    // uses (`<path>_contention`, scope chip) is added to the target.
+    PathContentionFit contention;
+};
+
+// One core's transfers on `path` with the other core idle (`otherPath` empty) or issuing its own
+// transfers of the same size on `otherPath` at the same time: the contention programs
+// (docs/CALIBRATION.md), per-event medians in cycles.
+struct PairedTransfers {
+    std::string path;
+    std::string otherPath;
+    double bytes = 0;
+    double cycles = 0;
 };
 
 struct CalibrationReport {
     target::Target target;          // the calibrated description (calibrated = true)
     std::vector<PathReport> paths;
+    std::vector<PairedTransfers> paired; // the contention programs' transfers
     std::string sharedResource;     // the resource all paths share ("" when they share none)
     SharedBandwidthFit shared;
     ComputeFit compute;
@@ -76,6 +91,13 @@ struct CalibrationReport {
 // paths marked issuer_busy (the runtime's copies run on the issuing core). Errors: a target
 // the runtime cannot run (not host-like), or no measurement of any path succeeding.
 Expected<CalibrationReport> calibrateHost(const target::Target& host, const CalibrateOptions& options = {});
+
+// Writes a path's own contention to `target`: with a fitted bandwidth, the resource
+// `<path>_contention` (scope chip) listed by that path alone, added or updated; without one
+// (or no such path), that resource removed and unlisted, so a recalibration that sees no
+// contention leaves none from an earlier one.
+void setPathContention(target::Target& target, const std::string& path,
+                       const PathContentionFit& fit);
 
 // An op class's name (ir::opClassName), "depthwise_conv" for kDepthwiseConvClass, "pointwise_conv"
 // for kPointwiseConvClass.

@@ -260,6 +260,48 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
     return fit;
 }
 
+PathContentionFit fitPathContention(const std::vector<SlowdownSample>& samples,
+                                    double latencyCycles, double rowOverheadCycles,
+                                    double pathBytesPerCycle) {
+    PathContentionFit fit;
+    std::vector<double> small, large;
+    std::vector<const SlowdownSample*> used;
+    for (const SlowdownSample& s : samples) {
+        if (!(s.aloneCycles > 0 && s.contendedCycles > 0) || s.concurrency < 2)
+            continue;
+        if (s.bytes <= kContentionSmallBytes)
+            small.push_back(s.contendedCycles / s.aloneCycles);
+        if (s.bytes >= kContentionLargeBytes) {
+            large.push_back(s.contendedCycles / s.aloneCycles);
+            used.push_back(&s);
+        }
+    }
+    if (small.empty() || large.empty() || !(pathBytesPerCycle > 0))
+        return fit;
+    fit.smallSlowdown = median(small);
+    fit.largeSlowdown = median(large);
+    if (fit.largeSlowdown <= 1 || fit.largeSlowdown < kContentionGrowth * fit.smallSlowdown)
+        return fit;
+    std::vector<double> shared;
+    int concurrency = 2;
+    for (const SlowdownSample* s : used) {
+        concurrency = std::max(concurrency, s->concurrency);
+        const double fixed = latencyCycles + s->rows * rowOverheadCycles;
+        const double contended =
+            s->contendedCycles / s->aloneCycles * (fixed + s->bytes / pathBytesPerCycle);
+        if (contended > fixed)
+            shared.push_back(s->concurrency * s->bytes / (contended - fixed));
+    }
+    if (shared.empty())
+        return fit;
+    const double bytesPerCycle = median(shared);
+    if (bytesPerCycle / concurrency >= pathBytesPerCycle) // no flow would be held below its rate
+        return fit;
+    fit.bytesPerCycle = bytesPerCycle;
+    fit.samples = shared.size();
+    return fit;
+}
+
 namespace {
 
 // Each class's inverse throughput with the overhead fixed: min sum ((o + w x - y) / y)^2 over x.

@@ -17,6 +17,9 @@ struct TransferSample {
     double bytes = 0;
     double cycles = 0;
     double rows = 1;
+    // Share of its time another core's transfer was running too (measured; 0 for the one-core
+    // programs), written by `calibrate --samples` for fitting offline.
+    double concurrent = 0;
 };
 
 // duration = latency + rows x rowOverhead + bytes / bytesPerCycle.
@@ -81,6 +84,41 @@ struct SharedBandwidthFit {
 // ignored. Each sample's fixed part is latency + rows x rowOverhead.
 SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples, double latencyCycles,
                                       double pathBytesPerCycle, double rowOverheadCycles = 0);
+
+// One shape of transfers on a path measured twice: on one core with the others idle, and on
+// `concurrency` cores at once, all on that path (calibration's contention programs).
+struct SlowdownSample {
+    double bytes = 0;
+    double rows = 1;
+    double aloneCycles = 0;
+    double contendedCycles = 0;
+    int concurrency = 2;
+};
+
+// A path's own contention: the bandwidth R of a resource only that path's transfers use (scope
+// chip), so k of them at once each move at min(path rate, R / k), as the emulator shares it.
+struct PathContentionFit {
+    double bytesPerCycle = 0; // 0: none (the slowdown is not in the bytes term)
+    double smallSlowdown = 0; // median contended / alone, sizes up to kContentionSmallBytes
+    double largeSlowdown = 0; // the same from kContentionLargeBytes up
+    std::size_t samples = 0;  // of the large sizes, those R was fitted on
+};
+
+inline constexpr double kContentionSmallBytes = 65536;
+inline constexpr double kContentionLargeBytes = 262144;
+// The large sizes must slow down this much more than the small ones for the slowdown to be
+// taken as shared bandwidth: a slowdown as large on a page as on half a MiB is latency (two
+// cores' streams of small copies interfering), which a bandwidth cannot carry.
+inline constexpr double kContentionGrowth = 1.25;
+
+// R from the large sizes' slowdowns, read against the emulator's own figures of the path (its
+// latency, row overhead and bandwidth): each sample's contended time is its slowdown times the
+// emulated time alone; the bytes' part of it gives the rate each of the k flows got, R = k x
+// that rate; R is the median over the samples. None when the large sizes slow down less than
+// kContentionGrowth x the small ones, or R would not hold any flow below the path's rate.
+PathContentionFit fitPathContention(const std::vector<SlowdownSample>& samples,
+                                    double latencyCycles, double rowOverheadCycles,
+                                    double pathBytesPerCycle);
 
 inline constexpr std::size_t kOpClasses = 9; // ir::OpClass values
 // The classes fitted: the op classes, then depthwise and pointwise convolutions (the target's

@@ -62,12 +62,24 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
         EXPECT_FALSE(target["paths"][1].contains(kind));
     }
 
+    // The contention programs: each path alone and beside every path, per size; each path's
+    // slowdowns read from them (a resource of its own only when the large sizes slow down more).
+    if (report["cores"].get<int>() >= 2) {
+        std::set<std::string> pairs;
+        for (const auto& c : report["contention"])
+            pairs.insert(c["path"].get<std::string>() + "/" + c["other_core"].get<std::string>());
+        EXPECT_EQ(pairs, (std::set<std::string>{"load/idle", "load/load", "load/store",
+                                                "store/idle", "store/load", "store/store"}));
+        for (const auto& p : report["paths"])
+            EXPECT_GT(p["contention"]["large_slowdown"].get<double>(), 0);
+    }
+
     // Every sample the fits used: isolated and compiled ones on both paths, and strided stores
     // among the isolated (rows of a column tile's length, which do not divide the sizes).
     std::ifstream csv(samples);
     std::string line;
     ASSERT_TRUE(std::getline(csv, line));
-    EXPECT_EQ(line, "path,source,kind,bytes,rows,cycles");
+    EXPECT_EQ(line, "path,source,kind,bytes,rows,cycles,concurrent");
     std::set<std::string> seen;
     bool stridedStore = false;
     while (std::getline(csv, line)) {

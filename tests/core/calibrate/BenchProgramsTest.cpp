@@ -7,6 +7,8 @@
 #include "target/TargetLoader.h"
 
 #include <gtest/gtest.h>
+#include <map>
+#include <set>
 
 namespace strata::calibrate {
 namespace {
@@ -127,6 +129,39 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
                   "calibrate-normalization-layer", "calibrate-reduction-pool",
                   "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
                   "calibrate-global-pool-7x7", "calibrate-global-pool-56x56", "calibrate-copy"}));
+}
+
+TEST(BenchPrograms, EachCoreOnItsOwnPathIsPrimedTheOtherWayByTheNextCore) {
+    const target::Target t = host();
+    if (t.cores() < 2)
+        GTEST_SKIP() << "one core: no other core to contend with";
+    auto program = transferProgramOn(t, {"store", "load"}, 4096, 3);
+    ASSERT_TRUE(program.ok());
+    // Measured: core 0 stores, core 1 loads, each into or out of its own regions.
+    std::map<int, std::vector<std::string>> measured, priming;
+    std::set<std::uint64_t> regions;
+    for (const compiler::Instruction& in : program->instructions)
+        if (const auto* transfer = std::get_if<compiler::Transfer>(&in.body)) {
+            (in.from.tile == kPrimingTile ? priming : measured)[in.core].push_back(transfer->path);
+            if (in.from.tile != kPrimingTile)
+                regions.insert(transfer->path == "load" ? transfer->source.offset
+                                                        : transfer->destination.offset);
+        }
+    EXPECT_EQ(measured[0], (std::vector<std::string>(3, "store")));
+    EXPECT_EQ(measured[1], (std::vector<std::string>(3, "load")));
+    EXPECT_EQ(regions.size(), 6u); // no two transfers share a main-memory region
+    // Core 1 reads the regions core 0 will store (a load primes a store), core 0 writes the ones
+    // core 1 will load.
+    EXPECT_EQ(priming[1], (std::vector<std::string>(3, "load")));
+    EXPECT_EQ(priming[0], (std::vector<std::string>(3, "store")));
+    auto same = transferProgramOn(t, {"load", "load"}, 4096, 3);
+    auto alike = transferProgram(t, "load", 4096, 2, 3);
+    ASSERT_TRUE(same.ok() && alike.ok());
+    EXPECT_EQ(same->instructions.size(), alike->instructions.size());
+    EXPECT_FALSE(transferProgramOn(t, {"load", "teleport"}, 4096, 3).ok());
+    EXPECT_FALSE(
+        transferProgramOn(t, std::vector<std::string>(std::size_t(t.cores()) + 1, "load"), 4096, 3)
+            .ok());
 }
 
 } // namespace
