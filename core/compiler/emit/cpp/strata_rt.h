@@ -640,8 +640,9 @@ inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& w
 inline void globalPool(const View<float>& y, const View<float>& x, bool isMax) {
     i64 xi[kMaxRank];
     if (x.rank == 4 && y.rank == 4 && x.stride[3] == 1 && x.stride[2] == x.ext[3]) {
-        // Each plane contiguous (a working-memory box): one run, in sixteen partial results the
-        // compiler keeps in vector registers (one accumulator would be a chain of dependent adds).
+        // Each plane contiguous (a working-memory box): one run, summed in the loop's order below
+        // (the host runtime's globalPoolPlanes is bit-identical to it), without its index
+        // arithmetic per element.
         const i64 plane = x.ext[2] * x.ext[3];
         forEachIndex(y, [&](const i64* yi) {
             const i64 first[4] = {yi[0], yi[1], x.lo[2], x.lo[3]};
@@ -650,19 +651,10 @@ inline void globalPool(const View<float>& y, const View<float>& x, bool isMax) {
             (void)x.at(last);
 #endif
             const float* p = &x.at(first);
-            constexpr int kLanes = 16;
-            float acc[kLanes];
-            std::fill(acc, acc + kLanes, isMax ? -std::numeric_limits<float>::infinity() : 0.0f);
-            i64 i = 0;
-            for (; i + kLanes <= plane; i += kLanes)
-                for (int l = 0; l < kLanes; ++l)
-                    acc[l] = isMax ? std::max(acc[l], p[i + l]) : acc[l] + p[i + l];
-            for (; i < plane; ++i)
-                acc[0] = isMax ? std::max(acc[0], p[i]) : acc[0] + p[i];
-            float r = acc[0];
-            for (int l = 1; l < kLanes; ++l)
-                r = isMax ? std::max(r, acc[l]) : r + acc[l];
-            y.at(yi) = isMax ? r : r / static_cast<float>(plane);
+            float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+            for (i64 i = 0; i < plane; ++i)
+                acc = isMax ? std::max(acc, p[i]) : acc + p[i];
+            y.at(yi) = isMax ? acc : acc / static_cast<float>(plane);
         });
         return;
     }
