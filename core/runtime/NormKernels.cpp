@@ -1,7 +1,6 @@
 #include "runtime/NormKernels.h"
 
 #include <Eigen/Core>
-
 #include <algorithm>
 #include <cmath>
 

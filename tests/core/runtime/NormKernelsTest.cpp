@@ -125,7 +125,8 @@ TEST(LayerNormRowsTest, LargeOffsetsKeepTheirVariance) {
     std::mt19937 rng(9);
     for (const i64 n : {7, 768, 3001}) {
         Box x = Box::whole({3, n}, rng);
-        for (float& v : x.data) v = 1000.0f + 0.5f * v;
+        for (float& v : x.data)
+            v = 1000.0f + 0.5f * v;
         Box y = Box::whole({3, n}, rng), scale = Box::whole({n}, rng), bias = Box::whole({n}, rng);
         Box expected = y;
         expected.view.data = expected.data.data();
