@@ -1,6 +1,8 @@
 #include "runtime/NormKernels.h"
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
 
 namespace strata::runtime {
 namespace {
@@ -91,12 +93,20 @@ bool fastLayerNorm(const rt::View<float>& y, const rt::View<float>& x, const rt:
     const float* biasData = bias ? bias->data + bias->offset(bias->lo) : nullptr;
     forEachRun(y, x, axis, [&](const float* in, float* out) {
         const ConstRow row(in, n);
-        // Mean and variance in double, as strata_rt's loop: a group may hold thousands of elements.
-        const double mean = row.cast<double>().mean();
-        const double var = (row.cast<double>() - mean).square().mean();
-        const float inv = static_cast<float>(1.0 / std::sqrt(var + epsilon));
+        // Mean and variance in float vectors by the corrected two-pass scheme (Chan, Golub and
+        // LeVeque): a first mean, then the residuals' sum and sum of squares, whose mean corrects
+        // both. A row far from zero loses nothing to cancellation (x^2 sums would), and the
+        // rounding of the first mean is what the correction removes. Eigen sums in several
+        // vector accumulators, so the error grows with n / 32, not n.
+        const float count = static_cast<float>(n);
+        const float first = row.sum() / count;
+        const float residual = (row - first).sum() / count;
+        const float squares = (row - first).square().sum() / count;
+        const float mean = first + residual;
+        const float var = std::max(0.0f, squares - residual * residual);
+        const float inv = 1.0f / std::sqrt(var + epsilon);
         Row result(out, n);
-        result = (row - static_cast<float>(mean)) * inv * ConstRow(scaleData, n);
+        result = (row - mean) * inv * ConstRow(scaleData, n);
         if (biasData) result += ConstRow(biasData, n);
     });
     return true;

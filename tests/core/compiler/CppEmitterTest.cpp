@@ -311,6 +311,41 @@ g (float[1, 16, 8, 8] X, float[32, 16, 1, 1] W1, float[32, 1, 3, 3] W2, float[16
     expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
 }
 
+// Depthwise convolutions on strata_rt's channels-last kernel (the host runtime's,
+// strata_rt_depthwise.h): a 5x5 stride-2 window with biases over 72 channels (four vectors of
+// sixteen and a rest) on odd planes, tiled with halos by fuse-max, and the same convolutions on
+// row-major boxes (per-op), in the plain and the oneDNN builds.
+TEST(CppEmitter, ChannelsLastDepthwiseReproducesTheReference) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 24, 15, 13] X, float[72, 24, 1, 1] W1, float[72, 1, 5, 5] W2, float[72] B2, float[72, 1, 3, 3] W3, float[24, 72, 1, 1] W4) => (float[1, 24, 8, 7] Y) <float lo = {0.0}, float hi = {6.0}> {
+    E = Conv (X, W1)
+    F = Clip (E, lo, hi)
+    D = Conv <group = 72, pads = [2, 2, 2, 2], strides = [2, 2]> (F, W2, B2)
+    G = Relu (D)
+    H = Conv <group = 72, pads = [1, 1, 1, 1]> (G, W3)
+    Y = Conv (H, W4)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const target::Target t = presetTarget("host");
+    const compiler::Program fused = compileWith(*m->graph, t, Strategy::FuseMax);
+    auto cpp = compiler::emitCpp(fused, *m->graph);
+    ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
+    // Both depthwise convolutions (72 groups) read and write channels-last boxes.
+    std::size_t depthwiseLast = 0;
+    std::istringstream lines(cpp->source);
+    for (std::string line; std::getline(lines, line);)
+        depthwiseLast += line.find("rt::conv2dBlocked(") != std::string::npos &&
+                         line.find("}}, 72, ") != std::string::npos && line.ends_with(", -1, -1);");
+    ASSERT_GE(depthwiseLast, 2u);
+    expectMatchesReference(*m->graph, fused);
+    expectMatchesReference(*m->graph, fused, "-DSTRATA_RT_DNNL");
+    const compiler::Program perOp = compileWith(*m->graph, t, Strategy::PerOp);
+    expectMatchesReference(*m->graph, perOp);
+    expectMatchesReference(*m->graph, perOp, "-DSTRATA_RT_DNNL");
+}
+
 // Fused epilogues (compiler/passes/FuseEpilogues.h): a convolution's residual add and Relu, a
 // pointwise one's Clip and a Gemm's Sigmoid, each one statement under its assembly line, in the
 // plain build and the oneDNN build (post-ops), threaded.

@@ -113,8 +113,28 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(LayerNormCase{"hidden", {5, 256}, 1, {256}, true},
                       LayerNormCase{"odd_no_bias", {4, 3, 13}, 2, {13}, false},
                       LayerNormCase{"two_dims", {4, 6, 10}, 1, {6, 10}, true},
-                      LayerNormCase{"scale_with_leading_ones", {4, 2, 40}, 2, {1, 1, 40}, true}),
+                      LayerNormCase{"scale_with_leading_ones", {4, 2, 40}, 2, {1, 1, 40}, true},
+                      LayerNormCase{"long_odd_row", {3, 1001}, 1, {1001}, true},
+                      LayerNormCase{"odd_rows_past_vectors", {4, 5, 37}, 2, {37}, false}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// Rows far from zero with a small spread (offset 1000, deviation 0.5): float sums of squares
+// would lose the variance to cancellation (1e6 against 0.25); the corrected two-pass scheme
+// matches the double-precision loop up to the rounding of the inputs themselves.
+TEST(LayerNormRowsTest, LargeOffsetsKeepTheirVariance) {
+    std::mt19937 rng(9);
+    for (const i64 n : {7, 768, 3001}) {
+        Box x = Box::whole({3, n}, rng);
+        for (float& v : x.data)
+            v = 1000.0f + 0.5f * v;
+        Box y = Box::whole({3, n}, rng), scale = Box::whole({n}, rng), bias = Box::whole({n}, rng);
+        Box expected = y;
+        expected.view.data = expected.data.data();
+        rt::layerNorm(expected.view, x.view, scale.view, &bias.view, 1, 1e-5f);
+        ASSERT_TRUE(runtime::fastLayerNorm(y.view, x.view, scale.view, &bias.view, 1, 1e-5f));
+        expectNear(y, expected, 1e-3f);
+    }
+}
 
 TEST(LayerNormRowsTest, ConstantGroupGivesTheBias) {
     std::mt19937 rng(8);

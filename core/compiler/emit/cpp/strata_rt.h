@@ -296,6 +296,46 @@ inline float max_(float a, float b) { return std::isnan(a) || std::isnan(b) ? NA
 inline float min_(float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
 inline float prelu(float x, float slope) { return x >= 0 ? x : slope * x; }
 
+// map and zip with one of the functions above, as generated code names them (rt::map(y0, x0,
+// rt::relu)): the function as a type, so the compiler inlines (and vectorises) it into the loop;
+// through the pointer it stays a call per element. Other functions run through the pointer.
+template <auto F> struct Inlined {
+    template <class... A> float operator()(A... a) const { return F(a...); }
+};
+inline void map(const View<float>& out, const View<float>& x, float (*f)(float)) {
+    using Fn = float (*)(float);
+    auto with = [&]<Fn F>() {
+        if (f != F)
+            return false;
+        map<float, Inlined<F>>(out, x, {});
+        return true;
+    };
+    if (with.template operator()<relu>() || with.template operator()<sigmoid>() ||
+        with.template operator()<silu>() || with.template operator()<tanh_>() ||
+        with.template operator()<hardSwish>() || with.template operator()<neg>() ||
+        with.template operator()<abs_>() || with.template operator()<identity>() ||
+        with.template operator()<exp_>() || with.template operator()<sqrt_>() ||
+        with.template operator()<erf_>() || with.template operator()<reciprocal>())
+        return;
+    map<float, Fn>(out, x, f);
+}
+inline void zip(const View<float>& out, const View<float>& a, const View<float>& b,
+                float (*f)(float, float)) {
+    using Fn = float (*)(float, float);
+    auto with = [&]<Fn F>() {
+        if (f != F)
+            return false;
+        zip<float, Inlined<F>>(out, a, b, {});
+        return true;
+    };
+    if (with.template operator()<add>() || with.template operator()<sub>() ||
+        with.template operator()<mul>() || with.template operator()<div>() ||
+        with.template operator()<max_>() || with.template operator()<min_>() ||
+        with.template operator()<prelu>())
+        return;
+    zip<float, Fn>(out, a, b, f);
+}
+
 // --- fused epilogues ---------------------------------------------------------------------------
 
 // One step of a fused epilogue (docs/CODEGEN.md): an elementwise op run in place on a compute's
@@ -323,27 +363,29 @@ struct EpilogueStep {
     bool otherFirst = false;
 };
 
-// Runs steps [first, count) on y in place.
+// Runs steps [first, count) on y in place. Each as a lambda, not a function pointer: the
+// compiler inlines (and vectorises) a lambda's body into the loop; a pointer stays a call per
+// element.
 inline void epilogue(const View<float>& y, const EpilogueStep* steps, int count, int first = 0) {
     for (int i = first; i < count; ++i) {
         const EpilogueStep& s = steps[i];
         const View<float>& a = s.other && s.otherFirst ? *s.other : y;
         const View<float>& b = s.other && s.otherFirst ? y : (s.other ? *s.other : y);
         switch (s.act) {
-        case Act::Relu: map(y, y, relu); break;
+        case Act::Relu: map(y, y, [](float v) { return relu(v); }); break;
         case Act::LeakyRelu: map(y, y, LeakyRelu{s.alpha}); break;
-        case Act::Sigmoid: map(y, y, sigmoid); break;
-        case Act::Tanh: map(y, y, tanh_); break;
+        case Act::Sigmoid: map(y, y, [](float v) { return sigmoid(v); }); break;
+        case Act::Tanh: map(y, y, [](float v) { return tanh_(v); }); break;
         case Act::Elu: map(y, y, Elu{s.alpha}); break;
         case Act::Clip: map(y, y, Clip{s.alpha, s.beta}); break;
-        case Act::HardSwish: map(y, y, hardSwish); break;
+        case Act::HardSwish: map(y, y, [](float v) { return hardSwish(v); }); break;
         case Act::Silu:
-            map(y, y, silu);
+            map(y, y, [](float v) { return silu(v); });
             break;
         case Act::HardSigmoid: map(y, y, HardSigmoid{s.alpha, s.beta}); break;
-        case Act::Add: zip(y, a, b, add); break;
-        case Act::Sub: zip(y, a, b, sub); break;
-        case Act::Mul: zip(y, a, b, mul); break;
+        case Act::Add: zip(y, a, b, [](float p, float q) { return p + q; }); break;
+        case Act::Sub: zip(y, a, b, [](float p, float q) { return p - q; }); break;
+        case Act::Mul: zip(y, a, b, [](float p, float q) { return p * q; }); break;
         }
     }
 }
@@ -363,6 +405,9 @@ struct Window2d {
 // above, and conv2d, gemm and matmul below call them. Inlined here in generated files.
 #include "strata_rt_dnnl.h"
 
+// The channels-last depthwise convolution (the host runtime's kernel).
+#include "strata_rt_depthwise.h"
+
 namespace strata_rt {
 
 // y[n, m, oh, ow] = b[m] + sum over the group's channels and taps of x * w; taps in the padding
@@ -381,10 +426,16 @@ inline void conv2d(const View<float>& y, const View<float>& x, const View<float>
     const int done = convPostOps(y, steps.begin(), count, posts);
     if (direct.run(y, x, w, b, win, group, constantWeights, posts, done))
         return epilogue(y, steps.begin(), count, done);
-    if (conv2dAsProduct(y, x, w, b, win, group))
-        return epilogue(y, steps.begin(), count);
 #else
     (void)constantWeights;
+#endif
+    if (const int done = depthwiseRowMajor(y, x, w, b, win, group, steps.begin(), count);
+        done >= 0)
+        return epilogue(y, steps.begin(), count, done);
+#ifdef STRATA_RT_DNNL
+    if (const int done = conv2dAsProduct(y, x, w, b, win, group, steps.begin(), count);
+        done >= 0)
+        return epilogue(y, steps.begin(), count, done);
 #endif
     conv2dLoops(y, x, w, b, win, group);
     epilogue(y, steps.begin(), count);
@@ -525,9 +576,15 @@ inline void conv2dBlocked(const View<float>& y, const View<float>& x, const View
     const int done = convPostOps(y, steps.begin(), count, posts);
     if (direct.run(y, x, w, b, win, group, constantWeights, posts, done, xBlock, yBlock))
         return epilogue(y, steps.begin(), count, done); // Maps and same-box Zips: any layout
-    if (pointwiseAnyLayout(y, x, w, b, win, group, xBlock, yBlock))
-        return epilogue(y, steps.begin(), count);
+    if (const int done = pointwiseAnyLayout(y, x, w, b, win, group, xBlock, yBlock,
+                                            constantWeights, steps.begin(), count);
+        done >= 0)
+        return epilogue(y, steps.begin(), count, done);
 #endif
+    if (xBlock == -1 && yBlock == -1)
+        if (const int done = depthwiseChannelsLast(y, x, w, b, win, group, steps.begin(), count);
+            done >= 0)
+            return epilogue(y, steps.begin(), count, done);
     rowMajorDuring(y, x, steps.begin(), count, xBlock, yBlock, [&] {
         conv2d(y, x, w, b, win, group, constantWeights, steps);
     });
@@ -582,6 +639,25 @@ inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& w
 // Mean or max over all spatial positions, per (n, c).
 inline void globalPool(const View<float>& y, const View<float>& x, bool isMax) {
     i64 xi[kMaxRank];
+    if (x.rank == 4 && y.rank == 4 && x.stride[3] == 1 && x.stride[2] == x.ext[3]) {
+        // Each plane contiguous (a working-memory box): one run, summed in the loop's order below
+        // (the host runtime's globalPoolPlanes is bit-identical to it), without its index
+        // arithmetic per element.
+        const i64 plane = x.ext[2] * x.ext[3];
+        forEachIndex(y, [&](const i64* yi) {
+            const i64 first[4] = {yi[0], yi[1], x.lo[2], x.lo[3]};
+#ifdef STRATA_RT_CHECK
+            const i64 last[4] = {yi[0], yi[1], x.lo[2] + x.ext[2] - 1, x.lo[3] + x.ext[3] - 1};
+            (void)x.at(last);
+#endif
+            const float* p = &x.at(first);
+            float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+            for (i64 i = 0; i < plane; ++i)
+                acc = isMax ? std::max(acc, p[i]) : acc + p[i];
+            y.at(yi) = isMax ? acc : acc / static_cast<float>(plane);
+        });
+        return;
+    }
     forEachIndex(y, [&](const i64* yi) {
         float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
         View<float> spatial = x;

@@ -520,12 +520,66 @@ inline void gatherColumns(const View<float>& y, const View<float>& x, const Wind
             }
 }
 
+// The bias and a fused epilogue's leading activations on `rows` rows of `rowLength` floats, in
+// one pass over runs of a few thousand floats while they are in cache (the host runtime's
+// biasAndMaps): `bias` holds a value per row, or with `perColumn` one per element of a row, or
+// is null. Returns how many epilogue steps it ran.
+inline int biasAndActivations(float* data, i64 rows, i64 rowLength, const float* bias,
+                              bool perColumn, const EpilogueStep* steps, int count) {
+    int activations = 0;
+    while (activations < count && steps[activations].act != Act::Add &&
+           steps[activations].act != Act::Sub && steps[activations].act != Act::Mul)
+        ++activations;
+    const i64 rowsPerRun = std::max<i64>(1, 4096 / std::max<i64>(rowLength, 1));
+    for (i64 r0 = 0; r0 < rows; r0 += rowsPerRun) {
+        const i64 r1 = std::min(rows, r0 + rowsPerRun);
+        for (i64 r = r0; bias && r < r1; ++r) {
+            float* values = data + r * rowLength;
+            if (perColumn)
+                for (i64 j = 0; j < rowLength; ++j)
+                    values[j] += bias[j];
+            else {
+                const float v = bias[r];
+                for (i64 j = 0; j < rowLength; ++j)
+                    values[j] += v;
+            }
+        }
+        if (activations == 0)
+            continue;
+        View<float> run;
+        run.data = data + r0 * rowLength;
+        run.rank = 1;
+        run.ext[0] = run.full[0] = (r1 - r0) * rowLength;
+        run.stride[0] = 1;
+        epilogue(run, steps, activations);
+    }
+    return activations;
+}
+
+// The `n` values of a bias box from element `first`, contiguous (a scratch copy per thread when
+// the box's are not).
+inline const float* contiguousBias(const View<float>* b, i64 first, i64 n) {
+    if (!b)
+        return nullptr;
+    const i64 bi[1] = {first};
+    const float* p = &b->at(bi);
+    if (b->stride[0] == 1)
+        return p;
+    static thread_local std::vector<float> copy;
+    copy.resize(static_cast<std::size_t>(n));
+    for (i64 i = 0; i < n; ++i)
+        copy[static_cast<std::size_t>(i)] = p[i * b->stride[0]];
+    return copy.data();
+}
+
 // The convolution as one matrix product per group: the weights (output channels x taps) times
 // the im2col matrix, or the input box itself for a 1x1 stride-1 window over whole rows of the
-// output's columns. False, having written nothing, where the boxes are not laid out for it (the
-// loop runs instead).
-inline bool conv2dAsProduct(const View<float>& y, const View<float>& x, const View<float>& w,
-                            const View<float>* b, const Window2d& win, i64 group) {
+// output's columns; the bias and the epilogue's leading activations then run on each output
+// channel's rows in one pass. Returns how many epilogue steps it ran, or -1, having written
+// nothing, where the boxes are not laid out for it (the loop runs instead).
+inline int conv2dAsProduct(const View<float>& y, const View<float>& x, const View<float>& w,
+                           const View<float>* b, const Window2d& win, i64 group,
+                           const EpilogueStep* steps, int count) {
     const i64 cin = w.full[1], coutPerGroup = y.full[1] / group;
     const i64 kh = win.kernel[0], kw = win.kernel[1], oh = y.ext[2], ow = y.ext[3];
     const i64 positions = oh * ow, k = cin * kh * kw;
@@ -533,9 +587,9 @@ inline bool conv2dAsProduct(const View<float>& y, const View<float>& x, const Vi
                               w.stride[3] == 1 && w.stride[2] == kw && w.stride[1] == kh * kw;
     if (y.rank != 4 || x.rank != 4 || coutPerGroup < 1 || !denseWeights || x.stride[3] != 1 ||
         y.stride[3] != 1 || y.stride[2] != ow)
-        return false;
+        return -1;
     if (y.count() == 0)
-        return true;
+        return 0;
     const bool pointwise = kh == 1 && kw == 1 && win.stride[0] == 1 && win.stride[1] == 1 &&
                            win.padBegin[0] == 0 && win.padBegin[1] == 0 && x.lo[3] == y.lo[3] &&
                            x.ext[3] == ow && x.stride[2] == ow && holdsRange(x, 2, y.lo[2], oh);
@@ -544,6 +598,11 @@ inline bool conv2dAsProduct(const View<float>& y, const View<float>& x, const Vi
         columns.resize(static_cast<std::size_t>(k * positions));
     const i64 firstGroup = y.lo[1] / coutPerGroup,
               lastGroup = (y.lo[1] + y.ext[1] - 1) / coutPerGroup;
+    // The epilogue's activations join the bias's pass where every output channel's rows are
+    // one run (each product then leaves all its rows done); otherwise the caller runs them.
+    int done = 0;
+    if (y.stride[1] != positions)
+        count = 0;
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
         for (i64 g = firstGroup; g <= lastGroup; ++g) {
             const float* matrix = columns.data();
@@ -564,25 +623,48 @@ inline bool conv2dAsProduct(const View<float>& y, const View<float>& x, const Vi
             const i64 m1 = std::min(y.lo[1] + y.ext[1], (g + 1) * coutPerGroup);
             i64 yi[4] = {n, m0, y.lo[2], y.lo[3]}, wi[4] = {m0, 0, 0, 0};
             float* out = &y.at(yi);
-            for (i64 m = m0; m < m1; ++m) {
-                i64 bi[1] = {m};
-                std::fill(out + (m - m0) * y.stride[1], out + (m - m0) * y.stride[1] + positions,
-                          b ? b->at(bi) : 0.0f);
-            }
             sgemm(false, false, m1 - m0, positions, k, 1.0f, &w.at(wi), w.stride[0], matrix, ldm,
-                  1.0f, out, y.stride[1]);
+                  0.0f, out, y.stride[1]);
+            const float* bias = contiguousBias(b, m0, m1 - m0);
+            if (y.stride[1] == positions)
+                done = biasAndActivations(out, m1 - m0, positions, bias, false, steps, count);
+            else // rows apart: the bias only, the epilogue after
+                for (i64 m = m0; bias && m < m1; ++m)
+                    biasAndActivations(out + (m - m0) * y.stride[1], 1, positions, bias + (m - m0),
+                                       false, steps, 0);
         }
-    return true;
+    return done;
+}
+
+// W^T ([k][m] row-major) of the m output channels from `first`: packed once per constant weight
+// value and channel tile and kept (per thread), other weights per call.
+inline const float* transposedWeights(const float* weights, i64 m, i64 k, i64 constantWeights,
+                                      i64 first) {
+    static thread_local std::map<std::array<i64, 4>, std::vector<float>> packed;
+    static thread_local std::vector<float> scratch;
+    const std::array<i64, 4> key{constantWeights, first, m, k};
+    if (constantWeights >= 0)
+        if (const auto it = packed.find(key); it != packed.end())
+            return it->second.data();
+    std::vector<float>& out = constantWeights >= 0 ? packed[key] : scratch;
+    out.resize(static_cast<std::size_t>(m * k));
+    for (i64 c = 0; c < m; ++c)
+        for (i64 j = 0; j < k; ++j)
+            out[static_cast<std::size_t>(j * m + c)] = weights[c * k + j];
+    return out.data();
 }
 
 // A pointwise convolution (1x1, stride 1, no padding, one group) over dense boxes laid out
 // row-major (0) or channels-last (-1; docs/ISA.md, Layouts), as one sgemm per batch element
 // with the transposition in its flags: Y[M][P] = W . X, or Y^T[P][M] = X^T . W^T for a
-// channels-last output (the host runtime's runtime/ChannelsLastConv.h). False, having written
+// channels-last output (the host runtime's runtime/ChannelsLastConv.h, W^T packed once per
+// constant weight tile, named by `constantWeights` >= 0); then the bias and the epilogue's
+// leading activations in one pass. Returns how many epilogue steps it ran, or -1, having written
 // nothing, for anything else.
-inline bool pointwiseAnyLayout(const View<float>& y, const View<float>& x, const View<float>& w,
-                               const View<float>* b, const Window2d& win, i64 group, i64 xBlock,
-                               i64 yBlock) {
+inline int pointwiseAnyLayout(const View<float>& y, const View<float>& x, const View<float>& w,
+                              const View<float>* b, const Window2d& win, i64 group, i64 xBlock,
+                              i64 yBlock, i64 constantWeights, const EpilogueStep* steps,
+                              int count) {
     auto dense = [](const View<float>& v) {
         return v.rank == 4 && v.stride[3] == 1 && v.stride[2] == v.ext[3] &&
                v.stride[1] == v.ext[2] * v.ext[3];
@@ -595,28 +677,25 @@ inline bool pointwiseAnyLayout(const View<float>& y, const View<float>& x, const
         x.ext[1] != k || x.lo[3] != y.lo[3] || x.ext[3] != y.ext[3] ||
         !holdsRange(x, 2, y.lo[2], y.ext[2]) || !holdsRange(w, 0, y.lo[1], m) || w.lo[1] != 0 ||
         w.ext[1] != k || w.ext[2] != 1 || w.ext[3] != 1 || w.stride[0] != k)
-        return false;
+        return -1;
     const float* weights = w.data + (y.lo[1] - w.lo[0]) * w.stride[0];
+    const float* transposed = yLast ? transposedWeights(weights, m, k, constantWeights, y.lo[1])
+                                    : nullptr;
+    const float* bias = contiguousBias(b, y.lo[1], m);
+    int done = 0;
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n) {
         const i64 firstRow = (y.lo[2] - x.lo[2]) * x.ext[3];
         const float* in = x.data + (n - x.lo[0]) * x.stride[0] + firstRow * (xLast ? k : 1);
         float* out = y.data + (n - y.lo[0]) * y.stride[0];
         const i64 lda = xLast ? k : x.stride[1];
-        for (i64 c = 0; c < m; ++c) {
-            i64 bi[1] = {y.lo[1] + c};
-            const float v = b ? b->at(bi) : 0.0f;
-            if (yLast)
-                for (i64 q = 0; q < positions; ++q)
-                    out[q * m + c] = v;
-            else
-                std::fill(out + c * positions, out + (c + 1) * positions, v);
-        }
         if (yLast)
-            sgemm(!xLast, true, positions, m, k, 1.0f, in, lda, weights, k, 1.0f, out, m);
+            sgemm(!xLast, false, positions, m, k, 1.0f, in, lda, transposed, m, 0.0f, out, m);
         else
-            sgemm(false, xLast, m, positions, k, 1.0f, weights, k, in, lda, 1.0f, out, positions);
+            sgemm(false, xLast, m, positions, k, 1.0f, weights, k, in, lda, 0.0f, out, positions);
+        done = yLast ? biasAndActivations(out, positions, m, bias, true, steps, count)
+                     : biasAndActivations(out, m, positions, bias, false, steps, count);
     }
-    return true;
+    return done;
 }
 #endif
 

@@ -1,0 +1,301 @@
+// strata_rt's depthwise convolution over channels-last boxes: the host runtime's kernel
+// (runtime/ChannelsLastConv.cpp, depthwise), so a generated file runs what `strata-cli run`
+// runs. Every tap of an output position is a contiguous run of channels at a constant offset:
+// the taps are summed over vectors of channels, no plane is copied or padded. Part of
+// strata_rt.h, which includes it after View, Window2d and the epilogue (and the C++ emitter
+// inlines it there); not a header of its own.
+#pragma once
+
+namespace strata_rt {
+
+namespace depthwise_detail {
+
+// Sixteen floats: one AVX-512 register, two AVX ones, four SSE ones.
+typedef float Vec __attribute__((vector_size(64)));
+constexpr i64 kLanes = 16;
+
+// By reference: a 64-byte vector passed by value has another ABI with and without AVX-512.
+__attribute__((always_inline)) inline void load(Vec& v, const float* p) {
+    std::memcpy(&v, p, sizeof v);
+}
+__attribute__((always_inline)) inline void store(float* p, const Vec& v) {
+    std::memcpy(p, &v, sizeof v);
+}
+
+// out[c] = bias[c] + sum over taps t of xs[t][c] * ws[t][c], for c in [0, n): the taps summed in
+// registers, four vectors of channels at a time.
+inline void sumChannelTaps(float* out, const float* const* xs, const float* const* ws, i64 taps,
+                           const float* bias, i64 n) {
+    i64 c = 0;
+    Vec s0, s1, s2, s3, a, w;
+    for (; c + 4 * kLanes <= n; c += 4 * kLanes) {
+        load(s0, bias + c);
+        load(s1, bias + c + kLanes);
+        load(s2, bias + c + 2 * kLanes);
+        load(s3, bias + c + 3 * kLanes);
+        for (i64 t = 0; t < taps; ++t) {
+            const float* xt = xs[t] + c;
+            const float* wt = ws[t] + c;
+            load(a, xt);
+            load(w, wt);
+            s0 += a * w;
+            load(a, xt + kLanes);
+            load(w, wt + kLanes);
+            s1 += a * w;
+            load(a, xt + 2 * kLanes);
+            load(w, wt + 2 * kLanes);
+            s2 += a * w;
+            load(a, xt + 3 * kLanes);
+            load(w, wt + 3 * kLanes);
+            s3 += a * w;
+        }
+        store(out + c, s0);
+        store(out + c + kLanes, s1);
+        store(out + c + 2 * kLanes, s2);
+        store(out + c + 3 * kLanes, s3);
+    }
+    for (; c + kLanes <= n; c += kLanes) {
+        load(s0, bias + c);
+        for (i64 t = 0; t < taps; ++t) {
+            load(a, xs[t] + c);
+            load(w, ws[t] + c);
+            s0 += a * w;
+        }
+        store(out + c, s0);
+    }
+    for (; c < n; ++c) {
+        float s = bias[c];
+        for (i64 t = 0; t < taps; ++t)
+            s += xs[t][c] * ws[t][c];
+        out[c] = s;
+    }
+}
+
+// A span of `count` output positions of one row whose taps all lie inside the input: tap t of
+// position q reads xs[t] + q * step. Per vector of channels the taps' weights stay in registers
+// over the whole span, so each position costs one load and one multiply-add per tap.
+template <int Taps>
+void spanTaps(float* out, const float* const* xs, const float* const* ws, const float* bias,
+              i64 channels, i64 count, i64 step) {
+    i64 c = 0;
+    for (; c + kLanes <= channels; c += kLanes) {
+        Vec w[Taps], b, s, a;
+        for (int t = 0; t < Taps; ++t)
+            load(w[t], ws[t] + c);
+        load(b, bias + c);
+        for (i64 q = 0; q < count; ++q) {
+            s = b;
+            for (int t = 0; t < Taps; ++t) {
+                load(a, xs[t] + q * step + c);
+                s += a * w[t];
+            }
+            store(out + q * channels + c, s);
+        }
+    }
+    for (; c < channels; ++c)
+        for (i64 q = 0; q < count; ++q) {
+            float v = bias[c];
+            for (int t = 0; t < Taps; ++t)
+                v += xs[t][q * step + c] * ws[t][c];
+            out[q * channels + c] = v;
+        }
+}
+
+using SpanKernel = void (*)(float*, const float* const*, const float* const*, const float*, i64,
+                            i64, i64);
+
+// 3x3 windows (all three rows inside, or two, or one at an edge) and 5x5 ones.
+inline SpanKernel spanKernel(i64 taps) {
+    switch (taps) {
+    case 3:
+        return spanTaps<3>;
+    case 6:
+        return spanTaps<6>;
+    case 9:
+        return spanTaps<9>;
+    case 5:
+        return spanTaps<5>;
+    case 10:
+        return spanTaps<10>;
+    case 15:
+        return spanTaps<15>;
+    case 20:
+        return spanTaps<20>;
+    case 25:
+        return spanTaps<25>;
+    default:
+        return nullptr;
+    }
+}
+
+inline bool holdsRange(const View<float>& v, int d, i64 lo, i64 n) {
+    return v.lo[d] <= lo && lo + n <= v.lo[d] + v.ext[d];
+}
+
+// A rank-4 box laid out densely, as a working-memory box is.
+inline bool dense(const View<float>& v) {
+    return v.rank == 4 && v.stride[3] == 1 && v.stride[2] == v.ext[3] &&
+           v.stride[1] == v.ext[2] * v.ext[3] && v.stride[0] == v.ext[1] * v.ext[2] * v.ext[3];
+}
+
+// Where element (n, c, h, w) of a dense channels-last box sits.
+inline float* nhwc(const View<float>& v, i64 n, i64 c, i64 h, i64 w) {
+    return v.data +
+           (((n - v.lo[0]) * v.ext[2] + (h - v.lo[2])) * v.ext[3] + (w - v.lo[3])) * v.ext[1] +
+           (c - v.lo[1]);
+}
+
+// Whether an epilogue step is an activation of y alone (it runs on each output row in cache).
+inline bool isActivation(const EpilogueStep& s) {
+    return s.act != Act::Add && s.act != Act::Sub && s.act != Act::Mul;
+}
+
+} // namespace depthwise_detail
+
+// A depthwise convolution (one input and one output channel per group) over dense channels-last
+// boxes x and y; the epilogue's leading activations run on each output row while it is in
+// cache. Returns how many epilogue steps it ran, or -1, having written nothing, where the boxes
+// are not what it needs (the caller runs the row-major kernels).
+inline int depthwiseChannelsLast(const View<float>& y, const View<float>& x, const View<float>& w,
+                                 const View<float>* b, const Window2d& win, i64 group,
+                                 const EpilogueStep* steps, int count) {
+    using namespace depthwise_detail;
+    const i64 kh = win.kernel[0], kw = win.kernel[1], sh = win.stride[0], sw = win.stride[1],
+              ph = win.padBegin[0], pw = win.padBegin[1], dh = win.dilation[0],
+              dw = win.dilation[1];
+    constexpr i64 kMaxTaps = 64; // 8x8 windows; larger ones run the row-major kernel
+    if (!dense(x) || !dense(y) || w.rank != 4 || group != y.full[1] || group != x.full[1] ||
+        w.full[1] != 1 || kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1 ||
+        kh * kw > kMaxTaps)
+        return -1;
+    const i64 c0 = y.lo[1], channels = y.ext[1];
+    if (!holdsRange(x, 1, c0, channels) || !holdsRange(w, 0, c0, channels) || w.lo[2] != 0 ||
+        w.ext[2] != kh || w.lo[3] != 0 || w.ext[3] != kw ||
+        (b && !holdsRange(*b, 0, c0, channels)) || !holdsRange(x, 0, y.lo[0], y.ext[0]))
+        return -1;
+    // x's box holds every row and column inside the tensor that the outputs read.
+    auto covers = [&](int d, i64 first, i64 last) {
+        first = std::max<i64>(first, 0);
+        last = std::min(last, x.full[d] - 1);
+        return first > last || holdsRange(x, d, first, last - first + 1);
+    };
+    const i64 rowBase = y.lo[2] * sh - ph, colBase = y.lo[3] * sw - pw;
+    if (!covers(2, rowBase, rowBase + (y.ext[2] - 1) * sh + (kh - 1) * dh) ||
+        !covers(3, colBase, colBase + (y.ext[3] - 1) * sw + (kw - 1) * dw))
+        return -1;
+    int activations = 0;
+    while (activations < count && isActivation(steps[activations]))
+        ++activations;
+    if (y.count() == 0)
+        return activations;
+
+    // The taps channels-last ([kh][kw][channels]) and the biases, for vectors of channels.
+    static thread_local std::vector<float> taps, bias;
+    taps.resize(static_cast<std::size_t>(kh * kw * channels));
+    bias.assign(static_cast<std::size_t>(channels), 0.0f);
+    const float* firstTaps = w.data + (c0 - w.lo[0]) * w.stride[0];
+    for (i64 i = 0; i < kh; ++i)
+        for (i64 j = 0; j < kw; ++j) {
+            const float* tap = firstTaps + i * w.stride[2] + j * w.stride[3];
+            float* row = taps.data() + (i * kw + j) * channels;
+            for (i64 c = 0; c < channels; ++c)
+                row[c] = tap[c * w.stride[0]];
+        }
+    if (b) {
+        const float* first = b->data + (c0 - b->lo[0]) * b->stride[0];
+        for (i64 c = 0; c < channels; ++c)
+            bias[static_cast<std::size_t>(c)] = first[c * b->stride[0]];
+    }
+
+    const float* xs[kMaxTaps];
+    const float* ws[kMaxTaps];
+    // The output columns whose taps all lie inside the input: [inFirst, inEnd).
+    const i64 outEnd = y.lo[3] + y.ext[3];
+    const i64 inFirst = std::clamp<i64>((pw + sw - 1) / sw, y.lo[3], outEnd);
+    const i64 lastInside = x.full[3] - 1 + pw - (kw - 1) * dw;
+    const i64 inEnd = std::clamp<i64>(lastInside < 0 ? 0 : lastInside / sw + 1, inFirst, outEnd);
+    for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
+        for (i64 oh = y.lo[2]; oh < y.lo[2] + y.ext[2]; ++oh) {
+            float* row = nhwc(y, n, c0, oh, y.lo[3]);
+            // Every tap inside the input of the output at (oh, ow).
+            auto gather = [&](i64 ow) {
+                i64 found = 0;
+                for (i64 i = 0; i < kh; ++i) {
+                    const i64 ih = oh * sh - ph + i * dh;
+                    if (ih < 0 || ih >= x.full[2])
+                        continue;
+                    for (i64 j = 0; j < kw; ++j) {
+                        const i64 iw = ow * sw - pw + j * dw;
+                        if (iw < 0 || iw >= x.full[3])
+                            continue;
+                        xs[found] = nhwc(x, n, c0, ih, iw);
+                        ws[found] = taps.data() + (i * kw + j) * channels;
+                        ++found;
+                    }
+                }
+                return found;
+            };
+            auto one = [&](i64 ow) {
+                sumChannelTaps(row + (ow - y.lo[3]) * channels, xs, ws, gather(ow), bias.data(),
+                               channels);
+            };
+            for (i64 ow = y.lo[3]; ow < inFirst; ++ow)
+                one(ow);
+            if (inFirst < inEnd) {
+                const i64 found = gather(inFirst);
+                if (const SpanKernel span = spanKernel(found))
+                    span(row + (inFirst - y.lo[3]) * channels, xs, ws, bias.data(), channels,
+                         inEnd - inFirst, sw * x.ext[1]);
+                else
+                    for (i64 ow = inFirst; ow < inEnd; ++ow)
+                        one(ow);
+            }
+            for (i64 ow = inEnd; ow < outEnd; ++ow)
+                one(ow);
+            if (activations > 0) {
+                View<float> v;
+                v.data = row;
+                v.rank = 1;
+                v.ext[0] = v.full[0] = y.ext[3] * channels;
+                v.stride[0] = 1;
+                epilogue(v, steps, activations);
+            }
+        }
+    return activations;
+}
+
+} // namespace strata_rt
+
+namespace strata_rt {
+
+// A depthwise convolution over dense row-major boxes: x's box laid out channels-last in a scratch
+// copy, the channels-last kernel above, and its output laid out row-major into y's box. Two
+// copies of a box cost less than a matrix product per channel. Returns how many epilogue steps
+// it ran, or -1, having written nothing, where the kernel does not take the boxes.
+inline int depthwiseRowMajor(const View<float>& y, const View<float>& x, const View<float>& w,
+                             const View<float>* b, const Window2d& win, i64 group,
+                             const EpilogueStep* steps, int count) {
+    using namespace depthwise_detail;
+    if (!dense(x) || !dense(y) || group < 2 || group != y.full[1] || w.full[1] != 1)
+        return -1;
+    static thread_local std::vector<float> xLast, yLast;
+    // [N][C][P] <-> [N][P][C] for a box of `channels` channels and `positions` positions.
+    auto transpose = [](float* to, const float* from, i64 batches, i64 rows, i64 cols) {
+        for (i64 n = 0; n < batches; ++n, to += rows * cols, from += rows * cols)
+            for (i64 r = 0; r < rows; ++r)
+                for (i64 c = 0; c < cols; ++c)
+                    to[c * rows + r] = from[r * cols + c];
+    };
+    View<float> xv = x, yv = y;
+    xLast.resize(static_cast<std::size_t>(x.count()));
+    yLast.resize(static_cast<std::size_t>(y.count()));
+    xv.data = xLast.data();
+    yv.data = yLast.data();
+    transpose(xv.data, x.data, x.ext[0], x.ext[1], x.ext[2] * x.ext[3]);
+    const int done = depthwiseChannelsLast(yv, xv, w, b, win, group, steps, count);
+    if (done >= 0)
+        transpose(y.data, yv.data, y.ext[0], y.ext[2] * y.ext[3], y.ext[1]);
+    return done;
+}
+
+} // namespace strata_rt
