@@ -585,6 +585,10 @@ inline void conv2dBlocked(const View<float>& y, const View<float>& x, const View
         if (const int done = depthwiseChannelsLast(y, x, w, b, win, group, steps.begin(), count);
             done >= 0)
             return epilogue(y, steps.begin(), count, done);
+    if (xBlock == -1 && yBlock == 0) // a depthwise whose output is stored or pooled row-major
+        if (const int done = depthwiseRowMajor(y, x, w, b, win, group, steps.begin(), count, true);
+            done >= 0)
+            return epilogue(y, steps.begin(), count, done);
     rowMajorDuring(y, x, steps.begin(), count, xBlock, yBlock, [&] {
         conv2d(y, x, w, b, win, group, constantWeights, steps);
     });

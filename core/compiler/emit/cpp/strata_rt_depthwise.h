@@ -268,13 +268,15 @@ inline int depthwiseChannelsLast(const View<float>& y, const View<float>& x, con
 
 namespace strata_rt {
 
-// A depthwise convolution over dense row-major boxes: x's box laid out channels-last in a scratch
-// copy, the channels-last kernel above, and its output laid out row-major into y's box. Two
-// copies of a box cost less than a matrix product per channel. Returns how many epilogue steps
-// it ran, or -1, having written nothing, where the kernel does not take the boxes.
+// A depthwise convolution writing a dense row-major box y: x's box (row-major, or already
+// channels-last when `xChannelsLast`, as the compiler lays out a depthwise's input whose output
+// is stored) laid out channels-last in a scratch copy, the channels-last kernel above, and its
+// output laid out row-major into y's box. Two copies of a box cost less than a matrix product
+// per channel. Returns how many epilogue steps it ran, or -1, having written nothing, where the
+// kernel does not take the boxes.
 inline int depthwiseRowMajor(const View<float>& y, const View<float>& x, const View<float>& w,
                              const View<float>* b, const Window2d& win, i64 group,
-                             const EpilogueStep* steps, int count) {
+                             const EpilogueStep* steps, int count, bool xChannelsLast = false) {
     using namespace depthwise_detail;
     if (!dense(x) || !dense(y) || group < 2 || group != y.full[1] || w.full[1] != 1)
         return -1;
@@ -287,11 +289,13 @@ inline int depthwiseRowMajor(const View<float>& y, const View<float>& x, const V
                     to[c * rows + r] = from[r * cols + c];
     };
     View<float> xv = x, yv = y;
-    xLast.resize(static_cast<std::size_t>(x.count()));
     yLast.resize(static_cast<std::size_t>(y.count()));
-    xv.data = xLast.data();
     yv.data = yLast.data();
-    transpose(xv.data, x.data, x.ext[0], x.ext[1], x.ext[2] * x.ext[3]);
+    if (!xChannelsLast) {
+        xLast.resize(static_cast<std::size_t>(x.count()));
+        xv.data = xLast.data();
+        transpose(xv.data, x.data, x.ext[0], x.ext[1], x.ext[2] * x.ext[3]);
+    }
     const int done = depthwiseChannelsLast(yv, xv, w, b, win, group, steps, count);
     if (done >= 0)
         transpose(y.data, yv.data, y.ext[0], y.ext[2] * y.ext[3], y.ext[1]);
