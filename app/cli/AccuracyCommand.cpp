@@ -294,11 +294,11 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
         }
         c.report = std::move(*report);
         if (events)
-            writeEventsCsv(
-                *events,
-                {std::filesystem::path(path).stem().string(), c.variant.strategy, c.variant.mp,
-                 graph.get()},
-                c.predicted.program(), target, *c.predicted.predicted, *c.report, c.labels);
+            writeEventsCsv(*events,
+                           {std::filesystem::path(path).stem().string(), c.variant.strategy,
+                            c.variant.mp, graph.get()},
+                           c.predicted.program(), target, *c.predicted.predicted, *c.report,
+                           c.labels);
         emulatedTotals.push_back(double(c.report->emulatedTotalPs));
         measuredTotals.push_back(c.report->measuredTotalPs);
     }

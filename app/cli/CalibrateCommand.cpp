@@ -204,11 +204,12 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                      r.compute.throughputPerCycle[c], r.compute.samples[c], 100 * r.compute.rmsRelativeError[c]);
     for (const auto& skipped : r.computeSkipped) std::cout << "skipped " << skipped << "\n";
     const auto& o = r.target.overheads;
-    std::cout << fmt::format("\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}, "
-                             "per conv output {:.3g}, per depthwise row {:.3g}, per weight byte {:.3g}; {:.0f} ns between "
-                             "instructions of a stream\n",
-                             o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, o.convOutputCycles,
-                             o.depthwiseRowCycles, o.weightByteCycles, r.gapNs);
+    std::cout << fmt::format(
+        "\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}, "
+        "per conv output {:.3g}, per depthwise row {:.3g}, per weight byte {:.3g}; {:.0f} ns "
+        "between instructions of a stream\n",
+        o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, o.convOutputCycles,
+        o.depthwiseRowCycles, o.weightByteCycles, r.gapNs);
     if (r.otherLoad)
         std::cout << fmt::format("other work on the machine while measuring: {:.0f}% of the CPUs\n",
                                  100 * *r.otherLoad);

@@ -166,8 +166,9 @@ TEST(TargetModelTerms, WeightByteCostIsReadWrittenBackAndChecked) {
     ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
     EXPECT_TRUE(warnings.empty()) << joined(warnings);
     EXPECT_EQ(loaded->overheads.weightByteCycles, 0.0625);
-    EXPECT_EQ(Json::parse(target::targetToJson(*loaded))["compute"]["overhead_cycles"]["weight_byte"],
-              0.0625);
+    EXPECT_EQ(
+        Json::parse(target::targetToJson(*loaded))["compute"]["overhead_cycles"]["weight_byte"],
+        0.0625);
     doc["compute"]["overhead_cycles"]["weight_byte"] = -1;
     EXPECT_TRUE(reportsError(rejected(doc), "compute.overhead_cycles.weight_byte",
                              "must not be negative, got -1"));

@@ -679,8 +679,8 @@ inline int pointwiseAnyLayout(const View<float>& y, const View<float>& x, const 
         w.ext[1] != k || w.ext[2] != 1 || w.ext[3] != 1 || w.stride[0] != k)
         return -1;
     const float* weights = w.data + (y.lo[1] - w.lo[0]) * w.stride[0];
-    const float* transposed = yLast ? transposedWeights(weights, m, k, constantWeights, y.lo[1])
-                                    : nullptr;
+    const float* transposed =
+        yLast ? transposedWeights(weights, m, k, constantWeights, y.lo[1]) : nullptr;
     const float* bias = contiguousBias(b, y.lo[1], m);
     int done = 0;
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n) {
