@@ -2,6 +2,7 @@
 
 #include "emulator/RecentRegions.h"
 #include "emulator/TransferRows.h"
+#include "trace/ConcurrentTransfers.h"
 
 #include <algorithm>
 #include <deque>
@@ -139,38 +140,6 @@ std::vector<std::pair<double, double>> residentShares(const compiler::Program& p
     return out;
 }
 
-// Share of each transfer's emulated span during which another core's transfer was running.
-std::vector<double> concurrentShares(const trace::Trace& emulated) {
-    std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> perCore(
-        std::size_t(std::max(emulated.cores, 1)));
-    for (const trace::Event& e : emulated.events)
-        if (e.kind == trace::EventKind::Transfer && e.core < perCore.size())
-            perCore[e.core].push_back({e.startPs, e.endPs});
-    for (auto& spans : perCore)
-        std::sort(spans.begin(), spans.end());
-    std::vector<double> out(emulated.events.size(), 0);
-    for (std::size_t i = 0; i < emulated.events.size(); ++i) {
-        const trace::Event& e = emulated.events[i];
-        if (e.kind != trace::EventKind::Transfer || e.durationPs() <= 0)
-            continue;
-        std::int64_t shared = 0;
-        for (std::size_t c = 0; c < perCore.size(); ++c) {
-            if (c == e.core)
-                continue;
-            const auto& spans = perCore[c];
-            auto it =
-                std::lower_bound(spans.begin(), spans.end(), std::make_pair(e.startPs, e.startPs));
-            if (it != spans.begin())
-                --it;
-            for (; it != spans.end() && it->first < e.endPs; ++it)
-                shared += std::max<std::int64_t>(0, std::min(it->second, e.endPs) -
-                                                        std::max(it->first, e.startPs));
-        }
-        out[i] = std::min(1.0, double(shared) / double(e.durationPs()));
-    }
-    return out;
-}
-
 // A compute's op, MACs, bytes read (activations, weights: constants), bytes written, output tile
 // ("1x64x14x14") and the layout of its first input (0 row-major, -1 channels-last, b blocked).
 // A convolution's window, and whether it adds to its output (an input-channel slice). Empty
@@ -232,7 +201,7 @@ void writeEventsCsv(std::ostream& out, const EventsContext& context,
                     const trace::Trace& emulated, const trace::AccuracyReport& report,
                     const trace::EventLabels& labels) {
     const std::vector<Writer> writers = writersOf(program, target, emulated);
-    const std::vector<double> concurrent = concurrentShares(emulated);
+    const std::vector<double> concurrent = trace::concurrentTransferShares(emulated);
     const std::vector<std::pair<double, double>> resident =
         residentShares(program, target, emulated);
     for (const trace::EventAccuracy& a : report.events) {

@@ -13,6 +13,7 @@
 #include "target/HostProbe.h"
 #include "tiling/Region.h"
 #include "trace/AccuracyReport.h"
+#include "trace/ConcurrentTransfers.h"
 
 #include <algorithm>
 #include <chrono>
@@ -107,38 +108,6 @@ double costUnits(const compiler::Compute& compute, std::size_t fitClass) {
         units += elements;
     }
     return units;
-}
-
-// Per event of `timeline`: for a transfer, the share of its time during which a transfer of
-// another core was running too (0 for other events).
-std::vector<double> concurrentTransferShares(const trace::Trace& timeline) {
-    std::map<std::uint32_t, std::vector<std::pair<std::int64_t, std::int64_t>>> perCore;
-    for (const trace::Event& e : timeline.events)
-        if (e.kind == trace::EventKind::Transfer)
-            perCore[e.core].push_back({e.startPs, e.endPs});
-    for (auto& [core, spans] : perCore)
-        std::sort(spans.begin(), spans.end());
-    std::vector<double> out(timeline.events.size(), 0);
-    for (std::size_t i = 0; i < timeline.events.size(); ++i) {
-        const trace::Event& e = timeline.events[i];
-        if (e.kind != trace::EventKind::Transfer || e.durationPs() <= 0)
-            continue;
-        std::int64_t shared = 0;
-        for (const auto& [core, spans] : perCore) {
-            if (core == e.core)
-                continue;
-            // Spans of one core do not overlap: start from the last one starting before e.
-            auto it =
-                std::lower_bound(spans.begin(), spans.end(), std::make_pair(e.startPs, e.startPs));
-            if (it != spans.begin())
-                --it;
-            for (; it != spans.end() && it->first < e.endPs; ++it)
-                shared += std::max<std::int64_t>(0, std::min(it->second, e.endPs) -
-                                                        std::max(it->first, e.startPs));
-        }
-        out[i] = std::min(1.0, double(shared) / double(e.durationPs()));
-    }
-    return out;
 }
 
 // The shared resource every path of the target lists, if any.
@@ -586,7 +555,7 @@ class Calibration {
     void readComputes(const ir::Graph& graph, const compiler::Program& program,
                       const trace::Trace& timeline) {
         const std::vector<target::ReadKind> kinds = readKinds(program, graph);
-        const std::vector<double> concurrent = concurrentTransferShares(timeline);
+        const std::vector<double> concurrent = trace::concurrentTransferShares(timeline);
         for (std::size_t i = 0; i < timeline.events.size(); ++i) {
             const trace::Event& e = timeline.events[i];
             const compiler::Instruction& in = program.instructions[e.id];
@@ -636,7 +605,7 @@ class Calibration {
             // One that cannot run is reported as no weight_reads figures for the path.
             m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
                 const std::vector<target::ReadKind> kinds = readKinds(program, *graph);
-                const std::vector<double> concurrent = concurrentTransferShares(timeline);
+                const std::vector<double> concurrent = trace::concurrentTransferShares(timeline);
                 for (std::size_t i = 0; i < timeline.events.size(); ++i) {
                     const trace::Event& e = timeline.events[i];
                     const compiler::Instruction& in = program.instructions[e.id];
