@@ -8,8 +8,9 @@ namespace strata_rt {
 // --- normalisation ---------------------------------------------------------------------------
 
 // Inference batch-norm over channel dim 1.
-inline void batchNorm(const View<float>& y, const View<float>& x, const View<float>& scale, const View<float>& bias,
-                      const View<float>& mean, const View<float>& var, float epsilon) {
+inline void batchNorm(const View<float>& y, const View<float>& x, const View<float>& scale,
+                      const View<float>& bias, const View<float>& mean, const View<float>& var,
+                      float epsilon) {
     forEachIndex(y, [&](const i64* yi) {
         const i64 c[1] = {yi[1]};
         const float inv = scale.at(c) / std::sqrt(var.at(c) + epsilon);
@@ -18,8 +19,7 @@ inline void batchNorm(const View<float>& y, const View<float>& x, const View<flo
 }
 
 // The box with dims from `axis` on covering the whole tensor; visits one normalised group.
-template <class T>
-View<T> outerBox(const View<T>& v, int axis) {
+template <class T> View<T> outerBox(const View<T>& v, int axis) {
     View<T> outer = v;
     for (int d = axis; d < v.rank; ++d) {
         outer.lo[d] = 0;
@@ -30,8 +30,7 @@ View<T> outerBox(const View<T>& v, int axis) {
 
 // The part of `v`'s box that shares `outerIdx` on dims [0, axis); with `whole`, dims from
 // `axis` on span the whole tensor instead of the box.
-template <class T>
-View<T> groupBox(const View<T>& v, int axis, const i64* outerIdx, bool whole) {
+template <class T> View<T> groupBox(const View<T>& v, int axis, const i64* outerIdx, bool whole) {
     View<T> group = v;
     for (int d = 0; d < axis; ++d) {
         group.lo[d] = outerIdx[d];
@@ -46,8 +45,8 @@ View<T> groupBox(const View<T>& v, int axis, const i64* outerIdx, bool whole) {
 
 // Normalises over dims [axis, rank), then scale and bias broadcast over those dims. Accumulates
 // in double: the group may be long.
-inline void layerNorm(const View<float>& y, const View<float>& x, const View<float>& scale, const View<float>* bias,
-                      int axis, float epsilon) {
+inline void layerNorm(const View<float>& y, const View<float>& x, const View<float>& scale,
+                      const View<float>* bias, int axis, float epsilon) {
     i64 si[kMaxRank];
     forEachIndex(outerBox(y, axis), [&](const i64* outer) {
         double sum = 0, sq = 0;
@@ -82,9 +81,11 @@ inline void softmax(const View<float>& y, const View<float>& x, int axis) {
     forEachIndex(rows, [&](const i64* r) {
         std::copy(r, r + y.rank, idx);
         float peak = -std::numeric_limits<float>::infinity();
-        for (idx[axis] = 0; idx[axis] < x.full[axis]; ++idx[axis]) peak = std::max(peak, x.at(idx));
+        for (idx[axis] = 0; idx[axis] < x.full[axis]; ++idx[axis])
+            peak = std::max(peak, x.at(idx));
         double sum = 0;
-        for (idx[axis] = 0; idx[axis] < x.full[axis]; ++idx[axis]) sum += std::exp(x.at(idx) - peak);
+        for (idx[axis] = 0; idx[axis] < x.full[axis]; ++idx[axis])
+            sum += std::exp(x.at(idx) - peak);
         for (idx[axis] = y.lo[axis]; idx[axis] < y.lo[axis] + y.ext[axis]; ++idx[axis])
             y.at(idx) = static_cast<float>(std::exp(x.at(idx) - peak) / sum);
     });
@@ -93,7 +94,8 @@ inline void softmax(const View<float>& y, const View<float>& x, int axis) {
 enum class Reduce { Sum, Mean, Max, Min };
 
 // Reduces the dims flagged in `axes` (a bit per input dim); keepDims keeps them as size 1.
-inline void reduce(const View<float>& y, const View<float>& x, unsigned axes, bool keepDims, Reduce kind) {
+inline void reduce(const View<float>& y, const View<float>& x, unsigned axes, bool keepDims,
+                   Reduce kind) {
     i64 xi[kMaxRank];
     forEachIndex(y, [&](const i64* yi) {
         View<float> group = x;
@@ -112,7 +114,9 @@ inline void reduce(const View<float>& y, const View<float>& x, unsigned axes, bo
         forEachIndex(group, [&](const i64* gi) {
             std::copy(gi, gi + x.rank, xi);
             const double v = x.at(xi);
-            acc = kind == Reduce::Max ? std::max(acc, v) : kind == Reduce::Min ? std::min(acc, v) : acc + v;
+            acc = kind == Reduce::Max   ? std::max(acc, v)
+                  : kind == Reduce::Min ? std::min(acc, v)
+                                        : acc + v;
             ++n;
         });
         y.at(yi) = static_cast<float>(kind == Reduce::Mean ? acc / static_cast<double>(n) : acc);
