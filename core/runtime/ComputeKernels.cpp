@@ -70,9 +70,9 @@ template <class T>
 void gatherOf(const PreparedCompute& p) {
     const auto y = viewAs<T>(p.output), x = viewAs<T>(p.inputs[0]);
     if (p.call.inputs[1].dtype == ir::DType::Int32)
-        rt::gather(y, x, viewAs<std::int32_t>(p.inputs[1]), p.call.axis);
+        gatherRows(y, x, viewAs<std::int32_t>(p.inputs[1]), p.call.axis);
     else
-        rt::gather(y, x, viewAs<std::int64_t>(p.inputs[1]), p.call.axis);
+        gatherRows(y, x, viewAs<std::int64_t>(p.inputs[1]), p.call.axis);
 }
 
 void gatherAny(const PreparedCompute& p) {

@@ -1,4 +1,4 @@
-// The runtime's row-wise Reshape, Transpose, Slice, Concat and Pad, and its plane-wise global pooling, against
+// The runtime's row-wise Reshape, Transpose, Slice, Gather, Concat and Pad, and its plane-wise global pooling, against
 // strata_rt's element loops, on whole tensors and on tiles (output boxes that are part of the
 // tensor, input boxes holding more).
 
@@ -155,6 +155,58 @@ TEST(MoveKernels, PadWholeOnTilesAndCropping) {
     checkPad(Box({1, 3, 7, 10}, {0, 0, 0, 0}, {1, 3, 1, 10}, rng), Box::whole({1, 3, 5, 6}, rng), {0, 0, 1, 2}, 2.0f);
     // A negative pad crops.
     checkPad(Box::whole({2, 4}, rng), Box::whole({2, 7}, rng), {0, -2}, 0.0f);
+}
+
+// Whole index tensor of the given shape and values (row-major), for Gather.
+struct Indices {
+    std::vector<std::int64_t> data;
+    rt::View<std::int64_t> view;
+    Indices(std::vector<i64> shape, std::vector<std::int64_t> values) : data(std::move(values)) {
+        view.rank = static_cast<int>(shape.size());
+        for (int d = view.rank, s = 1; d-- > 0;) {
+            view.full[d] = view.ext[d] = shape[static_cast<std::size_t>(d)];
+            view.lo[d] = 0;
+            view.stride[d] = s;
+            s *= static_cast<int>(shape[static_cast<std::size_t>(d)]);
+        }
+        view.data = data.data();
+    }
+};
+
+// Gather of x into copies of y, both ways; y's untouched elements stay equal too.
+void checkGather(const Box& y, const Box& x, const Indices& indices, int axis) {
+    Box rows = y, loop = y;
+    rows.view.data = rows.data.data();
+    loop.view.data = loop.data.data();
+    runtime::gatherRows(rows.view, x.view, indices.view, axis);
+    rt::gather(loop.view, x.view, indices.view, axis);
+    expectSame(rows, loop);
+}
+
+TEST(MoveKernels, GatherOfOneIndexSplitsQueriesKeysAndValues) {
+    std::mt19937 rng(11);
+    // Swin's qkv[1]: [3, 4, 3, 5, 8] -> [4, 3, 5, 8], a scalar index on the first dim.
+    const Box x = Box::whole({3, 4, 3, 5, 8}, rng);
+    for (std::int64_t k : {0, 1, 2, -1})
+        checkGather(Box::whole({4, 3, 5, 8}, rng), x, Indices({}, {k}), 0);
+    // A tile of the output, rows 1..3 of dim 2, from an input box holding only those rows.
+    checkGather(Box({4, 3, 5, 8}, {0, 0, 1, 0}, {4, 3, 3, 8}, rng),
+                Box({3, 4, 3, 5, 8}, {0, 0, 0, 1, 0}, {3, 4, 3, 3, 8}, rng), Indices({}, {2}), 0);
+}
+
+TEST(MoveKernels, GatherOfIndexRowsOnATileWithIndicesOutsideTheBox) {
+    std::mt19937 rng(12);
+    // Embedding-like: x [2, 6, 7] gathered along dim 1 by a [2, 3] index tensor -> [2, 2, 3, 7];
+    // index 5 lies outside the input box (channels 0..3), -2 counts from the end (4, also out).
+    const Box x({2, 6, 7}, {0, 0, 0}, {2, 4, 7}, rng);
+    const Indices indices({2, 3}, {0, 3, 1, 5, -2, 2});
+    checkGather(Box::whole({2, 2, 3, 7}, rng), x, indices, 1);
+    checkGather(Box({2, 2, 3, 7}, {1, 0, 1, 2}, {1, 2, 2, 4}, rng), x, indices, 1);
+}
+
+TEST(MoveKernels, GatherAlongTheLastDimKeepsTheElementLoop) {
+    std::mt19937 rng(13);
+    checkGather(Box::whole({3, 4}, rng), Box::whole({3, 9}, rng), Indices({4}, {8, 0, -1, 3}), 1);
 }
 
 TEST(GlobalPoolPlanes, MatchesStrataRtOnAChannelTile) {
