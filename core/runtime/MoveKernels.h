@@ -1,10 +1,10 @@
 #pragma once
-// Reshape, Transpose, Slice, Gather, Concat and Pad over rows instead of elements. strata_rt's loops redo the index
-// arithmetic for every element (Reshape: a division per dim), which made the transformer's
-// Reshapes run at ~50 cycles per element and DenseNet's Concats take a third of its time; here
-// it is done once per row (Transpose, Slice), per contiguous segment (Reshape) or per run of dims
-// both sides lay out contiguously (Concat, Pad), and the elements move by memcpy or a strided
-// loop. Same results as strata_rt's loops: both only move elements.
+// Reshape, Transpose, Slice, Gather, Concat and Pad over rows instead of elements. strata_rt's
+// loops redo the index arithmetic for every element (Reshape: a division per dim), which made the
+// transformer's Reshapes run at ~50 cycles per element and DenseNet's Concats take a third of its
+// time; here it is done once per row (Transpose, Slice), per contiguous segment (Reshape) or per
+// run of dims both sides lay out contiguously (Concat, Pad), and the elements move by memcpy or a
+// strided loop. Same results as strata_rt's loops: both only move elements.
 
 #include "compiler/MergedCopy.h"
 #include "runtime/Prepared.h"
@@ -97,25 +97,31 @@ void sliceRows(const rt::View<T>& y, const rt::View<T>& x, const rt::i64* starts
 template <class T, class I>
 void gatherRows(const rt::View<T>& y, const rt::View<T>& x, const rt::View<I>& indices, int axis) {
     const int q = indices.rank, last = y.rank - 1;
-    if (y.rank == 0 || last < axis + q) return rt::gather(y, x, indices, axis);
+    if (y.rank == 0 || last < axis + q)
+        return rt::gather(y, x, indices, axis);
     const rt::i64 n = y.ext[last];
-    if (n == 0) return;
+    if (n == 0)
+        return;
     const rt::i64 step = x.stride[x.rank - 1];
     rt::View<T> rows = y;
     rows.ext[last] = 1;
     rt::i64 xi[rt::kMaxRank], ii[rt::kMaxRank] = {};
     rt::forEachIndex(rows, [&](const rt::i64* yi) {
-        for (int d = 0; d < q; ++d) ii[d] = yi[axis + d];
+        for (int d = 0; d < q; ++d)
+            ii[d] = yi[axis + d];
         rt::i64 k = static_cast<rt::i64>(indices.at(ii));
-        if (k < 0) k += x.full[axis];
+        if (k < 0)
+            k += x.full[axis];
         T* out = &y.at(yi);
         if (k < x.lo[axis] || k >= x.lo[axis] + x.ext[axis]) {
             std::fill(out, out + n, T{});
             return;
         }
-        for (int d = 0; d < axis; ++d) xi[d] = yi[d];
+        for (int d = 0; d < axis; ++d)
+            xi[d] = yi[d];
         xi[axis] = k;
-        for (int d = axis + 1; d < x.rank; ++d) xi[d] = yi[d + q - 1];
+        for (int d = axis + 1; d < x.rank; ++d)
+            xi[d] = yi[d + q - 1];
         copyRow(out, &x.at(xi), n, step);
     });
 }

@@ -90,8 +90,8 @@ bool fastLayerNorm(const rt::View<float>& y, const rt::View<float>& x, const rt:
     // per element for want of this.
     const int last = y.rank - 1;
     const bool sliced = axis == last && !contiguousFrom(y, axis) && y.stride[last] == 1;
-    if (!contiguousFrom(x, axis) || !(sliced || contiguousFrom(y, axis)) || !holdsOuter(x, y, axis) ||
-        !oneGroup(scale, x, axis) || (bias && !oneGroup(*bias, x, axis)))
+    if (!contiguousFrom(x, axis) || !(sliced || contiguousFrom(y, axis)) ||
+        !holdsOuter(x, y, axis) || !oneGroup(scale, x, axis) || (bias && !oneGroup(*bias, x, axis)))
         return false;
     const i64 n = runLength(x, axis);
     if (n == 0 || y.count() == 0) return true;
@@ -100,7 +100,8 @@ bool fastLayerNorm(const rt::View<float>& y, const rt::View<float>& x, const rt:
     const float* biasData = bias ? bias->data + bias->offset(bias->lo) + first : nullptr;
     // One output row per index of y's box over the dims before `axis`, from its first element.
     rt::View<float> rows = y;
-    for (int d = axis; d < y.rank; ++d) rows.ext[d] = 1;
+    for (int d = axis; d < y.rank; ++d)
+        rows.ext[d] = 1;
     rt::forEachIndex(rows, [&](const i64* idx) {
         const float* in = x.data + x.offset(idx) - first; // x's box holds whole rows
         const ConstRow row(in, n);
@@ -118,7 +119,8 @@ bool fastLayerNorm(const rt::View<float>& y, const rt::View<float>& x, const rt:
         const float inv = 1.0f / std::sqrt(var + epsilon);
         Row result(y.data + y.offset(idx), width);
         result = (ConstRow(in + first, width) - mean) * inv * ConstRow(scaleData, width);
-        if (biasData) result += ConstRow(biasData, width);
+        if (biasData)
+            result += ConstRow(biasData, width);
     });
     return true;
 }

@@ -1,6 +1,6 @@
-// The runtime's row-wise Reshape, Transpose, Slice, Gather, Concat and Pad, and its plane-wise global pooling, against
-// strata_rt's element loops, on whole tensors and on tiles (output boxes that are part of the
-// tensor, input boxes holding more).
+// The runtime's row-wise Reshape, Transpose, Slice, Gather, Concat and Pad, and its plane-wise
+// global pooling, against strata_rt's element loops, on whole tensors and on tiles (output boxes
+// that are part of the tensor, input boxes holding more).
 
 #include "KernelBoxes.h"
 #include "runtime/MoveKernels.h"
