@@ -84,26 +84,14 @@ bool fastSoftmax(const rt::View<float>& y, const rt::View<float>& x, int axis) {
 
 bool fastLayerNorm(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& scale,
                    const rt::View<float>* bias, int axis, float epsilon) {
-    // The output box may hold a slice of a last normalised dim (a tile of channels, where the
-    // tiler cuts them to give each core a tile): the statistics are the whole row's, read from
-    // x, and only the slice is written. Swin's last LayerNorm ran the element loop at ~10 ns
-    // per element for want of this.
-    const int last = y.rank - 1;
-    const bool sliced = axis == last && !contiguousFrom(y, axis) && y.stride[last] == 1;
-    if (!contiguousFrom(x, axis) || !(sliced || contiguousFrom(y, axis)) ||
-        !holdsOuter(x, y, axis) || !oneGroup(scale, x, axis) || (bias && !oneGroup(*bias, x, axis)))
+    if (!contiguousFrom(x, axis) || !contiguousFrom(y, axis) || !holdsOuter(x, y, axis) || !oneGroup(scale, x, axis) ||
+        (bias && !oneGroup(*bias, x, axis)))
         return false;
-    const i64 n = runLength(x, axis);
+    const i64 n = runLength(y, axis);
     if (n == 0 || y.count() == 0) return true;
-    const i64 first = sliced ? y.lo[last] : 0, width = sliced ? y.ext[last] : n;
-    const float* scaleData = scale.data + scale.offset(scale.lo) + first;
-    const float* biasData = bias ? bias->data + bias->offset(bias->lo) + first : nullptr;
-    // One output row per index of y's box over the dims before `axis`, from its first element.
-    rt::View<float> rows = y;
-    for (int d = axis; d < y.rank; ++d)
-        rows.ext[d] = 1;
-    rt::forEachIndex(rows, [&](const i64* idx) {
-        const float* in = x.data + x.offset(idx) - first; // x's box holds whole rows
+    const float* scaleData = scale.data + scale.offset(scale.lo);
+    const float* biasData = bias ? bias->data + bias->offset(bias->lo) : nullptr;
+    forEachRun(y, x, axis, [&](const float* in, float* out) {
         const ConstRow row(in, n);
         // Mean and variance in float vectors by the corrected two-pass scheme (Chan, Golub and
         // LeVeque): a first mean, then the residuals' sum and sum of squares, whose mean corrects
@@ -111,16 +99,15 @@ bool fastLayerNorm(const rt::View<float>& y, const rt::View<float>& x, const rt:
         // rounding of the first mean is what the correction removes. Eigen sums in several
         // vector accumulators, so the error grows with n / 32, not n.
         const float count = static_cast<float>(n);
-        const float estimate = row.sum() / count;
-        const float residual = (row - estimate).sum() / count;
-        const float squares = (row - estimate).square().sum() / count;
-        const float mean = estimate + residual;
+        const float first = row.sum() / count;
+        const float residual = (row - first).sum() / count;
+        const float squares = (row - first).square().sum() / count;
+        const float mean = first + residual;
         const float var = std::max(0.0f, squares - residual * residual);
         const float inv = 1.0f / std::sqrt(var + epsilon);
-        Row result(y.data + y.offset(idx), width);
-        result = (ConstRow(in + first, width) - mean) * inv * ConstRow(scaleData, width);
-        if (biasData)
-            result += ConstRow(biasData, width);
+        Row result(out, n);
+        result = (row - mean) * inv * ConstRow(scaleData, n);
+        if (biasData) result += ConstRow(biasData, n);
     });
     return true;
 }
