@@ -302,7 +302,6 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-elementwise-Erf" ||
            graph.name == "calibrate-elementwise-Sigmoid" ||
            graph.name == "calibrate-normalization-layer" ||
-           graph.name == "calibrate-normalization-layer-768" ||
            graph.name == "calibrate-reduction-pool" || graph.name == "calibrate-reduction-rows" ||
            graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
            graph.name == "calibrate-global-pool-7x7" ||
@@ -509,16 +508,14 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto x = g.input("x", shape);
         out.push_back(g.finish(g.op("Softmax", {x}, shape, {{"axis", std::int64_t{-1}}})));
     }
-    // Layer normalization over a transformer's hidden size, besides batch-norm: exported CNNs
-    // fold their batch-norms into the convolutions, transformers keep their layer norms. Rows of
-    // 256 and of 768 (BERT's, ViT-B's and GPT-2's hidden size), about as many elements each: the
-    // fit sees the per-row part (the square root and division of each row) at both lengths.
-    for (const std::int64_t row : {256, 768}) {
-        SmallGraph g(row == 256 ? "calibrate-normalization-layer" : "calibrate-normalization-layer-768");
-        const ir::Shape shape{1, 64 * 256 / row * s, row};
+    {
+        // Layer normalization over a transformer's hidden size, besides batch-norm: exported CNNs
+        // fold their batch-norms into the convolutions, transformers keep their layer norms.
+        SmallGraph g("calibrate-normalization-layer");
+        const ir::Shape shape{1, 64 * s, 256};
         auto x = g.input("x", shape);
-        auto scaleW = g.weight("scale", {row});
-        auto bias = g.weight("bias", {row});
+        auto scaleW = g.weight("scale", {256});
+        auto bias = g.weight("bias", {256});
         out.push_back(g.finish(g.op("LayerNormalization", {x, scaleW, bias}, shape,
                                     {{"axis", std::int64_t{-1}}, {"epsilon", 1e-5}})));
     }

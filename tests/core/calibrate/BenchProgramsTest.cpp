@@ -126,7 +126,7 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
                   "calibrate-conv-pointwise-deep", "calibrate-conv-depthwise-small",
                   "calibrate-conv-grouped", "calibrate-conv-thin", "calibrate-matmul-thin",
                   "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
-                  "calibrate-normalization-layer", "calibrate-normalization-layer-768", "calibrate-reduction-pool",
+                  "calibrate-normalization-layer", "calibrate-reduction-pool",
                   "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
                   "calibrate-global-pool-7x7", "calibrate-global-pool-56x56", "calibrate-copy"}));
 }
