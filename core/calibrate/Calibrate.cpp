@@ -574,8 +574,9 @@ class Calibration {
             // A global pool's figure counts elements read (computeWork counts its outputs).
             // Padded lanes counted as the emulator charges them (ComputeCost.h).
             const double work =
-                emulator::isGlobalPool(op)
-                    ? emulator::elementsRead(compute)
+                emulator::isGlobalPool(op) ? emulator::elementsRead(compute)
+                : emulator::isLayerNorm(op)
+                    ? emulator::layerNormWork(compute)
                     : emulator::computeWork(compute, op.opClass) *
                           emulator::paddedLaneFactor(compute, op, m_host.channelGranule);
             const std::size_t fitClass =

@@ -123,6 +123,14 @@ bool isTranscendental(const ir::Op& op) {
 
 bool isLayerNorm(const ir::Op& op) { return op.opClass == ir::OpClass::Normalization && op.type == "LayerNormalization"; }
 
+double layerNormWork(const compiler::Compute& compute) {
+    if (compute.inputs.empty())
+        return elementsOf(compute.outputs);
+    return (3 * double(tiling::regionElements(compute.inputs.front().region)) +
+            elementsOf(compute.outputs)) /
+           4;
+}
+
 bool isResize(const ir::Op& op) {
     return op.type == "Resize" || op.type == "Upsample";
 }

@@ -61,6 +61,12 @@ bool isTranscendental(const ir::Op& op);
 
 // A LayerNormalization: the target's `layer_norm` figure.
 bool isLayerNorm(const ir::Op& op);
+// A layer norm's work in units of the `layer_norm` figure (elements of whole rows normalized): the
+// host kernel makes three passes over each row it reads (mean, residual sum, sum of squares) and
+// one over the part it writes, so (3 x elements read + elements written) / 4. The outputs for a
+// tile of whole rows (what calibration measures); more per output for a tile holding a slice of
+// the normalized axis (ViT-B/16's 1x197x768 tiled as 1x197x192 reads all 768 per row: 3.25x).
+double layerNormWork(const compiler::Compute& compute);
 
 // A Resize (or Upsample): the target's `resize` figure.
 bool isResize(const ir::Op& op);

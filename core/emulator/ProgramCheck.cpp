@@ -152,9 +152,12 @@ class Describer {
                 macs && step.op != kNoInstruction
                     ? paddedLaneFactor(*c, m_graph.ops[step.op], m_target.channelGranule)
                     : 1;
-            const double work = macs                                ? c->flops / 2 * lanes
-                                : opClass == ir::OpClass::Reduction ? inputElements
-                                                                    : outputElements;
+            const double work =
+                macs                                ? c->flops / 2 * lanes
+                : opClass == ir::OpClass::Reduction ? inputElements
+                : step.op != kNoInstruction && !c->isReorder() && isLayerNorm(m_graph.ops[step.op])
+                    ? layerNormWork(*c)
+                    : outputElements;
             step.amount = cyclesAtThroughput(work, throughput, m_target);
             if (step.op != kNoInstruction && !c->isReorder())
                 step.amount += weightReadCycles(*c, m_graph.ops[step.op], m_graph, m_target);

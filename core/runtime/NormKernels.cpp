@@ -36,15 +36,26 @@ i64 runLength(const rt::View<float>& v, int from) {
     return n;
 }
 
-// Calls f(xRow, yRow) for each run of y's box over dims [0, axis).
+// Calls f(xRow, yRow) for each run of y's box over dims [0, axis): x's whole row and y's first
+// element (the row's start, or where y's slice of it starts).
 template <class F>
 void forEachRun(const rt::View<float>& y, const rt::View<float>& x, int axis, F&& f) {
     rt::View<float> outer = y;
-    for (int d = axis; d < y.rank; ++d) {
-        outer.lo[d] = 0;
+    for (int d = axis; d < y.rank; ++d)
         outer.ext[d] = 1;
-    }
-    rt::forEachIndex(outer, [&](const i64* idx) { f(x.data + x.offset(idx), y.data + y.offset(idx)); });
+    rt::forEachIndex(outer, [&](const i64* idx) {
+        i64 rowStart[rt::kMaxRank];
+        for (int d = 0; d < x.rank; ++d)
+            rowStart[d] = d < axis ? idx[d] : 0;
+        f(x.data + x.offset(rowStart), y.data + y.offset(idx));
+    });
+}
+
+// Whether y's box covers a slice of the last dim only, the normalized one: the compiler may tile a
+// layer norm's output along it (ViT-B/16's 1x197x768 into 1x197x192 tiles), each tile then
+// reading whole rows. The loop took those 30x slower than this kernel.
+bool lastDimSlice(const rt::View<float>& y, int axis) {
+    return axis == y.rank - 1 && y.stride[y.rank - 1] == 1;
 }
 
 // Whether `s` (scale or bias) holds exactly one group of x's dims [axis, rank), contiguous, with
@@ -58,6 +69,20 @@ bool oneGroup(const rt::View<float>& s, const rt::View<float>& x, int axis) {
     for (int i = 0; i < group; ++i)
         if (s.full[lead + i] != x.full[axis + i]) return false;
     return contiguousFrom(s, lead);
+}
+
+// Where elements [start, start + n) of the last dim of `s` (scale or bias, any leading dims of
+// size 1) lie, or null when s's box does not hold them contiguously.
+const float* sliceOf(const rt::View<float>& s, i64 start, i64 n) {
+    if (s.rank < 1 || s.stride[s.rank - 1] != 1)
+        return nullptr;
+    for (int d = 0; d + 1 < s.rank; ++d)
+        if (s.full[d] != 1)
+            return nullptr;
+    const int last = s.rank - 1;
+    if (start < s.lo[last] || start + n > s.lo[last] + s.ext[last])
+        return nullptr;
+    return s.data + (start - s.lo[last]);
 }
 
 // Whether the 1-D per-channel operand v holds channels [lo, lo + n).
@@ -84,13 +109,25 @@ bool fastSoftmax(const rt::View<float>& y, const rt::View<float>& x, int axis) {
 
 bool fastLayerNorm(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& scale,
                    const rt::View<float>* bias, int axis, float epsilon) {
-    if (!contiguousFrom(x, axis) || !contiguousFrom(y, axis) || !holdsOuter(x, y, axis) || !oneGroup(scale, x, axis) ||
-        (bias && !oneGroup(*bias, x, axis)))
+    const bool wholeRows = contiguousFrom(y, axis);
+    if (!contiguousFrom(x, axis) || !(wholeRows || lastDimSlice(y, axis)) ||
+        !holdsOuter(x, y, axis))
         return false;
-    const i64 n = runLength(y, axis);
-    if (n == 0 || y.count() == 0) return true;
-    const float* scaleData = scale.data + scale.offset(scale.lo);
-    const float* biasData = bias ? bias->data + bias->offset(bias->lo) : nullptr;
+    const i64 n = runLength(x, axis);
+    // y's part of each row: all of it, or a slice of the last dim (scale and bias then hold at
+    // least that slice).
+    const i64 sliceStart = wholeRows ? 0 : y.lo[axis], written = wholeRows ? n : y.ext[axis];
+    const float* scaleData =
+        wholeRows ? (oneGroup(scale, x, axis) ? scale.data + scale.offset(scale.lo) : nullptr)
+                  : sliceOf(scale, sliceStart, written);
+    const float* biasData =
+        !bias       ? nullptr
+        : wholeRows ? (oneGroup(*bias, x, axis) ? bias->data + bias->offset(bias->lo) : nullptr)
+                    : sliceOf(*bias, sliceStart, written);
+    if (!scaleData || (bias && !biasData))
+        return false;
+    if (n == 0 || y.count() == 0)
+        return true;
     forEachRun(y, x, axis, [&](const float* in, float* out) {
         const ConstRow row(in, n);
         // Mean and variance in float vectors by the corrected two-pass scheme (Chan, Golub and
@@ -105,9 +142,10 @@ bool fastLayerNorm(const rt::View<float>& y, const rt::View<float>& x, const rt:
         const float mean = first + residual;
         const float var = std::max(0.0f, squares - residual * residual);
         const float inv = 1.0f / std::sqrt(var + epsilon);
-        Row result(out, n);
-        result = (row - mean) * inv * ConstRow(scaleData, n);
-        if (biasData) result += ConstRow(biasData, n);
+        Row result(out, written);
+        result = (ConstRow(in + sliceStart, written) - mean) * inv * ConstRow(scaleData, written);
+        if (biasData)
+            result += ConstRow(biasData, written);
     });
     return true;
 }

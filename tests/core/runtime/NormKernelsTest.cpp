@@ -145,6 +145,43 @@ TEST(LayerNormRowsTest, ConstantGroupGivesTheBias) {
     for (std::size_t i = 0; i < y.data.size(); ++i) EXPECT_FLOAT_EQ(y.data[i], bias.data[i % 16]);
 }
 
+// An output tile covering a slice of the normalized (last) axis, as the compiler tiles ViT-B/16's
+// 1x197x768 layer norms into 1x197x192: each row's statistics from x's whole row, y's slice
+// written.
+TEST(LayerNormRowsTest, OutputSliceOfTheLastAxisReadsWholeRows) {
+    std::mt19937 rng(12);
+    for (const i64 lo : {0, 8, 37}) {
+        Box x = Box::whole({2, 5, 64}, rng);
+        for (float& v : x.data)
+            v = 2 + 3 * v;
+        const Guarded guarded(x);
+        Box y({2, 5, 64}, {0, 1, lo}, {2, 3, 16}, rng);
+        Box scale = Box::whole({64}, rng), bias = Box::whole({64}, rng);
+        Box expected = y;
+        expected.view.data = expected.data.data();
+        rt::layerNorm(expected.view, x.view, scale.view, &bias.view, 2, 1e-5f);
+        ASSERT_TRUE(runtime::fastLayerNorm(y.view, guarded.view, scale.view, &bias.view, 2, 1e-5f))
+            << lo;
+        expectNear(y, expected, 2e-5f);
+        // Scale and bias holding only y's slice, as the compiler gives a tile its operands.
+        Box scaleSlice({64}, {lo}, {16}, rng), biasSlice({64}, {lo}, {16}, rng);
+        std::copy_n(scale.data.begin() + lo, 16, scaleSlice.data.begin());
+        std::copy_n(bias.data.begin() + lo, 16, biasSlice.data.begin());
+        ASSERT_TRUE(runtime::fastLayerNorm(y.view, guarded.view, scaleSlice.view, &biasSlice.view,
+                                           2, 1e-5f))
+            << lo;
+        expectNear(y, expected, 2e-5f);
+        // A scale box missing part of the slice is declined.
+        const Box shortScale({64}, {lo + 1}, {15}, rng);
+        EXPECT_FALSE(
+            runtime::fastLayerNorm(y.view, guarded.view, shortScale.view, nullptr, 2, 1e-5f));
+    }
+    // A slice of a group of two dims is left to the loop.
+    Box y2({4, 6, 10}, {0, 0, 2}, {4, 6, 4}, rng);
+    EXPECT_FALSE(runtime::fastLayerNorm(y2.view, Box::whole({4, 6, 10}, rng).view,
+                                        Box::whole({6, 10}, rng).view, nullptr, 1, 1e-5f));
+}
+
 TEST(LayerNormRowsTest, DeclinesGroupsItCannotReadWhole) {
     std::mt19937 rng(9);
     Box y = Box::whole({4, 6, 10}, rng), x = Box::whole({4, 6, 10}, rng);
