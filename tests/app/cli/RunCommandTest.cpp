@@ -3,6 +3,7 @@
 
 #include "CliRunner.h"
 #include "TempDir.h"
+#include "support/TestModels.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,8 @@
 
 namespace strata::cli::test {
 namespace {
+
+using strata::test::modelBytes;
 
 constexpr int kBadInput = 2;
 
@@ -34,7 +37,9 @@ TEST(RunCommand, CheckedRunPrintsTheDocumentedJson) {
                                 "--repeat", "2", "--trace", tracePath, "-q"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    EXPECT_EQ(keysOf(j), (std::set<std::string>{"source", "total_ns", "events", "max_abs_error", "blocks"}));
+    EXPECT_EQ(keysOf(j), (std::set<std::string>{"source", "total_ns", "events", "max_abs_error",
+                                                 "largest_reference_value", "blocks"}));
+    EXPECT_GT(j["largest_reference_value"].get<double>(), 0);
     EXPECT_EQ(j["source"], "measured");
     EXPECT_GT(j["total_ns"].get<double>(), 0);
     EXPECT_GT(j["events"].get<int>(), 0);
@@ -48,6 +53,25 @@ TEST(RunCommand, CheckedRunPrintsTheDocumentedJson) {
     std::stringstream text;
     text << in.rdbuf();
     EXPECT_NE(text.str().find("\"measured\""), std::string::npos);
+}
+
+// A model whose output is zero whatever its input (a last layer of zero weights, as an untrained
+// ViT's head): the check passes and says that it showed little.
+TEST(RunCommand, CheckSaysWhenEveryReferenceOutputIsZero) {
+    TempDir dir;
+    const auto model = dir.path() / "zero_head.onnx";
+    writeFile(model, modelBytes(R"(
+        <ir_version: 8, opset_import: ["" : 17]>
+        zero_head (float[1, 8] x) => (float[1, 4] y) <float[8, 4] w = {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0}> {
+            h = Relu(x)
+            y = MatMul(h, w)
+        })"));
+    const CliResult r = runCli({"run", model.string(), "--check", "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("outputs match the reference"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("every reference output is zero"), std::string::npos) << r.out;
+    const CliResult sample = runCli({"run", samplePath("resnet_tiny.onnx"), "--check", "-q"});
+    EXPECT_EQ(sample.out.find("every reference output is zero"), std::string::npos) << sample.out;
 }
 
 TEST(RunCommand, ReadsInputsFromAFile) {
