@@ -5,10 +5,9 @@
 #include "TempDir.h"
 #include "support/TestModels.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -38,7 +37,7 @@ TEST(RunCommand, CheckedRunPrintsTheDocumentedJson) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(keysOf(j), (std::set<std::string>{"source", "total_ns", "events", "max_abs_error",
-                                                 "largest_reference_value", "blocks"}));
+                                                "largest_reference_value", "blocks"}));
     EXPECT_GT(j["largest_reference_value"].get<double>(), 0);
     EXPECT_EQ(j["source"], "measured");
     EXPECT_GT(j["total_ns"].get<double>(), 0);
