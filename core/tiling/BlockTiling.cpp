@@ -569,18 +569,19 @@ double BlockTiler::coreImbalance(const TileGrid& grid, int mp) const {
     const std::int64_t tiles = grid.tileCount();
     if (mp < 2 || tiles < 2 || tiles > kMaxCheckedTiles)
         return 1.0;
-    const auto cores = static_cast<std::size_t>(std::min<std::int64_t>(mp, tiles));
-    std::vector<double> flops(cores, 0.0), elements(cores, 0.0);
+    // The tiles' own spread, not the deal's: a tile count that is no multiple of the cores is
+    // the traffic search's business; a tile doing none of the convolutions is not.
+    std::vector<double> flops, elements;
     for (std::int64_t t = 0; t < tiles; ++t) {
         const Demand d = demand(grid, grid.position(t));
-        flops[static_cast<std::size_t>(t) % cores] += d.flops;
-        elements[static_cast<std::size_t>(t) % cores] += d.elements;
+        flops.push_back(d.flops);
+        elements.push_back(d.elements);
     }
-    auto ratio = [cores](const std::vector<double>& work) {
+    auto ratio = [](const std::vector<double>& work) {
         const double sum = std::accumulate(work.begin(), work.end(), 0.0);
         if (sum <= 0)
             return 1.0;
-        return *std::max_element(work.begin(), work.end()) * static_cast<double>(cores) / sum;
+        return *std::max_element(work.begin(), work.end()) * static_cast<double>(work.size()) / sum;
     };
     return std::max(ratio(flops), ratio(elements));
 }
