@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <limits>
+#include <numeric>
 #include <tuple>
 
 namespace strata::tiling {
@@ -12,8 +14,10 @@ namespace strata::tiling {
 std::int64_t TileGrid::tileCount() const {
     std::int64_t n = 1;
     for (std::int64_t c : counts) {
-        if (c == 0) return 0;
-        if (n > std::numeric_limits<std::int64_t>::max() / c) return std::numeric_limits<std::int64_t>::max();
+        if (c == 0)
+            return 0;
+        if (n > std::numeric_limits<std::int64_t>::max() / c)
+            return std::numeric_limits<std::int64_t>::max();
         n *= c;
     }
     return n;
@@ -54,14 +58,16 @@ Region channelSlice(Region region, std::int64_t sliceChannels, std::int64_t inde
 namespace {
 
 // Slice `position` of `counts` equal parts along each dimension of `shape`.
-std::optional<Region> proportionalSlice(const ir::Shape& shape, const std::vector<std::int64_t>& counts,
+std::optional<Region> proportionalSlice(const ir::Shape& shape,
+                                        const std::vector<std::int64_t>& counts,
                                         const std::vector<std::int64_t>& position) {
     Region r(shape.size());
     for (std::size_t d = 0; d < shape.size(); ++d) {
         r[d].begin = position[d] * shape[d] / counts[d];
         r[d].end = (position[d] + 1) * shape[d] / counts[d];
     }
-    if (regionEmpty(r)) return std::nullopt;
+    if (regionEmpty(r))
+        return std::nullopt;
     return r;
 }
 
@@ -71,16 +77,16 @@ struct BlockTiler::TileResult {
     double flops = 0;
     double elements = 0;
     std::uint64_t writeBytes = 0;
-    std::uint64_t peakBytes = 0;  // with this tile's whole inputs resident
+    std::uint64_t peakBytes = 0; // with this tile's whole inputs resident
     std::uint64_t slotBytes = 0;
     std::vector<std::optional<Region>> inputRegions; // per block input
     std::vector<std::size_t> wholeInputs;            // local indices of inputs read whole
     struct Item {
         std::size_t local;
-        bool whole;                                  // an input this tile reads whole
+        bool whole; // an input this tile reads whole
         Lifetime life;
     };
-    std::vector<Item> items;                         // every value the tile holds, local order
+    std::vector<Item> items; // every value the tile holds, local order
 };
 
 BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops,
@@ -98,29 +104,37 @@ BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops,
     std::vector<std::uint32_t> produced;
     for (ir::OpId opId : m_ops)
         for (ir::ValueId out : graph.op(opId).outputs)
-            if (out.valid()) produced.push_back(out.index);
+            if (out.valid())
+                produced.push_back(out.index);
     std::sort(produced.begin(), produced.end());
 
     for (ir::OpId opId : m_ops)
         for (ir::ValueId in : graph.op(opId).inputs) {
-            if (!in.valid() || std::binary_search(produced.begin(), produced.end(), in.index)) continue;
-            if (std::find(m_inputs.begin(), m_inputs.end(), in) != m_inputs.end()) continue;
+            if (!in.valid() || std::binary_search(produced.begin(), produced.end(), in.index))
+                continue;
+            if (std::find(m_inputs.begin(), m_inputs.end(), in) != m_inputs.end())
+                continue;
             m_inputs.push_back(in);
             addLocal(in, -1);
         }
     for (std::size_t p = 0; p < m_ops.size(); ++p)
         for (ir::ValueId out : graph.op(m_ops[p]).outputs)
-            if (out.valid()) addLocal(out, static_cast<int>(p));
+            if (out.valid())
+                addLocal(out, static_cast<int>(p));
     std::sort(m_localIndex.begin(), m_localIndex.end());
-    for (ir::ValueId id : m_localValues) m_fullRegions.push_back(fullRegion(graph.value(id).shape));
+    for (ir::ValueId id : m_localValues)
+        m_fullRegions.push_back(fullRegion(graph.value(id).shape));
     findSlicedOp();
 
     for (std::size_t l = m_inputs.size(); l < m_localValues.size(); ++l) {
         ir::ValueId id = m_localValues[l];
         const ir::Value& v = graph.value(id);
-        bool leaves = std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
-        for (ir::OpId c : v.consumers) leaves = leaves || !inBlock(c);
-        if (!leaves) continue;
+        bool leaves =
+            std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
+        for (ir::OpId c : v.consumers)
+            leaves = leaves || !inBlock(c);
+        if (!leaves)
+            continue;
         m_outputs.push_back(id);
     }
     // The anchor is the output made last; a block whose results are all unused anchors on the
@@ -144,10 +158,13 @@ BlockTiler::BlockTiler(const ir::Graph& graph, std::span<const ir::OpId> ops,
     findChannelDim();
 }
 
-const ir::Shape& BlockTiler::anchorShape() const { return m_graph.value(m_anchor).shape; }
+const ir::Shape& BlockTiler::anchorShape() const {
+    return m_graph.value(m_anchor).shape;
+}
 
 int BlockTiler::localIndex(ir::ValueId id) const {
-    auto it = std::lower_bound(m_localIndex.begin(), m_localIndex.end(), std::make_pair(id.index, -1));
+    auto it =
+        std::lower_bound(m_localIndex.begin(), m_localIndex.end(), std::make_pair(id.index, -1));
     return it != m_localIndex.end() && it->first == id.index ? it->second : -1;
 }
 
@@ -155,7 +172,9 @@ double BlockTiler::outputElements(ir::ValueId id) const {
     return static_cast<double>(std::max<std::int64_t>(0, m_graph.value(id).elements()));
 }
 
-bool BlockTiler::inBlock(ir::OpId op) const { return std::binary_search(m_ops.begin(), m_ops.end(), op); }
+bool BlockTiler::inBlock(ir::OpId op) const {
+    return std::binary_search(m_ops.begin(), m_ops.end(), op);
+}
 
 void BlockTiler::findSlicedOp() {
     std::uint64_t largest = 0;
@@ -235,7 +254,8 @@ bool BlockTiler::isSlicedInput(std::size_t local, const TileGrid& grid) const {
            (static_cast<int>(local) == m_sliceInput || static_cast<int>(local) == m_sliceWeight);
 }
 
-Region BlockTiler::anchorRegion(const TileGrid& grid, const std::vector<std::int64_t>& position) const {
+Region BlockTiler::anchorRegion(const TileGrid& grid,
+                                const std::vector<std::int64_t>& position) const {
     const ir::Shape& shape = anchorShape();
     Region r(shape.size());
     for (std::size_t d = 0; d < shape.size(); ++d) {
@@ -245,7 +265,8 @@ Region BlockTiler::anchorRegion(const TileGrid& grid, const std::vector<std::int
     return r;
 }
 
-BlockTiler::Demand BlockTiler::demand(const TileGrid& grid, const std::vector<std::int64_t>& position) const {
+BlockTiler::Demand BlockTiler::demand(const TileGrid& grid,
+                                      const std::vector<std::int64_t>& position) const {
     Demand result;
     std::vector<std::optional<Region>>& demanded = result.regions;
     demanded.resize(m_localValues.size());
@@ -254,11 +275,15 @@ BlockTiler::Demand BlockTiler::demand(const TileGrid& grid, const std::vector<st
     for (ir::ValueId out : m_outputs) {
         const ir::Value& v = m_graph.value(out);
         std::optional<Region> slice;
-        if (out == m_anchor) slice = anchorRegion(grid, position);
-        else if (v.shape.size() == grid.counts.size()) slice = proportionalSlice(v.shape, grid.counts, position);
-        else if (std::all_of(position.begin(), position.end(), [](std::int64_t p) { return p == 0; }))
+        if (out == m_anchor)
+            slice = anchorRegion(grid, position);
+        else if (v.shape.size() == grid.counts.size())
+            slice = proportionalSlice(v.shape, grid.counts, position);
+        else if (std::all_of(position.begin(), position.end(),
+                             [](std::int64_t p) { return p == 0; }))
             slice = fullRegion(v.shape);
-        if (!slice || regionEmpty(*slice)) continue;
+        if (!slice || regionEmpty(*slice))
+            continue;
         result.writeBytes += regionBytes(*slice, v.dtype);
         result.stores.emplace_back(out, *slice);
         demanded[localIndex(out)] = std::move(slice);
@@ -278,10 +303,12 @@ BlockTiler::Demand BlockTiler::demand(const TileGrid& grid, const std::vector<st
             if (const auto& r = outputRegions.back()) {
                 std::int64_t total = m_graph.value(out).elements();
                 if (total > 0)
-                    fraction = std::max(fraction, static_cast<double>(regionElements(*r)) / static_cast<double>(total));
+                    fraction = std::max(fraction, static_cast<double>(regionElements(*r)) /
+                                                      static_cast<double>(total));
             }
         }
-        if (fraction == 0) continue; // nothing of this op is needed by this tile
+        if (fraction == 0)
+            continue; // nothing of this op is needed by this tile
         result.flops += op.cost.flops * fraction;
         result.elements += elements * fraction;
         result.computed.push_back(p);
@@ -291,7 +318,8 @@ BlockTiler::Demand BlockTiler::demand(const TileGrid& grid, const std::vector<st
                 if (needs[i])
                     needs[i] = channelSlice(*needs[i], grid.sliceChannels, 0, m_sliceChannelCount);
         for (std::size_t i = 0; i < op.inputs.size() && i < needs.size(); ++i) {
-            if (!op.inputs[i].valid() || !needs[i] || regionEmpty(*needs[i])) continue;
+            if (!op.inputs[i].valid() || !needs[i] || regionEmpty(*needs[i]))
+                continue;
             auto& slot = demanded[localIndex(op.inputs[i])];
             slot = slot ? regionUnion(*slot, *needs[i]) : *needs[i];
         }
@@ -308,11 +336,15 @@ TilePlan BlockTiler::planTile(const TileGrid& grid, std::int64_t index) const {
     plan.flops = d.flops;
     plan.stores = std::move(d.stores);
     for (std::size_t l = 0; l < m_localValues.size(); ++l) {
-        if (!d.regions[l]) continue;
-        if (l < m_inputs.size()) plan.loads.emplace_back(m_localValues[l], *d.regions[l]);
-        else plan.computed.emplace_back(m_localValues[l], *d.regions[l]);
+        if (!d.regions[l])
+            continue;
+        if (l < m_inputs.size())
+            plan.loads.emplace_back(m_localValues[l], *d.regions[l]);
+        else
+            plan.computed.emplace_back(m_localValues[l], *d.regions[l]);
     }
-    for (std::size_t p : d.computed) plan.ops.push_back(m_ops[p]);
+    for (std::size_t p : d.computed)
+        plan.ops.push_back(m_ops[p]);
     if (grid.sliceChannels > 0 && m_sliceAt >= 0) {
         plan.slicedOp = m_ops[static_cast<std::size_t>(m_sliceAt)];
         plan.slicedChannels = m_sliceChannelCount;
@@ -337,18 +369,22 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
     // buffering keeps two slots so the next tile loads while this one computes.
     const int n = static_cast<int>(d.computed.size());
     std::vector<int> tilePosition(m_ops.size(), -1);
-    for (int p = 0; p < n; ++p) tilePosition[d.computed[static_cast<std::size_t>(p)]] = p;
+    for (int p = 0; p < n; ++p)
+        tilePosition[d.computed[static_cast<std::size_t>(p)]] = p;
     std::vector<int> lastUse(m_localValues.size(), -1);
     for (int p = 0; p < n; ++p)
         for (ir::ValueId in : m_graph.op(m_ops[d.computed[static_cast<std::size_t>(p)]]).inputs)
-            if (in.valid()) lastUse[static_cast<std::size_t>(localIndex(in))] = p;
+            if (in.valid())
+                lastUse[static_cast<std::size_t>(localIndex(in))] = p;
     std::vector<bool> stored(m_localValues.size(), false);
-    for (const auto& [value, region] : d.stores) stored[static_cast<std::size_t>(localIndex(value))] = true;
+    for (const auto& [value, region] : d.stores)
+        stored[static_cast<std::size_t>(localIndex(value))] = true;
 
     result.inputRegions.resize(m_inputs.size());
     std::uint64_t residentBytes = 0;
     for (std::size_t l = 0; l < m_localValues.size(); ++l) {
-        if (!demanded[l]) continue;
+        if (!demanded[l])
+            continue;
         const ir::Value& v = m_graph.value(m_localValues[l]);
         const bool isInput = l < m_inputs.size();
         const bool whole = isInput && *demanded[l] == m_fullRegions[l];
@@ -362,15 +398,18 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
             residentBytes += sramAligned(regionBytes(*demanded[l], v.dtype));
             result.wholeInputs.push_back(l);
         }
-        int from = isInput ? 0 : std::max(0, tilePosition[static_cast<std::size_t>(m_producedAt[l])]);
+        int from =
+            isInput ? 0 : std::max(0, tilePosition[static_cast<std::size_t>(m_producedAt[l])]);
         int to = stored[l] ? n - 1 : std::max(from, lastUse[l]);
         result.items.push_back({l, whole, Lifetime{regionBytes(*demanded[l], v.dtype), from, to}});
     }
     std::vector<Lifetime> items;
     for (const auto& item : result.items)
-        if (!item.whole) items.push_back(item.life);
+        if (!item.whole)
+            items.push_back(item.life);
     result.slotBytes = packByLifetime(items).extent;
-    result.peakBytes = residentBytes + result.slotBytes * static_cast<std::uint64_t>(std::max(1, buffering));
+    result.peakBytes =
+        residentBytes + result.slotBytes * static_cast<std::uint64_t>(std::max(1, buffering));
     return result;
 }
 
@@ -398,31 +437,38 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
         cost.dramWriteBytes += tile.writeBytes;
         for (std::size_t i = 0; i < m_inputs.size(); ++i) {
             const auto& r = tile.inputRegions[i];
-            if (t == 0) firstRegion[i] = r;
-            else if (r != firstRegion[i]) invariant[i] = false;
-            if (r) readBytes[i] += regionBytes(*r, m_graph.value(m_inputs[i]).dtype);
+            if (t == 0)
+                firstRegion[i] = r;
+            else if (r != firstRegion[i])
+                invariant[i] = false;
+            if (r)
+                readBytes[i] += regionBytes(*r, m_graph.value(m_inputs[i]).dtype);
         }
     }
     // Working memory as the compiler lays it out: the inputs every tile reads whole are resident
     // for the block; each tile packs the rest into its slot.
     std::vector<int> wholeIn(m_inputs.size(), 0);
     for (const TileResult& tile : all)
-        for (std::size_t l : tile.wholeInputs) ++wholeIn[l];
+        for (std::size_t l : tile.wholeInputs)
+            ++wholeIn[l];
     std::uint64_t residentBytes = 0;
     for (std::size_t l = 0; l < m_inputs.size(); ++l)
         if (tiles > 0 && wholeIn[l] == tiles)
-            residentBytes += sramAligned(regionBytes(m_fullRegions[l], m_graph.value(m_inputs[l]).dtype));
+            residentBytes +=
+                sramAligned(regionBytes(m_fullRegions[l], m_graph.value(m_inputs[l]).dtype));
     std::uint64_t slotBytes = 0;
     std::vector<Lifetime> items;
     for (const TileResult& tile : all) {
         std::uint64_t extent = tile.slotBytes;
         bool partlyResident = false;
-        for (std::size_t l : tile.wholeInputs) partlyResident = partlyResident || wholeIn[l] != tiles;
+        for (std::size_t l : tile.wholeInputs)
+            partlyResident = partlyResident || wholeIn[l] != tiles;
         if (partlyResident) {
             // An input whole in this tile but not in every tile is loaded into the slot after all.
             items.clear();
             for (const auto& item : tile.items)
-                if (!item.whole || wholeIn[item.local] != tiles) items.push_back(item.life);
+                if (!item.whole || wholeIn[item.local] != tiles)
+                    items.push_back(item.life);
             extent = packByLifetime(items).extent;
         }
         slotBytes = std::max(slotBytes, extent);
@@ -434,10 +480,12 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
 
     // An input every tile reads the same way is loaded once by each core that gets tiles; a
     // sliced one, slice after slice, by every tile.
-    const std::uint64_t copies = static_cast<std::uint64_t>(std::clamp<std::int64_t>(tiles, 0, std::max(1, mp)));
+    const std::uint64_t copies =
+        static_cast<std::uint64_t>(std::clamp<std::int64_t>(tiles, 0, std::max(1, mp)));
     for (std::size_t i = 0; i < m_inputs.size(); ++i) {
         if (invariant[i] && firstRegion[i] && !isSlicedInput(i, grid))
-            cost.dramReadBytes += regionBytes(*firstRegion[i], m_graph.value(m_inputs[i]).dtype) * copies;
+            cost.dramReadBytes +=
+                regionBytes(*firstRegion[i], m_graph.value(m_inputs[i]).dtype) * copies;
         else
             cost.dramReadBytes += readBytes[i];
     }
@@ -445,7 +493,8 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
 }
 
 std::uint64_t BlockTiler::interiorFootprint(const TileGrid& grid, int buffering) const {
-    if (grid.tileCount() == 0) return 0;
+    if (grid.tileCount() == 0)
+        return 0;
     // The middle tiles have the full extent and unclamped halos; with an even count the two
     // middle ones differ in which side is clamped, so take both.
     std::vector<std::int64_t> lower(grid.counts.size()), upper(grid.counts.size());
@@ -454,7 +503,8 @@ std::uint64_t BlockTiler::interiorFootprint(const TileGrid& grid, int buffering)
         upper[d] = grid.counts[d] / 2;
     }
     std::uint64_t peak = evaluateTile(grid, lower, buffering).peakBytes;
-    if (upper != lower) peak = std::max(peak, evaluateTile(grid, upper, buffering).peakBytes);
+    if (upper != lower)
+        peak = std::max(peak, evaluateTile(grid, upper, buffering).peakBytes);
     return peak;
 }
 
@@ -485,7 +535,8 @@ std::uint64_t BlockTiler::elementTileFootprint(int buffering) const {
 BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int buffering, int mp) const {
     GridEstimate e;
     const std::int64_t tiles = grid.tileCount();
-    if (tiles == 0) return e;
+    if (tiles == 0)
+        return e;
     std::vector<std::int64_t> lower(grid.counts.size()), upper(grid.counts.size());
     for (std::size_t d = 0; d < grid.counts.size(); ++d) {
         lower[d] = (grid.counts[d] - 1) / 2;
@@ -493,12 +544,14 @@ BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int bufferin
     }
     TileResult middle = evaluateTile(grid, lower, buffering);
     e.footprint = middle.peakBytes;
-    if (upper != lower) e.footprint = std::max(e.footprint, evaluateTile(grid, upper, buffering).peakBytes);
+    if (upper != lower)
+        e.footprint = std::max(e.footprint, evaluateTile(grid, upper, buffering).peakBytes);
     // A whole input is loaded once per core; anything else once per tile, as the middle one.
     const double copies = static_cast<double>(std::min<std::int64_t>(tiles, std::max(1, mp)));
     for (std::size_t i = 0; i < m_inputs.size(); ++i) {
         const auto& r = middle.inputRegions[i];
-        if (!r) continue;
+        if (!r)
+            continue;
         const ir::Value& v = m_graph.value(m_inputs[i]);
         double bytes = static_cast<double>(regionBytes(*r, v.dtype));
         const bool once = *r == m_fullRegions[i] && !isSlicedInput(i, grid);
@@ -507,10 +560,37 @@ BlockTiler::GridEstimate BlockTiler::estimate(const TileGrid& grid, int bufferin
     return e;
 }
 
+// Larger than any traffic or traffic-per-byte score a halving can have.
+constexpr double kUnevenPenalty = 1e18;
+
+double BlockTiler::coreImbalance(const TileGrid& grid, int mp) const {
+    // Checking costs a bounds inference per tile; past a few tiles per core the deal evens out.
+    constexpr std::int64_t kMaxCheckedTiles = 64;
+    const std::int64_t tiles = grid.tileCount();
+    if (mp < 2 || tiles < 2 || tiles > kMaxCheckedTiles)
+        return 1.0;
+    // The tiles' own spread, not the deal's: a tile count that is no multiple of the cores is
+    // the traffic search's business; a tile doing none of the convolutions is not.
+    std::vector<double> flops, elements;
+    for (std::int64_t t = 0; t < tiles; ++t) {
+        const Demand d = demand(grid, grid.position(t));
+        flops.push_back(d.flops);
+        elements.push_back(d.elements);
+    }
+    auto ratio = [](const std::vector<double>& work) {
+        const double sum = std::accumulate(work.begin(), work.end(), 0.0);
+        if (sum <= 0)
+            return 1.0;
+        return *std::max_element(work.begin(), work.end()) * static_cast<double>(work.size()) / sum;
+    };
+    return std::max(ratio(flops), ratio(elements));
+}
+
 std::optional<TileGrid> BlockTiler::chooseGrid(std::uint64_t capacityBytes, int buffering,
                                                std::int64_t minTiles) const {
     auto chosen = chooseAndEvaluate(capacityBytes, buffering, minTiles);
-    if (!chosen) return std::nullopt;
+    if (!chosen)
+        return std::nullopt;
     return chosen->grid;
 }
 
@@ -566,7 +646,8 @@ std::optional<BlockCost> BlockTiler::chooseWithSlices(std::uint64_t capacityByte
     auto start = shrinkToFit(capacityBytes, buffering, minTiles, sliceChannels, granule, capped);
     if (!start && capped)
         start = searchHalvedGrids(capacityBytes, buffering, minTiles, sliceChannels, granule);
-    if (!start) return std::nullopt;
+    if (!start)
+        return std::nullopt;
     return refine(std::move(*start), capacityBytes, buffering, minTiles, granule);
 }
 
@@ -581,6 +662,7 @@ BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int bu
     const std::int64_t wanted = std::min(minTiles, best.tiles());
     auto traffic = [](const BlockCost& c) { return static_cast<double>(c.dramReadBytes); };
     for (int step = 0; step < 64; ++step) {
+        const double evenBound = std::max(kMaxCoreImbalance, coreImbalance(best.grid, mp));
         std::vector<std::pair<double, ir::Shape>> moves; // (estimated traffic, extents)
         const ir::Shape& at = best.grid.extents;
         auto consider = [&](ir::Shape extents) {
@@ -592,7 +674,8 @@ BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int bu
                 moves.emplace_back(e.dramBytes, std::move(extents));
         };
         for (std::size_t d = 0; d < at.size(); ++d) {
-            if (at[d] >= shape[d]) continue;
+            if (at[d] >= shape[d])
+                continue;
             ir::Shape grown = at;
             grown[d] = std::min(shape[d], at[d] * 2);
             consider(grown);
@@ -609,12 +692,15 @@ BlockCost BlockTiler::refine(BlockCost best, std::uint64_t capacityBytes, int bu
         for (auto& [estimated, extents] : moves) {
             BlockCost cost =
                 evaluate(makeGrid(shape, extents, best.grid.sliceChannels), buffering, mp);
-            if (cost.sramPeakBytes > capacityBytes || traffic(cost) >= traffic(best)) continue;
+            if (cost.sramPeakBytes > capacityBytes || traffic(cost) >= traffic(best) ||
+                coreImbalance(cost.grid, mp) > evenBound)
+                continue;
             best = std::move(cost);
             moved = true;
             break;
         }
-        if (!moved) break;
+        if (!moved)
+            break;
     }
     return best;
 }
@@ -683,7 +769,8 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
                                                  std::int64_t granule, bool& capped) const {
     const ir::Shape& shape = anchorShape();
     ir::Shape extents = shape;
-    for (auto& e : extents) e = std::max<std::int64_t>(1, e);
+    for (auto& e : extents)
+        e = std::max<std::int64_t>(1, e);
     TileGrid grid = makeGrid(shape, extents, sliceChannels);
     const int mp = static_cast<int>(std::clamp<std::int64_t>(minTiles, 1, 1 << 20));
     GridEstimate current = estimate(grid, buffering, mp);
@@ -692,7 +779,8 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
         if (fits && grid.tileCount() >= minTiles) {
             // The middle tiles are a heuristic; the grid is only taken when every tile fits.
             BlockCost cost = evaluate(grid, buffering, mp);
-            if (cost.sramPeakBytes <= capacityBytes) return cost;
+            if (cost.sramPeakBytes <= capacityBytes)
+                return cost;
             fits = false;
         }
         // Halve one dimension. While the working set is too big, take the halving that costs
@@ -716,11 +804,18 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
             }
             GridEstimate e = estimate(g, buffering, mp);
             double extra = e.dramBytes - current.dramBytes;
-            double saved = static_cast<double>(current.footprint) - static_cast<double>(e.footprint);
+            double saved =
+                static_cast<double>(current.footprint) - static_cast<double>(e.footprint);
             double score;
-            if (fits) score = extra;
-            else if (saved > 0) score = extra / saved;
-            else score = std::numeric_limits<double>::infinity(); // only if nothing saves
+            if (fits)
+                score = extra;
+            else if (saved > 0)
+                score = extra / saved;
+            else
+                score = std::numeric_limits<double>::infinity(); // only if nothing saves
+            // A cut that leaves the cores uneven work ranks after every even one.
+            if (std::isfinite(score) && coreImbalance(g, mp) > kMaxCoreImbalance)
+                score += kUnevenPenalty;
             bool better = !best || score < bestScore ||
                           (score == bestScore && e.footprint < bestEstimate.footprint);
             if (better) {
@@ -731,9 +826,11 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
         }
         if (!best) {
             // Nothing left to halve: take the grid if it fits, though with fewer tiles than asked.
-            if (current.footprint > capacityBytes) return std::nullopt;
+            if (current.footprint > capacityBytes)
+                return std::nullopt;
             BlockCost cost = evaluate(grid, buffering, mp);
-            if (cost.sramPeakBytes > capacityBytes) return std::nullopt;
+            if (cost.sramPeakBytes > capacityBytes)
+                return std::nullopt;
             return cost;
         }
         grid = std::move(*best);

@@ -33,10 +33,14 @@ namespace strata::tiling {
 
 // A grid refused because it would make too many tiles to enumerate (and instructions to emit).
 inline constexpr std::int64_t kMaxTilesPerBlock = 65536;
+// The busiest tile's work over the average tile's that still counts as even. Halos and short
+// edge tiles make a small map's tiles differ by a fair margin (a strided 5x5 window on 8 rows cut
+// in two); a cut between two branches, one tile doing every convolution, is 2.
+inline constexpr double kMaxCoreImbalance = 1.5;
 
 struct TileGrid {
-    ir::Shape extents;                 // tile extent per anchor dimension
-    std::vector<std::int64_t> counts;  // tiles per dimension: ceil(dim / extent)
+    ir::Shape extents;                // tile extent per anchor dimension
+    std::vector<std::int64_t> counts; // tiles per dimension: ceil(dim / extent)
     // Input channels per slice of the block's sliced convolution (BlockTiler::slicedOp); 0 when
     // every tile reads all of them at once.
     std::int64_t sliceChannels = 0;
@@ -57,17 +61,17 @@ Region channelSlice(Region region, std::int64_t sliceChannels, std::int64_t inde
 // What the tiled block costs; all tiles summed unless named "peak".
 struct BlockCost {
     TileGrid grid;
-    double flops = 0;                  // computed, halos recomputed included
-    double unfusedFlops = 0;           // the ops' own FLOPs, each output computed once
+    double flops = 0;        // computed, halos recomputed included
+    double unfusedFlops = 0; // the ops' own FLOPs, each output computed once
     // Output elements the ops compute, recomputed ones included, and each op's own once. A
     // Transpose has no FLOPs and a layer normalization few, yet both take time per element:
     // counted in FLOPs alone, convnext_tiny's last stage recomputed both whole for each of the 96
     // column tiles of the matrix product after them, at "7.7%".
     double elements = 0;
     double unfusedElements = 0;
-    std::uint64_t dramReadBytes = 0;   // block inputs and weights loaded from DRAM
-    std::uint64_t dramWriteBytes = 0;  // block outputs stored to DRAM
-    std::uint64_t sramPeakBytes = 0;   // largest per-tile working set, double buffers included
+    std::uint64_t dramReadBytes = 0;  // block inputs and weights loaded from DRAM
+    std::uint64_t dramWriteBytes = 0; // block outputs stored to DRAM
+    std::uint64_t sramPeakBytes = 0;  // largest per-tile working set, double buffers included
     // The peak's parts: sramResidentBytes + sramSlots x sramSlotBytes. Resident: the inputs every
     // tile reads whole (weights), loaded once for the block; a slot: the largest tile's other
     // values packed by lifetime; one slot per buffer (2 when double-buffered).
@@ -150,7 +154,10 @@ class BlockTiler {
     // has a convolution to slice, its input channels are halved until one does (and twice more,
     // taking the grid with the least traffic), unless whole tiles fit single-buffered. All of
     // this first with the channel dimension cut in whole granules; below one only when no grid
-    // fits that way at any buffering. nullopt when none fits.
+    // fits that way at any buffering. nullopt when none fits. Neither the halving nor the
+    // climb takes a grid whose cores get uneven work (coreImbalance above kMaxCoreImbalance)
+    // where an even one will do: least traffic alone cut ShuffleNet's blocks
+    // between their two branches, leaving one core every convolution and the other a copy.
     std::optional<TileGrid> chooseGrid(std::uint64_t capacityBytes, int buffering,
                                        std::int64_t minTiles) const;
     // chooseGrid() and evaluate(grid, buffering, minTiles) in one pass over the tiles.
@@ -160,9 +167,9 @@ class BlockTiler {
   private:
     struct TileResult;
     struct Demand {
-        std::vector<std::optional<Region>> regions;   // per local value
+        std::vector<std::optional<Region>> regions; // per local value
         std::vector<std::pair<ir::ValueId, Region>> stores;
-        std::vector<std::size_t> computed;            // op positions, in order
+        std::vector<std::size_t> computed; // op positions, in order
         double flops = 0;
         double elements = 0;
         std::uint64_t writeBytes = 0;
@@ -173,6 +180,10 @@ class BlockTiler {
         double dramBytes = 0;        // reads, extrapolated from the middle tile
     };
     GridEstimate estimate(const TileGrid& grid, int buffering, int mp) const;
+    // How unevenly the grid's tiles share the work the cores get (`mp` of them; 1: nothing to
+    // share): the busiest tile's FLOPs or computed elements over the average tile's, whichever
+    // is worse. 1 when even, and for grids of many tiles (not checked: the deal evens them out).
+    double coreImbalance(const TileGrid& grid, int mp) const;
     // `extent` of dimension `d` halved; along the channel dimension rounded up to whole
     // granules. `extent` itself when it cannot be cut further.
     std::int64_t halved(std::size_t d, std::int64_t extent, std::int64_t granule) const;
@@ -200,20 +211,20 @@ class BlockTiler {
     const ir::Graph& m_graph;
     std::vector<ir::OpId> m_ops;
     ir::ValueId m_anchor;
-    std::vector<ir::ValueId> m_inputs;   // read by the block, made outside it (weights included)
-    std::vector<ir::ValueId> m_outputs;  // made in the block, read outside it or graph outputs
+    std::vector<ir::ValueId> m_inputs;  // read by the block, made outside it (weights included)
+    std::vector<ir::ValueId> m_outputs; // made in the block, read outside it or graph outputs
 
     // Block-local value numbering: inputs first, then values produced by the block's ops.
     std::vector<ir::ValueId> m_localValues;
-    std::vector<int> m_producedAt;       // op position producing it; -1 for block inputs
-    std::vector<Region> m_fullRegions;   // per local value
+    std::vector<int> m_producedAt;     // op position producing it; -1 for block inputs
+    std::vector<Region> m_fullRegions; // per local value
     std::vector<std::pair<std::uint32_t, int>> m_localIndex; // (value index, local), sorted
     int m_sliceAt = -1;                        // position of slicedOp() in m_ops, or -1
     int m_sliceInput = -1, m_sliceWeight = -1; // its input's and weights' local indices
     std::int64_t m_sliceChannelCount = 0;      // its input channels
     std::int64_t m_granule = 1;                // output channels per vector
     int m_channelDim = -1;                     // channelDim(), or -1
-    int localIndex(ir::ValueId id) const;                    // -1 if not the block's
+    int localIndex(ir::ValueId id) const;      // -1 if not the block's
     bool inBlock(ir::OpId op) const;
     double outputElements(ir::ValueId id) const; // of a value, 0 when unknown
 };

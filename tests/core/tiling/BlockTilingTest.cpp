@@ -1,8 +1,9 @@
 // Depth-first tiling of a block: halos, recompute, DRAM traffic and working set, checked against
 // numbers worked out by hand for a two-conv chain.
 
-#include "support/TestModels.h"
 #include "tiling/BlockTiling.h"
+
+#include "support/TestModels.h"
 
 #include <gtest/gtest.h>
 
@@ -26,7 +27,8 @@ chain (float[1, 4, 8, 8] X, float[4, 4, 3, 3] W1, float[4, 4, 3, 3] W2) => (floa
 
 std::vector<ir::OpId> allOps(const ir::Graph& g) {
     std::vector<ir::OpId> ops;
-    for (std::uint32_t i = 0; i < g.ops.size(); ++i) ops.push_back(ir::OpId(i));
+    for (std::uint32_t i = 0; i < g.ops.size(); ++i)
+        ops.push_back(ir::OpId(i));
     return ops;
 }
 
@@ -70,7 +72,7 @@ TEST(BlockTiler, FusedConvChainHaloRecomputeAndTraffic) {
     const std::uint64_t row = 4 * 8 * 4; // 4 channels x 8 columns x 4 bytes
     const std::uint64_t weights = 4 * 4 * 3 * 3 * 4;
     EXPECT_EQ(cost.dramReadBytes, 12 * row + 2 * weights); // X halos, weights once
-    EXPECT_EQ(cost.dramWriteBytes, 8 * row);                // Y once
+    EXPECT_EQ(cost.dramWriteBytes, 8 * row);               // Y once
 
     // Resident W1 and W2, and a slot where X's 6 rows and A's 5 rows are live together at conv1
     // (B, C and Y reuse their space).
@@ -86,7 +88,9 @@ TEST(BlockTiler, PlanTileListsLoadsComputesAndStores) {
     auto ops = allOps(*g);
     BlockTiler tiler(*g, ops);
     TilePlan plan = tiler.planTile(makeGrid(tiler.anchorShape(), {1, 4, 4, 8}), 1); // rows [4,8)
-    auto rows = [](std::int64_t b, std::int64_t e) { return Region{{0, 1}, {0, 4}, {b, e}, {0, 8}}; };
+    auto rows = [](std::int64_t b, std::int64_t e) {
+        return Region{{0, 1}, {0, 4}, {b, e}, {0, 8}};
+    };
     EXPECT_EQ(plan.anchor, rows(4, 8));
     ASSERT_EQ(plan.loads.size(), 3u);
     EXPECT_EQ(g->value(plan.loads[0].first).name, "X");
@@ -145,7 +149,8 @@ TEST(BlockTiler, ChooseGridFitsTheCapacityWithEnoughTiles) {
     auto g = convChain();
     auto ops = allOps(*g);
     BlockTiler tiler(*g, ops);
-    const std::uint64_t whole = tiler.evaluate(makeGrid(tiler.anchorShape(), tiler.anchorShape()), 1, 1).sramPeakBytes;
+    const std::uint64_t whole =
+        tiler.evaluate(makeGrid(tiler.anchorShape(), tiler.anchorShape()), 1, 1).sramPeakBytes;
 
     auto roomy = tiler.chooseGrid(whole, 1, 1);
     ASSERT_TRUE(roomy);
@@ -332,6 +337,44 @@ t (float[1, 8, 4] X, float[8, 16] W) => (float[1, 4, 16] Y) {
 
     const BlockCost whole = tiler.evaluate(makeGrid(tiler.anchorShape(), {1, 4, 16}), 1, 1);
     EXPECT_DOUBLE_EQ(whole.elementRecomputeRatio(), 0.0);
+}
+
+} // namespace
+} // namespace strata::tiling
+
+namespace strata::tiling {
+namespace {
+
+// ShuffleNet's unit in small: Y = Concat(X1, convs(X2)). Cutting Y's channels in two adds no
+// traffic (each half reads its own input) but leaves one tile a copy and the other every
+// convolution; with two cores to feed, the grid must give each core about half the work.
+TEST(BlockTiler, ChooseGridKeepsTheCoresWorkEven) {
+    auto m = test::importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+unit (float[1, 4, 8, 8] X1, float[1, 4, 8, 8] X2, float[4, 4, 1, 1] W1, float[4, 1, 3, 3] W2)
+    => (float[1, 8, 8, 8] Y) {
+    A = Conv (X2, W1)
+    B = Relu (A)
+    C = Conv <pads = [1, 1, 1, 1], group = 4> (B, W2)
+    Y = Concat <axis = 1> (X1, C)
+}
+)");
+    ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    const ir::Graph& g = *m->graph;
+    BlockTiler tiler(g, allOps(g));
+    const int cores = 2;
+    for (const std::uint64_t capacity : {std::uint64_t{1} << 20, std::uint64_t{4096}}) {
+        auto grid = tiler.chooseGrid(capacity, 1, cores);
+        ASSERT_TRUE(grid);
+        // Tiles go to the cores round-robin (DistributeTiles).
+        std::vector<double> flops(cores, 0.0);
+        for (std::int64_t t = 0; t < grid->tileCount(); ++t)
+            flops[static_cast<std::size_t>(t % cores)] += tiler.planTile(*grid, t).flops;
+        const double total = flops[0] + flops[1];
+        ASSERT_GT(total, 0.0);
+        EXPECT_LE(std::max(flops[0], flops[1]) * cores / total, kMaxCoreImbalance)
+            << "capacity " << capacity << ": " << flops[0] << " vs " << flops[1] << " FLOPs";
+    }
 }
 
 } // namespace
