@@ -16,39 +16,15 @@ namespace {
 using compiler::Kernel;
 using rt::i64;
 
-// Sixteen floats: one AVX-512 register, two AVX ones, four SSE ones.
-typedef float Vec __attribute__((vector_size(64)));
-constexpr i64 kLanes = 16;
-
+using rt::depthwise_detail::dense;
+using rt::depthwise_detail::nhwc;
 bool holds(const rt::View<float>& v, int d, i64 lo, i64 n) {
-    return v.lo[d] <= lo && lo + n <= v.lo[d] + v.ext[d];
+    return rt::depthwise_detail::holdsRange(v, d, lo, n);
 }
 
-// A rank-4 box laid out densely (what a working-memory box is): its view's strides are those of
-// its extents, row-major.
-bool dense(const rt::View<float>& v) {
-    return v.rank == 4 && v.stride[3] == 1 && v.stride[2] == v.ext[3] &&
-           v.stride[1] == v.ext[2] * v.ext[3] && v.stride[0] == v.ext[1] * v.ext[2] * v.ext[3];
-}
-
-// Where element (n, c, h, w) of a dense channels-last box sits.
-float* nhwc(const rt::View<float>& v, i64 n, i64 c, i64 h, i64 w) {
-    return v.data +
-           (((n - v.lo[0]) * v.ext[2] + (h - v.lo[2])) * v.ext[3] + (w - v.lo[3])) * v.ext[1] +
-           (c - v.lo[1]);
-}
-
-// By reference: a 64-byte vector passed by value has another ABI with and without AVX-512.
-__attribute__((always_inline)) inline void load(Vec& v, const float* p) {
-    std::memcpy(&v, p, sizeof v);
-}
-__attribute__((always_inline)) inline void store(float* p, const Vec& v) {
-    std::memcpy(p, &v, sizeof v);
-}
-
-// out[c] = bias[c] + sum over taps t of xs[t][c] * ws[t][c], for c in [0, n): the taps summed in
-// registers, four vectors of channels at a time. Cloned for AVX-512 and AVX2+FMA machines; the
-// default clone runs SSE2 (other architectures build the one plain version).
+// strata_rt's depthwise inner kernels (compiler/emit/cpp/strata_rt_depthwise.h, the ones a
+// generated program runs), cloned for AVX-512 and AVX2+FMA machines; the default clone runs SSE2
+// (other architectures build the one plain version).
 #if defined(__x86_64__)
 #define STRATA_CLONED_FOR_X86                                                                      \
     __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -58,89 +34,15 @@ __attribute__((always_inline)) inline void store(float* p, const Vec& v) {
 STRATA_CLONED_FOR_X86 void sumChannelTaps(float* out, const float* const* xs,
                                           const float* const* ws, i64 taps, const float* bias,
                                           i64 n) {
-    i64 c = 0;
-    Vec s0, s1, s2, s3, a, w;
-    for (; c + 4 * kLanes <= n; c += 4 * kLanes) {
-        load(s0, bias + c);
-        load(s1, bias + c + kLanes);
-        load(s2, bias + c + 2 * kLanes);
-        load(s3, bias + c + 3 * kLanes);
-        for (i64 t = 0; t < taps; ++t) {
-            const float* xt = xs[t] + c;
-            const float* wt = ws[t] + c;
-            load(a, xt);
-            load(w, wt);
-            s0 += a * w;
-            load(a, xt + kLanes);
-            load(w, wt + kLanes);
-            s1 += a * w;
-            load(a, xt + 2 * kLanes);
-            load(w, wt + 2 * kLanes);
-            s2 += a * w;
-            load(a, xt + 3 * kLanes);
-            load(w, wt + 3 * kLanes);
-            s3 += a * w;
-        }
-        store(out + c, s0);
-        store(out + c + kLanes, s1);
-        store(out + c + 2 * kLanes, s2);
-        store(out + c + 3 * kLanes, s3);
-    }
-    for (; c + kLanes <= n; c += kLanes) {
-        load(s0, bias + c);
-        for (i64 t = 0; t < taps; ++t) {
-            load(a, xs[t] + c);
-            load(w, ws[t] + c);
-            s0 += a * w;
-        }
-        store(out + c, s0);
-    }
-    for (; c < n; ++c) {
-        float s = bias[c];
-        for (i64 t = 0; t < taps; ++t)
-            s += xs[t][c] * ws[t][c];
-        out[c] = s;
-    }
+    rt::depthwise_detail::sumChannelTaps(out, xs, ws, taps, bias, n);
 }
 
-// A span of `count` output positions of one row whose taps all lie inside the input: tap t of
-// position q reads xs[t] + q * step. Per vector of channels the taps' weights stay in registers
-// over the whole span, so each position costs one load and one multiply-add per tap.
-template <int Taps>
-__attribute__((always_inline)) inline void spanTaps(float* out, const float* const* xs,
-                                                    const float* const* ws, const float* bias,
-                                                    i64 channels, i64 count, i64 step) {
-    i64 c = 0;
-    for (; c + kLanes <= channels; c += kLanes) {
-        Vec w[Taps], b, s, a;
-        for (int t = 0; t < Taps; ++t)
-            load(w[t], ws[t] + c);
-        load(b, bias + c);
-        for (i64 q = 0; q < count; ++q) {
-            s = b;
-            for (int t = 0; t < Taps; ++t) {
-                load(a, xs[t] + q * step + c);
-                s += a * w[t];
-            }
-            store(out + q * channels + c, s);
-        }
-    }
-    for (; c < channels; ++c)
-        for (i64 q = 0; q < count; ++q) {
-            float v = bias[c];
-            for (int t = 0; t < Taps; ++t)
-                v += xs[t][q * step + c] * ws[t][c];
-            out[q * channels + c] = v;
-        }
-}
-
-using SpanKernel = void (*)(float*, const float* const*, const float* const*, const float*, i64,
-                            i64, i64);
+using rt::depthwise_detail::SpanKernel;
 #define STRATA_SPAN(taps)                                                                          \
     STRATA_CLONED_FOR_X86 void spanTaps##taps(float* out, const float* const* xs,                  \
                                               const float* const* ws, const float* bias,           \
                                               i64 channels, i64 count, i64 step) {                 \
-        spanTaps<taps>(out, xs, ws, bias, channels, count, step);                                  \
+        rt::depthwise_detail::spanTaps<taps>(out, xs, ws, bias, channels, count, step);            \
     }
 // 3x3 windows (all three rows inside, or two, or one at an edge) and 5x5 ones.
 STRATA_SPAN(3)

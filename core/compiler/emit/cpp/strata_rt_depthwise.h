@@ -1,8 +1,9 @@
-// strata_rt's depthwise convolution over channels-last boxes: the host runtime's kernel
-// (runtime/ChannelsLastConv.cpp, depthwise), so a generated file runs what `strata-cli run`
-// runs. Every tap of an output position is a contiguous run of channels at a constant offset:
-// the taps are summed over vectors of channels, no plane is copied or padded. Part of
-// strata_rt.h, which includes it after View, Window2d and the epilogue (and the C++ emitter
+// strata_rt's depthwise convolution over channels-last boxes. Its inner kernels
+// (sumChannelTaps, spanTaps) are the host runtime's too: runtime/ChannelsLastConv.cpp compiles
+// them into functions cloned per instruction set (hence always_inline), so a generated file runs
+// what `strata-cli run` runs. Every tap of an output position is a contiguous run of channels at a
+// constant offset: the taps are summed over vectors of channels, no plane is copied or padded. Part
+// of strata_rt.h, which includes it after View, Window2d and the epilogue (and the C++ emitter
 // inlines it there); not a header of its own.
 #pragma once
 
@@ -24,8 +25,9 @@ __attribute__((always_inline)) inline void store(float* p, const Vec& v) {
 
 // out[c] = bias[c] + sum over taps t of xs[t][c] * ws[t][c], for c in [0, n): the taps summed in
 // registers, four vectors of channels at a time.
-inline void sumChannelTaps(float* out, const float* const* xs, const float* const* ws, i64 taps,
-                           const float* bias, i64 n) {
+__attribute__((always_inline)) inline void sumChannelTaps(float* out, const float* const* xs,
+                                                          const float* const* ws, i64 taps,
+                                                          const float* bias, i64 n) {
     i64 c = 0;
     Vec s0, s1, s2, s3, a, w;
     for (; c + 4 * kLanes <= n; c += 4 * kLanes) {
@@ -75,8 +77,9 @@ inline void sumChannelTaps(float* out, const float* const* xs, const float* cons
 // position q reads xs[t] + q * step. Per vector of channels the taps' weights stay in registers
 // over the whole span, so each position costs one load and one multiply-add per tap.
 template <int Taps>
-void spanTaps(float* out, const float* const* xs, const float* const* ws, const float* bias,
-              i64 channels, i64 count, i64 step) {
+__attribute__((always_inline)) inline void spanTaps(float* out, const float* const* xs,
+                                                    const float* const* ws, const float* bias,
+                                                    i64 channels, i64 count, i64 step) {
     i64 c = 0;
     for (; c + kLanes <= channels; c += kLanes) {
         Vec w[Taps], b, s, a;
