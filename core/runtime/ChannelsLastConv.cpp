@@ -101,102 +101,29 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     const bool hasBias = call.hasInput(2);
     const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
     const auto& win = call.window;
-    const i64 kh = win[0], kw = win[1], sh = win[2], sw = win[3], ph = win[4], pw = win[5],
-              dh = win[6], dw = win[7];
+    const rt::Window2d window{
+        {win[0], win[1]}, {win[2], win[3]}, {win[4], win[5]}, {win[6], win[7]}};
     const bool yLast = call.outputBlock == compiler::kChannelsLast;
+    rt::depthwise_detail::Plan plan;
     if (call.inputBlock != compiler::kChannelsLast || (!yLast && call.outputBlock != 0) ||
-        !dense(x) || !dense(y) || w.rank != 4 || call.group != y.full[1] ||
-        call.group != x.full[1] || w.full[1] != 1 || kh < 1 || kw < 1 || sh < 1 || sw < 1 ||
-        dh < 1 || dw < 1 || kh * kw > 64)
-        return false;
-    const i64 c0 = y.lo[1], channels = y.ext[1];
-    if (!holds(x, 1, c0, channels) || !holds(w, 0, c0, channels) || w.lo[2] != 0 ||
-        w.ext[2] != kh || w.lo[3] != 0 || w.ext[3] != kw ||
-        (hasBias && !holds(b, 0, c0, channels)) || !holds(x, 0, y.lo[0], y.ext[0]))
-        return false;
-    // x's box holds every row and column inside the tensor that the outputs read.
-    auto covers = [&](int d, i64 first, i64 last) {
-        first = std::max<i64>(first, 0);
-        last = std::min(last, x.full[d] - 1);
-        return first > last || holds(x, d, first, last - first + 1);
-    };
-    const i64 rowBase = y.lo[2] * sh - ph, colBase = y.lo[3] * sw - pw;
-    if (!covers(2, rowBase, rowBase + (y.ext[2] - 1) * sh + (kh - 1) * dh) ||
-        !covers(3, colBase, colBase + (y.ext[3] - 1) * sw + (kw - 1) * dw))
+        !rt::depthwise_detail::plan(y, x, w, hasBias ? &b : nullptr, window, call.group, plan))
         return false;
     if (y.count() == 0)
         return true;
 
-    // The taps channels-last ([kh][kw][channels]) and the biases, for vectors of channels.
     auto& buffers = workspace.channelsLast;
-    buffers.weights.resize(static_cast<std::size_t>(kh * kw * channels));
-    buffers.bias.assign(static_cast<std::size_t>(channels), 0.0f);
-    const float* firstTaps = w.data + (c0 - w.lo[0]) * w.stride[0];
-    for (i64 i = 0; i < kh; ++i)
-        for (i64 j = 0; j < kw; ++j) {
-            const float* tap = firstTaps + i * w.stride[2] + j * w.stride[3];
-            float* row = buffers.weights.data() + (i * kw + j) * channels;
-            for (i64 c = 0; c < channels; ++c)
-                row[c] = tap[c * w.stride[0]];
-        }
-    if (hasBias) {
-        const float* first = b.data + (c0 - b.lo[0]) * b.stride[0];
-        for (i64 c = 0; c < channels; ++c)
-            buffers.bias[static_cast<std::size_t>(c)] = first[c * b.stride[0]];
-    }
+    rt::depthwise_detail::packTaps(plan, w, hasBias ? &b : nullptr, buffers.weights, buffers.bias);
     std::size_t maps = 0;
     while (maps < p.epilogue.size() && p.epilogue[maps].call.kernel == Kernel::Map)
         ++maps;
-
-    constexpr i64 kMaxTaps = 64; // 8x8 windows; larger ones run the row-major kernel
-    const float* xs[kMaxTaps];
-    const float* ws[kMaxTaps];
-    const i64 rowFloats = y.ext[3] * channels;
+    const i64 channels = plan.channels, rowFloats = y.ext[3] * channels;
     if (!yLast)
         buffers.row.resize(static_cast<std::size_t>(rowFloats));
-    // The output columns whose taps all lie inside the input: [inFirst, inEnd).
-    const i64 outEnd = y.lo[3] + y.ext[3];
-    const i64 inFirst = std::clamp<i64>((pw + sw - 1) / sw, y.lo[3], outEnd);
-    const i64 lastInside = x.full[3] - 1 + pw - (kw - 1) * dw;
-    const i64 inEnd = std::clamp<i64>(lastInside < 0 ? 0 : lastInside / sw + 1, inFirst, outEnd);
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
         for (i64 oh = y.lo[2]; oh < y.lo[2] + y.ext[2]; ++oh) {
-            float* row = yLast ? nhwc(y, n, c0, oh, y.lo[3]) : buffers.row.data();
-            // Every tap inside the input of the output at (oh, ow); false when some lies outside.
-            auto gather = [&](i64 ow) {
-                i64 taps = 0;
-                for (i64 i = 0; i < kh; ++i) {
-                    const i64 ih = oh * sh - ph + i * dh;
-                    if (ih < 0 || ih >= x.full[2])
-                        continue;
-                    for (i64 j = 0; j < kw; ++j) {
-                        const i64 iw = ow * sw - pw + j * dw;
-                        if (iw < 0 || iw >= x.full[3])
-                            continue;
-                        xs[taps] = nhwc(x, n, c0, ih, iw);
-                        ws[taps] = buffers.weights.data() + (i * kw + j) * channels;
-                        ++taps;
-                    }
-                }
-                return taps;
-            };
-            auto one = [&](i64 ow) {
-                sumChannelTaps(row + (ow - y.lo[3]) * channels, xs, ws, gather(ow),
-                               buffers.bias.data(), channels);
-            };
-            for (i64 ow = y.lo[3]; ow < inFirst; ++ow)
-                one(ow);
-            if (inFirst < inEnd) {
-                const i64 taps = gather(inFirst);
-                if (const SpanKernel span = spanKernel(taps))
-                    span(row + (inFirst - y.lo[3]) * channels, xs, ws, buffers.bias.data(),
-                         channels, inEnd - inFirst, sw * x.ext[1]);
-                else
-                    for (i64 ow = inFirst; ow < inEnd; ++ow)
-                        one(ow);
-            }
-            for (i64 ow = inEnd; ow < outEnd; ++ow)
-                one(ow);
+            float* row = yLast ? nhwc(y, n, plan.c0, oh, y.lo[3]) : buffers.row.data();
+            rt::depthwise_detail::rowSums(plan, y, x, n, oh, row, buffers.weights.data(),
+                                          buffers.bias.data(), sumChannelTaps, spanKernel);
             if (maps > 0) {
                 rt::View<float> v;
                 v.data = row;
