@@ -166,18 +166,10 @@ struct Plan {
 // every row and column inside the tensor that y's outputs read) and plans; false where not.
 inline bool plan(const View<float>& y, const View<float>& x, const View<float>& w,
                  const View<float>* b, const Window2d& win, i64 group, Plan& p) {
-    p = Plan{win.kernel[0],
-             win.kernel[1],
-             win.stride[0],
-             win.stride[1],
-             win.padBegin[0],
-             win.padBegin[1],
-             win.dilation[0],
-             win.dilation[1],
-             y.lo[1],
-             y.ext[1],
-             0,
-             0};
+    const i64 kh = win.kernel[0], kw = win.kernel[1], sh = win.stride[0], sw = win.stride[1],
+              ph = win.padBegin[0], pw = win.padBegin[1], dh = win.dilation[0],
+              dw = win.dilation[1];
+    p = Plan{kh, kw, sh, sw, ph, pw, dh, dw, y.lo[1], y.ext[1], 0, 0};
     if (!dense(x) || !dense(y) || w.rank != 4 || group != y.full[1] || group != x.full[1] ||
         w.full[1] != 1 || p.kh < 1 || p.kw < 1 || p.sh < 1 || p.sw < 1 || p.dh < 1 || p.dw < 1 ||
         p.kh * p.kw > kMaxTaps)
