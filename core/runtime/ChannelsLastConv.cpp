@@ -16,39 +16,15 @@ namespace {
 using compiler::Kernel;
 using rt::i64;
 
-// Sixteen floats: one AVX-512 register, two AVX ones, four SSE ones.
-typedef float Vec __attribute__((vector_size(64)));
-constexpr i64 kLanes = 16;
-
+using rt::depthwise_detail::dense;
+using rt::depthwise_detail::nhwc;
 bool holds(const rt::View<float>& v, int d, i64 lo, i64 n) {
-    return v.lo[d] <= lo && lo + n <= v.lo[d] + v.ext[d];
+    return rt::depthwise_detail::holdsRange(v, d, lo, n);
 }
 
-// A rank-4 box laid out densely (what a working-memory box is): its view's strides are those of
-// its extents, row-major.
-bool dense(const rt::View<float>& v) {
-    return v.rank == 4 && v.stride[3] == 1 && v.stride[2] == v.ext[3] &&
-           v.stride[1] == v.ext[2] * v.ext[3] && v.stride[0] == v.ext[1] * v.ext[2] * v.ext[3];
-}
-
-// Where element (n, c, h, w) of a dense channels-last box sits.
-float* nhwc(const rt::View<float>& v, i64 n, i64 c, i64 h, i64 w) {
-    return v.data +
-           (((n - v.lo[0]) * v.ext[2] + (h - v.lo[2])) * v.ext[3] + (w - v.lo[3])) * v.ext[1] +
-           (c - v.lo[1]);
-}
-
-// By reference: a 64-byte vector passed by value has another ABI with and without AVX-512.
-__attribute__((always_inline)) inline void load(Vec& v, const float* p) {
-    std::memcpy(&v, p, sizeof v);
-}
-__attribute__((always_inline)) inline void store(float* p, const Vec& v) {
-    std::memcpy(p, &v, sizeof v);
-}
-
-// out[c] = bias[c] + sum over taps t of xs[t][c] * ws[t][c], for c in [0, n): the taps summed in
-// registers, four vectors of channels at a time. Cloned for AVX-512 and AVX2+FMA machines; the
-// default clone runs SSE2 (other architectures build the one plain version).
+// strata_rt's depthwise inner kernels (compiler/emit/cpp/strata_rt_depthwise.h, the ones a
+// generated program runs), cloned for AVX-512 and AVX2+FMA machines; the default clone runs SSE2
+// (other architectures build the one plain version).
 #if defined(__x86_64__)
 #define STRATA_CLONED_FOR_X86                                                                      \
     __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -58,89 +34,15 @@ __attribute__((always_inline)) inline void store(float* p, const Vec& v) {
 STRATA_CLONED_FOR_X86 void sumChannelTaps(float* out, const float* const* xs,
                                           const float* const* ws, i64 taps, const float* bias,
                                           i64 n) {
-    i64 c = 0;
-    Vec s0, s1, s2, s3, a, w;
-    for (; c + 4 * kLanes <= n; c += 4 * kLanes) {
-        load(s0, bias + c);
-        load(s1, bias + c + kLanes);
-        load(s2, bias + c + 2 * kLanes);
-        load(s3, bias + c + 3 * kLanes);
-        for (i64 t = 0; t < taps; ++t) {
-            const float* xt = xs[t] + c;
-            const float* wt = ws[t] + c;
-            load(a, xt);
-            load(w, wt);
-            s0 += a * w;
-            load(a, xt + kLanes);
-            load(w, wt + kLanes);
-            s1 += a * w;
-            load(a, xt + 2 * kLanes);
-            load(w, wt + 2 * kLanes);
-            s2 += a * w;
-            load(a, xt + 3 * kLanes);
-            load(w, wt + 3 * kLanes);
-            s3 += a * w;
-        }
-        store(out + c, s0);
-        store(out + c + kLanes, s1);
-        store(out + c + 2 * kLanes, s2);
-        store(out + c + 3 * kLanes, s3);
-    }
-    for (; c + kLanes <= n; c += kLanes) {
-        load(s0, bias + c);
-        for (i64 t = 0; t < taps; ++t) {
-            load(a, xs[t] + c);
-            load(w, ws[t] + c);
-            s0 += a * w;
-        }
-        store(out + c, s0);
-    }
-    for (; c < n; ++c) {
-        float s = bias[c];
-        for (i64 t = 0; t < taps; ++t)
-            s += xs[t][c] * ws[t][c];
-        out[c] = s;
-    }
+    rt::depthwise_detail::sumChannelTaps(out, xs, ws, taps, bias, n);
 }
 
-// A span of `count` output positions of one row whose taps all lie inside the input: tap t of
-// position q reads xs[t] + q * step. Per vector of channels the taps' weights stay in registers
-// over the whole span, so each position costs one load and one multiply-add per tap.
-template <int Taps>
-__attribute__((always_inline)) inline void spanTaps(float* out, const float* const* xs,
-                                                    const float* const* ws, const float* bias,
-                                                    i64 channels, i64 count, i64 step) {
-    i64 c = 0;
-    for (; c + kLanes <= channels; c += kLanes) {
-        Vec w[Taps], b, s, a;
-        for (int t = 0; t < Taps; ++t)
-            load(w[t], ws[t] + c);
-        load(b, bias + c);
-        for (i64 q = 0; q < count; ++q) {
-            s = b;
-            for (int t = 0; t < Taps; ++t) {
-                load(a, xs[t] + q * step + c);
-                s += a * w[t];
-            }
-            store(out + q * channels + c, s);
-        }
-    }
-    for (; c < channels; ++c)
-        for (i64 q = 0; q < count; ++q) {
-            float v = bias[c];
-            for (int t = 0; t < Taps; ++t)
-                v += xs[t][q * step + c] * ws[t][c];
-            out[q * channels + c] = v;
-        }
-}
-
-using SpanKernel = void (*)(float*, const float* const*, const float* const*, const float*, i64,
-                            i64, i64);
+using rt::depthwise_detail::SpanKernel;
 #define STRATA_SPAN(taps)                                                                          \
     STRATA_CLONED_FOR_X86 void spanTaps##taps(float* out, const float* const* xs,                  \
                                               const float* const* ws, const float* bias,           \
                                               i64 channels, i64 count, i64 step) {                 \
-        spanTaps<taps>(out, xs, ws, bias, channels, count, step);                                  \
+        rt::depthwise_detail::spanTaps<taps>(out, xs, ws, bias, channels, count, step);            \
     }
 // 3x3 windows (all three rows inside, or two, or one at an edge) and 5x5 ones.
 STRATA_SPAN(3)
@@ -199,102 +101,29 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     const bool hasBias = call.hasInput(2);
     const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
     const auto& win = call.window;
-    const i64 kh = win[0], kw = win[1], sh = win[2], sw = win[3], ph = win[4], pw = win[5],
-              dh = win[6], dw = win[7];
+    const rt::Window2d window{
+        {win[0], win[1]}, {win[2], win[3]}, {win[4], win[5]}, {win[6], win[7]}};
     const bool yLast = call.outputBlock == compiler::kChannelsLast;
+    rt::depthwise_detail::Plan plan;
     if (call.inputBlock != compiler::kChannelsLast || (!yLast && call.outputBlock != 0) ||
-        !dense(x) || !dense(y) || w.rank != 4 || call.group != y.full[1] ||
-        call.group != x.full[1] || w.full[1] != 1 || kh < 1 || kw < 1 || sh < 1 || sw < 1 ||
-        dh < 1 || dw < 1 || kh * kw > 64)
-        return false;
-    const i64 c0 = y.lo[1], channels = y.ext[1];
-    if (!holds(x, 1, c0, channels) || !holds(w, 0, c0, channels) || w.lo[2] != 0 ||
-        w.ext[2] != kh || w.lo[3] != 0 || w.ext[3] != kw ||
-        (hasBias && !holds(b, 0, c0, channels)) || !holds(x, 0, y.lo[0], y.ext[0]))
-        return false;
-    // x's box holds every row and column inside the tensor that the outputs read.
-    auto covers = [&](int d, i64 first, i64 last) {
-        first = std::max<i64>(first, 0);
-        last = std::min(last, x.full[d] - 1);
-        return first > last || holds(x, d, first, last - first + 1);
-    };
-    const i64 rowBase = y.lo[2] * sh - ph, colBase = y.lo[3] * sw - pw;
-    if (!covers(2, rowBase, rowBase + (y.ext[2] - 1) * sh + (kh - 1) * dh) ||
-        !covers(3, colBase, colBase + (y.ext[3] - 1) * sw + (kw - 1) * dw))
+        !rt::depthwise_detail::plan(y, x, w, hasBias ? &b : nullptr, window, call.group, plan))
         return false;
     if (y.count() == 0)
         return true;
 
-    // The taps channels-last ([kh][kw][channels]) and the biases, for vectors of channels.
     auto& buffers = workspace.channelsLast;
-    buffers.weights.resize(static_cast<std::size_t>(kh * kw * channels));
-    buffers.bias.assign(static_cast<std::size_t>(channels), 0.0f);
-    const float* firstTaps = w.data + (c0 - w.lo[0]) * w.stride[0];
-    for (i64 i = 0; i < kh; ++i)
-        for (i64 j = 0; j < kw; ++j) {
-            const float* tap = firstTaps + i * w.stride[2] + j * w.stride[3];
-            float* row = buffers.weights.data() + (i * kw + j) * channels;
-            for (i64 c = 0; c < channels; ++c)
-                row[c] = tap[c * w.stride[0]];
-        }
-    if (hasBias) {
-        const float* first = b.data + (c0 - b.lo[0]) * b.stride[0];
-        for (i64 c = 0; c < channels; ++c)
-            buffers.bias[static_cast<std::size_t>(c)] = first[c * b.stride[0]];
-    }
+    rt::depthwise_detail::packTaps(plan, w, hasBias ? &b : nullptr, buffers.weights, buffers.bias);
     std::size_t maps = 0;
     while (maps < p.epilogue.size() && p.epilogue[maps].call.kernel == Kernel::Map)
         ++maps;
-
-    constexpr i64 kMaxTaps = 64; // 8x8 windows; larger ones run the row-major kernel
-    const float* xs[kMaxTaps];
-    const float* ws[kMaxTaps];
-    const i64 rowFloats = y.ext[3] * channels;
+    const i64 channels = plan.channels, rowFloats = y.ext[3] * channels;
     if (!yLast)
         buffers.row.resize(static_cast<std::size_t>(rowFloats));
-    // The output columns whose taps all lie inside the input: [inFirst, inEnd).
-    const i64 outEnd = y.lo[3] + y.ext[3];
-    const i64 inFirst = std::clamp<i64>((pw + sw - 1) / sw, y.lo[3], outEnd);
-    const i64 lastInside = x.full[3] - 1 + pw - (kw - 1) * dw;
-    const i64 inEnd = std::clamp<i64>(lastInside < 0 ? 0 : lastInside / sw + 1, inFirst, outEnd);
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
         for (i64 oh = y.lo[2]; oh < y.lo[2] + y.ext[2]; ++oh) {
-            float* row = yLast ? nhwc(y, n, c0, oh, y.lo[3]) : buffers.row.data();
-            // Every tap inside the input of the output at (oh, ow); false when some lies outside.
-            auto gather = [&](i64 ow) {
-                i64 taps = 0;
-                for (i64 i = 0; i < kh; ++i) {
-                    const i64 ih = oh * sh - ph + i * dh;
-                    if (ih < 0 || ih >= x.full[2])
-                        continue;
-                    for (i64 j = 0; j < kw; ++j) {
-                        const i64 iw = ow * sw - pw + j * dw;
-                        if (iw < 0 || iw >= x.full[3])
-                            continue;
-                        xs[taps] = nhwc(x, n, c0, ih, iw);
-                        ws[taps] = buffers.weights.data() + (i * kw + j) * channels;
-                        ++taps;
-                    }
-                }
-                return taps;
-            };
-            auto one = [&](i64 ow) {
-                sumChannelTaps(row + (ow - y.lo[3]) * channels, xs, ws, gather(ow),
-                               buffers.bias.data(), channels);
-            };
-            for (i64 ow = y.lo[3]; ow < inFirst; ++ow)
-                one(ow);
-            if (inFirst < inEnd) {
-                const i64 taps = gather(inFirst);
-                if (const SpanKernel span = spanKernel(taps))
-                    span(row + (inFirst - y.lo[3]) * channels, xs, ws, buffers.bias.data(),
-                         channels, inEnd - inFirst, sw * x.ext[1]);
-                else
-                    for (i64 ow = inFirst; ow < inEnd; ++ow)
-                        one(ow);
-            }
-            for (i64 ow = inEnd; ow < outEnd; ++ow)
-                one(ow);
+            float* row = yLast ? nhwc(y, n, plan.c0, oh, y.lo[3]) : buffers.row.data();
+            rt::depthwise_detail::rowSums(plan, y, x, n, oh, row, buffers.weights.data(),
+                                          buffers.bias.data(), sumChannelTaps, spanKernel);
             if (maps > 0) {
                 rt::View<float> v;
                 v.data = row;

@@ -3,21 +3,21 @@
 // ops strata_rt has no kernel for (which run on the reference evaluator's kernels, carried in the
 // file).
 
+#include "compiler/emit/CppEmitter.h"
+
 #include "CompilerFixtures.h"
 #include "compiler/Pipeline.h"
-#include "compiler/emit/CppEmitter.h"
 #include "reference/Compare.h"
 #include "reference/Evaluator.h"
 #include "schedule/Strategies.h"
 #include "support/TestModels.h"
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <iterator>
 #include <sstream>
 
@@ -31,9 +31,11 @@ std::string idText(compiler::InstrId id) {
     return "// i" + std::string(6 - std::min<std::size_t>(6, digits.size()), '0') + digits + " ";
 }
 
-compiler::Program compileWith(const ir::Graph& g, const target::Target& t, schedule::Strategy strategy) {
+compiler::Program compileWith(const ir::Graph& g, const target::Target& t,
+                              schedule::Strategy strategy) {
     auto result = compiler::compile(g, t, schedule::makeSchedule(g, t, strategy));
-    if (!result) throw std::runtime_error(joined(result.diagnostics()));
+    if (!result)
+        throw std::runtime_error(joined(result.diagnostics()));
     return std::move(result->program);
 }
 
@@ -49,12 +51,15 @@ std::string readBytes(const std::filesystem::path& path) {
 
 // Builds the generated file (with every read checked against its operand box) and runs it on
 // sample inputs; returns the outputs it wrote, one tensor per graph output.
-std::vector<reference::Tensor> buildAndRun(const ir::Graph& g, const CppProgram& cpp, const TempDir& dir,
-                                           const std::vector<reference::Tensor>& inputs, const std::string& flags = "") {
+std::vector<reference::Tensor> buildAndRun(const ir::Graph& g, const CppProgram& cpp,
+                                           const TempDir& dir,
+                                           const std::vector<reference::Tensor>& inputs,
+                                           const std::string& flags = "") {
     writeBytes(dir.path() / "model.cpp", cpp.source.data(), cpp.source.size());
     writeBytes(dir.path() / "model.weights.bin", cpp.weights.data(), cpp.weights.size());
     std::string in;
-    for (const auto& t : inputs) in.append(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size());
+    for (const auto& t : inputs)
+        in.append(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size());
     writeBytes(dir.path() / "input.bin", in.data(), in.size());
 
     const std::string p = dir.path().string();
@@ -63,11 +68,12 @@ std::vector<reference::Tensor> buildAndRun(const ir::Graph& g, const CppProgram&
                               (flags.find("STRATA_RT_DNNL") != std::string::npos ? " -ldnnl" : "") +
                               " 2> " + p + "/build.log";
     if (std::system(build.c_str()) != 0) {
-        ADD_FAILURE() << "the generated C++ does not build:\n" << readBytes(dir.path() / "build.log").substr(0, 4000);
+        ADD_FAILURE() << "the generated C++ does not build:\n"
+                      << readBytes(dir.path() / "build.log").substr(0, 4000);
         return {};
     }
-    const std::string run = p + "/model " + p + "/model.weights.bin " + p + "/input.bin " + p + "/output.bin 2> " + p +
-                            "/run.log";
+    const std::string run = p + "/model " + p + "/model.weights.bin " + p + "/input.bin " + p +
+                            "/output.bin 2> " + p + "/run.log";
     if (std::system(run.c_str()) != 0) {
         ADD_FAILURE() << "the generated program failed:\n" << readBytes(dir.path() / "run.log");
         return {};
@@ -79,14 +85,16 @@ std::vector<reference::Tensor> buildAndRun(const ir::Graph& g, const CppProgram&
     for (ir::ValueId id : g.outputs) {
         const ir::Value& v = g.value(id);
         reference::Tensor t{v.dtype, v.shape, std::vector<std::byte>(v.bytes())};
-        if (at + v.bytes() <= out.size()) std::memcpy(t.bytes.data(), out.data() + at, v.bytes());
+        if (at + v.bytes() <= out.size())
+            std::memcpy(t.bytes.data(), out.data() + at, v.bytes());
         at += v.bytes();
         outputs.push_back(std::move(t));
     }
     return outputs;
 }
 
-void expectMatchesReference(const ir::Graph& g, const compiler::Program& program, const std::string& flags = "") {
+void expectMatchesReference(const ir::Graph& g, const compiler::Program& program,
+                            const std::string& flags = "") {
     auto cpp = compiler::emitCpp(program, g);
     ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
     const auto inputs = reference::sampleInputs(g, 7);
@@ -119,14 +127,16 @@ std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     std::string name = std::string(info.param.sample) + "_" + info.param.target + "_" +
                        std::string(schedule::strategyName(info.param.strategy));
     for (char& ch : name)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+        if (!std::isalnum(static_cast<unsigned char>(ch)))
+            ch = '_';
     return name;
 }
 
 using schedule::Strategy;
 INSTANTIATE_TEST_SUITE_P(
     Samples, CppEmitterSamples,
-    ::testing::Values(Case{"resnet_tiny.onnx", "host", Strategy::PerOp}, Case{"resnet_tiny.onnx", "host", Strategy::Rules},
+    ::testing::Values(Case{"resnet_tiny.onnx", "host", Strategy::PerOp},
+                      Case{"resnet_tiny.onnx", "host", Strategy::Rules},
                       Case{"resnet_tiny.onnx", "host", Strategy::FuseMax},
                       Case{"resnet_tiny.onnx", "mncore2", Strategy::FuseMax},
                       Case{"resnet_tiny.onnx", "mlu100", Strategy::Rules},
@@ -140,7 +150,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(CppEmitter, ThreadedBuildMatchesToo) {
     auto g = sampleGraph("resnet_tiny.onnx");
-    expectMatchesReference(*g, compileWith(*g, presetTarget("host"), Strategy::FuseMax), "-DSTRATA_THREADS");
+    expectMatchesReference(*g, compileWith(*g, presetTarget("host"), Strategy::FuseMax),
+                           "-DSTRATA_THREADS");
 }
 
 // The library build (-DSTRATA_RT_DNNL -ldnnl: convolutions, Gemm and MatMul on oneDNN's sgemm)
@@ -163,14 +174,17 @@ TEST(CppEmitter, OneDnnBuildMatchesToo) {
 // schedules; STRATA_CPP_TARGETS=host,mncore2 to change the targets.
 TEST(CppEmitter, ModelsFromEnvironment) {
     const char* list = std::getenv("STRATA_CPP_MODELS");
-    if (!list || !*list) GTEST_SKIP() << "set STRATA_CPP_MODELS to check more models";
+    if (!list || !*list)
+        GTEST_SKIP() << "set STRATA_CPP_MODELS to check more models";
     const char* targetList = std::getenv("STRATA_CPP_TARGETS");
     std::stringstream paths(list), targets(targetList && *targetList ? targetList : "host");
     std::vector<std::string> targetNames;
-    for (std::string name; std::getline(targets, name, ',');) targetNames.push_back(name);
+    for (std::string name; std::getline(targets, name, ',');)
+        targetNames.push_back(name);
     // STRATA_CPP_STRATEGIES=rules checks one schedule of a large model (default rules,fuse-max).
     const char* strategyList = std::getenv("STRATA_CPP_STRATEGIES");
-    std::stringstream strategyNames(strategyList && *strategyList ? strategyList : "rules,fuse-max");
+    std::stringstream strategyNames(strategyList && *strategyList ? strategyList
+                                                                  : "rules,fuse-max");
     std::vector<Strategy> strategies;
     for (std::string name; std::getline(strategyNames, name, ',');) {
         auto strategy = schedule::parseStrategy(name);
@@ -182,8 +196,10 @@ TEST(CppEmitter, ModelsFromEnvironment) {
         ASSERT_TRUE(m.ok()) << path << ": " << joined(m.diagnostics());
         for (const std::string& targetName : targetNames)
             for (Strategy strategy : strategies) {
-                SCOPED_TRACE(path + " " + targetName + " " + std::string(schedule::strategyName(strategy)));
-                expectMatchesReference(*m->graph, compileWith(*m->graph, presetTarget(targetName), strategy));
+                SCOPED_TRACE(path + " " + targetName + " " +
+                             std::string(schedule::strategyName(strategy)));
+                expectMatchesReference(*m->graph,
+                                       compileWith(*m->graph, presetTarget(targetName), strategy));
             }
     }
 }
@@ -195,7 +211,8 @@ TEST(CppEmitter, FilesDescribeThemselves) {
     ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
     std::uint64_t weightBytes = 0;
     for (const auto& b : program.dram)
-        if (b.role == compiler::DramBuffer::Role::Weight) weightBytes += b.bytes;
+        if (b.role == compiler::DramBuffer::Role::Weight)
+            weightBytes += b.bytes;
     EXPECT_EQ(cpp->weights.size(), weightBytes);
     EXPECT_EQ(cpp->inputBytes, g->value(g->inputs[0]).bytes());
     EXPECT_EQ(cpp->outputBytes, g->value(g->outputs[0]).bytes());
@@ -264,18 +281,21 @@ TEST(CppEmitter, ResizeReproducesTheReference) {
 // accumulating (docs/SCHEDULES.md): the generated C++ reproduces the reference, plain and with
 // oneDNN.
 TEST(CppEmitter, SlicedConvolutionReproducesTheReference) {
-    auto m = importText("<ir_version: 8, opset_import: [\"\" : 17]>\n"
-                        "g (float[1, 64, 8, 8] X, float[8, 64, 3, 3] W, float[8] B) => (float[1, 8, 8, 8] Y) {\n"
-                        "    Y = Conv <pads = [1, 1, 1, 1]> (X, W, B)\n}\n");
+    auto m = importText(
+        "<ir_version: 8, opset_import: [\"\" : 17]>\n"
+        "g (float[1, 64, 8, 8] X, float[8, 64, 3, 3] W, float[8] B) => (float[1, 8, 8, 8] Y) {\n"
+        "    Y = Conv <pads = [1, 1, 1, 1]> (X, W, B)\n}\n");
     ASSERT_TRUE(m) << joined(m.diagnostics());
     target::Target t = presetTarget("mncore2");
     for (target::MemorySpace& memory : t.memories)
-        if (memory.name == t.workingMemory) memory.capacityBytes = 4096;
+        if (memory.name == t.workingMemory)
+            memory.capacityBytes = 4096;
     const compiler::Program p = compileWith(*m->graph, t, schedule::Strategy::PerOp);
-    const bool accumulates = std::any_of(p.instructions.begin(), p.instructions.end(), [](const auto& in) {
-        const auto* c = std::get_if<compiler::Compute>(&in.body);
-        return c && c->accumulate;
-    });
+    const bool accumulates =
+        std::any_of(p.instructions.begin(), p.instructions.end(), [](const auto& in) {
+            const auto* c = std::get_if<compiler::Compute>(&in.body);
+            return c && c->accumulate;
+        });
     ASSERT_TRUE(accumulates);
     expectMatchesReference(*m->graph, p);
     expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
@@ -369,7 +389,8 @@ g (float[1, 8, 9, 9] X, float[8, 8, 3, 3] W, float[8] B, float[1, 8, 9, 9] R, fl
     const compiler::Program p = compileWith(*m->graph, presetTarget("host"), Strategy::FuseMax);
     std::size_t fused = 0;
     for (const auto& in : p.instructions)
-        if (const auto* c = std::get_if<compiler::Compute>(&in.body)) fused += c->epilogue.size();
+        if (const auto* c = std::get_if<compiler::Compute>(&in.body))
+            fused += c->epilogue.size();
     ASSERT_GE(fused, 3u); // the Add, the Relu and the Clip at least
     auto cpp = compiler::emitCpp(p, *m->graph);
     ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
@@ -398,7 +419,8 @@ g (float[1, 8, 9, 9] X, float[8, 8, 3, 3] W, float[8, 1, 3, 3] D) => (float[1, 8
     std::size_t silus = 0;
     for (const auto& in : p.instructions)
         if (const auto* c = std::get_if<compiler::Compute>(&in.body))
-            for (const auto& step : c->epilogue) silus += step.opType == "SiLU";
+            for (const auto& step : c->epilogue)
+                silus += step.opType == "SiLU";
     ASSERT_GE(silus, 2u);
     auto cpp = compiler::emitCpp(p, *m->graph);
     ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
@@ -406,6 +428,46 @@ g (float[1, 8, 9, 9] X, float[8, 8, 3, 3] W, float[8, 1, 3, 3] D) => (float[1, 8
     EXPECT_NE(cpp->source.find(" +silu"), std::string::npos); // the assembly line above it
     expectMatchesReference(*m->graph, p);
     expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
+}
+
+// EfficientNet's block: SiLU after the expansion and the depthwise convolution, then squeeze
+// and excite (GlobalAveragePool -> 1x1 convolution -> SiLU -> 1x1 convolution -> Sigmoid ->
+// Mul broadcasting [1, C, 1, 1] over the planes), on strata_rt's shared run kernels (the 16-lane
+// sigmoid, the broadcast multiply) over 40 channels and 7x9 planes (runs that leave partial
+// vectors), fused and per op, in the plain and the oneDNN builds.
+TEST(CppEmitter, SiluAndSqueezeExciteReproduceTheReference) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 16, 7, 9] X, float[40, 16, 1, 1] W1, float[40, 1, 3, 3] W2, float[10, 40, 1, 1] W3, float[10] B3, float[40, 10, 1, 1] W4, float[40] B4, float[16, 40, 1, 1] W5) => (float[1, 16, 7, 9] Y) {
+    E = Conv (X, W1)
+    ES = Sigmoid (E)
+    EA = Mul (E, ES)
+    D = Conv <group = 40, pads = [1, 1, 1, 1]> (EA, W2)
+    DS = Sigmoid (D)
+    DA = Mul (D, DS)
+    P = GlobalAveragePool (DA)
+    S = Conv (P, W3, B3)
+    SS = Sigmoid (S)
+    SA = Mul (S, SS)
+    Q = Conv (SA, W4, B4)
+    G = Sigmoid (Q)
+    M = Mul (DA, G)
+    Y = Conv (M, W5)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const target::Target t = presetTarget("host");
+    for (const Strategy strategy : {Strategy::FuseMax, Strategy::PerOp}) {
+        SCOPED_TRACE(std::string(schedule::strategyName(strategy)));
+        const compiler::Program p = compileWith(*m->graph, t, strategy);
+        auto cpp = compiler::emitCpp(p, *m->graph);
+        ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
+        // The excite's broadcast Mul: a zip of its own, or a step fused into a convolution.
+        EXPECT_TRUE(cpp->source.find("rt::mul)") != std::string::npos ||
+                    cpp->source.find("rt::Act::Mul") != std::string::npos);
+        expectMatchesReference(*m->graph, p);
+        expectMatchesReference(*m->graph, p, "-DSTRATA_RT_DNNL");
+    }
 }
 
 // Ops strata_rt has no kernel for (Hardmax; comparisons, Cast and CumSum on integers) and a use
@@ -440,7 +502,8 @@ g (float[2, 4, 40] X, float[3, 4, 3] W) => (float[2, 4, 40] Y, float[2, 3, 38] Z
     for (const char* op : {"\"Hardmax\"", "\"CumSum\"", "\"Greater\"", "\"Cast\"", "\"Conv\""})
         EXPECT_NE(cpp->source.find(std::string("rt::referenceOp(") + op), std::string::npos) << op;
     // Only what they use: no family no op needs, no kernel no op needs (Abs: elementwise too).
-    EXPECT_NE(cpp->source.find("KernelsResize.cpp: no op of this program needs it"), std::string::npos);
+    EXPECT_NE(cpp->source.find("KernelsResize.cpp: no op of this program needs it"),
+              std::string::npos);
     EXPECT_NE(cpp->source.find("{\"Greater\", "), std::string::npos);
     EXPECT_EQ(cpp->source.find("{\"Abs\", "), std::string::npos);
     expectMatchesReference(g, program);

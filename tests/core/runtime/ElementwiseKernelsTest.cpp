@@ -6,10 +6,9 @@
 
 #include "KernelBoxes.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstring>
+#include <gtest/gtest.h>
 #include <limits>
 
 namespace strata::test {
@@ -27,12 +26,13 @@ compiler::KernelCall call(ScalarFn fn, std::vector<float> params = {}) {
 // Same bits (NaN included): both sides apply the same scalar function to the same element.
 void expectSameBits(const std::vector<float>& a, const std::vector<float>& b) {
     ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(float)), 0) << "element " << i << ": " << a[i] << " vs " << b[i];
+    for (std::size_t i = 0; i < a.size(); ++i)
+        ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(float)), 0)
+            << "element " << i << ": " << a[i] << " vs " << b[i];
 }
 
 // Runs runMap on `y` and strata_rt's map on a copy; compares.
-template <class F>
-void checkMap(Box& y, const Box& x, const compiler::KernelCall& c, F f) {
+template <class F> void checkMap(Box& y, const Box& x, const compiler::KernelCall& c, F f) {
     Box ref = y;
     ref.view.data = ref.data.data();
     rt::map(ref.view, x.view, f);
@@ -40,8 +40,7 @@ void checkMap(Box& y, const Box& x, const compiler::KernelCall& c, F f) {
     expectSameBits(y.data, ref.data);
 }
 
-template <class F>
-void checkZip(Box& y, const Box& a, const Box& b, F f) {
+template <class F> void checkZip(Box& y, const Box& a, const Box& b, F f) {
     Box ref = y;
     ref.view.data = ref.data.data();
     rt::zip(ref.view, a.view, b.view, f);
@@ -62,7 +61,8 @@ TEST(ElementwiseKernels, ReluOnTheSameBoxWithNaNsAndZeros) {
 
 TEST(ElementwiseKernels, ReluTileOfAnInputBoxWithHaloRows) {
     std::mt19937 rng(2);
-    // The input box holds rows 1..8 (a later 3x3 window's halo); the output tile rows 2..6, channels 1..2.
+    // The input box holds rows 1..8 (a later 3x3 window's halo); the output tile rows 2..6,
+    // channels 1..2.
     Box x({1, 4, 10, 6}, {0, 0, 1, 0}, {1, 4, 8, 6}, rng);
     Box y({1, 4, 10, 6}, {0, 1, 2, 0}, {1, 2, 5, 6}, rng);
     checkMap(y, x, call(ScalarFn::Relu), [](float v) { return rt::relu(v); });
@@ -71,7 +71,8 @@ TEST(ElementwiseKernels, ReluTileOfAnInputBoxWithHaloRows) {
 TEST(ElementwiseKernels, ColumnTileIsWalkedRowByRow) {
     std::mt19937 rng(3);
     Box x({1, 2, 6, 9}, {0, 0, 0, 0}, {1, 2, 6, 9}, rng);
-    Box y({1, 2, 6, 9}, {0, 0, 1, 3}, {1, 2, 4, 5}, rng); // columns 3..7 of 9: rows not contiguous in x
+    Box y({1, 2, 6, 9}, {0, 0, 1, 3}, {1, 2, 4, 5},
+          rng); // columns 3..7 of 9: rows not contiguous in x
     checkMap(y, x, call(ScalarFn::Clip, {-0.25f, 0.5f}), rt::Clip{-0.25f, 0.5f});
 }
 
@@ -91,7 +92,8 @@ TEST(ElementwiseKernels, InPlaceMap) {
     std::mt19937 rng(4);
     Box y = Box::whole({3, 17}, rng);
     std::vector<float> expected = y.data;
-    for (float& v : expected) v = rt::hardSwish(v);
+    for (float& v : expected)
+        v = rt::hardSwish(v);
     runtime::runMap(y.view, y.view, call(ScalarFn::HardSwish));
     expectSameBits(y.data, expected);
 }
@@ -146,8 +148,8 @@ TEST(ElementwiseKernels, EveryUnaryFunctionMatchesStrataRt) {
 
 // Within `ulps` units in the last place of strata_rt's result (absolute 1e-7 near zero), and
 // the same class: both infinite with one sign, both NaN, or both finite.
-void expectClose(const std::vector<float>& actual, const std::vector<float>& expected, const std::vector<float>& inputs,
-                 float ulps) {
+void expectClose(const std::vector<float>& actual, const std::vector<float>& expected,
+                 const std::vector<float>& inputs, float ulps) {
     ASSERT_EQ(actual.size(), expected.size());
     for (std::size_t i = 0; i < actual.size(); ++i) {
         const float a = actual[i], e = expected[i];
@@ -158,7 +160,8 @@ void expectClose(const std::vector<float>& actual, const std::vector<float>& exp
             }
             continue;
         }
-        const float tolerance = std::max(1e-7f, ulps * std::numeric_limits<float>::epsilon() * std::abs(e));
+        const float tolerance =
+            std::max(1e-7f, ulps * std::numeric_limits<float>::epsilon() * std::abs(e));
         EXPECT_NEAR(a, e, tolerance) << "input " << inputs[i];
     }
 }
@@ -167,9 +170,12 @@ TEST(ElementwiseKernels, TranscendentalMapsAreVectorisedWithinAFewUlp) {
     std::mt19937 rng(10);
     // Random values over the functions' working ranges, then the edges of their domains.
     Box x = Box::whole({4, 300}, rng);
-    for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] *= i < 600 ? 4.0f : 40.0f;
-    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-    const float edges[] = {0.0f, -0.0f, 1e-30f, -1e-30f, 88.0f, 89.0f, -104.0f, -200.0f, 200.0f, inf, -inf, nan, -1.0f};
+    for (std::size_t i = 0; i < x.data.size(); ++i)
+        x.data[i] *= i < 600 ? 4.0f : 40.0f;
+    const float inf = std::numeric_limits<float>::infinity(),
+                nan = std::numeric_limits<float>::quiet_NaN();
+    const float edges[] = {0.0f,    -0.0f,  1e-30f, -1e-30f, 88.0f, 89.0f, -104.0f,
+                           -200.0f, 200.0f, inf,    -inf,    nan,   -1.0f};
     std::copy(std::begin(edges), std::end(edges), x.data.begin());
     struct Fn {
         ScalarFn fn;
@@ -183,7 +189,8 @@ TEST(ElementwiseKernels, TranscendentalMapsAreVectorisedWithinAFewUlp) {
         Box y = Box::whole({4, 300}, rng);
         runtime::runMap(y.view, x.view, call(f.fn));
         std::vector<float> expected(x.data.size());
-        for (std::size_t i = 0; i < x.data.size(); ++i) expected[i] = f.scalar(x.data[i]);
+        for (std::size_t i = 0; i < x.data.size(); ++i)
+            expected[i] = f.scalar(x.data[i]);
         expectClose(y.data, expected, x.data, f.ulps);
         // In place and on a tile: the same values.
         Box tile({4, 300}, {1, 7}, {2, 100}, rng), inPlace = x;
@@ -192,10 +199,56 @@ TEST(ElementwiseKernels, TranscendentalMapsAreVectorisedWithinAFewUlp) {
         runtime::runMap(inPlace.view, inPlace.view, call(f.fn));
         for (i64 r = 0; r < 2; ++r) {
             for (i64 c = 0; c < 100; ++c) {
-                ASSERT_EQ(std::memcmp(&tile.data[r * 100 + c], &y.data[(1 + r) * 300 + 7 + c], sizeof(float)), 0);
+                ASSERT_EQ(std::memcmp(&tile.data[r * 100 + c], &y.data[(1 + r) * 300 + 7 + c],
+                                      sizeof(float)),
+                          0);
             }
         }
         expectSameBits(inPlace.data, y.data);
+    }
+}
+
+// strata_rt's own sigmoid and SiLU maps (the shared 16-lane expf of strata_rt_elementwise.h, as
+// a generated program runs them, built here for the baseline) against std::exp: over the working
+// range, where expf saturates (|x| near 88-89 and beyond), at the infinities and NaN, on a run
+// whose length leaves a partial vector, and on a tile whose row starts mid-vector.
+TEST(ElementwiseKernels, SharedSigmoidMatchesStdExp) {
+    std::vector<float> x;
+    for (float v = -120.0f; v <= 120.0f; v += 0.0731f)
+        x.push_back(v);
+    const float inf = std::numeric_limits<float>::infinity(),
+                nan = std::numeric_limits<float>::quiet_NaN();
+    for (float v : {0.0f, -0.0f, 1e-30f, 88.3f, 88.8f, 89.0f, -88.8f, -89.0f, -104.0f, 200.0f, inf,
+                    -inf, nan})
+        x.push_back(v);
+    const i64 n = static_cast<i64>(x.size());
+    ASSERT_NE(n % 16, 0);
+    for (const bool silu : {false, true}) {
+        SCOPED_TRACE(silu ? "silu" : "sigmoid");
+        std::vector<float> expected(x.size()), actual(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const float s = 1.0f / (1.0f + std::exp(-x[i]));
+            expected[i] = silu ? x[i] * s : s;
+        }
+        rt::runs::sigmoidRun(actual.data(), x.data(), n, silu);
+        expectClose(actual, expected, x, 6);
+        // Through strata_rt's map (as generated code calls it): the same bits, on the whole run
+        // and on a tile starting at element 5.
+        rt::View<float> xv, yv;
+        xv.rank = yv.rank = 1;
+        xv.data = x.data();
+        xv.ext[0] = xv.full[0] = yv.full[0] = n;
+        xv.stride[0] = yv.stride[0] = 1;
+        std::vector<float> mapped(x.size()), tile(x.size() - 5);
+        yv.data = mapped.data();
+        yv.ext[0] = n;
+        rt::map(yv, xv, silu ? rt::silu : rt::sigmoid);
+        expectSameBits(mapped, actual);
+        yv.data = tile.data();
+        yv.lo[0] = 5;
+        yv.ext[0] = n - 5;
+        rt::map(yv, xv, silu ? rt::silu : rt::sigmoid);
+        expectSameBits(tile, std::vector<float>(actual.begin() + 5, actual.end()));
     }
 }
 

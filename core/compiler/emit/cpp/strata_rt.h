@@ -32,8 +32,7 @@ constexpr int kMaxRank = 8;
 
 // A box of a tensor in memory: `lo` and `ext` per dimension in the tensor's coordinates, `full`
 // the tensor's shape. `data` is null for an operand a tile does not hold (only its shape counts).
-template <class T>
-struct View {
+template <class T> struct View {
     T* data = nullptr;
     int rank = 0;
     i64 lo[kMaxRank] = {};
@@ -46,9 +45,11 @@ struct View {
         for (int d = 0; d < rank; ++d) {
 #ifdef STRATA_RT_CHECK
             if (idx[d] < lo[d] || idx[d] >= lo[d] + ext[d]) {
-                std::fprintf(stderr, "strata_rt: read of dim %d at %lld outside the operand box [%lld,%lld)\n", d,
-                             static_cast<long long>(idx[d]), static_cast<long long>(lo[d]),
-                             static_cast<long long>(lo[d] + ext[d]));
+                std::fprintf(
+                    stderr,
+                    "strata_rt: read of dim %d at %lld outside the operand box [%lld,%lld)\n", d,
+                    static_cast<long long>(idx[d]), static_cast<long long>(lo[d]),
+                    static_cast<long long>(lo[d] + ext[d]));
                 std::abort();
             }
 #endif
@@ -56,16 +57,21 @@ struct View {
         }
         return o;
     }
-    T& at(const i64* idx) const { return data[offset(idx)]; }
+    T& at(const i64* idx) const {
+        return data[offset(idx)];
+    }
     i64 count() const {
         i64 n = 1;
-        for (int d = 0; d < rank; ++d) n *= ext[d];
+        for (int d = 0; d < rank; ++d)
+            n *= ext[d];
         return n;
     }
     bool sameBox(const View& o) const {
-        if (rank != o.rank) return false;
+        if (rank != o.rank)
+            return false;
         for (int d = 0; d < rank; ++d)
-            if (lo[d] != o.lo[d] || ext[d] != o.ext[d]) return false;
+            if (lo[d] != o.lo[d] || ext[d] != o.ext[d])
+                return false;
         return true;
     }
 };
@@ -73,7 +79,7 @@ struct View {
 // view<float>(scratch + 0x40, {lo...}, {ext...}, {full...})
 template <class T>
 View<T> view(void* data, std::initializer_list<i64> lo, std::initializer_list<i64> ext,
-              std::initializer_list<i64> full) {
+             std::initializer_list<i64> full) {
     View<T> v;
     v.data = static_cast<T*>(data);
     v.rank = static_cast<int>(full.size());
@@ -89,8 +95,7 @@ View<T> view(void* data, std::initializer_list<i64> lo, std::initializer_list<i6
 }
 
 // An input the tile does not read (e.g. a Concat operand outside the tile): its shape only.
-template <class T>
-View<T> absent(std::initializer_list<i64> full) {
+template <class T> View<T> absent(std::initializer_list<i64> full) {
     View<T> v;
     v.rank = static_cast<int>(full.size());
     std::copy(full.begin(), full.end(), v.full);
@@ -98,19 +103,22 @@ View<T> absent(std::initializer_list<i64> full) {
 }
 
 // Calls f(idx) for every coordinate of the box, last dimension fastest.
-template <class T, class F>
-void forEachIndex(const View<T>& box, F&& f) {
-    if (box.count() == 0) return;
+template <class T, class F> void forEachIndex(const View<T>& box, F&& f) {
+    if (box.count() == 0)
+        return;
     i64 idx[kMaxRank];
-    for (int d = 0; d < box.rank; ++d) idx[d] = box.lo[d];
+    for (int d = 0; d < box.rank; ++d)
+        idx[d] = box.lo[d];
     for (;;) {
         f(idx);
         int d = box.rank - 1;
         for (; d >= 0; --d) {
-            if (++idx[d] < box.lo[d] + box.ext[d]) break;
+            if (++idx[d] < box.lo[d] + box.ext[d])
+                break;
             idx[d] = box.lo[d];
         }
-        if (d < 0) return;
+        if (d < 0)
+            return;
     }
 }
 
@@ -120,12 +128,13 @@ void forEachIndex(const View<T>& box, F&& f) {
 // layouts (strides in elements). Dims of one element are dropped and neighbours both sides lay
 // out contiguously are merged first (a weight tile {64, 1024, 1, 1} is one run, not 65,536), so
 // the innermost contiguous run is one memcpy.
-inline void moveBox(void* dst, const i64* ds, const void* src, const i64* ss, const i64* n, int rank,
-                    std::size_t bytes) {
+inline void moveBox(void* dst, const i64* ds, const void* src, const i64* ss, const i64* n,
+                    int rank, std::size_t bytes) {
     i64 shape[kMaxRank], dstStrides[kMaxRank], srcStrides[kMaxRank];
     int dims = 0;
     for (int d = 0; d < rank; ++d) {
-        if (n[d] == 0) return;
+        if (n[d] == 0)
+            return;
         if (n[d] == 1)
             continue;
         if (dims > 0 && dstStrides[dims - 1] == ds[d] * n[d] &&
@@ -163,15 +172,18 @@ inline void moveBox(void* dst, const i64* ds, const void* src, const i64* ss, co
                 break;
             idx[d] = 0;
         }
-        if (d < 0) return;
+        if (d < 0)
+            return;
     }
 }
 
 // move(dst, {dst strides}, src, {src strides}, {shape}, bytes): moveBox as the generated code
 // writes it.
 inline void move(void* dst, std::initializer_list<i64> dstStrides, const void* src,
-                 std::initializer_list<i64> srcStrides, std::initializer_list<i64> shape, std::size_t bytes) {
-    moveBox(dst, dstStrides.begin(), src, srcStrides.begin(), shape.begin(), static_cast<int>(shape.size()), bytes);
+                 std::initializer_list<i64> srcStrides, std::initializer_list<i64> shape,
+                 std::size_t bytes) {
+    moveBox(dst, dstStrides.begin(), src, srcStrides.begin(), shape.begin(),
+            static_cast<int>(shape.size()), bytes);
 }
 
 // --- elementwise -----------------------------------------------------------------------------
@@ -180,19 +192,18 @@ inline void move(void* dst, std::initializer_list<i64> dstStrides, const void* s
 template <class T>
 void broadcastIndex(const View<T>& in, int outRank, const i64* outIdx, i64* inIdx) {
     const int shift = outRank - in.rank;
-    for (int d = 0; d < in.rank; ++d) inIdx[d] = in.full[d] == 1 ? 0 : outIdx[d + shift];
+    for (int d = 0; d < in.rank; ++d)
+        inIdx[d] = in.full[d] == 1 ? 0 : outIdx[d + shift];
 }
 
 // The step along the output's last dim in an input's box: 1, or 0 when that dim broadcasts.
-template <class T>
-i64 innerStep(const View<T>& in) {
+template <class T> i64 innerStep(const View<T>& in) {
     return in.rank == 0 || in.full[in.rank - 1] == 1 ? 0 : 1;
 }
 
 // Row by row over the output box: the last dim is contiguous in every box, so only the first
 // element of a row needs index arithmetic.
-template <class T, class F>
-void forEachRow(const View<T>& out, F&& row) {
+template <class T, class F> void forEachRow(const View<T>& out, F&& row) {
     if (out.rank == 0) {
         const i64 none[1] = {0};
         row(none, out.data, i64{1});
@@ -205,9 +216,9 @@ void forEachRow(const View<T>& out, F&& row) {
 }
 
 // The first element of a row of `in` at output index `idx` (its last element is checked too).
-template <class T>
-const T* rowStart(const View<T>& in, int outRank, const i64* idx, i64 n) {
-    if (in.rank == 0) return in.data;
+template <class T> const T* rowStart(const View<T>& in, int outRank, const i64* idx, i64 n) {
+    if (in.rank == 0)
+        return in.data;
     i64 ii[kMaxRank];
     broadcastIndex(in, outRank, idx, ii);
 #ifdef STRATA_RT_CHECK
@@ -220,55 +231,91 @@ const T* rowStart(const View<T>& in, int outRank, const i64* idx, i64 n) {
     return &in.at(ii);
 }
 
-template <class T, class F>
-void map(const View<T>& out, const View<T>& x, F f) {
+template <class T, class F> void map(const View<T>& out, const View<T>& x, F f) {
     if (out.sameBox(x)) {
         const i64 n = out.count();
-        for (i64 i = 0; i < n; ++i) out.data[i] = f(x.data[i]);
+        for (i64 i = 0; i < n; ++i)
+            out.data[i] = f(x.data[i]);
         return;
     }
     const i64 sx = innerStep(x);
     forEachRow(out, [&](const i64* idx, T* o, i64 n) {
         const T* xp = rowStart(x, out.rank, idx, n);
-        for (i64 i = 0; i < n; ++i) o[i] = f(xp[i * sx]);
+        for (i64 i = 0; i < n; ++i)
+            o[i] = f(xp[i * sx]);
     });
 }
 
-template <class T, class F>
-void zip(const View<T>& out, const View<T>& a, const View<T>& b, F f) {
+template <class T, class F> void zip(const View<T>& out, const View<T>& a, const View<T>& b, F f) {
     if (out.sameBox(a) && out.sameBox(b)) {
         const i64 n = out.count();
-        for (i64 i = 0; i < n; ++i) out.data[i] = f(a.data[i], b.data[i]);
+        for (i64 i = 0; i < n; ++i)
+            out.data[i] = f(a.data[i], b.data[i]);
         return;
     }
     const i64 sa = innerStep(a), sb = innerStep(b);
     forEachRow(out, [&](const i64* idx, T* o, i64 n) {
         const T* ap = rowStart(a, out.rank, idx, n);
         const T* bp = rowStart(b, out.rank, idx, n);
-        for (i64 i = 0; i < n; ++i) o[i] = f(ap[i * sa], bp[i * sb]);
+        for (i64 i = 0; i < n; ++i)
+            o[i] = f(ap[i * sa], bp[i * sb]);
     });
 }
 
-inline float relu(float v) { return v > 0 ? v : 0.0f; }
-inline float sigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+inline float relu(float v) {
+    return v > 0 ? v : 0.0f;
+}
+inline float sigmoid(float v) {
+    return 1.0f / (1.0f + std::exp(-v));
+}
 inline float silu(float v) {
     return v * sigmoid(v);
 } // x * sigmoid(x), SiLU or Swish
-inline float tanh_(float v) { return std::tanh(v); }
-inline float exp_(float v) { return std::exp(v); }
-inline float log_(float v) { return std::log(v); }
-inline float sqrt_(float v) { return std::sqrt(v); }
-inline float erf_(float v) { return std::erf(v); }
-inline float neg(float v) { return -v; }
-inline float abs_(float v) { return std::fabs(v); }
-inline float reciprocal(float v) { return 1.0f / v; }
-inline float floor_(float v) { return std::floor(v); }
-inline float ceil_(float v) { return std::ceil(v); }
-inline float sin_(float v) { return std::sin(v); }
-inline float cos_(float v) { return std::cos(v); }
-inline float softplus(float v) { return std::log1p(std::exp(v)); }
-inline float hardSwish(float v) { return v * std::clamp(v / 6.0f + 0.5f, 0.0f, 1.0f); }
-inline float identity(float v) { return v; }
+inline float tanh_(float v) {
+    return std::tanh(v);
+}
+inline float exp_(float v) {
+    return std::exp(v);
+}
+inline float log_(float v) {
+    return std::log(v);
+}
+inline float sqrt_(float v) {
+    return std::sqrt(v);
+}
+inline float erf_(float v) {
+    return std::erf(v);
+}
+inline float neg(float v) {
+    return -v;
+}
+inline float abs_(float v) {
+    return std::fabs(v);
+}
+inline float reciprocal(float v) {
+    return 1.0f / v;
+}
+inline float floor_(float v) {
+    return std::floor(v);
+}
+inline float ceil_(float v) {
+    return std::ceil(v);
+}
+inline float sin_(float v) {
+    return std::sin(v);
+}
+inline float cos_(float v) {
+    return std::cos(v);
+}
+inline float softplus(float v) {
+    return std::log1p(std::exp(v));
+}
+inline float hardSwish(float v) {
+    return v * std::clamp(v / 6.0f + 0.5f, 0.0f, 1.0f);
+}
+inline float identity(float v) {
+    return v;
+}
 
 struct Clip {
     float lo, hi;
@@ -287,14 +334,58 @@ struct HardSigmoid {
     float operator()(float v) const { return std::clamp(alpha * v + beta, 0.0f, 1.0f); }
 };
 
-inline float add(float a, float b) { return a + b; }
-inline float sub(float a, float b) { return a - b; }
-inline float mul(float a, float b) { return a * b; }
-inline float div(float a, float b) { return a / b; }
-inline float pow_(float a, float b) { return std::pow(a, b); }
-inline float max_(float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
-inline float min_(float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
-inline float prelu(float x, float slope) { return x >= 0 ? x : slope * x; }
+inline float add(float a, float b) {
+    return a + b;
+}
+inline float sub(float a, float b) {
+    return a - b;
+}
+inline float mul(float a, float b) {
+    return a * b;
+}
+inline float div(float a, float b) {
+    return a / b;
+}
+inline float pow_(float a, float b) {
+    return std::pow(a, b);
+}
+inline float max_(float a, float b) {
+    return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+}
+inline float min_(float a, float b) {
+    return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+}
+inline float prelu(float x, float slope) {
+    return x >= 0 ? x : slope * x;
+}
+
+} // namespace strata_rt
+
+// The run kernels (map and zip over contiguous runs, the vectorised sigmoid), which the host
+// runtime's elementwise kernels are too.
+#include "strata_rt_elementwise.h"
+
+namespace strata_rt {
+
+// map and zip over runs where the boxes allow (runs::plan), else the index loops above.
+template <class F> void mapFast(const View<float>& out, const View<float>& x, F f) {
+    if (!runs::mapRuns(out, x, f))
+        map(out, x, f);
+}
+template <class F>
+void zipFast(const View<float>& out, const View<float>& a, const View<float>& b, F f) {
+    if (!runs::zipRuns(out, a, b, f))
+        zip(out, a, b, f);
+}
+// Sigmoid or SiLU on the 16-lane expf where the boxes allow, else the scalar loop.
+inline void sigmoidMap(const View<float>& out, const View<float>& x, bool timesInput) {
+    if (runs::sigmoidRuns(out, x, timesInput, runs::sigmoidRunHere))
+        return;
+    if (timesInput)
+        map(out, x, [](float v) { return silu(v); });
+    else
+        map(out, x, [](float v) { return sigmoid(v); });
+}
 
 // map and zip with one of the functions above, as generated code names them (rt::map(y0, x0,
 // rt::relu)): the function as a type, so the compiler inlines (and vectorises) it into the loop;
@@ -304,14 +395,15 @@ template <auto F> struct Inlined {
 };
 inline void map(const View<float>& out, const View<float>& x, float (*f)(float)) {
     using Fn = float (*)(float);
+    if (f == sigmoid || f == silu)
+        return sigmoidMap(out, x, f == silu);
     auto with = [&]<Fn F>() {
         if (f != F)
             return false;
-        map<float, Inlined<F>>(out, x, {});
+        mapFast(out, x, Inlined<F>{});
         return true;
     };
-    if (with.template operator()<relu>() || with.template operator()<sigmoid>() ||
-        with.template operator()<silu>() || with.template operator()<tanh_>() ||
+    if (with.template operator()<relu>() || with.template operator()<tanh_>() ||
         with.template operator()<hardSwish>() || with.template operator()<neg>() ||
         with.template operator()<abs_>() || with.template operator()<identity>() ||
         with.template operator()<exp_>() || with.template operator()<sqrt_>() ||
@@ -325,7 +417,7 @@ inline void zip(const View<float>& out, const View<float>& a, const View<float>&
     auto with = [&]<Fn F>() {
         if (f != F)
             return false;
-        zip<float, Inlined<F>>(out, a, b, {});
+        zipFast(out, a, b, Inlined<F>{});
         return true;
     };
     if (with.template operator()<add>() || with.template operator()<sub>() ||
@@ -372,20 +464,42 @@ inline void epilogue(const View<float>& y, const EpilogueStep* steps, int count,
         const View<float>& a = s.other && s.otherFirst ? *s.other : y;
         const View<float>& b = s.other && s.otherFirst ? y : (s.other ? *s.other : y);
         switch (s.act) {
-        case Act::Relu: map(y, y, [](float v) { return relu(v); }); break;
-        case Act::LeakyRelu: map(y, y, LeakyRelu{s.alpha}); break;
-        case Act::Sigmoid: map(y, y, [](float v) { return sigmoid(v); }); break;
-        case Act::Tanh: map(y, y, [](float v) { return tanh_(v); }); break;
-        case Act::Elu: map(y, y, Elu{s.alpha}); break;
-        case Act::Clip: map(y, y, Clip{s.alpha, s.beta}); break;
-        case Act::HardSwish: map(y, y, [](float v) { return hardSwish(v); }); break;
-        case Act::Silu:
-            map(y, y, [](float v) { return silu(v); });
+        case Act::Relu:
+            mapFast(y, y, [](float v) { return relu(v); });
             break;
-        case Act::HardSigmoid: map(y, y, HardSigmoid{s.alpha, s.beta}); break;
-        case Act::Add: zip(y, a, b, [](float p, float q) { return p + q; }); break;
-        case Act::Sub: zip(y, a, b, [](float p, float q) { return p - q; }); break;
-        case Act::Mul: zip(y, a, b, [](float p, float q) { return p * q; }); break;
+        case Act::LeakyRelu:
+            mapFast(y, y, LeakyRelu{s.alpha});
+            break;
+        case Act::Sigmoid:
+            sigmoidMap(y, y, false);
+            break;
+        case Act::Tanh:
+            mapFast(y, y, [](float v) { return tanh_(v); });
+            break;
+        case Act::Elu:
+            mapFast(y, y, Elu{s.alpha});
+            break;
+        case Act::Clip:
+            mapFast(y, y, Clip{s.alpha, s.beta});
+            break;
+        case Act::HardSwish:
+            mapFast(y, y, [](float v) { return hardSwish(v); });
+            break;
+        case Act::Silu:
+            sigmoidMap(y, y, true);
+            break;
+        case Act::HardSigmoid:
+            mapFast(y, y, HardSigmoid{s.alpha, s.beta});
+            break;
+        case Act::Add:
+            zipFast(y, a, b, [](float p, float q) { return p + q; });
+            break;
+        case Act::Sub:
+            zipFast(y, a, b, [](float p, float q) { return p - q; });
+            break;
+        case Act::Mul:
+            zipFast(y, a, b, [](float p, float q) { return p * q; });
+            break;
         }
     }
 }
@@ -429,12 +543,10 @@ inline void conv2d(const View<float>& y, const View<float>& x, const View<float>
 #else
     (void)constantWeights;
 #endif
-    if (const int done = depthwiseRowMajor(y, x, w, b, win, group, steps.begin(), count);
-        done >= 0)
+    if (const int done = depthwiseRowMajor(y, x, w, b, win, group, steps.begin(), count); done >= 0)
         return epilogue(y, steps.begin(), count, done);
 #ifdef STRATA_RT_DNNL
-    if (const int done = conv2dAsProduct(y, x, w, b, win, group, steps.begin(), count);
-        done >= 0)
+    if (const int done = conv2dAsProduct(y, x, w, b, win, group, steps.begin(), count); done >= 0)
         return epilogue(y, steps.begin(), count, done);
 #endif
     conv2dLoops(y, x, w, b, win, group);
@@ -460,11 +572,15 @@ inline void conv2dLoops(const View<float>& y, const View<float>& x, const View<f
                         xi[1] = g * cinPerGroup + c;
                         wi[1] = c;
                         for (wi[2] = 0; wi[2] < win.kernel[0]; ++wi[2]) {
-                            xi[2] = yi[2] * win.stride[0] - win.padBegin[0] + wi[2] * win.dilation[0];
-                            if (xi[2] < 0 || xi[2] >= x.full[2]) continue;
+                            xi[2] =
+                                yi[2] * win.stride[0] - win.padBegin[0] + wi[2] * win.dilation[0];
+                            if (xi[2] < 0 || xi[2] >= x.full[2])
+                                continue;
                             for (wi[3] = 0; wi[3] < win.kernel[1]; ++wi[3]) {
-                                xi[3] = yi[3] * win.stride[1] - win.padBegin[1] + wi[3] * win.dilation[1];
-                                if (xi[3] < 0 || xi[3] >= x.full[3]) continue;
+                                xi[3] = yi[3] * win.stride[1] - win.padBegin[1] +
+                                        wi[3] * win.dilation[1];
+                                if (xi[3] < 0 || xi[3] >= x.full[3])
+                                    continue;
                                 acc += x.at(xi) * w.at(wi);
                             }
                         }
@@ -538,8 +654,8 @@ inline void reorder(const View<float>& box, i64 from, i64 to) {
         for (i64 c = 0; c < e[1]; ++c)
             for (i64 h = 0; h < e[2]; ++h)
                 for (i64 w = 0; w < e[3]; ++w)
-                    box.data[blockedIndex(e, to, n, c, h, w)] = copy[static_cast<std::size_t>(
-                        blockedIndex(e, from, n, c, h, w))];
+                    box.data[blockedIndex(e, to, n, c, h, w)] =
+                        copy[static_cast<std::size_t>(blockedIndex(e, from, n, c, h, w))];
 }
 
 // Runs `work` with a convolution's blocked boxes rewritten row-major (x in `xBlock`; y and the
@@ -566,9 +682,8 @@ void rowMajorDuring(const View<float>& y, const View<float>& x, const EpilogueSt
 // are; otherwise, or where it has no kernel for the shape, the row-major kernels run on them
 // rewritten row-major for the call.
 inline void conv2dBlocked(const View<float>& y, const View<float>& x, const View<float>& w,
-                          const View<float>* b, const Window2d& win, i64 group,
-                          i64 constantWeights, std::initializer_list<EpilogueStep> steps,
-                          i64 xBlock, i64 yBlock) {
+                          const View<float>* b, const Window2d& win, i64 group, i64 constantWeights,
+                          std::initializer_list<EpilogueStep> steps, i64 xBlock, i64 yBlock) {
     const int count = static_cast<int>(steps.size());
 #ifdef STRATA_RT_DNNL
     static thread_local DnnlConvolutions direct;
@@ -576,8 +691,8 @@ inline void conv2dBlocked(const View<float>& y, const View<float>& x, const View
     const int done = convPostOps(y, steps.begin(), count, posts);
     if (direct.run(y, x, w, b, win, group, constantWeights, posts, done, xBlock, yBlock))
         return epilogue(y, steps.begin(), count, done); // Maps and same-box Zips: any layout
-    if (const int done = pointwiseAnyLayout(y, x, w, b, win, group, xBlock, yBlock,
-                                            constantWeights, steps.begin(), count);
+    if (const int done = pointwiseAnyLayout(y, x, w, b, win, group, xBlock, yBlock, constantWeights,
+                                            steps.begin(), count);
         done >= 0)
         return epilogue(y, steps.begin(), count, done);
 #endif
@@ -589,15 +704,14 @@ inline void conv2dBlocked(const View<float>& y, const View<float>& x, const View
         if (const int done = depthwiseRowMajor(y, x, w, b, win, group, steps.begin(), count, true);
             done >= 0)
             return epilogue(y, steps.begin(), count, done);
-    rowMajorDuring(y, x, steps.begin(), count, xBlock, yBlock, [&] {
-        conv2d(y, x, w, b, win, group, constantWeights, steps);
-    });
+    rowMajorDuring(y, x, steps.begin(), count, xBlock, yBlock,
+                   [&] { conv2d(y, x, w, b, win, group, constantWeights, steps); });
 }
 
 // Max or average over each window. Average divides by the taps inside the input, or with
 // countPad by the taps inside the padded input (never those past the end padding).
-inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& win, bool isMax, bool countPad,
-                   const i64 padEnd[2]) {
+inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& win, bool isMax,
+                   bool countPad, const i64 padEnd[2]) {
     i64 yi[4], xi[4];
     for (yi[0] = y.lo[0]; yi[0] < y.lo[0] + y.ext[0]; ++yi[0])
         for (yi[1] = y.lo[1]; yi[1] < y.lo[1] + y.ext[1]; ++yi[1])
@@ -609,7 +723,8 @@ inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& w
                     float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
                     i64 inside = 0, padded = 0;
                     for (i64 kh = 0; kh < win.kernel[0]; ++kh) {
-                        const i64 ih = yi[2] * win.stride[0] - win.padBegin[0] + kh * win.dilation[0];
+                        const i64 ih =
+                            yi[2] * win.stride[0] - win.padBegin[0] + kh * win.dilation[0];
                         const bool hIn = ih >= 0 && ih < x.full[2];
                         const bool hPad = ih >= -win.padBegin[0] && ih < x.full[2] + padEnd[0];
                         const float* row = nullptr;
@@ -621,11 +736,13 @@ inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& w
                             row = &x.at(xi) - x.lo[3];
                         }
                         for (i64 kw = 0; kw < win.kernel[1]; ++kw) {
-                            const i64 iw = col * win.stride[1] - win.padBegin[1] + kw * win.dilation[1];
+                            const i64 iw =
+                                col * win.stride[1] - win.padBegin[1] + kw * win.dilation[1];
                             const bool wIn = iw >= 0 && iw < x.full[3];
                             const bool wPad = iw >= -win.padBegin[1] && iw < x.full[3] + padEnd[1];
                             padded += hPad && wPad;
-                            if (!hIn || !wIn) continue;
+                            if (!hIn || !wIn)
+                                continue;
                             ++inside;
 #ifdef STRATA_RT_CHECK
                             xi[3] = iw;
@@ -683,8 +800,8 @@ inline void globalPool(const View<float>& y, const View<float>& x, bool isMax) {
 // --- matrix products -------------------------------------------------------------------------
 
 // y = alpha * op(A) * op(B) + beta * C, C broadcast to y.
-inline void gemm(const View<float>& y, const View<float>& a, const View<float>& b, const View<float>* c, bool transA,
-                 bool transB, float alpha, float beta) {
+inline void gemm(const View<float>& y, const View<float>& a, const View<float>& b,
+                 const View<float>* c, bool transA, bool transB, float alpha, float beta) {
     const i64 k = transA ? a.full[0] : a.full[1];
 #ifdef STRATA_RT_DNNL
     const i64 i0 = y.lo[0], rows = y.ext[0], j0 = y.lo[1], cols = y.ext[1];
@@ -807,8 +924,8 @@ inline bool readFile(const char* path, std::vector<unsigned char>& out, std::siz
     std::fclose(f);
     out.resize(bytes);
     if (got != bytes) {
-        std::fprintf(stderr, "'%s' holds %s%zu bytes, expected %zu\n", path, got > bytes ? "more than " : "",
-                     got > bytes ? bytes : got, bytes);
+        std::fprintf(stderr, "'%s' holds %s%zu bytes, expected %zu\n", path,
+                     got > bytes ? "more than " : "", got > bytes ? bytes : got, bytes);
         return false;
     }
     return true;

@@ -1,8 +1,9 @@
-// strata_rt's depthwise convolution over channels-last boxes: the host runtime's kernel
-// (runtime/ChannelsLastConv.cpp, depthwise), so a generated file runs what `strata-cli run`
-// runs. Every tap of an output position is a contiguous run of channels at a constant offset:
-// the taps are summed over vectors of channels, no plane is copied or padded. Part of
-// strata_rt.h, which includes it after View, Window2d and the epilogue (and the C++ emitter
+// strata_rt's depthwise convolution over channels-last boxes. Its inner kernels
+// (sumChannelTaps, spanTaps) are the host runtime's too: runtime/ChannelsLastConv.cpp compiles
+// them into functions cloned per instruction set (hence always_inline), so a generated file runs
+// what `strata-cli run` runs. Every tap of an output position is a contiguous run of channels at a
+// constant offset: the taps are summed over vectors of channels, no plane is copied or padded. Part
+// of strata_rt.h, which includes it after View, Window2d and the epilogue (and the C++ emitter
 // inlines it there); not a header of its own.
 #pragma once
 
@@ -24,8 +25,9 @@ __attribute__((always_inline)) inline void store(float* p, const Vec& v) {
 
 // out[c] = bias[c] + sum over taps t of xs[t][c] * ws[t][c], for c in [0, n): the taps summed in
 // registers, four vectors of channels at a time.
-inline void sumChannelTaps(float* out, const float* const* xs, const float* const* ws, i64 taps,
-                           const float* bias, i64 n) {
+__attribute__((always_inline)) inline void sumChannelTaps(float* out, const float* const* xs,
+                                                          const float* const* ws, i64 taps,
+                                                          const float* bias, i64 n) {
     i64 c = 0;
     Vec s0, s1, s2, s3, a, w;
     for (; c + 4 * kLanes <= n; c += 4 * kLanes) {
@@ -75,8 +77,9 @@ inline void sumChannelTaps(float* out, const float* const* xs, const float* cons
 // position q reads xs[t] + q * step. Per vector of channels the taps' weights stay in registers
 // over the whole span, so each position costs one load and one multiply-add per tap.
 template <int Taps>
-void spanTaps(float* out, const float* const* xs, const float* const* ws, const float* bias,
-              i64 channels, i64 count, i64 step) {
+__attribute__((always_inline)) inline void spanTaps(float* out, const float* const* xs,
+                                                    const float* const* ws, const float* bias,
+                                                    i64 channels, i64 count, i64 step) {
     i64 c = 0;
     for (; c + kLanes <= channels; c += kLanes) {
         Vec w[Taps], b, s, a;
@@ -150,6 +153,122 @@ inline bool isActivation(const EpilogueStep& s) {
     return s.act != Act::Add && s.act != Act::Sub && s.act != Act::Mul;
 }
 
+constexpr i64 kMaxTaps = 64; // 8x8 windows; larger ones run the row-major kernel
+
+// What the row loop needs of a depthwise convolution over dense channels-last boxes.
+struct Plan {
+    i64 kh, kw, sh, sw, ph, pw, dh, dw;
+    i64 c0, channels;   // y's channels
+    i64 inFirst, inEnd; // the output columns whose taps all lie inside the input
+};
+
+// Checks that the boxes are what the kernel needs (dense, one channel per group, x's box holding
+// every row and column inside the tensor that y's outputs read) and plans; false where not.
+inline bool plan(const View<float>& y, const View<float>& x, const View<float>& w,
+                 const View<float>* b, const Window2d& win, i64 group, Plan& p) {
+    const i64 kh = win.kernel[0], kw = win.kernel[1], sh = win.stride[0], sw = win.stride[1],
+              ph = win.padBegin[0], pw = win.padBegin[1], dh = win.dilation[0],
+              dw = win.dilation[1];
+    p = Plan{kh, kw, sh, sw, ph, pw, dh, dw, y.lo[1], y.ext[1], 0, 0};
+    if (!dense(x) || !dense(y) || w.rank != 4 || group != y.full[1] || group != x.full[1] ||
+        w.full[1] != 1 || p.kh < 1 || p.kw < 1 || p.sh < 1 || p.sw < 1 || p.dh < 1 || p.dw < 1 ||
+        p.kh * p.kw > kMaxTaps)
+        return false;
+    if (!holdsRange(x, 1, p.c0, p.channels) || !holdsRange(w, 0, p.c0, p.channels) ||
+        w.lo[2] != 0 || w.ext[2] != p.kh || w.lo[3] != 0 || w.ext[3] != p.kw ||
+        (b && !holdsRange(*b, 0, p.c0, p.channels)) || !holdsRange(x, 0, y.lo[0], y.ext[0]))
+        return false;
+    auto covers = [&](int d, i64 first, i64 last) {
+        first = std::max<i64>(first, 0);
+        last = std::min(last, x.full[d] - 1);
+        return first > last || holdsRange(x, d, first, last - first + 1);
+    };
+    const i64 rowBase = y.lo[2] * p.sh - p.ph, colBase = y.lo[3] * p.sw - p.pw;
+    if (!covers(2, rowBase, rowBase + (y.ext[2] - 1) * p.sh + (p.kh - 1) * p.dh) ||
+        !covers(3, colBase, colBase + (y.ext[3] - 1) * p.sw + (p.kw - 1) * p.dw))
+        return false;
+    const i64 outEnd = y.lo[3] + y.ext[3];
+    p.inFirst = std::clamp<i64>((p.pw + p.sw - 1) / p.sw, y.lo[3], outEnd);
+    const i64 lastInside = x.full[3] - 1 + p.pw - (p.kw - 1) * p.dw;
+    p.inEnd = std::clamp<i64>(lastInside < 0 ? 0 : lastInside / p.sw + 1, p.inFirst, outEnd);
+    return true;
+}
+
+// The taps channels-last ([kh][kw][channels]) and the biases (0 without b), for vectors of
+// channels.
+inline void packTaps(const Plan& p, const View<float>& w, const View<float>* b,
+                     std::vector<float>& taps, std::vector<float>& bias) {
+    taps.resize(static_cast<std::size_t>(p.kh * p.kw * p.channels));
+    bias.assign(static_cast<std::size_t>(p.channels), 0.0f);
+    const float* firstTaps = w.data + (p.c0 - w.lo[0]) * w.stride[0];
+    for (i64 i = 0; i < p.kh; ++i)
+        for (i64 j = 0; j < p.kw; ++j) {
+            const float* tap = firstTaps + i * w.stride[2] + j * w.stride[3];
+            float* row = taps.data() + (i * p.kw + j) * p.channels;
+            for (i64 c = 0; c < p.channels; ++c)
+                row[c] = tap[c * w.stride[0]];
+        }
+    if (b) {
+        const float* first = b->data + (p.c0 - b->lo[0]) * b->stride[0];
+        for (i64 c = 0; c < p.channels; ++c)
+            bias[static_cast<std::size_t>(c)] = first[c * b->stride[0]];
+    }
+}
+
+using SumKernel = void (*)(float*, const float* const*, const float* const*, i64, const float*,
+                           i64);
+
+// The sums of output row (n, oh), channels-last ([columns][channels]), into `row`: `sum` per
+// output column at the edges, `span(taps)` (nullptr: `sum`) over the columns inside. The caller
+// passes these kernels compiled for its machine.
+inline void rowSums(const Plan& p, const View<float>& y, const View<float>& x, i64 n, i64 oh,
+                    float* row, const float* taps, const float* bias, SumKernel sum,
+                    SpanKernel (*span)(i64)) {
+    const float* xs[kMaxTaps];
+    const float* ws[kMaxTaps];
+    const i64 outEnd = y.lo[3] + y.ext[3];
+    // Every tap inside the input of the output at (oh, ow).
+    auto gather = [&](i64 ow) {
+        i64 found = 0;
+        for (i64 i = 0; i < p.kh; ++i) {
+            const i64 ih = oh * p.sh - p.ph + i * p.dh;
+            if (ih < 0 || ih >= x.full[2])
+                continue;
+            for (i64 j = 0; j < p.kw; ++j) {
+                const i64 iw = ow * p.sw - p.pw + j * p.dw;
+                if (iw < 0 || iw >= x.full[3])
+                    continue;
+                xs[found] = nhwc(x, n, p.c0, ih, iw);
+                ws[found] = taps + (i * p.kw + j) * p.channels;
+                ++found;
+            }
+        }
+        return found;
+    };
+    auto one = [&](i64 ow) {
+        const i64 found = gather(ow);
+        sum(row + (ow - y.lo[3]) * p.channels, xs, ws, found, bias, p.channels);
+    };
+    for (i64 ow = y.lo[3]; ow < p.inFirst; ++ow)
+        one(ow);
+    if (p.inFirst < p.inEnd) {
+        if (const SpanKernel kernel = span(gather(p.inFirst)))
+            kernel(row + (p.inFirst - y.lo[3]) * p.channels, xs, ws, bias, p.channels,
+                   p.inEnd - p.inFirst, p.sw * x.ext[1]);
+        else
+            for (i64 ow = p.inFirst; ow < p.inEnd; ++ow)
+                one(ow);
+    }
+    for (i64 ow = p.inEnd; ow < outEnd; ++ow)
+        one(ow);
+}
+
+// sumChannelTaps as a function of its own (what strata_rt passes to rowSums).
+inline void sumChannelTapsHere(float* out, const float* const* xs, const float* const* ws, i64 taps,
+                               const float* bias, i64 n) {
+    sumChannelTaps(out, xs, ws, taps, bias, n);
+}
+
 } // namespace depthwise_detail
 
 // A depthwise convolution (one input and one output channel per group) over dense channels-last
@@ -160,103 +279,25 @@ inline int depthwiseChannelsLast(const View<float>& y, const View<float>& x, con
                                  const View<float>* b, const Window2d& win, i64 group,
                                  const EpilogueStep* steps, int count) {
     using namespace depthwise_detail;
-    const i64 kh = win.kernel[0], kw = win.kernel[1], sh = win.stride[0], sw = win.stride[1],
-              ph = win.padBegin[0], pw = win.padBegin[1], dh = win.dilation[0],
-              dw = win.dilation[1];
-    constexpr i64 kMaxTaps = 64; // 8x8 windows; larger ones run the row-major kernel
-    if (!dense(x) || !dense(y) || w.rank != 4 || group != y.full[1] || group != x.full[1] ||
-        w.full[1] != 1 || kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1 ||
-        kh * kw > kMaxTaps)
-        return -1;
-    const i64 c0 = y.lo[1], channels = y.ext[1];
-    if (!holdsRange(x, 1, c0, channels) || !holdsRange(w, 0, c0, channels) || w.lo[2] != 0 ||
-        w.ext[2] != kh || w.lo[3] != 0 || w.ext[3] != kw ||
-        (b && !holdsRange(*b, 0, c0, channels)) || !holdsRange(x, 0, y.lo[0], y.ext[0]))
-        return -1;
-    // x's box holds every row and column inside the tensor that the outputs read.
-    auto covers = [&](int d, i64 first, i64 last) {
-        first = std::max<i64>(first, 0);
-        last = std::min(last, x.full[d] - 1);
-        return first > last || holdsRange(x, d, first, last - first + 1);
-    };
-    const i64 rowBase = y.lo[2] * sh - ph, colBase = y.lo[3] * sw - pw;
-    if (!covers(2, rowBase, rowBase + (y.ext[2] - 1) * sh + (kh - 1) * dh) ||
-        !covers(3, colBase, colBase + (y.ext[3] - 1) * sw + (kw - 1) * dw))
+    Plan p;
+    if (!plan(y, x, w, b, win, group, p))
         return -1;
     int activations = 0;
     while (activations < count && isActivation(steps[activations]))
         ++activations;
     if (y.count() == 0)
         return activations;
-
-    // The taps channels-last ([kh][kw][channels]) and the biases, for vectors of channels.
     static thread_local std::vector<float> taps, bias;
-    taps.resize(static_cast<std::size_t>(kh * kw * channels));
-    bias.assign(static_cast<std::size_t>(channels), 0.0f);
-    const float* firstTaps = w.data + (c0 - w.lo[0]) * w.stride[0];
-    for (i64 i = 0; i < kh; ++i)
-        for (i64 j = 0; j < kw; ++j) {
-            const float* tap = firstTaps + i * w.stride[2] + j * w.stride[3];
-            float* row = taps.data() + (i * kw + j) * channels;
-            for (i64 c = 0; c < channels; ++c)
-                row[c] = tap[c * w.stride[0]];
-        }
-    if (b) {
-        const float* first = b->data + (c0 - b->lo[0]) * b->stride[0];
-        for (i64 c = 0; c < channels; ++c)
-            bias[static_cast<std::size_t>(c)] = first[c * b->stride[0]];
-    }
-
-    const float* xs[kMaxTaps];
-    const float* ws[kMaxTaps];
-    // The output columns whose taps all lie inside the input: [inFirst, inEnd).
-    const i64 outEnd = y.lo[3] + y.ext[3];
-    const i64 inFirst = std::clamp<i64>((pw + sw - 1) / sw, y.lo[3], outEnd);
-    const i64 lastInside = x.full[3] - 1 + pw - (kw - 1) * dw;
-    const i64 inEnd = std::clamp<i64>(lastInside < 0 ? 0 : lastInside / sw + 1, inFirst, outEnd);
+    packTaps(p, w, b, taps, bias);
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
         for (i64 oh = y.lo[2]; oh < y.lo[2] + y.ext[2]; ++oh) {
-            float* row = nhwc(y, n, c0, oh, y.lo[3]);
-            // Every tap inside the input of the output at (oh, ow).
-            auto gather = [&](i64 ow) {
-                i64 found = 0;
-                for (i64 i = 0; i < kh; ++i) {
-                    const i64 ih = oh * sh - ph + i * dh;
-                    if (ih < 0 || ih >= x.full[2])
-                        continue;
-                    for (i64 j = 0; j < kw; ++j) {
-                        const i64 iw = ow * sw - pw + j * dw;
-                        if (iw < 0 || iw >= x.full[3])
-                            continue;
-                        xs[found] = nhwc(x, n, c0, ih, iw);
-                        ws[found] = taps.data() + (i * kw + j) * channels;
-                        ++found;
-                    }
-                }
-                return found;
-            };
-            auto one = [&](i64 ow) {
-                sumChannelTaps(row + (ow - y.lo[3]) * channels, xs, ws, gather(ow), bias.data(),
-                               channels);
-            };
-            for (i64 ow = y.lo[3]; ow < inFirst; ++ow)
-                one(ow);
-            if (inFirst < inEnd) {
-                const i64 found = gather(inFirst);
-                if (const SpanKernel span = spanKernel(found))
-                    span(row + (inFirst - y.lo[3]) * channels, xs, ws, bias.data(), channels,
-                         inEnd - inFirst, sw * x.ext[1]);
-                else
-                    for (i64 ow = inFirst; ow < inEnd; ++ow)
-                        one(ow);
-            }
-            for (i64 ow = inEnd; ow < outEnd; ++ow)
-                one(ow);
+            float* row = nhwc(y, n, p.c0, oh, y.lo[3]);
+            rowSums(p, y, x, n, oh, row, taps.data(), bias.data(), sumChannelTapsHere, spanKernel);
             if (activations > 0) {
                 View<float> v;
                 v.data = row;
                 v.rank = 1;
-                v.ext[0] = v.full[0] = y.ext[3] * channels;
+                v.ext[0] = v.full[0] = y.ext[3] * p.channels;
                 v.stride[0] = 1;
                 epilogue(v, steps, activations);
             }
