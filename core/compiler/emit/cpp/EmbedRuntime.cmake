@@ -1,5 +1,5 @@
 # Writes a C++ file holding strata_rt.h, with the parts it includes (strata_rt_dnnl.h,
-# strata_rt_elementwise.h, strata_rt_depthwise.h, strata_rt_norm.h, strata_rt_movement.h) put in place of their #include lines (a generated file is one file),
+# strata_rt_elementwise.h, strata_rt_depthwise.h, strata_rt_norm.h, strata_rt_movement.h, strata_rt_blocked.h) put in place of their #include lines (a generated file is one file),
 # minus the `#pragma once`s (which mean nothing inside a generated .cpp), as a raw string literal.
 # Run as: cmake -DINPUT=<strata_rt.h> -DOUTPUT=<file.cpp> -P EmbedRuntime.cmake
 # The output is rewritten only when its content changes.
@@ -7,7 +7,7 @@
 set(delimiter "strata_rt")
 file(READ "${INPUT}" text)
 get_filename_component(dir "${INPUT}" DIRECTORY)
-foreach(part strata_rt_elementwise.h strata_rt_dnnl.h strata_rt_depthwise.h strata_rt_norm.h strata_rt_movement.h)
+foreach(part strata_rt_elementwise.h strata_rt_dnnl.h strata_rt_depthwise.h strata_rt_norm.h strata_rt_movement.h strata_rt_blocked.h)
   file(READ "${dir}/${part}" part_text)
   string(REPLACE "#include \"${part}\"\n" "${part_text}" text "${text}")
 endforeach()

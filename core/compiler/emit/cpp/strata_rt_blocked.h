@@ -1,0 +1,180 @@
+// strata_rt's channel-blocked boxes (docs/ISA.md, Layouts): positions, reorders between layouts and
+// the kernels that read nChw<b>c and channels-last boxes. Part of strata_rt.h, which includes it
+// after the convolution kernels (and the C++ emitter inlines it there); not a header of its own.
+#pragma once
+
+namespace strata_rt {
+
+// --- channel-blocked boxes (docs/ISA.md, Layouts) ---------------------------------------------
+
+// The position of element (n, c, h, w) in a contiguous box of extents `e` laid out as `block`:
+// 0 row-major [N][C][H][W], -1 channels-last [N][H][W][C], b > 1 nChw<b>c [N][C/b][H][W][b]
+// (C whole blocks).
+inline i64 blockedIndex(const i64* e, i64 block, i64 n, i64 c, i64 h, i64 w) {
+    if (block < 0)
+        return ((n * e[2] + h) * e[3] + w) * e[1] + c;
+    if (block <= 1)
+        return ((n * e[1] + c) * e[2] + h) * e[3] + w;
+    return (((n * (e[1] / block) + c / block) * e[2] + h) * e[3] + w) * block + c % block;
+}
+
+// Rewrites a contiguous 4-D box in place from layout `from` to `to` (a Reorder instruction).
+inline void reorder(const View<float>& box, i64 from, i64 to) {
+    if (from == to || box.rank != 4 || box.count() == 0 || !box.data)
+        return;
+#if defined(STRATA_RT_DNNL) || defined(STRATA_RT_DNNL_KERNELS)
+    static thread_local DnnlReorders library;
+    if (library.run(box.data, box.ext, from, to))
+        return;
+#endif
+    static thread_local std::vector<float> copy;
+    copy.assign(box.data, box.data + box.count());
+    const i64* e = box.ext;
+    for (i64 n = 0; n < e[0]; ++n)
+        for (i64 c = 0; c < e[1]; ++c)
+            for (i64 h = 0; h < e[2]; ++h)
+                for (i64 w = 0; w < e[3]; ++w)
+                    box.data[blockedIndex(e, to, n, c, h, w)] =
+                        copy[static_cast<std::size_t>(blockedIndex(e, from, n, c, h, w))];
+}
+
+// Runs `work` with a convolution's blocked boxes rewritten row-major (x in `xBlock`; y and the
+// epilogue's further boxes in `yBlock`), then lays them out again as the program has them: the
+// way kernels that only read row-major boxes run a blocked convolution.
+template <class F>
+void rowMajorDuring(const View<float>& y, const View<float>& x, const EpilogueStep* steps,
+                    int count, i64 xBlock, i64 yBlock, F work) {
+    auto others = [&](i64 from, i64 to) {
+        for (int i = 0; i < count; ++i)
+            if (steps[i].other && steps[i].other->data != x.data)
+                reorder(*steps[i].other, from, to);
+    };
+    reorder(x, xBlock, 0);
+    others(yBlock, 0);
+    work();
+    reorder(y, 0, yBlock);
+    others(0, yBlock);
+    reorder(x, 0, xBlock);
+}
+
+// conv2d on channel-blocked boxes (x in `xBlock`, y and the epilogue's further boxes in
+// `yBlock`; 0 row-major): a library build's direct convolution reads and writes them as they
+// are; otherwise, or where it has no kernel for the shape, the row-major kernels run on them
+// rewritten row-major for the call.
+inline void conv2dBlocked(const View<float>& y, const View<float>& x, const View<float>& w,
+                          const View<float>* b, const Window2d& win, i64 group, i64 constantWeights,
+                          std::initializer_list<EpilogueStep> steps, i64 xBlock, i64 yBlock) {
+    const int count = static_cast<int>(steps.size());
+#ifdef STRATA_RT_DNNL
+    static thread_local DnnlConvolutions direct;
+    ConvPostOp posts[kMaxConvPostOps];
+    const int done = convPostOps(y, steps.begin(), count, posts);
+    if (direct.run(y, x, w, b, win, group, constantWeights, posts, done, xBlock, yBlock))
+        return epilogue(y, steps.begin(), count, done); // Maps and same-box Zips: any layout
+    if (const int done = pointwiseAnyLayout(y, x, w, b, win, group, xBlock, yBlock, constantWeights,
+                                            steps.begin(), count);
+        done >= 0)
+        return epilogue(y, steps.begin(), count, done);
+#endif
+    if (xBlock == -1 && yBlock == -1)
+        if (const int done = depthwiseChannelsLast(y, x, w, b, win, group, steps.begin(), count);
+            done >= 0)
+            return epilogue(y, steps.begin(), count, done);
+    if (xBlock == -1 && yBlock == 0) // a depthwise whose output is stored or pooled row-major
+        if (const int done = depthwiseRowMajor(y, x, w, b, win, group, steps.begin(), count, true);
+            done >= 0)
+            return epilogue(y, steps.begin(), count, done);
+    rowMajorDuring(y, x, steps.begin(), count, xBlock, yBlock,
+                   [&] { conv2d(y, x, w, b, win, group, constantWeights, steps); });
+}
+
+// Max or average over each window. Average divides by the taps inside the input, or with
+// countPad by the taps inside the padded input (never those past the end padding).
+inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& win, bool isMax,
+                   bool countPad, const i64 padEnd[2]) {
+    i64 yi[4], xi[4];
+    for (yi[0] = y.lo[0]; yi[0] < y.lo[0] + y.ext[0]; ++yi[0])
+        for (yi[1] = y.lo[1]; yi[1] < y.lo[1] + y.ext[1]; ++yi[1])
+            for (yi[2] = y.lo[2]; yi[2] < y.lo[2] + y.ext[2]; ++yi[2]) {
+                yi[3] = y.lo[3];
+                float* out = &y.at(yi);
+                for (i64 ow = 0; ow < y.ext[3]; ++ow) {
+                    const i64 col = y.lo[3] + ow;
+                    float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+                    i64 inside = 0, padded = 0;
+                    for (i64 kh = 0; kh < win.kernel[0]; ++kh) {
+                        const i64 ih =
+                            yi[2] * win.stride[0] - win.padBegin[0] + kh * win.dilation[0];
+                        const bool hIn = ih >= 0 && ih < x.full[2];
+                        const bool hPad = ih >= -win.padBegin[0] && ih < x.full[2] + padEnd[0];
+                        const float* row = nullptr;
+                        if (hIn) { // the row's element at column c is row[c]
+                            xi[0] = yi[0];
+                            xi[1] = yi[1];
+                            xi[2] = ih;
+                            xi[3] = x.lo[3];
+                            row = &x.at(xi) - x.lo[3];
+                        }
+                        for (i64 kw = 0; kw < win.kernel[1]; ++kw) {
+                            const i64 iw =
+                                col * win.stride[1] - win.padBegin[1] + kw * win.dilation[1];
+                            const bool wIn = iw >= 0 && iw < x.full[3];
+                            const bool wPad = iw >= -win.padBegin[1] && iw < x.full[3] + padEnd[1];
+                            padded += hPad && wPad;
+                            if (!hIn || !wIn)
+                                continue;
+                            ++inside;
+#ifdef STRATA_RT_CHECK
+                            xi[3] = iw;
+                            (void)x.at(xi);
+#endif
+                            const float v = row[iw];
+                            acc = isMax ? std::max(acc, v) : acc + v;
+                        }
+                    }
+                    out[ow] = isMax ? acc : acc / static_cast<float>(countPad ? padded : inside);
+                }
+            }
+}
+
+// Mean or max over all spatial positions, per (n, c).
+inline void globalPool(const View<float>& y, const View<float>& x, bool isMax) {
+    i64 xi[kMaxRank];
+    if (x.rank == 4 && y.rank == 4 && x.stride[3] == 1 && x.stride[2] == x.ext[3]) {
+        // Each plane contiguous (a working-memory box): one run, summed in the loop's order below
+        // (the host runtime's globalPoolPlanes is bit-identical to it), without its index
+        // arithmetic per element.
+        const i64 plane = x.ext[2] * x.ext[3];
+        forEachIndex(y, [&](const i64* yi) {
+            const i64 first[4] = {yi[0], yi[1], x.lo[2], x.lo[3]};
+#ifdef STRATA_RT_CHECK
+            const i64 last[4] = {yi[0], yi[1], x.lo[2] + x.ext[2] - 1, x.lo[3] + x.ext[3] - 1};
+            (void)x.at(last);
+#endif
+            const float* p = &x.at(first);
+            float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+            for (i64 i = 0; i < plane; ++i)
+                acc = isMax ? std::max(acc, p[i]) : acc + p[i];
+            y.at(yi) = isMax ? acc : acc / static_cast<float>(plane);
+        });
+        return;
+    }
+    forEachIndex(y, [&](const i64* yi) {
+        float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+        View<float> spatial = x;
+        spatial.lo[0] = yi[0];
+        spatial.ext[0] = 1;
+        spatial.lo[1] = yi[1];
+        spatial.ext[1] = 1;
+        i64 n = 0;
+        forEachIndex(spatial, [&](const i64* si) {
+            std::copy(si, si + x.rank, xi);
+            const float v = x.at(xi);
+            acc = isMax ? std::max(acc, v) : acc + v;
+            ++n;
+        });
+        y.at(yi) = isMax ? acc : acc / static_cast<float>(n);
+    });
+}
+
+} // namespace strata_rt
