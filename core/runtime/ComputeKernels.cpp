@@ -35,20 +35,20 @@ void move(const PreparedCompute& p) {
             std::memcpy(y.data, x.data, static_cast<std::size_t>(y.count()) * sizeof(T));
             return;
         }
-        return reshapeRows(y, x);
+        return rt::reshapeRows(y, x);
     }
     case Kernel::Transpose:
-        return transposeRows(y, viewAs<T>(p.inputs[0]), c.ints.data());
+        return rt::transposeRows(y, viewAs<T>(p.inputs[0]), c.ints.data());
     case Kernel::Concat: {
         std::vector<rt::View<T>> xs;
         xs.reserve(p.inputs.size());
         for (const auto& x : p.inputs)
             xs.push_back(viewAs<T>(x));
-        return concatBoxes(y, xs.data(), xs.size(), c.axis);
+        return runtime::concatBoxes(y, xs.data(), xs.size(), c.axis);
     }
     case Kernel::Slice: {
         const std::size_t rank = c.ints.size() / 2;
-        return sliceRows(y, viewAs<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank);
+        return rt::sliceRows(y, viewAs<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank);
     }
     case Kernel::Split: {
         const auto x = viewAs<T>(p.inputs[0]);
@@ -58,7 +58,7 @@ void move(const PreparedCompute& p) {
             if (!p.outputs[k].data)
                 continue;
             starts[c.axis] = c.ints[k];
-            sliceRows(viewAs<T>(p.outputs[k]), x, starts, steps);
+            rt::sliceRows(viewAs<T>(p.outputs[k]), x, starts, steps);
         }
         return;
     }
@@ -70,9 +70,9 @@ template <class T>
 void gatherOf(const PreparedCompute& p) {
     const auto y = viewAs<T>(p.output), x = viewAs<T>(p.inputs[0]);
     if (p.call.inputs[1].dtype == ir::DType::Int32)
-        gatherRows(y, x, viewAs<std::int32_t>(p.inputs[1]), p.call.axis);
+        rt::gatherRows(y, x, viewAs<std::int32_t>(p.inputs[1]), p.call.axis);
     else
-        gatherRows(y, x, viewAs<std::int64_t>(p.inputs[1]), p.call.axis);
+        rt::gatherRows(y, x, viewAs<std::int64_t>(p.inputs[1]), p.call.axis);
 }
 
 void gatherAny(const PreparedCompute& p) {
@@ -211,7 +211,7 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
         return;
     }
     case Kernel::Pad:
-        return padBoxes(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c.ints.data(),
+        return runtime::padBoxes(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c.ints.data(),
                         c.params[0]);
     case Kernel::Reshape:
     case Kernel::Transpose:

@@ -121,15 +121,25 @@ void CalibrationDialog::showOutcome(const calibrate::CalibrationReport* report,
     for (const calibrate::PathReport& p : r.paths) {
         const target::TransferPath* path = r.target.findPath(p.path);
         for (const auto kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
+            const QString what = kind == target::ReadKind::Weight
+                                     ? tr("weight reads")
+                                     : tr("reads of what the core stored");
             const auto& own = path ? path->figuresOf(kind) : std::nullopt;
-            if (!own)
+            const std::size_t samples = p.kindSamples[static_cast<std::size_t>(kind)];
+            if (!own) {
+                // Too few or too noisy samples (a busy machine): say so rather than leave the
+                // user wondering where the figure went.
+                if (samples > 0)
+                    figures += tr("<br><b>%1</b>, %2: not fitted from %3 transfers, priced as the "
+                                  "path's other reads")
+                                   .arg(QString::fromStdString(p.path), what)
+                                   .arg(samples);
                 continue;
+            }
             figures +=
                 tr("<br><b>%1</b>, %2: %3 bytes/cycle after %4 cycles (%5 transfers, RMS residual "
                    "%6%)")
-                    .arg(QString::fromStdString(p.path), kind == target::ReadKind::Weight
-                                                             ? tr("weight reads")
-                                                             : tr("reads of what the core stored"))
+                    .arg(QString::fromStdString(p.path), what)
                     .arg(own->bytesPerCycle, 0, 'f', 1)
                     .arg(own->latencyCycles, 0, 'f', 0)
                     .arg(p.kindSamples[static_cast<std::size_t>(kind)])

@@ -222,7 +222,7 @@ TEST(CppEmitter, FilesDescribeThemselves) {
     EXPECT_NE(cpp->source.find("g++ -O2 -std=c++20 resnet_tiny.cpp"), std::string::npos);
 }
 
-// Split (one rt::slice per output), Where over a broadcast mask and Expand (a Map of the
+// Split (one rt::sliceRows per output), Where over a broadcast mask and Expand (a Map of the
 // identity) in generated code, per op and fused.
 TEST(CppEmitter, SplitWhereAndExpandReproduceTheReference) {
     auto m = importText(R"(
@@ -233,6 +233,31 @@ g (float[2, 16, 24] X, bool[1, 16, 8] M, float[1, 1, 8] T) => (float[2, 16, 8] Y
     w = Where (M, q, e)
     s = Mul (w, k)
     Y = Add (s, v)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    for (auto strategy : {Strategy::PerOp, Strategy::FuseMax})
+        expectMatchesReference(*m->graph, compileWith(*m->graph, presetTarget("host"), strategy));
+}
+
+// Attention plumbing in generated code, on strata_rt's row-wise and box moves: Reshape to heads,
+// Transpose, a Gather of one index per q/k/v (Swin's split), a Gather of an index row, a strided
+// Slice, a Concat and a Pad. Per op and fused, so tiles hold part of each box.
+TEST(CppEmitter, MovementByRowsReproducesTheReference) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 12, 48] X) => (float[2, 12, 8] Y, float[1, 6, 4, 8] Z, float[1, 4, 12, 8] W, float[1, 2, 13, 11] P) <int64[5] heads = {1, 12, 3, 2, 8}, int64 zero = {0}, int64 one = {1}, int64[2] rows = {2, 0}, int64[1] s0 = {1}, int64[1] s1 = {12}, int64[1] ax = {1}, int64[1] st = {2}, int64[3] flat = {2, 12, 8}, int64[4] zshape = {1, 6, 4, 8}, int64[8] pads = {0, 0, 1, 2, 0, 0, 0, 1}> {
+    h = Reshape (X, heads)
+    t = Transpose <perm = [2, 0, 3, 1, 4]> (h)
+    q = Gather <axis = 0> (t, zero)
+    k = Gather <axis = 0> (t, one)
+    s = Add (q, k)
+    Y = Reshape (s, flat)
+    r = Gather <axis = 2> (h, rows)
+    c = Slice (r, s0, s1, ax, st)
+    Z = Reshape (c, zshape)
+    W = Concat <axis = 1> (q, k)
+    P = Pad (s, pads)
 }
 )");
     ASSERT_TRUE(m) << joined(m.diagnostics());

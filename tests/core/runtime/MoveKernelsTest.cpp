@@ -20,7 +20,7 @@ void checkReshape(const Box& y, const Box& x) {
     Box rows = y, loop = y;
     rows.view.data = rows.data.data();
     loop.view.data = loop.data.data();
-    runtime::reshapeRows(rows.view, x.view);
+    rt::reshapeRows(rows.view, x.view);
     rt::reshape(loop.view, x.view);
     expectSame(rows, loop);
 }
@@ -29,7 +29,7 @@ void checkTranspose(const Box& y, const Box& x, std::vector<i64> perm) {
     Box rows = y, loop = y;
     rows.view.data = rows.data.data();
     loop.view.data = loop.data.data();
-    runtime::transposeRows(rows.view, x.view, perm.data());
+    rt::transposeRows(rows.view, x.view, perm.data());
     rt::transpose(loop.view, x.view, perm.data());
     expectSame(rows, loop);
 }
@@ -78,7 +78,7 @@ TEST(MoveKernels, SliceWithStepsStartsAndTiles) {
         Box rows = Box::whole({4, 6, 6}, rng), loop = rows;
         loop.view.data = loop.data.data();
         const i64 starts[] = {0, 2, 1}, steps[] = {1, 1, 2};
-        runtime::sliceRows(rows.view, x.view, starts, steps);
+        rt::sliceRows(rows.view, x.view, starts, steps);
         rt::slice(loop.view, x.view, starts, steps);
         expectSame(rows, loop);
     }
@@ -87,7 +87,7 @@ TEST(MoveKernels, SliceWithStepsStartsAndTiles) {
         Box rows({4, 10, 4}, {1, 3, 0}, {2, 5, 4}, rng), loop = rows;
         loop.view.data = loop.data.data();
         const i64 starts[] = {0, 0, 8}, steps[] = {1, 1, 1};
-        runtime::sliceRows(rows.view, x.view, starts, steps);
+        rt::sliceRows(rows.view, x.view, starts, steps);
         rt::slice(loop.view, x.view, starts, steps);
         expectSame(rows, loop);
     }
@@ -96,7 +96,7 @@ TEST(MoveKernels, SliceWithStepsStartsAndTiles) {
         Box rows = Box::whole({4, 10, 12}, rng), loop = rows;
         loop.view.data = loop.data.data();
         const i64 starts[] = {0, 0, 11}, steps[] = {1, 1, -1};
-        runtime::sliceRows(rows.view, x.view, starts, steps);
+        rt::sliceRows(rows.view, x.view, starts, steps);
         rt::slice(loop.view, x.view, starts, steps);
         expectSame(rows, loop);
     }
@@ -178,7 +178,7 @@ void checkGather(const Box& y, const Box& x, const Indices& indices, int axis) {
     Box rows = y, loop = y;
     rows.view.data = rows.data.data();
     loop.view.data = loop.data.data();
-    runtime::gatherRows(rows.view, x.view, indices.view, axis);
+    rt::gatherRows(rows.view, x.view, indices.view, axis);
     rt::gather(loop.view, x.view, indices.view, axis);
     expectSame(rows, loop);
 }

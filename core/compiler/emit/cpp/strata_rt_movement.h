@@ -159,4 +159,207 @@ inline void resize(const View<float>& y, const View<float>& x, const int* taps,
     });
 }
 
+// --- data movement by rows --------------------------------------------------------------------
+// The loops above redo the index arithmetic for every element (Reshape: a division per dim),
+// which ran a transformer's Reshapes at ~50 cycles per element and Swin's q/k/v Gather at ~10 ns
+// per element. These do it once per row (Transpose, Slice, Gather) or per contiguous segment
+// (Reshape) or per run of dims both sides lay out contiguously (Concat, Pad) and move the
+// elements by memcpy or a strided loop; the runtime and generated C++ both call them, and they
+// fall back to the loops where a row has no single source.
+
+// n elements from `in`, `step` apart, to consecutive places at `out`.
+template <class T>
+void copyRow(T* out, const T* in, i64 n, i64 step) {
+    if (step == 1)
+        std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
+    else
+        for (i64 i = 0; i < n; ++i) out[i] = in[i * step];
+}
+
+// y = x reshaped: a run of y's last dim is consecutive in row-major order, so in x it is
+// consecutive along x's last dim up to the end of x's box there: one memcpy per such segment.
+template <class T>
+void reshapeRows(const View<T>& y, const View<T>& x) {
+    if (y.rank == 0 || x.rank == 0) return reshape(y, x);
+    const int last = y.rank - 1, xLast = x.rank - 1;
+    const i64 n = y.ext[last];
+    if (n == 0) return;
+    View<T> rows = y;
+    rows.ext[last] = 1;
+    i64 xi[kMaxRank];
+    forEachIndex(rows, [&](const i64* yi) {
+        i64 flat = 0;
+        for (int d = 0; d < y.rank; ++d) flat = flat * y.full[d] + yi[d];
+        T* out = &y.at(yi);
+        for (i64 done = 0; done < n;) {
+            i64 f = flat + done;
+            for (int d = xLast; d >= 0; --d) {
+                xi[d] = f % x.full[d];
+                f /= x.full[d];
+            }
+            // At least one element, so a box that does not hold the index cannot stall the loop.
+            const i64 segment = std::clamp<i64>(x.lo[xLast] + x.ext[xLast] - xi[xLast], 1, n - done);
+            std::memcpy(out + done, &x.at(xi), static_cast<std::size_t>(segment) * sizeof(T));
+            done += segment;
+        }
+    });
+}
+
+// y[i] = x[i at perm^-1] (output dim d is input dim perm[d]): per row of y, one index into x and
+// then a loop stepping x's stride of the input dim y's last dim comes from.
+template <class T>
+void transposeRows(const View<T>& y, const View<T>& x, const i64* perm) {
+    if (y.rank == 0) return transpose(y, x, perm);
+    const int last = y.rank - 1;
+    const i64 n = y.ext[last];
+    if (n == 0) return;
+    const i64 step = x.stride[perm[last]];
+    View<T> rows = y;
+    rows.ext[last] = 1;
+    i64 xi[kMaxRank];
+    forEachIndex(rows, [&](const i64* yi) {
+        for (int d = 0; d < y.rank; ++d) xi[perm[d]] = yi[d];
+        copyRow(&y.at(yi), &x.at(xi), n, step);
+    });
+}
+template <class T>
+void transposeRows(const View<T>& y, const View<T>& x, std::initializer_list<i64> perm) {
+    transposeRows(y, x, perm.begin());
+}
+
+// y[i] = x[starts + i x steps]: per row of y, one index into x and then a loop stepping x's last
+// dim by its step.
+template <class T>
+void sliceRows(const View<T>& y, const View<T>& x, const i64* starts, const i64* steps) {
+    if (y.rank == 0) return slice(y, x, starts, steps);
+    const int last = y.rank - 1;
+    const i64 n = y.ext[last];
+    if (n == 0) return;
+    const i64 step = x.stride[last] * steps[last];
+    View<T> rows = y;
+    rows.ext[last] = 1;
+    i64 xi[kMaxRank];
+    forEachIndex(rows, [&](const i64* yi) {
+        for (int d = 0; d < y.rank; ++d) xi[d] = starts[d] + yi[d] * steps[d];
+        copyRow(&y.at(yi), &x.at(xi), n, step);
+    });
+}
+template <class T>
+void sliceRows(const View<T>& y, const View<T>& x, std::initializer_list<i64> starts,
+               std::initializer_list<i64> steps) {
+    sliceRows(y, x, starts.begin(), steps.begin());
+}
+
+// Gather along `axis` (y[a, j, b] = x[a, indices[j], b]) when y's last dim is one of x's dims
+// after `axis`: each row of y reads one index and is then one strided copy from x. Swin's
+// q/k/v split (Gather of one index from [3, ...]) ran strata_rt's element loop at ~10 ns per
+// element. A gather along x's last dim (rows of indices) keeps that loop. An index outside
+// x's box gives zeros, as strata_rt's does.
+template <class T, class I>
+void gatherRows(const View<T>& y, const View<T>& x, const View<I>& indices, int axis) {
+    const int q = indices.rank, last = y.rank - 1;
+    if (y.rank == 0 || last < axis + q)
+        return gather(y, x, indices, axis);
+    const i64 n = y.ext[last];
+    if (n == 0)
+        return;
+    const i64 step = x.stride[x.rank - 1];
+    View<T> rows = y;
+    rows.ext[last] = 1;
+    i64 xi[kMaxRank], ii[kMaxRank] = {};
+    forEachIndex(rows, [&](const i64* yi) {
+        for (int d = 0; d < q; ++d)
+            ii[d] = yi[axis + d];
+        i64 k = static_cast<i64>(indices.at(ii));
+        if (k < 0)
+            k += x.full[axis];
+        T* out = &y.at(yi);
+        if (k < x.lo[axis] || k >= x.lo[axis] + x.ext[axis]) {
+            std::fill(out, out + n, T{});
+            return;
+        }
+        for (int d = 0; d < axis; ++d)
+            xi[d] = yi[d];
+        xi[axis] = k;
+        for (int d = axis + 1; d < x.rank; ++d)
+            xi[d] = yi[d + q - 1];
+        copyRow(out, &x.at(xi), n, step);
+    });
+}
+
+// Moves the box `ext` from x at tensor index `xAt` to y at tensor index `yAt` (both inside their
+// boxes) with `copy`, a moveBox-like copy: moveBox here, the host runtime's strided copy there.
+template <class T, class Copy>
+void moveSubBox(const View<T>& y, const i64* yAt, const View<T>& x, const i64* xAt, const i64* ext,
+                Copy&& copy) {
+    copy(&y.at(yAt), y.stride, &x.at(xAt), x.stride, ext, y.rank, sizeof(T));
+}
+
+struct MoveBoxCopy {
+    void operator()(void* dst, const i64* ds, const void* src, const i64* ss, const i64* n,
+                    int rank, std::size_t bytes) const {
+        moveBox(dst, ds, src, ss, n, rank, bytes);
+    }
+};
+
+// Concat along `axis`: each input's share of y's box is one sub-box move (DenseNet's Concats
+// took a third of its time as the element loop).
+template <class T, class Copy = MoveBoxCopy>
+void concatBoxes(const View<T>& y, const View<T>* xs, std::size_t count, int axis,
+                 Copy&& copy = {}) {
+    if (y.rank == 0)
+        return concat(y, xs, count, axis);
+    i64 yAt[kMaxRank] = {}, xAt[kMaxRank] = {}, ext[kMaxRank] = {};
+    i64 base = 0;
+    for (std::size_t i = 0; i < count; base += xs[i].full[axis], ++i) {
+        const i64 lo = std::max(y.lo[axis], base);
+        const i64 hi = std::min(y.lo[axis] + y.ext[axis], base + xs[i].full[axis]);
+        if (lo >= hi)
+            continue;
+        std::copy(y.lo, y.lo + y.rank, yAt);
+        std::copy(y.ext, y.ext + y.rank, ext);
+        yAt[axis] = lo;
+        ext[axis] = hi - lo;
+        std::copy(yAt, yAt + y.rank, xAt);
+        xAt[axis] = lo - base;
+        moveSubBox(y, yAt, xs[i], xAt, ext, copy);
+    }
+}
+template <class T>
+void concatBoxes(const View<T>& y, std::initializer_list<View<T>> xs, int axis) {
+    concatBoxes(y, xs.begin(), xs.size(), axis);
+}
+
+// Whether v's box lies row-major without gaps.
+template <class T> bool denseBox(const View<T>& v) {
+    i64 step = 1;
+    for (int d = v.rank; d-- > 0;) {
+        if (v.ext[d] > 1 && v.stride[d] != step)
+            return false;
+        step *= v.ext[d];
+    }
+    return true;
+}
+
+// Constant-mode Pad: y's box filled with `value`, then the part whose source lies in x moved in.
+template <class T, class Copy = MoveBoxCopy>
+void padBoxes(const View<T>& y, const View<T>& x, const i64* padBegin, T value, Copy&& copy = {}) {
+    if (y.rank == 0 || y.rank != x.rank || !denseBox(y))
+        return pad(y, x, padBegin, value);
+    std::fill(y.data, y.data + y.count(), value);
+    i64 yAt[kMaxRank] = {}, xAt[kMaxRank] = {}, ext[kMaxRank] = {};
+    for (int d = 0; d < y.rank; ++d) {
+        yAt[d] = std::max(y.lo[d], padBegin[d]);
+        ext[d] = std::min(y.lo[d] + y.ext[d], padBegin[d] + x.full[d]) - yAt[d];
+        if (ext[d] <= 0)
+            return;
+        xAt[d] = yAt[d] - padBegin[d];
+    }
+    moveSubBox(y, yAt, x, xAt, ext, copy);
+}
+template <class T>
+void padBoxes(const View<T>& y, const View<T>& x, std::initializer_list<i64> padBegin, T value) {
+    padBoxes(y, x, padBegin.begin(), value);
+}
+
 } // namespace strata_rt
