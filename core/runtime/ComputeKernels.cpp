@@ -212,7 +212,7 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     }
     case Kernel::Pad:
         return runtime::padBoxes(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c.ints.data(),
-                        c.params[0]);
+                                 c.params[0]);
     case Kernel::Reshape:
     case Kernel::Transpose:
     case Kernel::Concat:

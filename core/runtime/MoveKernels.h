@@ -11,13 +11,16 @@ namespace strata::runtime {
 // strata_rt's box moves on the runtime's strided copy (short rows by inline moves), with the
 // dims merged as a transfer's copy is (compiler/MergedCopy.h).
 struct MergedStridedCopy {
-    void operator()(void* dst, const rt::i64* ds, const void* src, const rt::i64* ss, const rt::i64* n, int rank,
-                    std::size_t bytes) const {
+    void operator()(void* dst, const rt::i64* ds, const void* src, const rt::i64* ss,
+                    const rt::i64* n, int rank, std::size_t bytes) const {
         const auto dims = static_cast<std::size_t>(rank);
-        const compiler::MergedCopy m = compiler::mergeCopyDims(ir::Shape(n, n + dims), {ds, dims}, {ss, dims});
-        if (m.empty) return;
-        copyBox(static_cast<unsigned char*>(dst), m.dstStrides.data(), static_cast<const unsigned char*>(src),
-                m.srcStrides.data(), m.extents.data(), static_cast<int>(m.extents.size()), bytes);
+        const compiler::MergedCopy m =
+            compiler::mergeCopyDims(ir::Shape(n, n + dims), {ds, dims}, {ss, dims});
+        if (m.empty)
+            return;
+        copyBox(static_cast<unsigned char*>(dst), m.dstStrides.data(),
+                static_cast<const unsigned char*>(src), m.srcStrides.data(), m.extents.data(),
+                static_cast<int>(m.extents.size()), bytes);
     }
 };
 

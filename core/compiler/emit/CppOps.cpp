@@ -103,8 +103,12 @@ class Printer {
             call(fmt::format("rt::reduce(y0, x0, 0x{:x}u, {}, rt::Reduce::{})", c.axesMask, c.keepDims,
                              reduceKindName(c.reduce)));
             break;
-        case Kernel::Reshape: call("rt::reshapeRows(y0, x0)"); break;
-        case Kernel::Transpose: call(fmt::format("rt::transposeRows(y0, x0, {})", list(c.ints))); break;
+        case Kernel::Reshape:
+            call("rt::reshapeRows(y0, x0)");
+            break;
+        case Kernel::Transpose:
+            call(fmt::format("rt::transposeRows(y0, x0, {})", list(c.ints)));
+            break;
         case Kernel::Concat: {
             std::vector<std::string> xs;
             for (std::size_t i = 0; i < c.inputs.size(); ++i) xs.push_back("x" + std::to_string(i));
@@ -113,14 +117,18 @@ class Printer {
         }
         case Kernel::Slice: {
             const auto rank = static_cast<std::ptrdiff_t>(c.ints.size() / 2);
-            call(fmt::format("rt::sliceRows(y0, x0, {}, {})", list(Ints(c.ints.begin(), c.ints.begin() + rank)),
+            call(fmt::format("rt::sliceRows(y0, x0, {}, {})",
+                             list(Ints(c.ints.begin(), c.ints.begin() + rank)),
                              list(Ints(c.ints.begin() + rank, c.ints.end()))));
             break;
         }
         case Kernel::Pad:
-            call(fmt::format("rt::padBoxes(y0, x0, {}, {})", list(c.ints), floatLiteral(c.params[0])));
+            call(fmt::format("rt::padBoxes(y0, x0, {}, {})", list(c.ints),
+                             floatLiteral(c.params[0])));
             break;
-        case Kernel::Gather: call(fmt::format("rt::gatherRows(y0, x0, x1, {})", c.axis)); break;
+        case Kernel::Gather:
+            call(fmt::format("rt::gatherRows(y0, x0, x1, {})", c.axis));
+            break;
         case Kernel::Where:
             call("rt::where(y0, x0, x1, x2)");
             break;
@@ -135,8 +143,8 @@ class Printer {
                     declare(y, c.outputs[k]);
                 Ints starts(rank, 0);
                 starts[static_cast<std::size_t>(c.axis)] = c.ints[k];
-                call(
-                    fmt::format("rt::sliceRows({}, x0, {}, {})", y, list(starts), list(Ints(rank, 1))));
+                call(fmt::format("rt::sliceRows({}, x0, {}, {})", y, list(starts),
+                                 list(Ints(rank, 1))));
             }
             break;
         }

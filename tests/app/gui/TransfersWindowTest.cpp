@@ -194,16 +194,20 @@ TEST_F(TransfersWindowTest, QuickCalibrationShowsResidualsBeforeAndAfter) {
         EXPECT_TRUE(std::isfinite(plot->rmsAfter()) && plot->rmsAfter() > 0);
     }
     EXPECT_TRUE(dialog->useButton()->isEnabled());
-    // Each kind of read gets its line: its figures, or (a fit this machine's noise made untrustworthy)
-    // that it was not fitted and how it is priced instead.
+    // Each kind of read gets its line: its figures, or (a fit this machine's noise made
+    // untrustworthy) that it was not fitted and how it is priced instead.
     const target::TransferPath* load = calibration.last()->report->target.findPath("load");
     ASSERT_NE(load, nullptr);
-    for (const auto& [kind, what] : {std::pair{target::ReadKind::Weight, "weight reads"},
-                                     std::pair{target::ReadKind::Cached, "reads of what the core stored"}}) {
+    for (const auto& [kind, what] :
+         {std::pair{target::ReadKind::Weight, "weight reads"},
+          std::pair{target::ReadKind::Cached, "reads of what the core stored"}}) {
         const QString line = QStringLiteral("<b>load</b>, %1: ").arg(QLatin1String(what));
-        const QString shown = load->figuresOf(kind) ? line + QStringLiteral("%1 bytes/cycle").arg(load->figuresOf(kind)->bytesPerCycle, 0, 'f', 1)
-                                                    : line + QStringLiteral("not fitted from");
-        EXPECT_TRUE(dialog->figuresText().contains(shown)) << shown.toStdString() << "\n" << dialog->figuresText().toStdString();
+        const QString shown = load->figuresOf(kind)
+                                  ? line + QStringLiteral("%1 bytes/cycle")
+                                               .arg(load->figuresOf(kind)->bytesPerCycle, 0, 'f', 1)
+                                  : line + QStringLiteral("not fitted from");
+        EXPECT_TRUE(dialog->figuresText().contains(shown)) << shown.toStdString() << "\n"
+                                                           << dialog->figuresText().toStdString();
     }
     // To look at the dialog: STRATA_GUI_TEST_GRAB_DIR=/some/dir saves it there.
     if (const QString dir = qEnvironmentVariable("STRATA_GUI_TEST_GRAB_DIR"); !dir.isEmpty()) {

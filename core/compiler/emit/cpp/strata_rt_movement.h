@@ -168,28 +168,30 @@ inline void resize(const View<float>& y, const View<float>& x, const int* taps,
 // fall back to the loops where a row has no single source.
 
 // n elements from `in`, `step` apart, to consecutive places at `out`.
-template <class T>
-void copyRow(T* out, const T* in, i64 n, i64 step) {
+template <class T> void copyRow(T* out, const T* in, i64 n, i64 step) {
     if (step == 1)
         std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
     else
-        for (i64 i = 0; i < n; ++i) out[i] = in[i * step];
+        for (i64 i = 0; i < n; ++i)
+            out[i] = in[i * step];
 }
 
 // y = x reshaped: a run of y's last dim is consecutive in row-major order, so in x it is
 // consecutive along x's last dim up to the end of x's box there: one memcpy per such segment.
-template <class T>
-void reshapeRows(const View<T>& y, const View<T>& x) {
-    if (y.rank == 0 || x.rank == 0) return reshape(y, x);
+template <class T> void reshapeRows(const View<T>& y, const View<T>& x) {
+    if (y.rank == 0 || x.rank == 0)
+        return reshape(y, x);
     const int last = y.rank - 1, xLast = x.rank - 1;
     const i64 n = y.ext[last];
-    if (n == 0) return;
+    if (n == 0)
+        return;
     View<T> rows = y;
     rows.ext[last] = 1;
     i64 xi[kMaxRank];
     forEachIndex(rows, [&](const i64* yi) {
         i64 flat = 0;
-        for (int d = 0; d < y.rank; ++d) flat = flat * y.full[d] + yi[d];
+        for (int d = 0; d < y.rank; ++d)
+            flat = flat * y.full[d] + yi[d];
         T* out = &y.at(yi);
         for (i64 done = 0; done < n;) {
             i64 f = flat + done;
@@ -198,7 +200,8 @@ void reshapeRows(const View<T>& y, const View<T>& x) {
                 f /= x.full[d];
             }
             // At least one element, so a box that does not hold the index cannot stall the loop.
-            const i64 segment = std::clamp<i64>(x.lo[xLast] + x.ext[xLast] - xi[xLast], 1, n - done);
+            const i64 segment =
+                std::clamp<i64>(x.lo[xLast] + x.ext[xLast] - xi[xLast], 1, n - done);
             std::memcpy(out + done, &x.at(xi), static_cast<std::size_t>(segment) * sizeof(T));
             done += segment;
         }
@@ -207,18 +210,20 @@ void reshapeRows(const View<T>& y, const View<T>& x) {
 
 // y[i] = x[i at perm^-1] (output dim d is input dim perm[d]): per row of y, one index into x and
 // then a loop stepping x's stride of the input dim y's last dim comes from.
-template <class T>
-void transposeRows(const View<T>& y, const View<T>& x, const i64* perm) {
-    if (y.rank == 0) return transpose(y, x, perm);
+template <class T> void transposeRows(const View<T>& y, const View<T>& x, const i64* perm) {
+    if (y.rank == 0)
+        return transpose(y, x, perm);
     const int last = y.rank - 1;
     const i64 n = y.ext[last];
-    if (n == 0) return;
+    if (n == 0)
+        return;
     const i64 step = x.stride[perm[last]];
     View<T> rows = y;
     rows.ext[last] = 1;
     i64 xi[kMaxRank];
     forEachIndex(rows, [&](const i64* yi) {
-        for (int d = 0; d < y.rank; ++d) xi[perm[d]] = yi[d];
+        for (int d = 0; d < y.rank; ++d)
+            xi[perm[d]] = yi[d];
         copyRow(&y.at(yi), &x.at(xi), n, step);
     });
 }
@@ -231,16 +236,19 @@ void transposeRows(const View<T>& y, const View<T>& x, std::initializer_list<i64
 // dim by its step.
 template <class T>
 void sliceRows(const View<T>& y, const View<T>& x, const i64* starts, const i64* steps) {
-    if (y.rank == 0) return slice(y, x, starts, steps);
+    if (y.rank == 0)
+        return slice(y, x, starts, steps);
     const int last = y.rank - 1;
     const i64 n = y.ext[last];
-    if (n == 0) return;
+    if (n == 0)
+        return;
     const i64 step = x.stride[last] * steps[last];
     View<T> rows = y;
     rows.ext[last] = 1;
     i64 xi[kMaxRank];
     forEachIndex(rows, [&](const i64* yi) {
-        for (int d = 0; d < y.rank; ++d) xi[d] = starts[d] + yi[d] * steps[d];
+        for (int d = 0; d < y.rank; ++d)
+            xi[d] = starts[d] + yi[d] * steps[d];
         copyRow(&y.at(yi), &x.at(xi), n, step);
     });
 }
@@ -325,8 +333,7 @@ void concatBoxes(const View<T>& y, const View<T>* xs, std::size_t count, int axi
         moveSubBox(y, yAt, xs[i], xAt, ext, copy);
     }
 }
-template <class T>
-void concatBoxes(const View<T>& y, std::initializer_list<View<T>> xs, int axis) {
+template <class T> void concatBoxes(const View<T>& y, std::initializer_list<View<T>> xs, int axis) {
     concatBoxes(y, xs.begin(), xs.size(), axis);
 }
 
