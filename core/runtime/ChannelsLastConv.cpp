@@ -178,6 +178,39 @@ const float* transposedWeights(const float* weights, i64 m, i64 k, std::int64_t 
     return out.data();
 }
 
+// The tile's rows of a dense row-major box x ([K][P] per batch element) copied channels-last
+// ([P][K]) into `out`, as a box of its own: the positions of y's box, all K channels.
+rt::View<float> channelsLastCopy(const rt::View<float>& x, const rt::View<float>& y, i64 k,
+                                 std::vector<float>& out) {
+    const i64 positions = y.ext[2] * y.ext[3], plane = x.ext[2] * x.ext[3];
+    out.resize(static_cast<std::size_t>(y.ext[0] * positions * k));
+    for (i64 n = 0; n < y.ext[0]; ++n) {
+        const float* in = x.data + (y.lo[0] + n - x.lo[0]) * x.stride[0] +
+                          (y.lo[2] - x.lo[2]) * x.ext[3];
+        float* to = out.data() + n * positions * k;
+        // Sixteen channels' rows at a time: sixteen read streams, one contiguous write per position.
+        for (i64 c0 = 0; c0 < k; c0 += 16) {
+            const i64 c1 = std::min(k, c0 + 16);
+            for (i64 q = 0; q < positions; ++q)
+                for (i64 c = c0; c < c1; ++c)
+                    to[q * k + c] = in[c * plane + q];
+        }
+    }
+    rt::View<float> laid;
+    laid.data = out.data();
+    laid.rank = 4;
+    const std::array<i64, 4> lo{y.lo[0], 0, y.lo[2], y.lo[3]}, ext{y.ext[0], k, y.ext[2], y.ext[3]};
+    for (int d = 0; d < 4; ++d) {
+        laid.lo[d] = lo[static_cast<std::size_t>(d)];
+        laid.ext[d] = ext[static_cast<std::size_t>(d)];
+        laid.full[d] = x.full[d];
+    }
+    laid.stride[3] = 1;
+    for (int d = 3; d-- > 0;)
+        laid.stride[d] = laid.stride[d + 1] * laid.ext[d + 1];
+    return laid;
+}
+
 // A pointwise convolution, y = W x + b per position, as one sgemm per batch element whatever
 // layouts x's and y's boxes have: with P positions, M output and K input channels,
 //   y row-major:      Y[M][P]   = W[M][K] . X       (X: x[K][P] row-major, or x[P][K] transposed)
@@ -202,6 +235,14 @@ bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
         w.ext[3] != 1 || (hasBias && !holds(b, 0, y.lo[1], m)))
         return false;
     if (y.count() == 0)
+        return true;
+    // A row-major input into a channels-last output (an expansion whose input was loaded): its
+    // rows copied channels-last, a copy of K of the M x K products' operands, let oneDNN's 1x1
+    // kernel run with the bias and epilogue fused.
+    if (!xLast && yLast &&
+        dnnlConv(y, channelsLastCopy(x, y, k, workspace.channelsLast.input), w,
+                 hasBias ? &b : nullptr, call, p.constantWeights, workspace.dnnl, &p.epilogue,
+                 &stepsDone, compiler::kChannelsLast, compiler::kChannelsLast))
         return true;
     const float* weights = w.data + (y.lo[1] - w.lo[0]) * w.stride[0];
     const i64 plane = x.ext[2] * x.ext[3];

@@ -32,6 +32,7 @@ struct ChannelsLastBuffers {
     std::vector<float> weights;
     std::vector<float> bias;
     std::vector<float> row; // a depthwise output row channels-last, for a row-major output box
+    std::vector<float> input; // a pointwise tile's row-major input copied channels-last
     std::map<std::array<std::int64_t, 4>, std::vector<float>> packed;
 };
 

@@ -22,8 +22,8 @@ void oneDnnOnThisThreadOnly() {
     (void)once;
 }
 
-bool dnnlConvSuits(const compiler::KernelCall& call) {
-    return rt::DnnlConvolutions::suits(windowOf(call), call.group);
+bool dnnlConvSuits(const compiler::KernelCall& call, int xBlock, int yBlock) {
+    return rt::DnnlConvolutions::suits(windowOf(call), call.group, xBlock, yBlock);
 }
 
 int convPostOps(const std::vector<PreparedCompute>& epilogue, const rt::View<float>& y,
@@ -74,7 +74,7 @@ bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
               const rt::View<float>* b, const compiler::KernelCall& call, std::int64_t weightsKey,
               DnnlConvCache& cache, const std::vector<PreparedCompute>* epilogue,
               std::size_t* stepsDone, int xBlock, int yBlock) {
-    if (!dnnlConvSuits(call))
+    if (!dnnlConvSuits(call, xBlock, yBlock))
         return false;
     oneDnnOnThisThreadOnly();
     rt::ConvPostOp posts[rt::kMaxConvPostOps];

@@ -3,7 +3,8 @@
 // DnnlConvolutions (compiler/emit/cpp/strata_rt.h), the same code the generated C++ runs when
 // built with -DSTRATA_RT_DNNL. Measured on 2-core AMD EPYC (AVX-512), both cores busy as in a
 // run, per tile: 3x3 windows 100-106 GFLOP/s against 58-79 for im2col + OpenBLAS sgemm; 1x1
-// windows stay on sgemm (docs/RUNTIME.md).
+// windows stay on sgemm, but between channels-last boxes, where oneDNN's 1x1 kernel with its
+// fused bias and epilogue is faster (docs/RUNTIME.md).
 
 #include "compiler/emit/KernelCall.h"
 #include "compiler/emit/cpp/strata_rt.h"
@@ -24,8 +25,9 @@ using DnnlConvCache = rt::DnnlConvolutions;
 // runtime's workers are the parallelism. Every oneDNN call of the runtime comes after it.
 void oneDnnOnThisThreadOnly();
 
-// Whether oneDNN is this window's faster kernel: windows larger than 1x1, group 1.
-bool dnnlConvSuits(const compiler::KernelCall& call);
+// Whether oneDNN is this window's faster kernel: group 1, windows larger than 1x1, or 1x1
+// windows from a channels-last box (`xBlock`) into one (`yBlock`).
+bool dnnlConvSuits(const compiler::KernelCall& call, int xBlock = 0, int yBlock = 0);
 
 // y = conv(x, w) + b on the operand boxes, through oneDNN. `weightsKey` names a constant weight
 // tensor (its packed tiles are cached), or is negative when the weights may change between

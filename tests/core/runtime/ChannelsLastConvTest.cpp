@@ -16,6 +16,7 @@
 #include "schedule/Strategies.h"
 #include "support/TestModels.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <random>
@@ -150,6 +151,71 @@ TEST(ChannelsLastPointwise, EveryLayoutCombinationComputesWhatTheLoopDoes) {
             rt::reorder(fast.view, yLayout, 0);
             rt::conv2d(loop.view, x.view, w.view, &b.view,
                        rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
+            expectNear(fast.data, loop.data, 1e-4f);
+        }
+}
+
+// An epilogue step over `box` in place: a Map (Clip to [0, 6]), or a Zip adding `other` to it.
+runtime::PreparedCompute clipStep(const Box& box) {
+    runtime::PreparedCompute step;
+    step.call.kernel = compiler::Kernel::Map;
+    step.call.fn = compiler::ScalarFn::Clip;
+    step.call.params = {0.0f, 6.0f};
+    step.inputs = {bytes(box.view)};
+    step.output = bytes(box.view);
+    return step;
+}
+runtime::PreparedCompute addStep(const Box& box, const Box& other) {
+    runtime::PreparedCompute step;
+    step.call.kernel = compiler::Kernel::Zip;
+    step.call.fn = compiler::ScalarFn::Add;
+    step.inputs = {bytes(box.view), bytes(other.view)};
+    step.output = bytes(box.view);
+    return step;
+}
+
+// Between channels-last boxes a pointwise convolution runs on oneDNN's 1x1 kernel with the bias,
+// a Clip and a residual Add as post-ops: on an input box holding rows beyond the tile's, an
+// output-channel tile, input channels that are not whole vectors, with and without the bias and
+// the epilogue, it computes what the loop and the steps after it do.
+TEST(ChannelsLastPointwise, BetweenChannelsLastBoxesRunsOnOneDnnWithItsEpilogue) {
+    std::mt19937 rng(23);
+    for (const i64 k : {16, 40, 96})
+        for (const bool fused : {false, true}) {
+            SCOPED_TRACE(fmt::format("k {} fused {}", k, fused));
+            Box x({1, k, 11, 7}, {0, 0, 2, 0}, {1, k, 7, 7}, rng);
+            Box w({48, k, 1, 1}, {8, 0, 0, 0}, {24, k, 1, 1}, rng);
+            Box b({48}, {8}, {24}, rng);
+            Box fast({1, 48, 11, 7}, {0, 8, 3, 0}, {1, 24, 5, 7}, rng);
+            Box residual = fast; // another box of the output's tile, its own values
+            for (float& v : residual.data)
+                v = 2.0f * v;
+            residual.view.data = residual.data.data();
+            Box loop = fast;
+            loop.view.data = loop.data.data();
+            rt::conv2d(loop.view, x.view, w.view, fused ? &b.view : nullptr,
+                       rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
+            if (fused)
+                for (std::size_t i = 0; i < loop.data.size(); ++i)
+                    loop.data[i] = std::clamp(loop.data[i], 0.0f, 6.0f) + residual.data[i];
+
+            Box laidX = x;
+            laidX.view.data = laidX.data.data();
+            rt::reorder(laidX.view, 0, compiler::kChannelsLast);
+            rt::reorder(residual.view, 0, compiler::kChannelsLast);
+            auto compute = convCompute(fast, laidX, w, fused ? &b : nullptr,
+                                       {1, 1, 1, 1, 0, 0, 1, 1}, 1, compiler::kChannelsLast,
+                                       compiler::kChannelsLast);
+            if (fused)
+                compute.epilogue = {clipStep(fast), addStep(fast, residual)};
+            runtime::Workspace workspace;
+            std::size_t stepsDone = 0;
+            ASSERT_TRUE(runtime::dnnlConv(fast.view, laidX.view, w.view, fused ? &b.view : nullptr,
+                                          compute.call, 7, workspace.dnnl, &compute.epilogue,
+                                          &stepsDone, compiler::kChannelsLast,
+                                          compiler::kChannelsLast));
+            EXPECT_EQ(stepsDone, fused ? 2u : 0u);
+            rt::reorder(fast.view, compiler::kChannelsLast, 0);
             expectNear(fast.data, loop.data, 1e-4f);
         }
 }
