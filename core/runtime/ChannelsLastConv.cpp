@@ -211,16 +211,14 @@ rt::View<float> channelsLastCopy(const rt::View<float>& x, const rt::View<float>
     return laid;
 }
 
-// A pointwise convolution, y = W x + b per position, as one sgemm per batch element whatever
-// layouts x's and y's boxes have: with P positions, M output and K input channels,
-//   y row-major:      Y[M][P]   = W[M][K] . X       (X: x[K][P] row-major, or x[P][K] transposed)
-//   y channels-last:  Y^T[P][M] = X^T . W^T[K][M]   (X^T: x[K][P] transposed, or x[P][K])
-bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+// Whether a pointwise convolution (1x1, stride 1, one group) over dense boxes in either layout
+// has what its output box reads: every input channel of its rows and columns, and its weights'
+// and bias's output channels.
+bool pointwiseFits(const PreparedCompute& p) {
     const compiler::KernelCall& call = p.call;
     const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
                w = viewAs<float>(p.inputs[1]);
     const bool hasBias = call.hasInput(2);
-    const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
     const auto& win = call.window;
     const bool xLast = call.inputBlock == compiler::kChannelsLast,
                yLast = call.outputBlock == compiler::kChannelsLast;
@@ -228,21 +226,91 @@ bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
         win[0] != 1 || win[1] != 1 || win[2] != 1 || win[3] != 1 || win[4] != 0 || win[5] != 0 ||
         !dense(x) || !dense(y) || w.rank != 4)
         return false;
+    const i64 k = w.full[1], m = y.ext[1];
+    return x.lo[1] == 0 && x.ext[1] == k && x.lo[3] == y.lo[3] && x.ext[3] == y.ext[3] &&
+           holds(x, 2, y.lo[2], y.ext[2]) && holds(x, 0, y.lo[0], y.ext[0]) &&
+           holds(w, 0, y.lo[1], m) && w.lo[1] == 0 && w.ext[1] == k && w.ext[2] == 1 &&
+           w.ext[3] == 1 && (!hasBias || holds(viewAs<float>(p.inputs[2]), 0, y.lo[1], m));
+}
+
+// A dense box `channelsLast` ([P][M] per batch element) written row-major ([M][P]) into y's
+// box of the same extents.
+void rowMajorFrom(const rt::View<float>& y, const float* channelsLast) {
+    const i64 positions = y.ext[2] * y.ext[3], m = y.ext[1];
+    for (i64 n = 0; n < y.ext[0]; ++n) {
+        const float* from = channelsLast + n * positions * m;
+        float* to = y.data + n * y.stride[0];
+        // Sixteen channels at a time: one contiguous read per position, sixteen write streams.
+        for (i64 c0 = 0; c0 < m; c0 += 16) {
+            const i64 c1 = std::min(m, c0 + 16);
+            for (i64 q = 0; q < positions; ++q)
+                for (i64 c = c0; c < c1; ++c)
+                    to[c * positions + q] = from[q * m + c];
+        }
+    }
+}
+
+// A pointwise convolution (pointwiseFits) over boxes that are not both channels-last, on
+// oneDNN's 1x1 kernel between channels-last ones: a row-major input's rows copied channels-last
+// first (K floats per position, where the product reads K and writes M per position), a
+// row-major output written channels-last to a scratch box by the kernel, with the epilogue's
+// leading Maps as post-ops, and laid out row-major after. False, having written nothing, where
+// oneDNN has no fast kernel for the shape.
+bool pointwiseOnOneDnn(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    const compiler::KernelCall& call = p.call;
+    const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
+               w = viewAs<float>(p.inputs[1]);
+    const bool hasBias = call.hasInput(2);
+    const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
+    const bool xLast = call.inputBlock == compiler::kChannelsLast,
+               yLast = call.outputBlock == compiler::kChannelsLast;
+    // The copies cost what the kernel gains where they move more than one float per 40
+    // multiply-adds: per position K floats in, M out, for M x K multiply-adds (M x K x P tiles
+    // of MobileNetV2 fuse-max, row-major both sides, fastest of 3 runs on a shared machine,
+    // against the sgemm: 320 x 320 x 49 0.73x its time, 80 x 960 x 49 0.80x, 384 x 64 x 98 0.88x;
+    // but 192 x 32 x 196 1.33x, 24 x 144 x 261 2.5x).
+    // Nor on products of fewer than 64 Ki multiply-adds (a squeeze-excite's 1x1 maps): the
+    // primitive's call costs microseconds.
     const i64 k = w.full[1], m = y.ext[1], positions = y.ext[2] * y.ext[3];
-    if (x.lo[1] != 0 || x.ext[1] != k || x.lo[3] != y.lo[3] || x.ext[3] != y.ext[3] ||
-        !holds(x, 2, y.lo[2], y.ext[2]) || !holds(x, 0, y.lo[0], y.ext[0]) ||
-        !holds(w, 0, y.lo[1], m) || w.lo[1] != 0 || w.ext[1] != k || w.ext[2] != 1 ||
-        w.ext[3] != 1 || (hasBias && !holds(b, 0, y.lo[1], m)))
+    const i64 copied = (xLast ? 0 : k) + (yLast ? 0 : m);
+    if (40 * copied > m * k || m * k * positions * y.ext[0] < 65536)
         return false;
+    auto& buffers = workspace.channelsLast;
+    const rt::View<float> in = xLast ? x : channelsLastCopy(x, y, k, buffers.input);
+    if (yLast)
+        return dnnlConv(y, in, w, hasBias ? &b : nullptr, call, p.constantWeights,
+                        workspace.dnnl, &p.epilogue, &stepsDone, compiler::kChannelsLast,
+                        compiler::kChannelsLast);
+    rt::View<float> out = y;
+    buffers.output.resize(static_cast<std::size_t>(y.count()));
+    out.data = buffers.output.data();
+    if (!dnnlConv(out, in, w, hasBias ? &b : nullptr, call, p.constantWeights, workspace.dnnl,
+                  &p.epilogue, &stepsDone, compiler::kChannelsLast, compiler::kChannelsLast,
+                  true))
+        return false;
+    rowMajorFrom(y, out.data);
+    return true;
+}
+
+// A pointwise convolution, y = W x + b per position, as one sgemm per batch element whatever
+// layouts x's and y's boxes have: with P positions, M output and K input channels,
+//   y row-major:      Y[M][P]   = W[M][K] . X       (X: x[K][P] row-major, or x[P][K] transposed)
+//   y channels-last:  Y^T[P][M] = X^T . W^T[K][M]   (X^T: x[K][P] transposed, or x[P][K])
+// where oneDNN declines it.
+bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    if (!pointwiseFits(p))
+        return false;
+    const compiler::KernelCall& call = p.call;
+    const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
+               w = viewAs<float>(p.inputs[1]);
+    const bool hasBias = call.hasInput(2);
+    const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
+    const bool xLast = call.inputBlock == compiler::kChannelsLast,
+               yLast = call.outputBlock == compiler::kChannelsLast;
+    const i64 k = w.full[1], m = y.ext[1], positions = y.ext[2] * y.ext[3];
     if (y.count() == 0)
         return true;
-    // A row-major input into a channels-last output (an expansion whose input was loaded): its
-    // rows copied channels-last, a copy of K of the M x K products' operands, let oneDNN's 1x1
-    // kernel run with the bias and epilogue fused.
-    if (!xLast && yLast &&
-        dnnlConv(y, channelsLastCopy(x, y, k, workspace.channelsLast.input), w,
-                 hasBias ? &b : nullptr, call, p.constantWeights, workspace.dnnl, &p.epilogue,
-                 &stepsDone, compiler::kChannelsLast, compiler::kChannelsLast))
+    if (pointwiseOnOneDnn(p, workspace, stepsDone))
         return true;
     const float* weights = w.data + (y.lo[1] - w.lo[0]) * w.stride[0];
     const i64 plane = x.ext[2] * x.ext[3];
@@ -273,6 +341,14 @@ bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
 }
 
 } // namespace
+
+bool pointwiseConv(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    if (p.call.kernel != Kernel::Conv2d || p.call.accumulate || p.call.slicesChannels() ||
+        !pointwiseFits(p))
+        return false;
+    const auto y = viewAs<float>(p.output);
+    return y.count() == 0 || pointwiseOnOneDnn(p, workspace, stepsDone);
+}
 
 bool channelsLastConv(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
     if (p.call.kernel != Kernel::Conv2d || p.call.accumulate || p.call.slicesChannels())

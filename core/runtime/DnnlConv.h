@@ -36,16 +36,18 @@ bool dnnlConvSuits(const compiler::KernelCall& call, int xBlock = 0, int yBlock 
 // `epilogue`: the compute's fused steps (Prepared.h); the longest prefix of them oneDNN has
 // post-ops for runs inside the convolution, and `stepsDone` says how many (the caller runs the
 // rest). Null: none. `xBlock`, `yBlock`: the layouts of x's box and of y's and the epilogue's
-// boxes (compiler::Operand::channelBlock), read and written as they are.
+// boxes (compiler::Operand::channelBlock), read and written as they are. `mapsOnly`: post-ops
+// for the epilogue's leading Maps only (y is a scratch box, not the one its Zips read).
 bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
               const rt::View<float>* b, const compiler::KernelCall& call, std::int64_t weightsKey,
               DnnlConvCache& cache, const std::vector<PreparedCompute>* epilogue = nullptr,
-              std::size_t* stepsDone = nullptr, int xBlock = 0, int yBlock = 0);
+              std::size_t* stepsDone = nullptr, int xBlock = 0, int yBlock = 0,
+              bool mapsOnly = false);
 
 // The longest prefix of `epilogue` that oneDNN runs as post-ops on y (strata_rt's convPostOps:
 // activations it has an eltwise kind for, and one Add of a box laid out as y's, the sum post-op).
-// Returns how many were written to `out`.
+// Returns how many were written to `out`. `mapsOnly`: the leading Maps only.
 int convPostOps(const std::vector<PreparedCompute>& epilogue, const rt::View<float>& y,
-                rt::ConvPostOp* out);
+                rt::ConvPostOp* out, bool mapsOnly = false);
 
 } // namespace strata::runtime
