@@ -250,8 +250,22 @@ void rowMajorFrom(const rt::View<float>& y, const float* channelsLast) {
     }
 }
 
-// A pointwise convolution (pointwiseFits) over boxes that are not both channels-last, on
-// oneDNN's 1x1 kernel between channels-last ones: a row-major input's rows copied channels-last
+// A channels-last box x narrowed to y's rows, which are contiguous in it when it holds one batch
+// element: oneDNN's 1x1 kernel declines the strided view of a box holding more rows (a later
+// op's halo).
+rt::View<float> tileRows(const rt::View<float>& x, const rt::View<float>& y) {
+    if (x.ext[0] != 1 || (x.lo[2] == y.lo[2] && x.ext[2] == y.ext[2]))
+        return x;
+    rt::View<float> rows = x;
+    rows.data = x.data + (y.lo[2] - x.lo[2]) * x.ext[3] * x.ext[1];
+    rows.lo[2] = y.lo[2];
+    rows.ext[2] = y.ext[2];
+    for (int d = 3; d-- > 0;)
+        rows.stride[d] = rows.stride[d + 1] * rows.ext[d + 1];
+    return rows;
+}
+
+// A pointwise convolution (pointwiseFits) on oneDNN's 1x1 kernel between channels-last boxes: a row-major input's rows copied channels-last
 // first (K floats per position, where the product reads K and writes M per position), a
 // row-major output written channels-last to a scratch box by the kernel, with the epilogue's
 // leading Maps as post-ops, and laid out row-major after. False, having written nothing, where
@@ -270,13 +284,16 @@ bool pointwiseOnOneDnn(const PreparedCompute& p, Workspace& workspace, std::size
     // against the sgemm: 320 x 320 x 49 0.73x its time, 80 x 960 x 49 0.80x, 384 x 64 x 98 0.88x;
     // but 192 x 32 x 196 1.33x, 24 x 144 x 261 2.5x).
     // Nor on products of fewer than 64 Ki multiply-adds (a squeeze-excite's 1x1 maps): the
-    // primitive's call costs microseconds.
+    // primitive's call costs microseconds. With both boxes row-major, only on fewer than 128
+    // positions, the narrow products sgemm runs worst (matrixProduct): on 196 (ResNet-50's and
+    // EfficientNet-B0's 14 x 14 tiles) the two copies cost 1.2-1.5x the sgemm's time.
     const i64 k = w.full[1], m = y.ext[1], positions = y.ext[2] * y.ext[3];
     const i64 copied = (xLast ? 0 : k) + (yLast ? 0 : m);
-    if (40 * copied > m * k || m * k * positions * y.ext[0] < 65536)
+    if (40 * copied > m * k || m * k * positions * y.ext[0] < 65536 ||
+        (!xLast && !yLast && positions >= 128))
         return false;
     auto& buffers = workspace.channelsLast;
-    const rt::View<float> in = xLast ? x : channelsLastCopy(x, y, k, buffers.input);
+    const rt::View<float> in = xLast ? tileRows(x, y) : channelsLastCopy(x, y, k, buffers.input);
     if (yLast)
         return dnnlConv(y, in, w, hasBias ? &b : nullptr, call, p.constantWeights,
                         workspace.dnnl, &p.epilogue, &stepsDone, compiler::kChannelsLast,
