@@ -188,7 +188,7 @@ rt::View<float> channelsLastCopy(const rt::View<float>& x, const rt::View<float>
         const float* in = x.data + (y.lo[0] + n - x.lo[0]) * x.stride[0] +
                           (y.lo[2] - x.lo[2]) * x.ext[3];
         float* to = out.data() + n * positions * k;
-        // Sixteen channels' rows at a time: sixteen read streams, one contiguous write per position.
+        // Sixteen channels' rows at a time: sixteen read streams, one contiguous write each.
         for (i64 c0 = 0; c0 < k; c0 += 16) {
             const i64 c1 = std::min(k, c0 + 16);
             for (i64 q = 0; q < positions; ++q)
@@ -265,10 +265,10 @@ rt::View<float> tileRows(const rt::View<float>& x, const rt::View<float>& y) {
     return rows;
 }
 
-// A pointwise convolution (pointwiseFits) on oneDNN's 1x1 kernel between channels-last boxes: a row-major input's rows copied channels-last
-// first (K floats per position, where the product reads K and writes M per position), a
-// row-major output written channels-last to a scratch box by the kernel, with the epilogue's
-// leading Maps as post-ops, and laid out row-major after. False, having written nothing, where
+// A pointwise convolution (pointwiseFits) on oneDNN's 1x1 kernel between channels-last boxes:
+// a row-major input's rows copied channels-last first, a row-major output written channels-last
+// to a scratch box by the kernel (the epilogue's leading Maps as post-ops) and laid out row-major
+// after. False, having written nothing, where the copies would cost what the kernel gains, or
 // oneDNN has no fast kernel for the shape.
 bool pointwiseOnOneDnn(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
     const compiler::KernelCall& call = p.call;
