@@ -185,8 +185,8 @@ rt::View<float> channelsLastCopy(const rt::View<float>& x, const rt::View<float>
     const i64 positions = y.ext[2] * y.ext[3], plane = x.ext[2] * x.ext[3];
     out.resize(static_cast<std::size_t>(y.ext[0] * positions * k));
     for (i64 n = 0; n < y.ext[0]; ++n) {
-        const float* in = x.data + (y.lo[0] + n - x.lo[0]) * x.stride[0] +
-                          (y.lo[2] - x.lo[2]) * x.ext[3];
+        const float* in =
+            x.data + (y.lo[0] + n - x.lo[0]) * x.stride[0] + (y.lo[2] - x.lo[2]) * x.ext[3];
         float* to = out.data() + n * positions * k;
         // Sixteen channels' rows at a time: sixteen read streams, one contiguous write each.
         for (i64 c0 = 0; c0 < k; c0 += 16) {
@@ -295,15 +295,13 @@ bool pointwiseOnOneDnn(const PreparedCompute& p, Workspace& workspace, std::size
     auto& buffers = workspace.channelsLast;
     const rt::View<float> in = xLast ? tileRows(x, y) : channelsLastCopy(x, y, k, buffers.input);
     if (yLast)
-        return dnnlConv(y, in, w, hasBias ? &b : nullptr, call, p.constantWeights,
-                        workspace.dnnl, &p.epilogue, &stepsDone, compiler::kChannelsLast,
-                        compiler::kChannelsLast);
+        return dnnlConv(y, in, w, hasBias ? &b : nullptr, call, p.constantWeights, workspace.dnnl,
+                        &p.epilogue, &stepsDone, compiler::kChannelsLast, compiler::kChannelsLast);
     rt::View<float> out = y;
     buffers.output.resize(static_cast<std::size_t>(y.count()));
     out.data = buffers.output.data();
     if (!dnnlConv(out, in, w, hasBias ? &b : nullptr, call, p.constantWeights, workspace.dnnl,
-                  &p.epilogue, &stepsDone, compiler::kChannelsLast, compiler::kChannelsLast,
-                  true))
+                  &p.epilogue, &stepsDone, compiler::kChannelsLast, compiler::kChannelsLast, true))
         return false;
     rowMajorFrom(y, out.data);
     return true;

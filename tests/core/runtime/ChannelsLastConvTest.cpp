@@ -204,9 +204,9 @@ TEST(ChannelsLastPointwise, BetweenChannelsLastBoxesRunsOnOneDnnWithItsEpilogue)
             laidX.view.data = laidX.data.data();
             rt::reorder(laidX.view, 0, compiler::kChannelsLast);
             rt::reorder(residual.view, 0, compiler::kChannelsLast);
-            auto compute = convCompute(fast, laidX, w, fused ? &b : nullptr,
-                                       {1, 1, 1, 1, 0, 0, 1, 1}, 1, compiler::kChannelsLast,
-                                       compiler::kChannelsLast);
+            auto compute =
+                convCompute(fast, laidX, w, fused ? &b : nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1,
+                            compiler::kChannelsLast, compiler::kChannelsLast);
             if (fused)
                 compute.epilogue = {clipStep(fast), addStep(fast, residual)};
             runtime::Workspace workspace;
@@ -225,9 +225,8 @@ TEST(ChannelsLastPointwise, BetweenChannelsLastBoxesRunsOnOneDnnWithItsEpilogue)
 // caller; input channels that are not whole vectors, an output-channel tile.
 TEST(ChannelsLastPointwise, RowMajorBoxesRunOnOneDnnThroughCopies) {
     std::mt19937 rng(29);
-    for (const auto& [xLayout, yLayout] :
-         {std::pair{0, 0}, std::pair{0, compiler::kChannelsLast},
-          std::pair{compiler::kChannelsLast, 0}})
+    for (const auto& [xLayout, yLayout] : {std::pair{0, 0}, std::pair{0, compiler::kChannelsLast},
+                                           std::pair{compiler::kChannelsLast, 0}})
         for (const i64 k : {96, 100}) {
             SCOPED_TRACE(fmt::format("x {} y {} k {}", xLayout, yLayout, k));
             Box x({1, k, 11, 7}, {0, 0, 2, 0}, {1, k, 7, 7}, rng);
@@ -247,8 +246,8 @@ TEST(ChannelsLastPointwise, RowMajorBoxesRunOnOneDnnThroughCopies) {
             laidX.view.data = laidX.data.data();
             rt::reorder(laidX.view, 0, xLayout);
             rt::reorder(residual.view, 0, yLayout);
-            auto compute = convCompute(fast, laidX, w, &b, {1, 1, 1, 1, 0, 0, 1, 1}, 1, xLayout,
-                                       yLayout);
+            auto compute =
+                convCompute(fast, laidX, w, &b, {1, 1, 1, 1, 0, 0, 1, 1}, 1, xLayout, yLayout);
             compute.epilogue = {clipStep(fast), addStep(fast, residual)};
             runtime::Workspace workspace;
             std::size_t stepsDone = 0;
@@ -279,14 +278,11 @@ TEST(ChannelsLastPointwise, SmallProductsAndCostlyCopiesStayOnSgemm) {
     runtime::Workspace workspace;
     std::size_t stepsDone = 0;
     EXPECT_FALSE(runtime::pointwiseConv(
-        convCompute(y1, x1, w1, nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1, 0, 0), workspace,
-        stepsDone));
+        convCompute(y1, x1, w1, nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1, 0, 0), workspace, stepsDone));
     EXPECT_FALSE(runtime::pointwiseConv(
-        convCompute(y3, x3, w3, nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1, 0, 0), workspace,
-        stepsDone));
+        convCompute(y3, x3, w3, nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1, 0, 0), workspace, stepsDone));
     EXPECT_FALSE(runtime::pointwiseConv(
-        convCompute(y2, x2, w2, nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1, 0, 0), workspace,
-        stepsDone));
+        convCompute(y2, x2, w2, nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1, 0, 0), workspace, stepsDone));
 }
 
 // Boxes the kernels do not take are left to the caller, untouched: a depthwise convolution with
