@@ -153,7 +153,8 @@ class DnnlConvolutions {
     // oneDNN has only its own gemm; between channels-last boxes (`xBlock`, `yBlock` -1) oneDNN's
     // 1x1 kernel with the bias and epilogue as post-ops beats sgemm and a pass after it.
     static bool suits(const Window2d& win, i64 group, i64 xBlock = 0, i64 yBlock = 0) {
-        return group == 1 && (win.kernel[0] * win.kernel[1] > 1 || (xBlock == -1 && yBlock == -1));
+        return group == 1 &&
+               (win.kernel[0] * win.kernel[1] > 1 || (xBlock == -1 && yBlock == -1));
     }
 
     // y = conv(x, w) + b on the operand boxes. `weightsKey` names constant weights (their packed
@@ -166,8 +167,8 @@ class DnnlConvolutions {
     bool run(const View<float>& y, const View<float>& x, const View<float>& w, const View<float>* b,
              const Window2d& win, i64 group, i64 weightsKey, const ConvPostOp* post = nullptr,
              int posts = 0, i64 xBlock = 0, i64 yBlock = 0) {
-        if (!suits(win, group, xBlock, yBlock) || y.rank != 4 || x.rank != 4 || w.rank != 4 ||
-            posts < 0 || posts > kMaxConvPostOps)
+        if (!suits(win, group, xBlock, yBlock) || y.rank != 4 || x.rank != 4 || w.rank != 4 || posts < 0 ||
+            posts > kMaxConvPostOps)
             return false;
         if ((xBlock != 0 && ((xBlock > 1 && x.ext[1] % xBlock != 0) || x.lo[1] != 0 || x.lo[0] != y.lo[0] ||
                             x.ext[0] != y.ext[0])) ||
