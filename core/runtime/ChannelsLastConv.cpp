@@ -178,16 +178,47 @@ const float* transposedWeights(const float* weights, i64 m, i64 k, std::int64_t 
     return out.data();
 }
 
-// A pointwise convolution, y = W x + b per position, as one sgemm per batch element whatever
-// layouts x's and y's boxes have: with P positions, M output and K input channels,
-//   y row-major:      Y[M][P]   = W[M][K] . X       (X: x[K][P] row-major, or x[P][K] transposed)
-//   y channels-last:  Y^T[P][M] = X^T . W^T[K][M]   (X^T: x[K][P] transposed, or x[P][K])
-bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+// The tile's rows of a dense row-major box x ([K][P] per batch element) copied channels-last
+// ([P][K]) into `out`, as a box of its own: the positions of y's box, all K channels.
+rt::View<float> channelsLastCopy(const rt::View<float>& x, const rt::View<float>& y, i64 k,
+                                 std::vector<float>& out) {
+    const i64 positions = y.ext[2] * y.ext[3], plane = x.ext[2] * x.ext[3];
+    out.resize(static_cast<std::size_t>(y.ext[0] * positions * k));
+    for (i64 n = 0; n < y.ext[0]; ++n) {
+        const float* in =
+            x.data + (y.lo[0] + n - x.lo[0]) * x.stride[0] + (y.lo[2] - x.lo[2]) * x.ext[3];
+        float* to = out.data() + n * positions * k;
+        // Sixteen channels' rows at a time: sixteen read streams, one contiguous write each.
+        for (i64 c0 = 0; c0 < k; c0 += 16) {
+            const i64 c1 = std::min(k, c0 + 16);
+            for (i64 q = 0; q < positions; ++q)
+                for (i64 c = c0; c < c1; ++c)
+                    to[q * k + c] = in[c * plane + q];
+        }
+    }
+    rt::View<float> laid;
+    laid.data = out.data();
+    laid.rank = 4;
+    const std::array<i64, 4> lo{y.lo[0], 0, y.lo[2], y.lo[3]}, ext{y.ext[0], k, y.ext[2], y.ext[3]};
+    for (int d = 0; d < 4; ++d) {
+        laid.lo[d] = lo[static_cast<std::size_t>(d)];
+        laid.ext[d] = ext[static_cast<std::size_t>(d)];
+        laid.full[d] = x.full[d];
+    }
+    laid.stride[3] = 1;
+    for (int d = 3; d-- > 0;)
+        laid.stride[d] = laid.stride[d + 1] * laid.ext[d + 1];
+    return laid;
+}
+
+// Whether a pointwise convolution (1x1, stride 1, one group) over dense boxes in either layout
+// has what its output box reads: every input channel of its rows and columns, and its weights'
+// and bias's output channels.
+bool pointwiseFits(const PreparedCompute& p) {
     const compiler::KernelCall& call = p.call;
     const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
                w = viewAs<float>(p.inputs[1]);
     const bool hasBias = call.hasInput(2);
-    const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
     const auto& win = call.window;
     const bool xLast = call.inputBlock == compiler::kChannelsLast,
                yLast = call.outputBlock == compiler::kChannelsLast;
@@ -195,13 +226,106 @@ bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
         win[0] != 1 || win[1] != 1 || win[2] != 1 || win[3] != 1 || win[4] != 0 || win[5] != 0 ||
         !dense(x) || !dense(y) || w.rank != 4)
         return false;
+    const i64 k = w.full[1], m = y.ext[1];
+    return x.lo[1] == 0 && x.ext[1] == k && x.lo[3] == y.lo[3] && x.ext[3] == y.ext[3] &&
+           holds(x, 2, y.lo[2], y.ext[2]) && holds(x, 0, y.lo[0], y.ext[0]) &&
+           holds(w, 0, y.lo[1], m) && w.lo[1] == 0 && w.ext[1] == k && w.ext[2] == 1 &&
+           w.ext[3] == 1 && (!hasBias || holds(viewAs<float>(p.inputs[2]), 0, y.lo[1], m));
+}
+
+// A dense box `channelsLast` ([P][M] per batch element) written row-major ([M][P]) into y's
+// box of the same extents.
+void rowMajorFrom(const rt::View<float>& y, const float* channelsLast) {
+    const i64 positions = y.ext[2] * y.ext[3], m = y.ext[1];
+    for (i64 n = 0; n < y.ext[0]; ++n) {
+        const float* from = channelsLast + n * positions * m;
+        float* to = y.data + n * y.stride[0];
+        // Sixteen channels at a time: one contiguous read per position, sixteen write streams.
+        for (i64 c0 = 0; c0 < m; c0 += 16) {
+            const i64 c1 = std::min(m, c0 + 16);
+            for (i64 q = 0; q < positions; ++q)
+                for (i64 c = c0; c < c1; ++c)
+                    to[c * positions + q] = from[q * m + c];
+        }
+    }
+}
+
+// A channels-last box x narrowed to y's rows, which are contiguous in it when it holds one batch
+// element: oneDNN's 1x1 kernel declines the strided view of a box holding more rows (a later
+// op's halo).
+rt::View<float> tileRows(const rt::View<float>& x, const rt::View<float>& y) {
+    if (x.ext[0] != 1 || (x.lo[2] == y.lo[2] && x.ext[2] == y.ext[2]))
+        return x;
+    rt::View<float> rows = x;
+    rows.data = x.data + (y.lo[2] - x.lo[2]) * x.ext[3] * x.ext[1];
+    rows.lo[2] = y.lo[2];
+    rows.ext[2] = y.ext[2];
+    for (int d = 3; d-- > 0;)
+        rows.stride[d] = rows.stride[d + 1] * rows.ext[d + 1];
+    return rows;
+}
+
+// A pointwise convolution (pointwiseFits) on oneDNN's 1x1 kernel between channels-last boxes:
+// a row-major input's rows copied channels-last first, a row-major output written channels-last
+// to a scratch box by the kernel (the epilogue's leading Maps as post-ops) and laid out row-major
+// after. False, having written nothing, where the copies would cost what the kernel gains, or
+// oneDNN has no fast kernel for the shape.
+bool pointwiseOnOneDnn(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    const compiler::KernelCall& call = p.call;
+    const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
+               w = viewAs<float>(p.inputs[1]);
+    const bool hasBias = call.hasInput(2);
+    const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
+    const bool xLast = call.inputBlock == compiler::kChannelsLast,
+               yLast = call.outputBlock == compiler::kChannelsLast;
+    // The copies cost what the kernel gains where they move more than one float per 40
+    // multiply-adds: per position K floats in, M out, for M x K multiply-adds (M x K x P tiles
+    // of MobileNetV2 fuse-max, row-major both sides, fastest of 3 runs on a shared machine,
+    // against the sgemm: 320 x 320 x 49 0.73x its time, 80 x 960 x 49 0.80x, 384 x 64 x 98 0.88x;
+    // but 192 x 32 x 196 1.33x, 24 x 144 x 261 2.5x).
+    // Nor on products of fewer than 64 Ki multiply-adds (a squeeze-excite's 1x1 maps): the
+    // primitive's call costs microseconds. With both boxes row-major, only on fewer than 128
+    // positions, the narrow products sgemm runs worst (matrixProduct): on 196 (ResNet-50's and
+    // EfficientNet-B0's 14 x 14 tiles) the two copies cost 1.2-1.5x the sgemm's time.
     const i64 k = w.full[1], m = y.ext[1], positions = y.ext[2] * y.ext[3];
-    if (x.lo[1] != 0 || x.ext[1] != k || x.lo[3] != y.lo[3] || x.ext[3] != y.ext[3] ||
-        !holds(x, 2, y.lo[2], y.ext[2]) || !holds(x, 0, y.lo[0], y.ext[0]) ||
-        !holds(w, 0, y.lo[1], m) || w.lo[1] != 0 || w.ext[1] != k || w.ext[2] != 1 ||
-        w.ext[3] != 1 || (hasBias && !holds(b, 0, y.lo[1], m)))
+    const i64 copied = (xLast ? 0 : k) + (yLast ? 0 : m);
+    if (40 * copied > m * k || m * k * positions * y.ext[0] < 65536 ||
+        (!xLast && !yLast && positions >= 128))
         return false;
+    auto& buffers = workspace.channelsLast;
+    const rt::View<float> in = xLast ? tileRows(x, y) : channelsLastCopy(x, y, k, buffers.input);
+    if (yLast)
+        return dnnlConv(y, in, w, hasBias ? &b : nullptr, call, p.constantWeights, workspace.dnnl,
+                        &p.epilogue, &stepsDone, compiler::kChannelsLast, compiler::kChannelsLast);
+    rt::View<float> out = y;
+    buffers.output.resize(static_cast<std::size_t>(y.count()));
+    out.data = buffers.output.data();
+    if (!dnnlConv(out, in, w, hasBias ? &b : nullptr, call, p.constantWeights, workspace.dnnl,
+                  &p.epilogue, &stepsDone, compiler::kChannelsLast, compiler::kChannelsLast, true))
+        return false;
+    rowMajorFrom(y, out.data);
+    return true;
+}
+
+// A pointwise convolution, y = W x + b per position, as one sgemm per batch element whatever
+// layouts x's and y's boxes have: with P positions, M output and K input channels,
+//   y row-major:      Y[M][P]   = W[M][K] . X       (X: x[K][P] row-major, or x[P][K] transposed)
+//   y channels-last:  Y^T[P][M] = X^T . W^T[K][M]   (X^T: x[K][P] transposed, or x[P][K])
+// where oneDNN declines it.
+bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    if (!pointwiseFits(p))
+        return false;
+    const compiler::KernelCall& call = p.call;
+    const auto y = viewAs<float>(p.output), x = viewAs<float>(p.inputs[0]),
+               w = viewAs<float>(p.inputs[1]);
+    const bool hasBias = call.hasInput(2);
+    const auto b = hasBias ? viewAs<float>(p.inputs[2]) : rt::View<float>{};
+    const bool xLast = call.inputBlock == compiler::kChannelsLast,
+               yLast = call.outputBlock == compiler::kChannelsLast;
+    const i64 k = w.full[1], m = y.ext[1], positions = y.ext[2] * y.ext[3];
     if (y.count() == 0)
+        return true;
+    if (pointwiseOnOneDnn(p, workspace, stepsDone))
         return true;
     const float* weights = w.data + (y.lo[1] - w.lo[0]) * w.stride[0];
     const i64 plane = x.ext[2] * x.ext[3];
@@ -232,6 +356,14 @@ bool pointwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
 }
 
 } // namespace
+
+bool pointwiseConv(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
+    if (p.call.kernel != Kernel::Conv2d || p.call.accumulate || p.call.slicesChannels() ||
+        !pointwiseFits(p))
+        return false;
+    const auto y = viewAs<float>(p.output);
+    return y.count() == 0 || pointwiseOnOneDnn(p, workspace, stepsDone);
+}
 
 bool channelsLastConv(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
     if (p.call.kernel != Kernel::Conv2d || p.call.accumulate || p.call.slicesChannels())

@@ -32,9 +32,17 @@ struct ChannelsLastBuffers {
     std::vector<float> weights;
     std::vector<float> bias;
     std::vector<float> row; // a depthwise output row channels-last, for a row-major output box
+    std::vector<float> input;  // a pointwise tile's row-major input copied channels-last
+    std::vector<float> output; // a pointwise tile's output channels-last, for a row-major box
     std::map<std::array<std::int64_t, 4>, std::vector<float>> packed;
 };
 
 bool channelsLastConv(const PreparedCompute& compute, Workspace& workspace, std::size_t& stepsDone);
+
+// A pointwise convolution (1x1, stride 1, one group) over dense boxes in any layouts on oneDNN's
+// 1x1 kernel between channels-last boxes, with its epilogue's leading steps as post-ops: a
+// row-major input copied channels-last for it, a row-major output written from a channels-last
+// scratch box. False, having written nothing, where the boxes or the shape do not suit it.
+bool pointwiseConv(const PreparedCompute& compute, Workspace& workspace, std::size_t& stepsDone);
 
 } // namespace strata::runtime

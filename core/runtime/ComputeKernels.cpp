@@ -152,7 +152,8 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
                 rt::conv2d(out, in, weights, b, windowOf(c), c.group);
         };
         if (!c.slicesChannels() && !c.accumulate)
-            return convolve(y, x, w, p.constantWeights);
+            return pointwiseConv(p, workspace, stepsDone) ? void()
+                                                          : convolve(y, x, w, p.constantWeights);
         // One input-channel slice: the kernels see it as the whole input (never as the packed
         // whole weights), adding to y's partial sums after the first.
         const auto xs = rt::channelSlice(x), ws = rt::channelSlice(w);

@@ -22,21 +22,21 @@ void oneDnnOnThisThreadOnly() {
     (void)once;
 }
 
-bool dnnlConvSuits(const compiler::KernelCall& call) {
-    return rt::DnnlConvolutions::suits(windowOf(call), call.group);
+bool dnnlConvSuits(const compiler::KernelCall& call, int xBlock, int yBlock) {
+    return rt::DnnlConvolutions::suits(windowOf(call), call.group, xBlock, yBlock);
 }
 
 int convPostOps(const std::vector<PreparedCompute>& epilogue, const rt::View<float>& y,
-                rt::ConvPostOp* out) {
+                rt::ConvPostOp* out, bool mapsOnly) {
     using compiler::ScalarFn;
     // As strata_rt's steps (the generated C++'s), whose post-op mapping is the one both use.
     rt::EpilogueStep steps[rt::kMaxConvPostOps];
     rt::View<float> others[rt::kMaxConvPostOps];
     int n = 0;
     for (const PreparedCompute& step : epilogue) {
-        if (n == rt::kMaxConvPostOps)
-            break;
         const compiler::KernelCall& c = step.call;
+        if (n == rt::kMaxConvPostOps || (mapsOnly && c.kernel != compiler::Kernel::Map))
+            break;
         rt::EpilogueStep& s = steps[n];
         s.alpha = c.params.empty() ? 0.0f : c.params[0];
         s.beta = c.params.size() < 2 ? 0.0f : c.params[1];
@@ -73,12 +73,12 @@ int convPostOps(const std::vector<PreparedCompute>& epilogue, const rt::View<flo
 bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
               const rt::View<float>* b, const compiler::KernelCall& call, std::int64_t weightsKey,
               DnnlConvCache& cache, const std::vector<PreparedCompute>* epilogue,
-              std::size_t* stepsDone, int xBlock, int yBlock) {
-    if (!dnnlConvSuits(call))
+              std::size_t* stepsDone, int xBlock, int yBlock, bool mapsOnly) {
+    if (!dnnlConvSuits(call, xBlock, yBlock))
         return false;
     oneDnnOnThisThreadOnly();
     rt::ConvPostOp posts[rt::kMaxConvPostOps];
-    const int n = epilogue ? convPostOps(*epilogue, y, posts) : 0;
+    const int n = epilogue ? convPostOps(*epilogue, y, posts, mapsOnly) : 0;
     if (!cache.run(y, x, w, b, windowOf(call), call.group, weightsKey, posts, n, xBlock, yBlock))
         return false;
     if (stepsDone)

@@ -16,6 +16,7 @@
 #include "schedule/Strategies.h"
 #include "support/TestModels.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <random>
@@ -152,6 +153,136 @@ TEST(ChannelsLastPointwise, EveryLayoutCombinationComputesWhatTheLoopDoes) {
                        rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
             expectNear(fast.data, loop.data, 1e-4f);
         }
+}
+
+// An epilogue step over `box` in place: a Map (Clip to [0, 6]), or a Zip adding `other` to it.
+runtime::PreparedCompute clipStep(const Box& box) {
+    runtime::PreparedCompute step;
+    step.call.kernel = compiler::Kernel::Map;
+    step.call.fn = compiler::ScalarFn::Clip;
+    step.call.params = {0.0f, 6.0f};
+    step.inputs = {bytes(box.view)};
+    step.output = bytes(box.view);
+    return step;
+}
+runtime::PreparedCompute addStep(const Box& box, const Box& other) {
+    runtime::PreparedCompute step;
+    step.call.kernel = compiler::Kernel::Zip;
+    step.call.fn = compiler::ScalarFn::Add;
+    step.inputs = {bytes(box.view), bytes(other.view)};
+    step.output = bytes(box.view);
+    return step;
+}
+
+// Between channels-last boxes a pointwise convolution runs on oneDNN's 1x1 kernel with the bias,
+// a Clip and a residual Add as post-ops: on an input box holding rows beyond the tile's (read as
+// a box of the tile's rows), an output-channel tile, input channels that are not whole vectors,
+// with and without the bias and the epilogue, it computes what the loop and the steps after it
+// do.
+TEST(ChannelsLastPointwise, BetweenChannelsLastBoxesRunsOnOneDnnWithItsEpilogue) {
+    std::mt19937 rng(23);
+    for (const i64 k : {80, 100, 136})
+        for (const bool fused : {false, true}) {
+            SCOPED_TRACE(fmt::format("k {} fused {}", k, fused));
+            Box x({1, k, 11, 7}, {0, 0, 2, 0}, {1, k, 7, 7}, rng);
+            Box w({48, k, 1, 1}, {8, 0, 0, 0}, {24, k, 1, 1}, rng);
+            Box b({48}, {8}, {24}, rng);
+            Box fast({1, 48, 11, 7}, {0, 8, 3, 0}, {1, 24, 5, 7}, rng);
+            Box residual = fast; // another box of the output's tile, its own values
+            for (float& v : residual.data)
+                v = 2.0f * v;
+            residual.view.data = residual.data.data();
+            Box loop = fast;
+            loop.view.data = loop.data.data();
+            rt::conv2d(loop.view, x.view, w.view, fused ? &b.view : nullptr,
+                       rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
+            if (fused)
+                for (std::size_t i = 0; i < loop.data.size(); ++i)
+                    loop.data[i] = std::clamp(loop.data[i], 0.0f, 6.0f) + residual.data[i];
+
+            Box laidX = x;
+            laidX.view.data = laidX.data.data();
+            rt::reorder(laidX.view, 0, compiler::kChannelsLast);
+            rt::reorder(residual.view, 0, compiler::kChannelsLast);
+            auto compute =
+                convCompute(fast, laidX, w, fused ? &b : nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1,
+                            compiler::kChannelsLast, compiler::kChannelsLast);
+            if (fused)
+                compute.epilogue = {clipStep(fast), addStep(fast, residual)};
+            runtime::Workspace workspace;
+            std::size_t stepsDone = 0;
+            ASSERT_TRUE(runtime::pointwiseConv(compute, workspace, stepsDone));
+            EXPECT_EQ(stepsDone, fused ? 2u : 0u);
+            rt::reorder(fast.view, compiler::kChannelsLast, 0);
+            expectNear(fast.data, loop.data, 1e-4f);
+        }
+}
+
+// Pointwise convolutions with a row-major box on either side run on oneDNN's channels-last 1x1
+// kernel through copies where those are small beside the product: a row-major input is copied
+// channels-last (rows beyond the tile's in its box), a row-major output written from a
+// channels-last scratch box with the leading Clip as a post-op and the residual Add left to the
+// caller; input channels that are not whole vectors, an output-channel tile.
+TEST(ChannelsLastPointwise, RowMajorBoxesRunOnOneDnnThroughCopies) {
+    std::mt19937 rng(29);
+    for (const auto& [xLayout, yLayout] : {std::pair{0, 0}, std::pair{0, compiler::kChannelsLast},
+                                           std::pair{compiler::kChannelsLast, 0}})
+        for (const i64 k : {96, 100}) {
+            SCOPED_TRACE(fmt::format("x {} y {} k {}", xLayout, yLayout, k));
+            Box x({1, k, 11, 7}, {0, 0, 2, 0}, {1, k, 7, 7}, rng);
+            Box w({136, k, 1, 1}, {8, 0, 0, 0}, {120, k, 1, 1}, rng);
+            Box b({136}, {8}, {120}, rng);
+            Box fast({1, 136, 11, 7}, {0, 8, 3, 0}, {1, 120, 5, 7}, rng);
+            Box residual = fast;
+            residual.view.data = residual.data.data();
+            Box loop = fast;
+            loop.view.data = loop.data.data();
+            rt::conv2d(loop.view, x.view, w.view, &b.view,
+                       rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
+            for (std::size_t i = 0; i < loop.data.size(); ++i)
+                loop.data[i] = std::clamp(loop.data[i], 0.0f, 6.0f) + residual.data[i];
+
+            Box laidX = x;
+            laidX.view.data = laidX.data.data();
+            rt::reorder(laidX.view, 0, xLayout);
+            rt::reorder(residual.view, 0, yLayout);
+            auto compute =
+                convCompute(fast, laidX, w, &b, {1, 1, 1, 1, 0, 0, 1, 1}, 1, xLayout, yLayout);
+            compute.epilogue = {clipStep(fast), addStep(fast, residual)};
+            runtime::Workspace workspace;
+            std::size_t stepsDone = 0;
+            ASSERT_TRUE(runtime::pointwiseConv(compute, workspace, stepsDone));
+            EXPECT_EQ(stepsDone, yLayout == 0 ? 1u : 2u);
+            if (stepsDone == 1) // the Add, on boxes of one layout
+                for (std::size_t i = 0; i < fast.data.size(); ++i)
+                    fast.data[i] += residual.data[i];
+            rt::reorder(fast.view, yLayout, 0);
+            expectNear(fast.data, loop.data, 1e-4f);
+        }
+}
+
+// A squeeze-excite's product on a 1x1 map, one whose copies would cost more than oneDNN's
+// kernel gains (an input of 144 channels into 24), and a row-major one of 196 positions (wide
+// enough for sgemm) stay on sgemm.
+TEST(ChannelsLastPointwise, SmallProductsAndCostlyCopiesStayOnSgemm) {
+    std::mt19937 rng(31);
+    Box x1 = Box::whole({1, 48, 1, 1}, rng);
+    Box w1 = Box::whole({576, 48, 1, 1}, rng);
+    Box y1 = Box::whole({1, 576, 1, 1}, rng);
+    Box x2 = Box::whole({1, 144, 14, 14}, rng);
+    Box w2 = Box::whole({24, 144, 1, 1}, rng);
+    Box y2 = Box::whole({1, 24, 14, 14}, rng);
+    Box x3 = Box::whole({1, 256, 14, 14}, rng);
+    Box w3 = Box::whole({128, 256, 1, 1}, rng);
+    Box y3 = Box::whole({1, 128, 14, 14}, rng);
+    runtime::Workspace workspace;
+    std::size_t stepsDone = 0;
+    EXPECT_FALSE(runtime::pointwiseConv(
+        convCompute(y1, x1, w1, nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1, 0, 0), workspace, stepsDone));
+    EXPECT_FALSE(runtime::pointwiseConv(
+        convCompute(y3, x3, w3, nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1, 0, 0), workspace, stepsDone));
+    EXPECT_FALSE(runtime::pointwiseConv(
+        convCompute(y2, x2, w2, nullptr, {1, 1, 1, 1, 0, 0, 1, 1}, 1, 0, 0), workspace, stepsDone));
 }
 
 // Boxes the kernels do not take are left to the caller, untouched: a depthwise convolution with

@@ -141,7 +141,8 @@ TEST(DnnlConv, ChangingWeightsArePackedEveryCall) {
     }
 }
 
-// What stays on the other kernels: 1x1 windows (sgemm is as fast or faster there), grouped
+// What stays on the other kernels: 1x1 windows over row-major boxes (sgemm is as fast or faster
+// there; between channels-last boxes oneDNN runs them, ChannelsLastConvTest), grouped
 // convolutions, and input boxes lacking rows the tile reads.
 TEST(DnnlConv, DeclinesWhatOtherKernelsRun) {
     std::mt19937 rng(14);

@@ -149,9 +149,12 @@ class DnnlReorders {
 class DnnlConvolutions {
   public:
     // Whether oneDNN is this window's faster kernel (docs/RUNTIME.md has the measurements): a
-    // 1x1 window stays on sgemm, which needs no im2col there.
-    static bool suits(const Window2d& win, i64 group) {
-        return group == 1 && win.kernel[0] * win.kernel[1] > 1;
+    // 1x1 window over row-major boxes stays on sgemm, which needs no im2col there and for which
+    // oneDNN has only its own gemm; between channels-last boxes (`xBlock`, `yBlock` -1) oneDNN's
+    // 1x1 kernel with the bias and epilogue as post-ops beats sgemm and a pass after it.
+    static bool suits(const Window2d& win, i64 group, i64 xBlock = 0, i64 yBlock = 0) {
+        return group == 1 &&
+               (win.kernel[0] * win.kernel[1] > 1 || (xBlock == -1 && yBlock == -1));
     }
 
     // y = conv(x, w) + b on the operand boxes. `weightsKey` names constant weights (their packed
@@ -164,7 +167,7 @@ class DnnlConvolutions {
     bool run(const View<float>& y, const View<float>& x, const View<float>& w, const View<float>* b,
              const Window2d& win, i64 group, i64 weightsKey, const ConvPostOp* post = nullptr,
              int posts = 0, i64 xBlock = 0, i64 yBlock = 0) {
-        if (!suits(win, group) || y.rank != 4 || x.rank != 4 || w.rank != 4 || posts < 0 ||
+        if (!suits(win, group, xBlock, yBlock) || y.rank != 4 || x.rank != 4 || w.rank != 4 || posts < 0 ||
             posts > kMaxConvPostOps)
             return false;
         if ((xBlock != 0 && ((xBlock > 1 && x.ext[1] % xBlock != 0) || x.lo[1] != 0 || x.lo[0] != y.lo[0] ||
