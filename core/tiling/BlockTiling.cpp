@@ -442,7 +442,7 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
         cost.flops += tile.flops;
         cost.elements += tile.elements;
         cost.dramWriteBytes += tile.writeBytes;
-        // Tiles 0 .. mp-1 go to different cores (compiler/passes/DistributeTiles.h).
+        // Each of the mp cores computes a whole op once anyway; the other tiles repeat it.
         if (t >= mp)
             cost.repeatedWeightBytes += tile.wholeWeightBytes;
         for (std::size_t i = 0; i < m_inputs.size(); ++i) {
