@@ -12,8 +12,8 @@ void distributeTiles(CompileState& state) {
         block.coreOfTile.clear();
         const std::size_t tiles = block.tiles().size();
         for (std::size_t t = 0; t < tiles; ++t)
-            block.coreOfTile.push_back(
-                static_cast<int>(t * static_cast<std::size_t>(mp) / tiles) * stride);
+            block.coreOfTile.push_back(static_cast<int>(t * static_cast<std::size_t>(mp) / tiles) *
+                                       stride);
     }
 }
 

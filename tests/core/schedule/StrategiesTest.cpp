@@ -144,13 +144,11 @@ se (float[1, 64, 1, 1] S, float[1, 64, 16, 16] X, float[64, 64, 1, 1] We, float[
                 return b.id;
         return -1;
     };
-    const Schedule tight =
-        makeSchedule(g, test::withWorkingMemory(test::preset("host"), 44 * 1024), Strategy::FuseMax,
-                     two);
+    const Schedule tight = makeSchedule(g, test::withWorkingMemory(test::preset("host"), 44 * 1024),
+                                        Strategy::FuseMax, two);
     EXPECT_NE(blockOf(tight, ir::OpId(0)), blockOf(tight, ir::OpId(2)));
-    const Schedule roomy =
-        makeSchedule(g, test::withWorkingMemory(test::preset("host"), 1 << 20), Strategy::FuseMax,
-                     two);
+    const Schedule roomy = makeSchedule(g, test::withWorkingMemory(test::preset("host"), 1 << 20),
+                                        Strategy::FuseMax, two);
     EXPECT_EQ(roomy.blocks.size(), 1u);
 }
 
