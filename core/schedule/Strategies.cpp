@@ -127,7 +127,11 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
     OpGroup current;
     std::uint64_t currentDram = 0;
     bool currentSliced = false; // computed in input-channel slices (tiling/BlockTiling.h)
-    auto dramOf = [](const tiling::BlockCost& c) { return c.dramReadBytes + c.dramWriteBytes; };
+    // DRAM traffic, and weights that tiles read again to recompute a whole op (an excite step's
+    // matrix-vector product in every row tile: it costs its weights' bytes, not its FLOPs).
+    auto dramOf = [](const tiling::BlockCost& c) {
+        return c.dramReadBytes + c.dramWriteBytes + c.repeatedWeightBytes;
+    };
     auto sliced = [](const std::optional<tiling::BlockCost>& c) { return c && c->grid.sliceChannels > 0; };
     auto partial = [](const std::optional<tiling::BlockCost>& c) { return c && c->partialVectors; };
     bool currentPartial = false; // its channels cut below whole vectors

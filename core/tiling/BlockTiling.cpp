@@ -77,6 +77,7 @@ struct BlockTiler::TileResult {
     double flops = 0;
     double elements = 0;
     std::uint64_t writeBytes = 0;
+    std::uint64_t wholeWeightBytes = 0;
     std::uint64_t peakBytes = 0; // with this tile's whole inputs resident
     std::uint64_t slotBytes = 0;
     std::vector<std::optional<Region>> inputRegions; // per block input
@@ -313,6 +314,11 @@ BlockTiler::Demand BlockTiler::demand(const TileGrid& grid,
         result.elements += elements * fraction;
         result.computed.push_back(p);
         auto needs = inputRegions(m_graph, op, outputRegions);
+        if (fraction >= 1.0)
+            for (std::size_t i = 0; i < op.inputs.size() && i < needs.size(); ++i)
+                if (op.inputs[i].valid() && needs[i] && m_graph.value(op.inputs[i]).isConstant)
+                    result.wholeWeightBytes +=
+                        regionBytes(*needs[i], m_graph.value(op.inputs[i]).dtype);
         if (grid.sliceChannels > 0 && static_cast<int>(p) == m_sliceAt)
             for (std::size_t i = 0; i < 2 && i < needs.size(); ++i)
                 if (needs[i])
@@ -361,6 +367,7 @@ BlockTiler::TileResult BlockTiler::evaluateTile(const TileGrid& grid,
     result.flops = d.flops;
     result.elements = d.elements;
     result.writeBytes = d.writeBytes;
+    result.wholeWeightBytes = d.wholeWeightBytes;
     const std::vector<std::optional<Region>>& demanded = d.regions;
 
     // Working memory, as the compiler lays it out (SlotPacking.h): inputs read whole stay
@@ -435,6 +442,9 @@ BlockCost BlockTiler::evaluate(const TileGrid& grid, int buffering, int mp) cons
         cost.flops += tile.flops;
         cost.elements += tile.elements;
         cost.dramWriteBytes += tile.writeBytes;
+        // Each of the mp cores computes a whole op once anyway; the other tiles repeat it.
+        if (t >= mp)
+            cost.repeatedWeightBytes += tile.wholeWeightBytes;
         for (std::size_t i = 0; i < m_inputs.size(); ++i) {
             const auto& r = tile.inputRegions[i];
             if (t == 0)

@@ -71,6 +71,10 @@ struct BlockCost {
     double unfusedElements = 0;
     std::uint64_t dramReadBytes = 0;  // block inputs and weights loaded from DRAM
     std::uint64_t dramWriteBytes = 0; // block outputs stored to DRAM
+    // Constant inputs (weights) read again by ops that tiles compute whole, past one such
+    // computation per core: every tile of a squeeze-excite block cut by rows runs the excite
+    // step's matrix-vector product whole, and that reads its weights, not its few FLOPs' worth.
+    std::uint64_t repeatedWeightBytes = 0;
     std::uint64_t sramPeakBytes = 0;  // largest per-tile working set, double buffers included
     // The peak's parts: sramResidentBytes + sramSlots x sramSlotBytes. Resident: the inputs every
     // tile reads whole (weights), loaded once for the block; a slot: the largest tile's other
@@ -173,6 +177,7 @@ class BlockTiler {
         double flops = 0;
         double elements = 0;
         std::uint64_t writeBytes = 0;
+        std::uint64_t wholeWeightBytes = 0; // constant inputs of the ops computed whole
     };
     Demand demand(const TileGrid& grid, const std::vector<std::int64_t>& position) const;
     struct GridEstimate {

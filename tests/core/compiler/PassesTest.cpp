@@ -71,6 +71,18 @@ TEST_F(PassesTest, DistributeSpreadsTilesOverEvenlySpacedCores) {
     EXPECT_EQ(state.blocks[0].coreOfTile, (std::vector<int>{0, 4}));
 }
 
+// Four tiles of a 2 x 2 grid on 2 cores: each core gets a run of neighbours (a row of tiles),
+// not every other tile, so the two cores never store into the same rows at once.
+TEST_F(PassesTest, DistributeGivesEachCoreARunOfNeighbouringTiles) {
+    auto s = *schedule::setTile(fusedTwoTiles(), *g, fusedTwoTiles().blocks[0].id,
+                                schedule::TileSpec{ir::Shape{1, 4, 4, 4}});
+    auto state = test::stateFor(*g, t, s);
+    tileBlocks(state);
+    distributeTiles(state);
+    ASSERT_EQ(state.blocks[0].tiles().size(), 4u);
+    EXPECT_EQ(state.blocks[0].coreOfTile, (std::vector<int>{0, 0, 4, 4}));
+}
+
 TEST_F(PassesTest, InsertTransfersWritesLoadsWaitsComputesStores) {
     auto state = test::stateFor(*g, t, fusedTwoTiles());
     tileBlocks(state);

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace strata::schedule {
 namespace {
 
@@ -113,6 +115,41 @@ g (float[1, 64, 16, 16] X, float[32, 64, 3, 3] W, float[32, 64, 3, 3] V) => (flo
     t = test::withWorkingMemory(test::preset("host"), 256 * 1024);
     t.channelGranule = 16;
     EXPECT_EQ(makeSchedule(*m->graph, t, Strategy::FuseMax, one).blocks.size(), 1u);
+}
+
+// A squeeze-excite tail: the excite step E (a 1x1 convolution of the pooled vector S) scales X,
+// and a projection reads every channel of the product. Fused, every row tile computes E whole
+// and reads its weights again; where the working memory allows only many small tiles, that costs
+// more than the product's store and load that fusing saves, so fuse-max keeps E apart. Where two
+// tiles fit, each core computes E once and the whole tail is one block.
+TEST(Strategies, FuseMaxKeepsAnExciteStepOutOfManyTiles) {
+    auto m = test::importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+se (float[1, 64, 1, 1] S, float[1, 64, 16, 16] X, float[64, 64, 1, 1] We, float[64, 64, 1, 1] Wp)
+    => (float[1, 64, 16, 16] Y) {
+    E = Conv (S, We)
+    M = Mul (X, E)
+    Y = Conv (M, Wp)
+}
+)");
+    ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    ir::Graph g = *m->graph;
+    for (ir::Value& v : g.values)
+        if (v.name == "We" || v.name == "Wp")
+            v.isConstant = true;
+    const StrategyOptions two{.mp = 2, .buffering = 1};
+    auto blockOf = [](const Schedule& s, ir::OpId op) {
+        for (const Block& b : s.blocks)
+            if (std::find(b.ops.begin(), b.ops.end(), op) != b.ops.end())
+                return b.id;
+        return -1;
+    };
+    const Schedule tight = makeSchedule(g, test::withWorkingMemory(test::preset("host"), 44 * 1024),
+                                        Strategy::FuseMax, two);
+    EXPECT_NE(blockOf(tight, ir::OpId(0)), blockOf(tight, ir::OpId(2)));
+    const Schedule roomy = makeSchedule(g, test::withWorkingMemory(test::preset("host"), 1 << 20),
+                                        Strategy::FuseMax, two);
+    EXPECT_EQ(roomy.blocks.size(), 1u);
 }
 
 TEST(Strategies, FuseMaxRespectsTheWorkingMemory) {

@@ -366,10 +366,11 @@ unit (float[1, 4, 8, 8] X1, float[1, 4, 8, 8] X2, float[4, 4, 1, 1] W1, float[4,
     for (const std::uint64_t capacity : {std::uint64_t{1} << 20, std::uint64_t{4096}}) {
         auto grid = tiler.chooseGrid(capacity, 1, cores);
         ASSERT_TRUE(grid);
-        // Tiles go to the cores round-robin (DistributeTiles).
+        // Tiles go to the cores in contiguous runs (DistributeTiles).
         std::vector<double> flops(cores, 0.0);
-        for (std::int64_t t = 0; t < grid->tileCount(); ++t)
-            flops[static_cast<std::size_t>(t % cores)] += tiler.planTile(*grid, t).flops;
+        const std::int64_t tiles = grid->tileCount();
+        for (std::int64_t t = 0; t < tiles; ++t)
+            flops[static_cast<std::size_t>(t * cores / tiles)] += tiler.planTile(*grid, t).flops;
         const double total = flops[0] + flops[1];
         ASSERT_GT(total, 0.0);
         EXPECT_LE(std::max(flops[0], flops[1]) * cores / total, kMaxCoreImbalance)
