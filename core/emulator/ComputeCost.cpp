@@ -74,10 +74,6 @@ bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph) {
     if (w.size() < 3) return false;
     for (std::size_t d = 2; d < w.size(); ++d)
         if (w[d] != 1) return false;
-    for (std::int64_t s : op.attrInts("strides"))
-        if (s != 1) return false;
-    for (std::int64_t p : op.attrInts("pads"))
-        if (p != 0) return false;
     return true;
 }
 

@@ -44,12 +44,13 @@ const ir::Graph& convs() {
     return graph;
 }
 
-TEST(ComputeCost, PointwiseConvIsA1x1UnitStrideUnpaddedDenseWindow) {
+TEST(ComputeCost, PointwiseConvIsAnyDense1x1Window) {
     const ir::Graph& g = convs();
     EXPECT_TRUE(isPointwiseConv(g.ops[0], g));
     EXPECT_FALSE(isPointwiseConv(g.ops[1], g)); // 3x3
-    EXPECT_FALSE(isPointwiseConv(g.ops[2], g)); // strided: gathers its input
-    EXPECT_FALSE(isPointwiseConv(g.ops[3], g)); // padded
+    // Strided and padded 1x1 windows run the same matrix product (over a gathered input).
+    EXPECT_TRUE(isPointwiseConv(g.ops[2], g));
+    EXPECT_TRUE(isPointwiseConv(g.ops[3], g));
     EXPECT_FALSE(isPointwiseConv(g.ops[4], g)); // depthwise wins
     EXPECT_TRUE(isDepthwiseConv(g.ops[4], g));
     EXPECT_TRUE(isPointwiseConv(g.ops[5], g));
@@ -65,8 +66,8 @@ TEST(ComputeCost, EachConvKindRunsAtItsFigureOrConvs) {
     t.throughput.depthwiseConvPerCycle = 0.5;
     EXPECT_EQ(throughputOf(g.ops[0], g, t), 17);
     EXPECT_EQ(throughputOf(g.ops[1], g, t), 10);
-    EXPECT_EQ(throughputOf(g.ops[2], g, t), 10);
-    EXPECT_EQ(throughputOf(g.ops[3], g, t), 10);
+    EXPECT_EQ(throughputOf(g.ops[2], g, t), 17); // strided 1x1: the matrix product's figure
+    EXPECT_EQ(throughputOf(g.ops[3], g, t), 17); // padded 1x1: the same
     EXPECT_EQ(throughputOf(g.ops[4], g, t), 0.5);
     EXPECT_EQ(throughputOf(g.ops[5], g, t), 17);
 }
