@@ -297,7 +297,7 @@ compiler::Program barrierProgram(const target::Target& target, int count) {
 }
 
 bool computesOnly(const ir::Graph& graph) {
-    return graph.name == "calibrate-conv-pointwise-deep" || graph.name == "calibrate-conv-stem" ||
+    return graph.name == "calibrate-conv-pointwise-deep" ||
            graph.name == "calibrate-conv-pointwise-strided" ||
            graph.name == "calibrate-conv-depthwise-small" ||
            graph.name == "calibrate-elementwise-Erf" ||
@@ -393,19 +393,6 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto x = g.input("x", {1, c, 14, 14});
         auto w = g.weight("w", {128, c, 1, 1});
         out.push_back(g.finish(g.op("Conv", {x, w}, {1, 128, 14, 14}, {{"kernel_shape", Ints{1, 1}}})));
-    }
-    {
-        // A CNN's stem: 3 input channels (27 MACs per output), 3x3 at stride 2 on 224 / scale.
-        // Its time is mostly per output element (overhead_cycles.conv_output), which the
-        // staircase's 288..2304 MACs per output alone cannot tell from the MAC rate.
-        SmallGraph g("calibrate-conv-stem");
-        const std::int64_t in = std::max<std::int64_t>(28, 224 / s);
-        auto x = g.input("x", {1, 3, in, in});
-        auto w = g.weight("w", {32, 3, 3, 3});
-        out.push_back(g.finish(g.op("Conv", {x, w}, {1, 32, in / 2, in / 2},
-                                    {{"kernel_shape", Ints{3, 3}},
-                                     {"pads", Ints{1, 1, 1, 1}},
-                                     {"strides", Ints{2, 2}}})));
     }
     {
         // A downsampling shortcut (1x1 at stride 2, 64 x scale to 128 x scale channels): a

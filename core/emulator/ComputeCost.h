@@ -128,6 +128,19 @@ double weightBytesRead(const compiler::Compute& compute, const ir::Op& op, const
 double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
                         const target::Target& target);
 
+// A convolution the runtime runs on oneDNN's direct kernel (a window larger than 1x1, one group:
+// runtime/DnnlConv.h) whose activation box or output box is not channels-last: the call reorders
+// it into and out of the kernel's layout itself, where a channels-last box is read as it is. The
+// elements of those boxes (input box and output box, each when not channels-last); 0 for any
+// other op. Their cost is what an explicit reorder instruction of the same boxes costs: elements
+// / the target's data_movement figure (inCallReorderCycles). Without it row-major dense
+// convolutions (a stem of 3 channels, a tile of another reader's halo) were predicted 30-70% too
+// fast while channels-last ones were not (issue 20, helper computecost3).
+double inCallReorderElements(const compiler::Compute& compute, const ir::Op& op,
+                             const ir::Graph& graph);
+double inCallReorderCycles(const compiler::Compute& compute, const ir::Op& op,
+                           const ir::Graph& graph, const target::Target& target);
+
 // Bytes of working memory the instruction reads and writes (its operand regions).
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph);
 
