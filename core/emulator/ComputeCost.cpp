@@ -73,7 +73,8 @@ bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph) {
     const ir::Shape& w = graph.value(op.inputs[1]).shape;
     if (w.size() < 3) return false;
     for (std::size_t d = 2; d < w.size(); ++d)
-        if (w[d] != 1) return false;
+        if (w[d] != 1)
+            return false;
     return true;
 }
 

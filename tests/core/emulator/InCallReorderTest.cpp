@@ -61,9 +61,9 @@ std::int64_t durationNs(int inputLayout, int outputLayout) {
 
 TEST(InCallReorder, RowMajorBoxesOfADenseConvCostWhatTheirReorderWould) {
     const int nhwc = compiler::kChannelsLast;
-    EXPECT_EQ(durationNs(nhwc, nhwc), 1152);          // the MACs alone
-    EXPECT_EQ(durationNs(0, nhwc), 1152 + 32);        // the input box reordered in
-    EXPECT_EQ(durationNs(nhwc, 0), 1152 + 64);        // the output box reordered out
+    EXPECT_EQ(durationNs(nhwc, nhwc), 1152);   // the MACs alone
+    EXPECT_EQ(durationNs(0, nhwc), 1152 + 32); // the input box reordered in
+    EXPECT_EQ(durationNs(nhwc, 0), 1152 + 64); // the output box reordered out
     EXPECT_EQ(durationNs(0, 0), 1152 + 32 + 64);
 }
 
