@@ -298,6 +298,7 @@ compiler::Program barrierProgram(const target::Target& target, int count) {
 
 bool computesOnly(const ir::Graph& graph) {
     return graph.name == "calibrate-conv-pointwise-deep" ||
+           graph.name == "calibrate-conv-pointwise-strided" ||
            graph.name == "calibrate-conv-depthwise-small" ||
            graph.name == "calibrate-elementwise-Erf" ||
            graph.name == "calibrate-elementwise-Sigmoid" ||
@@ -392,6 +393,17 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto x = g.input("x", {1, c, 14, 14});
         auto w = g.weight("w", {128, c, 1, 1});
         out.push_back(g.finish(g.op("Conv", {x, w}, {1, 128, 14, 14}, {{"kernel_shape", Ints{1, 1}}})));
+    }
+    {
+        // A downsampling shortcut (1x1 at stride 2, 64 x scale to 128 x scale channels): a
+        // matrix product over a gathered input, in the pointwise class (emulator::isPointwiseConv).
+        SmallGraph g("calibrate-conv-pointwise-strided");
+        const std::int64_t c = 64 * s;
+        const std::int64_t in = std::max<std::int64_t>(14, 56 / s);
+        auto x = g.input("x", {1, c, in, in});
+        auto w = g.weight("w", {2 * c, c, 1, 1});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, 2 * c, in / 2, in / 2},
+                                    {{"kernel_shape", Ints{1, 1}}, {"strides", Ints{2, 2}}})));
     }
     {
         SmallGraph g("calibrate-conv-depthwise");

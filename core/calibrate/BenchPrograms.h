@@ -59,7 +59,8 @@ compiler::Program barrierProgram(const target::Target& target, int count);
 // A graph of one op (plus its inputs) per op class, at a scale: 1 small, 2 larger. Classes:
 // conv (dense 3x3, pointwise 1x1 and depthwise 3x3, as CNNs mix them, at channels 32 x scale on
 // images of 112 / scale; pointwise ones of 256 x scale channels and depthwise ones on 14 x 14
-// besides, which tell the per-unit costs apart), matmul, elementwise (Add and Relu, and an Add of
+// besides, which tell the per-unit costs apart; a strided 1x1 shortcut, as ResNets have),
+// matmul, elementwise (Add and Relu, and an Add of
 // 16 elements whose time is almost all overhead), transcendental (Erf, Sigmoid), pooling,
 // normalization (batch and layer norm), softmax (over attention scores), reduction, data_movement;
 // and thin convolutions and matrix products, with few output positions per weight, which tell
@@ -79,7 +80,8 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs();
 
 // Whether a graph of opClassGraphs is there for its computes alone (the transcendental ops, the
-// pointwise convolutions of many channels, the depthwise ones on small planes, layer norm): its transfers, large warm copies of one activation,
+// pointwise convolutions of many channels, the strided 1x1, the depthwise ones on small planes,
+// layer norm): its transfers, large warm copies of one activation,
 // do not join the paths' samples, which stay those of the op classes above.
 bool computesOnly(const ir::Graph& graph);
 

@@ -73,11 +73,8 @@ bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph) {
     const ir::Shape& w = graph.value(op.inputs[1]).shape;
     if (w.size() < 3) return false;
     for (std::size_t d = 2; d < w.size(); ++d)
-        if (w[d] != 1) return false;
-    for (std::int64_t s : op.attrInts("strides"))
-        if (s != 1) return false;
-    for (std::int64_t p : op.attrInts("pads"))
-        if (p != 0) return false;
+        if (w[d] != 1)
+            return false;
     return true;
 }
 
@@ -245,6 +242,24 @@ double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, cons
                         const target::Target& target) {
     const double perByte = target.overheads.weightByteCycles;
     return perByte > 0 ? perByte * weightBytesRead(compute, op, graph) : 0;
+}
+
+double inCallReorderElements(const compiler::Compute& compute, const ir::Op& op,
+                             const ir::Graph& graph) {
+    if (op.opClass != ir::OpClass::Conv || op.type != "Conv" || op.attrInt("group", 1) != 1 ||
+        isPointwiseConv(op, graph) || compute.inputs.empty() || compute.outputs.empty())
+        return 0;
+    double elements = 0;
+    for (const compiler::Operand* box : {&compute.inputs.front(), &compute.outputs.front()})
+        if (box->channelBlock != compiler::kChannelsLast)
+            elements += double(tiling::regionElements(box->region));
+    return elements;
+}
+
+double inCallReorderCycles(const compiler::Compute& compute, const ir::Op& op,
+                           const ir::Graph& graph, const target::Target& target) {
+    const double rate = target.throughput.of(ir::OpClass::DataMovement);
+    return rate > 0 ? inCallReorderElements(compute, op, graph) / rate : 0;
 }
 
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph) {

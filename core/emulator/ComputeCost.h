@@ -35,8 +35,12 @@ bool isDepthwiseConv(const ir::Op& op, const ir::Graph& graph);
 // dense convolution (RegNetX-800MF's were predicted 3x too fast at the `conv` figure, issue 20).
 // Its own figure, `grouped_conv` (defaulting to `conv`), before the pointwise test.
 bool isGroupedConv(const ir::Op& op, const ir::Graph& graph);
-// A convolution of a 1x1 window with stride 1 and no padding that is not depthwise: on a CPU a
-// plain matrix product over the input, where wider or strided windows gather theirs first.
+// A convolution of a 1x1 window that is not depthwise, whatever its strides and padding: the
+// runtime runs every 1x1 window as a matrix product (sgemm; a strided or padded one over a
+// gathered copy of its input), where wider windows run oneDNN's direct convolution. Costed at the
+// `conv` figure, strided ones (ResNets' downsampling shortcuts) were predicted ~2x too fast: they
+// ran at the matrix product's rate, 31-40 MACs per ns against 66-80 (issue 20, helper
+// computecost3).
 bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
 // The rate an op's computes run at: its class's throughput, or the target's transcendental figure
 // (`transcendental`, defaulting to `elementwise`) for a transcendental elementwise op, the
@@ -123,6 +127,19 @@ double weightBytesRead(const compiler::Compute& compute, const ir::Op& op, const
 // term is then a few percent). Fitted by calibration on thin convolutions and matrix products.
 double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
                         const target::Target& target);
+
+// A convolution the runtime runs on oneDNN's direct kernel (a window larger than 1x1, one group:
+// runtime/DnnlConv.h) whose activation box or output box is not channels-last: the call reorders
+// it into and out of the kernel's layout itself, where a channels-last box is read as it is. The
+// elements of those boxes (input box and output box, each when not channels-last); 0 for any
+// other op. Their cost is what an explicit reorder instruction of the same boxes costs: elements
+// / the target's data_movement figure (inCallReorderCycles). Without it row-major dense
+// convolutions (a stem of 3 channels, a tile of another reader's halo) were predicted 30-70% too
+// fast while channels-last ones were not (issue 20, helper computecost3).
+double inCallReorderElements(const compiler::Compute& compute, const ir::Op& op,
+                             const ir::Graph& graph);
+double inCallReorderCycles(const compiler::Compute& compute, const ir::Op& op,
+                           const ir::Graph& graph, const target::Target& target);
 
 // Bytes of working memory the instruction reads and writes (its operand regions).
 std::uint64_t operandBytes(const compiler::Compute& compute, const ir::Graph& graph);

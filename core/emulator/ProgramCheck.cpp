@@ -159,8 +159,10 @@ class Describer {
                     ? layerNormWork(*c)
                     : outputElements;
             step.amount = cyclesAtThroughput(work, throughput, m_target);
-            if (step.op != kNoInstruction && !c->isReorder())
+            if (step.op != kNoInstruction && !c->isReorder()) {
                 step.amount += weightReadCycles(*c, m_graph.ops[step.op], m_graph, m_target);
+                step.amount += inCallReorderCycles(*c, m_graph.ops[step.op], m_graph, m_target);
+            }
             // A fused epilogue (compiler/passes/FuseEpilogues.h): each step's elementwise work on
             // the output box while it is in cache, with no overhead of its own, and its further
             // operands' bytes; the intermediate is neither written nor read again.

@@ -4,6 +4,7 @@
 
 #include "calibrate/BenchPrograms.h"
 
+#include "emulator/ComputeCost.h"
 #include "target/TargetLoader.h"
 
 #include <gtest/gtest.h>
@@ -121,14 +122,29 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
     std::vector<std::string> only;
     for (const auto& graph : opClassGraphs(1))
         if (computesOnly(*graph)) only.push_back(graph->name);
-    EXPECT_EQ(only,
-              (std::vector<std::string>{
-                  "calibrate-conv-pointwise-deep", "calibrate-conv-depthwise-small",
-                  "calibrate-conv-grouped", "calibrate-conv-thin", "calibrate-matmul-thin",
-                  "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
-                  "calibrate-normalization-layer", "calibrate-reduction-pool",
-                  "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
-                  "calibrate-global-pool-7x7", "calibrate-global-pool-56x56", "calibrate-copy"}));
+    EXPECT_EQ(only, (std::vector<std::string>{
+                        "calibrate-conv-pointwise-deep", "calibrate-conv-pointwise-strided",
+                        "calibrate-conv-depthwise-small", "calibrate-conv-grouped",
+                        "calibrate-conv-thin", "calibrate-matmul-thin", "calibrate-elementwise-Erf",
+                        "calibrate-elementwise-Sigmoid", "calibrate-normalization-layer",
+                        "calibrate-reduction-pool", "calibrate-reduction-rows", "calibrate-resize",
+                        "calibrate-gather", "calibrate-global-pool-7x7",
+                        "calibrate-global-pool-56x56", "calibrate-copy"}));
+}
+
+// ResNets' 1x1 shortcuts at stride 2 run the pointwise kernel (sgemm over a gathered input): the
+// pointwise figure is fitted on one at every scale.
+TEST(BenchPrograms, PointwiseConvolutionsIncludeAStridedShortcut) {
+    for (int scale : {1, 8}) {
+        std::shared_ptr<const ir::Graph> shortcut;
+        for (const auto& graph : opClassGraphs(scale))
+            if (graph->name == "calibrate-conv-pointwise-strided")
+                shortcut = graph;
+        ASSERT_TRUE(shortcut) << scale;
+        const ir::Op& conv = shortcut->ops.back();
+        EXPECT_TRUE(emulator::isPointwiseConv(conv, *shortcut));
+        EXPECT_EQ(conv.attrInts("strides"), (std::vector<std::int64_t>{2, 2}));
+    }
 }
 
 TEST(BenchPrograms, EachCoreOnItsOwnPathIsPrimedTheOtherWayByTheNextCore) {

@@ -1,6 +1,6 @@
-// Which rate a convolution runs at: pointwise (1x1, stride 1, unpadded, not depthwise) ones at the
-// target's pointwise_conv figure, depthwise ones at depthwise_conv, the rest at conv; each
-// optional figure defaulting to conv's.
+// Which rate a convolution runs at: pointwise (any dense 1x1 window) ones at the target's
+// pointwise_conv figure, depthwise ones at depthwise_conv, the rest at conv; each optional figure
+// defaulting to conv's. What a dense convolution pays to reorder boxes that are not channels-last.
 
 #include "EmulatorFixtures.h"
 #include "emulator/ComputeCost.h"
@@ -44,12 +44,13 @@ const ir::Graph& convs() {
     return graph;
 }
 
-TEST(ComputeCost, PointwiseConvIsA1x1UnitStrideUnpaddedDenseWindow) {
+TEST(ComputeCost, PointwiseConvIsAnyDense1x1Window) {
     const ir::Graph& g = convs();
     EXPECT_TRUE(isPointwiseConv(g.ops[0], g));
     EXPECT_FALSE(isPointwiseConv(g.ops[1], g)); // 3x3
-    EXPECT_FALSE(isPointwiseConv(g.ops[2], g)); // strided: gathers its input
-    EXPECT_FALSE(isPointwiseConv(g.ops[3], g)); // padded
+    // Strided and padded 1x1 windows run the same matrix product (over a gathered input).
+    EXPECT_TRUE(isPointwiseConv(g.ops[2], g));
+    EXPECT_TRUE(isPointwiseConv(g.ops[3], g));
     EXPECT_FALSE(isPointwiseConv(g.ops[4], g)); // depthwise wins
     EXPECT_TRUE(isDepthwiseConv(g.ops[4], g));
     EXPECT_TRUE(isPointwiseConv(g.ops[5], g));
@@ -65,10 +66,38 @@ TEST(ComputeCost, EachConvKindRunsAtItsFigureOrConvs) {
     t.throughput.depthwiseConvPerCycle = 0.5;
     EXPECT_EQ(throughputOf(g.ops[0], g, t), 17);
     EXPECT_EQ(throughputOf(g.ops[1], g, t), 10);
-    EXPECT_EQ(throughputOf(g.ops[2], g, t), 10);
-    EXPECT_EQ(throughputOf(g.ops[3], g, t), 10);
+    EXPECT_EQ(throughputOf(g.ops[2], g, t), 17); // strided 1x1: the matrix product's figure
+    EXPECT_EQ(throughputOf(g.ops[3], g, t), 17); // padded 1x1: the same
     EXPECT_EQ(throughputOf(g.ops[4], g, t), 0.5);
     EXPECT_EQ(throughputOf(g.ops[5], g, t), 17);
+}
+
+TEST(ComputeCost, ADenseConvReordersItsBoxesThatAreNotChannelsLast) {
+    // The 3x3 convolution on a tile of 8 output rows: input box 1x8x10x16 (1,280 elements),
+    // output box 1x16x8x16 (2,048), weights 16x8x3x3 (never reordered: packed once).
+    const ir::Graph& g = convs();
+    compiler::Compute tile;
+    tile.inputs = {{ir::ValueId(0), {{0, 1}, {0, 8}, {0, 10}, {0, 16}}, 0},
+                   {ir::ValueId(2), tiling::fullRegion({16, 8, 3, 3}), 0}};
+    tile.outputs = {{ir::ValueId(0), {{0, 1}, {0, 16}, {0, 8}, {0, 16}}, 0}};
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[1], g), 1280.0 + 2048.0); // both row-major
+    tile.inputs[0].channelBlock = compiler::kChannelsLast;
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[1], g), 2048.0); // the output only
+    tile.outputs[0].channelBlock = 16; // channel-blocked: reordered too
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[1], g), 2048.0);
+    tile.outputs[0].channelBlock = compiler::kChannelsLast;
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[1], g), 0.0); // read and written as is
+    // 1x1 windows run sgemm, depthwise ones their own loop: no reorder.
+    tile.inputs[0].channelBlock = tile.outputs[0].channelBlock = 0;
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[0], g), 0.0);
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[2], g), 0.0);
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[4], g), 0.0);
+    // At the data_movement figure, as an explicit reorder of the same boxes: 3,328 / 0.5.
+    target::Target t = test::tinyTarget();
+    t.throughput.of(ir::OpClass::DataMovement) = 0.5;
+    EXPECT_DOUBLE_EQ(inCallReorderCycles(tile, g.ops[1], g, t), 3328.0 / 0.5);
+    t.throughput.of(ir::OpClass::DataMovement) = 0;
+    EXPECT_DOUBLE_EQ(inCallReorderCycles(tile, g.ops[1], g, t), 0.0); // no figure, no cost
 }
 
 TEST(ComputeCost, AReductionsWorkIsTheElementsItReads) {

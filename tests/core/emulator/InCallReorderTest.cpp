@@ -1,0 +1,71 @@
+// A dense convolution on oneDNN's direct kernel pays for reordering its boxes that are not
+// channels-last (ComputeCost.h's inCallReorderCycles) at the data_movement figure, as the
+// emulator times it. Numbers derived by hand from the tiny target (1 MAC per cycle, 1 element per
+// cycle for every other class, no overheads, 1 cycle = 1 ns).
+
+#include "EmulatorFixtures.h"
+#include "emulator/ComputeCost.h"
+#include "emulator/Emulator.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::emulator {
+namespace {
+
+constexpr std::int64_t kNs = 1000; // ps
+
+// x (value 0, [1, 2, 4, 4]), w (value 1, [4, 2, 3, 3] constant weights), y (value 2,
+// [1, 4, 4, 4]); a 3x3 Conv with unit padding (op 0).
+const ir::Graph& convGraph() {
+    static const ir::Graph graph = [] {
+        ir::Graph g;
+        g.name = "reorders";
+        g.values.push_back(test::floatValue("x", {1, 2, 4, 4}));
+        ir::Value w = test::floatValue("w", {4, 2, 3, 3});
+        w.isConstant = true;
+        g.values.push_back(w);
+        g.values.push_back(test::floatValue("y", {1, 4, 4, 4}));
+        ir::Op conv;
+        conv.name = "conv";
+        conv.type = "Conv";
+        conv.opClass = ir::OpClass::Conv;
+        conv.inputs = {ir::ValueId(0), ir::ValueId(1)};
+        conv.outputs = {ir::ValueId(2)};
+        conv.attributes = {{"pads", std::vector<std::int64_t>{1, 1, 1, 1}}};
+        g.ops = {conv};
+        g.finalize();
+        return g;
+    }();
+    return graph;
+}
+
+// The whole convolution as one compute: 64 outputs x 18 MACs = 1,152 MACs; input box 32
+// elements, output box 64, in the given layouts.
+std::int64_t durationNs(int inputLayout, int outputLayout) {
+    compiler::Compute c;
+    c.opType = "Conv";
+    c.flops = 2 * 1152;
+    c.inputs.push_back({ir::ValueId(0), tiling::fullRegion({1, 2, 4, 4}), 0, inputLayout});
+    c.inputs.push_back({ir::ValueId(1), tiling::fullRegion({4, 2, 3, 3}), 4096});
+    c.outputs.push_back({ir::ValueId(2), tiling::fullRegion({1, 4, 4, 4}), 8192, outputLayout});
+    compiler::Program program = test::ProgramBuilder(1).program();
+    compiler::Instruction in;
+    in.from = {0, ir::OpId(0), 0};
+    in.body = std::move(c);
+    program.streams[0].push_back(in.id);
+    program.instructions.push_back(std::move(in));
+    auto trace = emulate(program, test::tinyTarget(), convGraph());
+    EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.diagnostics().front().toString());
+    return trace.ok() && !trace->events.empty() ? trace->events.front().durationPs() / kNs : -1;
+}
+
+TEST(InCallReorder, RowMajorBoxesOfADenseConvCostWhatTheirReorderWould) {
+    const int nhwc = compiler::kChannelsLast;
+    EXPECT_EQ(durationNs(nhwc, nhwc), 1152);   // the MACs alone
+    EXPECT_EQ(durationNs(0, nhwc), 1152 + 32); // the input box reordered in
+    EXPECT_EQ(durationNs(nhwc, 0), 1152 + 64); // the output box reordered out
+    EXPECT_EQ(durationNs(0, 0), 1152 + 32 + 64);
+}
+
+} // namespace
+} // namespace strata::emulator
