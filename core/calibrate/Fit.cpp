@@ -237,6 +237,7 @@ TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
     double bestScore = std::numeric_limits<double>::infinity();
     TransferFit best = fitTransferAt(used, valid, fixedRowOverheadCycles, 0, &bestScore);
     const double plain = bestScore;
+    const double plainBandwidthError = best.bandwidthRelativeError;
     for (double rampBytes : rampGrid()) {
         // A ramp needs shapes on both sides of its end to be told from a latency or a bandwidth.
         std::size_t below = 0, above = 0;
@@ -247,7 +248,12 @@ TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
         double score = std::numeric_limits<double>::infinity();
         const TransferFit fit =
             fitTransferAt(used, valid, fixedRowOverheadCycles, rampBytes, &score);
-        if (fit.rampBytes > 0 && fit.bytesPerCycle > 0 && score < bestScore &&
+        // A ramp the shapes do not pin down, or one that leaves the bandwidth less sure than the
+        // fit without it (and unsure), is noise fitted: not kept.
+        const bool pinned =
+            fit.rampRelativeError <= kMaxFigureRelativeError &&
+            fit.bandwidthRelativeError <= std::max(kMaxFigureRelativeError, plainBandwidthError);
+        if (fit.rampBytes > 0 && fit.bytesPerCycle > 0 && pinned && score < bestScore &&
             score < (1 - kMinRampGain) * plain) {
             bestScore = score;
             best = fit;

@@ -72,7 +72,9 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
 // rampGrid(), the other figures fitted as above for each R (the ramp's extra cycles per byte
 // a fourth non-negative unknown); the R whose robust fit has the least mean absolute relative
 // residual over the shapes wins, if it beats the fit without a ramp by kMinRampGain and has
-// kMinShapesPerSegment shapes each side of R. Otherwise fitTransfer's result, without a ramp.
+// kMinShapesPerSegment shapes each side of R, and pins it down: the ramp's standard error within
+// kMaxFigureRelativeError, the bandwidth's too (or no worse than without a ramp). Otherwise
+// fitTransfer's result, without a ramp.
 TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
                                 double fixedRowOverheadCycles = -1);
 
