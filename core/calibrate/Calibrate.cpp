@@ -679,7 +679,8 @@ class Calibration {
                     kind == target::ReadKind::Weight ? path->weightReads : path->cachedReads;
                 figures.reset();
                 if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
-                    figures = target::ReadFigures{fit->bytesPerCycle, fit->latencyCycles + gap,
+                    figures = target::ReadFigures{fit->bytesPerCycle,
+                                                  fit->latencyCycles + gap,
                                                   {fit->rampBytes, fit->rampBytesPerCycle}};
             }
             path->note = fmt::format(

@@ -33,7 +33,8 @@ Eigen::VectorXd solveRelative(const Eigen::MatrixXd& a, const Eigen::VectorXd& r
 // target::rampExtraCycles, here where the fits have no target: the cycles the first
 // min(bytes, rampBytes) spend at the ramp's rate beyond the bandwidth's.
 double rampExtra(double bytes, double rampBytes, double rampBytesPerCycle, double bytesPerCycle) {
-    if (!(rampBytes > 0 && rampBytesPerCycle > 0 && bytesPerCycle > 0)) return 0;
+    if (!(rampBytes > 0 && rampBytesPerCycle > 0 && bytesPerCycle > 0))
+        return 0;
     const double ramped = std::min(bytes, rampBytes);
     return std::max(0.0, ramped / rampBytesPerCycle - ramped / bytesPerCycle);
 }
@@ -211,7 +212,8 @@ TransferFit fitTransferAt(const std::vector<TransferSample>& used,
 std::vector<TransferSample> validSamples(const std::vector<TransferSample>& samples) {
     std::vector<TransferSample> valid;
     for (const TransferSample& s : samples)
-        if (s.cycles > 0 && s.bytes >= 0 && s.rows >= 0) valid.push_back(s);
+        if (s.cycles > 0 && s.bytes >= 0 && s.rows >= 0)
+            valid.push_back(s);
     return valid;
 }
 
@@ -224,8 +226,7 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
 
 std::vector<double> rampGrid() {
     std::vector<double> grid;
-    for (double bytes = kMinRampBytes; bytes <= kMaxRampBytes * (1 + 1e-9);
-         bytes *= std::sqrt(2.0))
+    for (double bytes = kMinRampBytes; bytes <= kMaxRampBytes * (1 + 1e-9); bytes *= std::sqrt(2.0))
         grid.push_back(std::round(bytes));
     return grid;
 }
@@ -293,9 +294,10 @@ std::string uncertainFigures(const TransferFit& fit) {
     return out;
 }
 
-SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples, double latencyCycles,
-                                      double pathBytesPerCycle, double rowOverheadCycles,
-                                      double rampBytes, double rampBytesPerCycle) {
+SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples,
+                                      double latencyCycles, double pathBytesPerCycle,
+                                      double rowOverheadCycles, double rampBytes,
+                                      double rampBytesPerCycle) {
     SharedBandwidthFit fit;
     std::vector<ContendedSample> used;
     int maxConcurrency = 1;

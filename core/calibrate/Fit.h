@@ -105,9 +105,10 @@ struct SharedBandwidthFit {
 // searched on a fine logarithmic grid from pathBytesPerCycle to (highest concurrency + 1) x
 // pathBytesPerCycle (no contention seen: the top of the range). Samples of concurrency 1 are
 // ignored. Each sample's fixed part is latency + rows x rowOverhead (+ a ramp's extra cycles).
-SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples, double latencyCycles,
-                                      double pathBytesPerCycle, double rowOverheadCycles = 0,
-                                      double rampBytes = 0, double rampBytesPerCycle = 0);
+SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples,
+                                      double latencyCycles, double pathBytesPerCycle,
+                                      double rowOverheadCycles = 0, double rampBytes = 0,
+                                      double rampBytesPerCycle = 0);
 
 // One shape of transfers on a path measured twice: on one core with the others idle, and on
 // `concurrency` cores at once, all on that path (calibration's contention programs).

@@ -128,7 +128,8 @@ struct TransferPath {
     // What a transfer of `bytes` costs before its bytes share the path's bandwidth: the latency
     // and the ramp's extra time (the ramp is latency-bound, not a share of a resource).
     double fixedCyclesFor(ReadKind kind, double bytes) const {
-        return latencyCyclesFor(kind) + rampExtraCycles(rampFor(kind), bytesPerCycleFor(kind), bytes);
+        return latencyCyclesFor(kind) +
+               rampExtraCycles(rampFor(kind), bytesPerCycleFor(kind), bytes);
     }
 
     bool operator==(const TransferPath&) const = default;

@@ -165,9 +165,10 @@ std::optional<ReadFigures> readFigures(FieldReader& path, std::string_view key) 
     if (!path.has(key)) return std::nullopt;
     FieldReader figures = path.object(key);
     if (!figures.isObject()) return std::nullopt;
-    ReadFigures out{figures.number("bytes_per_cycle").value_or(0), figures.number("latency_cycles").value_or(0),
-                    readRamp(figures)};
-    figures.warnUnknownKeys({"bytes_per_cycle", "latency_cycles", "ramp_bytes", "ramp_bytes_per_cycle"});
+    ReadFigures out{figures.number("bytes_per_cycle").value_or(0),
+                    figures.number("latency_cycles").value_or(0), readRamp(figures)};
+    figures.warnUnknownKeys(
+        {"bytes_per_cycle", "latency_cycles", "ramp_bytes", "ramp_bytes_per_cycle"});
     return out;
 }
 
@@ -205,8 +206,8 @@ void readPaths(FieldReader& root, Target& target) {
         item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
                               "max_in_flight", "resources", "broadcast", "issuer_busy",
                               "row_overhead_cycles", "weight_reads", "cached_reads",
-                              "resident_row_overhead_cycles", "ramp_bytes",
-                              "ramp_bytes_per_cycle", "note"});
+                              "resident_row_overhead_cycles", "ramp_bytes", "ramp_bytes_per_cycle",
+                              "note"});
         target.paths.push_back(std::move(path));
     }
 }

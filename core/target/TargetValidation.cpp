@@ -223,7 +223,8 @@ void checkPathEnd(const Target& target, const TransferPath& path, End end, const
 // A ramp (Ramp): none (both 0), or some bytes at a rate no faster than the bandwidth it ramps
 // up to (a ramp faster than the bandwidth would make a transfer's time convex in its size).
 void checkRamp(const std::string& field, const Ramp& ramp, double bandwidth, Checker& check) {
-    if (ramp.bytes == 0 && ramp.bytesPerCycle == 0) return;
+    if (ramp.bytes == 0 && ramp.bytesPerCycle == 0)
+        return;
     check.nonNegative(field + "ramp_bytes", ramp.bytes, 1e15, "ramp");
     check.positive(field + "ramp_bytes_per_cycle", ramp.bytesPerCycle, kMinBytesPerCycle,
                    kMaxBytesPerCycle, "ramp rate");

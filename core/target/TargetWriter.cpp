@@ -45,7 +45,8 @@ Json resourceJson(const SharedResource& resource) {
 }
 
 void putRamp(Json& out, const Ramp& ramp) {
-    if (ramp.bytes == 0 && ramp.bytesPerCycle == 0) return;
+    if (ramp.bytes == 0 && ramp.bytesPerCycle == 0)
+        return;
     out["ramp_bytes"] = number(ramp.bytes);
     out["ramp_bytes_per_cycle"] = number(ramp.bytesPerCycle);
 }

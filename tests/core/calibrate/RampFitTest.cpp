@@ -95,7 +95,8 @@ TEST(RampFit, TooFewShapesOnOneSideFitNoRamp) {
     const Truth truth;
     std::vector<TransferSample> samples;
     for (const TransferSample& s : loads(truth, 0.02))
-        if (s.bytes >= 65536) samples.push_back(s);
+        if (s.bytes >= 65536)
+            samples.push_back(s);
     EXPECT_EQ(fitTransferWithRamp(samples).rampBytes, 0);
 }
 
@@ -122,7 +123,8 @@ TEST(RampFit, GridSpansHalfAKibToAMib) {
     ASSERT_FALSE(grid.empty());
     EXPECT_EQ(grid.front(), kMinRampBytes);
     EXPECT_NEAR(grid.back(), kMaxRampBytes, 1);
-    for (std::size_t i = 1; i < grid.size(); ++i) EXPECT_GT(grid[i], grid[i - 1]);
+    for (std::size_t i = 1; i < grid.size(); ++i)
+        EXPECT_GT(grid[i], grid[i - 1]);
 }
 
 } // namespace

@@ -29,8 +29,10 @@ constexpr ir::ValueId kActivation{0}, kWeight{1};
 compiler::Program loads(ir::ValueId value, std::initializer_list<std::uint64_t> sizes) {
     ProgramBuilder b(1);
     int tag = 0;
-    for (std::uint64_t bytes : sizes) b.transfer(0, "load", bytes, tag++);
-    for (int k = 0; k < tag; ++k) b.wait(0, k);
+    for (std::uint64_t bytes : sizes)
+        b.transfer(0, "load", bytes, tag++);
+    for (int k = 0; k < tag; ++k)
+        b.wait(0, k);
     compiler::Program program = b.program();
     for (int k = 0; k < tag; ++k) {
         auto& t = std::get<compiler::Transfer>(program.instructions[std::size_t(k)].body);

@@ -2,9 +2,8 @@
 // start of a stream at its own, slower rate — read, written back, priced by fixedCyclesFor, and
 // rejected when malformed; a file without them loads and prices as before.
 
-#include "target/TargetLoader.h"
-
 #include "TargetFixtures.h"
+#include "target/TargetLoader.h"
 #include "target/TargetWriter.h"
 
 #include <gtest/gtest.h>
