@@ -68,6 +68,8 @@ nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p, const tar
             {"rms_relative_error", fit->rmsRelativeError},
             {"relative_errors",
              {{"latency", fit->latencyRelativeError}, {"bandwidth", fit->bandwidthRelativeError}}},
+            {"ramp_bytes", fit->rampBytes},
+            {"ramp_bytes_per_cycle", fit->rampBytesPerCycle},
             {"samples", p.kindSamples[static_cast<std::size_t>(kind)]}};
 }
 
@@ -79,6 +81,8 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"latency_cycles", path ? path->latencyCycles : 0},
                          {"row_overhead_cycles", p.fit.rowOverheadCycles},
                          {"bytes_per_cycle", p.fit.bytesPerCycle},
+                         {"ramp_bytes", p.fit.rampBytes},
+                         {"ramp_bytes_per_cycle", p.fit.rampBytesPerCycle},
                          {"rms_relative_error", p.fit.rmsRelativeError},
                          {"relative_errors",
                           {{"latency", p.fit.latencyRelativeError},
@@ -164,6 +168,18 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                      fit->bytesPerCycle, fit->bytesPerCycle * ghz, 100 * fit->rmsRelativeError,
                                      p.kindSamples[static_cast<std::size_t>(kind)],
                                      kind == target::ReadKind::Weight ? "weight reads" : "reads of data the core stored");
+        }
+        for (const auto kind :
+             {target::ReadKind::Other, target::ReadKind::Weight, target::ReadKind::Cached}) {
+            const auto& fit = kind == target::ReadKind::Other
+                                  ? std::optional<calibrate::TransferFit>(p.fit)
+                                  : p.kindFits[static_cast<std::size_t>(kind)];
+            if (fit && fit->rampBytes > 0)
+                std::cout << fmt::format("{:<10} ramp: the first {:.0f} bytes at {:.2f} B/cycle\n",
+                                         kind == target::ReadKind::Other    ? ""
+                                         : kind == target::ReadKind::Weight ? "  weights"
+                                                                            : "  cached",
+                                         fit->rampBytes, fit->rampBytesPerCycle);
         }
         if (p.residentRowOverheadCycles)
             std::cout << fmt::format("{:<10} {:>14} {:>10.1f}  rows already in the core's cache\n",

@@ -17,9 +17,9 @@ trace::EventLabels eventLabels(const compiler::Program& program, const target::T
         if (const target::MemorySpace* source = target.findMemory(p.source);
             source && source->kind == target::MemoryKind::Dram) {
             if (!p.weightReads)
-                p.weightReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+                p.weightReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
             if (!p.cachedReads)
-                p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+                p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
         }
     std::vector<Diagnostic> diagnostics;
     const emulator::CheckedProgram checked =

@@ -5,6 +5,7 @@
 // the relative residual (predicted - measured) / measured of each size, as calibrate/Fit.h counts
 // them, for the target before calibration and for the fitted one.
 
+#include <algorithm>
 #include <vector>
 
 namespace strata::analysis {
@@ -19,8 +20,16 @@ struct LinearTransferModel {
     double latencyCycles = 0;
     double bytesPerCycle = 0;       // 0: no bandwidth term (the latency only)
     double rowOverheadCycles = 0;   // per contiguous row
+    // A ramp (target::Ramp): the first rampBytes at rampBytesPerCycle; 0: none.
+    double rampBytes = 0;
+    double rampBytesPerCycle = 0;
     double cycles(double bytes, double rows = 1) const {
-        return latencyCycles + rows * rowOverheadCycles + (bytesPerCycle > 0 ? bytes / bytesPerCycle : 0);
+        const double ramped = rampBytes > 0 && rampBytesPerCycle > 0 && bytesPerCycle > 0
+                                  ? std::min(bytes, rampBytes)
+                                  : 0;
+        return latencyCycles + rows * rowOverheadCycles +
+               (bytesPerCycle > 0 ? bytes / bytesPerCycle : 0) +
+               (ramped > 0 ? ramped / rampBytesPerCycle - ramped / bytesPerCycle : 0);
     }
 };
 

@@ -191,7 +191,8 @@ class Calibration {
         }
         for (PathReport& p : m_report.paths)
             p.contention = fitPathContention(slowdownSamples(p.path), p.fit.latencyCycles,
-                                             p.fit.rowOverheadCycles, p.fit.bytesPerCycle);
+                                             p.fit.rowOverheadCycles, p.fit.bytesPerCycle,
+                                             p.fit.rampBytes, p.fit.rampBytesPerCycle);
         m_report.sharedResource = commonResource(m_host);
         if (!pathShared.empty()) {
             m_report.shared.bytesPerCycle = median(pathShared);
@@ -410,7 +411,7 @@ class Calibration {
         out.report.samples.insert(out.report.samples.end(), compiled.begin(), compiled.end());
         out.report.fit = isolated;
         if (distinctSizes(compiled) >= kMinCompiledSizes) {
-            const TransferFit real = fitTransfer(compiled, isolated.rowOverheadCycles);
+            const TransferFit real = fitTransferWithRamp(compiled, isolated.rowOverheadCycles);
             if (trustworthy(real, &why)) {
                 out.report.fit = real;
                 out.report.fit.rowOverheadRelativeError = isolated.rowOverheadRelativeError;
@@ -435,7 +436,7 @@ class Calibration {
             out.report.kindData[static_cast<std::size_t>(kind)] = samples;
             if (distinctSizes(samples) < kMinCompiledSizes)
                 continue;
-            const TransferFit fit = fitTransfer(samples, isolated.rowOverheadCycles);
+            const TransferFit fit = fitTransferWithRamp(samples, isolated.rowOverheadCycles);
             const std::string name =
                 kind == target::ReadKind::Weight ? "weight reads" : "cached reads";
             if (trustworthy(fit, &why)) {
@@ -452,7 +453,8 @@ class Calibration {
             out.report.residentRowOverheadCycles = warm.rowOverheadCycles;
         out.shared =
             fitSharedBandwidth(plan.contended, out.report.fit.latencyCycles,
-                               out.report.fit.bytesPerCycle, out.report.fit.rowOverheadCycles);
+                               out.report.fit.bytesPerCycle, out.report.fit.rowOverheadCycles,
+                               out.report.fit.rampBytes, out.report.fit.rampBytesPerCycle);
         return out;
     }
 
@@ -627,7 +629,7 @@ class Calibration {
             if (const target::MemorySpace* source = m_host.findMemory(p.source);
                 source && source->kind == target::MemoryKind::Dram)
                 p.weightReads = p.cachedReads =
-                    target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+                    target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
         std::vector<Diagnostic> diagnostics;
         const emulator::CheckedProgram checked =
             emulator::checkProgram(program, classifier, graph, diagnostics);
@@ -670,13 +672,16 @@ class Calibration {
             path->bytesPerCycle = p.fit.bytesPerCycle;
             path->issuerBusy = true;
             path->residentRowOverheadCycles = p.residentRowOverheadCycles;
+            path->ramp = {p.fit.rampBytes, p.fit.rampBytesPerCycle};
             for (const target::ReadKind kind :
                  {target::ReadKind::Weight, target::ReadKind::Cached}) {
                 auto& figures =
                     kind == target::ReadKind::Weight ? path->weightReads : path->cachedReads;
                 figures.reset();
                 if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
-                    figures = target::ReadFigures{fit->bytesPerCycle, fit->latencyCycles + gap};
+                    figures = target::ReadFigures{fit->bytesPerCycle,
+                                                  fit->latencyCycles + gap,
+                                                  {fit->rampBytes, fit->rampBytesPerCycle}};
             }
             path->note = fmt::format(
                 "calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "

@@ -30,6 +30,15 @@ Eigen::VectorXd solveRelative(const Eigen::MatrixXd& a, const Eigen::VectorXd& r
     return a.colPivHouseholderQr().solve(rhs);
 }
 
+// target::rampExtraCycles, here where the fits have no target: the cycles the first
+// min(bytes, rampBytes) spend at the ramp's rate beyond the bandwidth's.
+double rampExtra(double bytes, double rampBytes, double rampBytesPerCycle, double bytesPerCycle) {
+    if (!(rampBytes > 0 && rampBytesPerCycle > 0 && bytesPerCycle > 0))
+        return 0;
+    const double ramped = std::min(bytes, rampBytes);
+    return std::max(0.0, ramped / rampBytesPerCycle - ramped / bytesPerCycle);
+}
+
 double rms(const std::vector<double>& residuals) {
     if (residuals.empty()) return 0;
     double sum = 0;
@@ -57,45 +66,52 @@ static std::vector<TransferSample> medianPerShape(const std::vector<TransferSamp
     return out;
 }
 
-TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixedRowOverheadCycles) {
+namespace {
+
+// The transfer fit with the ramp's bytes fixed at `rampBytes` (0: no ramp): relative least
+// squares over `used` (one sample per shape) of latency, row overhead, inverse bandwidth and the
+// ramp's extra cycles per byte (the regressor min(bytes, rampBytes)), none negative; the RMS
+// residual over `valid`. `meanAbsolute` gets the robustly weighted fit's mean absolute relative
+// residual over the shapes, by which rampBytes are compared.
+TransferFit fitTransferAt(const std::vector<TransferSample>& used,
+                          const std::vector<TransferSample>& valid, double fixedRowOverheadCycles,
+                          double rampBytes, double* meanAbsolute = nullptr) {
     TransferFit fit;
-    const bool rowsFixed = fixedRowOverheadCycles >= 0;
-    std::vector<TransferSample> valid;
-    for (const TransferSample& s : samples)
-        if (s.cycles > 0 && s.bytes >= 0 && s.rows >= 0) valid.push_back(s);
     fit.samples = valid.size();
-    const std::vector<TransferSample> used = medianPerShape(valid);
+    const bool rowsFixed = fixedRowOverheadCycles >= 0;
+    const bool withRamp = rampBytes > 0;
     bool rowsVary = false;
     for (const TransferSample& s : used) rowsVary = rowsVary || s.rows != 1;
     if (used.size() < 2) return fit;
     const auto n = static_cast<Eigen::Index>(used.size());
-    // Columns: latency, row overhead, inverse bandwidth, each regressor over the measured time. A
-    // fixed row overhead moves to the right-hand side: it explains part of each time.
-    Eigen::MatrixXd a(n, 3);
+    // Columns: latency, row overhead, inverse bandwidth, ramp, each regressor over the measured
+    // time. A fixed row overhead moves to the right-hand side: it explains part of each time.
+    Eigen::MatrixXd a(n, 4);
     Eigen::VectorXd rhs(n);
     for (Eigen::Index i = 0; i < n; ++i) {
         const TransferSample& s = used[std::size_t(i)];
         a(i, 0) = 1 / s.cycles;
         a(i, 1) = s.rows / s.cycles;
         a(i, 2) = s.bytes / s.cycles;
+        a(i, 3) = std::min(s.bytes, rampBytes) / s.cycles;
         rhs(i) = 1 - (rowsFixed ? fixedRowOverheadCycles * s.rows / s.cycles : 0);
     }
-    // Non-negative least squares by enumeration: every subset of {latency, row overhead} with the
-    // bandwidth, keeping the feasible solution of least (weighted) residual; reweighted a few
-    // times so that outlying shapes count less (Huber).
+    // Non-negative least squares by enumeration: every subset of {latency, row overhead, ramp}
+    // with the bandwidth, keeping the feasible solution of least (weighted) residual; reweighted
+    // a few times so that outlying shapes count less (Huber).
     std::vector<double> weights(used.size(), 1.0);
-    Eigen::Vector3d best = Eigen::Vector3d::Zero();
+    Eigen::Vector4d best = Eigen::Vector4d::Zero();
     std::vector<Eigen::Index> bestColumns;
     for (int iteration = 0; iteration < kRobustIterations; ++iteration) {
         Eigen::VectorXd root(n);
         for (Eigen::Index i = 0; i < n; ++i)
             root(i) = std::sqrt(weights[std::size_t(i)]);
         double bestResidual = std::numeric_limits<double>::infinity();
-        Eigen::Vector3d found = Eigen::Vector3d::Zero();
+        Eigen::Vector4d found = Eigen::Vector4d::Zero();
         std::vector<Eigen::Index> foundColumns;
-        for (int subset = 0; subset < 4; ++subset) {
-            const bool withLatency = subset & 1, withRows = subset & 2;
-            if (withRows && (!rowsVary || rowsFixed))
+        for (int subset = 0; subset < 8; ++subset) {
+            const bool withLatency = subset & 1, withRows = subset & 2, ramped = subset & 4;
+            if ((withRows && (!rowsVary || rowsFixed)) || (ramped && !withRamp))
                 continue;
             std::vector<Eigen::Index> columns;
             if (withLatency)
@@ -103,12 +119,15 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
             if (withRows)
                 columns.push_back(1);
             columns.push_back(2);
+            if (ramped)
+                columns.push_back(3);
             Eigen::MatrixXd sub(n, static_cast<Eigen::Index>(columns.size()));
             for (std::size_t j = 0; j < columns.size(); ++j)
                 sub.col(static_cast<Eigen::Index>(j)) = a.col(columns[j]);
             const Eigen::VectorXd x =
                 solveRelative(root.asDiagonal() * sub, root.cwiseProduct(rhs));
-            if ((x.array() < 0).any() || !(x(x.size() - 1) > 0))
+            const std::size_t bandwidthAt = withLatency + withRows;
+            if ((x.array() < 0).any() || !(x(Eigen::Index(bandwidthAt)) > 0))
                 continue;
             const double residual = root.cwiseProduct(sub * x - rhs).squaredNorm();
             if (residual < bestResidual) {
@@ -137,6 +156,8 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
         }
     }
     if (!(best(2) > 0)) return fit; // sizes do not change the time: no bandwidth to report
+    if (meanAbsolute)
+        *meanAbsolute = (a * best - rhs).cwiseAbs().mean();
     // Standard errors of the chosen figures: sigma^2 (A' W A)^-1 of the weighted least squares.
     const auto p = static_cast<Eigen::Index>(bestColumns.size());
     if (n > p) {
@@ -164,7 +185,8 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
                                      : 0;
                 (column == 0   ? fit.latencyRelativeError
                  : column == 1 ? fit.rowOverheadRelativeError
-                               : fit.bandwidthRelativeError) = relative;
+                 : column == 2 ? fit.bandwidthRelativeError
+                               : fit.rampRelativeError) = relative;
             }
         }
     }
@@ -174,11 +196,71 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
     fit.latencyCycles = best(0);
     fit.rowOverheadCycles = best(1);
     fit.bytesPerCycle = 1 / best(2);
+    if (best(3) > 0) {
+        fit.rampBytes = rampBytes;
+        fit.rampBytesPerCycle = 1 / (best(2) + best(3));
+    }
     std::vector<double> residuals;
     for (const TransferSample& s : valid)
-        residuals.push_back((best(0) + s.rows * best(1) + s.bytes * best(2) - s.cycles) / s.cycles);
+        residuals.push_back((best(0) + s.rows * best(1) + s.bytes * best(2) +
+                             std::min(s.bytes, rampBytes) * best(3) - s.cycles) /
+                            s.cycles);
     fit.rmsRelativeError = rms(residuals);
     return fit;
+}
+
+std::vector<TransferSample> validSamples(const std::vector<TransferSample>& samples) {
+    std::vector<TransferSample> valid;
+    for (const TransferSample& s : samples)
+        if (s.cycles > 0 && s.bytes >= 0 && s.rows >= 0)
+            valid.push_back(s);
+    return valid;
+}
+
+} // namespace
+
+TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixedRowOverheadCycles) {
+    const std::vector<TransferSample> valid = validSamples(samples);
+    return fitTransferAt(medianPerShape(valid), valid, fixedRowOverheadCycles, 0);
+}
+
+std::vector<double> rampGrid() {
+    std::vector<double> grid;
+    for (double bytes = kMinRampBytes; bytes <= kMaxRampBytes * (1 + 1e-9); bytes *= std::sqrt(2.0))
+        grid.push_back(std::round(bytes));
+    return grid;
+}
+
+TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
+                                double fixedRowOverheadCycles) {
+    const std::vector<TransferSample> valid = validSamples(samples);
+    const std::vector<TransferSample> used = medianPerShape(valid);
+    double bestScore = std::numeric_limits<double>::infinity();
+    TransferFit best = fitTransferAt(used, valid, fixedRowOverheadCycles, 0, &bestScore);
+    const double plain = bestScore;
+    const double plainBandwidthError = best.bandwidthRelativeError;
+    for (double rampBytes : rampGrid()) {
+        // A ramp needs shapes on both sides of its end to be told from a latency or a bandwidth.
+        std::size_t below = 0, above = 0;
+        for (const TransferSample& s : used)
+            (s.bytes < rampBytes ? below : above) += s.bytes != rampBytes ? 1 : 0;
+        if (below < kMinShapesPerSegment || above < kMinShapesPerSegment)
+            continue;
+        double score = std::numeric_limits<double>::infinity();
+        const TransferFit fit =
+            fitTransferAt(used, valid, fixedRowOverheadCycles, rampBytes, &score);
+        // A ramp the shapes do not pin down, or one that leaves the bandwidth less sure than the
+        // fit without it (and unsure), is noise fitted: not kept.
+        const bool pinned =
+            fit.rampRelativeError <= kMaxFigureRelativeError &&
+            fit.bandwidthRelativeError <= std::max(kMaxFigureRelativeError, plainBandwidthError);
+        if (fit.rampBytes > 0 && fit.bytesPerCycle > 0 && pinned && score < bestScore &&
+            score < (1 - kMinRampGain) * plain) {
+            bestScore = score;
+            best = fit;
+        }
+    }
+    return best;
 }
 
 namespace {
@@ -212,8 +294,10 @@ std::string uncertainFigures(const TransferFit& fit) {
     return out;
 }
 
-SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples, double latencyCycles,
-                                      double pathBytesPerCycle, double rowOverheadCycles) {
+SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples,
+                                      double latencyCycles, double pathBytesPerCycle,
+                                      double rowOverheadCycles, double rampBytes,
+                                      double rampBytesPerCycle) {
     SharedBandwidthFit fit;
     std::vector<ContendedSample> used;
     int maxConcurrency = 1;
@@ -228,7 +312,10 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
         std::vector<double> out;
         for (const ContendedSample& s : used) {
             const double rate = std::min(pathBytesPerCycle, shared / s.concurrency);
-            out.push_back((latencyCycles + s.rows * rowOverheadCycles + s.bytes / rate - s.cycles) / s.cycles);
+            out.push_back((latencyCycles + s.rows * rowOverheadCycles +
+                           rampExtra(s.bytes, rampBytes, rampBytesPerCycle, pathBytesPerCycle) +
+                           s.bytes / rate - s.cycles) /
+                          s.cycles);
         }
         return out;
     };
@@ -262,7 +349,8 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
 
 PathContentionFit fitPathContention(const std::vector<SlowdownSample>& samples,
                                     double latencyCycles, double rowOverheadCycles,
-                                    double pathBytesPerCycle) {
+                                    double pathBytesPerCycle, double rampBytes,
+                                    double rampBytesPerCycle) {
     PathContentionFit fit;
     std::vector<double> small, large;
     std::vector<const SlowdownSample*> used;
@@ -286,7 +374,8 @@ PathContentionFit fitPathContention(const std::vector<SlowdownSample>& samples,
     int concurrency = 2;
     for (const SlowdownSample* s : used) {
         concurrency = std::max(concurrency, s->concurrency);
-        const double fixed = latencyCycles + s->rows * rowOverheadCycles;
+        const double fixed = latencyCycles + s->rows * rowOverheadCycles +
+                             rampExtra(s->bytes, rampBytes, rampBytesPerCycle, pathBytesPerCycle);
         const double contended =
             s->contendedCycles / s->aloneCycles * (fixed + s->bytes / pathBytesPerCycle);
         if (contended > fixed)

@@ -36,6 +36,11 @@ struct TransferFit {
     double rowOverheadRelativeError = 0;
     double bandwidthRelativeError = 0;
     std::size_t downweighted = 0; // shapes the robust weights counted at less than half
+    // fitTransferWithRamp's ramp (target::Ramp): the first rampBytes of a transfer at
+    // rampBytesPerCycle, the rest at bytesPerCycle; 0 when none was fitted.
+    double rampBytes = 0;
+    double rampBytesPerCycle = 0;
+    double rampRelativeError = 0; // of the ramp's extra cycles per byte
 };
 
 // Whether a fit can be written to a target: a bandwidth, its standard error and the residuals
@@ -62,6 +67,24 @@ std::string uncertainFigures(const TransferFit& fit);
 // taken as known: only latency and bandwidth are fitted.
 TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixedRowOverheadCycles = -1);
 
+// The same with a ramp (target::Ramp): duration = latency + rows x rowOverhead + bytes /
+// bytesPerCycle + min(bytes, R) x (1 / rampBytesPerCycle - 1 / bytesPerCycle). R is searched on
+// rampGrid(), the other figures fitted as above for each R (the ramp's extra cycles per byte
+// a fourth non-negative unknown); the R whose robust fit has the least mean absolute relative
+// residual over the shapes wins, if it beats the fit without a ramp by kMinRampGain and has
+// kMinShapesPerSegment shapes each side of R, and pins it down: the ramp's standard error within
+// kMaxFigureRelativeError, the bandwidth's too (or no worse than without a ramp). Otherwise
+// fitTransfer's result, without a ramp.
+TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
+                                double fixedRowOverheadCycles = -1);
+
+// The ramp lengths searched: kMinRampBytes to kMaxRampBytes in steps of sqrt(2).
+inline constexpr double kMinRampBytes = 512;
+inline constexpr double kMaxRampBytes = 1 << 20;
+inline constexpr double kMinRampGain = 0.05;
+inline constexpr std::size_t kMinShapesPerSegment = 3;
+std::vector<double> rampGrid();
+
 // A transfer measured while `concurrency` cores each moved the same size on paths sharing one
 // resource at the same time.
 struct ContendedSample {
@@ -81,9 +104,11 @@ struct SharedBandwidthFit {
 // transfers moves at min(pathBytesPerCycle, R / k), so it takes latency + bytes / that. R is
 // searched on a fine logarithmic grid from pathBytesPerCycle to (highest concurrency + 1) x
 // pathBytesPerCycle (no contention seen: the top of the range). Samples of concurrency 1 are
-// ignored. Each sample's fixed part is latency + rows x rowOverhead.
-SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples, double latencyCycles,
-                                      double pathBytesPerCycle, double rowOverheadCycles = 0);
+// ignored. Each sample's fixed part is latency + rows x rowOverhead (+ a ramp's extra cycles).
+SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples,
+                                      double latencyCycles, double pathBytesPerCycle,
+                                      double rowOverheadCycles = 0, double rampBytes = 0,
+                                      double rampBytesPerCycle = 0);
 
 // One shape of transfers on a path measured twice: on one core with the others idle, and on
 // `concurrency` cores at once, all on that path (calibration's contention programs).
@@ -116,9 +141,11 @@ inline constexpr double kContentionGrowth = 1.25;
 // emulated time alone; the bytes' part of it gives the rate each of the k flows got, R = k x
 // that rate; R is the median over the samples. None when the large sizes slow down less than
 // kContentionGrowth x the small ones, or R would not hold any flow below the path's rate.
+// A ramp (TransferFit::rampBytes) adds its extra cycles to each sample's fixed part.
 PathContentionFit fitPathContention(const std::vector<SlowdownSample>& samples,
                                     double latencyCycles, double rowOverheadCycles,
-                                    double pathBytesPerCycle);
+                                    double pathBytesPerCycle, double rampBytes = 0,
+                                    double rampBytesPerCycle = 0);
 
 inline constexpr std::size_t kOpClasses = 9; // ir::OpClass values
 // The classes fitted: the op classes, then depthwise and pointwise convolutions (the target's

@@ -32,16 +32,19 @@ void markCachedReads(const compiler::Program& program, const target::Target& tar
                                  step.read == target::ReadKind::Weight))
                 return;
             const RecentRegions::Found found = recent.find(t.value.index, t.region);
+            const double bytes = double(t.bytes);
             if (step.read == target::ReadKind::Other &&
                 10 * found.stored >= kCachedTenths * wanted) {
                 step.read = target::ReadKind::Cached;
-                step.amount += path.latencyCyclesFor(target::ReadKind::Cached) - path.latencyCycles;
+                step.amount += path.fixedCyclesFor(target::ReadKind::Cached, bytes) -
+                               path.fixedCyclesFor(target::ReadKind::Other, bytes);
             } else if (step.read == target::ReadKind::Weight &&
                        10 * found.moved >= kCachedTenths * wanted) {
                 // A weight tile this core read a moment ago (the next spatial tile of the same
                 // convolution) is in its cache, not a cold read: it is read like other data.
                 step.read = target::ReadKind::Other;
-                step.amount += path.latencyCycles - path.latencyCyclesFor(target::ReadKind::Weight);
+                step.amount += path.fixedCyclesFor(target::ReadKind::Other, bytes) -
+                               path.fixedCyclesFor(target::ReadKind::Weight, bytes);
             }
         });
 }

@@ -108,10 +108,12 @@ class Describer {
             if (path->weightReads && t->value.valid() && m_graph.values[t->value.index].isConstant &&
                 t->source.memory == m_target.mainMemory)
                 step.read = target::ReadKind::Weight;
-            // The latency and the rows' cost pass before the bytes move (Step::amount); the bytes
-            // then share bandwidth. (markCachedReads may change the latency part.)
-            step.amount = path->latencyCyclesFor(step.read) +
-                          (path->rowOverheadCycles > 0 ? path->rowOverheadCycles * double(transferRows(*t)) : 0);
+            // The latency, the ramp and the rows' cost pass before the bytes move (Step::amount);
+            // the bytes then share bandwidth. (markCachedReads may change the fixed part.)
+            step.amount =
+                path->fixedCyclesFor(step.read, double(t->bytes)) +
+                (path->rowOverheadCycles > 0 ? path->rowOverheadCycles * double(transferRows(*t))
+                                             : 0);
             step.bytes = t->bytes;
             step.link = static_cast<std::uint32_t>(t->tag);
             for (int core : t->alsoTo) {

@@ -21,6 +21,14 @@ std::string_view scopeName(Scope scope) {
     return "chip";
 }
 
+double rampExtraCycles(const Ramp& ramp, double bandwidthBytesPerCycle, double bytes) {
+    if (!(ramp.bytes > 0) || !(ramp.bytesPerCycle > 0) || !(bandwidthBytesPerCycle > 0) ||
+        !(bytes > 0))
+        return 0;
+    const double ramped = std::min(bytes, ramp.bytes);
+    return std::max(0.0, ramped / ramp.bytesPerCycle - ramped / bandwidthBytesPerCycle);
+}
+
 int Target::instancesOf(Scope scope) const {
     switch (scope) {
     case Scope::Chip: return 1;

@@ -54,10 +54,27 @@ struct SharedResource {
 enum class ReadKind : std::uint8_t { Other, Weight, Cached };
 inline constexpr std::size_t kReadKinds = 3;
 
+// The start of a stream out of main memory, which runs slower than the rest: its first lines are
+// misses the hardware prefetcher has not yet caught up with (docs/ACCURACY.md, "Two-segment
+// transfer cost"). The first `bytes` of a transfer move at `bytesPerCycle`, the rest at the
+// path's bandwidth; so a transfer's time is concave in its size. bytes == 0: no ramp (every byte
+// at the bandwidth). Optional in the format.
+struct Ramp {
+    double bytes = 0;
+    double bytesPerCycle = 0; // at most the bandwidth it ramps up to
+
+    bool operator==(const Ramp&) const = default;
+};
+
+// Cycles a transfer of `bytes` spends beyond `bytes / bytesPerCycle` in its ramp: its first
+// min(bytes, ramp.bytes) at the ramp's rate instead of the bandwidth; 0 without a ramp.
+double rampExtraCycles(const Ramp& ramp, double bandwidthBytesPerCycle, double bytes);
+
 // A path's latency and bandwidth for one ReadKind. Optional in the format.
 struct ReadFigures {
     double bytesPerCycle = 0;
     double latencyCycles = 0;
+    Ramp ramp;
 
     bool operator==(const ReadFigures&) const = default;
 };
@@ -89,6 +106,8 @@ struct TransferPath {
     // row another core or memory must supply starts with a miss no prefetcher foresees, one
     // already in the core's cache does not. Absent: every row costs rowOverheadCycles.
     std::optional<double> residentRowOverheadCycles;
+    // The ramp of reads of any other kind (ReadFigures::ramp for weights and cached reads).
+    Ramp ramp;
 
     const std::optional<ReadFigures>& figuresOf(ReadKind kind) const {
         static const std::optional<ReadFigures> kNone;
@@ -101,6 +120,16 @@ struct TransferPath {
     double latencyCyclesFor(ReadKind kind) const {
         const auto& own = figuresOf(kind);
         return own ? own->latencyCycles : latencyCycles;
+    }
+    const Ramp& rampFor(ReadKind kind) const {
+        const auto& own = figuresOf(kind);
+        return own ? own->ramp : ramp;
+    }
+    // What a transfer of `bytes` costs before its bytes share the path's bandwidth: the latency
+    // and the ramp's extra time (the ramp is latency-bound, not a share of a resource).
+    double fixedCyclesFor(ReadKind kind, double bytes) const {
+        return latencyCyclesFor(kind) +
+               rampExtraCycles(rampFor(kind), bytesPerCycleFor(kind), bytes);
     }
 
     bool operator==(const TransferPath&) const = default;

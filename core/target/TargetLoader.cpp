@@ -155,13 +155,20 @@ void readResources(FieldReader& root, Target& target) {
     }
 }
 
+// A path's or read kind's optional ramp ("ramp_bytes", "ramp_bytes_per_cycle"; absent: none).
+Ramp readRamp(FieldReader& item) {
+    return {item.numberOr("ramp_bytes", 0), item.numberOr("ramp_bytes_per_cycle", 0)};
+}
+
 // A path's optional figures for one kind of read ({"bytes_per_cycle", "latency_cycles"}).
 std::optional<ReadFigures> readFigures(FieldReader& path, std::string_view key) {
     if (!path.has(key)) return std::nullopt;
     FieldReader figures = path.object(key);
     if (!figures.isObject()) return std::nullopt;
-    ReadFigures out{figures.number("bytes_per_cycle").value_or(0), figures.number("latency_cycles").value_or(0)};
-    figures.warnUnknownKeys({"bytes_per_cycle", "latency_cycles"});
+    ReadFigures out{figures.number("bytes_per_cycle").value_or(0),
+                    figures.number("latency_cycles").value_or(0), readRamp(figures)};
+    figures.warnUnknownKeys(
+        {"bytes_per_cycle", "latency_cycles", "ramp_bytes", "ramp_bytes_per_cycle"});
     return out;
 }
 
@@ -194,11 +201,13 @@ void readPaths(FieldReader& root, Target& target) {
         path.cachedReads = readFigures(item, "cached_reads");
         if (item.has("resident_row_overhead_cycles"))
             path.residentRowOverheadCycles = item.numberOr("resident_row_overhead_cycles", 0);
+        path.ramp = readRamp(item);
         path.note = item.stringOr("note", "");
         item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
                               "max_in_flight", "resources", "broadcast", "issuer_busy",
                               "row_overhead_cycles", "weight_reads", "cached_reads",
-                              "resident_row_overhead_cycles", "note"});
+                              "resident_row_overhead_cycles", "ramp_bytes", "ramp_bytes_per_cycle",
+                              "note"});
         target.paths.push_back(std::move(path));
     }
 }

@@ -220,6 +220,20 @@ void checkPathEnd(const Target& target, const TransferPath& path, End end, const
                               memoryName + "' is chip-scoped (one instance)");
 }
 
+// A ramp (Ramp): none (both 0), or some bytes at a rate no faster than the bandwidth it ramps
+// up to (a ramp faster than the bandwidth would make a transfer's time convex in its size).
+void checkRamp(const std::string& field, const Ramp& ramp, double bandwidth, Checker& check) {
+    if (ramp.bytes == 0 && ramp.bytesPerCycle == 0)
+        return;
+    check.nonNegative(field + "ramp_bytes", ramp.bytes, 1e15, "ramp");
+    check.positive(field + "ramp_bytes_per_cycle", ramp.bytesPerCycle, kMinBytesPerCycle,
+                   kMaxBytesPerCycle, "ramp rate");
+    if (ramp.bytesPerCycle > bandwidth && bandwidth > 0)
+        check.fail(field + "ramp_bytes_per_cycle",
+                   "a ramp must be no faster than the bandwidth it ramps up to (" +
+                       formatNumber(bandwidth) + "), got " + formatNumber(ramp.bytesPerCycle));
+}
+
 void checkPaths(const Target& target, Checker& check) {
     if (target.paths.empty()) check.fail("paths", "at least one transfer path is required");
     check.uniqueNames(target.paths, "paths", "path");
@@ -237,12 +251,14 @@ void checkPaths(const Target& target, Checker& check) {
         if (path.residentRowOverheadCycles)
             check.nonNegative(base + ".resident_row_overhead_cycles",
                               *path.residentRowOverheadCycles, kMaxLatencyCycles, "row overhead");
+        checkRamp(base + ".", path.ramp, path.bytesPerCycle, check);
         for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}}) {
             if (!*figures) continue;
             const std::string field = base + "." + key;
             check.positive(field + ".bytes_per_cycle", (*figures)->bytesPerCycle, kMinBytesPerCycle,
                            kMaxBytesPerCycle, "bandwidth");
             check.nonNegative(field + ".latency_cycles", (*figures)->latencyCycles, kMaxLatencyCycles, "latency");
+            checkRamp(field + ".", (*figures)->ramp, (*figures)->bytesPerCycle, check);
             // Weights and stored activations live in main memory: only a path reading it reads them.
             const MemorySpace* source = target.findMemory(path.source);
             if (source && source->kind != MemoryKind::Dram)

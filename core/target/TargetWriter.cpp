@@ -44,6 +44,13 @@ Json resourceJson(const SharedResource& resource) {
     return out;
 }
 
+void putRamp(Json& out, const Ramp& ramp) {
+    if (ramp.bytes == 0 && ramp.bytesPerCycle == 0)
+        return;
+    out["ramp_bytes"] = number(ramp.bytes);
+    out["ramp_bytes_per_cycle"] = number(ramp.bytesPerCycle);
+}
+
 Json pathJson(const TransferPath& path) {
     Json out;
     out["name"] = path.name;
@@ -57,11 +64,14 @@ Json pathJson(const TransferPath& path) {
     if (path.issuerBusy) out["issuer_busy"] = true;
     if (path.rowOverheadCycles != 0) out["row_overhead_cycles"] = number(path.rowOverheadCycles);
     for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}})
-        if (*figures)
+        if (*figures) {
             out[key] = {{"bytes_per_cycle", number((*figures)->bytesPerCycle)},
                         {"latency_cycles", number((*figures)->latencyCycles)}};
+            putRamp(out[key], (*figures)->ramp);
+        }
     if (path.residentRowOverheadCycles)
         out["resident_row_overhead_cycles"] = number(*path.residentRowOverheadCycles);
+    putRamp(out, path.ramp);
     putNote(out, path.note);
     return out;
 }

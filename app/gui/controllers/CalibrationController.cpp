@@ -146,8 +146,10 @@ std::vector<views::transfers::PathResiduals> CalibrationController::residuals() 
         for (const calibrate::TransferSample& s : p.samples)
             r.samples.push_back({s.bytes, s.cycles, s.rows});
         if (const target::TransferPath* path = before.findPath(p.path))
-            r.before = {path->latencyCycles, path->bytesPerCycle, path->rowOverheadCycles};
-        r.after = {p.fit.latencyCycles, p.fit.bytesPerCycle, p.fit.rowOverheadCycles};
+            r.before = {path->latencyCycles, path->bytesPerCycle, path->rowOverheadCycles,
+                        path->ramp.bytes, path->ramp.bytesPerCycle};
+        r.after = {p.fit.latencyCycles, p.fit.bytesPerCycle, p.fit.rowOverheadCycles,
+                   p.fit.rampBytes, p.fit.rampBytesPerCycle};
         out.push_back(std::move(r));
     }
     return out;

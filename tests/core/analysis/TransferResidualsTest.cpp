@@ -13,6 +13,13 @@ TEST(TransferResiduals, ModelCyclesAreLatencyPlusBytesOverBandwidth) {
     EXPECT_DOUBLE_EQ((LinearTransferModel{100, 8, 2}).cycles(800, 16), 232);
 }
 
+TEST(TransferResiduals, ARampsFirstBytesMoveAtItsRate) {
+    // The first 400 bytes at 4 B/cycle, the rest at 8: 100 + 400 / 4 + 400 / 8.
+    EXPECT_DOUBLE_EQ((LinearTransferModel{100, 8, 0, 400, 4}).cycles(800), 250);
+    // Shorter than the ramp: all of it at the ramp's rate.
+    EXPECT_DOUBLE_EQ((LinearTransferModel{100, 8, 0, 400, 4}).cycles(200), 150);
+}
+
 TEST(TransferResiduals, RmsOfRelativeResiduals) {
     // Model 100 + bytes/8: 800 B -> 200 cycles (measured 100: +100%), 1600 B -> 300 (measured 300: 0).
     const std::vector<SizedDuration> samples{{800, 100}, {1600, 300}, {64, 0}};
