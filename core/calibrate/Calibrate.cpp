@@ -1,6 +1,7 @@
 #include "calibrate/Calibrate.h"
 
 #include "calibrate/BenchPrograms.h"
+#include "calibrate/FitQuality.h"
 #include "calibrate/OtherLoad.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/ProgramCheck.h"
@@ -189,6 +190,9 @@ class Calibration {
             m_contendedRms.push_back(fitted->shared.rmsRelativeError);
             m_contendedSamples += fitted->shared.samples;
         }
+        for (const PathReport& p : m_report.paths)
+            if (auto poor = poorFitWarning(p.path, p.fit.rmsRelativeError))
+                m_report.warnings.push_back(std::move(*poor));
         for (PathReport& p : m_report.paths)
             p.contention = fitPathContention(slowdownSamples(p.path), p.fit.latencyCycles,
                                              p.fit.rowOverheadCycles, p.fit.bytesPerCycle,
