@@ -2,9 +2,8 @@
 
 #include "calibrate/FitQuality.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 
 namespace strata::calibrate {
 namespace {
