@@ -351,6 +351,47 @@ bool fastGemm(const rt::View<float>& y, const rt::View<float>& a, const rt::View
     return true;
 }
 
+namespace {
+
+// The one step between consecutive rows when the dims 0..last of a box (strides `stride`,
+// extents `ext`) are walked row-major, or 0 when they are not evenly spaced or there is one row.
+i64 evenRowStep(const i64* stride, const i64* ext, int last) {
+    i64 step = 0, inner = 1;
+    for (int d = last; d >= 0; --d) {
+        if (ext[d] == 1)
+            continue;
+        if (step == 0)
+            step = stride[d];
+        else if (stride[d] != step * inner)
+            return 0;
+        inner *= ext[d];
+    }
+    return step;
+}
+
+} // namespace
+
+i64 foldedMatMulRows(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b) {
+    const int r = y.rank, rb = b.rank;
+    if (a.rank != r || r < 3)
+        return 0;
+    for (int d = 0; d < rb - 2; ++d)
+        if (b.full[d] != 1)
+            return 0;
+    i64 rows = 1;
+    for (int d = 0; d < r - 2; ++d) {
+        if (a.full[d] != y.full[d] || !holds(a, d, y.lo[d], y.ext[d]))
+            return 0;
+        rows *= y.ext[d];
+    }
+    rows *= y.ext[r - 2];
+    const i64 aStep = evenRowStep(a.stride, y.ext, r - 2);
+    const i64 yStep = evenRowStep(y.stride, y.ext, r - 2);
+    if (rows < 2 || aStep < a.full[r - 1] || yStep < y.ext[r - 1])
+        return 0;
+    return rows;
+}
+
 bool fastMatMul(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b) {
     const int r = y.rank, ra = a.rank, rb = b.rank;
     if (r < 2 || ra < 2 || rb < 2)
@@ -363,6 +404,19 @@ bool fastMatMul(const rt::View<float>& y, const rt::View<float>& a, const rt::Vi
         return false;
     if (y.count() == 0)
         return true;
+    // One weight matrix for every batch, batches of rows evenly spaced: one product of all the
+    // rows. ViT's attention input [197, 1, 768] times [768, 2304] ran as 197 one-row products at
+    // ~25 GFLOP/s, 65% of its compute time.
+    if (const i64 folded = foldedMatMulRows(y, a, b)) {
+        i64 ai[rt::kMaxRank], bi[rt::kMaxRank] = {};
+        std::copy(y.lo, y.lo + r, ai);
+        ai[r - 1] = 0;
+        bi[rb - 1] = y.lo[r - 1];
+        matrixProduct(false, false, folded, cols, k, 1.0f, a.data + a.offset(ai),
+                      evenRowStep(a.stride, y.ext, r - 2), b.data + b.offset(bi), b.stride[rb - 2],
+                      0.0f, &y.at(y.lo), evenRowStep(y.stride, y.ext, r - 2));
+        return true;
+    }
     rt::View<float> batches = y;
     batches.ext[r - 2] = batches.ext[r - 1] = 1;
     bool fits = true;

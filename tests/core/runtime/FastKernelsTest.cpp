@@ -154,6 +154,37 @@ TEST(FastMatMul, BroadcastBatchesOnATile) {
     }
 }
 
+// ViT's attention input, [tokens, 1, channels] times one weight matrix: the batches fold into
+// the rows of one product. A tile of tokens, and one whose input box holds more rows per batch
+// than the tile reads (uneven spacing: one product per batch, as before).
+TEST(FastMatMul, BatchesSharingOneWeightMatrixFoldIntoOneProduct) {
+    std::mt19937 rng(10);
+    for (i64 n : {6, 140}) {
+        Box a = Box::whole({7, 1, 16}, rng);
+        Box b = Box::whole({16, n}, rng);
+        Box fast({7, 1, n}, {2, 0, 1}, {4, 1, n - 2}, rng);
+        EXPECT_EQ(runtime::foldedMatMulRows(fast.view, a.view, b.view), 4);
+        Box loop = fast;
+        loop.view.data = loop.data.data();
+        ASSERT_TRUE(runtime::fastMatMul(fast.view, a.view, b.view));
+        rt::matmul(loop.view, a.view, b.view);
+        expectNear(fast.data, loop.data, 1e-4f);
+    }
+    Box a = Box::whole({3, 5, 8}, rng);
+    Box b = Box::whole({1, 8, 6}, rng);
+    Box rowsOfATile({3, 5, 6}, {0, 1, 0}, {3, 3, 6}, rng); // 3 of each batch's 5 rows
+    EXPECT_EQ(runtime::foldedMatMulRows(rowsOfATile.view, a.view, b.view), 0);
+    Box whole = Box::whole({3, 5, 6}, rng);
+    EXPECT_EQ(runtime::foldedMatMulRows(whole.view, a.view, b.view), 15);
+    Box loop = whole;
+    loop.view.data = loop.data.data();
+    ASSERT_TRUE(runtime::fastMatMul(whole.view, a.view, b.view));
+    rt::matmul(loop.view, a.view, b.view);
+    expectNear(whole.data, loop.data, 1e-4f);
+    Box perBatch = Box::whole({3, 8, 6}, rng); // b differs per batch: no fold
+    EXPECT_EQ(runtime::foldedMatMulRows(whole.view, a.view, perBatch.view), 0);
+}
+
 TEST(FastConv, DeclinesAWeightBoxWithoutWholeTaps) {
     std::mt19937 rng(1);
     Box x = Box::whole({1, 2, 5, 5}, rng);
