@@ -61,7 +61,8 @@ bool fastGemm(const rt::View<float>& y, const rt::View<float>& a, const rt::View
               const rt::View<float>* c, const compiler::KernelCall& call);
 // The rows of one product MatMul's batches fold into (b shared by every batch, a's and y's rows
 // evenly spaced across batches), or 0.
-rt::i64 foldedMatMulRows(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b);
+rt::i64 foldedMatMulRows(const rt::View<float>& y, const rt::View<float>& a,
+                         const rt::View<float>& b);
 bool fastMatMul(const rt::View<float>& y, const rt::View<float>& a, const rt::View<float>& b);
 
 // After a product written with beta 0: adds each of `rows` rows of `rowLength` floats at `data`
