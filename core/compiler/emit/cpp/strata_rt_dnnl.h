@@ -167,8 +167,8 @@ class DnnlConvolutions {
     bool run(const View<float>& y, const View<float>& x, const View<float>& w, const View<float>* b,
              const Window2d& win, i64 group, i64 weightsKey, const ConvPostOp* post = nullptr,
              int posts = 0, i64 xBlock = 0, i64 yBlock = 0) {
-        if (!suits(win, group, xBlock, yBlock) || y.rank != 4 || x.rank != 4 || w.rank != 4 || posts < 0 ||
-            posts > kMaxConvPostOps)
+        if (!suits(win, group, xBlock, yBlock) || y.rank != 4 || x.rank != 4 || w.rank != 4 ||
+            posts < 0 || posts > kMaxConvPostOps)
             return false;
         if ((xBlock != 0 && ((xBlock > 1 && x.ext[1] % xBlock != 0) || x.lo[1] != 0 || x.lo[0] != y.lo[0] ||
                             x.ext[0] != y.ext[0])) ||
