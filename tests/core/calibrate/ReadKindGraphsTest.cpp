@@ -3,7 +3,6 @@
 // sizes for a fit, and their weights are far more than the cores' L2 caches hold.
 
 #include "calibrate/BenchPrograms.h"
-
 #include "compiler/Pipeline.h"
 #include "emulator/ProgramCheck.h"
 #include "schedule/Strategies.h"
@@ -11,7 +10,6 @@
 #include "target/TargetLoader.h"
 
 #include <gtest/gtest.h>
-
 #include <set>
 
 namespace strata::calibrate {
