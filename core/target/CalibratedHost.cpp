@@ -99,8 +99,13 @@ HostCalibration inspectHostCalibration(const std::string& file, const HostFacts&
                probed > 0 && loaded->workingMemoryBytes() != probed) {
         // Older Strata sized the scratch to the L2 alone; its tiles were far too small.
         out.state = CalibrationState::Stale;
-        out.why = "its scratch holds " + std::to_string(loaded->workingMemoryBytes()) +
-                  " bytes per core, this machine's cache " + std::to_string(probed);
+        const auto mib = [](std::uint64_t bytes) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+            return std::string(text);
+        };
+        out.why = "it was made for a scratch of " + mib(loaded->workingMemoryBytes()) +
+                  " per core, and this machine's caches hold " + mib(probed) + " per core";
     }
     out.target = std::move(loaded).value();
     return out;

@@ -198,7 +198,7 @@ TEST(CalibratedHost, InspectionTellsMissingCurrentStaleAndOtherMachineApart) {
     auto resized = target::inspectHostCalibration(file, biggerCache, now);
     EXPECT_EQ(resized.state, target::CalibrationState::Stale);
     EXPECT_TRUE(resized.usable());
-    EXPECT_NE(resized.why.find("this machine's cache 17825792"), std::string::npos) << resized.why;
+    EXPECT_NE(resized.why.find("this machine's caches hold 17.0 MiB per core"), std::string::npos) << resized.why;
 
     // Written before files carried a stamp: used, offered again.
     dir.write("host.json", calibratedHostJson());
