@@ -17,6 +17,11 @@ namespace fs = std::filesystem;
 // Used when sysfs has no L2 entry (some VMs, containers without /sys).
 constexpr std::uint64_t kFallbackL2Bytes = 1ull << 20;
 
+// At most this much of the last-level cache counts per core. A VM lists only its own CPUs as
+// sharing the socket's L3 (one cloud VM of 2 vCPUs saw 260 MiB), though other tenants use it too;
+// tiles of 16 MiB already gained nearly all there was to gain over 4 MiB ones (docs/TARGETS.md).
+constexpr std::uint64_t kMaxLastLevelShare = 16ull << 20;
+
 std::optional<std::string> readFirstLine(const fs::path& path) {
     std::ifstream in(path);
     std::string line;
@@ -165,10 +170,14 @@ void probeLastLevelCache(const fs::path& root, HostFacts& facts) {
         auto shared = readFirstLine(entry.path() / "shared_cpu_list");
         const int sharers = shared ? countCpuList(*shared).value_or(1) : 1;
         bestLevel = static_cast<int>(*level);
-        facts.lastLevelBytesPerCore = *bytes / static_cast<std::uint64_t>(sharers);
+        const std::uint64_t share = *bytes / static_cast<std::uint64_t>(sharers);
+        facts.lastLevelBytesPerCore = std::min(share, kMaxLastLevelShare);
         note = "L" + std::to_string(bestLevel) + " " + formatBytes(*bytes) + " shared by " +
                std::to_string(sharers) + (sharers == 1 ? " CPU" : " CPUs") + ", " +
-               formatBytes(facts.lastLevelBytesPerCore) + " per core (sysfs cpu0 cache)";
+               formatBytes(share) + " per core" +
+               (share > kMaxLastLevelShare ? ", counted as " + formatBytes(kMaxLastLevelShare)
+                                           : std::string()) +
+               " (sysfs cpu0 cache)";
     }
     facts.notes.push_back(note);
 }

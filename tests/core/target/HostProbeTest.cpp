@@ -66,6 +66,13 @@ TEST(HostProbe, ScratchIsTheL2PlusTheCoresShareOfTheLastLevelCache) {
     root.write(cache + "index5/type", "Instruction\n");
     root.write(cache + "index5/size", "1G\n");
     EXPECT_EQ(target::probeHost(root.path()).lastLevelBytesPerCore, 16u << 20);
+
+    // A VM lists 2 CPUs sharing its socket's whole L3: a share beyond 16 MiB is not counted.
+    root.write(cache + "index4/size", "260M\n");
+    root.write(cache + "index4/shared_cpu_list", "0-1\n");
+    const target::HostFacts vm = target::probeHost(root.path());
+    EXPECT_EQ(vm.lastLevelBytesPerCore, 16u << 20);
+    EXPECT_TRUE(mentions({note(vm.notes.back())}, "130 MiB per core, counted as 16 MiB")) << vm.notes.back();
 }
 
 TEST(HostProbe, CpuinfoClockWhenCpufreqIsMissing) {
