@@ -27,7 +27,7 @@ struct SearchArgs {
     ModelArgs model;
     std::string target;
     bool noCalibrate = false; // --no-calibrate
-    std::string start; // empty: every built-in strategy
+    std::string start;        // empty: every built-in strategy
     double budget = 30;
     std::string objective = "latency";
     std::string algorithm = "local";
@@ -240,16 +240,9 @@ int runSearch(const SearchArgs& args) {
     std::vector<search::MeasuredCandidate> measured;
     std::optional<double> bestMeasuredNs;
     if (args.measure > 0) {
-        // The best built-in start runs alongside, so the measured gain is against it.
-        std::vector<search::Candidate> toMeasure = result.leaders;
-        std::optional<search::Candidate> start;
-        for (const auto& b : result.baselines)
-            if (b.evaluation &&
-                (!start || search::better(options.objective, *b.evaluation, start->evaluation)))
-                start = search::Candidate{b.schedule, *b.evaluation};
-        if (start)
-            toMeasure.push_back(*start);
-        auto m = search::measureCandidates(*graph, *target, toMeasure, args.measureRuns);
+        auto m = search::measureCandidates(*graph, *target,
+                                           search::candidatesToMeasure(result, options.objective),
+                                           args.measureRuns);
         if (!m) {
             printDiagnostics(m.diagnostics());
             return kExitFailed;
@@ -303,8 +296,9 @@ void addSearchCommand(CLI::App& app, int& exitCode) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--threads", args->threads, "Worker threads (0: one per hardware thread)")
         ->check(CLI::NonNegativeNumber);
-    cmd->add_flag("--no-reuse", args->noReuse,
-                  "Compile and emulate every candidate whole (no per-stretch reuse; same results, slower)");
+    cmd->add_flag(
+        "--no-reuse", args->noReuse,
+        "Compile and emulate every candidate whole (no per-stretch reuse; same results, slower)");
     cmd->add_flag("--sliced-fusion", args->slicedFusion,
                   "Also try fusions that fit working memory only with a convolution's input "
                   "channels in slices (left out by default, as fuse-max leaves them out)");

@@ -46,8 +46,8 @@ Expected<std::vector<MeasuredCandidate>> measureCandidates(const ir::Graph& grap
         for (std::size_t i = 0; i < programs.size(); ++i) {
             if (stop.stop_requested())
                 return error("measure: cancelled");
-            auto result = flow::run(programs[i], {graph, target, candidates[i].schedule}, inputs,
-                                    options);
+            auto result =
+                flow::run(programs[i], {graph, target, candidates[i].schedule}, inputs, options);
             if (!result)
                 return result.takeDiagnostics();
             measured[i].runsNs.push_back(result->totalsNs.front());
@@ -64,6 +64,17 @@ std::size_t fastestMeasured(const std::vector<MeasuredCandidate>& measured) {
         if (measured[i].measuredNs < measured[best].measuredNs)
             best = i;
     return best;
+}
+
+std::vector<Candidate> candidatesToMeasure(const SearchResult& result, Objective objective) {
+    std::vector<Candidate> out = result.leaders;
+    std::optional<Candidate> start;
+    for (const Baseline& b : result.baselines)
+        if (b.evaluation && (!start || better(objective, *b.evaluation, start->evaluation)))
+            start = Candidate{b.schedule, *b.evaluation};
+    if (start)
+        out.push_back(std::move(*start));
+    return out;
 }
 
 } // namespace strata::search

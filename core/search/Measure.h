@@ -6,6 +6,7 @@
 
 #include "base/Expected.h"
 #include "search/Objective.h"
+#include "search/Search.h"
 
 #include <stop_token>
 #include <vector>
@@ -26,6 +27,10 @@ Expected<std::vector<MeasuredCandidate>> measureCandidates(const ir::Graph& grap
                                                            const target::Target& target,
                                                            const std::vector<Candidate>& candidates,
                                                            int rounds, std::stop_token stop = {});
+
+// What a measured search runs: the result's leaders, then the best start that validated (by
+// `objective`), so the measured gain is against what a user had without searching.
+std::vector<Candidate> candidatesToMeasure(const SearchResult& result, Objective objective);
 
 // The index of the measured fastest (the first on a tie); candidates must not be empty.
 std::size_t fastestMeasured(const std::vector<MeasuredCandidate>& measured);

@@ -27,6 +27,14 @@ namespace {
 
 constexpr int kDefaultBudgetSeconds = 30;
 constexpr int kProgressSteps = 1000;
+constexpr int kMeasureRounds = 5; // runs per measured candidate, as `strata-cli search --measure`
+constexpr int kMaxMeasured = 16;
+
+// Only the host runs programs on this computer; another target's times would be this
+// computer's, not the target's.
+bool measurable(const target::Target* target) {
+    return target && target->name.rfind("host", 0) == 0;
+}
 
 QString figuresText(const search::Evaluation& e) {
     return QObject::tr("%1, DRAM %2")
@@ -85,6 +93,17 @@ SearchDialog::SearchDialog(ScheduleDocument* document, QWidget* parent)
     form->addRow(tr("Algorithm:"), m_algorithm);
     form->addRow(tr("Budget:"), m_budget);
     form->addRow(tr("Seed:"), m_seed);
+    m_measure = new QSpinBox;
+    m_measure->setObjectName(QStringLiteral("searchMeasure"));
+    m_measure->setRange(0, kMaxMeasured);
+    m_measure->setSpecialValueText(tr("none (predictions only)"));
+    m_measure->setSuffix(tr(" predicted best, run on this computer"));
+    m_measure->setToolTip(
+        tr("After the search, run this many of its best predicted schedules and the best start "
+           "on this computer (%1 runs each, alternating) and keep the measured fastest. Host "
+           "targets only.")
+            .arg(kMeasureRounds));
+    form->addRow(tr("Measure:"), m_measure);
     layout->addLayout(form);
 
     m_progress = new QProgressBar;
@@ -96,6 +115,12 @@ SearchDialog::SearchDialog(ScheduleDocument* document, QWidget* parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_status);
+    m_measuredStatus = new QLabel;
+    m_measuredStatus->setObjectName(QStringLiteral("searchMeasuredStatus"));
+    m_measuredStatus->setWordWrap(true);
+    m_measuredStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_measuredStatus->hide();
+    layout->addWidget(m_measuredStatus);
 
     auto* plots = new QHBoxLayout;
     m_history = new views::search::SearchHistoryPlot;
@@ -118,6 +143,7 @@ SearchDialog::SearchDialog(ScheduleDocument* document, QWidget* parent)
     connect(m_pareto, &views::search::ParetoPlot::pointClicked, this, &SearchDialog::choose);
     connect(m_job, &SearchJob::progress, this, &SearchDialog::onProgress);
     connect(m_job, &SearchJob::finished, this, &SearchDialog::onFinished);
+    connect(m_job, &SearchJob::measured, this, &SearchDialog::onMeasured);
     connect(m_job, &SearchJob::timed, this, &SearchDialog::searchTimed);
     // A new model: the result no longer applies.
     connect(m_document, &ScheduleDocument::revisionChanged, this, &SearchDialog::updateButtons);
@@ -131,6 +157,7 @@ search::SearchOptions SearchDialog::options() const {
     options.budgetSeconds = m_budget->value();
     options.seed = static_cast<std::uint64_t>(m_seed->value());
     options.maxEvaluations = m_maxEvaluations;
+    options.keep = std::max(1, m_measure->isEnabled() ? m_measure->value() : 0);
     return options;
 }
 
@@ -160,13 +187,17 @@ bool SearchDialog::start() {
     m_searched = graph;
     m_result.reset();
     m_chosen = -1;
+    m_measured.clear();
+    m_measureError.clear();
+    m_measuredStatus->hide();
     m_history->clear();
     m_pareto->setFront({});
     m_progress->setValue(0);
     m_status->setText(
         tr("Searching %1 on %2\u2026")
             .arg(QString::fromStdString(graph->name), QString::fromStdString(target->name)));
-    m_job->start(from, std::move(options));
+    const int rounds = m_measure->isEnabled() && m_measure->value() > 0 ? kMeasureRounds : 0;
+    m_job->start(from, std::move(options), rounds);
     emit previewRequested(nullptr);
     m_activity->showStatus(tr("Searching schedules\u2026"), 0);
     updateButtons();
@@ -239,10 +270,40 @@ void SearchDialog::onFinished(std::shared_ptr<const search::SearchResult> result
             text += tr("; best start: %1").arg(figuresText(*bestStart));
     }
     m_status->setText(text);
+    m_measuredStatus->setText(measuredText());
+    m_measuredStatus->setVisible(!m_measuredStatus->text().isEmpty());
     m_activity->showStatus(
         m_result->cancelled ? tr("Schedule search cancelled") : tr("Schedule search done"), 5000);
     updateButtons();
     emit finished();
+}
+
+void SearchDialog::onMeasured(std::vector<search::MeasuredCandidate> candidates,
+                              const QString& error) {
+    m_measured = std::move(candidates);
+    m_measureError = error;
+}
+
+// "Measured on this computer: ...", or nothing when no measuring was asked.
+QString SearchDialog::measuredText() const {
+    if (!m_measureError.isEmpty())
+        return tr("Not measured on this computer: %1").arg(m_measureError);
+    if (m_measured.empty())
+        return {};
+    const std::size_t fastest = search::fastestMeasured(m_measured);
+    // candidatesToMeasure puts the best start last, after the search's leaders.
+    const bool startKept = fastest + 1 == m_measured.size() && m_result &&
+                           m_measured.size() > m_result->leaders.size();
+    const auto ms = [](double ns) { return views::graph::formatSeconds(ns * 1e-9); };
+    QString text = tr("Measured on this computer (median of %1 runs each, alternating): kept %2, "
+                      "%3 (predicted %4)")
+                       .arg(kMeasureRounds)
+                       .arg(startKept ? tr("the best start") : tr("search #%1").arg(fastest + 1))
+                       .arg(ms(m_measured[fastest].measuredNs))
+                       .arg(ms(m_measured[fastest].candidate.evaluation.emulatedNs()));
+    if (!startKept && m_measured.size() > m_result->leaders.size())
+        text += tr("; the best start %1").arg(ms(m_measured.back().measuredNs));
+    return text + tr(".");
 }
 
 const search::Candidate* SearchDialog::chosen() const {
@@ -250,6 +311,8 @@ const search::Candidate* SearchDialog::chosen() const {
         return nullptr;
     if (m_chosen >= 0 && m_chosen < static_cast<int>(m_result->pareto.size()))
         return &m_result->pareto[static_cast<std::size_t>(m_chosen)];
+    if (!m_measured.empty())
+        return &m_measured[search::fastestMeasured(m_measured)].candidate;
     return m_result->best ? &*m_result->best : nullptr;
 }
 
@@ -293,6 +356,7 @@ bool SearchDialog::apply() {
 void SearchDialog::updateButtons() {
     const bool running = m_job->isRunning();
     m_start->setEnabled(!running);
+    m_measure->setEnabled(!running && measurable(m_document->target().get()));
     m_cancel->setEnabled(running);
     m_apply->setEnabled(!running && chosen() != nullptr && m_searched == m_document->graph());
 }

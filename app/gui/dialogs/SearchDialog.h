@@ -6,11 +6,13 @@
 // Pareto front (time against DRAM bytes) with clickable points. Clicking a point chooses that
 // schedule and previews it on the graph (previewRequested); Apply makes the chosen schedule (the
 // best, unless a point was clicked) the current one as one undoable edit. When a search ends,
-// searchTimed() hands the timelines of its start and result (the Compare tab pins them). Not
-// modal.
+// searchTimed() hands the timelines of its start and result (the Compare tab pins them). On a
+// host target, "Measure the best" runs that many of the best predicted and the best start on
+// this computer after the search; the measured fastest is then the one Apply uses. Not modal.
 
 #include "runs/EmulationRun.h"
 #include "schedule/Schedule.h"
+#include "search/Measure.h"
 #include "search/Search.h"
 
 #include <QDialog>
@@ -56,6 +58,8 @@ class SearchDialog : public QDialog {
     // The last search's result (null before one ends) and the schedule Apply would use.
     const std::shared_ptr<const search::SearchResult>& result() const { return m_result; }
     const search::Candidate* chosen() const;
+    // The last search's candidates run on this computer (empty when it measured none).
+    const std::vector<search::MeasuredCandidate>& measured() const { return m_measured; }
     // Chooses Pareto point `index` (-1: the best), as a click does.
     void choose(int index);
 
@@ -66,6 +70,8 @@ class SearchDialog : public QDialog {
     QPushButton* cancelButton() const { return m_cancel; }
     QPushButton* applyButton() const { return m_apply; }
     QString statusText() const;
+    // What the last search's measuring on this computer found (empty when it measured nothing).
+    QString measuredText() const;
 
     // What it reports (busy, status, diagnostics); the window shows it (ActivityBoard).
     Activity* activity() const { return m_activity; }
@@ -92,6 +98,7 @@ class SearchDialog : public QDialog {
   private:
     void onProgress(const search::SearchProgress& progress);
     void onFinished(std::shared_ptr<const search::SearchResult> result, const QString& error);
+    void onMeasured(std::vector<search::MeasuredCandidate> candidates, const QString& error);
     void updateButtons();
     void showChosen();
 
@@ -102,8 +109,10 @@ class SearchDialog : public QDialog {
     QComboBox* m_algorithm = nullptr;
     QSpinBox* m_budget = nullptr;
     QSpinBox* m_seed = nullptr;
+    QSpinBox* m_measure = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
+    QLabel* m_measuredStatus = nullptr; // what measuring found, below the status
     views::search::SearchHistoryPlot* m_history = nullptr;
     views::search::ParetoPlot* m_pareto = nullptr;
     QPushButton* m_start = nullptr;
@@ -113,7 +122,9 @@ class SearchDialog : public QDialog {
     double m_budgetSeconds = 0;                  // of the running search
     std::shared_ptr<const ir::Graph> m_searched; // the graph the result belongs to
     std::shared_ptr<const search::SearchResult> m_result;
-    int m_chosen = -1; // Pareto point; -1: the best
+    int m_chosen = -1; // Pareto point; -1: the best (the measured fastest when measured)
+    std::vector<search::MeasuredCandidate> m_measured;
+    QString m_measureError;
     Activity* m_activity = nullptr;
 };
 

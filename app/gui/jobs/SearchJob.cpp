@@ -36,8 +36,29 @@ std::shared_ptr<const EmulationRun> timeline(const Revision& from,
 struct Outcome {
     std::shared_ptr<const search::SearchResult> result;
     QString error;
+    bool measuring = false;
+    std::vector<search::MeasuredCandidate> measured;
+    QString measureError;
     std::shared_ptr<const EmulationRun> start, best; // timelines, when both could be made
 };
+
+// Runs the search's leaders and best start on this computer; the fastest's schedule, or null
+// when nothing could be measured (the reason in outcome.measureError).
+const schedule::Schedule* measure(const Revision& from, const search::SearchOptions& options,
+                                  int rounds, std::stop_token token, Outcome& outcome) {
+    outcome.measuring = true;
+    auto measured = search::measureCandidates(
+        *from.graph, *from.machine(),
+        search::candidatesToMeasure(*outcome.result, options.objective), rounds, std::move(token));
+    if (!measured) {
+        outcome.measureError = QString::fromStdString(measured.diagnostics().front().message);
+        return nullptr;
+    }
+    outcome.measured = std::move(*measured);
+    if (outcome.measured.empty())
+        return nullptr;
+    return &outcome.measured[search::fastestMeasured(outcome.measured)].candidate.schedule;
+}
 
 } // namespace
 
@@ -47,12 +68,12 @@ SearchJob::~SearchJob() {
     m_stop.request_stop(); // the lane then waits for the search to return
 }
 
-void SearchJob::start(RevisionPtr from, search::SearchOptions options) {
+void SearchJob::start(RevisionPtr from, search::SearchOptions options, int measureRounds) {
     m_stop.request_stop(); // an older search ends; the lane drops its result
     m_stop = std::stop_source();
     const std::uint64_t mine = m_jobs.generation() + 1; // the generation start() gives below
     // The search reports from its own workers after every batch; only while it is the newest.
-    auto work = [this, mine, from = std::move(from), options = std::move(options),
+    auto work = [this, mine, from = std::move(from), options = std::move(options), measureRounds,
                  token = m_stop.get_token()](const Proceed& proceed) -> Outcome {
         auto report = [this, mine, &proceed](const search::SearchProgress& p) {
             if (!proceed(QString()))
@@ -72,9 +93,14 @@ void SearchJob::start(RevisionPtr from, search::SearchOptions options) {
         try {
             *result =
                 search::searchSchedules(*from->graph, *from->machine(), options, token, report);
-            if (result->best && !options.starts.empty()) {
+            const schedule::Schedule* best = result->best ? &result->best->schedule : nullptr;
+            if (best && measureRounds > 0 && !result->cancelled)
+                if (const schedule::Schedule* fastest =
+                        measure(*from, options, measureRounds, token, outcome))
+                    best = fastest;
+            if (best && !options.starts.empty()) {
                 outcome.start = timeline(*from, options.starts.front());
-                outcome.best = timeline(*from, result->best->schedule);
+                outcome.best = timeline(*from, *best);
             }
         } catch (const std::exception& e) {
             outcome.error = QString::fromUtf8(e.what());
@@ -83,6 +109,8 @@ void SearchJob::start(RevisionPtr from, search::SearchOptions options) {
         return outcome;
     };
     m_jobs.start<Outcome>(std::move(work), [this](const Outcome& outcome) {
+        if (outcome.measuring)
+            emit measured(outcome.measured, outcome.measureError);
         if (outcome.start && outcome.best)
             emit timed(outcome.start, outcome.best);
         emit finished(outcome.result, outcome.error);

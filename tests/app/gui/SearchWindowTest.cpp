@@ -1,8 +1,9 @@
 // Build > Search Schedules… from the main window: a small search with a candidate cap finds a
 // schedule that validates, the same seed finds the same one, Apply makes it current as one
 // undoable edit (Undo restores the schedule before), a clicked Pareto point is the one applied,
-// Cancel ends a running search with what it found so far, and the search's start and result
-// are pinned in the Compare tab, compared with each other.
+// Cancel ends a running search with what it found so far, the search's start and result
+// are pinned in the Compare tab, compared with each other, and on the host the best predicted
+// can be run on this computer, the measured fastest being the one Apply uses.
 
 #include "tabs/CompareTab.h"
 #include "shell/MainWindow.h"
@@ -12,6 +13,7 @@
 #include "jobs/SearchJob.h"
 #include "schedule/Validate.h"
 #include "search/Evaluation.h"
+#include "search/Measure.h"
 #include "support/WindowFixture.h"
 #include "views/compare/CompareView.h"
 #include "views/search/ParetoPlot.h"
@@ -174,6 +176,56 @@ TEST_F(SearchWindowTest, CancelEndsARunningSearch) {
     ASSERT_NE(dialog().result(), nullptr);
     EXPECT_TRUE(dialog().result()->cancelled);
     EXPECT_TRUE(dialog().startButton()->isEnabled());
+}
+
+TEST_F(SearchWindowTest, MeasuresTheBestOnThisComputerAndKeepsTheFastest) {
+    if (!test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("host")))
+        FAIL() << "cannot open the committed sample";
+    ASSERT_TRUE(settle());
+    prepare(kCandidates);
+    auto& measure = *dialog().findChild<QSpinBox*>(QStringLiteral("searchMeasure"));
+    ASSERT_TRUE(measure.isEnabled());
+    measure.setValue(2);
+    ASSERT_TRUE(search());
+    const auto result = dialog().result();
+    ASSERT_TRUE(result->best.has_value());
+    ASSERT_FALSE(result->leaders.empty());
+    EXPECT_LE(result->leaders.size(), 2u);
+    // The leaders, then the best start.
+    const auto& measured = dialog().measured();
+    ASSERT_EQ(measured.size(), result->leaders.size() + 1);
+    for (std::size_t i = 0; i < result->leaders.size(); ++i)
+        EXPECT_EQ(measured[i].candidate.schedule, result->leaders[i].schedule);
+    for (const auto& m : measured) {
+        EXPECT_GT(m.measuredNs, 0.0);
+        EXPECT_EQ(m.runsNs.size(), 5u);
+    }
+    const auto& fastest = measured[search::fastestMeasured(measured)];
+    ASSERT_NE(dialog().chosen(), nullptr);
+    EXPECT_EQ(dialog().chosen()->schedule, fastest.candidate.schedule);
+    EXPECT_TRUE(dialog().measuredText().startsWith(QStringLiteral("Measured on this computer")))
+        << dialog().measuredText().toStdString();
+    if (const char* dir = std::getenv("STRATA_SCREENSHOT_DIR")) {
+        ASSERT_TRUE(settle()); // the status line's second row laid out
+        dialog().grab().save(
+            QDir(QString::fromUtf8(dir)).filePath(QStringLiteral("search-measured.png")));
+    }
+
+    // Predictions only: nothing measured, the predicted best is the one chosen.
+    measure.setValue(0);
+    ASSERT_TRUE(search());
+    EXPECT_TRUE(dialog().measured().empty());
+    EXPECT_TRUE(dialog().measuredText().isEmpty());
+    ASSERT_TRUE(dialog().result()->best.has_value());
+    EXPECT_EQ(dialog().chosen()->schedule, dialog().result()->best->schedule);
+}
+
+TEST_F(SearchWindowTest, MeasuringIsForTheHostOnly) {
+    if (!test::openSample(*m_window, "resnet_tiny.onnx", QStringLiteral("mncore2")))
+        FAIL() << "cannot open the committed sample";
+    ASSERT_TRUE(settle());
+    prepare(kCandidates);
+    EXPECT_FALSE(dialog().findChild<QSpinBox*>(QStringLiteral("searchMeasure"))->isEnabled());
 }
 
 TEST_F(SearchWindowTest, StartWithoutAModelSaysWhy) {
