@@ -5,16 +5,16 @@
 // are pinned in the Compare tab, compared with each other, and on the host the best predicted
 // can be run on this computer, the measured fastest being the one Apply uses.
 
-#include "tabs/CompareTab.h"
-#include "shell/MainWindow.h"
-#include "runs/RunList.h"
-#include "document/ScheduleDocument.h"
 #include "dialogs/SearchDialog.h"
+#include "document/ScheduleDocument.h"
 #include "jobs/SearchJob.h"
+#include "runs/RunList.h"
 #include "schedule/Validate.h"
 #include "search/Evaluation.h"
 #include "search/Measure.h"
+#include "shell/MainWindow.h"
 #include "support/WindowFixture.h"
+#include "tabs/CompareTab.h"
 #include "views/compare/CompareView.h"
 #include "views/search/ParetoPlot.h"
 #include "views/search/SearchHistoryPlot.h"
