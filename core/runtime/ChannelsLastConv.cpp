@@ -233,23 +233,6 @@ bool pointwiseFits(const PreparedCompute& p) {
            w.ext[3] == 1 && (!hasBias || holds(viewAs<float>(p.inputs[2]), 0, y.lo[1], m));
 }
 
-// A dense box `channelsLast` ([P][M] per batch element) written row-major ([M][P]) into y's
-// box of the same extents.
-void rowMajorFrom(const rt::View<float>& y, const float* channelsLast) {
-    const i64 positions = y.ext[2] * y.ext[3], m = y.ext[1];
-    for (i64 n = 0; n < y.ext[0]; ++n) {
-        const float* from = channelsLast + n * positions * m;
-        float* to = y.data + n * y.stride[0];
-        // Sixteen channels at a time: one contiguous read per position, sixteen write streams.
-        for (i64 c0 = 0; c0 < m; c0 += 16) {
-            const i64 c1 = std::min(m, c0 + 16);
-            for (i64 q = 0; q < positions; ++q)
-                for (i64 c = c0; c < c1; ++c)
-                    to[c * positions + q] = from[q * m + c];
-        }
-    }
-}
-
 // A channels-last box x narrowed to y's rows, which are contiguous in it when it holds one batch
 // element: oneDNN's 1x1 kernel declines the strided view of a box holding more rows (a later
 // op's halo).
@@ -369,6 +352,23 @@ bool channelsLastConv(const PreparedCompute& p, Workspace& workspace, std::size_
     if (p.call.kernel != Kernel::Conv2d || p.call.accumulate || p.call.slicesChannels())
         return false;
     return pointwise(p, workspace, stepsDone) || depthwise(p, workspace, stepsDone);
+}
+
+// A dense box `channelsLast` ([P][M] per batch element) written row-major ([M][P]) into y's
+// box of the same extents.
+void rowMajorFrom(const rt::View<float>& y, const float* channelsLast) {
+    const i64 positions = y.ext[2] * y.ext[3], m = y.ext[1];
+    for (i64 n = 0; n < y.ext[0]; ++n) {
+        const float* from = channelsLast + n * positions * m;
+        float* to = y.data + n * y.stride[0];
+        // Sixteen channels at a time: one contiguous read per position, sixteen write streams.
+        for (i64 c0 = 0; c0 < m; c0 += 16) {
+            const i64 c1 = std::min(m, c0 + 16);
+            for (i64 q = 0; q < positions; ++q)
+                for (i64 c = c0; c < c1; ++c)
+                    to[c * positions + q] = from[q * m + c];
+        }
+    }
 }
 
 } // namespace strata::runtime
