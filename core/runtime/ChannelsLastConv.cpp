@@ -147,10 +147,12 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
 // 49 against 58 us; 49 x 160 x 480: 69 against 81; the row-major product Y = W . X took 58 and
 // 82 on OpenBLAS, 68 and 95 on oneDNN) and lost on narrower ones (98 x 24 x 96: 6.1 against
 // 4.5 us); reading a channels-last input into a row-major output (the transposed X), OpenBLAS
-// won everywhere but below 32 input channels (16 x 435 x 32: 7.1 against 5.6 us).
+// won everywhere but below 32 input channels (16 x 435 x 32: 7.1 against 5.6 us). Where
+// OpenBLAS runs other than its AVX-512 kernels, oneDNN's everywhere (Blas.h).
 void channelsLastProduct(bool transA, bool transB, i64 m, i64 n, i64 k, const float* a, i64 lda,
                          const float* b, i64 ldb, float* c, i64 ldc) {
-    if ((k >= 128 && n >= 128) || (transB && k <= 32)) {
+    static const bool blasAvx512 = runsAvx512Kernels(blas().coreName);
+    if ((k >= 128 && n >= 128) || (transB && k <= 32) || !blasAvx512) {
         oneDnnOnThisThreadOnly();
         dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c,
                    ldc);
