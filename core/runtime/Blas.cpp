@@ -2,9 +2,9 @@
 
 #include <dlfcn.h>
 #include <fmt/format.h>
+#include <strings.h>
 
 #include <cstdlib>
-#include <strings.h>
 
 namespace strata::runtime {
 namespace {

@@ -74,8 +74,8 @@ bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
               const rt::View<float>* b, const compiler::KernelCall& call, std::int64_t weightsKey,
               DnnlConvCache& cache, const std::vector<PreparedCompute>* epilogue,
               std::size_t* stepsDone, int xBlock, int yBlock, bool mapsOnly) {
-    return dnnlConv(y, x, w, b, windowOf(call), call.group, weightsKey, cache, epilogue,
-                    stepsDone, xBlock, yBlock, mapsOnly);
+    return dnnlConv(y, x, w, b, windowOf(call), call.group, weightsKey, cache, epilogue, stepsDone,
+                    xBlock, yBlock, mapsOnly);
 }
 
 bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,

@@ -51,9 +51,9 @@ struct Axis {
 // maxed column by column (contiguous, vector loops), then the column taps read that one row at
 // the window's stride. Tap by tap, every row tap repeated its strided reads: ResNet's 3x3
 // stride-2 stem pool ran at ~6 GB/s. Max is exact, so only the order of the comparisons changes.
-void maxOverRowTaps(const strata_rt::View<float>& x, const Axis& rows, const Axis& cols, const std::vector<i64>& first,
-                    const std::vector<i64>& last, const i64* yi, i64 r, float* out,
-                    std::vector<float>& rowMax) {
+void maxOverRowTaps(const strata_rt::View<float>& x, const Axis& rows, const Axis& cols,
+                    const std::vector<i64>& first, const std::vector<i64>& last, const i64* yi,
+                    i64 r, float* out, std::vector<float>& rowMax) {
     rowMax.resize(static_cast<std::size_t>(x.ext[3]));
     bool any = false;
     for (i64 th = 0; th < rows.kernel; ++th) {

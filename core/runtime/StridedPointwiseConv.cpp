@@ -19,8 +19,8 @@ bool holds(const rt::View<float>& v, int d, i64 lo, i64 n) {
 
 // The input positions of y's box, (oh * sh, ow * sw), all K channels, copied channels-last into
 // `out` ([N][P][K]), from a dense box x laid out row-major or channels-last.
-void gatherPositions(const rt::View<float>& x, bool xLast, const rt::View<float>& y, i64 k,
-                     i64 sh, i64 sw, std::vector<float>& out) {
+void gatherPositions(const rt::View<float>& x, bool xLast, const rt::View<float>& y, i64 k, i64 sh,
+                     i64 sw, std::vector<float>& out) {
     const i64 rows = y.ext[2], cols = y.ext[3], positions = rows * cols;
     const i64 plane = x.ext[2] * x.ext[3];
     out.resize(static_cast<std::size_t>(y.ext[0] * positions * k));
@@ -73,8 +73,7 @@ rt::View<float> gatheredBox(const rt::View<float>& y, const rt::View<float>& x, 
 
 } // namespace
 
-bool stridedPointwiseConv(const PreparedCompute& p, Workspace& workspace,
-                          std::size_t& stepsDone) {
+bool stridedPointwiseConv(const PreparedCompute& p, Workspace& workspace, std::size_t& stepsDone) {
     const compiler::KernelCall& call = p.call;
     if (call.kernel != compiler::Kernel::Conv2d || call.accumulate || call.slicesChannels())
         return false;

@@ -296,8 +296,8 @@ TEST(Reorder, RowMajorAndChannelsLastAreTransposesPerBatchElement) {
                 for (i64 h = 0; h < e[2]; ++h)
                     for (i64 w = 0; w < e[3]; ++w)
                         ASSERT_EQ(
-                            box.data[static_cast<std::size_t>(
-                                (((n * e[2] + h) * e[3] + w) * e[1]) + c)],
+                            box.data[static_cast<std::size_t>((((n * e[2] + h) * e[3] + w) * e[1]) +
+                                                              c)],
                             plain[static_cast<std::size_t>(rt::blockedIndex(e, 0, n, c, h, w))]);
         rt::reorder(box.view, -1, 0);
         EXPECT_EQ(box.data, plain);

@@ -64,8 +64,8 @@ inline rt::View<unsigned char> bytes(const rt::View<float>& v) {
 
 // A Conv2d compute over the boxes as the runtime prepares it (inputs x, w and, if any, b).
 inline runtime::PreparedCompute convCompute(const Box& y, const Box& x, const Box& w, const Box* b,
-                                     std::array<std::int64_t, 8> window, std::int64_t group,
-                                     int xLayout, int yLayout) {
+                                            std::array<std::int64_t, 8> window, std::int64_t group,
+                                            int xLayout, int yLayout) {
     runtime::PreparedCompute p;
     p.call.kernel = compiler::Kernel::Conv2d;
     p.call.window = window;

@@ -54,8 +54,8 @@ void expectStridedMatchesLoop(const StridedCase& c, std::mt19937& rng) {
         laidResidual.view.data = laidResidual.data.data();
         rt::reorder(laidX.view, 0, xLayout);
         rt::reorder(laidResidual.view, 0, yLayout);
-        auto compute = convCompute(out, laidX, w, &b, {1, 1, c.sh, c.sw, 0, 0, 1, 1}, 1,
-                                   xLayout, yLayout);
+        auto compute =
+            convCompute(out, laidX, w, &b, {1, 1, c.sh, c.sw, 0, 0, 1, 1}, 1, xLayout, yLayout);
         compute.epilogue = {clipStep(out), addStep(out, laidResidual)};
         runtime::Workspace workspace;
         std::size_t stepsDone = 0;
