@@ -1,10 +1,9 @@
 #include "runtime/Blas.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <strings.h>
-
-#include <cstdlib>
 
 namespace strata::runtime {
 namespace {
