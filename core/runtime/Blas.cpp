@@ -1,9 +1,9 @@
 #include "runtime/Blas.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 #include <fmt/format.h>
-
-#include <cstdlib>
+#include <strings.h>
 
 namespace strata::runtime {
 namespace {
@@ -41,10 +41,19 @@ Blas load() {
     }
     setThreads(1);
     b.sgemm = sgemm;
+    if (auto* corename = reinterpret_cast<char* (*)()>(dlsym(library, "openblas_get_corename")))
+        b.coreName = corename();
     return b;
 }
 
 } // namespace
+
+bool runsAvx512Kernels(const std::string& coreName) {
+    for (const char* avx512 : {"SkylakeX", "Cooperlake", "SapphireRapids"})
+        if (strcasecmp(coreName.c_str(), avx512) == 0)
+            return true;
+    return false;
+}
 
 const Blas& blas() {
     static const Blas loaded = load();

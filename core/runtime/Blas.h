@@ -14,8 +14,15 @@ namespace strata::runtime {
 struct Blas {
     decltype(&cblas_sgemm) sgemm = nullptr; // row- or column-major, as cblas_sgemm
     std::string coreType;                   // the kernels OpenBLAS was asked for ("" = its own choice)
+    std::string coreName;                   // the kernels it runs (openblas_get_corename)
     std::string error;                      // why sgemm is null
 };
+
+// Whether OpenBLAS runs kernels for AVX-512 (SkylakeX and its successors), the only ones that
+// match oneDNN's sgemm anywhere: its AVX2 (Haswell) kernels, which an OPENBLAS_CORETYPE=Haswell
+// in the environment selects even on an AVX-512 CPU, ran at half oneDNN's rate on every product
+// shape measured (docs/RUNTIME.md).
+bool runsAvx512Kernels(const std::string& coreName);
 
 // Loads libopenblas.so.0 once, single-threaded (the runtime's worker threads are the parallelism).
 const Blas& blas();

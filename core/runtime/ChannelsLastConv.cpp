@@ -147,10 +147,12 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
 // 49 against 58 us; 49 x 160 x 480: 69 against 81; the row-major product Y = W . X took 58 and
 // 82 on OpenBLAS, 68 and 95 on oneDNN) and lost on narrower ones (98 x 24 x 96: 6.1 against
 // 4.5 us); reading a channels-last input into a row-major output (the transposed X), OpenBLAS
-// won everywhere but below 32 input channels (16 x 435 x 32: 7.1 against 5.6 us).
+// won everywhere but below 32 input channels (16 x 435 x 32: 7.1 against 5.6 us). Where
+// OpenBLAS runs other than its AVX-512 kernels, oneDNN's everywhere (Blas.h).
 void channelsLastProduct(bool transA, bool transB, i64 m, i64 n, i64 k, const float* a, i64 lda,
                          const float* b, i64 ldb, float* c, i64 ldc) {
-    if ((k >= 128 && n >= 128) || (transB && k <= 32)) {
+    static const bool blasAvx512 = runsAvx512Kernels(blas().coreName);
+    if ((k >= 128 && n >= 128) || (transB && k <= 32) || !blasAvx512) {
         oneDnnOnThisThreadOnly();
         dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c,
                    ldc);
@@ -231,23 +233,6 @@ bool pointwiseFits(const PreparedCompute& p) {
            holds(x, 2, y.lo[2], y.ext[2]) && holds(x, 0, y.lo[0], y.ext[0]) &&
            holds(w, 0, y.lo[1], m) && w.lo[1] == 0 && w.ext[1] == k && w.ext[2] == 1 &&
            w.ext[3] == 1 && (!hasBias || holds(viewAs<float>(p.inputs[2]), 0, y.lo[1], m));
-}
-
-// A dense box `channelsLast` ([P][M] per batch element) written row-major ([M][P]) into y's
-// box of the same extents.
-void rowMajorFrom(const rt::View<float>& y, const float* channelsLast) {
-    const i64 positions = y.ext[2] * y.ext[3], m = y.ext[1];
-    for (i64 n = 0; n < y.ext[0]; ++n) {
-        const float* from = channelsLast + n * positions * m;
-        float* to = y.data + n * y.stride[0];
-        // Sixteen channels at a time: one contiguous read per position, sixteen write streams.
-        for (i64 c0 = 0; c0 < m; c0 += 16) {
-            const i64 c1 = std::min(m, c0 + 16);
-            for (i64 q = 0; q < positions; ++q)
-                for (i64 c = c0; c < c1; ++c)
-                    to[c * positions + q] = from[q * m + c];
-        }
-    }
 }
 
 // A channels-last box x narrowed to y's rows, which are contiguous in it when it holds one batch
@@ -369,6 +354,23 @@ bool channelsLastConv(const PreparedCompute& p, Workspace& workspace, std::size_
     if (p.call.kernel != Kernel::Conv2d || p.call.accumulate || p.call.slicesChannels())
         return false;
     return pointwise(p, workspace, stepsDone) || depthwise(p, workspace, stepsDone);
+}
+
+// A dense box `channelsLast` ([P][M] per batch element) written row-major ([M][P]) into y's
+// box of the same extents.
+void rowMajorFrom(const rt::View<float>& y, const float* channelsLast) {
+    const i64 positions = y.ext[2] * y.ext[3], m = y.ext[1];
+    for (i64 n = 0; n < y.ext[0]; ++n) {
+        const float* from = channelsLast + n * positions * m;
+        float* to = y.data + n * y.stride[0];
+        // Sixteen channels at a time: one contiguous read per position, sixteen write streams.
+        for (i64 c0 = 0; c0 < m; c0 += 16) {
+            const i64 c1 = std::min(m, c0 + 16);
+            for (i64 q = 0; q < positions; ++q)
+                for (i64 c = c0; c < c1; ++c)
+                    to[c * positions + q] = from[q * m + c];
+        }
+    }
 }
 
 } // namespace strata::runtime

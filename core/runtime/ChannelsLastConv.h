@@ -45,4 +45,8 @@ bool channelsLastConv(const PreparedCompute& compute, Workspace& workspace, std:
 // scratch box. False, having written nothing, where the boxes or the shape do not suit it.
 bool pointwiseConv(const PreparedCompute& compute, Workspace& workspace, std::size_t& stepsDone);
 
+// A dense box `channelsLast` ([P][M] per batch element) written row-major ([M][P]) into y's box of
+// the same extents.
+void rowMajorFrom(const rt::View<float>& y, const float* channelsLast);
+
 } // namespace strata::runtime

@@ -7,6 +7,7 @@
 #include "runtime/Pool2d.h"
 #include "runtime/ReduceKernel.h"
 #include "runtime/ResizeKernel.h"
+#include "runtime/StridedPointwiseConv.h"
 #include "runtime/ViewCast.h"
 
 #include <algorithm>
@@ -152,8 +153,10 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
                 rt::conv2d(out, in, weights, b, windowOf(c), c.group);
         };
         if (!c.slicesChannels() && !c.accumulate)
-            return pointwiseConv(p, workspace, stepsDone) ? void()
-                                                          : convolve(y, x, w, p.constantWeights);
+            return pointwiseConv(p, workspace, stepsDone) ||
+                           stridedPointwiseConv(p, workspace, stepsDone)
+                       ? void()
+                       : convolve(y, x, w, p.constantWeights);
         // One input-channel slice: the kernels see it as the whole input (never as the packed
         // whole weights), adding to y's partial sums after the first.
         const auto xs = rt::channelSlice(x), ws = rt::channelSlice(w);

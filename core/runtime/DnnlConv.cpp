@@ -74,12 +74,21 @@ bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
               const rt::View<float>* b, const compiler::KernelCall& call, std::int64_t weightsKey,
               DnnlConvCache& cache, const std::vector<PreparedCompute>* epilogue,
               std::size_t* stepsDone, int xBlock, int yBlock, bool mapsOnly) {
-    if (!dnnlConvSuits(call, xBlock, yBlock))
+    return dnnlConv(y, x, w, b, windowOf(call), call.group, weightsKey, cache, epilogue, stepsDone,
+                    xBlock, yBlock, mapsOnly);
+}
+
+bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
+              const rt::View<float>* b, const rt::Window2d& window, std::int64_t group,
+              std::int64_t weightsKey, DnnlConvCache& cache,
+              const std::vector<PreparedCompute>* epilogue, std::size_t* stepsDone, int xBlock,
+              int yBlock, bool mapsOnly) {
+    if (!rt::DnnlConvolutions::suits(window, group, xBlock, yBlock))
         return false;
     oneDnnOnThisThreadOnly();
     rt::ConvPostOp posts[rt::kMaxConvPostOps];
     const int n = epilogue ? convPostOps(*epilogue, y, posts, mapsOnly) : 0;
-    if (!cache.run(y, x, w, b, windowOf(call), call.group, weightsKey, posts, n, xBlock, yBlock))
+    if (!cache.run(y, x, w, b, window, group, weightsKey, posts, n, xBlock, yBlock))
         return false;
     if (stepsDone)
         *stepsDone = static_cast<std::size_t>(n);

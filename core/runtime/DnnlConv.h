@@ -44,6 +44,14 @@ bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View
               std::size_t* stepsDone = nullptr, int xBlock = 0, int yBlock = 0,
               bool mapsOnly = false);
 
+// As above for a window other than the call's (a strided pointwise convolution runs as a stride-1
+// one over its gathered positions, StridedPointwiseConv.h).
+bool dnnlConv(const rt::View<float>& y, const rt::View<float>& x, const rt::View<float>& w,
+              const rt::View<float>* b, const rt::Window2d& window, std::int64_t group,
+              std::int64_t weightsKey, DnnlConvCache& cache,
+              const std::vector<PreparedCompute>* epilogue, std::size_t* stepsDone, int xBlock,
+              int yBlock, bool mapsOnly);
+
 // The longest prefix of `epilogue` that oneDNN runs as post-ops on y (strata_rt's convPostOps:
 // activations it has an eltwise kind for, and one Add of a box laid out as y's, the sum post-op).
 // Returns how many were written to `out`. `mapsOnly`: the leading Maps only.

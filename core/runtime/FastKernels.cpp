@@ -142,10 +142,12 @@ struct Conv {
 
 // oneDNN's sgemm on wide products, OpenBLAS's on
 // narrow ones. Single-threaded on this project's AVX-512 machine: oneDNN 101-116 GFLOP/s against
-// OpenBLAS's 97-103 from 196 columns up, 79 against 87 at 49 (ResNet-50's last stage).
+// OpenBLAS's 97-103 from 196 columns up, 79 against 87 at 49 (ResNet-50's last stage). Where
+// OpenBLAS runs other than its AVX-512 kernels, oneDNN's everywhere (Blas.h).
 void matrixProduct(bool transA, bool transB, i64 m, i64 n, i64 k, float alpha, const float* a,
                    i64 lda, const float* b, i64 ldb, float beta, float* c, i64 ldc) {
-    if (n >= 128) {
+    static const bool blasAvx512 = runsAvx512Kernels(blas().coreName);
+    if (n >= 128 || !blasAvx512) {
         oneDnnOnThisThreadOnly();
         dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c,
                    ldc);

@@ -279,6 +279,31 @@ TEST(Reorder, PlacesEveryElementWhereTheLayoutHasItAndBack) {
     EXPECT_EQ(box.data, plain);
 }
 
+// Between row-major and channels-last, strata_rt's reorder is a transpose per batch element
+// (transposeMatrices, no library call): every element lands where nhwc has it and back, on two
+// batch elements, channels that are not a multiple of its sixteen-row blocks, and a map of one
+// position.
+TEST(Reorder, RowMajorAndChannelsLastAreTransposesPerBatchElement) {
+    std::mt19937 rng(5);
+    for (const auto& full : {std::vector<i64>{2, 21, 5, 7}, std::vector<i64>{1, 40, 1, 1},
+                             std::vector<i64>{3, 3, 4, 33}}) {
+        Box box = Box::whole(full, rng);
+        const std::vector<float> plain = box.data;
+        rt::reorder(box.view, 0, -1);
+        const i64* e = box.view.ext;
+        for (i64 n = 0; n < e[0]; ++n)
+            for (i64 c = 0; c < e[1]; ++c)
+                for (i64 h = 0; h < e[2]; ++h)
+                    for (i64 w = 0; w < e[3]; ++w)
+                        ASSERT_EQ(
+                            box.data[static_cast<std::size_t>((((n * e[2] + h) * e[3] + w) * e[1]) +
+                                                              c)],
+                            plain[static_cast<std::size_t>(rt::blockedIndex(e, 0, n, c, h, w))]);
+        rt::reorder(box.view, -1, 0);
+        EXPECT_EQ(box.data, plain);
+    }
+}
+
 // oneDNN's direct convolution reading a blocked input box and writing a blocked output box, with
 // no reorder inside the call, computes what the loop does on row-major boxes: tiles of rows with
 // halos, a stride, an output-channel tile. An input box holding rows beyond the ones the tile

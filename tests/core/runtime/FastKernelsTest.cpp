@@ -4,6 +4,7 @@
 // transposed and broadcast matrix products.
 
 #include "KernelBoxes.h"
+#include "runtime/Blas.h"
 #include "runtime/ComputeKernels.h"
 
 #include <gtest/gtest.h>
@@ -194,6 +195,25 @@ TEST(FastConv, DeclinesAWeightBoxWithoutWholeTaps) {
     call.window = {3, 3, 1, 1, 1, 1, 1, 1};
     runtime::Workspace workspace;
     EXPECT_FALSE(runtime::fastConv(y.view, x.view, w.view, nullptr, call, workspace));
+}
+
+} // namespace
+} // namespace strata::test
+
+namespace strata::test {
+namespace {
+
+// Products go to OpenBLAS only where it runs its AVX-512 kernels (whatever the case of the name
+// OpenBLAS reports); its AVX2, SSE3 or generic ones, or a name it does not report, leave every
+// product to oneDNN's sgemm.
+TEST(Blas, OnlyAvx512KernelsShareTheProducts) {
+    EXPECT_TRUE(runtime::runsAvx512Kernels("SkylakeX"));
+    EXPECT_TRUE(runtime::runsAvx512Kernels("skylakex"));
+    EXPECT_TRUE(runtime::runsAvx512Kernels("Cooperlake"));
+    EXPECT_FALSE(runtime::runsAvx512Kernels("Haswell"));
+    EXPECT_FALSE(runtime::runsAvx512Kernels("Zen"));
+    EXPECT_FALSE(runtime::runsAvx512Kernels("Prescott"));
+    EXPECT_FALSE(runtime::runsAvx512Kernels(""));
 }
 
 } // namespace

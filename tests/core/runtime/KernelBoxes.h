@@ -3,6 +3,7 @@
 
 #include "runtime/ComputeKernels.h"
 
+#include <array>
 #include <gtest/gtest.h>
 #include <random>
 #include <vector>
@@ -46,6 +47,61 @@ inline void expectNear(const std::vector<float>& a, const std::vector<float>& b,
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t i = 0; i < a.size(); ++i)
         ASSERT_NEAR(a[i], b[i], tolerance) << "element " << i;
+}
+
+inline rt::View<unsigned char> bytes(const rt::View<float>& v) {
+    rt::View<unsigned char> out;
+    out.data = reinterpret_cast<unsigned char*>(v.data);
+    out.rank = v.rank;
+    for (int d = 0; d < v.rank; ++d) {
+        out.lo[d] = v.lo[d];
+        out.ext[d] = v.ext[d];
+        out.full[d] = v.full[d];
+        out.stride[d] = v.stride[d];
+    }
+    return out;
+}
+
+// A Conv2d compute over the boxes as the runtime prepares it (inputs x, w and, if any, b).
+inline runtime::PreparedCompute convCompute(const Box& y, const Box& x, const Box& w, const Box* b,
+                                            std::array<std::int64_t, 8> window, std::int64_t group,
+                                            int xLayout, int yLayout) {
+    runtime::PreparedCompute p;
+    p.call.kernel = compiler::Kernel::Conv2d;
+    p.call.window = window;
+    p.call.group = group;
+    p.call.inputBlock = xLayout;
+    p.call.outputBlock = yLayout;
+    for (std::uint32_t i = 0; i < (b ? 3u : 2u); ++i) {
+        compiler::KernelView v;
+        v.value = ir::ValueId(i);
+        v.present = true;
+        p.call.inputs.push_back(v);
+    }
+    p.inputs = {bytes(x.view), bytes(w.view)};
+    if (b)
+        p.inputs.push_back(bytes(b->view));
+    p.output = bytes(y.view);
+    return p;
+}
+
+// An epilogue step over `box` in place: a Map (Clip to [0, 6]), or a Zip adding `other` to it.
+inline runtime::PreparedCompute clipStep(const Box& box) {
+    runtime::PreparedCompute step;
+    step.call.kernel = compiler::Kernel::Map;
+    step.call.fn = compiler::ScalarFn::Clip;
+    step.call.params = {0.0f, 6.0f};
+    step.inputs = {bytes(box.view)};
+    step.output = bytes(box.view);
+    return step;
+}
+inline runtime::PreparedCompute addStep(const Box& box, const Box& other) {
+    runtime::PreparedCompute step;
+    step.call.kernel = compiler::Kernel::Zip;
+    step.call.fn = compiler::ScalarFn::Add;
+    step.inputs = {bytes(box.view), bytes(other.view)};
+    step.output = bytes(box.view);
+    return step;
 }
 
 } // namespace strata::test

@@ -22,14 +22,23 @@ inline i64 blockedIndex(const i64* e, i64 block, i64 n, i64 c, i64 h, i64 w) {
 inline void reorder(const View<float>& box, i64 from, i64 to) {
     if (from == to || box.rank != 4 || box.count() == 0 || !box.data)
         return;
+    static thread_local std::vector<float> copy;
+    const i64* e = box.ext;
+    if ((from == 0 && to == -1) || (from == -1 && to == 0)) {
+        // Row-major and channels-last are transposes of each other per batch element.
+        const i64 positions = e[2] * e[3];
+        copy.resize(static_cast<std::size_t>(box.count()));
+        transposeMatrices(copy.data(), box.data, e[0], from == 0 ? e[1] : positions,
+                          from == 0 ? positions : e[1]);
+        std::memcpy(box.data, copy.data(), copy.size() * sizeof(float));
+        return;
+    }
 #if defined(STRATA_RT_DNNL) || defined(STRATA_RT_DNNL_KERNELS)
     static thread_local DnnlReorders library;
     if (library.run(box.data, box.ext, from, to))
         return;
 #endif
-    static thread_local std::vector<float> copy;
     copy.assign(box.data, box.data + box.count());
-    const i64* e = box.ext;
     for (i64 n = 0; n < e[0]; ++n)
         for (i64 c = 0; c < e[1]; ++c)
             for (i64 h = 0; h < e[2]; ++h)
