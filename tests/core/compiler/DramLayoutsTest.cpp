@@ -60,8 +60,11 @@ TEST(DramLayouts, AConvolutionChainWithAResidualAddLivesChannelsLast) {
     auto g = residualChain(16);
     ASSERT_TRUE(g);
     const std::vector<int> layouts = compiler::chooseDramLayouts(*g, 16);
-    for (const char* v : {"A", "E", "Y", "S", "T"})
+    for (const char* v : {"A", "E", "Y", "S"})
         EXPECT_EQ(layoutOf(*g, layouts, v), compiler::kChannelsLast) << v;
+    // T, between a pointwise convolution and the output's Relu, costs one layout change either
+    // way: a tie, which row-major takes.
+    EXPECT_EQ(layoutOf(*g, layouts, "T"), 0);
     // The graph's input and output, and the weights, stay row-major.
     for (const char* v : {"X", "Z", "W", "P"})
         EXPECT_EQ(layoutOf(*g, layouts, v), 0) << v;

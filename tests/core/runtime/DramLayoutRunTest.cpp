@@ -75,7 +75,9 @@ TEST(DramLayouts, PerOpIntermediatesMoveChannelsLastWithNoReorder) {
     ASSERT_FALSE(p.instructions.empty());
     for (const compiler::DramBuffer& b : p.dram) {
         const std::string name = nameOf(*g, b.value);
-        const bool between = name == "A" || name == "E" || name == "Y" || name == "S" || name == "T";
+        // T: its writer (a pointwise convolution of S) lays it out row-major for its reader at
+        // the cost of a reorder for Z's store: a tie, which row-major takes.
+        const bool between = name == "A" || name == "E" || name == "Y" || name == "S";
         EXPECT_EQ(b.layout, between ? compiler::kChannelsLast : 0) << name;
     }
     // Every transfer of an intermediate moves a channels-last box, one position's channels a row.
@@ -88,12 +90,12 @@ TEST(DramLayouts, PerOpIntermediatesMoveChannelsLastWithNoReorder) {
             if (tr->channelBlock == compiler::kChannelsLast) {
                 ++channelsLast;
                 EXPECT_EQ(tr->source.strides.back(), 1);
-                EXPECT_EQ(tr->source.shape.back(), 16);
+                EXPECT_EQ(tr->source.shape.back(), tr->region[1].size());
             }
         }
     EXPECT_GT(channelsLast, 0u);
-    // The input's boxes for the first convolution, the output's before its store: nothing else.
-    EXPECT_EQ(reordered(p, *g), (std::set<std::string>{"X", "Z"}));
+    // The input's boxes for the first convolution: nothing else.
+    EXPECT_EQ(reordered(p, *g), (std::set<std::string>{"X"}));
     const std::string listing = compiler::emitAssembly(p, *g);
     EXPECT_NE(listing.find("intermediate A nhwc"), std::string::npos) << listing;
     EXPECT_NE(listing.find("] nhwc  ; load E"), std::string::npos) << listing;
@@ -108,13 +110,17 @@ TEST(DramLayouts, ARowMajorReaderGetsAReorderAtItsLoad) {
     const compiler::Program p = compiled(*g, t, schedule::Strategy::PerOp);
     ASSERT_FALSE(p.instructions.empty());
     ASSERT_EQ(p.dramOf(g->outputs[0])->layout, 0);
-    for (const compiler::DramBuffer& b : p.dram)
-        if (nameOf(*g, b.value) == "S")
+    for (const compiler::DramBuffer& b : p.dram) {
+        if (nameOf(*g, b.value) == "S") {
             EXPECT_EQ(b.layout, compiler::kChannelsLast);
+        }
+    }
     EXPECT_TRUE(reordered(p, *g).count("S"));
-    for (const compiler::Instruction& in : p.instructions)
-        if (const auto* c = std::get_if<compiler::Compute>(&in.body); c && c->opType == "MaxPool")
+    for (const compiler::Instruction& in : p.instructions) {
+        if (const auto* c = std::get_if<compiler::Compute>(&in.body); c && c->opType == "MaxPool") {
             EXPECT_EQ(c->inputs[0].channelBlock, 0);
+        }
+    }
     expectRunMatchesReference(p, t, *g);
 }
 
