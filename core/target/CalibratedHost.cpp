@@ -95,6 +95,17 @@ HostCalibration inspectHostCalibration(const std::string& file, const HostFacts&
                days > staleAfterDays) {
         out.state = CalibrationState::Stale;
         out.why = "it is " + std::to_string(days) + " days old";
+    } else if (const std::uint64_t probed = machine.scratchBytesPerCore();
+               probed > 0 && loaded->workingMemoryBytes() != probed) {
+        // Older Strata sized the scratch to the L2 alone; its tiles were far too small.
+        out.state = CalibrationState::Stale;
+        const auto mib = [](std::uint64_t bytes) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+            return std::string(text);
+        };
+        out.why = "it was made for a scratch of " + mib(loaded->workingMemoryBytes()) +
+                  " per core, and this machine's caches hold " + mib(probed) + " per core";
     }
     out.target = std::move(loaded).value();
     return out;
