@@ -39,7 +39,8 @@ ir::Shape sizes(const tiling::Region& r) {
 // The strides of `shape` laid out in `layout` (row-major, or channels-last for rank 4), each in
 // its dim's own place.
 std::vector<std::int64_t> stridesIn(const ir::Shape& shape, int layout) {
-    if (layout != kChannelsLast || shape.size() != 4) return rowMajorStrides(shape);
+    if (layout != kChannelsLast || shape.size() != 4)
+        return rowMajorStrides(shape);
     const std::int64_t c = shape[1], h = shape[2], w = shape[3];
     return {h * w * c, 1, w * c, c};
 }
@@ -48,7 +49,8 @@ std::vector<std::int64_t> stridesIn(const ir::Shape& shape, int layout) {
 // each row a transfer copies is one position's channels (a run of whole positions where the box
 // holds all channels).
 void orderDims(Access& a, int layout) {
-    if (layout != kChannelsLast || a.shape.size() != 4 || a.strides.size() != 4) return;
+    if (layout != kChannelsLast || a.shape.size() != 4 || a.strides.size() != 4)
+        return;
     a.shape = {a.shape[0], a.shape[2], a.shape[3], a.shape[1]};
     a.strides = {a.strides[0], a.strides[2], a.strides[3], a.strides[1]};
 }
@@ -137,8 +139,8 @@ class BlockWriter {
         return a;
     }
 
-    Access sramAccess(std::uint64_t offset, const tiling::Region& held, const tiling::Region& part, ir::ValueId v,
-                      int core, int layout = 0) const {
+    Access sramAccess(std::uint64_t offset, const tiling::Region& held, const tiling::Region& part,
+                      ir::ValueId v, int core, int layout = 0) const {
         Access a;
         a.memory = m_t.workingMemory;
         a.instance = core;
@@ -154,8 +156,8 @@ class BlockWriter {
     // A load (main memory to working memory) or a store (the other way).
     enum class Way : std::uint8_t { Load, Store };
     // `layout`: the working-memory box's (sramAccess's); both accesses then run in its dims' order.
-    int transfer(Way way, int core, Provenance from, const target::TransferPath& path, Access src, Access dst,
-                 ir::ValueId v, const tiling::Region& region, int layout = 0) {
+    int transfer(Way way, int core, Provenance from, const target::TransferPath& path, Access src,
+                 Access dst, ir::ValueId v, const tiling::Region& region, int layout = 0) {
         Transfer t;
         t.path = path.name;
         orderDims(src, layout);
@@ -290,7 +292,8 @@ class BlockWriter {
             const int layout = dramLayout(v);
             pendingResident[v.index] =
                 transfer(Way::Load, core, from, *m_load, dramAccess(v, whole, core),
-                         sramAccess(residentAt.at(v.index), whole, whole, v, core, layout), v, whole, layout);
+                         sramAccess(residentAt.at(v.index), whole, whole, v, core, layout), v,
+                         whole, layout);
         }
         std::vector<Slot> slots(static_cast<std::size_t>(block.buffering));
         std::vector<std::map<std::uint32_t, int>> pendingLoads(mine.size()); // per local tile: value -> tag
@@ -312,9 +315,9 @@ class BlockWriter {
                 const TileLayout::Placed& at = *layouts[t].find(v.index);
                 Provenance from{id, firstReader(tile, v), static_cast<std::int64_t>(t)};
                 const int layout = loadedLayout(v, r, at.held);
-                pendingLoads[k][v.index] =
-                    transfer(Way::Load, core, from, *m_load, dramAccess(v, r, core),
-                             sramAccess(slotBase(k) + at.offset, at.held, r, v, core, layout), v, r, layout);
+                pendingLoads[k][v.index] = transfer(
+                    Way::Load, core, from, *m_load, dramAccess(v, r, core),
+                    sramAccess(slotBase(k) + at.offset, at.held, r, v, core, layout), v, r, layout);
             }
         };
 
@@ -362,9 +365,10 @@ class BlockWriter {
                 Provenance from{id, m_g.value(v).producer, static_cast<std::int64_t>(t)};
                 // The box is in its home's layout by then (ChooseLayouts reorders it if not).
                 const int layout = dramLayout(v);
-                slot.storeTags.push_back(transfer(Way::Store, core, from, *m_store,
-                                                  sramAccess(slotBase(k) + at.offset, at.held, r, v, core, layout),
-                                                  dramAccess(v, r, core), v, r, layout));
+                slot.storeTags.push_back(
+                    transfer(Way::Store, core, from, *m_store,
+                             sramAccess(slotBase(k) + at.offset, at.held, r, v, core, layout),
+                             dramAccess(v, r, core), v, r, layout));
             }
             if (slots.size() == 1 && k + 1 < mine.size()) issueLoads(k + 1);
         }
@@ -417,9 +421,9 @@ class BlockWriter {
             const tiling::Region ws =
                 tiling::channelSlice(wFirst, tile.sliceChannels, s, tile.slicedChannels);
             if (s > 0) {
-                const int xTag = transfer(Way::Load, core, from, *m_load, dramAccess(x, xs, core),
-                                          sramAccess(xAt, xs, xs, x, core, dramLayout(x)), x, xs,
-                                          dramLayout(x));
+                const int xTag =
+                    transfer(Way::Load, core, from, *m_load, dramAccess(x, xs, core),
+                             sramAccess(xAt, xs, xs, x, core, dramLayout(x)), x, xs, dramLayout(x));
                 const int wTag = transfer(Way::Load, core, from, *m_load, dramAccess(w, ws, core),
                                           sramAccess(wAt, ws, ws, w, core), w, ws);
                 wait(core, from, xTag);

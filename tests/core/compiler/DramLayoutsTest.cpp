@@ -3,12 +3,12 @@
 // stays so, and nothing changes with a granule of 1, channels that are not whole vectors, or at
 // the graph's inputs and outputs.
 
-#include "compiler/Program.h"
 #include "compiler/passes/DramLayouts.h"
+
+#include "compiler/Program.h"
 #include "support/TestModels.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 namespace strata::test {

@@ -14,7 +14,6 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-
 #include <set>
 
 namespace strata::test {
@@ -32,7 +31,8 @@ std::shared_ptr<const ir::Graph> residualChain(bool pooled) {
     const std::string text = fmt::format(
         "<ir_version: 8, opset_import: [\"\" : 17]>\n"
         "g (float[1, 16, 12, 12] X) => (float[1, 16, 12, 12] Z)\n"
-        "<float[16, 16, 3, 3] W = {{{}}}, float[16] B = {{{}}}, float[16, 16, 1, 1] P = {{{}}}> {{\n"
+        "<float[16, 16, 3, 3] W = {{{}}}, float[16] B = {{{}}}, float[16, 16, 1, 1] P = {{{}}}> "
+        "{{\n"
         "    A = Conv <pads = [1, 1, 1, 1]> (X, W, B)\n"
         "    E = Relu (A)\n"
         "    Y = Conv <pads = [1, 1, 1, 1]> (E, W)\n"
@@ -56,7 +56,9 @@ compiler::Program compiled(const ir::Graph& g, const target::Target& t, schedule
     return c ? std::move(c->program) : compiler::Program{};
 }
 
-std::string nameOf(const ir::Graph& g, ir::ValueId v) { return g.value(v).name; }
+std::string nameOf(const ir::Graph& g, ir::ValueId v) {
+    return g.value(v).name;
+}
 
 // The values whose boxes some reorder rewrites.
 std::set<std::string> reordered(const compiler::Program& p, const ir::Graph& g) {
@@ -148,8 +150,8 @@ TEST(DramLayouts, EveryStrategyRunsToTheReference) {
     for (bool pooled : {false, true}) {
         auto g = residualChain(pooled);
         ASSERT_TRUE(g);
-        for (schedule::Strategy s : {schedule::Strategy::PerOp, schedule::Strategy::Rules,
-                                     schedule::Strategy::FuseMax}) {
+        for (schedule::Strategy s :
+             {schedule::Strategy::PerOp, schedule::Strategy::Rules, schedule::Strategy::FuseMax}) {
             SCOPED_TRACE(fmt::format("pooled {}, strategy {}", pooled, static_cast<int>(s)));
             expectRunMatchesReference(compiled(*g, t, s), t, *g);
         }
