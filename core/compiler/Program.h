@@ -45,6 +45,10 @@ struct Transfer {
     // the same bytes at the same offset. They may read them after the next barrier, which the
     // issuing core reaches only once it has waited on the transfer.
     std::vector<int> alsoTo;
+    // The layout of the working-memory box it reads or writes (Operand::channelBlock): its
+    // value's main-memory layout (DramBuffer::layout) where that box can hold it, else row-major
+    // (the access's strides then gather across the two).
+    int channelBlock = 0;
 };
 
 struct Wait {
@@ -55,8 +59,8 @@ struct Operand {
     ir::ValueId value;
     tiling::Region region;  // the part of the tensor held in working memory
     std::uint64_t offset = 0; // its byte offset in working memory
-    // How the box lays out its elements (docs/ISA.md, Layouts): 0, row-major (NCHW, the only
-    // layout of main memory and of every box a transfer touches); kChannelsLast, NHWC; b > 1,
+    // How the box lays out its elements (docs/ISA.md, Layouts): 0, row-major (NCHW); kChannelsLast,
+    // NHWC (also a main-memory layout, DramBuffer::layout); b > 1,
     // channel-blocked nChw<b>c: [N][C/b][H][W][b], the same bytes when C is whole blocks.
     int channelBlock = 0;
 };
@@ -123,6 +127,9 @@ struct DramBuffer {
     enum class Role : std::uint8_t { Input, Output, Weight, Intermediate } role = Role::Intermediate;
     int firstBlock = 0;    // schedule position that writes it (inputs and weights: -1, before all)
     int lastBlock = 0;     // schedule position of its last reader (outputs: past the end)
+    // How it lays out its elements (Operand::channelBlock): row-major, or channels-last for an
+    // intermediate whose writers and readers mostly work so (passes/DramLayouts.h).
+    int layout = 0;
 };
 const char* dramRoleName(DramBuffer::Role role);
 

@@ -55,9 +55,11 @@ std::string instructionText(const Instruction& in, const Program& p, const ir::G
     if (const auto* t = std::get_if<Transfer>(&in.body)) {
         bool load = t->destination.memory == p.workingMemory;
         const std::string kind = !load ? "store" : t->alsoTo.empty() ? "load" : "broadcast to every core:";
-        return fmt::format("{:<8} t{:<4} {} -> {}  ; {} {} {} · {}", t->path, t->tag, access(t->source, load),
-                           access(t->destination, !load), kind, g.value(t->value).name, formatBytes(t->bytes),
-                           where(in, g));
+        // A channels-last box (and home) names its layout; its dims then run n, h, w, c.
+        return fmt::format("{:<8} t{:<4} {} -> {}{}  ; {} {} {} · {}", t->path, t->tag,
+                           access(t->source, load), access(t->destination, !load),
+                           t->channelBlock != 0 ? " " + layoutName(t->channelBlock) : "", kind,
+                           g.value(t->value).name, formatBytes(t->bytes), where(in, g));
     }
     if (const auto* w = std::get_if<Wait>(&in.body)) return fmt::format("{:<8} t{}", "wait", w->tag);
     if (const auto* c = std::get_if<Compute>(&in.body);
@@ -103,8 +105,9 @@ std::string emitAssembly(const Program& p, const ir::Graph& g) {
                        p.count(InstrKind::Compute), p.count(InstrKind::Wait), p.count(InstrKind::Barrier));
     out += fmt::format("; {} plan: {}\n", p.mainMemory, formatBytes(p.dramBytes));
     for (const DramBuffer& b : p.dram)
-        out += fmt::format(";   {}+0x{:x} {:>10} {:<12} {}\n", p.mainMemory, b.offset, formatBytes(b.bytes),
-                           dramRoleName(b.role), g.value(b.value).name);
+        out += fmt::format(";   {}+0x{:x} {:>10} {:<12} {}{}\n", p.mainMemory, b.offset,
+                           formatBytes(b.bytes), dramRoleName(b.role), g.value(b.value).name,
+                           b.layout != 0 ? " " + layoutName(b.layout) : "");
     for (const BlockCode& b : p.blocks) {
         std::string cores;
         for (int c : b.cores) cores += (cores.empty() ? "" : ",") + std::to_string(c);

@@ -34,6 +34,9 @@ Json programToJson(const Program& p, const ir::Graph& g) {
     for (const DramBuffer& b : p.dram)
         dram.push_back({{"value", g.value(b.value).name}, {"offset", b.offset}, {"bytes", b.bytes}, {"role", dramRoleName(b.role)},
                         {"first_block", b.firstBlock}, {"last_block", b.lastBlock}});
+    for (std::size_t i = 0; i < p.dram.size(); ++i)
+        if (p.dram[i].layout != 0)
+            dram[i]["layout"] = layoutName(p.dram[i].layout); // row-major: absent
     Json blocks = Json::array();
     for (const BlockCode& b : p.blocks)
         blocks.push_back({{"block", b.block}, {"tile", b.tile}, {"tiles", b.tiles}, {"cores", b.cores}, {"sram_bytes", b.sramBytes}});
@@ -45,6 +48,8 @@ Json programToJson(const Program& p, const ir::Graph& g) {
             j.update({{"path", t->path}, {"tag", t->tag}, {"bytes", t->bytes}, {"value", g.value(t->value).name},
                       {"region", region(t->region)}, {"src", access(t->source)}, {"dst", access(t->destination)}});
             if (!t->alsoTo.empty()) j["also_to"] = t->alsoTo; // a broadcast: further cores receiving it
+            if (t->channelBlock != 0)
+                j["layout"] = layoutName(t->channelBlock); // the box's; row-major: absent
         } else if (const auto* w = std::get_if<Wait>(&in.body)) {
             j["tag"] = w->tag;
         } else if (const auto* c = std::get_if<Compute>(&in.body)) {

@@ -10,8 +10,8 @@
 namespace strata::compiler {
 namespace {
 
-// The boxes of one core's working memory that hold a channel-blocked layout, by value: every box
-// not listed is row-major. A box is found by any offset inside it (a store may move part of it).
+// The boxes of one core's working memory and their layouts, by value: a box not listed is
+// row-major. A box is found by any offset inside it (a store may move part of it).
 class LayoutState {
   public:
     struct Box {
@@ -40,8 +40,7 @@ class LayoutState {
              int block) {
         auto& boxes = m_boxes[v.index];
         std::erase_if(boxes, [&](const Box& b) { return b.begin < end && begin < b.end; });
-        if (block != 0)
-            boxes.push_back({begin, end, region, block});
+        boxes.push_back({begin, end, region, block});
     }
 
   private:
@@ -63,6 +62,7 @@ bool wholeBlocks(const tiling::Region& r, int block) {
 // compute (it reads and writes row-major boxes).
 struct ConvLayouts {
     int input = 0, output = 0;
+    bool everyInput = false; // an elementwise Zip: every input in `input`'s layout, not just x
 };
 
 // Whether every epilogue step of a compute runs on a box of another layout as it would on a
@@ -141,12 +141,28 @@ bool elementwiseMap(const Instruction& in, const Compute& c, const ir::Graph& g)
     return call && call->kernel == Kernel::Map;
 }
 
+// An elementwise Zip (Add, Mul, ...) of boxes all of its output's region (no broadcast): it runs
+// on boxes of any one layout as on row-major ones.
+bool elementwiseZip(const Instruction& in, const Compute& c, const ir::Graph& g) {
+    if (c.outputs.size() != 1 || c.inputs.size() < 2 || !c.epilogue.empty() ||
+        !in.from.op.valid() || c.outputs[0].region.size() != 4)
+        return false;
+    for (const Operand& o : c.inputs)
+        if (o.region != c.outputs[0].region)
+            return false;
+    const auto call = lowerCompute(g, g.op(in.from.op), c);
+    return call && call->kernel == Kernel::Zip;
+}
+
 std::optional<ConvLayouts> blockedConv(const Instruction& in, const Compute& c, const ir::Graph& g,
                                        int granule) {
     if (granule <= 1)
         return std::nullopt;
     auto call = convCall(in, c, g);
-    if (!call || call->group != 1 || call->window[0] * call->window[1] <= 1 ||
+    // A 1x1 window with a stride (ResNet's downsampling projection) runs on the direct kernel
+    // too, between channels-last boxes only; stride 1 is pointwiseConv's.
+    const bool oneByOne = call && call->window[0] * call->window[1] <= 1;
+    if (!call || call->group != 1 || (oneByOne && call->window[2] == 1 && call->window[3] == 1) ||
         !stepsKeepLayout(*call, c))
         return std::nullopt;
     if (!wholeBlocks(c.outputs[0].region, granule))
@@ -165,6 +181,8 @@ std::optional<ConvLayouts> blockedConv(const Instruction& in, const Compute& c, 
         const std::int64_t hi = std::min((y[d].end - 1) * s - pad + (k - 1) * dil + 1, xShape[d]);
         wholeInput = x[d].begin == lo && x[d].end == hi;
     }
+    if (oneByOne && !wholeInput)
+        return std::nullopt;
     return ConvLayouts{wholeInput ? kChannelsLast : 0, kChannelsLast};
 }
 
@@ -212,9 +230,13 @@ class Chooser {
         for (std::size_t i = at + 1; i < stream.size(); ++i) {
             const Instruction& in = m_instructions[stream[i]];
             if (const auto* t = std::get_if<Transfer>(&in.body)) {
+                // A store into a channels-last home takes the box so (it stays as it is).
                 if (t->source.memory == m_workingMemory && t->source.instance == core &&
-                    overlaps(t->value, t->source.offset))
-                    return std::nullopt;
+                    overlaps(t->value, t->source.offset)) {
+                    if (t->channelBlock != kChannelsLast)
+                        return std::nullopt;
+                    found.push_back(i);
+                }
                 if (t->destination.memory == m_workingMemory && t->destination.instance == core &&
                     overlaps(t->value, t->destination.offset))
                     return done();
@@ -223,19 +245,19 @@ class Chooser {
             const auto* c = std::get_if<Compute>(&in.body);
             if (!c)
                 continue;
-            bool reads = false;
+            const Operand* read = nullptr;
             for (std::size_t k = 0; k < c->inputs.size(); ++k)
                 if (overlaps(c->inputs[k].value, c->inputs[k].offset)) {
-                    if (k != 0)
+                    if (k != 0 && !elementwiseZip(in, *c, m_g))
                         return std::nullopt;
-                    reads = true;
+                    read = &c->inputs[k];
                 }
             for (const EpilogueStep& step : c->epilogue)
                 for (const Operand& other : step.others)
                     if (overlaps(other.value, other.offset))
                         return std::nullopt;
-            if (reads) {
-                if (c->inputs[0].offset != o.offset || c->inputs[0].region != o.region)
+            if (read) {
+                if (read->offset != o.offset || read->region != o.region)
                     return std::nullopt;
                 found.push_back(i);
             }
@@ -266,6 +288,8 @@ class Chooser {
     bool takesChannelsLast(const std::vector<InstrId>& stream, std::size_t at, int core,
                            bool orPointwise, int depth = 0) const {
         const Instruction& in = m_instructions[stream[at]];
+        if (const auto* t = std::get_if<Transfer>(&in.body))
+            return t->channelBlock == kChannelsLast; // a store into a channels-last home
         const auto& c = std::get<Compute>(in.body);
         const auto conv = blockedConv(in, c, m_g, m_granule);
         if (conv && conv->input == kChannelsLast)
@@ -277,7 +301,7 @@ class Chooser {
         // the reorder (MobileNetV2, EfficientNet-B0 fuse-max: 3-4x slower per tile).
         if (depthwiseConv(in, c, m_g, m_granule))
             return true;
-        if (depth >= 3 || !elementwiseMap(in, c, m_g))
+        if (depth >= 3 || (!elementwiseMap(in, c, m_g) && !elementwiseZip(in, c, m_g)))
             return false;
         return readersTakeChannelsLast(stream, at, c.outputs[0], core, orPointwise, depth + 1);
     }
@@ -304,6 +328,9 @@ class Chooser {
                 readersTakeChannelsLast(stream, at, c.outputs[0], core, true) ? kChannelsLast : 0};
         if (elementwiseMap(in, c, m_g) && now == kChannelsLast)
             return ConvLayouts{kChannelsLast, kChannelsLast};
+        // A Zip follows its first input's layout (a residual Add of two channels-last loads).
+        if (elementwiseZip(in, c, m_g) && now == kChannelsLast)
+            return ConvLayouts{kChannelsLast, kChannelsLast, true};
         if (const auto call = pointwiseConv(in, c, m_g)) {
             // Its steps run on the output box: a channels-last one takes Maps and same-box Zips.
             // A step's further box (a residual) would be reordered to the output's layout.
@@ -329,15 +356,18 @@ class Chooser {
             const InstrId id = stream[at];
             Instruction& in = m_instructions[id];
             if (auto* t = std::get_if<Transfer>(&in.body)) {
+                // A store moves the box in its home's layout (the transfer's).
                 if (t->source.memory == m_workingMemory && t->source.instance == core)
-                    if (const LayoutState::Box* b = state.find(t->value, t->source.offset)) {
+                    if (const LayoutState::Box* b = state.find(t->value, t->source.offset);
+                        b && b->block != t->channelBlock) {
                         const Operand box{t->value, b->region, b->begin, b->block};
-                        insertBefore(id, in, box, 0);
-                        state.set(t->value, b->begin, b->end, b->region, 0);
+                        const LayoutState::Box now = *b;
+                        insertBefore(id, in, box, t->channelBlock);
+                        state.set(t->value, now.begin, now.end, now.region, t->channelBlock);
                     }
                 if (t->destination.memory == m_workingMemory && t->destination.instance == core)
                     state.set(t->value, t->destination.offset, t->destination.offset + t->bytes,
-                              t->region, 0);
+                              t->region, t->channelBlock);
                 continue;
             }
             auto* c = std::get_if<Compute>(&in.body);
@@ -353,7 +383,7 @@ class Chooser {
                 o.channelBlock = block;
             };
             for (std::size_t i = 0; i < c->inputs.size(); ++i)
-                want(c->inputs[i], conv && i == 0 ? conv->input : 0);
+                want(c->inputs[i], conv && (i == 0 || conv->everyInput) ? conv->input : 0);
             for (EpilogueStep& step : c->epilogue)
                 for (Operand& o : step.others)
                     want(o, conv && o.region == c->outputs[0].region ? conv->output : 0);
@@ -440,13 +470,17 @@ class Checker {
             const Instruction& in = m_p.instructions[id];
             if (const auto* t = std::get_if<Transfer>(&in.body)) {
                 if (t->source.memory == m_p.workingMemory && t->source.instance == core &&
-                    state.layoutAt(t->value, t->source.offset) != 0)
+                    state.layoutAt(t->value, t->source.offset) != t->channelBlock)
                     problem(in,
-                            fmt::format("moves {} while its box is {}", valueName(t->value),
+                            fmt::format("moves {} as {} while its box is {}", valueName(t->value),
+                                        layoutName(t->channelBlock),
                                         layoutName(state.layoutAt(t->value, t->source.offset))));
+                if (t->channelBlock != 0 && t->channelBlock != kChannelsLast)
+                    problem(in, fmt::format("moves {} as {}: a transfer's box is nchw or nhwc",
+                                            valueName(t->value), layoutName(t->channelBlock)));
                 if (t->destination.memory == m_p.workingMemory && t->destination.instance == core)
                     state.set(t->value, t->destination.offset, t->destination.offset + t->bytes,
-                              t->region, 0);
+                              t->region, t->channelBlock);
                 continue;
             }
             const auto* c = std::get_if<Compute>(&in.body);

@@ -20,10 +20,15 @@
 //    output is reordered for a store or a pool after), a blocked one, another pointwise one;
 //    and no residual box of its epilogue would need a reorder. An inverted-residual block's
 //    expansion -> depthwise -> projection runs with no reorder;
-//  - every other reader, and every transfer, sees row-major boxes;
-//  - where a reader needs another layout than the box's last writer left, a Reorder compute
-//    (Program.h's kReorderOp) rewrites the box in place just before it: after a load feeding such
-//    a convolution, before a store or a row-major reader.
+//  - an elementwise Zip of boxes of one region (a residual Add) keeps its first input's
+//    channels-last layout, the other inputs reordered to it if need be;
+//  - every other reader sees row-major boxes;
+//  - a transfer moves a box in the layout its Transfer::channelBlock names: a tensor living
+//    channels-last in main memory (passes/DramLayouts.h) is loaded into and stored from
+//    channels-last boxes, and a store into such a home counts as a reader that gains by it;
+//  - where a reader (or a store) needs another layout than the box's last writer left, a Reorder
+//    compute (Program.h's kReorderOp) rewrites the box in place just before it: after a load
+//    feeding such a convolution, before a store or a row-major reader.
 // Convolution chains within a tile then keep the layout from one to the next (their fused
 // activations and residual adds run on the box as it is), with no reorder between them.
 // Nothing is reordered with a granule of 1 (the presets). insert-transfers runs it on each block's
@@ -49,9 +54,9 @@ std::vector<std::int64_t> chooseLayouts(std::vector<Instruction>& instructions,
 void chooseLayouts(Program& program, const ir::Graph& graph, int channelGranule);
 
 // The verifier's check: along each core's stream, every compute reads each box in the layout its
-// last writer left (a load or a plain compute: row-major; a compute or a reorder: its output's
-// layout), a transfer touches row-major boxes only, and a reorder's input and output are the
-// same box in two layouts of whole channel blocks.
+// last writer left (a load: the transfer's; a compute or a reorder: its output's layout), a store
+// moves a box in the layout it names (row-major or channels-last), and a reorder's input and
+// output are the same box in two layouts of whole channel blocks.
 void checkLayouts(const Program& program, const ir::Graph& graph, std::vector<Diagnostic>& out);
 
 } // namespace strata::compiler

@@ -30,17 +30,29 @@ std::vector<std::int64_t> rowMajorStrides(const ir::Shape& shape) {
     return strides;
 }
 
-// The same strides for the box `r` (its sizes), without making its shape first.
-std::vector<std::int64_t> rowMajorStrides(const tiling::Region& r) {
-    std::vector<std::int64_t> strides(r.size(), 1);
-    for (std::size_t d = r.size(); d-- > 1;) strides[d - 1] = strides[d] * r[d].size();
-    return strides;
-}
-
 ir::Shape sizes(const tiling::Region& r) {
     ir::Shape s(r.size());
     for (std::size_t d = 0; d < r.size(); ++d) s[d] = r[d].size();
     return s;
+}
+
+// The strides of `shape` laid out in `layout` (row-major, or channels-last for rank 4), each in
+// its dim's own place.
+std::vector<std::int64_t> stridesIn(const ir::Shape& shape, int layout) {
+    if (layout != kChannelsLast || shape.size() != 4)
+        return rowMajorStrides(shape);
+    const std::int64_t c = shape[1], h = shape[2], w = shape[3];
+    return {h * w * c, 1, w * c, c};
+}
+
+// An access whose dims run in the order of `layout`: channels-last puts channels last, so that
+// each row a transfer copies is one position's channels (a run of whole positions where the box
+// holds all channels).
+void orderDims(Access& a, int layout) {
+    if (layout != kChannelsLast || a.shape.size() != 4 || a.strides.size() != 4)
+        return;
+    a.shape = {a.shape[0], a.shape[2], a.shape[3], a.shape[1]};
+    a.strides = {a.strides[0], a.strides[2], a.strides[3], a.strides[1]};
 }
 
 using Chunk = BlockChunk;
@@ -101,13 +113,25 @@ class BlockWriter {
     // running count, modulo the tag space.
     int nextTag(int core) { return m_out.transfersOf[static_cast<std::size_t>(core)]++; }
 
+    // The layout of `v`'s home in main memory (DramBuffer::layout).
+    int dramLayout(ir::ValueId v) const {
+        const DramBuffer* home = dramOf(m_paths, v.index);
+        return home ? home->layout : 0;
+    }
+
+    // The layout of the box a load of `part` fills: its home's, when the load fills the whole box
+    // `held` (a box partly loaded stays row-major: its other rows are computed so).
+    int loadedLayout(ir::ValueId v, const tiling::Region& part, const tiling::Region& held) const {
+        return part == held ? dramLayout(v) : 0;
+    }
+
     // Relative to the tensor's DRAM home: the splice adds its offset (dramSides).
     Access dramAccess(ir::ValueId v, const tiling::Region& r, int core) const {
         Access a;
         a.memory = m_t.mainMemory;
         a.instance = m_mainPerGroup ? groupOf(core) : 0;
         const ir::Shape& shape = m_g.value(v).shape;
-        a.strides = rowMajorStrides(shape);
+        a.strides = stridesIn(shape, dramLayout(v));
         std::int64_t first = 0;
         for (std::size_t d = 0; d < r.size(); ++d) first += r[d].begin * a.strides[d];
         a.offset = static_cast<std::uint64_t>(first) * ir::dtypeSize(m_g.value(v).dtype);
@@ -115,13 +139,13 @@ class BlockWriter {
         return a;
     }
 
-    Access sramAccess(std::uint64_t offset, const tiling::Region& held, const tiling::Region& part, ir::ValueId v,
-                      int core) const {
+    Access sramAccess(std::uint64_t offset, const tiling::Region& held, const tiling::Region& part,
+                      ir::ValueId v, int core, int layout = 0) const {
         Access a;
         a.memory = m_t.workingMemory;
         a.instance = core;
-        // `part`'s first element inside the row-major box `held`.
-        a.strides = rowMajorStrides(held);
+        // `part`'s first element inside the box `held`, laid out in `layout`.
+        a.strides = stridesIn(sizes(held), layout);
         std::int64_t elements = 0;
         for (std::size_t d = 0; d < part.size(); ++d) elements += (part[d].begin - held[d].begin) * a.strides[d];
         a.offset = offset + static_cast<std::uint64_t>(elements) * ir::dtypeSize(m_g.value(v).dtype);
@@ -131,10 +155,14 @@ class BlockWriter {
 
     // A load (main memory to working memory) or a store (the other way).
     enum class Way : std::uint8_t { Load, Store };
-    int transfer(Way way, int core, Provenance from, const target::TransferPath& path, Access src, Access dst,
-                 ir::ValueId v, const tiling::Region& region) {
+    // `layout`: the working-memory box's (sramAccess's); both accesses then run in its dims' order.
+    int transfer(Way way, int core, Provenance from, const target::TransferPath& path, Access src,
+                 Access dst, ir::ValueId v, const tiling::Region& region, int layout = 0) {
         Transfer t;
         t.path = path.name;
+        orderDims(src, layout);
+        orderDims(dst, layout);
+        t.channelBlock = layout;
         t.source = std::move(src);
         t.destination = std::move(dst);
         t.bytes = tiling::regionBytes(region, m_g.value(v).dtype);
@@ -261,8 +289,11 @@ class BlockWriter {
             if (std::find(broadcast.begin(), broadcast.end(), v) != broadcast.end()) continue;
             const tiling::Region whole = tiling::fullRegion(m_g.value(v).shape);
             Provenance from{id, mine.empty() ? ir::OpId{} : firstReader(block.tiles()[mine.front()], v), -1};
-            pendingResident[v.index] = transfer(Way::Load, core, from, *m_load, dramAccess(v, whole, core),
-                                                sramAccess(residentAt.at(v.index), whole, whole, v, core), v, whole);
+            const int layout = dramLayout(v);
+            pendingResident[v.index] =
+                transfer(Way::Load, core, from, *m_load, dramAccess(v, whole, core),
+                         sramAccess(residentAt.at(v.index), whole, whole, v, core, layout), v,
+                         whole, layout);
         }
         std::vector<Slot> slots(static_cast<std::size_t>(block.buffering));
         std::vector<std::map<std::uint32_t, int>> pendingLoads(mine.size()); // per local tile: value -> tag
@@ -283,8 +314,10 @@ class BlockWriter {
                 if (residentAt.count(v.index)) continue;
                 const TileLayout::Placed& at = *layouts[t].find(v.index);
                 Provenance from{id, firstReader(tile, v), static_cast<std::int64_t>(t)};
-                pendingLoads[k][v.index] =
-                    transfer(Way::Load, core, from, *m_load, dramAccess(v, r, core), sramAccess(slotBase(k) + at.offset, at.held, r, v, core), v, r);
+                const int layout = loadedLayout(v, r, at.held);
+                pendingLoads[k][v.index] = transfer(
+                    Way::Load, core, from, *m_load, dramAccess(v, r, core),
+                    sramAccess(slotBase(k) + at.offset, at.held, r, v, core, layout), v, r, layout);
             }
         };
 
@@ -330,8 +363,12 @@ class BlockWriter {
             for (const auto& [v, r] : tile.stores) {
                 const TileLayout::Placed& at = *layouts[t].find(v.index);
                 Provenance from{id, m_g.value(v).producer, static_cast<std::int64_t>(t)};
-                slot.storeTags.push_back(transfer(Way::Store, core, from, *m_store, sramAccess(slotBase(k) + at.offset, at.held, r, v, core),
-                                                  dramAccess(v, r, core), v, r));
+                // The box is in its home's layout by then (ChooseLayouts reorders it if not).
+                const int layout = dramLayout(v);
+                slot.storeTags.push_back(
+                    transfer(Way::Store, core, from, *m_store,
+                             sramAccess(slotBase(k) + at.offset, at.held, r, v, core, layout),
+                             dramAccess(v, r, core), v, r, layout));
             }
             if (slots.size() == 1 && k + 1 < mine.size()) issueLoads(k + 1);
         }
@@ -384,8 +421,9 @@ class BlockWriter {
             const tiling::Region ws =
                 tiling::channelSlice(wFirst, tile.sliceChannels, s, tile.slicedChannels);
             if (s > 0) {
-                const int xTag = transfer(Way::Load, core, from, *m_load, dramAccess(x, xs, core),
-                                          sramAccess(xAt, xs, xs, x, core), x, xs);
+                const int xTag =
+                    transfer(Way::Load, core, from, *m_load, dramAccess(x, xs, core),
+                             sramAccess(xAt, xs, xs, x, core, dramLayout(x)), x, xs, dramLayout(x));
                 const int wTag = transfer(Way::Load, core, from, *m_load, dramAccess(w, ws, core),
                                           sramAccess(wAt, ws, ws, w, core), w, ws);
                 wait(core, from, xTag);

@@ -1,5 +1,7 @@
 #include "compiler/passes/PlanDram.h"
 
+#include "compiler/passes/DramLayouts.h"
+
 #include <algorithm>
 #include <map>
 
@@ -50,6 +52,10 @@ void planDram(CompileState& state) {
         b.role = DramBuffer::Role::Output;
         b.lastBlock = end;
     }
+    const std::vector<int> layouts = chooseDramLayouts(g, state.target.channelGranule);
+    for (auto& [index, b] : buffers)
+        if (b.role == DramBuffer::Role::Intermediate)
+            b.layout = layouts[index];
     for (auto& [index, b] : buffers)
         if (b.role != DramBuffer::Role::Intermediate) {
             b.firstBlock = -1;
