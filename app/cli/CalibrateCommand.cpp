@@ -122,6 +122,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
             {"other_load",
              r.otherLoad ? nlohmann::ordered_json(*r.otherLoad) : nlohmann::ordered_json(nullptr)},
             {"warnings", r.warnings},
+            {"remeasured", r.remeasured},
             {"gap_ns", r.gapNs},
             {"paths", paths},
             {"contention", paired},
@@ -229,6 +230,8 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
     if (r.otherLoad)
         std::cout << fmt::format("other work on the machine while measuring: {:.0f}% of the CPUs\n",
                                  100 * *r.otherLoad);
+    for (const std::string& note : r.remeasured)
+        std::cout << "note: " << note << "\n";
     for (const std::string& warning : r.warnings)
         std::cout << "warning: " << warning << "\n";
 }
