@@ -95,6 +95,12 @@ HostCalibration inspectHostCalibration(const std::string& file, const HostFacts&
                days > staleAfterDays) {
         out.state = CalibrationState::Stale;
         out.why = "it is " + std::to_string(days) + " days old";
+    } else if (const std::uint64_t probed = machine.scratchBytesPerCore();
+               probed > 0 && loaded->workingMemoryBytes() != probed) {
+        // Older Strata sized the scratch to the L2 alone; its tiles were far too small.
+        out.state = CalibrationState::Stale;
+        out.why = "its scratch holds " + std::to_string(loaded->workingMemoryBytes()) +
+                  " bytes per core, this machine's cache " + std::to_string(probed);
     }
     out.target = std::move(loaded).value();
     return out;

@@ -20,7 +20,8 @@ constexpr std::uint64_t kFallbackL2Bytes = 1ull << 20;
 std::optional<std::string> readFirstLine(const fs::path& path) {
     std::ifstream in(path);
     std::string line;
-    if (!in || !std::getline(in, line)) return std::nullopt;
+    if (!in || !std::getline(in, line))
+        return std::nullopt;
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' '))
         line.pop_back();
     return line;
@@ -29,7 +30,8 @@ std::optional<std::string> readFirstLine(const fs::path& path) {
 std::optional<std::uint64_t> parseUnsigned(std::string_view text) {
     std::uint64_t value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end == text.data()) return std::nullopt;
+    if (ec != std::errc() || end == text.data())
+        return std::nullopt;
     return value;
 }
 
@@ -43,7 +45,8 @@ std::optional<int> countCpuList(std::string_view list) {
         const std::size_t dash = range.find('-');
         auto first = parseUnsigned(range.substr(0, dash));
         auto last = dash == std::string_view::npos ? first : parseUnsigned(range.substr(dash + 1));
-        if (!first || !last || *last < *first) return std::nullopt;
+        if (!first || !last || *last < *first)
+            return std::nullopt;
         count += static_cast<int>(*last - *first + 1);
     }
     return count > 0 ? std::optional<int>(count) : std::nullopt;
@@ -54,15 +57,24 @@ std::optional<std::uint64_t> parseCacheSize(std::string_view text) {
     std::uint64_t multiplier = 1;
     if (!text.empty()) {
         switch (text.back()) {
-        case 'K': multiplier = 1ull << 10; break;
-        case 'M': multiplier = 1ull << 20; break;
-        case 'G': multiplier = 1ull << 30; break;
-        default: break;
+        case 'K':
+            multiplier = 1ull << 10;
+            break;
+        case 'M':
+            multiplier = 1ull << 20;
+            break;
+        case 'G':
+            multiplier = 1ull << 30;
+            break;
+        default:
+            break;
         }
-        if (multiplier != 1) text.remove_suffix(1);
+        if (multiplier != 1)
+            text.remove_suffix(1);
     }
     auto value = parseUnsigned(text);
-    if (!value || *value == 0) return std::nullopt;
+    if (!value || *value == 0)
+        return std::nullopt;
     return *value * multiplier;
 }
 
@@ -105,12 +117,16 @@ void probeL2(const fs::path& root, HostFacts& facts) {
     const fs::path cacheDir = root / "sys/devices/system/cpu/cpu0/cache";
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(cacheDir, ec)) {
-        if (!entry.path().filename().string().starts_with("index")) continue;
-        if (readFirstLine(entry.path() / "level") != "2") continue;
-        if (readFirstLine(entry.path() / "type") == "Instruction") continue;
+        if (!entry.path().filename().string().starts_with("index"))
+            continue;
+        if (readFirstLine(entry.path() / "level") != "2")
+            continue;
+        if (readFirstLine(entry.path() / "type") == "Instruction")
+            continue;
         auto size = readFirstLine(entry.path() / "size");
         auto bytes = size ? parseCacheSize(*size) : std::nullopt;
-        if (!bytes) continue;
+        if (!bytes)
+            continue;
         auto shared = readFirstLine(entry.path() / "shared_cpu_list");
         const int sharers = shared ? countCpuList(*shared).value_or(1) : 1;
         facts.l2BytesPerCore = *bytes / static_cast<std::uint64_t>(sharers);
@@ -124,11 +140,45 @@ void probeL2(const fs::path& root, HostFacts& facts) {
                           " per core");
 }
 
+// The outermost cache beyond L2 (an L3, or an L4 where there is one). A tile in scratch stays
+// cache-resident while it fits the core's L2 plus its share of this cache, so that sum, not the
+// L2 alone, is the scratch capacity: tiles sized to the L2 were so small that ResNet-50 reloaded
+// each conv's weights per tile and spent as long reordering inputs as convolving them.
+void probeLastLevelCache(const fs::path& root, HostFacts& facts) {
+    const fs::path cacheDir = root / "sys/devices/system/cpu/cpu0/cache";
+    std::error_code ec;
+    int bestLevel = 2;
+    std::string note = "no cache beyond L2 listed in sysfs";
+    for (const auto& entry : fs::directory_iterator(cacheDir, ec)) {
+        if (!entry.path().filename().string().starts_with("index"))
+            continue;
+        const auto levelText = readFirstLine(entry.path() / "level");
+        const auto level = levelText ? parseUnsigned(*levelText) : std::nullopt;
+        if (!level || static_cast<int>(*level) <= bestLevel)
+            continue;
+        if (readFirstLine(entry.path() / "type") == "Instruction")
+            continue;
+        auto size = readFirstLine(entry.path() / "size");
+        auto bytes = size ? parseCacheSize(*size) : std::nullopt;
+        if (!bytes)
+            continue;
+        auto shared = readFirstLine(entry.path() / "shared_cpu_list");
+        const int sharers = shared ? countCpuList(*shared).value_or(1) : 1;
+        bestLevel = static_cast<int>(*level);
+        facts.lastLevelBytesPerCore = *bytes / static_cast<std::uint64_t>(sharers);
+        note = "L" + std::to_string(bestLevel) + " " + formatBytes(*bytes) + " shared by " +
+               std::to_string(sharers) + (sharers == 1 ? " CPU" : " CPUs") + ", " +
+               formatBytes(facts.lastLevelBytesPerCore) + " per core (sysfs cpu0 cache)";
+    }
+    facts.notes.push_back(note);
+}
+
 void probeMemory(const fs::path& root, HostFacts& facts) {
     std::ifstream meminfo(root / "proc/meminfo");
     std::string line;
     while (std::getline(meminfo, line)) {
-        if (!line.starts_with("MemTotal:")) continue;
+        if (!line.starts_with("MemTotal:"))
+            continue;
         std::istringstream fields(line.substr(9));
         std::uint64_t kib = 0;
         if (fields >> kib && kib > 0) {
@@ -182,9 +232,11 @@ void probeClock(const fs::path& root, HostFacts& facts) {
     std::string line;
     double maxMhz = 0;
     while (std::getline(cpuinfo, line)) {
-        if (!line.starts_with("cpu MHz")) continue;
+        if (!line.starts_with("cpu MHz"))
+            continue;
         const std::size_t colon = line.find(':');
-        if (colon == std::string::npos) continue;
+        if (colon == std::string::npos)
+            continue;
         try {
             maxMhz = std::max(maxMhz, std::stod(line.substr(colon + 1)));
         } catch (const std::exception&) {
@@ -230,7 +282,8 @@ void probeVectorWidth(const fs::path& root, HostFacts& facts) {
 }
 
 void appendNote(std::string& note, const std::string& text) {
-    if (!note.empty()) note += "; ";
+    if (!note.empty())
+        note += "; ";
     note += text;
 }
 
@@ -244,27 +297,33 @@ HostFacts probeHost(const std::filesystem::path& root) {
     probeMemory(root, facts);
     probeClock(root, facts);
     probeVectorWidth(root, facts);
+    probeLastLevelCache(root, facts);
     return facts;
 }
 
 void applyHostFacts(Target& target, const HostFacts& facts) {
     target.groups = 1;
     target.coresPerGroup = std::max(facts.cpus, 1);
-    if (facts.maxClockHz > 0) target.clockHz = facts.maxClockHz;
+    if (facts.maxClockHz > 0)
+        target.clockHz = facts.maxClockHz;
     target.channelGranule = std::max(facts.vectorFloats, 1);
     for (MemorySpace& memory : target.memories) {
         if (memory.name == target.workingMemory && facts.l2BytesPerCore > 0) {
-            memory.capacityBytes = facts.l2BytesPerCore;
-            appendNote(memory.note, "probed: capacity = per-core L2 share");
+            memory.capacityBytes = facts.scratchBytesPerCore();
+            appendNote(memory.note, facts.lastLevelBytesPerCore > 0
+                                        ? "probed: capacity = per-core L2 + last-level cache share"
+                                        : "probed: capacity = per-core L2 share");
         } else if (memory.name == target.mainMemory && facts.memoryBytes > 0) {
             memory.capacityBytes = facts.memoryBytes;
             appendNote(memory.note, "probed: capacity = physical RAM");
         }
     }
     std::string probed = "Probed on this machine: ";
-    for (std::size_t i = 0; i < facts.notes.size(); ++i) probed += (i ? "; " : "") + facts.notes[i];
+    for (std::size_t i = 0; i < facts.notes.size(); ++i)
+        probed += (i ? "; " : "") + facts.notes[i];
     probed += ".";
-    if (!target.description.empty()) target.description += " ";
+    if (!target.description.empty())
+        target.description += " ";
     target.description += probed;
 }
 

@@ -190,6 +190,16 @@ TEST(CalibratedHost, InspectionTellsMissingCurrentStaleAndOtherMachineApart) {
     EXPECT_EQ(target::inspectHostCalibration(file, machine("Xeon X", 8), now).state,
               target::CalibrationState::OtherMachine);
 
+    // Made when the scratch was sized differently (older Strata sized it to the L2 alone): used,
+    // but stale, with both sizes.
+    target::HostFacts biggerCache = machine("Xeon X", 2);
+    biggerCache.l2BytesPerCore = 1 << 20;
+    biggerCache.lastLevelBytesPerCore = 16 << 20;
+    auto resized = target::inspectHostCalibration(file, biggerCache, now);
+    EXPECT_EQ(resized.state, target::CalibrationState::Stale);
+    EXPECT_TRUE(resized.usable());
+    EXPECT_NE(resized.why.find("this machine's cache 17825792"), std::string::npos) << resized.why;
+
     // Written before files carried a stamp: used, offered again.
     dir.write("host.json", calibratedHostJson());
     auto unstamped = target::inspectHostCalibration(file, machine("Xeon X", 2), now);

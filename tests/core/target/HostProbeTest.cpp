@@ -39,6 +39,35 @@ TEST(HostProbe, ReadsSysfsAndDividesASharedL2) {
     EXPECT_DOUBLE_EQ(facts.maxClockHz, 3.5e9);
 }
 
+TEST(HostProbe, ScratchIsTheL2PlusTheCoresShareOfTheLastLevelCache) {
+    TempDir root;
+    const std::string cache = "sys/devices/system/cpu/cpu0/cache/";
+    root.write(cache + "index2/level", "2\n");
+    root.write(cache + "index2/type", "Unified\n");
+    root.write(cache + "index2/size", "1024K\n");
+    root.write(cache + "index2/shared_cpu_list", "0\n");
+    root.write(cache + "index3/level", "3\n");
+    root.write(cache + "index3/type", "Unified\n");
+    root.write(cache + "index3/size", "32M\n");
+    root.write(cache + "index3/shared_cpu_list", "0-7\n");
+
+    const target::HostFacts facts = target::probeHost(root.path());
+    EXPECT_EQ(facts.l2BytesPerCore, 1u << 20);
+    EXPECT_EQ(facts.lastLevelBytesPerCore, 4u << 20);
+    EXPECT_EQ(facts.scratchBytesPerCore(), 5u << 20);
+    EXPECT_TRUE(mentions({note(facts.notes.back())}, "L3 32 MiB shared by 8 CPUs, 4 MiB per core"));
+
+    // A deeper level wins; an instruction cache never counts.
+    root.write(cache + "index4/level", "4\n");
+    root.write(cache + "index4/type", "Unified\n");
+    root.write(cache + "index4/size", "128M\n");
+    root.write(cache + "index4/shared_cpu_list", "0-7\n");
+    root.write(cache + "index5/level", "5\n");
+    root.write(cache + "index5/type", "Instruction\n");
+    root.write(cache + "index5/size", "1G\n");
+    EXPECT_EQ(target::probeHost(root.path()).lastLevelBytesPerCore, 16u << 20);
+}
+
 TEST(HostProbe, CpuinfoClockWhenCpufreqIsMissing) {
     TempDir root;
     root.write("proc/cpuinfo",
@@ -72,6 +101,8 @@ TEST(HostProbe, FallbacksAreNoted) {
     EXPECT_TRUE(mentions({note(facts.notes[4])}, "vector width unknown"));
     EXPECT_TRUE(mentions({note(facts.notes[1])}, "no L2 cache listed in sysfs; assumed 1 MiB"));
     EXPECT_TRUE(mentions({note(facts.notes[3])}, "clock unknown"));
+    EXPECT_EQ(facts.lastLevelBytesPerCore, 0u);
+    EXPECT_TRUE(mentions({note(facts.notes[5])}, "no cache beyond L2 listed in sysfs"));
 }
 
 TEST(HostProbe, FactsOverwriteTheDetectedFields) {
@@ -88,6 +119,7 @@ TEST(HostProbe, FactsOverwriteTheDetectedFields) {
                    .capacityBytes = 1}};
     const target::HostFacts facts{.cpus = 6,
                                   .l2BytesPerCore = 1 << 19,
+                                  .lastLevelBytesPerCore = 3 << 20,
                                   .memoryBytes = 1ull << 34,
                                   .maxClockHz = 0,
                                   .vectorFloats = 8,
@@ -97,7 +129,7 @@ TEST(HostProbe, FactsOverwriteTheDetectedFields) {
     EXPECT_EQ(t.coresPerGroup, 6);
     EXPECT_EQ(t.clockHz, 3e9); // unknown clock keeps the file's
     EXPECT_EQ(t.channelGranule, 8);
-    EXPECT_EQ(t.workingMemoryBytes(), 1u << 19);
+    EXPECT_EQ(t.workingMemoryBytes(), (1u << 19) + (3u << 20)); // L2 + last-level share
     EXPECT_EQ(t.findMemory("dram")->capacityBytes, 1ull << 34);
     EXPECT_EQ(t.description, "host Probed on this machine: 6 online CPUs.");
     EXPECT_NE(t.findMemory("scratch")->note.find("probed"), std::string::npos);

@@ -81,7 +81,7 @@ TEST(TargetPresets, HostIsCompletedByTheProbe) {
     const target::HostFacts facts = target::probeHost();
     EXPECT_EQ(t.groups, 1);
     EXPECT_EQ(t.coresPerGroup, facts.cpus);
-    EXPECT_EQ(t.workingMemoryBytes(), facts.l2BytesPerCore);
+    EXPECT_EQ(t.workingMemoryBytes(), facts.scratchBytesPerCore());
     EXPECT_EQ(t.findMemory(t.mainMemory)->capacityBytes, facts.memoryBytes);
     if (facts.maxClockHz > 0) {
         EXPECT_EQ(t.clockHz, facts.maxClockHz);
