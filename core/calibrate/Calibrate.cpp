@@ -209,7 +209,7 @@ class Calibration {
             m_contendedSamples += fitted->shared.samples;
         }
         for (const PathReport& p : m_report.paths)
-            if (auto poor = poorFitWarning(p.path, p.fit.rmsRelativeError))
+            if (auto poor = poorFitWarning(p.path, p.fit.shapeRmsRelativeError))
                 m_report.warnings.push_back(std::move(*poor));
         for (PathReport& p : m_report.paths)
             p.contention = fitPathContention(slowdownSamples(p.path), p.fit.latencyCycles,
@@ -718,7 +718,7 @@ class Calibration {
         attempts.push_back(std::move(first));
         std::vector<Diagnostic> failed;
         const RemeasureOutcome outcome = remeasureWhilePoor(
-            name, attempts.front().report.fit.rmsRelativeError, secondsSince(started),
+            name, attempts.front().report.fit.shapeRmsRelativeError, secondsSince(started),
             retrySeconds, m_options.remeasure, [&]() -> std::optional<double> {
                 plan.alone.clear();
                 plan.resident.clear();
@@ -734,7 +734,7 @@ class Calibration {
                 if (!fitted)
                     return std::nullopt;
                 attempts.push_back(std::move(*fitted));
-                return attempts.back().report.fit.rmsRelativeError;
+                return attempts.back().report.fit.shapeRmsRelativeError;
             });
         if (!failed.empty())
             return failed;
@@ -777,9 +777,9 @@ class Calibration {
             }
             path->note = fmt::format(
                 "calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "
-                "residual {:.1f}%",
+                "residual {:.1f}% ({:.1f}% over the shapes' medians)",
                 p.fit.samples, p.largestBytes, runBytesOf(*path, t.mainMemory).back(),
-                100 * p.fit.rmsRelativeError);
+                100 * p.fit.rmsRelativeError, 100 * p.fit.shapeRmsRelativeError);
         }
         for (const PathReport& p : m_report.paths)
             setPathContention(t, p.path, p.contention);

@@ -206,6 +206,12 @@ TransferFit fitTransferAt(const std::vector<TransferSample>& used,
                              std::min(s.bytes, rampBytes) * best(3) - s.cycles) /
                             s.cycles);
     fit.rmsRelativeError = rms(residuals);
+    residuals.clear();
+    for (const TransferSample& s : used)
+        residuals.push_back((best(0) + s.rows * best(1) + s.bytes * best(2) +
+                             std::min(s.bytes, rampBytes) * best(3) - s.cycles) /
+                            s.cycles);
+    fit.shapeRmsRelativeError = rms(residuals);
     return fit;
 }
 
@@ -275,9 +281,9 @@ bool trustworthy(const TransferFit& fit, std::string* why) {
     std::string problem;
     if (!(fit.bytesPerCycle > 0))
         problem = "no bandwidth fitted";
-    else if (fit.rmsRelativeError > kMaxTransferRms)
-        problem = "RMS relative residual " +
-                  std::to_string(int(std::lround(100 * fit.rmsRelativeError))) + "%";
+    else if (fit.shapeRmsRelativeError > kMaxTransferRms)
+        problem = "RMS relative residual over shapes " +
+                  std::to_string(int(std::lround(100 * fit.shapeRmsRelativeError))) + "%";
     else if (fit.bandwidthRelativeError > kMaxFigureRelativeError)
         problem = uncertainBy("bandwidth", fit.bandwidthRelativeError);
     if (why)

@@ -43,15 +43,15 @@ struct SpellThenQuiet {
     std::optional<double> again() {
         ++calls;
         fits.push_back(fitTransfer(measurePath(100 + calls)));
-        return fits.back().rmsRelativeError;
+        return fits.back().shapeRmsRelativeError;
     }
 };
 
 TEST(Remeasure, APoorFitIsMeasuredAgainAndTheGoodAttemptKept) {
     SpellThenQuiet path;
     const TransferFit first = path.first();
-    ASSERT_GT(first.rmsRelativeError, kPoorFitResidual); // the spell makes it poor
-    const RemeasureOutcome out = remeasureWhilePoor("load", first.rmsRelativeError, 2.0, 0.8, {},
+    ASSERT_GT(first.shapeRmsRelativeError, kPoorFitResidual); // the spell makes it poor
+    const RemeasureOutcome out = remeasureWhilePoor("load", first.shapeRmsRelativeError, 2.0, 0.8, {},
                                                     [&] { return path.again(); });
     EXPECT_EQ(out.retries(), 1);
     EXPECT_EQ(path.calls, 1);
@@ -66,9 +66,9 @@ TEST(Remeasure, APoorFitIsMeasuredAgainAndTheGoodAttemptKept) {
 TEST(Remeasure, AGoodFitIsNotMeasuredAgain) {
     int calls = 0;
     const TransferFit fit = fitTransfer(measurePath(7));
-    ASSERT_LT(fit.rmsRelativeError, kPoorFitResidual);
+    ASSERT_LT(fit.shapeRmsRelativeError, kPoorFitResidual);
     const RemeasureOutcome out =
-        remeasureWhilePoor("load", fit.rmsRelativeError, 2.0, 0.8, {}, [&] {
+        remeasureWhilePoor("load", fit.shapeRmsRelativeError, 2.0, 0.8, {}, [&] {
             ++calls;
             return std::optional<double>(0.1);
         });
@@ -117,6 +117,22 @@ TEST(Remeasure, AFailedRemeasureEndsTheRetries) {
     EXPECT_EQ(calls, 1);
     EXPECT_EQ(out.retries(), 0);
     EXPECT_TRUE(out.stillPoor);
+}
+
+// Repeats of each shape scattered over two regimes (a tile in the core's cache or not: 0.3x and
+// 3x the typical time), the median typical: the figures fit the shapes exactly, so the fit is
+// neither refused nor poor, though its RMS over samples is far above both bounds.
+TEST(Remeasure, ScatterWithinAShapeIsNotAPoorFit) {
+    std::vector<TransferSample> samples;
+    for (double bytes = 64; bytes <= double(16 << 20); bytes *= 2)
+        for (const double regime : {0.3, 1.0, 1.0, 1.0, 3.0})
+            samples.push_back({bytes, regime * (kLatency + bytes / kBandwidth)});
+    const TransferFit fit = fitTransfer(samples);
+    EXPECT_GT(fit.rmsRelativeError, kMaxTransferRms);
+    EXPECT_LT(fit.shapeRmsRelativeError, 0.01);
+    EXPECT_TRUE(trustworthy(fit));
+    EXPECT_FALSE(poorFitWarning("load", fit.shapeRmsRelativeError).has_value());
+    EXPECT_NEAR(fit.bytesPerCycle, kBandwidth, 0.01 * kBandwidth);
 }
 
 } // namespace
