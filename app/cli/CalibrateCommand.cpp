@@ -71,6 +71,8 @@ nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p, const tar
              {{"latency", fit->latencyRelativeError}, {"bandwidth", fit->bandwidthRelativeError}}},
             {"ramp_bytes", fit->rampBytes},
             {"ramp_bytes_per_cycle", fit->rampBytesPerCycle},
+            {"spill_bytes", fit->spillBytes},
+            {"spill_bytes_per_cycle", fit->spillBytesPerCycle},
             {"samples", p.kindSamples[static_cast<std::size_t>(kind)]}};
 }
 
@@ -84,6 +86,8 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"bytes_per_cycle", p.fit.bytesPerCycle},
                          {"ramp_bytes", p.fit.rampBytes},
                          {"ramp_bytes_per_cycle", p.fit.rampBytesPerCycle},
+                         {"spill_bytes", p.fit.spillBytes},
+                         {"spill_bytes_per_cycle", p.fit.spillBytesPerCycle},
                          {"rms_relative_error", p.fit.rmsRelativeError},
                          {"shape_rms_relative_error", p.fit.shapeRmsRelativeError},
                          {"relative_errors",
@@ -183,6 +187,12 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                          : kind == target::ReadKind::Weight ? "  weights"
                                                                             : "  cached",
                                          fit->rampBytes, fit->rampBytesPerCycle);
+            if (fit && fit->spillBytes > 0)
+                std::cout << fmt::format("{:<10} spill: bytes past {:.0f} at {:.2f} B/cycle\n",
+                                         kind == target::ReadKind::Other    ? ""
+                                         : kind == target::ReadKind::Weight ? "  weights"
+                                                                            : "  cached",
+                                         fit->spillBytes, fit->spillBytesPerCycle);
         }
         if (p.residentRowOverheadCycles)
             std::cout << fmt::format("{:<10} {:>14} {:>10.1f}  rows already in the core's cache\n",

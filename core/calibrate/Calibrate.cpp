@@ -764,7 +764,8 @@ class Calibration {
             path->bytesPerCycle = p.fit.bytesPerCycle;
             path->issuerBusy = true;
             path->residentRowOverheadCycles = p.residentRowOverheadCycles;
-            path->ramp = {p.fit.rampBytes, p.fit.rampBytesPerCycle};
+            path->ramp = {p.fit.rampBytes, p.fit.rampBytesPerCycle, p.fit.spillBytes,
+                          p.fit.spillBytesPerCycle};
             for (const target::ReadKind kind :
                  {target::ReadKind::Weight, target::ReadKind::Cached}) {
                 auto& figures =
@@ -773,7 +774,8 @@ class Calibration {
                 if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
                     figures = target::ReadFigures{fit->bytesPerCycle,
                                                   fit->latencyCycles + gap,
-                                                  {fit->rampBytes, fit->rampBytesPerCycle}};
+                                                  {fit->rampBytes, fit->rampBytesPerCycle,
+                                                   fit->spillBytes, fit->spillBytesPerCycle}};
             }
             path->note = fmt::format(
                 "calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "

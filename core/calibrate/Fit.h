@@ -47,6 +47,11 @@ struct TransferFit {
     double rampBytes = 0;
     double rampBytesPerCycle = 0;
     double rampRelativeError = 0; // of the ramp's extra cycles per byte
+    // fitTransferWithRamp's spill (target::Ramp::spillBytes): bytes past spillBytes at
+    // spillBytesPerCycle; 0 when none was fitted.
+    double spillBytes = 0;
+    double spillBytesPerCycle = 0;
+    double spillRelativeError = 0; // of the spill's extra cycles per byte
 };
 
 // Whether a fit can be written to a target: a bandwidth, its standard error and the residuals
@@ -81,6 +86,9 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
 // kMinShapesPerSegment shapes each side of R, and pins it down: the ramp's standard error within
 // kMaxFigureRelativeError, the bandwidth's too (or no worse than without a ramp). Otherwise
 // fitTransfer's result, without a ramp.
+// Then a spill past the chosen ramp (target::Ramp::spillBytes: a transfer larger than the core's
+// cache runs slower past it), its start searched on spillGrid() with the extra cycles per byte
+// past it a fifth non-negative unknown, kept by the same tests against the fit without it.
 TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
                                 double fixedRowOverheadCycles = -1);
 
@@ -90,6 +98,10 @@ inline constexpr double kMaxRampBytes = 1 << 20;
 inline constexpr double kMinRampGain = 0.05;
 inline constexpr std::size_t kMinShapesPerSegment = 3;
 std::vector<double> rampGrid();
+// The spill starts searched: kMinSpillBytes to kMaxSpillBytes in steps of 2.
+inline constexpr double kMinSpillBytes = 128 << 10;
+inline constexpr double kMaxSpillBytes = 16 << 20;
+std::vector<double> spillGrid();
 
 // A transfer measured while `concurrency` cores each moved the same size on paths sharing one
 // resource at the same time.
