@@ -284,8 +284,8 @@ class Calibration {
     // Errors: a bare program that does not run (a compiled one is reported as skipped).
     // With `selected`, only those programs, `rounds` rounds: a path's re-measure (m_only set),
     // which reads nothing but that path's transfers.
-    std::vector<Diagnostic> measureInRounds(
-        const std::function<bool(const Measurement&)>& selected = {}, int rounds = 0) {
+    std::vector<Diagnostic>
+    measureInRounds(const std::function<bool(const Measurement&)>& selected = {}, int rounds = 0) {
         static const ir::Graph kNoModel;
         const runtime::RunOptions once{.repeat = 2, .timestamps = true};
         const bool all = !selected;

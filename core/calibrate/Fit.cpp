@@ -77,8 +77,7 @@ namespace {
 // past the spill's start (non-negative too).
 TransferFit fitTransferAt(const std::vector<TransferSample>& used,
                           const std::vector<TransferSample>& valid, double fixedRowOverheadCycles,
-                          double rampBytes, double* meanAbsolute = nullptr,
-                          double spillBytes = 0) {
+                          double rampBytes, double* meanAbsolute = nullptr, double spillBytes = 0) {
     TransferFit fit;
     fit.samples = valid.size();
     const bool rowsFixed = fixedRowOverheadCycles >= 0;
@@ -293,13 +292,12 @@ TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
             above < kMinShapesPerSegment)
             continue;
         double score = std::numeric_limits<double>::infinity();
-        const TransferFit fit = fitTransferAt(used, valid, fixedRowOverheadCycles,
-                                              ramped.rampBytes, &score, spillBytes);
-        const bool pinned =
-            fit.spillRelativeError <= kMaxFigureRelativeError &&
-            fit.bandwidthRelativeError <=
-                std::max(kMaxFigureRelativeError, unspilledBandwidthError) &&
-            fit.rampBytes == ramped.rampBytes;
+        const TransferFit fit = fitTransferAt(used, valid, fixedRowOverheadCycles, ramped.rampBytes,
+                                              &score, spillBytes);
+        const bool pinned = fit.spillRelativeError <= kMaxFigureRelativeError &&
+                            fit.bandwidthRelativeError <=
+                                std::max(kMaxFigureRelativeError, unspilledBandwidthError) &&
+                            fit.rampBytes == ramped.rampBytes;
         if (fit.spillBytes > 0 && fit.bytesPerCycle > 0 && pinned && score < bestScore &&
             score < (1 - kMinRampGain) * unspilled) {
             bestScore = score;

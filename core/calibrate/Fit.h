@@ -55,10 +55,11 @@ struct TransferFit {
 };
 
 // Whether a fit can be written to a target: a bandwidth, its standard error and the residuals
-// over shapes (shapeRmsRelativeError) within bounds (kMaxFigureRelativeError, kMaxTransferRms). Otherwise `why` says which, for the
-// report. An uncertain latency or row overhead alone does not refuse a fit: falling back to
-// figures of another regime (the isolated programs', the path's own for a kind of read) would
-// move predictions far more than the uncertainty does; uncertainFigures() says it instead.
+// over shapes (shapeRmsRelativeError) within bounds (kMaxFigureRelativeError, kMaxTransferRms).
+// Otherwise `why` says which, for the report. An uncertain latency or row overhead alone does not
+// refuse a fit: falling back to figures of another regime (the isolated programs', the path's own
+// for a kind of read) would move predictions far more than the uncertainty does; uncertainFigures()
+// says it instead.
 inline constexpr double kMaxTransferRms = 1.0;
 inline constexpr double kMaxFigureRelativeError = 0.25;
 bool trustworthy(const TransferFit& fit, std::string* why = nullptr);

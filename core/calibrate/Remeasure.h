@@ -16,7 +16,7 @@ namespace strata::calibrate {
 
 struct RemeasureLimits {
     int maxRetries = 2;         // re-measures of one path at most
-    double budgetSeconds = 5.0;  // no re-measure that would end calibration after this
+    double budgetSeconds = 5.0; // no re-measure that would end calibration after this
 };
 
 struct RemeasureOutcome {

@@ -31,7 +31,8 @@ double rampExtraCycles(const Ramp& ramp, double bandwidthBytesPerCycle, double b
     }
     if (ramp.spillBytes > 0 && ramp.spillBytesPerCycle > 0 && bytes > ramp.spillBytes) {
         const double spilled = bytes - ramp.spillBytes;
-        extra += std::max(0.0, spilled / ramp.spillBytesPerCycle - spilled / bandwidthBytesPerCycle);
+        extra +=
+            std::max(0.0, spilled / ramp.spillBytesPerCycle - spilled / bandwidthBytesPerCycle);
     }
     return extra;
 }

@@ -3,9 +3,10 @@
 // by the calibration's own fit; the retry policy must measure again, keep the good attempt, stay
 // within its limits and say what it did.
 
+#include "calibrate/Remeasure.h"
+
 #include "calibrate/Fit.h"
 #include "calibrate/FitQuality.h"
-#include "calibrate/Remeasure.h"
 
 #include <gtest/gtest.h>
 #include <random>
@@ -51,8 +52,8 @@ TEST(Remeasure, APoorFitIsMeasuredAgainAndTheGoodAttemptKept) {
     SpellThenQuiet path;
     const TransferFit first = path.first();
     ASSERT_GT(first.shapeRmsRelativeError, kPoorFitResidual); // the spell makes it poor
-    const RemeasureOutcome out = remeasureWhilePoor("load", first.shapeRmsRelativeError, 2.0, 0.8, {},
-                                                    [&] { return path.again(); });
+    const RemeasureOutcome out = remeasureWhilePoor("load", first.shapeRmsRelativeError, 2.0, 0.8,
+                                                    {}, [&] { return path.again(); });
     EXPECT_EQ(out.retries(), 1);
     EXPECT_EQ(path.calls, 1);
     ASSERT_EQ(out.best, 1u);
