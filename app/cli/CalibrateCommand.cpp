@@ -66,10 +66,13 @@ nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p, const tar
     return {{"latency_cycles", figures->latencyCycles},
             {"bytes_per_cycle", fit->bytesPerCycle},
             {"rms_relative_error", fit->rmsRelativeError},
+            {"shape_rms_relative_error", fit->shapeRmsRelativeError},
             {"relative_errors",
              {{"latency", fit->latencyRelativeError}, {"bandwidth", fit->bandwidthRelativeError}}},
             {"ramp_bytes", fit->rampBytes},
             {"ramp_bytes_per_cycle", fit->rampBytesPerCycle},
+            {"spill_bytes", fit->spillBytes},
+            {"spill_bytes_per_cycle", fit->spillBytesPerCycle},
             {"samples", p.kindSamples[static_cast<std::size_t>(kind)]}};
 }
 
@@ -83,7 +86,10 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"bytes_per_cycle", p.fit.bytesPerCycle},
                          {"ramp_bytes", p.fit.rampBytes},
                          {"ramp_bytes_per_cycle", p.fit.rampBytesPerCycle},
+                         {"spill_bytes", p.fit.spillBytes},
+                         {"spill_bytes_per_cycle", p.fit.spillBytesPerCycle},
                          {"rms_relative_error", p.fit.rmsRelativeError},
+                         {"shape_rms_relative_error", p.fit.shapeRmsRelativeError},
                          {"relative_errors",
                           {{"latency", p.fit.latencyRelativeError},
                            {"row_overhead", p.fit.rowOverheadRelativeError},
@@ -122,6 +128,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
             {"other_load",
              r.otherLoad ? nlohmann::ordered_json(*r.otherLoad) : nlohmann::ordered_json(nullptr)},
             {"warnings", r.warnings},
+            {"remeasured", r.remeasured},
             {"gap_ns", r.gapNs},
             {"paths", paths},
             {"contention", paired},
@@ -180,6 +187,12 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                          : kind == target::ReadKind::Weight ? "  weights"
                                                                             : "  cached",
                                          fit->rampBytes, fit->rampBytesPerCycle);
+            if (fit && fit->spillBytes > 0)
+                std::cout << fmt::format("{:<10} spill: bytes past {:.0f} at {:.2f} B/cycle\n",
+                                         kind == target::ReadKind::Other    ? ""
+                                         : kind == target::ReadKind::Weight ? "  weights"
+                                                                            : "  cached",
+                                         fit->spillBytes, fit->spillBytesPerCycle);
         }
         if (p.residentRowOverheadCycles)
             std::cout << fmt::format("{:<10} {:>14} {:>10.1f}  rows already in the core's cache\n",
@@ -229,6 +242,8 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
     if (r.otherLoad)
         std::cout << fmt::format("other work on the machine while measuring: {:.0f}% of the CPUs\n",
                                  100 * *r.otherLoad);
+    for (const std::string& note : r.remeasured)
+        std::cout << "note: " << note << "\n";
     for (const std::string& warning : r.warnings)
         std::cout << "warning: " << warning << "\n";
 }

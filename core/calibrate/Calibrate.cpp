@@ -3,6 +3,7 @@
 #include "calibrate/BenchPrograms.h"
 #include "calibrate/FitQuality.h"
 #include "calibrate/OtherLoad.h"
+#include "calibrate/Remeasure.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
@@ -58,6 +59,13 @@ std::size_t distinctSizes(const std::vector<TransferSample>& samples) {
         sizes.push_back(s.bytes);
     std::sort(sizes.begin(), sizes.end());
     return static_cast<std::size_t>(std::unique(sizes.begin(), sizes.end()) - sizes.begin());
+}
+
+// Rounds of a path's re-measure (Remeasure.h): enough for per-event medians, half a calibration's.
+constexpr int kRemeasureRounds = 3;
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 double cyclesOf(std::int64_t ps, double clockHz) {
@@ -135,6 +143,12 @@ struct Measurement {
     std::vector<reference::Tensor> inputs;
     std::vector<trace::Trace> rounds;
     std::string failure; // why it could not run (a compute class skipped)
+    // What its transfers feed, for re-measuring a path (Remeasure.h): the isolated programs of
+    // one path, or (feedsCompiled) a compiled program whose transfers join every path's samples.
+    std::string path;
+    bool feedsCompiled = false;
+    double seconds = 0;    // its runs' wall time over the rounds
+    double useSeconds = 0; // reading its timeline (sorting its reads by kind...)
     // Reads the program's timeline: per event, its median duration over the rounds.
     std::function<void(const compiler::Program&, const trace::Trace&)> use;
 
@@ -184,6 +198,10 @@ class Calibration {
             auto fitted = fitPath(plan);
             if (!fitted)
                 return fitted.takeDiagnostics();
+            if (auto better = remeasureIfPoor(plan, std::move(*fitted), started); better)
+                fitted = std::move(*better);
+            else
+                return better.takeDiagnostics();
             if (fitted->shared.samples)
                 pathShared.push_back(fitted->shared.bytesPerCycle);
             m_report.paths.push_back(std::move(fitted->report));
@@ -191,7 +209,7 @@ class Calibration {
             m_contendedSamples += fitted->shared.samples;
         }
         for (const PathReport& p : m_report.paths)
-            if (auto poor = poorFitWarning(p.path, p.fit.rmsRelativeError))
+            if (auto poor = poorFitWarning(p.path, p.fit.shapeRmsRelativeError))
                 m_report.warnings.push_back(std::move(*poor));
         for (PathReport& p : m_report.paths)
             p.contention = fitPathContention(slowdownSamples(p.path), p.fit.latencyCycles,
@@ -206,8 +224,7 @@ class Calibration {
         m_report.gapNs = median(m_gapsNs);
         m_report.waitCycles = median(m_waitCycles);
         m_report.target = calibratedTarget();
-        m_report.seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        m_report.seconds = secondsSince(started);
         return std::move(m_report);
     }
 
@@ -265,31 +282,42 @@ class Calibration {
     // and a measured one (the faster kept), as `accuracy` measures. Then each program's events
     // are read at their medians over the rounds.
     // Errors: a bare program that does not run (a compiled one is reported as skipped).
-    std::vector<Diagnostic> measureInRounds() {
+    // With `selected`, only those programs, `rounds` rounds: a path's re-measure (m_only set),
+    // which reads nothing but that path's transfers.
+    std::vector<Diagnostic>
+    measureInRounds(const std::function<bool(const Measurement&)>& selected = {}, int rounds = 0) {
         static const ir::Graph kNoModel;
         const runtime::RunOptions once{.repeat = 2, .timestamps = true};
-        for (int round = 0; round < m_rounds; ++round) {
-            progress(fmt::format("round {} of {}: {} programs", round + 1, m_rounds,
+        const bool all = !selected;
+        if (rounds <= 0)
+            rounds = m_rounds;
+        for (int round = 0; round < rounds; ++round) {
+            progress(fmt::format("{}round {} of {}: {} programs",
+                                 all ? "" : "re-measuring '" + m_only + "': ", round + 1, rounds,
                                  m_measurements.size()));
             for (const auto& m : m_measurements) {
-                if (!m->failure.empty())
+                if (!m->failure.empty() || (!all && !selected(*m)))
                     continue;
+                const auto start = std::chrono::steady_clock::now();
                 auto result = m->graph ? flow::run(m->compiled, {*m->graph, m_host, m->schedule},
                                                    m->inputs, once)
                                        : runtime::run(m->bare, m_host, kNoModel, {}, once);
+                m->seconds += secondsSince(start);
                 if (!result) {
                     if (!m->graph)
                         return result.diagnostics();
                     m->failure = result.diagnostics().front().message;
                     continue;
                 }
-                collectGaps(result->trace, m_gapsNs);
+                if (all)
+                    collectGaps(result->trace, m_gapsNs);
                 m->rounds.push_back(std::move(result->trace));
             }
         }
         for (const auto& m : m_measurements) {
             if (!m->failure.empty()) {
-                m_report.computeSkipped.push_back(m->label + ": " + m->failure);
+                if (all)
+                    m_report.computeSkipped.push_back(m->label + ": " + m->failure);
                 continue;
             }
             if (m->rounds.empty() || !m->use)
@@ -298,7 +326,9 @@ class Calibration {
             const std::vector<double> medians = trace::medianDurationsPs(typical, m->rounds);
             for (std::size_t i = 0; i < typical.events.size(); ++i)
                 typical.events[i].endPs = typical.events[i].startPs + std::llround(medians[i]);
+            const auto start = std::chrono::steady_clock::now();
             m->use(m->program(), typical);
+            m->useSeconds = secondsSince(start);
             m->rounds.clear();
         }
         return {};
@@ -336,6 +366,7 @@ class Calibration {
                     Measurement& m = add(fmt::format("transfers on '{}', {} core(s), {} bytes",
                                                      path.name, cores, bytes));
                     m.bare = std::move(*program);
+                    m.path = path.name;
                     plan.report.largestBytes = std::max(plan.report.largestBytes, bytes);
                     const double moved = double(transferBoxBytes(bytes, run)); // whole rows
                     m.use = [this, &plan, cores, moved](const compiler::Program& program,
@@ -350,7 +381,7 @@ class Calibration {
                                     std::get<compiler::Transfer>(program.instructions[e.id].body)));
                             if (e.kind == trace::EventKind::Transfer)
                                 durations.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
-                            if (e.kind == trace::EventKind::Wait)
+                            if (e.kind == trace::EventKind::Wait && m_only.empty())
                                 m_waitCycles.push_back(cyclesOf(e.durationPs(), m_host.clockHz));
                         }
                         const double typical = median(durations);
@@ -371,6 +402,7 @@ class Calibration {
                             add(fmt::format("transfers on '{}' from the core's own cache, {} bytes",
                                             path.name, bytes));
                         w.bare = std::move(*warm);
+                        w.path = path.name;
                         w.use = [this, &plan, moved](const compiler::Program& program,
                                                      const trace::Trace& timeline) {
                             std::vector<double> durations;
@@ -393,7 +425,7 @@ class Calibration {
     Expected<PathMeasurement> fitPath(PathPlan& plan) {
         const target::TransferPath& path = *plan.path;
         PathMeasurement out;
-        out.report = std::move(plan.report);
+        out.report = plan.report; // kept for a re-measure's fit
         const std::vector<TransferSample>& alone = plan.alone;
         // The row overhead from the programs above (strided and contiguous copies of the same sizes
         // differ by it alone); latency and bandwidth from the compiled programs' transfers when
@@ -551,6 +583,7 @@ class Calibration {
                 // down, and the emulator has no contention for computes, so the figures include it.
                 Measurement& m = addCompiled(graph->name + " x" + std::to_string(scale), graph,
                                              schedule::Strategy::PerOp);
+                m.feedsCompiled = !computesOnly(*graph);
                 m.use = [this, graph](const compiler::Program& program,
                                       const trace::Trace& timeline) {
                     readComputes(*graph, program, timeline);
@@ -560,7 +593,7 @@ class Calibration {
 
     void readComputes(const ir::Graph& graph, const compiler::Program& program,
                       const trace::Trace& timeline) {
-        const std::vector<target::ReadKind> kinds = readKinds(program, graph);
+        const std::vector<target::ReadKind>& kinds = readKinds(program, graph);
         const std::vector<double> concurrent = trace::concurrentTransferShares(timeline);
         for (std::size_t i = 0; i < timeline.events.size(); ++i) {
             const trace::Event& e = timeline.events[i];
@@ -568,10 +601,10 @@ class Calibration {
             // Weight reads have their own figures, from planReadKinds: these single ops'
             // small weights stay in cache from one repeat to the next, a model's do not.
             if (e.kind == trace::EventKind::Transfer && !computesOnly(graph) &&
-                kinds[e.id] != target::ReadKind::Weight)
+                kinds[e.id] != target::ReadKind::Weight && keeps(timeline.pathName(e)))
                 m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}].push_back(
                     transferSample(e, in, concurrent[i]));
-            if (e.kind != trace::EventKind::Compute)
+            if (e.kind != trace::EventKind::Compute || !m_only.empty())
                 continue;
             const ir::Op& op = graph.op(in.from.op);
             const auto& compute = std::get<compiler::Compute>(in.body);
@@ -609,14 +642,15 @@ class Calibration {
         for (const auto& graph : readKindGraphs()) {
             Measurement& m =
                 addCompiled("reads by kind: " + graph->name, graph, schedule::Strategy::Rules);
+            m.feedsCompiled = true;
             // One that cannot run is reported as no weight_reads figures for the path.
             m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
-                const std::vector<target::ReadKind> kinds = readKinds(program, *graph);
+                const std::vector<target::ReadKind>& kinds = readKinds(program, *graph);
                 const std::vector<double> concurrent = trace::concurrentTransferShares(timeline);
                 for (std::size_t i = 0; i < timeline.events.size(); ++i) {
                     const trace::Event& e = timeline.events[i];
                     const compiler::Instruction& in = program.instructions[e.id];
-                    if (e.kind == trace::EventKind::Transfer)
+                    if (e.kind == trace::EventKind::Transfer && keeps(timeline.pathName(e)))
                         m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}]
                             .push_back(transferSample(e, in, concurrent[i]));
                 }
@@ -626,8 +660,17 @@ class Calibration {
 
     // What each instruction of `program` reads, as the emulator tells it (emulator::checkProgram
     // on the host with every kind of read given figures); Other for all when the check fails.
-    std::vector<target::ReadKind> readKinds(const compiler::Program& program,
-                                            const ir::Graph& graph) const {
+    // Cached per program: a path's re-measure reads the same programs again.
+    const std::vector<target::ReadKind>& readKinds(const compiler::Program& program,
+                                                   const ir::Graph& graph) {
+        auto [it, fresh] = m_readKinds.try_emplace(&program);
+        if (fresh)
+            it->second = classifyReads(program, graph);
+        return it->second;
+    }
+
+    std::vector<target::ReadKind> classifyReads(const compiler::Program& program,
+                                                const ir::Graph& graph) const {
         target::Target classifier = m_host;
         for (target::TransferPath& p : classifier.paths)
             if (const target::MemorySpace* source = m_host.findMemory(p.source);
@@ -655,6 +698,51 @@ class Calibration {
         return kinds;
     }
 
+    // Whether a compiled program's transfer on `path` is read: always, but while re-measuring
+    // another path.
+    bool keeps(std::string_view path) const { return m_only.empty() || path == m_only; }
+
+    // A path whose fit is poor (FitQuality.h) measured again: its isolated programs and every
+    // compiled program whose transfers feed it, kRemeasureRounds rounds, as often and as long as
+    // m_options.remeasure allows; the attempt that fits best is kept, and the report says so.
+    // Errors: a bare program that no longer runs.
+    Expected<PathMeasurement> remeasureIfPoor(PathPlan& plan, PathMeasurement first,
+                                              std::chrono::steady_clock::time_point started) {
+        const std::string& name = plan.path->name;
+        const auto feeds = [&](const Measurement& m) { return m.path == name || m.feedsCompiled; };
+        double retrySeconds = 0; // from their runs so far
+        for (const auto& m : m_measurements)
+            if (feeds(*m) && m->failure.empty())
+                retrySeconds += m->seconds / m_rounds * kRemeasureRounds + m->useSeconds;
+        std::vector<PathMeasurement> attempts;
+        attempts.push_back(std::move(first));
+        std::vector<Diagnostic> failed;
+        const RemeasureOutcome outcome = remeasureWhilePoor(
+            name, attempts.front().report.fit.shapeRmsRelativeError, secondsSince(started),
+            retrySeconds, m_options.remeasure, [&]() -> std::optional<double> {
+                plan.alone.clear();
+                plan.resident.clear();
+                plan.contended.clear();
+                std::erase_if(m_compiledTransfers,
+                              [&](const auto& entry) { return entry.first.first == name; });
+                m_only = name;
+                failed = measureInRounds(feeds, kRemeasureRounds);
+                m_only.clear();
+                if (!failed.empty())
+                    return std::nullopt;
+                auto fitted = fitPath(plan);
+                if (!fitted)
+                    return std::nullopt;
+                attempts.push_back(std::move(*fitted));
+                return attempts.back().report.fit.shapeRmsRelativeError;
+            });
+        if (!failed.empty())
+            return failed;
+        if (!outcome.note.empty())
+            m_report.remeasured.push_back(outcome.note);
+        return std::move(attempts[outcome.best]);
+    }
+
     TransferSample transferSample(const trace::Event& e, const compiler::Instruction& in,
                                   double concurrent) const {
         return {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz),
@@ -676,7 +764,8 @@ class Calibration {
             path->bytesPerCycle = p.fit.bytesPerCycle;
             path->issuerBusy = true;
             path->residentRowOverheadCycles = p.residentRowOverheadCycles;
-            path->ramp = {p.fit.rampBytes, p.fit.rampBytesPerCycle};
+            path->ramp = {p.fit.rampBytes, p.fit.rampBytesPerCycle, p.fit.spillBytes,
+                          p.fit.spillBytesPerCycle};
             for (const target::ReadKind kind :
                  {target::ReadKind::Weight, target::ReadKind::Cached}) {
                 auto& figures =
@@ -685,13 +774,14 @@ class Calibration {
                 if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
                     figures = target::ReadFigures{fit->bytesPerCycle,
                                                   fit->latencyCycles + gap,
-                                                  {fit->rampBytes, fit->rampBytesPerCycle}};
+                                                  {fit->rampBytes, fit->rampBytesPerCycle,
+                                                   fit->spillBytes, fit->spillBytesPerCycle}};
             }
             path->note = fmt::format(
                 "calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "
-                "residual {:.1f}%",
+                "residual {:.1f}% ({:.1f}% over the shapes' medians)",
                 p.fit.samples, p.largestBytes, runBytesOf(*path, t.mainMemory).back(),
-                100 * p.fit.rmsRelativeError);
+                100 * p.fit.rmsRelativeError, 100 * p.fit.shapeRmsRelativeError);
         }
         for (const PathReport& p : m_report.paths)
             setPathContention(t, p.path, p.contention);
@@ -758,6 +848,8 @@ class Calibration {
     std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>>
         m_compiledTransfers;
     std::vector<double> m_gapsNs;
+    std::map<const compiler::Program*, std::vector<target::ReadKind>> m_readKinds;
+    std::string m_only; // while re-measuring a path: its name (only its transfers are read)
     std::vector<double> m_waitCycles;
     std::vector<double> m_contendedRms;
     std::size_t m_contendedSamples = 0;

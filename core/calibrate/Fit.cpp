@@ -73,20 +73,23 @@ namespace {
 // ramp's extra cycles per byte (the regressor min(bytes, rampBytes)), none negative; the RMS
 // residual over `valid`. `meanAbsolute` gets the robustly weighted fit's mean absolute relative
 // residual over the shapes, by which rampBytes are compared.
+// With `spillBytes` > 0, a fifth regressor max(0, bytes - spillBytes): the extra cycles per byte
+// past the spill's start (non-negative too).
 TransferFit fitTransferAt(const std::vector<TransferSample>& used,
                           const std::vector<TransferSample>& valid, double fixedRowOverheadCycles,
-                          double rampBytes, double* meanAbsolute = nullptr) {
+                          double rampBytes, double* meanAbsolute = nullptr, double spillBytes = 0) {
     TransferFit fit;
     fit.samples = valid.size();
     const bool rowsFixed = fixedRowOverheadCycles >= 0;
     const bool withRamp = rampBytes > 0;
+    const bool withSpill = spillBytes > 0;
     bool rowsVary = false;
     for (const TransferSample& s : used) rowsVary = rowsVary || s.rows != 1;
     if (used.size() < 2) return fit;
     const auto n = static_cast<Eigen::Index>(used.size());
     // Columns: latency, row overhead, inverse bandwidth, ramp, each regressor over the measured
     // time. A fixed row overhead moves to the right-hand side: it explains part of each time.
-    Eigen::MatrixXd a(n, 4);
+    Eigen::MatrixXd a(n, 5);
     Eigen::VectorXd rhs(n);
     for (Eigen::Index i = 0; i < n; ++i) {
         const TransferSample& s = used[std::size_t(i)];
@@ -94,24 +97,27 @@ TransferFit fitTransferAt(const std::vector<TransferSample>& used,
         a(i, 1) = s.rows / s.cycles;
         a(i, 2) = s.bytes / s.cycles;
         a(i, 3) = std::min(s.bytes, rampBytes) / s.cycles;
+        a(i, 4) = (withSpill ? std::max(0.0, s.bytes - spillBytes) : 0.0) / s.cycles;
         rhs(i) = 1 - (rowsFixed ? fixedRowOverheadCycles * s.rows / s.cycles : 0);
     }
     // Non-negative least squares by enumeration: every subset of {latency, row overhead, ramp}
     // with the bandwidth, keeping the feasible solution of least (weighted) residual; reweighted
     // a few times so that outlying shapes count less (Huber).
     std::vector<double> weights(used.size(), 1.0);
-    Eigen::Vector4d best = Eigen::Vector4d::Zero();
+    Eigen::VectorXd best = Eigen::VectorXd::Zero(5);
     std::vector<Eigen::Index> bestColumns;
     for (int iteration = 0; iteration < kRobustIterations; ++iteration) {
         Eigen::VectorXd root(n);
         for (Eigen::Index i = 0; i < n; ++i)
             root(i) = std::sqrt(weights[std::size_t(i)]);
         double bestResidual = std::numeric_limits<double>::infinity();
-        Eigen::Vector4d found = Eigen::Vector4d::Zero();
+        Eigen::VectorXd found = Eigen::VectorXd::Zero(5);
         std::vector<Eigen::Index> foundColumns;
-        for (int subset = 0; subset < 8; ++subset) {
-            const bool withLatency = subset & 1, withRows = subset & 2, ramped = subset & 4;
-            if ((withRows && (!rowsVary || rowsFixed)) || (ramped && !withRamp))
+        for (int subset = 0; subset < 16; ++subset) {
+            const bool withLatency = subset & 1, withRows = subset & 2, ramped = subset & 4,
+                       spilled = subset & 8;
+            if ((withRows && (!rowsVary || rowsFixed)) || (ramped && !withRamp) ||
+                (spilled && !withSpill))
                 continue;
             std::vector<Eigen::Index> columns;
             if (withLatency)
@@ -121,6 +127,8 @@ TransferFit fitTransferAt(const std::vector<TransferSample>& used,
             columns.push_back(2);
             if (ramped)
                 columns.push_back(3);
+            if (spilled)
+                columns.push_back(4);
             Eigen::MatrixXd sub(n, static_cast<Eigen::Index>(columns.size()));
             for (std::size_t j = 0; j < columns.size(); ++j)
                 sub.col(static_cast<Eigen::Index>(j)) = a.col(columns[j]);
@@ -186,7 +194,8 @@ TransferFit fitTransferAt(const std::vector<TransferSample>& used,
                 (column == 0   ? fit.latencyRelativeError
                  : column == 1 ? fit.rowOverheadRelativeError
                  : column == 2 ? fit.bandwidthRelativeError
-                               : fit.rampRelativeError) = relative;
+                 : column == 3 ? fit.rampRelativeError
+                               : fit.spillRelativeError) = relative;
             }
         }
     }
@@ -196,16 +205,27 @@ TransferFit fitTransferAt(const std::vector<TransferSample>& used,
     fit.latencyCycles = best(0);
     fit.rowOverheadCycles = best(1);
     fit.bytesPerCycle = 1 / best(2);
+    if (best(4) > 0) {
+        fit.spillBytes = spillBytes;
+        fit.spillBytesPerCycle = 1 / (best(2) + best(4));
+    }
     if (best(3) > 0) {
         fit.rampBytes = rampBytes;
         fit.rampBytesPerCycle = 1 / (best(2) + best(3));
     }
     std::vector<double> residuals;
+    const auto predicted = [&](const TransferSample& s) {
+        return best(0) + s.rows * best(1) + s.bytes * best(2) +
+               std::min(s.bytes, rampBytes) * best(3) +
+               (withSpill ? std::max(0.0, s.bytes - spillBytes) : 0.0) * best(4);
+    };
     for (const TransferSample& s : valid)
-        residuals.push_back((best(0) + s.rows * best(1) + s.bytes * best(2) +
-                             std::min(s.bytes, rampBytes) * best(3) - s.cycles) /
-                            s.cycles);
+        residuals.push_back((predicted(s) - s.cycles) / s.cycles);
     fit.rmsRelativeError = rms(residuals);
+    residuals.clear();
+    for (const TransferSample& s : used)
+        residuals.push_back((predicted(s) - s.cycles) / s.cycles);
+    fit.shapeRmsRelativeError = rms(residuals);
     return fit;
 }
 
@@ -260,7 +280,38 @@ TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
             best = fit;
         }
     }
+    // Then the spill past the chosen ramp: the same test against the fit without one.
+    const double unspilled = bestScore;
+    const double unspilledBandwidthError = best.bandwidthRelativeError;
+    const TransferFit ramped = best;
+    for (double spillBytes : spillGrid()) {
+        std::size_t below = 0, above = 0;
+        for (const TransferSample& s : used)
+            (s.bytes <= spillBytes ? below : above) += 1;
+        if (spillBytes <= ramped.rampBytes || below < kMinShapesPerSegment ||
+            above < kMinShapesPerSegment)
+            continue;
+        double score = std::numeric_limits<double>::infinity();
+        const TransferFit fit = fitTransferAt(used, valid, fixedRowOverheadCycles, ramped.rampBytes,
+                                              &score, spillBytes);
+        const bool pinned = fit.spillRelativeError <= kMaxFigureRelativeError &&
+                            fit.bandwidthRelativeError <=
+                                std::max(kMaxFigureRelativeError, unspilledBandwidthError) &&
+                            fit.rampBytes == ramped.rampBytes;
+        if (fit.spillBytes > 0 && fit.bytesPerCycle > 0 && pinned && score < bestScore &&
+            score < (1 - kMinRampGain) * unspilled) {
+            bestScore = score;
+            best = fit;
+        }
+    }
     return best;
+}
+
+std::vector<double> spillGrid() {
+    std::vector<double> grid;
+    for (double bytes = kMinSpillBytes; bytes <= kMaxSpillBytes * (1 + 1e-9); bytes *= 2)
+        grid.push_back(bytes);
+    return grid;
 }
 
 namespace {
@@ -275,9 +326,9 @@ bool trustworthy(const TransferFit& fit, std::string* why) {
     std::string problem;
     if (!(fit.bytesPerCycle > 0))
         problem = "no bandwidth fitted";
-    else if (fit.rmsRelativeError > kMaxTransferRms)
-        problem = "RMS relative residual " +
-                  std::to_string(int(std::lround(100 * fit.rmsRelativeError))) + "%";
+    else if (fit.shapeRmsRelativeError > kMaxTransferRms)
+        problem = "RMS relative residual over shapes " +
+                  std::to_string(int(std::lround(100 * fit.shapeRmsRelativeError))) + "%";
     else if (fit.bandwidthRelativeError > kMaxFigureRelativeError)
         problem = uncertainBy("bandwidth", fit.bandwidthRelativeError);
     if (why)

@@ -3,6 +3,8 @@
 // figures to an RMS relative residual of 0.2-0.3; one calibration on an otherwise quiet machine
 // came out at 0.76 with a load latency 4x the others' (docs/ACCURACY.md, "A calibration 4x
 // off"). Such a fit prices every transfer of that path wrongly, so the user is told to re-run.
+// Judged on the residual over the shapes' medians (TransferFit::shapeRmsRelativeError): the
+// scatter of one shape's repeats is not the figures' fault and a re-measure does not remove it.
 
 #include <optional>
 #include <string>

@@ -22,11 +22,19 @@ std::string_view scopeName(Scope scope) {
 }
 
 double rampExtraCycles(const Ramp& ramp, double bandwidthBytesPerCycle, double bytes) {
-    if (!(ramp.bytes > 0) || !(ramp.bytesPerCycle > 0) || !(bandwidthBytesPerCycle > 0) ||
-        !(bytes > 0))
+    if (!(bandwidthBytesPerCycle > 0) || !(bytes > 0))
         return 0;
-    const double ramped = std::min(bytes, ramp.bytes);
-    return std::max(0.0, ramped / ramp.bytesPerCycle - ramped / bandwidthBytesPerCycle);
+    double extra = 0;
+    if (ramp.bytes > 0 && ramp.bytesPerCycle > 0) {
+        const double ramped = std::min(bytes, ramp.bytes);
+        extra += std::max(0.0, ramped / ramp.bytesPerCycle - ramped / bandwidthBytesPerCycle);
+    }
+    if (ramp.spillBytes > 0 && ramp.spillBytesPerCycle > 0 && bytes > ramp.spillBytes) {
+        const double spilled = bytes - ramp.spillBytes;
+        extra +=
+            std::max(0.0, spilled / ramp.spillBytesPerCycle - spilled / bandwidthBytesPerCycle);
+    }
+    return extra;
 }
 
 int Target::instancesOf(Scope scope) const {

@@ -59,15 +59,24 @@ inline constexpr std::size_t kReadKinds = 3;
 // transfer cost"). The first `bytes` of a transfer move at `bytesPerCycle`, the rest at the
 // path's bandwidth; so a transfer's time is concave in its size. bytes == 0: no ramp (every byte
 // at the bandwidth). Optional in the format.
+//
+// And its end beyond the core's private cache, which runs slower too: a transfer larger than
+// the L2 evicts its own first lines from it as it copies (with a 17 MiB host scratch, loads of
+// 1-4 MiB ran at 13-17 B/ns against 30-37 B/ns up to 1 MiB; docs/ACCURACY.md, "Transfers larger
+// than the core's cache"). Bytes past `spillBytes` move at `spillBytesPerCycle`, so the time of
+// a transfer spanning all three segments is concave then convex. spillBytes == 0: no spill.
 struct Ramp {
     double bytes = 0;
     double bytesPerCycle = 0; // at most the bandwidth it ramps up to
+    double spillBytes = 0;
+    double spillBytesPerCycle = 0; // at most the bandwidth
 
     bool operator==(const Ramp&) const = default;
 };
 
 // Cycles a transfer of `bytes` spends beyond `bytes / bytesPerCycle` in its ramp: its first
-// min(bytes, ramp.bytes) at the ramp's rate instead of the bandwidth; 0 without a ramp.
+// min(bytes, ramp.bytes) at the ramp's rate instead of the bandwidth, and its bytes past
+// ramp.spillBytes at the spill's rate; 0 without either.
 double rampExtraCycles(const Ramp& ramp, double bandwidthBytesPerCycle, double bytes);
 
 // A path's latency and bandwidth for one ReadKind. Optional in the format.

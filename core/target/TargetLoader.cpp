@@ -155,9 +155,11 @@ void readResources(FieldReader& root, Target& target) {
     }
 }
 
-// A path's or read kind's optional ramp ("ramp_bytes", "ramp_bytes_per_cycle"; absent: none).
+// A path's or read kind's optional ramp ("ramp_bytes", "ramp_bytes_per_cycle"; absent: none)
+// and spill ("spill_bytes", "spill_bytes_per_cycle"; absent: none).
 Ramp readRamp(FieldReader& item) {
-    return {item.numberOr("ramp_bytes", 0), item.numberOr("ramp_bytes_per_cycle", 0)};
+    return {item.numberOr("ramp_bytes", 0), item.numberOr("ramp_bytes_per_cycle", 0),
+            item.numberOr("spill_bytes", 0), item.numberOr("spill_bytes_per_cycle", 0)};
 }
 
 // A path's optional figures for one kind of read ({"bytes_per_cycle", "latency_cycles"}).
@@ -167,8 +169,8 @@ std::optional<ReadFigures> readFigures(FieldReader& path, std::string_view key) 
     if (!figures.isObject()) return std::nullopt;
     ReadFigures out{figures.number("bytes_per_cycle").value_or(0),
                     figures.number("latency_cycles").value_or(0), readRamp(figures)};
-    figures.warnUnknownKeys(
-        {"bytes_per_cycle", "latency_cycles", "ramp_bytes", "ramp_bytes_per_cycle"});
+    figures.warnUnknownKeys({"bytes_per_cycle", "latency_cycles", "ramp_bytes",
+                             "ramp_bytes_per_cycle", "spill_bytes", "spill_bytes_per_cycle"});
     return out;
 }
 
@@ -207,7 +209,7 @@ void readPaths(FieldReader& root, Target& target) {
                               "max_in_flight", "resources", "broadcast", "issuer_busy",
                               "row_overhead_cycles", "weight_reads", "cached_reads",
                               "resident_row_overhead_cycles", "ramp_bytes", "ramp_bytes_per_cycle",
-                              "note"});
+                              "spill_bytes", "spill_bytes_per_cycle", "note"});
         target.paths.push_back(std::move(path));
     }
 }

@@ -222,7 +222,25 @@ void checkPathEnd(const Target& target, const TransferPath& path, End end, const
 
 // A ramp (Ramp): none (both 0), or some bytes at a rate no faster than the bandwidth it ramps
 // up to (a ramp faster than the bandwidth would make a transfer's time convex in its size).
+// A spill likewise: none, or bytes past the ramp's end at a rate no faster than the bandwidth.
+void checkSpill(const std::string& field, const Ramp& ramp, double bandwidth, Checker& check) {
+    if (ramp.spillBytes == 0 && ramp.spillBytesPerCycle == 0)
+        return;
+    check.positive(field + "spill_bytes", ramp.spillBytes, 1, 1e15, "spill");
+    check.positive(field + "spill_bytes_per_cycle", ramp.spillBytesPerCycle, kMinBytesPerCycle,
+                   kMaxBytesPerCycle, "spill rate");
+    if (ramp.spillBytesPerCycle > bandwidth && bandwidth > 0)
+        check.fail(field + "spill_bytes_per_cycle",
+                   "a spill must be no faster than the bandwidth before it (" +
+                       formatNumber(bandwidth) + "), got " + formatNumber(ramp.spillBytesPerCycle));
+    if (ramp.spillBytes < ramp.bytes)
+        check.fail(field + "spill_bytes", "a spill starts after the ramp ends (" +
+                                              formatNumber(ramp.bytes) + " bytes), got " +
+                                              formatNumber(ramp.spillBytes));
+}
+
 void checkRamp(const std::string& field, const Ramp& ramp, double bandwidth, Checker& check) {
+    checkSpill(field, ramp, bandwidth, check);
     if (ramp.bytes == 0 && ramp.bytesPerCycle == 0)
         return;
     check.nonNegative(field + "ramp_bytes", ramp.bytes, 1e15, "ramp");

@@ -45,10 +45,14 @@ Json resourceJson(const SharedResource& resource) {
 }
 
 void putRamp(Json& out, const Ramp& ramp) {
-    if (ramp.bytes == 0 && ramp.bytesPerCycle == 0)
-        return;
-    out["ramp_bytes"] = number(ramp.bytes);
-    out["ramp_bytes_per_cycle"] = number(ramp.bytesPerCycle);
+    if (ramp.bytes != 0 || ramp.bytesPerCycle != 0) {
+        out["ramp_bytes"] = number(ramp.bytes);
+        out["ramp_bytes_per_cycle"] = number(ramp.bytesPerCycle);
+    }
+    if (ramp.spillBytes != 0 || ramp.spillBytesPerCycle != 0) {
+        out["spill_bytes"] = number(ramp.spillBytes);
+        out["spill_bytes_per_cycle"] = number(ramp.spillBytesPerCycle);
+    }
 }
 
 Json pathJson(const TransferPath& path) {

@@ -65,6 +65,13 @@ TEST(TransferRamp, TheFirstBytesMoveAtTheRampsRate) {
     EXPECT_EQ(endOfFirst(loads(kActivation, {1600}), test::tinyTarget()), 200 * kNs);
 }
 
+TEST(TransferRamp, BytesPastTheSpillMoveAtItsRate) {
+    // 100 + 1600 / 16, and the 800 bytes past the spill at 8 instead of 16 B/cycle: + 50.
+    EXPECT_EQ(endOfFirst(loads(kActivation, {1600}), ramped({0, 0, 800, 8})), 250 * kNs);
+    // A load no larger than the spill's start is not slowed.
+    EXPECT_EQ(endOfFirst(loads(kActivation, {800}), ramped({0, 0, 800, 8})), 150 * kNs);
+}
+
 TEST(TransferRamp, TheRampIsNotAShareOfTheBandwidth) {
     // Two 1,600-byte loads at once: each ramps for 800 / 4 - 800 / 16 = 150 cycles past its
     // latency, then both move 1,600 bytes at 8 B/cycle of the shared port: 100 + 150 + 200.
