@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 namespace strata::target {
 
@@ -118,26 +119,51 @@ void probeCpus(const fs::path& root, HostFacts& facts) {
                                     : "CPU count unknown; assumed 1");
 }
 
-void probeL2(const fs::path& root, HostFacts& facts) {
-    const fs::path cacheDir = root / "sys/devices/system/cpu/cpu0/cache";
+// One data or unified cache of cpu0 as sysfs lists it.
+struct CacheLevel {
+    int level = 0;
+    std::uint64_t bytes = 0;
+    int sharers = 1; // CPUs sharing it
+
+    std::uint64_t perCore() const { return bytes / static_cast<std::uint64_t>(sharers); }
+    // "L3 32 MiB shared by 2 CPUs"
+    std::string describe() const {
+        return "L" + std::to_string(level) + " " + formatBytes(bytes) + " shared by " +
+               std::to_string(sharers) + (sharers == 1 ? " CPU" : " CPUs");
+    }
+};
+
+// cpu0's data and unified caches with a readable level and size (instruction caches left out).
+std::vector<CacheLevel> listCaches(const fs::path& root) {
+    std::vector<CacheLevel> caches;
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(cacheDir, ec)) {
+    for (const auto& entry :
+         fs::directory_iterator(root / "sys/devices/system/cpu/cpu0/cache", ec)) {
         if (!entry.path().filename().string().starts_with("index"))
-            continue;
-        if (readFirstLine(entry.path() / "level") != "2")
             continue;
         if (readFirstLine(entry.path() / "type") == "Instruction")
             continue;
-        auto size = readFirstLine(entry.path() / "size");
-        auto bytes = size ? parseCacheSize(*size) : std::nullopt;
-        if (!bytes)
+        const auto levelText = readFirstLine(entry.path() / "level");
+        const auto level = levelText ? parseUnsigned(*levelText) : std::nullopt;
+        const auto size = readFirstLine(entry.path() / "size");
+        const auto bytes = size ? parseCacheSize(*size) : std::nullopt;
+        if (!level || !bytes)
             continue;
-        auto shared = readFirstLine(entry.path() / "shared_cpu_list");
-        const int sharers = shared ? countCpuList(*shared).value_or(1) : 1;
-        facts.l2BytesPerCore = *bytes / static_cast<std::uint64_t>(sharers);
-        facts.notes.push_back("L2 " + formatBytes(*bytes) + " shared by " +
-                              std::to_string(sharers) + (sharers == 1 ? " CPU" : " CPUs") + ", " +
-                              formatBytes(facts.l2BytesPerCore) + " per core (sysfs cpu0 cache)");
+        const auto shared = readFirstLine(entry.path() / "shared_cpu_list");
+        caches.push_back({.level = static_cast<int>(*level),
+                          .bytes = *bytes,
+                          .sharers = shared ? countCpuList(*shared).value_or(1) : 1});
+    }
+    return caches;
+}
+
+void probeL2(const std::vector<CacheLevel>& caches, HostFacts& facts) {
+    for (const CacheLevel& cache : caches) {
+        if (cache.level != 2)
+            continue;
+        facts.l2BytesPerCore = cache.perCore();
+        facts.notes.push_back(cache.describe() + ", " + formatBytes(facts.l2BytesPerCore) +
+                              " per core (sysfs cpu0 cache)");
         return;
     }
     facts.l2BytesPerCore = kFallbackL2Bytes;
@@ -149,37 +175,22 @@ void probeL2(const fs::path& root, HostFacts& facts) {
 // cache-resident while it fits the core's L2 plus its share of this cache, so that sum, not the
 // L2 alone, is the scratch capacity: tiles sized to the L2 were so small that ResNet-50 reloaded
 // each conv's weights per tile and spent as long reordering inputs as convolving them.
-void probeLastLevelCache(const fs::path& root, HostFacts& facts) {
-    const fs::path cacheDir = root / "sys/devices/system/cpu/cpu0/cache";
-    std::error_code ec;
-    int bestLevel = 2;
-    std::string note = "no cache beyond L2 listed in sysfs";
-    for (const auto& entry : fs::directory_iterator(cacheDir, ec)) {
-        if (!entry.path().filename().string().starts_with("index"))
-            continue;
-        const auto levelText = readFirstLine(entry.path() / "level");
-        const auto level = levelText ? parseUnsigned(*levelText) : std::nullopt;
-        if (!level || static_cast<int>(*level) <= bestLevel)
-            continue;
-        if (readFirstLine(entry.path() / "type") == "Instruction")
-            continue;
-        auto size = readFirstLine(entry.path() / "size");
-        auto bytes = size ? parseCacheSize(*size) : std::nullopt;
-        if (!bytes)
-            continue;
-        auto shared = readFirstLine(entry.path() / "shared_cpu_list");
-        const int sharers = shared ? countCpuList(*shared).value_or(1) : 1;
-        bestLevel = static_cast<int>(*level);
-        const std::uint64_t share = *bytes / static_cast<std::uint64_t>(sharers);
-        facts.lastLevelBytesPerCore = std::min(share, kMaxLastLevelShare);
-        note = "L" + std::to_string(bestLevel) + " " + formatBytes(*bytes) + " shared by " +
-               std::to_string(sharers) + (sharers == 1 ? " CPU" : " CPUs") + ", " +
-               formatBytes(share) + " per core" +
-               (share > kMaxLastLevelShare ? ", counted as " + formatBytes(kMaxLastLevelShare)
-                                           : std::string()) +
-               " (sysfs cpu0 cache)";
+void probeLastLevelCache(const std::vector<CacheLevel>& caches, HostFacts& facts) {
+    const CacheLevel* last = nullptr;
+    for (const CacheLevel& cache : caches)
+        if (cache.level > 2 && (!last || cache.level > last->level))
+            last = &cache;
+    if (!last) {
+        facts.notes.push_back("no cache beyond L2 listed in sysfs");
+        return;
     }
-    facts.notes.push_back(note);
+    const std::uint64_t share = last->perCore();
+    facts.lastLevelBytesPerCore = std::min(share, kMaxLastLevelShare);
+    facts.notes.push_back(last->describe() + ", " + formatBytes(share) + " per core" +
+                          (share > kMaxLastLevelShare
+                               ? ", counted as " + formatBytes(kMaxLastLevelShare)
+                               : std::string()) +
+                          " (sysfs cpu0 cache)");
 }
 
 void probeMemory(const fs::path& root, HostFacts& facts) {
@@ -302,11 +313,12 @@ HostFacts probeHost(const std::filesystem::path& root) {
     HostFacts facts;
     probeCpus(root, facts);
     probeCpuModel(root, facts);
-    probeL2(root, facts);
+    const std::vector<CacheLevel> caches = listCaches(root);
+    probeL2(caches, facts);
     probeMemory(root, facts);
     probeClock(root, facts);
     probeVectorWidth(root, facts);
-    probeLastLevelCache(root, facts);
+    probeLastLevelCache(caches, facts);
     return facts;
 }
 
