@@ -7,6 +7,7 @@
 
 #include "base/Expected.h"
 #include "calibrate/Fit.h"
+#include "calibrate/PathContention.h"
 #include "calibrate/Remeasure.h"
 #include "target/Target.h"
 
@@ -97,13 +98,6 @@ struct CalibrationReport {
 // paths marked issuer_busy (the runtime's copies run on the issuing core). Errors: a target
 // the runtime cannot run (not host-like), or no measurement of any path succeeding.
 Expected<CalibrationReport> calibrateHost(const target::Target& host, const CalibrateOptions& options = {});
-
-// Writes a path's own contention to `target`: with a fitted bandwidth, the resource
-// `<path>_contention` (scope chip) listed by that path alone, added or updated; without one
-// (or no such path), that resource removed and unlisted, so a recalibration that sees no
-// contention leaves none from an earlier one.
-void setPathContention(target::Target& target, const std::string& path,
-                       const PathContentionFit& fit);
 
 // An op class's name (ir::opClassName), "depthwise_conv" for kDepthwiseConvClass, "pointwise_conv"
 // for kPointwiseConvClass.

@@ -18,17 +18,22 @@ TEST(HostProbe, ThisMachineGivesPositiveFigures) {
     EXPECT_GE(facts.notes.size(), 4u); // one per fact
 }
 
+// Lists cache `index` of cpu0 in a fake sysfs tree; no shared_cpu_list when `shared` is empty.
+void writeCache(TempDir& root, int index, const std::string& level, const std::string& type,
+                const std::string& size, const std::string& shared = {}) {
+    const std::string dir = "sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    root.write(dir + "level", level + "\n");
+    root.write(dir + "type", type + "\n");
+    root.write(dir + "size", size + "\n");
+    if (!shared.empty())
+        root.write(dir + "shared_cpu_list", shared + "\n");
+}
+
 TEST(HostProbe, ReadsSysfsAndDividesASharedL2) {
     TempDir root;
     root.write("sys/devices/system/cpu/online", "0-7\n");
-    const std::string cache = "sys/devices/system/cpu/cpu0/cache/";
-    root.write(cache + "index0/level", "1\n");
-    root.write(cache + "index0/type", "Data\n");
-    root.write(cache + "index0/size", "48K\n");
-    root.write(cache + "index1/level", "2\n");
-    root.write(cache + "index1/type", "Unified\n");
-    root.write(cache + "index1/size", "2048K\n");
-    root.write(cache + "index1/shared_cpu_list", "0-1,4-5\n");
+    writeCache(root, 0, "1", "Data", "48K");
+    writeCache(root, 1, "2", "Unified", "2048K", "0-1,4-5");
     root.write("sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "3500000\n");
     root.write("proc/meminfo", "MemTotal:       16384000 kB\nMemFree: 1 kB\n");
 
@@ -41,15 +46,8 @@ TEST(HostProbe, ReadsSysfsAndDividesASharedL2) {
 
 TEST(HostProbe, ScratchIsTheL2PlusTheCoresShareOfTheLastLevelCache) {
     TempDir root;
-    const std::string cache = "sys/devices/system/cpu/cpu0/cache/";
-    root.write(cache + "index2/level", "2\n");
-    root.write(cache + "index2/type", "Unified\n");
-    root.write(cache + "index2/size", "1024K\n");
-    root.write(cache + "index2/shared_cpu_list", "0\n");
-    root.write(cache + "index3/level", "3\n");
-    root.write(cache + "index3/type", "Unified\n");
-    root.write(cache + "index3/size", "32M\n");
-    root.write(cache + "index3/shared_cpu_list", "0-7\n");
+    writeCache(root, 2, "2", "Unified", "1024K", "0");
+    writeCache(root, 3, "3", "Unified", "32M", "0-7");
 
     const target::HostFacts facts = target::probeHost(root.path());
     EXPECT_EQ(facts.l2BytesPerCore, 1u << 20);
@@ -58,21 +56,16 @@ TEST(HostProbe, ScratchIsTheL2PlusTheCoresShareOfTheLastLevelCache) {
     EXPECT_TRUE(mentions({note(facts.notes.back())}, "L3 32 MiB shared by 8 CPUs, 4 MiB per core"));
 
     // A deeper level wins; an instruction cache never counts.
-    root.write(cache + "index4/level", "4\n");
-    root.write(cache + "index4/type", "Unified\n");
-    root.write(cache + "index4/size", "128M\n");
-    root.write(cache + "index4/shared_cpu_list", "0-7\n");
-    root.write(cache + "index5/level", "5\n");
-    root.write(cache + "index5/type", "Instruction\n");
-    root.write(cache + "index5/size", "1G\n");
+    writeCache(root, 4, "4", "Unified", "128M", "0-7");
+    writeCache(root, 5, "5", "Instruction", "1G");
     EXPECT_EQ(target::probeHost(root.path()).lastLevelBytesPerCore, 16u << 20);
 
     // A VM lists 2 CPUs sharing its socket's whole L3: a share beyond 16 MiB is not counted.
-    root.write(cache + "index4/size", "260M\n");
-    root.write(cache + "index4/shared_cpu_list", "0-1\n");
+    writeCache(root, 4, "4", "Unified", "260M", "0-1");
     const target::HostFacts vm = target::probeHost(root.path());
     EXPECT_EQ(vm.lastLevelBytesPerCore, 16u << 20);
-    EXPECT_TRUE(mentions({note(vm.notes.back())}, "130 MiB per core, counted as 16 MiB")) << vm.notes.back();
+    EXPECT_TRUE(mentions({note(vm.notes.back())}, "130 MiB per core, counted as 16 MiB"))
+        << vm.notes.back();
 }
 
 TEST(HostProbe, CpuinfoClockWhenCpufreqIsMissing) {
