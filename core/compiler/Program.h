@@ -6,6 +6,7 @@
 // both use, and its provenance (block, op, tile).
 
 #include "ir/Graph.h"
+#include "tiling/DramLayouts.h"
 #include "tiling/Region.h"
 
 #include <cstdint>
@@ -65,7 +66,7 @@ struct Operand {
     int channelBlock = 0;
 };
 
-inline constexpr int kChannelsLast = -1; // NHWC: oneDNN's brgconv's activations
+inline constexpr int kChannelsLast = tiling::kChannelsLast; // NHWC: oneDNN's brgconv's activations
 // The layout's name in listings: "nchw", "nhwc", "nChw16c".
 std::string layoutName(int channelBlock);
 
@@ -128,7 +129,7 @@ struct DramBuffer {
     int firstBlock = 0;    // schedule position that writes it (inputs and weights: -1, before all)
     int lastBlock = 0;     // schedule position of its last reader (outputs: past the end)
     // How it lays out its elements (Operand::channelBlock): row-major, or channels-last for an
-    // intermediate whose writers and readers mostly work so (passes/DramLayouts.h).
+    // intermediate whose writers and readers mostly work so (tiling/DramLayouts.h).
     int layout = 0;
 };
 const char* dramRoleName(DramBuffer::Role role);

@@ -138,6 +138,10 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     case Kernel::Map:
         return runMap(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c);
     case Kernel::Zip:
+        if (c.outputBlock == compiler::kChannelsLast) // every operand in its memory order
+            return runZip(rt::inMemoryOrder(viewAs<float>(p.output)),
+                          rt::inMemoryOrder(viewAs<float>(p.inputs[0])),
+                          rt::inMemoryOrder(viewAs<float>(p.inputs[1])), c);
         return runZip(viewAs<float>(p.output), viewAs<float>(p.inputs[0]),
                       viewAs<float>(p.inputs[1]), c);
     case Kernel::Conv2d: {
@@ -171,6 +175,9 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
         return;
     }
     case Kernel::GlobalPool:
+        if (c.inputBlock == compiler::kChannelsLast)
+            return globalPoolNhwc(viewAs<float>(p.output), viewAs<float>(p.inputs[0]),
+                                          c.isMax);
         return globalPoolPlanes(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c.isMax);
     case Kernel::Gemm: {
         const auto y = viewAs<float>(p.output), a = viewAs<float>(p.inputs[0]),

@@ -48,6 +48,9 @@ void runZip(const rt::View<float>& y, const rt::View<float>& a, const rt::View<f
 // summed (or maxed) in strata_rt's order, so results are bit-identical without its per-element
 // index arithmetic.
 void globalPoolPlanes(const rt::View<float>& y, const rt::View<float>& x, bool isMax);
+// Global pooling of a channels-last box (`x` as the runtime views it, dims n, c, h, w), built
+// at -O3 beside globalPoolPlanes; bit-identical to it.
+void globalPoolNhwc(const rt::View<float>& y, const rt::View<float>& x, bool isMax);
 
 // Fast paths; each returns false when the operand boxes are not laid out as it needs, and the
 // caller falls back to strata_rt's loop (which writes the whole output box again).

@@ -2,6 +2,7 @@
 
 #include "base/Units.h"
 #include "schedule/BlockSignature.h"
+#include "tiling/DramLayouts.h"
 
 #include <algorithm>
 
@@ -45,10 +46,13 @@ std::string explicitTileProblem(const TileSpec& tile, const ir::Shape& shape) {
     return {};
 }
 
-TilingOutcome tileBlock(const Block& block, const ir::Graph& graph, const target::Target& target) {
+TilingOutcome tileBlock(const Block& block, const ir::Graph& graph, const target::Target& target,
+                        const std::vector<int>& dramLayouts) {
     TilingOutcome outcome;
     const std::uint64_t capacity = target.workingMemoryBytes();
     tiling::BlockTiler tiler(graph, block.ops, target.channelGranule);
+    tiler.preferRowCuts(tiler.anchor().index < dramLayouts.size() &&
+                        dramLayouts[tiler.anchor().index] == tiling::kChannelsLast);
     const ir::Op& producer = graph.op(graph.value(tiler.anchor()).producer);
     outcome.anchorOp = static_cast<std::size_t>(
         std::lower_bound(block.ops.begin(), block.ops.end(), graph.value(tiler.anchor()).producer) - block.ops.begin());
@@ -78,6 +82,12 @@ TilingOutcome tileBlock(const Block& block, const ir::Graph& graph, const target
 
 } // namespace
 
+const std::vector<int>& AnalysisCache::dramLayouts() {
+    if (!m_dramLayouts)
+        m_dramLayouts = tiling::chooseDramLayouts(*m_graph, m_target->channelGranule);
+    return *m_dramLayouts;
+}
+
 const TilingOutcome* AnalysisCache::find(const std::string& signature) const {
     auto it = m_outcomes.find(signature);
     return it == m_outcomes.end() ? nullptr : &it->second;
@@ -99,9 +109,11 @@ BlockAnalysis analyzeBlock(const Block& block, const ir::Graph& graph, const tar
         std::string signature = blockSignature(block, graph);
         outcome = cache->find(signature);
         if (!outcome)
-            outcome = &cache->insert(std::move(signature), tileBlock(block, graph, target));
+            outcome = &cache->insert(std::move(signature),
+                                     tileBlock(block, graph, target, cache->dramLayouts()));
     } else {
-        local = tileBlock(block, graph, target);
+        local = tileBlock(block, graph, target,
+                          tiling::chooseDramLayouts(graph, target.channelGranule));
         outcome = &*local;
     }
     result.anchor = graph.op(block.ops[outcome->anchorOp]).outputs[outcome->anchorOutput];

@@ -9,6 +9,7 @@
 #include "tiling/BlockTiling.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -36,10 +37,13 @@ class AnalysisCache {
     const TilingOutcome* find(const std::string& signature) const;
     const TilingOutcome& insert(std::string signature, TilingOutcome outcome);
     std::size_t size() const { return m_outcomes.size(); }
+    // Each value's main-memory layout (tiling/DramLayouts.h), chosen once for the graph.
+    const std::vector<int>& dramLayouts();
 
   private:
     const ir::Graph* m_graph;
     const target::Target* m_target;
+    std::optional<std::vector<int>> m_dramLayouts;
     std::unordered_map<std::string, TilingOutcome> m_outcomes;
 };
 

@@ -826,8 +826,11 @@ std::optional<BlockCost> BlockTiler::shrinkToFit(std::uint64_t capacityBytes, in
             // A cut that leaves the cores uneven work ranks after every even one.
             if (std::isfinite(score) && coreImbalance(g, mp) > kMaxCoreImbalance)
                 score += kUnevenPenalty;
+            // On a full tie, rows first for a channels-last anchor (preferRowCuts).
+            const bool rows = m_rowCutsFirst && extents.size() == 4 && d == 2;
             bool better = !best || score < bestScore ||
-                          (score == bestScore && e.footprint < bestEstimate.footprint);
+                          (score == bestScore && (e.footprint < bestEstimate.footprint ||
+                                                  (e.footprint == bestEstimate.footprint && rows)));
             if (better) {
                 best = std::move(g);
                 bestEstimate = e;

@@ -168,6 +168,12 @@ class BlockTiler {
     std::optional<BlockCost> chooseAndEvaluate(std::uint64_t capacityBytes, int buffering,
                                                std::int64_t minTiles) const;
 
+    // The anchor lives channels-last in main memory (DramLayouts.h): where cutting rows and
+    // cutting channels cost the same (an elementwise block), cut rows. A tile of whole rows is one
+    // run of memory; one of half the channels is a run of C/2 values per position (64-byte runs
+    // for EfficientNet-B0's 32 channels), which loads and stores at a fraction of the speed.
+    void preferRowCuts(bool prefer) { m_rowCutsFirst = prefer; }
+
   private:
     struct TileResult;
     struct Demand {
@@ -229,6 +235,7 @@ class BlockTiler {
     std::int64_t m_sliceChannelCount = 0;      // its input channels
     std::int64_t m_granule = 1;                // output channels per vector
     int m_channelDim = -1;                     // channelDim(), or -1
+    bool m_rowCutsFirst = false;               // preferRowCuts()
     int localIndex(ir::ValueId id) const;      // -1 if not the block's
     bool inBlock(ir::OpId op) const;
     double outputElements(ir::ValueId id) const; // of a value, 0 when unknown

@@ -55,7 +55,14 @@ class Printer {
         const KernelCall& c = m_c;
         switch (c.kernel) {
         case Kernel::Map: call(fmt::format("rt::map(y0, x0, {})", scalarFnText(c))); break;
-        case Kernel::Zip: call(fmt::format("rt::zip(y0, x0, x1, {})", scalarFnText(c))); break;
+        case Kernel::Zip:
+            if (c.outputBlock == kChannelsLast) // every operand walked in its memory order
+                call(fmt::format("rt::zip(rt::inMemoryOrder(y0), rt::inMemoryOrder(x0), "
+                                 "rt::inMemoryOrder(x1), {})",
+                                 scalarFnText(c)));
+            else
+                call(fmt::format("rt::zip(y0, x0, x1, {})", scalarFnText(c)));
+            break;
         case Kernel::Conv2d:
             // Constant weights get their value's id: a library build keeps them packed.
             if (c.inputBlock != 0 || c.outputBlock != 0) // channel-blocked boxes (docs/ISA.md)
@@ -86,7 +93,14 @@ class Printer {
             m_lines.push_back(fmt::format("const rt::i64 padEnd[2] = {};", list(c.ints)));
             call(fmt::format("rt::pool2d(y0, x0, {}, {}, {}, padEnd)", windowText(c), c.isMax, c.countPad));
             break;
-        case Kernel::GlobalPool: call(fmt::format("rt::globalPool(y0, x0, {})", c.isMax)); break;
+        case Kernel::GlobalPool:
+            if (c.inputBlock == kChannelsLast)
+                call(fmt::format("rt::globalPoolChannelsLast(rt::inMemoryOrder(y0), "
+                                 "rt::inMemoryOrder(x0), {})",
+                                 c.isMax));
+            else
+                call(fmt::format("rt::globalPool(y0, x0, {})", c.isMax));
+            break;
         case Kernel::Gemm:
             call(fmt::format("rt::gemm(y0, x0, x1, {}, {}, {}, {}, {})", optional(2), c.transA, c.transB,
                              floatLiteral(c.params[0]), floatLiteral(c.params[1])));

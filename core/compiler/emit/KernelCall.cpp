@@ -742,12 +742,17 @@ Expected<KernelCall> lowerReorder(const ir::Graph& graph, const Compute& compute
     return call;
 }
 
-// A convolution's layouts (passes/ChooseLayouts.h): x's, and y's (its epilogue's boxes share it).
+// The layouts (passes/ChooseLayouts.h) a kernel needs told: a convolution's x and y (its
+// epilogue's boxes share y's); a global pool's x; a Zip's y, which every input of the output's
+// region shares (a broadcast [N, C, 1, 1] one holds the same bytes in either layout).
 Expected<KernelCall> withLayouts(Expected<KernelCall> call, const Compute& compute) {
-    if (call && call->kernel == Kernel::Conv2d && !compute.inputs.empty() &&
-        !compute.outputs.empty()) {
+    if (!call || compute.inputs.empty() || compute.outputs.empty())
+        return call;
+    if (call->kernel == Kernel::Conv2d || call->kernel == Kernel::GlobalPool) {
         call->inputBlock = compute.inputs[0].channelBlock;
         call->outputBlock = compute.outputs[0].channelBlock;
+    } else if (call->kernel == Kernel::Zip) {
+        call->inputBlock = call->outputBlock = compute.outputs[0].channelBlock;
     }
     return call;
 }

@@ -52,6 +52,18 @@ std::uint64_t bytesOf(const Operand& o, const ir::Graph& g) {
            ir::dtypeSize(g.value(o.value).dtype);
 }
 
+// Whether a rank-4 box holds one position per batch element ([N, C, 1, 1]): row-major and
+// channels-last are the same bytes, so either is the other without a reorder.
+bool onePosition(const tiling::Region& r) {
+    return r.size() == 4 && r[2].end - r[2].begin == 1 && r[3].end - r[3].begin == 1;
+}
+
+// Whether two layouts of a box are the same bytes.
+bool sameBytes(const tiling::Region& r, int a, int b) {
+    return a == b || (onePosition(r) && (a == 0 || a == kChannelsLast) &&
+                      (b == 0 || b == kChannelsLast));
+}
+
 // Whether a box's channels (dim 1 of a rank-4 region) are whole blocks of `block`.
 bool wholeBlocks(const tiling::Region& r, int block) {
     return r.size() == 4 && r[1].begin % block == 0 && (r[1].end - r[1].begin) % block == 0 &&
@@ -141,17 +153,47 @@ bool elementwiseMap(const Instruction& in, const Compute& c, const ir::Graph& g)
     return call && call->kernel == Kernel::Map;
 }
 
-// An elementwise Zip (Add, Mul, ...) of boxes all of its output's region (no broadcast): it runs
-// on boxes of any one layout as on row-major ones.
+// A box of a [N, C, 1, 1] value over the output box's batch and channels (a squeeze-excite's
+// scale): its bytes are the same in either layout, so it is read as it lies.
+bool channelVector(const Operand& o, const Operand& out, const ir::Graph& g) {
+    const ir::Shape& shape = g.value(o.value).shape;
+    return shape.size() == 4 && shape[2] == 1 && shape[3] == 1 && o.region.size() == 4 &&
+           o.region[0] == out.region[0] && o.region[1] == out.region[1];
+}
+
+// An elementwise Zip (Add, Mul, ...) of boxes of its output's region, or of one such box and a
+// channel vector: it runs on boxes of any one layout (the runtime walks them in memory order).
 bool elementwiseZip(const Instruction& in, const Compute& c, const ir::Graph& g) {
     if (c.outputs.size() != 1 || c.inputs.size() < 2 || !c.epilogue.empty() ||
         !in.from.op.valid() || c.outputs[0].region.size() != 4)
         return false;
-    for (const Operand& o : c.inputs)
-        if (o.region != c.outputs[0].region)
+    bool whole = false;
+    for (const Operand& o : c.inputs) {
+        whole = whole || o.region == c.outputs[0].region;
+        if (o.region != c.outputs[0].region && !channelVector(o, c.outputs[0], g))
             return false;
+    }
     const auto call = lowerCompute(g, g.op(in.from.op), c);
-    return call && call->kernel == Kernel::Zip;
+    return whole && call && call->kernel == Kernel::Zip;
+}
+
+// The first input of a Zip that is a box of its output's region (a channel vector may come first:
+// torchvision's squeeze-excite multiplies scale * x).
+const Operand& zipBox(const Compute& c) {
+    for (const Operand& o : c.inputs)
+        if (o.region == c.outputs[0].region)
+            return o;
+    return c.inputs[0];
+}
+
+// A global average or max pool: channels-last, each position's channels are vectors added to
+// the sums (strata_rt's globalPoolChannelsLast), as fast as row-major planes.
+bool globalPool(const Instruction& in, const Compute& c, const ir::Graph& g, int granule) {
+    if (granule <= 1 || c.outputs.size() != 1 || c.inputs.size() != 1 || !c.epilogue.empty() ||
+        !in.from.op.valid() || c.inputs[0].region.size() != 4)
+        return false;
+    const auto call = lowerCompute(g, g.op(in.from.op), c);
+    return call && call->kernel == Kernel::GlobalPool;
 }
 
 std::optional<ConvLayouts> blockedConv(const Instruction& in, const Compute& c, const ir::Graph& g,
@@ -301,6 +343,9 @@ class Chooser {
         // the reorder (MobileNetV2, EfficientNet-B0 fuse-max: 3-4x slower per tile).
         if (depthwiseConv(in, c, m_g, m_granule))
             return true;
+        // A global pool reads either layout at the same speed; channels-last saves the reorder.
+        if (orPointwise && globalPool(in, c, m_g, m_granule))
+            return true;
         if (depth >= 3 || (!elementwiseMap(in, c, m_g) && !elementwiseZip(in, c, m_g)))
             return false;
         return readersTakeChannelsLast(stream, at, c.outputs[0], core, orPointwise, depth + 1);
@@ -328,9 +373,12 @@ class Chooser {
                 readersTakeChannelsLast(stream, at, c.outputs[0], core, true) ? kChannelsLast : 0};
         if (elementwiseMap(in, c, m_g) && now == kChannelsLast)
             return ConvLayouts{kChannelsLast, kChannelsLast};
-        // A Zip follows its first input's layout (a residual Add of two channels-last loads).
-        if (elementwiseZip(in, c, m_g) && now == kChannelsLast)
+        // A Zip follows its first box's layout (a residual Add of two channels-last loads).
+        if (elementwiseZip(in, c, m_g) &&
+            state.layoutAt(zipBox(c).value, zipBox(c).offset) == kChannelsLast)
             return ConvLayouts{kChannelsLast, kChannelsLast, true};
+        if (globalPool(in, c, m_g, m_granule) && now == kChannelsLast)
+            return ConvLayouts{kChannelsLast, 0};
         if (const auto call = pointwiseConv(in, c, m_g)) {
             // Its steps run on the output box: a channels-last one takes Maps and same-box Zips.
             // A step's further box (a residual) would be reordered to the output's layout.
@@ -362,7 +410,8 @@ class Chooser {
                         b && b->block != t->channelBlock) {
                         const Operand box{t->value, b->region, b->begin, b->block};
                         const LayoutState::Box now = *b;
-                        insertBefore(id, in, box, t->channelBlock);
+                        if (!sameBytes(now.region, now.block, t->channelBlock))
+                            insertBefore(id, in, box, t->channelBlock);
                         state.set(t->value, now.begin, now.end, now.region, t->channelBlock);
                     }
                 if (t->destination.memory == m_workingMemory && t->destination.instance == core)
@@ -377,13 +426,18 @@ class Chooser {
             auto want = [&](Operand& o, int block) {
                 const int now = state.layoutAt(o.value, o.offset);
                 if (now != block) {
-                    insertBefore(id, in, Operand{o.value, o.region, o.offset, now}, block);
+                    if (!sameBytes(o.region, now, block))
+                        insertBefore(id, in, Operand{o.value, o.region, o.offset, now}, block);
                     state.set(o.value, o.offset, o.offset + bytesOf(o, m_g), o.region, block);
                 }
                 o.channelBlock = block;
             };
-            for (std::size_t i = 0; i < c->inputs.size(); ++i)
-                want(c->inputs[i], conv && (i == 0 || conv->everyInput) ? conv->input : 0);
+            for (std::size_t i = 0; i < c->inputs.size(); ++i) {
+                const bool vector = conv && conv->everyInput &&
+                                    c->inputs[i].region != c->outputs[0].region; // channelVector
+                want(c->inputs[i],
+                     conv && !vector && (i == 0 || conv->everyInput) ? conv->input : 0);
+            }
             for (EpilogueStep& step : c->epilogue)
                 for (Operand& o : step.others)
                     want(o, conv && o.region == c->outputs[0].region ? conv->output : 0);
@@ -469,8 +523,10 @@ class Checker {
                 return;
             const Instruction& in = m_p.instructions[id];
             if (const auto* t = std::get_if<Transfer>(&in.body)) {
+                const LayoutState::Box* box = state.find(t->value, t->source.offset);
                 if (t->source.memory == m_p.workingMemory && t->source.instance == core &&
-                    state.layoutAt(t->value, t->source.offset) != t->channelBlock)
+                    !sameBytes(box ? box->region : t->region,
+                               state.layoutAt(t->value, t->source.offset), t->channelBlock))
                     problem(in,
                             fmt::format("moves {} as {} while its box is {}", valueName(t->value),
                                         layoutName(t->channelBlock),
@@ -488,7 +544,7 @@ class Checker {
                 continue;
             auto reads = [&](const Operand& o) {
                 const int now = state.layoutAt(o.value, o.offset);
-                if (now != o.channelBlock)
+                if (!sameBytes(o.region, now, o.channelBlock))
                     problem(in, fmt::format("reads {} as {}, its box holds {}", valueName(o.value),
                                             layoutName(o.channelBlock), layoutName(now)));
                 shaped(in, o);

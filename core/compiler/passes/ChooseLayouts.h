@@ -24,7 +24,7 @@
 //    channels-last layout, the other inputs reordered to it if need be;
 //  - every other reader sees row-major boxes;
 //  - a transfer moves a box in the layout its Transfer::channelBlock names: a tensor living
-//    channels-last in main memory (passes/DramLayouts.h) is loaded into and stored from
+//    channels-last in main memory (tiling/DramLayouts.h) is loaded into and stored from
 //    channels-last boxes, and a store into such a home counts as a reader that gains by it;
 //  - where a reader (or a store) needs another layout than the box's last writer left, a Reorder
 //    compute (Program.h's kReorderOp) rewrites the box in place just before it: after a load

@@ -1,6 +1,6 @@
 #include "compiler/passes/PlanDram.h"
 
-#include "compiler/passes/DramLayouts.h"
+#include "tiling/DramLayouts.h"
 
 #include <algorithm>
 #include <map>
@@ -52,7 +52,7 @@ void planDram(CompileState& state) {
         b.role = DramBuffer::Role::Output;
         b.lastBlock = end;
     }
-    const std::vector<int> layouts = chooseDramLayouts(g, state.target.channelGranule);
+    const std::vector<int> layouts = tiling::chooseDramLayouts(g, state.target.channelGranule);
     for (auto& [index, b] : buffers)
         if (b.role == DramBuffer::Role::Intermediate)
             b.layout = layouts[index];

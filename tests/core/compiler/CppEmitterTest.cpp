@@ -495,6 +495,45 @@ g (float[1, 16, 7, 9] X, float[40, 16, 1, 1] W1, float[40, 1, 3, 3] W2, float[10
     }
 }
 
+// An inverted residual with a squeeze-excite of whole vectors of channels (EfficientNet's) lives
+// channels-last (tiling/DramLayouts.h): the generated file pools and scales channels-last boxes
+// in their memory order.
+TEST(CppEmitter, ChannelsLastSqueezeExciteReproducesTheReference) {
+    auto m = importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 16, 7, 9] X, float[32, 16, 1, 1] W1, float[32, 1, 3, 3] W2, float[8, 32, 1, 1] W3, float[32, 8, 1, 1] W4, float[16, 32, 1, 1] W5) => (float[1, 16, 7, 9] Y) {
+    E = Conv (X, W1)
+    ES = Sigmoid (E)
+    EA = Mul (E, ES)
+    D = Conv <group = 32, pads = [1, 1, 1, 1]> (EA, W2)
+    DS = Sigmoid (D)
+    DA = Mul (D, DS)
+    P = GlobalAveragePool (DA)
+    S = Conv (P, W3)
+    SR = Relu (S)
+    Q = Conv (SR, W4)
+    G = Sigmoid (Q)
+    M = Mul (G, DA)
+    Y = Conv (M, W5)
+}
+)");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const target::Target t = presetTarget("host");
+    ASSERT_EQ(32 % t.channelGranule, 0);
+    for (const Strategy strategy : {Strategy::PerOp, Strategy::FuseMax}) {
+        SCOPED_TRACE(std::string(schedule::strategyName(strategy)));
+        const compiler::Program p = compileWith(*m->graph, t, strategy);
+        auto cpp = compiler::emitCpp(p, *m->graph);
+        ASSERT_TRUE(cpp) << joined(cpp.diagnostics());
+        EXPECT_NE(cpp->source.find("rt::globalPoolChannelsLast(rt::inMemoryOrder(y0)"),
+                  std::string::npos);
+        if (strategy == Strategy::PerOp) { // fuse-max may fold the scaling into a convolution
+            EXPECT_NE(cpp->source.find("rt::zip(rt::inMemoryOrder(y0)"), std::string::npos);
+        }
+        expectMatchesReference(*m->graph, p);
+    }
+}
+
 // Ops strata_rt has no kernel for (Hardmax; comparisons, Cast and CumSum on integers) and a use
 // it does not cover (a 1-D convolution) run in generated code on the reference evaluator's
 // kernels, which the file then carries (only their families): fused and cut into tiles by a

@@ -1,9 +1,9 @@
-// Main-memory layouts (compiler/passes/DramLayouts.h) on small graphs: a convolution chain with a
+// Main-memory layouts (tiling/DramLayouts.h) on small graphs: a convolution chain with a
 // residual add lives channels-last between its ops, a tensor whose readers mostly want row-major
 // stays so, and nothing changes with a granule of 1, channels that are not whole vectors, or at
 // the graph's inputs and outputs.
 
-#include "compiler/passes/DramLayouts.h"
+#include "tiling/DramLayouts.h"
 
 #include "compiler/Program.h"
 #include "support/TestModels.h"
@@ -59,7 +59,7 @@ std::shared_ptr<const ir::Graph> residualChain(int c) {
 TEST(DramLayouts, AConvolutionChainWithAResidualAddLivesChannelsLast) {
     auto g = residualChain(16);
     ASSERT_TRUE(g);
-    const std::vector<int> layouts = compiler::chooseDramLayouts(*g, 16);
+    const std::vector<int> layouts = tiling::chooseDramLayouts(*g, 16);
     for (const char* v : {"A", "E", "Y", "S"})
         EXPECT_EQ(layoutOf(*g, layouts, v), compiler::kChannelsLast) << v;
     // T, between a pointwise convolution and the output's Relu, costs one layout change either
@@ -73,11 +73,11 @@ TEST(DramLayouts, AConvolutionChainWithAResidualAddLivesChannelsLast) {
 TEST(DramLayouts, NoneWithAGranuleOfOneOrChannelsThatAreNotWholeVectors) {
     auto g = residualChain(16);
     ASSERT_TRUE(g);
-    for (int layout : compiler::chooseDramLayouts(*g, 1))
+    for (int layout : tiling::chooseDramLayouts(*g, 1))
         EXPECT_EQ(layout, 0);
     auto odd = residualChain(24);
     ASSERT_TRUE(odd);
-    for (int layout : compiler::chooseDramLayouts(*odd, 16))
+    for (int layout : tiling::chooseDramLayouts(*odd, 16))
         EXPECT_EQ(layout, 0);
 }
 
@@ -96,7 +96,7 @@ TEST(DramLayouts, ATensorMostReadersWantRowMajorStaysRowMajor) {
                        "    Z = Add (C, D)\n",
                    w);
     ASSERT_TRUE(g);
-    const std::vector<int> layouts = compiler::chooseDramLayouts(*g, 16);
+    const std::vector<int> layouts = tiling::chooseDramLayouts(*g, 16);
     for (const char* v : {"A", "P", "Q", "R", "C", "D"})
         EXPECT_EQ(layoutOf(*g, layouts, v), 0) << v;
     EXPECT_EQ(layoutOf(*g, layouts, "B"), compiler::kChannelsLast);
@@ -112,9 +112,29 @@ TEST(DramLayouts, AnInvertedResidualBlockLivesChannelsLast) {
                    zeros("float[32, 16, 1, 1] P", 512) + ", " + zeros("float[32, 1, 3, 3] K", 288) +
                        ", " + zeros("float[16, 32, 1, 1] Q", 512));
     ASSERT_TRUE(g);
-    const std::vector<int> layouts = compiler::chooseDramLayouts(*g, 16);
+    const std::vector<int> layouts = tiling::chooseDramLayouts(*g, 16);
     for (const char* v : {"E", "F", "D", "G"})
         EXPECT_EQ(layoutOf(*g, layouts, v), compiler::kChannelsLast) << v;
+}
+
+// EfficientNet's squeeze-excite: the depthwise output E is read by a global pool and by the
+// multiply with the [1, C, 1, 1] scale; both read channels-last at no cost, so E and the scaled
+// M (a pointwise convolution's input) live channels-last with no reorder at either.
+TEST(DramLayouts, ASqueezeExciteBlockLivesChannelsLast) {
+    auto g = graph(32, "float[1, 16, 8, 8] Z",
+                   "    D = Conv <pads = [1, 1, 1, 1], group = 32> (X, K)\n    A = Sigmoid (D)\n"
+                   "    E = Mul (D, A)\n    P = GlobalAveragePool (E)\n    F = Conv (P, R)\n"
+                   "    G = Relu (F)\n    H = Conv (G, U)\n    S = Sigmoid (H)\n"
+                   "    M = Mul (S, E)\n    Z = Conv (M, Q)\n",
+                   zeros("float[32, 1, 3, 3] K", 288) + ", " + zeros("float[8, 32, 1, 1] R", 256) +
+                       ", " + zeros("float[32, 8, 1, 1] U", 256) + ", " +
+                       zeros("float[16, 32, 1, 1] Q", 512));
+    ASSERT_TRUE(g);
+    const std::vector<int> layouts = tiling::chooseDramLayouts(*g, 16);
+    for (const char* v : {"D", "A", "E", "M"})
+        EXPECT_EQ(layoutOf(*g, layouts, v), compiler::kChannelsLast) << v;
+    for (const char* v : {"P", "F", "S"}) // one position: never a layout of its own
+        EXPECT_EQ(layoutOf(*g, layouts, v), 0) << v;
 }
 
 } // namespace

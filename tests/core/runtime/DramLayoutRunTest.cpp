@@ -1,4 +1,4 @@
-// Channels-last tensors in main memory (compiler/passes/DramLayouts.h) end to end: per-op programs
+// Channels-last tensors in main memory (tiling/DramLayouts.h) end to end: per-op programs
 // whose intermediates live channels-last load and store them so, with reorders left only where a
 // graph input or output or a row-major reader (a pool) meets them; the verifier refuses a store
 // of a box in another layout than its transfer's; and the host runs every strategy's program to
@@ -155,6 +155,84 @@ TEST(DramLayouts, EveryStrategyRunsToTheReference) {
             SCOPED_TRACE(fmt::format("pooled {}, strategy {}", pooled, static_cast<int>(s)));
             expectRunMatchesReference(compiled(*g, t, s), t, *g);
         }
+    }
+}
+
+// X[1, 32, 12, 12] -> D = depthwise Conv 3x3 -> E = D * Sigmoid(D) -> P = GlobalAveragePool(E)
+// -> F = Conv 1x1 -> G = Relu -> H = Conv 1x1 -> S = Sigmoid -> M = S * E (a [1, 32, 1, 1] scale)
+// -> Z = Conv 1x1 (EfficientNet's squeeze-excite, scale first as torchvision writes it).
+std::shared_ptr<const ir::Graph> squeezeExcite() {
+    const std::string text = fmt::format(
+        "<ir_version: 8, opset_import: [\"\" : 17]>\n"
+        "g (float[1, 32, 12, 12] X) => (float[1, 16, 12, 12] Z)\n"
+        "<float[32, 1, 3, 3] K = {{{}}}, float[8, 32, 1, 1] R = {{{}}}, "
+        "float[32, 8, 1, 1] U = {{{}}}, float[16, 32, 1, 1] Q = {{{}}}> {{\n"
+        "    D = Conv <pads = [1, 1, 1, 1], group = 32> (X, K)\n"
+        "    A = Sigmoid (D)\n"
+        "    E = Mul (D, A)\n"
+        "    P = GlobalAveragePool (E)\n"
+        "    F = Conv (P, R)\n"
+        "    G = Relu (F)\n"
+        "    H = Conv (G, U)\n"
+        "    S = Sigmoid (H)\n"
+        "    M = Mul (S, E)\n"
+        "    Z = Conv (M, Q)\n"
+        "}}\n",
+        patternValues(32 * 9, 0.1f), patternValues(8 * 32, 0.1f), patternValues(32 * 8, 0.1f),
+        patternValues(16 * 32, 0.05f));
+    auto m = importText(text);
+    EXPECT_TRUE(m) << joined(m.diagnostics()) << "\n" << text;
+    return m ? m->graph : nullptr;
+}
+
+// The pool and the scaling multiply read E channels-last, so per op nothing of E, S or M is
+// reordered (D is, after the depthwise convolution of the row-major graph input); the multiply's scale is read as it lies (one position: the same bytes either way);
+// and the elementwise blocks of channels-last tensors are cut into rows, not channels.
+TEST(DramLayouts, ASqueezeExciteRunsChannelsLastWithNoReorder) {
+    auto g = squeezeExcite();
+    ASSERT_TRUE(g);
+    const target::Target t = hostLike();
+    const compiler::Program p = compiled(*g, t, schedule::Strategy::PerOp);
+    ASSERT_FALSE(p.instructions.empty());
+    const std::set<std::string> reorders = reordered(p, *g);
+    for (const char* v : {"E", "M", "S"})
+        EXPECT_FALSE(reorders.count(v)) << v;
+    int pools = 0, scales = 0, sigmoids = 0;
+    for (const compiler::Instruction& in : p.instructions) {
+        const auto* c = std::get_if<compiler::Compute>(&in.body);
+        if (!c)
+            continue;
+        const std::string out = nameOf(*g, c->outputs[0].value);
+        if (c->opType == "GlobalAveragePool") {
+            ++pools;
+            EXPECT_EQ(c->inputs[0].channelBlock, compiler::kChannelsLast);
+        }
+        if (out == "M") {
+            ++scales;
+            EXPECT_EQ(c->inputs[0].channelBlock, 0); // the scale
+            EXPECT_EQ(c->inputs[1].channelBlock, compiler::kChannelsLast);
+            EXPECT_EQ(c->outputs[0].channelBlock, compiler::kChannelsLast);
+        }
+        if (out == "A") {
+            ++sigmoids;
+            EXPECT_EQ(c->outputs[0].region[1].size(), 32) << "a tile of whole positions";
+            EXPECT_LT(c->outputs[0].region[2].size(), 12) << "cut into rows";
+        }
+    }
+    EXPECT_GT(pools, 0);
+    EXPECT_GT(scales, 0);
+    EXPECT_GT(sigmoids, 0);
+    expectRunMatchesReference(p, t, *g);
+}
+
+TEST(DramLayouts, ASqueezeExciteRunsToTheReferenceWithEveryStrategy) {
+    auto g = squeezeExcite();
+    ASSERT_TRUE(g);
+    const target::Target t = hostLike();
+    for (schedule::Strategy s :
+         {schedule::Strategy::PerOp, schedule::Strategy::Rules, schedule::Strategy::FuseMax}) {
+        SCOPED_TRACE(fmt::format("strategy {}", static_cast<int>(s)));
+        expectRunMatchesReference(compiled(*g, t, s), t, *g);
     }
 }
 

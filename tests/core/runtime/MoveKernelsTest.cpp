@@ -221,5 +221,27 @@ TEST(GlobalPoolPlanes, MatchesStrataRtOnAChannelTile) {
     }
 }
 
+// The same box channels-last (its bytes transposed per batch element): the pool sums each
+// channel's positions in the same order, so the results are the same bits; 24 channels are a
+// vector and a rest.
+TEST(GlobalPoolPlanes, ChannelsLastMatchesRowMajorBitForBit) {
+    std::mt19937 rng(8);
+    const Box x({2, 24, 5, 7}, {0, 0, 0, 0}, {2, 24, 5, 7}, rng);
+    Box last = x;
+    last.view.data = last.data.data();
+    for (std::int64_t n = 0; n < 2; ++n)
+        for (std::int64_t c = 0; c < 24; ++c)
+            for (std::int64_t p = 0; p < 35; ++p)
+                last.data[static_cast<std::size_t>((n * 35 + p) * 24 + c)] =
+                    x.data[static_cast<std::size_t>((n * 24 + c) * 35 + p)];
+    for (bool isMax : {false, true}) {
+        Box rowMajor = Box::whole({2, 24, 1, 1}, rng), channelsLast = rowMajor;
+        channelsLast.view.data = channelsLast.data.data();
+        runtime::globalPoolPlanes(rowMajor.view, x.view, isMax);
+        runtime::globalPoolNhwc(channelsLast.view, last.view, isMax);
+        expectSame(rowMajor, channelsLast);
+    }
+}
+
 } // namespace
 } // namespace strata::test

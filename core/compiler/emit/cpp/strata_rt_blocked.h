@@ -18,6 +18,26 @@ inline i64 blockedIndex(const i64* e, i64 block, i64 n, i64 c, i64 h, i64 w) {
     return (((n * (e[1] / block) + c / block) * e[2] + h) * e[3] + w) * block + c % block;
 }
 
+// A contiguous channels-last box seen in its memory order: dims (n, h, w, c), dense. An
+// elementwise kernel given every operand so (a [N, C, 1, 1] one included: its bytes are the same
+// in either layout) walks the box in runs of channels, as it walks a row-major box in runs of
+// columns. Any other view is returned as it is.
+template <class T> View<T> inMemoryOrder(const View<T>& v) {
+    if (v.rank != 4)
+        return v;
+    View<T> out = v;
+    constexpr int kOrder[4] = {0, 2, 3, 1};
+    for (int d = 0; d < 4; ++d) {
+        out.lo[d] = v.lo[kOrder[d]];
+        out.ext[d] = v.ext[kOrder[d]];
+        out.full[d] = v.full[kOrder[d]];
+    }
+    out.stride[3] = 1;
+    for (int d = 2; d >= 0; --d)
+        out.stride[d] = out.stride[d + 1] * out.ext[d + 1];
+    return out;
+}
+
 // Rewrites a contiguous 4-D box in place from layout `from` to `to` (a Reorder instruction).
 inline void reorder(const View<float>& box, i64 from, i64 to) {
     if (from == to || box.rank != 4 || box.count() == 0 || !box.data)
@@ -147,6 +167,34 @@ inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& w
 }
 
 // Mean or max over all spatial positions, per (n, c).
+// Global pooling of a channels-last box: `x` and `y` in memory order (inMemoryOrder: x
+// [N, H, W, C], y [N, 1, 1, C]). Each channel sums its positions in the order globalPool does,
+// so the two agree bit for bit; a position's channels are one contiguous run added to the sums.
+template <bool IsMax>
+inline void globalPoolRuns(float* out, const float* x, i64 positions, i64 channels) {
+    static thread_local std::vector<float> acc;
+    acc.assign(static_cast<std::size_t>(channels),
+               IsMax ? -std::numeric_limits<float>::infinity() : 0.0f);
+    float* a = acc.data();
+    for (i64 i = 0; i < positions; ++i, x += channels)
+        for (i64 c = 0; c < channels; ++c)
+            a[c] = IsMax ? std::max(a[c], x[c]) : a[c] + x[c];
+    for (i64 c = 0; c < channels; ++c)
+        out[c] = IsMax ? a[c] : a[c] / static_cast<float>(positions);
+}
+
+inline void globalPoolChannelsLast(const View<float>& y, const View<float>& x, bool isMax) {
+    const i64 positions = x.ext[1] * x.ext[2], channels = x.ext[3];
+    for (i64 n = 0; n < x.ext[0]; ++n) {
+        float* out = y.data + n * y.stride[0];
+        const float* in = x.data + n * x.stride[0];
+        if (isMax)
+            globalPoolRuns<true>(out, in, positions, channels);
+        else
+            globalPoolRuns<false>(out, in, positions, channels);
+    }
+}
+
 inline void globalPool(const View<float>& y, const View<float>& x, bool isMax) {
     i64 xi[kMaxRank];
     if (x.rank == 4 && y.rank == 4 && x.stride[3] == 1 && x.stride[2] == x.ext[3]) {

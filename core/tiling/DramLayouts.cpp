@@ -1,14 +1,12 @@
-#include "compiler/passes/DramLayouts.h"
-
-#include "compiler/Program.h"
+#include "tiling/DramLayouts.h"
 
 #include <algorithm>
 
-namespace strata::compiler {
+namespace strata::tiling {
 namespace {
 
 // How an op treats the layouts of its operands (DramLayouts.h).
-enum class Handling : std::uint8_t { Direct, Depthwise, Pointwise, Elementwise, RowMajor };
+enum class Handling : std::uint8_t { Direct, Depthwise, Pointwise, Elementwise, Either, RowMajor };
 
 bool isRank4(const ir::Graph& g, ir::ValueId v) {
     return v.valid() && v.index < g.values.size() && g.value(v).shape.size() == 4;
@@ -37,25 +35,37 @@ Handling convHandling(const ir::Graph& g, const ir::Op& op) {
                                                                : Handling::Pointwise;
 }
 
-// An elementwise op whose non-constant inputs all have its output's shape (constants: scalars).
+// A [N, C, 1, 1] value of y's batch and channels: the same bytes in either layout.
+bool channelVectorOf(const ir::Shape& v, const ir::Shape& y) {
+    return v.size() == 4 && v[0] == y[0] && v[1] == y[1] && v[2] == 1 && v[3] == 1;
+}
+
+// An elementwise op whose non-constant inputs all have its output's shape or are channel vectors
+// (a squeeze-excite's scale), and some input has it (constants: scalars).
 bool sameShapeElementwise(const ir::Graph& g, const ir::Op& op) {
     if (op.opClass != ir::OpClass::Elementwise || op.type == "Resize" || op.outputs.size() != 1 ||
         !isRank4(g, op.outputs[0]))
         return false;
     const ir::Shape& y = g.value(op.outputs[0]).shape;
+    bool whole = false;
     for (ir::ValueId in : op.inputs) {
         if (!in.valid())
             continue;
         const ir::Value& v = g.value(in);
-        if (v.isConstant ? v.elements() != 1 : v.shape != y)
+        whole = whole || (!v.isConstant && v.shape == y);
+        if (v.isConstant ? v.elements() != 1 : v.shape != y && !channelVectorOf(v.shape, y))
             return false;
     }
-    return true;
+    return whole;
 }
 
 Handling handlingOf(const ir::Graph& g, const ir::Op& op) {
     if (op.type == "Conv")
         return convHandling(g, op);
+    // A global pool sums channels-last positions as fast as row-major planes.
+    if ((op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool") && op.inputs.size() == 1 &&
+        isRank4(g, op.inputs[0]))
+        return Handling::Either;
     return sameShapeElementwise(g, op) ? Handling::Elementwise : Handling::RowMajor;
 }
 
@@ -120,11 +130,15 @@ class Chooser {
         }
         case Handling::Elementwise: {
             double sum = 0;
+            const ir::Shape& y = m_g.value(op.outputs[0]).shape;
             for (ir::ValueId in : op.inputs)
-                if (in.valid() && !m_g.value(in).isConstant && last(in) != last(op.outputs[0]))
+                if (in.valid() && !m_g.value(in).isConstant && m_g.value(in).shape == y &&
+                    last(in) != last(op.outputs[0]))
                     sum += bytes(in);
             return sum;
         }
+        case Handling::Either:
+            return 0;
         case Handling::RowMajor: {
             double sum = 0;
             for (const auto* list : {&op.inputs, &op.outputs})
@@ -171,4 +185,4 @@ std::vector<int> chooseDramLayouts(const ir::Graph& graph, int channelGranule) {
     return Chooser(graph, channelGranule).run();
 }
 
-} // namespace strata::compiler
+} // namespace strata::tiling

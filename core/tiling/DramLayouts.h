@@ -14,9 +14,12 @@
 //    1x1 kernel channels-last (a little faster: row-major costs a quarter of its bytes); a side
 //    in the other layout is copied (its bytes);
 //  - an elementwise op over boxes of one shape runs on any layout, but on one for all its
-//    operands (a mismatched one is reordered);
-//  - every other op (pooling, concat, resize, a broadcasting multiply, a padded 1x1 ...) reads
-//    and writes row-major: a channels-last operand costs its bytes in a reorder at the boundary.
+//    operands (a mismatched one is reordered); a [N, C, 1, 1] operand (a squeeze-excite's
+//    scale) holds the same bytes in either layout and costs nothing;
+//  - a global pool reads either layout at no cost;
+//  - every other op (pooling, concat, resize, a broadcasting add over rows, a padded 1x1 ...)
+//    reads and writes row-major: a channels-last operand costs its bytes in a reorder at the
+//    boundary.
 // Graph inputs and outputs, weights, tensors of another rank, of channels that are not whole
 // vectors of the target's channel_granule or of one position stay row-major. The choice is a
 // local search from all-channels-last: each tensor takes the layout of lower cost given its
@@ -28,9 +31,12 @@
 
 #include <vector>
 
-namespace strata::compiler {
+namespace strata::tiling {
+
+// A box or tensor laid out channels-last, NHWC (docs/ISA.md, Layouts); 0 is row-major, NCHW.
+inline constexpr int kChannelsLast = -1;
 
 // Per value index: 0 (row-major) or kChannelsLast.
 std::vector<int> chooseDramLayouts(const ir::Graph& graph, int channelGranule);
 
-} // namespace strata::compiler
+} // namespace strata::tiling
