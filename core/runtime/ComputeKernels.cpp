@@ -176,8 +176,7 @@ void runKernel(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     }
     case Kernel::GlobalPool:
         if (c.inputBlock == compiler::kChannelsLast)
-            return globalPoolNhwc(viewAs<float>(p.output), viewAs<float>(p.inputs[0]),
-                                          c.isMax);
+            return globalPoolNhwc(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c.isMax);
         return globalPoolPlanes(viewAs<float>(p.output), viewAs<float>(p.inputs[0]), c.isMax);
     case Kernel::Gemm: {
         const auto y = viewAs<float>(p.output), a = viewAs<float>(p.inputs[0]),

@@ -203,8 +203,7 @@ void globalPoolPlanes(const strata_rt::View<float>& y, const strata_rt::View<flo
         }
 }
 
-void globalPoolNhwc(const strata_rt::View<float>& y, const strata_rt::View<float>& x,
-                            bool isMax) {
+void globalPoolNhwc(const strata_rt::View<float>& y, const strata_rt::View<float>& x, bool isMax) {
     strata_rt::globalPoolChannelsLast(strata_rt::inMemoryOrder(y), strata_rt::inMemoryOrder(x),
                                       isMax);
 }

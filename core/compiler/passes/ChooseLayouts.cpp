@@ -60,8 +60,8 @@ bool onePosition(const tiling::Region& r) {
 
 // Whether two layouts of a box are the same bytes.
 bool sameBytes(const tiling::Region& r, int a, int b) {
-    return a == b || (onePosition(r) && (a == 0 || a == kChannelsLast) &&
-                      (b == 0 || b == kChannelsLast));
+    return a == b ||
+           (onePosition(r) && (a == 0 || a == kChannelsLast) && (b == 0 || b == kChannelsLast));
 }
 
 // Whether a box's channels (dim 1 of a rank-4 region) are whole blocks of `block`.

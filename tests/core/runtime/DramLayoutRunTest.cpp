@@ -162,32 +162,33 @@ TEST(DramLayouts, EveryStrategyRunsToTheReference) {
 // -> F = Conv 1x1 -> G = Relu -> H = Conv 1x1 -> S = Sigmoid -> M = S * E (a [1, 32, 1, 1] scale)
 // -> Z = Conv 1x1 (EfficientNet's squeeze-excite, scale first as torchvision writes it).
 std::shared_ptr<const ir::Graph> squeezeExcite() {
-    const std::string text = fmt::format(
-        "<ir_version: 8, opset_import: [\"\" : 17]>\n"
-        "g (float[1, 32, 12, 12] X) => (float[1, 16, 12, 12] Z)\n"
-        "<float[32, 1, 3, 3] K = {{{}}}, float[8, 32, 1, 1] R = {{{}}}, "
-        "float[32, 8, 1, 1] U = {{{}}}, float[16, 32, 1, 1] Q = {{{}}}> {{\n"
-        "    D = Conv <pads = [1, 1, 1, 1], group = 32> (X, K)\n"
-        "    A = Sigmoid (D)\n"
-        "    E = Mul (D, A)\n"
-        "    P = GlobalAveragePool (E)\n"
-        "    F = Conv (P, R)\n"
-        "    G = Relu (F)\n"
-        "    H = Conv (G, U)\n"
-        "    S = Sigmoid (H)\n"
-        "    M = Mul (S, E)\n"
-        "    Z = Conv (M, Q)\n"
-        "}}\n",
-        patternValues(32 * 9, 0.1f), patternValues(8 * 32, 0.1f), patternValues(32 * 8, 0.1f),
-        patternValues(16 * 32, 0.05f));
+    const std::string text =
+        fmt::format("<ir_version: 8, opset_import: [\"\" : 17]>\n"
+                    "g (float[1, 32, 12, 12] X) => (float[1, 16, 12, 12] Z)\n"
+                    "<float[32, 1, 3, 3] K = {{{}}}, float[8, 32, 1, 1] R = {{{}}}, "
+                    "float[32, 8, 1, 1] U = {{{}}}, float[16, 32, 1, 1] Q = {{{}}}> {{\n"
+                    "    D = Conv <pads = [1, 1, 1, 1], group = 32> (X, K)\n"
+                    "    A = Sigmoid (D)\n"
+                    "    E = Mul (D, A)\n"
+                    "    P = GlobalAveragePool (E)\n"
+                    "    F = Conv (P, R)\n"
+                    "    G = Relu (F)\n"
+                    "    H = Conv (G, U)\n"
+                    "    S = Sigmoid (H)\n"
+                    "    M = Mul (S, E)\n"
+                    "    Z = Conv (M, Q)\n"
+                    "}}\n",
+                    patternValues(32 * 9, 0.1f), patternValues(8 * 32, 0.1f),
+                    patternValues(32 * 8, 0.1f), patternValues(16 * 32, 0.05f));
     auto m = importText(text);
     EXPECT_TRUE(m) << joined(m.diagnostics()) << "\n" << text;
     return m ? m->graph : nullptr;
 }
 
 // The pool and the scaling multiply read E channels-last, so per op nothing of E, S or M is
-// reordered (D is, after the depthwise convolution of the row-major graph input); the multiply's scale is read as it lies (one position: the same bytes either way);
-// and the elementwise blocks of channels-last tensors are cut into rows, not channels.
+// reordered (D is, after the depthwise convolution of the row-major graph input); the multiply's
+// scale is read as it lies (one position: the same bytes either way); and the elementwise blocks of
+// channels-last tensors are cut into rows, not channels.
 TEST(DramLayouts, ASqueezeExciteRunsChannelsLastWithNoReorder) {
     auto g = squeezeExcite();
     ASSERT_TRUE(g);
