@@ -43,6 +43,11 @@ using rt::depthwise_detail::SpanKernel;
                                               const float* const* ws, const float* bias,           \
                                               i64 channels, i64 count, i64 step) {                 \
         rt::depthwise_detail::spanTaps<taps>(out, xs, ws, bias, channels, count, step);            \
+    }                                                                                              \
+    STRATA_CLONED_FOR_X86 void spanSilu##taps(float* out, const float* const* xs,                  \
+                                              const float* const* ws, const float* bias,           \
+                                              i64 channels, i64 count, i64 step) {                 \
+        rt::depthwise_detail::spanTaps<taps, true>(out, xs, ws, bias, channels, count, step);      \
     }
 // 3x3 windows (all three rows inside, or two, or one at an edge) and 5x5 ones.
 STRATA_SPAN(3)
@@ -55,27 +60,33 @@ STRATA_SPAN(20)
 STRATA_SPAN(25)
 #undef STRATA_SPAN
 
-SpanKernel spanKernel(i64 taps) {
+SpanKernel spanKernel(i64 taps, bool silu) {
     switch (taps) {
     case 3:
-        return spanTaps3;
+        return silu ? spanSilu3 : spanTaps3;
     case 6:
-        return spanTaps6;
+        return silu ? spanSilu6 : spanTaps6;
     case 9:
-        return spanTaps9;
+        return silu ? spanSilu9 : spanTaps9;
     case 5:
-        return spanTaps5;
+        return silu ? spanSilu5 : spanTaps5;
     case 10:
-        return spanTaps10;
+        return silu ? spanSilu10 : spanTaps10;
     case 15:
-        return spanTaps15;
+        return silu ? spanSilu15 : spanTaps15;
     case 20:
-        return spanTaps20;
+        return silu ? spanSilu20 : spanTaps20;
     case 25:
-        return spanTaps25;
+        return silu ? spanSilu25 : spanTaps25;
     default:
         return nullptr;
     }
+}
+
+// The SiLU that spanSilu fuses, for the row's other columns: the same sigmoidRun, compiled for
+// the same machine, so fused and unfused columns get the same instructions.
+STRATA_CLONED_FOR_X86 void siluRun(float* run, i64 count) {
+    rt::runs::sigmoidRun(run, run, count, true);
 }
 
 // One output row's sums, channels-last ([columns][channels]), written to a dense row-major box
@@ -119,18 +130,23 @@ bool depthwise(const PreparedCompute& p, Workspace& workspace, std::size_t& step
     const i64 channels = plan.channels, rowFloats = y.ext[3] * channels;
     if (!yLast)
         buffers.row.resize(static_cast<std::size_t>(rowFloats));
+    // SiLU first: fused into the span of columns whose taps are all inside (rowSums).
+    const bool silu = maps > 0 && p.epilogue[0].call.fn == compiler::ScalarFn::Silu;
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
         for (i64 oh = y.lo[2]; oh < y.lo[2] + y.ext[2]; ++oh) {
             float* row = yLast ? nhwc(y, n, plan.c0, oh, y.lo[3]) : buffers.row.data();
-            rt::depthwise_detail::rowSums(plan, y, x, n, oh, row, buffers.weights.data(),
-                                          buffers.bias.data(), sumChannelTaps, spanKernel);
-            if (maps > 0) {
+            const bool fused = rt::depthwise_detail::rowSums(
+                plan, y, x, n, oh, row, buffers.weights.data(), buffers.bias.data(),
+                sumChannelTaps, spanKernel, silu);
+            if (fused)
+                rt::depthwise_detail::siluRest(plan, y, row, siluRun);
+            if (maps > (fused ? 1u : 0u)) {
                 rt::View<float> v;
                 v.data = row;
                 v.rank = 1;
                 v.ext[0] = v.full[0] = rowFloats;
                 v.stride[0] = 1;
-                for (std::size_t s = 0; s < maps; ++s)
+                for (std::size_t s = fused ? 1 : 0; s < maps; ++s)
                     runMap(v, v, p.epilogue[s].call);
             }
             if (!yLast)
