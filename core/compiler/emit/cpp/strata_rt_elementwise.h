@@ -256,6 +256,61 @@ __attribute__((always_inline)) inline void sigmoidRun(float* out, const float* i
     }
 }
 
+// The sum, or with `isMax` the max, of n contiguous floats: 64 partial results (four vectors of
+// sixteen lanes, then whole vectors into the first ones, the last partial vector's missing lanes
+// the identity), folded as a tree at the end. Sums are in another order than a loop's (within a
+// few ulp of it); the host runtime and generated C++ run this same function, so they agree bit
+// for bit whatever vectors the build has. For planes of kVectorPlane floats and more: one thread,
+// 600 Ki floats in planes of 196, 784 and 3136, 43, 21 and 20 us against 73-76 for the runtime's
+// chains of adds over eight planes at a time; but 163 against 78 us in planes of 49, where the
+// folds cost more than the adds.
+constexpr i64 kVectorPlane = 128;
+__attribute__((always_inline)) inline float reduceRun(const float* p, i64 n, bool isMax) {
+    typedef float Half __attribute__((vector_size(32)));
+    typedef float Quarter __attribute__((vector_size(16)));
+    const float identity = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+    auto fold = [isMax](auto& a, const auto& v) { a = isMax ? (v > a ? v : a) : a + v; };
+    Floats acc[4];
+    for (Floats& a : acc)
+        a = Floats{} + identity;
+    i64 i = 0;
+    for (; i + 4 * kWide <= n; i += 4 * kWide)
+        for (int j = 0; j < 4; ++j) {
+            Floats v;
+            std::memcpy(&v, p + i + j * kWide, sizeof v);
+            fold(acc[j], v);
+        }
+    for (int j = 0; i + kWide <= n; ++j, i += kWide) {
+        Floats v;
+        std::memcpy(&v, p + i, sizeof v);
+        fold(acc[j], v);
+    }
+    if (i < n) {
+        float lanes[kWide];
+        std::fill(lanes, lanes + kWide, identity);
+        std::memcpy(lanes, p + i, static_cast<std::size_t>(n - i) * sizeof(float));
+        Floats v;
+        std::memcpy(&v, lanes, sizeof v);
+        fold(acc[3], v);
+    }
+    fold(acc[0], acc[1]);
+    fold(acc[2], acc[3]);
+    fold(acc[0], acc[2]);
+    // Halves, quarters, then four lanes: a tree, not a chain of fifteen.
+    Half h[2];
+    std::memcpy(h, &acc[0], sizeof h);
+    fold(h[0], h[1]);
+    Quarter q[2];
+    std::memcpy(q, &h[0], sizeof q);
+    fold(q[0], q[1]);
+    float r[4];
+    std::memcpy(r, &q[0], sizeof r);
+    fold(r[0], r[2]);
+    fold(r[1], r[3]);
+    fold(r[0], r[1]);
+    return r[0];
+}
+
 using SigmoidRun = void (*)(float* out, const float* in, i64 n, bool timesInput);
 
 // Sigmoid (or SiLU) over the runs of y's box with `run` (sigmoidRun, or a copy of it the caller
