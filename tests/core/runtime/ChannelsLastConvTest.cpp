@@ -257,6 +257,37 @@ TEST(ChannelsLastDepthwise, RowSumsFuseSiluIntoTheInsideColumns) {
     }
 }
 
+// Constant taps are packed once per channel tile and kept in the workspace: two tiles of channels
+// of one weight tensor, each run twice, pack two entries and compute what the loop does; weights
+// that are not constant are packed per call and kept nowhere.
+TEST(ChannelsLastDepthwise, ConstantTapsArePackedOncePerChannelTile) {
+    std::mt19937 rng(37);
+    Box x({1, 32, 6, 7}, {0, 0, 0, 0}, {1, 32, 6, 7}, rng);
+    Box w({32, 1, 5, 5}, {0, 0, 0, 0}, {32, 1, 5, 5}, rng);
+    Box b({32}, {0}, {32}, rng);
+    Box whole({1, 32, 6, 7}, {0, 0, 0, 0}, {1, 32, 6, 7}, rng);
+    Box loop = whole;
+    loop.view.data = loop.data.data();
+    rt::conv2d(loop.view, x.view, w.view, &b.view, rt::Window2d{{5, 5}, {1, 1}, {2, 2}, {1, 1}},
+               32);
+    rt::reorder(x.view, 0, compiler::kChannelsLast);
+    runtime::Workspace workspace;
+    for (const std::int64_t constant : {3, -1})
+        for (const i64 c0 : {0, 16})
+            for (int repeat = 0; repeat < 2; ++repeat) {
+                SCOPED_TRACE(fmt::format("weights {} channels from {}", constant, c0));
+                Box tile({1, 32, 6, 7}, {0, c0, 0, 0}, {1, 16, 6, 7}, rng);
+                auto compute = convCompute(tile, x, w, &b, {5, 5, 1, 1, 2, 2, 1, 1}, 32,
+                                           compiler::kChannelsLast, 0);
+                compute.constantWeights = constant;
+                std::size_t stepsDone = 0;
+                ASSERT_TRUE(runtime::channelsLastConv(compute, workspace, stepsDone));
+                EXPECT_EQ(workspace.channelsLast.packed.size(), constant >= 0 && c0 == 0 ? 1u : 2u);
+                const auto first = loop.data.begin() + c0 * 42;
+                expectNear(tile.data, std::vector<float>(first, first + 16 * 42), 1e-5f);
+            }
+}
+
 // SiLU is no oneDNN post-op (strata_rt's sigmoid after the call is faster than its swish): a
 // pointwise convolution with a Clip then a SiLU runs the Clip as a post-op and leaves the SiLU to
 // the caller, whose pass gives what the loop does.

@@ -224,12 +224,9 @@ inline bool plan(const View<float>& y, const View<float>& x, const View<float>& 
     return true;
 }
 
-// The taps channels-last ([kh][kw][channels]) and the biases (0 without b), for vectors of
-// channels.
-inline void packTaps(const Plan& p, const View<float>& w, const View<float>* b,
-                     std::vector<float>& taps, std::vector<float>& bias) {
+// The taps channels-last ([kh][kw][channels]), for vectors of channels.
+inline void packWeights(const Plan& p, const View<float>& w, std::vector<float>& taps) {
     taps.resize(static_cast<std::size_t>(p.kh * p.kw * p.channels));
-    bias.assign(static_cast<std::size_t>(p.channels), 0.0f);
     const float* firstTaps = w.data + (p.c0 - w.lo[0]) * w.stride[0];
     for (i64 i = 0; i < p.kh; ++i)
         for (i64 j = 0; j < p.kw; ++j) {
@@ -238,11 +235,22 @@ inline void packTaps(const Plan& p, const View<float>& w, const View<float>* b,
             for (i64 c = 0; c < p.channels; ++c)
                 row[c] = tap[c * w.stride[0]];
         }
+}
+
+// The biases of the channels (0 without b).
+inline void packBias(const Plan& p, const View<float>* b, std::vector<float>& bias) {
+    bias.assign(static_cast<std::size_t>(p.channels), 0.0f);
     if (b) {
         const float* first = b->data + (p.c0 - b->lo[0]) * b->stride[0];
         for (i64 c = 0; c < p.channels; ++c)
             bias[static_cast<std::size_t>(c)] = first[c * b->stride[0]];
     }
+}
+
+inline void packTaps(const Plan& p, const View<float>& w, const View<float>* b,
+                     std::vector<float>& taps, std::vector<float>& bias) {
+    packWeights(p, w, taps);
+    packBias(p, b, bias);
 }
 
 using SumKernel = void (*)(float*, const float* const*, const float* const*, i64, const float*,
