@@ -118,9 +118,9 @@ TEST_P(ChannelsLastDepthwise, FusedSiluHasTheBitsOfAPassAfter) {
         EXPECT_EQ(stepsDone, 0u);
         runtime::runMap(after.view, after.view, siluStep(after).call);
         runtime::runMap(after.view, after.view, clipStep(after).call);
-        ASSERT_EQ(std::memcmp(fused.data.data(), after.data.data(),
-                              fused.data.size() * sizeof(float)),
-                  0);
+        ASSERT_EQ(
+            std::memcmp(fused.data.data(), after.data.data(), fused.data.size() * sizeof(float)),
+            0);
         rt::reorder(fused.view, yLayout, 0);
         expectNear(fused.data, loop.data, 1e-4f);
     }
@@ -239,8 +239,8 @@ TEST(ChannelsLastDepthwise, RowSumsFuseSiluIntoTheInsideColumns) {
         ASSERT_EQ(plan.inEnd, 8);
         std::vector<float> taps, bias, sums(static_cast<std::size_t>(9 * c)), row = sums;
         dw::packTaps(plan, w.view, &b.view, taps, bias);
-        EXPECT_FALSE(dw::rowSums(plan, y.view, x.view, 0, 2, sums.data(), taps.data(),
-                                 bias.data(), dw::sumChannelTapsHere, dw::spanKernel, false));
+        EXPECT_FALSE(dw::rowSums(plan, y.view, x.view, 0, 2, sums.data(), taps.data(), bias.data(),
+                                 dw::sumChannelTapsHere, dw::spanKernel, false));
         const bool fused = dw::rowSums(plan, y.view, x.view, 0, 2, row.data(), taps.data(),
                                        bias.data(), dw::sumChannelTapsHere, dw::spanKernel, true);
         EXPECT_EQ(fused, c % 16 == 0);
@@ -305,8 +305,8 @@ TEST(ChannelsLastPointwise, SiluRunsAfterTheKernel) {
         v = v / (1.0f + std::exp(-v));
     }
     rt::reorder(x.view, 0, compiler::kChannelsLast);
-    auto compute = convCompute(fast, x, w, &b, {1, 1, 1, 1, 0, 0, 1, 1}, 1,
-                               compiler::kChannelsLast, compiler::kChannelsLast);
+    auto compute = convCompute(fast, x, w, &b, {1, 1, 1, 1, 0, 0, 1, 1}, 1, compiler::kChannelsLast,
+                               compiler::kChannelsLast);
     compute.epilogue = {clipStep(fast), siluStep(fast)};
     runtime::Workspace workspace;
     std::size_t stepsDone = 0;

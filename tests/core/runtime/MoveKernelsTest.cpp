@@ -2,8 +2,9 @@
 // global pooling, against strata_rt's element loops, on whole tensors and on tiles (output boxes
 // that are part of the tensor, input boxes holding more).
 
-#include "KernelBoxes.h"
 #include "runtime/MoveKernels.h"
+
+#include "KernelBoxes.h"
 
 #include <algorithm>
 #include <array>

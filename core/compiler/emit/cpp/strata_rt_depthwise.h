@@ -310,8 +310,7 @@ inline bool rowSums(const Plan& p, const View<float>& y, const View<float>& x, i
 
 // After rowSums fused SiLU into the span: `apply` on the row's runs it did not cover (the edge
 // columns before p.inFirst and from p.inEnd), as (first float, count).
-template <class F>
-void siluRest(const Plan& p, const View<float>& y, float* row, F apply) {
+template <class F> void siluRest(const Plan& p, const View<float>& y, float* row, F apply) {
     const i64 before = (p.inFirst - y.lo[3]) * p.channels;
     const i64 after = (p.inEnd - y.lo[3]) * p.channels, end = y.ext[3] * p.channels;
     if (before > 0)
@@ -349,13 +348,12 @@ inline int depthwiseChannelsLast(const View<float>& y, const View<float>& x, con
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
         for (i64 oh = y.lo[2]; oh < y.lo[2] + y.ext[2]; ++oh) {
             float* row = nhwc(y, n, p.c0, oh, y.lo[3]);
-            const bool fused = rowSums(p, y, x, n, oh, row, taps.data(), bias.data(),
-                                       sumChannelTapsHere, spanKernel,
-                                       activations > 0 && steps[0].act == Act::Silu);
+            const bool fused =
+                rowSums(p, y, x, n, oh, row, taps.data(), bias.data(), sumChannelTapsHere,
+                        spanKernel, activations > 0 && steps[0].act == Act::Silu);
             if (fused)
-                siluRest(p, y, row, [](float* run, i64 count) {
-                    runs::sigmoidRun(run, run, count, true);
-                });
+                siluRest(p, y, row,
+                         [](float* run, i64 count) { runs::sigmoidRun(run, run, count, true); });
             if (activations > (fused ? 1 : 0)) {
                 View<float> v;
                 v.data = row;

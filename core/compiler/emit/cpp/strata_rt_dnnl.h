@@ -60,7 +60,8 @@ inline int convPostOps(const View<float>& y, const EpilogueStep* steps, int coun
         // 0.15 ns per element where oneDNN 2.6's swish post-op costs 0.23 (one thread, a 16 -> 96
         // 1x1 convolution of 56 x 112 positions channels-last: 80 us plain, 215 with the
         // post-op, 168 with the pass after; docs/RUNTIME.md).
-        case Act::Silu: return n;
+        case Act::Silu:
+            return n;
         case Act::Add: {
             bool sameBox = !summed && s.other && s.other->rank == y.rank;
             for (int d = 0; sameBox && d < y.rank; ++d)

@@ -3,8 +3,8 @@
 // outer dims, walked by pointer steps, and one inner run of every dim whose layout is contiguous
 // in all operands, so the inner loop has unit or zero steps known at compile time and
 // vectorises (a squeeze-excite's [1, C, H, W] * [1, C, 1, 1] is C runs of H * W times one
-// value). And the 16-lane sigmoid (SiLU) on a short exp polynomial, which replaces a libm call per element.
-// Part of strata_rt.h, which includes it after View and the scalar functions (and the C++
+// value). And the 16-lane sigmoid (SiLU) on a short exp polynomial, which replaces a libm call per
+// element. Part of strata_rt.h, which includes it after View and the scalar functions (and the C++
 // emitter inlines it there); not a header of its own.
 #pragma once
 
@@ -211,8 +211,8 @@ __attribute__((always_inline)) inline void sigmoidLanes(Floats& s, const Floats&
     constexpr float kRound = 12583039.0f; // 1.5 * 2^23 + 127
     // The argument of exp(-x) clamped where it saturates (NaN passes: it compares false): below
     // x = -89, k = 128 makes 2^k infinite, as expf is from 88.72 (and sigmoid 0, and SiLU(-inf)
-    // -inf / inf = NaN as the scalar silu's -inf * 0); above 87.5, k stays above -127, the smallest 2^k
-    // the shift can make (the sigmoid is 1 there).
+    // -inf / inf = NaN as the scalar silu's -inf * 0); above 87.5, k stays above -127, the smallest
+    // 2^k the shift can make (the sigmoid is 1 there).
     Floats c = x < -89.0f ? Floats{} - 89.0f : x;
     c = c > 87.5f ? Floats{} + 87.5f : c;
     const Floats shifted = c * -1.44269504088896341f + kRound;
