@@ -49,7 +49,7 @@ void runZip(const rt::View<float>& y, const rt::View<float>& a, const rt::View<f
 // index arithmetic.
 void globalPoolPlanes(const rt::View<float>& y, const rt::View<float>& x, bool isMax);
 // Global pooling of a channels-last box (`x` as the runtime views it, dims n, c, h, w), built
-// at -O3 beside globalPoolPlanes; bit-identical to it.
+// at -O3 beside globalPoolPlanes (strata_rt's globalPoolChannelsLast).
 void globalPoolNhwc(const rt::View<float>& y, const rt::View<float>& x, bool isMax);
 
 // Fast paths; each returns false when the operand boxes are not laid out as it needs, and the

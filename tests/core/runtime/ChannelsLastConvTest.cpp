@@ -17,6 +17,8 @@
 #include "support/TestModels.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <random>
@@ -70,6 +72,57 @@ TEST_P(ChannelsLastDepthwise, ComputesWhatTheLoopDoes) {
         EXPECT_EQ(stepsDone, 0u);
         rt::reorder(out.view, yLayout, 0);
         expectNear(out.data, loop.data, 1e-5f);
+    }
+}
+
+// A SiLU epilogue (then a Clip) on the same tiles: SiLU is fused into the kernel's span of
+// columns whose taps are all inside, and the result is, bit for bit, the convolution followed by
+// the SiLU and Clip maps over the whole box (and near the loop's).
+TEST_P(ChannelsLastDepthwise, FusedSiluHasTheBitsOfAPassAfter) {
+    const DepthwiseCase& p = GetParam();
+    std::mt19937 rng(12);
+    const i64 oh = (p.h + 2 * p.pad - p.dil * (p.k - 1) - 1) / p.s + 1;
+    const i64 ow = (p.w + 2 * p.pad - p.dil * (p.k - 1) - 1) / p.s + 1;
+    const i64 first = std::max<i64>(0, p.rows0 * p.s - p.pad - p.extraRows);
+    const i64 last = std::min<i64>(p.h - 1, (p.rows0 + p.rows - 1) * p.s - p.pad +
+                                                (p.k - 1) * p.dil + p.extraRows);
+    Box x({1, p.c, p.h, p.w}, {0, p.ch0, first, 0}, {1, p.chs, last - first + 1, p.w}, rng);
+    for (float& v : x.data)
+        v *= 8.0f; // sums on both sides of SiLU's bend, some where it saturates
+    Box w({p.c, 1, p.k, p.k}, {p.ch0, 0, 0, 0}, {p.chs, 1, p.k, p.k}, rng);
+    Box b({p.c}, {p.ch0}, {p.chs}, rng);
+    Box out({1, p.c, oh, ow}, {0, p.ch0, p.rows0, 0}, {1, p.chs, p.rows, ow}, rng);
+    Box loop = out;
+    loop.view.data = loop.data.data();
+    rt::conv2d(loop.view, x.view, w.view, p.bias ? &b.view : nullptr,
+               rt::Window2d{{p.k, p.k}, {p.s, p.s}, {p.pad, p.pad}, {p.dil, p.dil}}, p.c);
+    for (float& v : loop.data)
+        v = std::clamp(v / (1.0f + std::exp(-v)), 0.0f, 6.0f);
+    rt::reorder(x.view, 0, compiler::kChannelsLast);
+    const std::array<std::int64_t, 8> window{p.k, p.k, p.s, p.s, p.pad, p.pad, p.dil, p.dil};
+    for (const int yLayout : {compiler::kChannelsLast, 0}) {
+        SCOPED_TRACE(yLayout == 0 ? "row-major output" : "channels-last output");
+        Box fused = out, after = out;
+        fused.view.data = fused.data.data();
+        after.view.data = after.data.data();
+        runtime::Workspace workspace;
+        std::size_t stepsDone = 0;
+        auto compute = convCompute(fused, x, w, p.bias ? &b : nullptr, window, p.c,
+                                   compiler::kChannelsLast, yLayout);
+        compute.epilogue = {siluStep(fused), clipStep(fused)};
+        ASSERT_TRUE(runtime::channelsLastConv(compute, workspace, stepsDone));
+        EXPECT_EQ(stepsDone, 2u);
+        const auto plain = convCompute(after, x, w, p.bias ? &b : nullptr, window, p.c,
+                                       compiler::kChannelsLast, yLayout);
+        ASSERT_TRUE(runtime::channelsLastConv(plain, workspace, stepsDone));
+        EXPECT_EQ(stepsDone, 0u);
+        runtime::runMap(after.view, after.view, siluStep(after).call);
+        runtime::runMap(after.view, after.view, clipStep(after).call);
+        ASSERT_EQ(
+            std::memcmp(fused.data.data(), after.data.data(), fused.data.size() * sizeof(float)),
+            0);
+        rt::reorder(fused.view, yLayout, 0);
+        expectNear(fused.data, loop.data, 1e-4f);
     }
 }
 
@@ -161,6 +214,107 @@ TEST(ChannelsLastPointwise, BetweenChannelsLastBoxesRunsOnOneDnnWithItsEpilogue)
             rt::reorder(fast.view, compiler::kChannelsLast, 0);
             expectNear(fast.data, loop.data, 1e-4f);
         }
+}
+
+// strata_rt's row kernel (the generated C++'s too) fuses SiLU into the span of columns whose taps
+// are all inside, where the channels are whole vectors: those columns hold SiLU of the sums, bit
+// for bit what sigmoidRun makes of them after, and the edge columns the sums, for the caller's
+// pass (siluRest). With channels that are not whole vectors nothing is fused.
+TEST(ChannelsLastDepthwise, RowSumsFuseSiluIntoTheInsideColumns) {
+    namespace dw = rt::depthwise_detail;
+    for (const i64 c : {32, 21}) {
+        SCOPED_TRACE(c);
+        std::mt19937 rng(31);
+        Box x({1, c, 5, 9}, {0, 0, 0, 0}, {1, c, 5, 9}, rng);
+        for (float& v : x.data)
+            v *= 4.0f;
+        rt::reorder(x.view, 0, compiler::kChannelsLast);
+        Box w({c, 1, 3, 3}, {0, 0, 0, 0}, {c, 1, 3, 3}, rng);
+        Box b({c}, {0}, {c}, rng);
+        Box y({1, c, 5, 9}, {0, 0, 0, 0}, {1, c, 5, 9}, rng);
+        const rt::Window2d win{{3, 3}, {1, 1}, {1, 1}, {1, 1}};
+        dw::Plan plan;
+        ASSERT_TRUE(dw::plan(y.view, x.view, w.view, &b.view, win, c, plan));
+        ASSERT_EQ(plan.inFirst, 1);
+        ASSERT_EQ(plan.inEnd, 8);
+        std::vector<float> taps, bias, sums(static_cast<std::size_t>(9 * c)), row = sums;
+        dw::packTaps(plan, w.view, &b.view, taps, bias);
+        EXPECT_FALSE(dw::rowSums(plan, y.view, x.view, 0, 2, sums.data(), taps.data(), bias.data(),
+                                 dw::sumChannelTapsHere, dw::spanKernel, false));
+        const bool fused = dw::rowSums(plan, y.view, x.view, 0, 2, row.data(), taps.data(),
+                                       bias.data(), dw::sumChannelTapsHere, dw::spanKernel, true);
+        EXPECT_EQ(fused, c % 16 == 0);
+        std::vector<float> silu = sums;
+        rt::runs::sigmoidRun(silu.data(), sums.data(), static_cast<i64>(sums.size()), true);
+        for (i64 q = 0; q < 9; ++q) {
+            const std::vector<float>& want = fused && q >= 1 && q < 8 ? silu : sums;
+            for (i64 ch = 0; ch < c; ++ch) {
+                const auto i = static_cast<std::size_t>(q * c + ch);
+                ASSERT_EQ(std::memcmp(&row[i], &want[i], sizeof(float)), 0)
+                    << "column " << q << " channel " << ch;
+            }
+        }
+    }
+}
+
+// Constant taps are packed once per channel tile and kept in the workspace: two tiles of channels
+// of one weight tensor, each run twice, pack two entries and compute what the loop does; weights
+// that are not constant are packed per call and kept nowhere.
+TEST(ChannelsLastDepthwise, ConstantTapsArePackedOncePerChannelTile) {
+    std::mt19937 rng(37);
+    Box x({1, 32, 6, 7}, {0, 0, 0, 0}, {1, 32, 6, 7}, rng);
+    Box w({32, 1, 5, 5}, {0, 0, 0, 0}, {32, 1, 5, 5}, rng);
+    Box b({32}, {0}, {32}, rng);
+    Box whole({1, 32, 6, 7}, {0, 0, 0, 0}, {1, 32, 6, 7}, rng);
+    Box loop = whole;
+    loop.view.data = loop.data.data();
+    rt::conv2d(loop.view, x.view, w.view, &b.view, rt::Window2d{{5, 5}, {1, 1}, {2, 2}, {1, 1}},
+               32);
+    rt::reorder(x.view, 0, compiler::kChannelsLast);
+    runtime::Workspace workspace;
+    for (const std::int64_t constant : {3, -1})
+        for (const i64 c0 : {0, 16})
+            for (int repeat = 0; repeat < 2; ++repeat) {
+                SCOPED_TRACE(fmt::format("weights {} channels from {}", constant, c0));
+                Box tile({1, 32, 6, 7}, {0, c0, 0, 0}, {1, 16, 6, 7}, rng);
+                auto compute = convCompute(tile, x, w, &b, {5, 5, 1, 1, 2, 2, 1, 1}, 32,
+                                           compiler::kChannelsLast, 0);
+                compute.constantWeights = constant;
+                std::size_t stepsDone = 0;
+                ASSERT_TRUE(runtime::channelsLastConv(compute, workspace, stepsDone));
+                EXPECT_EQ(workspace.channelsLast.packed.size(), constant >= 0 && c0 == 0 ? 1u : 2u);
+                const auto first = loop.data.begin() + c0 * 42;
+                expectNear(tile.data, std::vector<float>(first, first + 16 * 42), 1e-5f);
+            }
+}
+
+// SiLU is no oneDNN post-op (strata_rt's sigmoid after the call is faster than its swish): a
+// pointwise convolution with a Clip then a SiLU runs the Clip as a post-op and leaves the SiLU to
+// the caller, whose pass gives what the loop does.
+TEST(ChannelsLastPointwise, SiluRunsAfterTheKernel) {
+    std::mt19937 rng(29);
+    Box x({1, 24, 9, 13}, {0, 0, 0, 0}, {1, 24, 9, 13}, rng);
+    Box w({96, 24, 1, 1}, {0, 0, 0, 0}, {96, 24, 1, 1}, rng);
+    Box b({96}, {0}, {96}, rng);
+    Box fast({1, 96, 9, 13}, {0, 0, 0, 0}, {1, 96, 9, 13}, rng);
+    Box loop = fast;
+    loop.view.data = loop.data.data();
+    rt::conv2d(loop.view, x.view, w.view, &b.view, rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
+    for (float& v : loop.data) {
+        v = std::clamp(v, 0.0f, 6.0f);
+        v = v / (1.0f + std::exp(-v));
+    }
+    rt::reorder(x.view, 0, compiler::kChannelsLast);
+    auto compute = convCompute(fast, x, w, &b, {1, 1, 1, 1, 0, 0, 1, 1}, 1, compiler::kChannelsLast,
+                               compiler::kChannelsLast);
+    compute.epilogue = {clipStep(fast), siluStep(fast)};
+    runtime::Workspace workspace;
+    std::size_t stepsDone = 0;
+    ASSERT_TRUE(runtime::pointwiseConv(compute, workspace, stepsDone));
+    EXPECT_EQ(stepsDone, 1u);
+    runtime::runMap(fast.view, fast.view, compute.epilogue[1].call);
+    rt::reorder(fast.view, compiler::kChannelsLast, 0);
+    expectNear(fast.data, loop.data, 1e-4f);
 }
 
 // Pointwise convolutions with a row-major box on either side run on oneDNN's channels-last 1x1

@@ -67,6 +67,23 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"oddChannels", 1, 37, 7, 7, 23, 3, 3, 1, 1, 1, 0, 7, 3, 19, 0, true}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
+// SiLU stops the post-ops (strata_rt's sigmoid after the call is faster than oneDNN's swish):
+// the activations before it are post-ops, it and what follows run after the call.
+TEST(DnnlConv, SiluIsNoPostOp) {
+    rt::View<float> y;
+    y.rank = 4;
+    rt::ConvPostOp posts[rt::kMaxConvPostOps];
+    const rt::EpilogueStep clip{rt::Act::Clip, 0.0f, 6.0f}, silu{rt::Act::Silu},
+        relu{rt::Act::Relu};
+    const rt::EpilogueStep clipThenSilu[] = {clip, silu, relu};
+    EXPECT_EQ(rt::convPostOps(y, clipThenSilu, 3, posts), 1);
+    EXPECT_EQ(posts[0].eltwise, dnnl::algorithm::eltwise_clip);
+    const rt::EpilogueStep siluFirst[] = {silu, clip};
+    EXPECT_EQ(rt::convPostOps(y, siluFirst, 2, posts), 0);
+    const rt::EpilogueStep clipThenRelu[] = {clip, relu};
+    EXPECT_EQ(rt::convPostOps(y, clipThenRelu, 2, posts), 2);
+}
+
 // Constant weights are packed once per output-channel tile and kept: a second tile of other
 // channels packs its own, and a call on the first tile again still matches the loop.
 TEST(DnnlConv, ConstantWeightTilesArePackedPerTile) {

@@ -85,7 +85,8 @@ inline runtime::PreparedCompute convCompute(const Box& y, const Box& x, const Bo
     return p;
 }
 
-// An epilogue step over `box` in place: a Map (Clip to [0, 6]), or a Zip adding `other` to it.
+// An epilogue step over `box` in place: a Map (Clip to [0, 6], SiLU), or a Zip adding `other`
+// to it.
 inline runtime::PreparedCompute clipStep(const Box& box) {
     runtime::PreparedCompute step;
     step.call.kernel = compiler::Kernel::Map;
@@ -93,6 +94,12 @@ inline runtime::PreparedCompute clipStep(const Box& box) {
     step.call.params = {0.0f, 6.0f};
     step.inputs = {bytes(box.view)};
     step.output = bytes(box.view);
+    return step;
+}
+inline runtime::PreparedCompute siluStep(const Box& box) {
+    runtime::PreparedCompute step = clipStep(box);
+    step.call.fn = compiler::ScalarFn::Silu;
+    step.call.params.clear();
     return step;
 }
 inline runtime::PreparedCompute addStep(const Box& box, const Box& other) {

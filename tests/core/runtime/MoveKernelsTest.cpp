@@ -2,10 +2,14 @@
 // global pooling, against strata_rt's element loops, on whole tensors and on tiles (output boxes
 // that are part of the tensor, input boxes holding more).
 
-#include "KernelBoxes.h"
 #include "runtime/MoveKernels.h"
 
+#include "KernelBoxes.h"
+
+#include <algorithm>
+#include <array>
 #include <gtest/gtest.h>
+#include <random>
 
 namespace strata::test {
 namespace {
@@ -221,9 +225,9 @@ TEST(GlobalPoolPlanes, MatchesStrataRtOnAChannelTile) {
     }
 }
 
-// The same box channels-last (its bytes transposed per batch element): the pool sums each
-// channel's positions in the same order, so the results are the same bits; 24 channels are a
-// vector and a rest.
+// The same box channels-last (its bytes transposed per batch element): on planes shorter than
+// strata_rt's vector reduction (35 positions) the pool sums each channel's positions in the same
+// order, so the results are the same bits; 24 channels are a vector and a rest.
 TEST(GlobalPoolPlanes, ChannelsLastMatchesRowMajorBitForBit) {
     std::mt19937 rng(8);
     const Box x({2, 24, 5, 7}, {0, 0, 0, 0}, {2, 24, 5, 7}, rng);
@@ -240,6 +244,41 @@ TEST(GlobalPoolPlanes, ChannelsLastMatchesRowMajorBitForBit) {
         runtime::globalPoolPlanes(rowMajor.view, x.view, isMax);
         runtime::globalPoolNhwc(channelsLast.view, last.view, isMax);
         expectSame(rowMajor, channelsLast);
+    }
+}
+
+// strata_rt's plane reduction (64 partial results in vectors, folded in a fixed order), which
+// the runtime's global pools and the generated C++'s share: every element counts at any length,
+// the partial last vector's missing lanes add nothing and never win a max, and the sum is the
+// exact one within float rounding. The runtime's pools over planes of 5 x 13 (summed in order)
+// and 14 x 14 (reduced in vectors) give strata_rt's values bit for bit.
+TEST(ReduceRun, SumsAndMaxesEveryElementOfAnyLength) {
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<float> dist(-3.0f, 1.0f);
+    for (const i64 n : {1, 15, 16, 17, 63, 64, 65, 130, 196, 3136}) {
+        SCOPED_TRACE(n);
+        std::vector<float> v(static_cast<std::size_t>(n));
+        for (float& e : v)
+            e = dist(rng);
+        v.back() = 7.0f; // the max in the last, possibly partial, vector
+        double sum = 0;
+        for (float e : v)
+            sum += e;
+        EXPECT_NEAR(rt::runs::reduceRun(v.data(), n, false), sum, 1e-5 * n);
+        EXPECT_EQ(rt::runs::reduceRun(v.data(), n, true), 7.0f);
+        std::fill(v.begin(), v.end(), -2.0f);
+        EXPECT_EQ(rt::runs::reduceRun(v.data(), n, true), -2.0f);
+        EXPECT_EQ(rt::runs::reduceRun(v.data(), n, false), -2.0f * static_cast<float>(n));
+    }
+    for (const std::array<i64, 2> hw : {std::array<i64, 2>{5, 13}, std::array<i64, 2>{14, 14}}) {
+        Box x({1, 8, hw[0], hw[1]}, {0, 0, 0, 0}, {1, 8, hw[0], hw[1]}, rng);
+        for (bool isMax : {false, true}) {
+            Box fast({1, 8, 1, 1}, {0, 0, 0, 0}, {1, 8, 1, 1}, rng), loop = fast;
+            loop.view.data = loop.data.data();
+            runtime::globalPoolPlanes(fast.view, x.view, isMax);
+            rt::globalPool(loop.view, x.view, isMax);
+            expectSame(fast, loop);
+        }
     }
 }
 

@@ -166,10 +166,10 @@ inline void pool2d(const View<float>& y, const View<float>& x, const Window2d& w
             }
 }
 
-// Mean or max over all spatial positions, per (n, c).
 // Global pooling of a channels-last box: `x` and `y` in memory order (inMemoryOrder: x
-// [N, H, W, C], y [N, 1, 1, C]). Each channel sums its positions in the order globalPool does,
-// so the two agree bit for bit; a position's channels are one contiguous run added to the sums.
+// [N, H, W, C], y [N, 1, 1, C]). A position's channels are one contiguous run added to the sums,
+// so each channel sums its positions in order: the bits of globalPool on planes shorter than
+// runs::kVectorPlane (a longer plane it reduces in vectors, which rounds differently).
 template <bool IsMax>
 inline void globalPoolRuns(float* out, const float* x, i64 positions, i64 channels) {
     static thread_local std::vector<float> acc;
@@ -195,12 +195,13 @@ inline void globalPoolChannelsLast(const View<float>& y, const View<float>& x, b
     }
 }
 
+// Mean or max over all spatial positions, per (n, c).
 inline void globalPool(const View<float>& y, const View<float>& x, bool isMax) {
     i64 xi[kMaxRank];
     if (x.rank == 4 && y.rank == 4 && x.stride[3] == 1 && x.stride[2] == x.ext[3]) {
-        // Each plane contiguous (a working-memory box): one run, summed in the loop's order below
-        // (the host runtime's globalPoolPlanes is bit-identical to it), without its index
-        // arithmetic per element.
+        // Each plane contiguous (a working-memory box): one run, reduced in vectors where it is
+        // long (reduceRun), else summed in order, without the index arithmetic per element (the
+        // host runtime's globalPoolPlanes is bit-identical to it).
         const i64 plane = x.ext[2] * x.ext[3];
         forEachIndex(y, [&](const i64* yi) {
             const i64 first[4] = {yi[0], yi[1], x.lo[2], x.lo[3]};
@@ -210,8 +211,11 @@ inline void globalPool(const View<float>& y, const View<float>& x, bool isMax) {
 #endif
             const float* p = &x.at(first);
             float acc = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
-            for (i64 i = 0; i < plane; ++i)
-                acc = isMax ? std::max(acc, p[i]) : acc + p[i];
+            if (plane >= runs::kVectorPlane)
+                acc = runs::reduceRun(p, plane, isMax);
+            else
+                for (i64 i = 0; i < plane; ++i)
+                    acc = isMax ? std::max(acc, p[i]) : acc + p[i];
             y.at(yi) = isMax ? acc : acc / static_cast<float>(plane);
         });
         return;

@@ -75,23 +75,49 @@ __attribute__((always_inline)) inline void sumChannelTaps(float* out, const floa
 
 // A span of `count` output positions of one row whose taps all lie inside the input: tap t of
 // position q reads xs[t] + q * step. Per vector of channels the taps' weights stay in registers
-// over the whole span, so each position costs one load and one multiply-add per tap.
-template <int Taps>
+// over the whole span, so each position costs one load and one multiply-add per tap. `Lanes`
+// positions at a time: each position's sum is a chain of Taps dependent multiply-adds, and one
+// chain at a time left the multipliers waiting on its latency (42-56 GFLOP/s, one thread); every
+// position still adds its taps in the same order, so the sums are those of sumChannelTaps.
+// With `Silu`, SiLU is applied to each vector of sums before its store (sigmoidLanes, the very
+// instructions of sigmoidRun, so the values are those of a pass after): its arithmetic runs while
+// the multiply-adds wait on their loads. The channels are then a multiple of kLanes (the caller
+// checks; the scalar tail below has no SiLU).
+template <int Taps, bool Silu = false>
 __attribute__((always_inline)) inline void spanTaps(float* out, const float* const* xs,
                                                     const float* const* ws, const float* bias,
                                                     i64 channels, i64 count, i64 step) {
+    constexpr int Lanes = Taps <= 10 ? 4 : 3;
     i64 c = 0;
     for (; c + kLanes <= channels; c += kLanes) {
-        Vec w[Taps], b, s, a;
+        Vec w[Taps], b, a;
         for (int t = 0; t < Taps; ++t)
             load(w[t], ws[t] + c);
         load(b, bias + c);
-        for (i64 q = 0; q < count; ++q) {
-            s = b;
+        i64 q = 0;
+        for (; q + Lanes <= count; q += Lanes) {
+            Vec s[Lanes];
+            for (int l = 0; l < Lanes; ++l)
+                s[l] = b;
+            for (int t = 0; t < Taps; ++t)
+                for (int l = 0; l < Lanes; ++l) {
+                    load(a, xs[t] + (q + l) * step + c);
+                    s[l] += a * w[t];
+                }
+            for (int l = 0; l < Lanes; ++l) {
+                if constexpr (Silu)
+                    runs::sigmoidLanes(s[l], s[l], true);
+                store(out + (q + l) * channels + c, s[l]);
+            }
+        }
+        for (; q < count; ++q) {
+            Vec s = b;
             for (int t = 0; t < Taps; ++t) {
                 load(a, xs[t] + q * step + c);
                 s += a * w[t];
             }
+            if constexpr (Silu)
+                runs::sigmoidLanes(s, s, true);
             store(out + q * channels + c, s);
         }
     }
@@ -107,28 +133,32 @@ __attribute__((always_inline)) inline void spanTaps(float* out, const float* con
 using SpanKernel = void (*)(float*, const float* const*, const float* const*, const float*, i64,
                             i64, i64);
 
-// 3x3 windows (all three rows inside, or two, or one at an edge) and 5x5 ones.
-inline SpanKernel spanKernel(i64 taps) {
+// 3x3 windows (all three rows inside, or two, or one at an edge) and 5x5 ones; with SiLU fused
+// or not.
+template <bool Silu> SpanKernel spanKernelOf(i64 taps) {
     switch (taps) {
     case 3:
-        return spanTaps<3>;
+        return spanTaps<3, Silu>;
     case 6:
-        return spanTaps<6>;
+        return spanTaps<6, Silu>;
     case 9:
-        return spanTaps<9>;
+        return spanTaps<9, Silu>;
     case 5:
-        return spanTaps<5>;
+        return spanTaps<5, Silu>;
     case 10:
-        return spanTaps<10>;
+        return spanTaps<10, Silu>;
     case 15:
-        return spanTaps<15>;
+        return spanTaps<15, Silu>;
     case 20:
-        return spanTaps<20>;
+        return spanTaps<20, Silu>;
     case 25:
-        return spanTaps<25>;
+        return spanTaps<25, Silu>;
     default:
         return nullptr;
     }
+}
+inline SpanKernel spanKernel(i64 taps, bool silu) {
+    return silu ? spanKernelOf<true>(taps) : spanKernelOf<false>(taps);
 }
 
 inline bool holdsRange(const View<float>& v, int d, i64 lo, i64 n) {
@@ -194,12 +224,9 @@ inline bool plan(const View<float>& y, const View<float>& x, const View<float>& 
     return true;
 }
 
-// The taps channels-last ([kh][kw][channels]) and the biases (0 without b), for vectors of
-// channels.
-inline void packTaps(const Plan& p, const View<float>& w, const View<float>* b,
-                     std::vector<float>& taps, std::vector<float>& bias) {
+// The taps channels-last ([kh][kw][channels]), for vectors of channels.
+inline void packWeights(const Plan& p, const View<float>& w, std::vector<float>& taps) {
     taps.resize(static_cast<std::size_t>(p.kh * p.kw * p.channels));
-    bias.assign(static_cast<std::size_t>(p.channels), 0.0f);
     const float* firstTaps = w.data + (p.c0 - w.lo[0]) * w.stride[0];
     for (i64 i = 0; i < p.kh; ++i)
         for (i64 j = 0; j < p.kw; ++j) {
@@ -208,6 +235,11 @@ inline void packTaps(const Plan& p, const View<float>& w, const View<float>* b,
             for (i64 c = 0; c < p.channels; ++c)
                 row[c] = tap[c * w.stride[0]];
         }
+}
+
+// The biases of the channels (0 without b).
+inline void packBias(const Plan& p, const View<float>* b, std::vector<float>& bias) {
+    bias.assign(static_cast<std::size_t>(p.channels), 0.0f);
     if (b) {
         const float* first = b->data + (p.c0 - b->lo[0]) * b->stride[0];
         for (i64 c = 0; c < p.channels; ++c)
@@ -215,15 +247,23 @@ inline void packTaps(const Plan& p, const View<float>& w, const View<float>* b,
     }
 }
 
+inline void packTaps(const Plan& p, const View<float>& w, const View<float>* b,
+                     std::vector<float>& taps, std::vector<float>& bias) {
+    packWeights(p, w, taps);
+    packBias(p, b, bias);
+}
+
 using SumKernel = void (*)(float*, const float* const*, const float* const*, i64, const float*,
                            i64);
 
 // The sums of output row (n, oh), channels-last ([columns][channels]), into `row`: `sum` per
-// output column at the edges, `span(taps)` (nullptr: `sum`) over the columns inside. The caller
-// passes these kernels compiled for its machine.
-inline void rowSums(const Plan& p, const View<float>& y, const View<float>& x, i64 n, i64 oh,
+// output column at the edges, `span(taps, silu)` (nullptr: `sum`) over the columns inside. The
+// caller passes these kernels compiled for its machine. Returns whether the span ran with SiLU
+// applied (`silu`, where the channels are whole vectors): then the columns [p.inFirst, p.inEnd)
+// of the row hold SiLU of their sums, and the others still want it (siluRest).
+inline bool rowSums(const Plan& p, const View<float>& y, const View<float>& x, i64 n, i64 oh,
                     float* row, const float* taps, const float* bias, SumKernel sum,
-                    SpanKernel (*span)(i64)) {
+                    SpanKernel (*span)(i64, bool), bool silu = false) {
     const float* xs[kMaxTaps];
     const float* ws[kMaxTaps];
     const i64 outEnd = y.lo[3] + y.ext[3];
@@ -251,16 +291,32 @@ inline void rowSums(const Plan& p, const View<float>& y, const View<float>& x, i
     };
     for (i64 ow = y.lo[3]; ow < p.inFirst; ++ow)
         one(ow);
+    silu = silu && p.channels % kLanes == 0;
+    bool fused = false;
     if (p.inFirst < p.inEnd) {
-        if (const SpanKernel kernel = span(gather(p.inFirst)))
+        if (const SpanKernel kernel = span(gather(p.inFirst), silu)) {
             kernel(row + (p.inFirst - y.lo[3]) * p.channels, xs, ws, bias, p.channels,
                    p.inEnd - p.inFirst, p.sw * x.ext[1]);
-        else
+            fused = silu;
+        } else {
             for (i64 ow = p.inFirst; ow < p.inEnd; ++ow)
                 one(ow);
+        }
     }
     for (i64 ow = p.inEnd; ow < outEnd; ++ow)
         one(ow);
+    return fused;
+}
+
+// After rowSums fused SiLU into the span: `apply` on the row's runs it did not cover (the edge
+// columns before p.inFirst and from p.inEnd), as (first float, count).
+template <class F> void siluRest(const Plan& p, const View<float>& y, float* row, F apply) {
+    const i64 before = (p.inFirst - y.lo[3]) * p.channels;
+    const i64 after = (p.inEnd - y.lo[3]) * p.channels, end = y.ext[3] * p.channels;
+    if (before > 0)
+        apply(row, before);
+    if (end > after)
+        apply(row + after, end - after);
 }
 
 // sumChannelTaps as a function of its own (what strata_rt passes to rowSums).
@@ -292,14 +348,19 @@ inline int depthwiseChannelsLast(const View<float>& y, const View<float>& x, con
     for (i64 n = y.lo[0]; n < y.lo[0] + y.ext[0]; ++n)
         for (i64 oh = y.lo[2]; oh < y.lo[2] + y.ext[2]; ++oh) {
             float* row = nhwc(y, n, p.c0, oh, y.lo[3]);
-            rowSums(p, y, x, n, oh, row, taps.data(), bias.data(), sumChannelTapsHere, spanKernel);
-            if (activations > 0) {
+            const bool fused =
+                rowSums(p, y, x, n, oh, row, taps.data(), bias.data(), sumChannelTapsHere,
+                        spanKernel, activations > 0 && steps[0].act == Act::Silu);
+            if (fused)
+                siluRest(p, y, row,
+                         [](float* run, i64 count) { runs::sigmoidRun(run, run, count, true); });
+            if (activations > (fused ? 1 : 0)) {
                 View<float> v;
                 v.data = row;
                 v.rank = 1;
                 v.ext[0] = v.full[0] = y.ext[3] * p.channels;
                 v.stride[0] = 1;
-                epilogue(v, steps, activations);
+                epilogue(v, steps, activations, fused ? 1 : 0);
             }
         }
     return activations;

@@ -56,10 +56,12 @@ inline int convPostOps(const View<float>& y, const EpilogueStep* steps, int coun
         case Act::Elu: op.eltwise = dnnl::algorithm::eltwise_elu; break;
         case Act::Clip: op.eltwise = dnnl::algorithm::eltwise_clip; break;
         case Act::HardSwish: op.eltwise = dnnl::algorithm::eltwise_hardswish; break;
+        // SiLU stops the post-ops: strata_rt's sigmoidRun over the output after the call costs
+        // 0.15 ns per element where oneDNN 2.6's swish post-op costs 0.23 (one thread, a 16 -> 96
+        // 1x1 convolution of 56 x 112 positions channels-last: 80 us plain, 215 with the
+        // post-op, 168 with the pass after; docs/RUNTIME.md).
         case Act::Silu:
-            op.eltwise = dnnl::algorithm::eltwise_swish;
-            op.alpha = 1;
-            break;
+            return n;
         case Act::Add: {
             bool sameBox = !summed && s.other && s.other->rank == y.rank;
             for (int d = 0; sameBox && d < y.rank; ++d)
