@@ -385,10 +385,9 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
                 latencyCycles + s.rows * rowOverheadCycles +
                 rampExtra(s.bytes, rampBytes, rampBytesPerCycle, pathBytesPerCycle);
             const double contended = fixed + s.bytes / rate;
-            const double predicted =
-                aloneCycles[i] > 0
-                    ? aloneCycles[i] * contended / (fixed + s.bytes / pathBytesPerCycle)
-                    : contended;
+            const double alone = fixed + s.bytes / pathBytesPerCycle;
+            const double slowdown = contended / alone;
+            const double predicted = aloneCycles[i] > 0 ? aloneCycles[i] * slowdown : contended;
             out.push_back((predicted - s.cycles) / s.cycles);
         }
         return out;

@@ -9,8 +9,8 @@
 #include "target/HostProbe.h"
 #include "target/TargetLoader.h"
 
-#include <gtest/gtest.h>
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <set>
 
 namespace strata::calibrate {

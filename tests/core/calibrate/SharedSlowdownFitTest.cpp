@@ -2,16 +2,15 @@
 // (calibrate::fitSharedBandwidth with alone samples), synthetic ground truth.
 #include "calibrate/Fit.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <vector>
 
 namespace strata::calibrate {
 namespace {
 
 constexpr double kPathLatency = 200, kPathBandwidth = 10; // the path's (compiled) figures
-constexpr double kBus = 15;                              // the true shared bandwidth
+constexpr double kBus = 15;                               // the true shared bandwidth
 
 std::vector<double> sizes() {
     std::vector<double> out;
