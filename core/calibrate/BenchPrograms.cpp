@@ -352,7 +352,8 @@ std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
         }
         out.push_back(g.finish(x));
     }
-    for (const std::int64_t width : {128, 256, 512, 1024, 2048}) {
+    // Up to tiles of 4 MiB per core: three sizes past a 1 MiB L2, so a spill can be fitted.
+    for (const std::int64_t width : {128, 256, 512, 1024, 2048, 4096, 8192, 16384}) {
         SmallGraph g("calibrate-cached-" + std::to_string(width));
         const ir::Shape shape{128, width};
         ir::ValueId x = g.input("x", shape);

@@ -75,8 +75,9 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 //    all, are far more than a core's cache holds, so every repeat reads them from where a model's
 //    come from (the shared cache or DRAM), in the compiler's own weight tiles;
 //  - activations a core stored itself an op ago (paths[].cached_reads): chains of elementwise
-//    ops on [128, width] activations, widths 128..2048, each op its own block, the cores splitting
-//    the rows alike from op to op.
+//    ops on [128, width] activations, widths 128..16384 (each core's tiles of 32 KiB .. 4 MiB:
+//    past a core's L2, where a cached read runs at under half its rate within it), each op its
+//    own block, the cores splitting the rows alike from op to op.
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs();
 
 // Whether a graph of opClassGraphs is there for its computes alone (the transcendental ops, the

@@ -488,7 +488,7 @@ class Calibration {
             warm.bytesPerCycle > 0 && plan.resident.size() >= kMinCompiledSizes)
             out.report.residentRowOverheadCycles = warm.rowOverheadCycles;
         out.shared =
-            fitSharedBandwidth(plan.contended, out.report.fit.latencyCycles,
+            fitSharedBandwidth(plan.contended, plan.alone, out.report.fit.latencyCycles,
                                out.report.fit.bytesPerCycle, out.report.fit.rowOverheadCycles,
                                out.report.fit.rampBytes, out.report.fit.rampBytesPerCycle);
         return out;

@@ -349,6 +349,15 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
                                       double latencyCycles, double pathBytesPerCycle,
                                       double rowOverheadCycles, double rampBytes,
                                       double rampBytesPerCycle) {
+    return fitSharedBandwidth(samples, {}, latencyCycles, pathBytesPerCycle, rowOverheadCycles,
+                              rampBytes, rampBytesPerCycle);
+}
+
+SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples,
+                                      const std::vector<TransferSample>& alone,
+                                      double latencyCycles, double pathBytesPerCycle,
+                                      double rowOverheadCycles, double rampBytes,
+                                      double rampBytesPerCycle) {
     SharedBandwidthFit fit;
     std::vector<ContendedSample> used;
     int maxConcurrency = 1;
@@ -359,14 +368,27 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
         }
     fit.samples = used.size();
     if (used.empty() || !(pathBytesPerCycle > 0)) return fit;
+    // Each used sample's time alone (the median of its shape's), 0 when that shape was not
+    // measured alone.
+    const std::vector<TransferSample> aloneShapes = medianPerShape(alone);
+    std::vector<double> aloneCycles(used.size(), 0);
+    for (std::size_t i = 0; i < used.size(); ++i)
+        for (const TransferSample& a : aloneShapes)
+            if (a.bytes == used[i].bytes && a.rows == used[i].rows && a.cycles > 0)
+                aloneCycles[i] = a.cycles;
     auto residuals = [&](double shared) {
         std::vector<double> out;
-        for (const ContendedSample& s : used) {
+        for (std::size_t i = 0; i < used.size(); ++i) {
+            const ContendedSample& s = used[i];
             const double rate = std::min(pathBytesPerCycle, shared / s.concurrency);
-            out.push_back((latencyCycles + s.rows * rowOverheadCycles +
-                           rampExtra(s.bytes, rampBytes, rampBytesPerCycle, pathBytesPerCycle) +
-                           s.bytes / rate - s.cycles) /
-                          s.cycles);
+            const double fixed =
+                latencyCycles + s.rows * rowOverheadCycles +
+                rampExtra(s.bytes, rampBytes, rampBytesPerCycle, pathBytesPerCycle);
+            const double contended = fixed + s.bytes / rate;
+            const double alone = fixed + s.bytes / pathBytesPerCycle;
+            const double slowdown = contended / alone;
+            const double predicted = aloneCycles[i] > 0 ? aloneCycles[i] * slowdown : contended;
+            out.push_back((predicted - s.cycles) / s.cycles);
         }
         return out;
     };

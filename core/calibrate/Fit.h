@@ -129,6 +129,20 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
                                       double rowOverheadCycles = 0, double rampBytes = 0,
                                       double rampBytesPerCycle = 0);
 
+// The same, judged by slowdowns: each contended sample whose shape (bytes, rows) was measured
+// on one core alone too is predicted as that time alone x the emulator's slowdown at R, (fixed +
+// bytes / min(path, R / k)) / (fixed + bytes / path), instead of from the path's figures. The
+// path's figures are fitted on other programs (the compiled transfers, in cache or not) than the
+// one- and two-core copies measured here, so comparing the copies' contended times with them
+// blames the copies' own regime on the shared resource: on 2026-11-27 R came out at 23 B/cycle
+// while models' concurrent stores of 16 KiB - 1 MiB ran at 27 B/cycle each (docs/ACCURACY.md,
+// "Contention judged by slowdowns"). Samples without an alone shape are judged as above.
+SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& samples,
+                                      const std::vector<TransferSample>& alone,
+                                      double latencyCycles, double pathBytesPerCycle,
+                                      double rowOverheadCycles = 0, double rampBytes = 0,
+                                      double rampBytesPerCycle = 0);
+
 // One shape of transfers on a path measured twice: on one core with the others idle, and on
 // `concurrency` cores at once, all on that path (calibration's contention programs).
 struct SlowdownSample {
