@@ -57,21 +57,12 @@ Region channelSlice(Region region, std::int64_t sliceChannels, std::int64_t inde
 
 namespace {
 
-// Slice `position` of the grid along each dimension of `shape`: where `shape` has the anchor's
-// extent, the anchor tile's own bounds (a depthwise output stored beside its pooled anchor is cut
-// where the anchor is, 128 + 112 of 240 channels, whole vectors, not 120 + 120); elsewhere
-// `counts` equal parts.
-std::optional<Region> proportionalSlice(const ir::Shape& shape, const ir::Shape& anchor,
-                                        const TileGrid& grid,
+// Slice `position` of `counts` equal parts along each dimension of `shape`.
+std::optional<Region> proportionalSlice(const ir::Shape& shape,
+                                        const std::vector<std::int64_t>& counts,
                                         const std::vector<std::int64_t>& position) {
-    const std::vector<std::int64_t>& counts = grid.counts;
     Region r(shape.size());
     for (std::size_t d = 0; d < shape.size(); ++d) {
-        if (shape[d] == anchor[d]) {
-            r[d].begin = position[d] * grid.extents[d];
-            r[d].end = std::min(shape[d], r[d].begin + grid.extents[d]);
-            continue;
-        }
         r[d].begin = position[d] * shape[d] / counts[d];
         r[d].end = (position[d] + 1) * shape[d] / counts[d];
     }
@@ -288,7 +279,7 @@ BlockTiler::Demand BlockTiler::demand(const TileGrid& grid,
         if (out == m_anchor)
             slice = anchorRegion(grid, position);
         else if (v.shape.size() == grid.counts.size())
-            slice = proportionalSlice(v.shape, anchorShape(), grid, position);
+            slice = proportionalSlice(v.shape, grid.counts, position);
         else if (std::all_of(position.begin(), position.end(),
                              [](std::int64_t p) { return p == 0; }))
             slice = fullRegion(v.shape);
