@@ -1,4 +1,5 @@
 #include "runtime/ChannelsLastConv.h"
+#include "runtime/TargetClones.h"
 
 #include "runtime/Blas.h"
 #include "runtime/ComputeKernels.h"
@@ -25,12 +26,6 @@ bool holds(const rt::View<float>& v, int d, i64 lo, i64 n) {
 // strata_rt's depthwise inner kernels (compiler/emit/cpp/strata_rt_depthwise.h, the ones a
 // generated program runs), cloned for AVX-512 and AVX2+FMA machines; the default clone runs SSE2
 // (other architectures build the one plain version).
-#if defined(__x86_64__)
-#define STRATA_CLONED_FOR_X86                                                                      \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define STRATA_CLONED_FOR_X86
-#endif
 STRATA_CLONED_FOR_X86 void sumChannelTaps(float* out, const float* const* xs,
                                           const float* const* ws, i64 taps, const float* bias,
                                           i64 n) {

@@ -6,6 +6,7 @@
 // libm's) because a libm call per element made EfficientNet's activations slower than its
 // convolutions.
 #include "runtime/ComputeKernels.h"
+#include "runtime/TargetClones.h"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -45,12 +46,6 @@ template <class V> bool mapArrays(const rt::View<float>& y, const rt::View<float
     return true;
 }
 
-#if defined(__x86_64__)
-#define STRATA_CLONED_FOR_X86                                                                      \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define STRATA_CLONED_FOR_X86
-#endif
 
 // strata_rt's 16-lane sigmoid (SiLU with `timesInput`), compiled for whatever the machine has:
 // Eigen, built for the baseline SSE2, ran 4 lanes and left EfficientNet's sigmoids at 4.5 of its

@@ -1,4 +1,5 @@
 #include "runtime/Pool2d.h"
+#include "runtime/TargetClones.h"
 
 #include "runtime/ComputeKernels.h"
 
@@ -155,12 +156,6 @@ bool fastPool2d(const strata_rt::View<float>& y, const strata_rt::View<float>& x
 namespace strata::runtime {
 namespace {
 
-#if defined(__x86_64__)
-#define STRATA_CLONED_FOR_X86                                                                      \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define STRATA_CLONED_FOR_X86
-#endif
 
 // strata_rt's reduction of a long plane (reduceRun, what a generated program runs: the same
 // bits), compiled for whatever vectors the machine has: 64 partial sums in vectors, where the
@@ -223,7 +218,8 @@ void globalPoolPlanes(const strata_rt::View<float>& y, const strata_rt::View<flo
         }
 }
 
-void globalPoolNhwc(const strata_rt::View<float>& y, const strata_rt::View<float>& x, bool isMax) {
+STRATA_CLONED_FOR_X86 void globalPoolNhwc(const strata_rt::View<float>& y,
+                                          const strata_rt::View<float>& x, bool isMax) {
     strata_rt::globalPoolChannelsLast(strata_rt::inMemoryOrder(y), strata_rt::inMemoryOrder(x),
                                       isMax);
 }

@@ -135,6 +135,11 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
     auto sliced = [](const std::optional<tiling::BlockCost>& c) { return c && c->grid.sliceChannels > 0; };
     auto partial = [](const std::optional<tiling::BlockCost>& c) { return c && c->partialVectors; };
     bool currentPartial = false; // its channels cut below whole vectors
+    // Tiles of a grid; a fusion must leave as many as the cores while the block had that many.
+    auto tiles = [](const std::optional<tiling::BlockCost>& c) {
+        return c ? c->grid.tileCount() : std::int64_t{0};
+    };
+    std::int64_t currentTiles = 0;
     for (std::uint32_t i = 0; i < graph.ops.size(); ++i) {
         ir::OpId op(i);
         auto alone = bestCost(graph, {op}, knobs);
@@ -145,8 +150,11 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
             auto cost = bestCost(graph, candidate, knobs);
             // A fusion that only fits in slices, or in tiles of partial vectors of channels, is
             // not taken where the blocks apart need none (DeepLabV3's ASPP branches fused ran
-            // 1-channel tiles of 960-channel convolutions 3x slower than apart).
+            // 1-channel tiles of 960-channel convolutions 3x slower than apart); nor one that
+            // leaves a core idle: a squeeze-excite's pooled [1, 8, 1, 1] anchor fused into
+            // RegNetY's stem block is one tile, and the other core waited 1.6 ms at its barrier.
             if (cost && cost->recomputeRatio() <= options.maxRecompute &&
+                tiles(cost) >= std::min<std::int64_t>(knobs.mp, currentTiles) &&
                 cost->elementRecomputeRatio() <= options.maxElementRecompute &&
                 dramOf(*cost) <= currentDram + aloneDram &&
                 (!sliced(cost) || currentSliced || sliced(alone)) &&
@@ -155,6 +163,7 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
                 currentDram = dramOf(*cost);
                 currentSliced = sliced(cost);
                 currentPartial = partial(cost);
+                currentTiles = tiles(cost);
                 continue;
             }
         }
@@ -163,6 +172,7 @@ std::vector<OpGroup> fuseMax(const ir::Graph& graph, const Knobs& knobs, const S
         currentDram = aloneDram;
         currentSliced = sliced(alone);
         currentPartial = partial(alone);
+        currentTiles = tiles(alone);
     }
     if (!current.empty()) groups.push_back(std::move(current));
     return groups;

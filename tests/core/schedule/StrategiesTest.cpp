@@ -152,6 +152,38 @@ se (float[1, 64, 1, 1] S, float[1, 64, 16, 16] X, float[64, 64, 1, 1] We, float[
     EXPECT_EQ(roomy.blocks.size(), 1u);
 }
 
+// A convolution then a global pool and a squeeze step (RegNetY's stem block and excite): fused,
+// the block's output is the pooled [1, 8, 1, 1] vector, one tile of whole vectors, so one core
+// would run the whole block while the other waits. With two cores fuse-max keeps the convolution
+// (two tiles) apart from the pool; with one core nothing is lost and it fuses them.
+TEST(Strategies, FuseMaxTakesNoFusionThatLeavesACoreIdle) {
+    auto m = test::importText(R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1, 16, 32, 32] X, float[16, 16, 3, 3] W, float[8, 16, 1, 1] R) => (float[1, 8, 1, 1] Y) {
+    A = Conv <pads = [1, 1, 1, 1]> (X, W)
+    P = GlobalAveragePool (A)
+    Y = Conv (P, R)
+}
+)");
+    ASSERT_TRUE(m.ok()) << test::joined(m.diagnostics());
+    ir::Graph g = *m->graph;
+    for (ir::Value& v : g.values)
+        if (v.name == "W" || v.name == "R")
+            v.isConstant = true;
+    target::Target t = test::withWorkingMemory(test::preset("host"), 1 << 20);
+    t.channelGranule = 16;
+    auto blockOf = [](const Schedule& s, ir::OpId op) {
+        for (const Block& b : s.blocks)
+            if (std::find(b.ops.begin(), b.ops.end(), op) != b.ops.end())
+                return b.id;
+        return -1;
+    };
+    const Schedule two = makeSchedule(g, t, Strategy::FuseMax, {.mp = 2, .buffering = 1});
+    EXPECT_NE(blockOf(two, ir::OpId(0)), blockOf(two, ir::OpId(1)));
+    const Schedule one = makeSchedule(g, t, Strategy::FuseMax, {.mp = 1, .buffering = 1});
+    EXPECT_EQ(blockOf(one, ir::OpId(0)), blockOf(one, ir::OpId(1)));
+}
+
 TEST(Strategies, FuseMaxRespectsTheWorkingMemory) {
     auto g = test::sample("resnet_tiny.onnx");
     auto roomy = test::preset("mncore2");
