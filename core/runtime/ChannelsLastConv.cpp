@@ -1,9 +1,9 @@
 #include "runtime/ChannelsLastConv.h"
-#include "runtime/TargetClones.h"
 
 #include "runtime/Blas.h"
 #include "runtime/ComputeKernels.h"
 #include "runtime/DnnlConv.h"
+#include "runtime/TargetClones.h"
 #include "runtime/ViewCast.h"
 
 #include <algorithm>

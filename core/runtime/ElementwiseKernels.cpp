@@ -46,7 +46,6 @@ template <class V> bool mapArrays(const rt::View<float>& y, const rt::View<float
     return true;
 }
 
-
 // strata_rt's 16-lane sigmoid (SiLU with `timesInput`), compiled for whatever the machine has:
 // Eigen, built for the baseline SSE2, ran 4 lanes and left EfficientNet's sigmoids at 4.5 of its
 // 16.7 ms.

@@ -1,7 +1,7 @@
 #include "runtime/Pool2d.h"
-#include "runtime/TargetClones.h"
 
 #include "runtime/ComputeKernels.h"
+#include "runtime/TargetClones.h"
 
 #include <algorithm>
 #include <limits>
@@ -155,7 +155,6 @@ bool fastPool2d(const strata_rt::View<float>& y, const strata_rt::View<float>& x
 
 namespace strata::runtime {
 namespace {
-
 
 // strata_rt's reduction of a long plane (reduceRun, what a generated program runs: the same
 // bits), compiled for whatever vectors the machine has: 64 partial sums in vectors, where the
