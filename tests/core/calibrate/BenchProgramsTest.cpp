@@ -6,6 +6,7 @@
 
 #include "emulator/ComputeCost.h"
 #include "target/TargetLoader.h"
+#include "tiling/DramLayouts.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -145,6 +146,23 @@ TEST(BenchPrograms, PointwiseConvolutionsIncludeAStridedShortcut) {
         EXPECT_TRUE(emulator::isPointwiseConv(conv, *shortcut));
         EXPECT_EQ(conv.attrInts("strides"), (std::vector<std::int64_t>{2, 2}));
     }
+}
+
+// The depthwise programs read what a 1x1 expansion wrote, which lives channels-last in main
+// memory as a model's depthwise input does (a graph input stays row-major, and a depthwise
+// convolution of a row-major box runs the plane-copying kernel models' blocks do not).
+TEST(BenchPrograms, DepthwiseConvolutionsReadAChannelsLastInput) {
+    int found = 0;
+    for (const auto& graph : opClassGraphs(1)) {
+        if (graph->name.find("depthwise") == std::string::npos)
+            continue;
+        ++found;
+        const ir::Op& conv = graph->ops.back();
+        ASSERT_EQ(conv.attrInt("group", 1), graph->value(conv.inputs[0]).shape[1]) << graph->name;
+        const std::vector<int> layouts = tiling::chooseDramLayouts(*graph, 16);
+        EXPECT_EQ(layouts[conv.inputs[0].index], tiling::kChannelsLast) << graph->name;
+    }
+    EXPECT_EQ(found, 2);
 }
 
 TEST(BenchPrograms, EachCoreOnItsOwnPathIsPrimedTheOtherWayByTheNextCore) {
