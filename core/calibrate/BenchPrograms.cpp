@@ -416,8 +416,9 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto e = g.op("Conv", {x, g.weight("e", {c, c, 1, 1})}, {1, c, plane, plane},
                       {{"kernel_shape", Ints{1, 1}}});
         auto w = g.weight("w", {c, 1, 3, 3});
-        return g.finish(g.op("Conv", {e, w}, {1, c, plane, plane},
-                             {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}}));
+        return g.finish(
+            g.op("Conv", {e, w}, {1, c, plane, plane},
+                 {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}}));
     };
     out.push_back(expandedDepthwise("calibrate-conv-depthwise", 32 * s, side));
     // Depthwise on small planes too (64 x scale channels on 14 x 14): its loop pays per output
