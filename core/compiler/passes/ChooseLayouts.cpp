@@ -432,12 +432,9 @@ class Chooser {
                 }
                 o.channelBlock = block;
             };
-            for (std::size_t i = 0; i < c->inputs.size(); ++i) {
-                const bool vector = conv && conv->everyInput &&
-                                    c->inputs[i].region != c->outputs[0].region; // channelVector
-                want(c->inputs[i],
-                     conv && !vector && (i == 0 || conv->everyInput) ? conv->input : 0);
-            }
+            // A channel vector a Zip reads is one position: relabelled, not reordered.
+            for (std::size_t i = 0; i < c->inputs.size(); ++i)
+                want(c->inputs[i], conv && (i == 0 || conv->everyInput) ? conv->input : 0);
             for (EpilogueStep& step : c->epilogue)
                 for (Operand& o : step.others)
                     want(o, conv && o.region == c->outputs[0].region ? conv->output : 0);

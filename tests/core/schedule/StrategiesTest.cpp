@@ -13,6 +13,14 @@
 namespace strata::schedule {
 namespace {
 
+// The id of the block holding `op`, -1 when none does.
+int blockOf(const Schedule& s, ir::OpId op) {
+    for (const Block& b : s.blocks)
+        if (std::find(b.ops.begin(), b.ops.end(), op) != b.ops.end())
+            return b.id;
+    return -1;
+}
+
 struct Case {
     std::string sample;
     std::string target;
@@ -138,12 +146,6 @@ se (float[1, 64, 1, 1] S, float[1, 64, 16, 16] X, float[64, 64, 1, 1] We, float[
         if (v.name == "We" || v.name == "Wp")
             v.isConstant = true;
     const StrategyOptions two{.mp = 2, .buffering = 1};
-    auto blockOf = [](const Schedule& s, ir::OpId op) {
-        for (const Block& b : s.blocks)
-            if (std::find(b.ops.begin(), b.ops.end(), op) != b.ops.end())
-                return b.id;
-        return -1;
-    };
     const Schedule tight = makeSchedule(g, test::withWorkingMemory(test::preset("host"), 44 * 1024),
                                         Strategy::FuseMax, two);
     EXPECT_NE(blockOf(tight, ir::OpId(0)), blockOf(tight, ir::OpId(2)));
@@ -172,12 +174,6 @@ g (float[1, 16, 32, 32] X, float[16, 16, 3, 3] W, float[8, 16, 1, 1] R) => (floa
             v.isConstant = true;
     target::Target t = test::withWorkingMemory(test::preset("host"), 1 << 20);
     t.channelGranule = 16;
-    auto blockOf = [](const Schedule& s, ir::OpId op) {
-        for (const Block& b : s.blocks)
-            if (std::find(b.ops.begin(), b.ops.end(), op) != b.ops.end())
-                return b.id;
-        return -1;
-    };
     const Schedule two = makeSchedule(g, t, Strategy::FuseMax, {.mp = 2, .buffering = 1});
     EXPECT_NE(blockOf(two, ir::OpId(0)), blockOf(two, ir::OpId(1)));
     const Schedule one = makeSchedule(g, t, Strategy::FuseMax, {.mp = 1, .buffering = 1});
