@@ -44,6 +44,23 @@ void pinToCpu(std::thread& thread, int core) {
     (void)pthread_setaffinity_np(thread.native_handle(), sizeof(set), &set);
 }
 
+// One core's timestamps, in the order of its stream: (start, end) per instruction. Each core
+// writes only its own buffer, padded to whole cache lines at both ends: written straight into
+// the per-instruction arrays, neighbouring ids of two cores share cache lines, and a timestamp
+// could wait for the line to come back from the other core.
+class CoreClock {
+  public:
+    explicit CoreClock(std::size_t instructions) : m_ns(2 * instructions + 2 * kPad, 0) {}
+    void start(std::size_t k) noexcept { m_ns[kPad + 2 * k] = nowNs(); }
+    void end(std::size_t k) noexcept { m_ns[kPad + 2 * k + 1] = nowNs(); }
+    std::int64_t startOf(std::size_t k) const { return m_ns[kPad + 2 * k]; }
+    std::int64_t endOf(std::size_t k) const { return m_ns[kPad + 2 * k + 1]; }
+
+  private:
+    static constexpr std::size_t kPad = 64 / sizeof(std::int64_t);
+    std::vector<std::int64_t> m_ns;
+};
+
 } // namespace
 
 Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Workspace>& workspaces) {
@@ -59,6 +76,9 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
     std::barrier ready(cores, begin);
     SpinBarrier sync(static_cast<int>(cores), SpinBarrier::defaultSpin(static_cast<int>(cores)));
     std::vector<std::int64_t> ends(static_cast<std::size_t>(cores), 0);
+    std::vector<CoreClock> clocks;
+    if (timestamps)
+        for (const auto& stream : program.streams) clocks.emplace_back(stream.size());
     std::mutex failureMutex;
 
     auto worker = [&](std::size_t core) {
@@ -66,9 +86,10 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
         bool failed = false;
         flushDenormals();
         ready.arrive_and_wait();
-        for (std::uint32_t id : program.streams[core]) {
-            const PreparedInstruction& in = program.instructions[id];
-            if (timestamps) timing.startNs[id] = nowNs();
+        const std::vector<std::uint32_t>& stream = program.streams[core];
+        for (std::size_t k = 0; k < stream.size(); ++k) {
+            const PreparedInstruction& in = program.instructions[stream[k]];
+            if (timestamps) clocks[core].start(k);
             if (in.kind == compiler::InstrKind::Barrier) {
                 sync.arriveAndWait();
             } else if (!failed) {
@@ -84,7 +105,7 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
                     if (timing.failure.empty()) timing.failure = e.what();
                 }
             }
-            if (timestamps) timing.endNs[id] = nowNs();
+            if (timestamps) clocks[core].end(k);
         }
         ends[core] = nowNs();
     };
@@ -99,10 +120,12 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
 
     for (std::int64_t end : ends) timing.totalNs = std::max(timing.totalNs, end - start);
     if (timestamps)
-        for (std::size_t i = 0; i < timing.startNs.size(); ++i) {
-            timing.startNs[i] -= start;
-            timing.endNs[i] -= start;
-        }
+        for (std::size_t core = 0; core < clocks.size(); ++core)
+            for (std::size_t k = 0; k < program.streams[core].size(); ++k) {
+                const std::uint32_t id = program.streams[core][k];
+                timing.startNs[id] = clocks[core].startOf(k) - start;
+                timing.endNs[id] = clocks[core].endOf(k) - start;
+            }
     return timing;
 }
 
