@@ -78,7 +78,8 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
     std::vector<std::int64_t> ends(static_cast<std::size_t>(cores), 0);
     std::vector<CoreClock> clocks;
     if (timestamps)
-        for (const auto& stream : program.streams) clocks.emplace_back(stream.size());
+        for (const auto& stream : program.streams)
+            clocks.emplace_back(stream.size());
     std::mutex failureMutex;
 
     auto worker = [&](std::size_t core) {
@@ -89,7 +90,8 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
         const std::vector<std::uint32_t>& stream = program.streams[core];
         for (std::size_t k = 0; k < stream.size(); ++k) {
             const PreparedInstruction& in = program.instructions[stream[k]];
-            if (timestamps) clocks[core].start(k);
+            if (timestamps)
+                clocks[core].start(k);
             if (in.kind == compiler::InstrKind::Barrier) {
                 sync.arriveAndWait();
             } else if (!failed) {
@@ -105,7 +107,8 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
                     if (timing.failure.empty()) timing.failure = e.what();
                 }
             }
-            if (timestamps) clocks[core].end(k);
+            if (timestamps)
+                clocks[core].end(k);
         }
         ends[core] = nowNs();
     };
