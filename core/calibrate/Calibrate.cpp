@@ -5,6 +5,7 @@
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
 #include "emulator/ComputeCost.h"
+#include "emulator/ConvTaps.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
 #include "flow/Flow.h"
@@ -617,7 +618,8 @@ class Calibration {
                 : emulator::isLayerNorm(op)
                     ? emulator::layerNormWork(compute)
                     : emulator::computeWork(compute, op.opClass) *
-                          emulator::paddedLaneFactor(compute, op, m_host.channelGranule);
+                          emulator::paddedLaneFactor(compute, op, m_host.channelGranule) *
+                          emulator::inBoundsTapShare(compute, op, graph);
             const std::size_t fitClass =
                 emulator::isDepthwiseConv(op, graph)   ? kDepthwiseConvClass
                 : emulator::isGroupedConv(op, graph)   ? kGroupedConvClass

@@ -3,6 +3,7 @@
 #include "compiler/EpilogueRule.h"
 #include "emulator/CachedReads.h"
 #include "emulator/ComputeCost.h"
+#include "emulator/ConvTaps.h"
 #include "emulator/ResidentRows.h"
 #include "emulator/TransferRows.h"
 #include "tiling/Region.h"
@@ -149,10 +150,12 @@ class Describer {
             const double throughput = step.op != kNoInstruction && !c->isReorder()
                                           ? m_facts.opThroughput[step.op]
                                           : m_target.throughput.of(opClass);
-            // Output channels that are not whole vectors cost as if they were (padded lanes).
+            // Output channels that are not whole vectors cost as if they were (padded lanes);
+            // taps that fall in the padding are skipped (ConvTaps.h).
             const double lanes =
                 macs && step.op != kNoInstruction
-                    ? paddedLaneFactor(*c, m_graph.ops[step.op], m_target.channelGranule)
+                    ? paddedLaneFactor(*c, m_graph.ops[step.op], m_target.channelGranule) *
+                          inBoundsTapShare(*c, m_graph.ops[step.op], m_graph)
                     : 1;
             const double work =
                 macs                                ? c->flops / 2 * lanes
