@@ -294,7 +294,7 @@ TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
         double score = std::numeric_limits<double>::infinity();
         const TransferFit fit = fitTransferAt(used, valid, fixedRowOverheadCycles, ramped.rampBytes,
                                               &score, spillBytes);
-        const bool pinned = fit.spillRelativeError <= kMaxFigureRelativeError &&
+        const bool pinned = fit.spillRelativeError <= kMaxSpillRelativeError &&
                             fit.bandwidthRelativeError <=
                                 std::max(kMaxFigureRelativeError, unspilledBandwidthError) &&
                             fit.rampBytes == ramped.rampBytes;

@@ -4,8 +4,13 @@
 
 #include "calibrate/Fit.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <random>
+#include <string>
 
 namespace strata::calibrate {
 namespace {
@@ -61,6 +66,42 @@ TEST(SpillFit, NoisyLoadsWithARampGiveBothBack) {
     EXPECT_NEAR(fit.bytesPerCycle, truth.bandwidth, 0.15 * truth.bandwidth);
     EXPECT_GE(fit.rampBytes, truth.rampBytes / 1.42);
     EXPECT_LE(fit.rampBytes, truth.rampBytes * 1.42);
+}
+
+TEST(SpillFit, MeasuredStoresKeepASpillThatOnlyRoughlyFits) {
+    // The compiled programs' stores of one calibration on an AMD EPYC (Zen 5, 1 MiB L2 per core,
+    // 2026-11-27): their bytes slow down past a few hundred KiB and again past 2 MiB, which one
+    // spill fits only roughly (its rate known within +-29%). With the other figures' bound
+    // (25%) the spill was refused and 2 and 4 MiB stores predicted at the cache's rate, at 0.45
+    // and 0.29 of their measured times. One spill still misses the second knee: 4 MiB comes out
+    // at 0.59.
+    std::ifstream in(std::string(STRATA_CALIBRATION_DATA) + "/zen5_compiled_stores.csv");
+    ASSERT_TRUE(in) << "missing the committed samples";
+    std::string line;
+    std::getline(in, line); // bytes,rows,cycles
+    std::vector<TransferSample> stores;
+    std::map<double, std::vector<double>> contiguous; // bytes -> cycles of one-row stores
+    while (std::getline(in, line)) {
+        TransferSample s;
+        ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf,%lf", &s.bytes, &s.rows, &s.cycles), 3)
+            << line;
+        stores.push_back(s);
+        if (s.rows == 1)
+            contiguous[s.bytes].push_back(s.cycles);
+    }
+    ASSERT_GT(stores.size(), 100u);
+    const TransferFit fit = fitTransferWithRamp(stores, 8.2);
+    ASSERT_GT(fit.spillBytes, 0);
+    auto ratio = [&](double bytes) { // predicted / the median measured
+        std::vector<double>& measured = contiguous.at(bytes);
+        std::nth_element(measured.begin(), measured.begin() + measured.size() / 2, measured.end());
+        const double predicted =
+            fit.latencyCycles + bytes / fit.bytesPerCycle +
+            (bytes - fit.spillBytes) * (1 / fit.spillBytesPerCycle - 1 / fit.bytesPerCycle);
+        return predicted / measured[measured.size() / 2];
+    };
+    EXPECT_NEAR(ratio(double(2 << 20)), 1.0, 0.4);
+    EXPECT_GT(ratio(double(4 << 20)), 0.5);
 }
 
 TEST(SpillFit, NoSpillInLoadsWithoutOne) {
