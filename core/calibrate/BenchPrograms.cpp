@@ -363,6 +363,50 @@ std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
     return out;
 }
 
+std::vector<std::shared_ptr<const ir::Graph>> warmWeightGraphs() {
+    std::vector<std::shared_ptr<const ir::Graph>> out;
+    {
+        SmallGraph g("calibrate-weights-warm-conv");
+        struct Layer {
+            std::int64_t channels;
+            bool depthwise = false;
+        };
+        // Inverted residuals of growing width (expand 1x1, depthwise 3x3, project 1x1): 2.7 MiB.
+        const Layer layers[] = {{576}, {576, true}, {96},  {384}, {384, true}, {64},  {32},
+                                {16},  {960},       {960, true}, {160}, {960}, {160}};
+        std::int64_t channels = 96;
+        ir::ValueId x = g.input("x", {1, channels, 14, 14});
+        for (const Layer& layer : layers) {
+            const std::int64_t k = layer.depthwise ? 3 : 1, pad = k / 2;
+            auto w = g.weight("w" + std::to_string(g.ops()),
+                              {layer.channels, layer.depthwise ? 1 : channels, k, k});
+            auto bias = g.weight("b" + std::to_string(g.ops()), {layer.channels});
+            x = g.op("Conv", {x, w, bias}, {1, layer.channels, 14, 14},
+                     {{"kernel_shape", Ints{k, k}}, {"pads", Ints{pad, pad, pad, pad}},
+                      {"group", layer.depthwise ? layer.channels : std::int64_t{1}}});
+            channels = layer.channels;
+        }
+        out.push_back(g.finish(x));
+    }
+    {
+        // A feed-forward pair, 384 -> 1536 -> 384 features over 64 tokens (4.5 MiB), then a
+        // scalar scale and a per-feature shift.
+        SmallGraph g("calibrate-weights-warm-matmul");
+        std::int64_t features = 384;
+        ir::ValueId x = g.input("x", {64, features});
+        for (const std::int64_t width : {1536, 384}) {
+            auto w = g.weight("w" + std::to_string(g.ops()), {features, width});
+            auto bias = g.weight("b" + std::to_string(g.ops()), {width});
+            x = g.op("Add", {g.op("MatMul", {x, w}, {64, width}), bias}, {64, width});
+            features = width;
+        }
+        x = g.op("Mul", {x, g.weight("scale", {1})}, {64, features});
+        x = g.op("Add", {x, g.weight("shift", {features})}, {64, features});
+        out.push_back(g.finish(x));
+    }
+    return out;
+}
+
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
     const std::int64_t s = scale < 1 ? 1 : scale;
     std::vector<std::shared_ptr<const ir::Graph>> out;

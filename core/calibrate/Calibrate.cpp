@@ -483,6 +483,7 @@ class Calibration {
                 out.report.refused.push_back(name + " (" + why +
                                              "): not written, priced as the path's other reads");
         }
+        fitWarmWeights(out.report, m_warmWeightTransfers[path.name], isolated.rowOverheadCycles);
         // Rows already in the core's cache: the same fit over the re-read shapes, its row overhead.
         if (const TransferFit warm = fitTransfer(plan.resident);
             warm.bytesPerCycle > 0 && plan.resident.size() >= kMinCompiledSizes)
@@ -492,6 +493,26 @@ class Calibration {
                                out.report.fit.bytesPerCycle, out.report.fit.rowOverheadCycles,
                                out.report.fit.rampBytes, out.report.fit.rampBytesPerCycle);
         return out;
+    }
+
+    // The weight reads of a model whose weights fit the last-level cache, as the kinds' fits
+    // above; only where cold weight reads have figures (warm ones stand in for those).
+    void fitWarmWeights(PathReport& report, const std::vector<TransferSample>& samples,
+                        double rowOverheadCycles) {
+        report.warmWeightData = samples;
+        if (!report.kindFits[static_cast<std::size_t>(target::ReadKind::Weight)] ||
+            distinctSizes(samples) < kMinCompiledSizes)
+            return;
+        const TransferFit fit = fitTransferWithRamp(samples, rowOverheadCycles);
+        std::string why;
+        if (trustworthy(fit, &why)) {
+            report.warmWeightFit = fit;
+            if (const std::string unsure = uncertainFigures(fit); !unsure.empty())
+                report.refused.push_back("warm weight reads (" + unsure +
+                                         "): written all the same");
+        } else if (fit.bytesPerCycle > 0)
+            report.refused.push_back("warm weight reads (" + why +
+                                     "): not written, priced as the weight reads");
     }
 
     // The contention programs' shapes of `path`: its time alone against its time with the other
@@ -639,6 +660,19 @@ class Calibration {
     // transfers by path and kind of read: weights read as a model's are, activations a core stored
     // itself a layer ago.
     void planReadKinds() {
+        for (const auto& graph : warmWeightGraphs()) {
+            Measurement& m =
+                addCompiled("warm weight reads: " + graph->name, graph, schedule::Strategy::Rules);
+            m.feedsCompiled = true;
+            m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
+                const std::vector<target::ReadKind>& kinds = readKinds(program, *graph);
+                for (const trace::Event& e : timeline.events)
+                    if (e.kind == trace::EventKind::Transfer && keeps(timeline.pathName(e)) &&
+                        kinds[e.id] == target::ReadKind::Weight)
+                        m_warmWeightTransfers[std::string(timeline.pathName(e))].push_back(
+                            transferSample(e, program.instructions[e.id], 0));
+            };
+        }
         for (const auto& graph : readKindGraphs()) {
             Measurement& m =
                 addCompiled("reads by kind: " + graph->name, graph, schedule::Strategy::Rules);
@@ -725,6 +759,7 @@ class Calibration {
                 plan.contended.clear();
                 std::erase_if(m_compiledTransfers,
                               [&](const auto& entry) { return entry.first.first == name; });
+                m_warmWeightTransfers.erase(name);
                 m_only = name;
                 failed = measureInRounds(feeds, kRemeasureRounds);
                 m_only.clear();
@@ -776,6 +811,17 @@ class Calibration {
                                                   fit->latencyCycles + gap,
                                                   {fit->rampBytes, fit->rampBytesPerCycle,
                                                    fit->spillBytes, fit->spillBytesPerCycle}};
+            }
+            // Warm weight figures apply to models whose weights fit the last-level cache.
+            path->warmWeightReads.reset();
+            path->warmWeightBytes = 0;
+            if (const auto& fit = p.warmWeightFit; fit && m_lastLevelBytes > 0) {
+                path->warmWeightReads = target::ReadFigures{
+                    fit->bytesPerCycle,
+                    fit->latencyCycles + gap,
+                    {fit->rampBytes, fit->rampBytesPerCycle, fit->spillBytes,
+                     fit->spillBytesPerCycle}};
+                path->warmWeightBytes = double(m_lastLevelBytes);
             }
             path->note = fmt::format(
                 "calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "
@@ -847,6 +893,9 @@ class Calibration {
     // The compiled programs' transfers by path and kind of read.
     std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>>
         m_compiledTransfers;
+    // warmWeightGraphs' weight reads by path; the last-level cache they fit (0: none probed).
+    std::map<std::string, std::vector<TransferSample>> m_warmWeightTransfers;
+    std::uint64_t m_lastLevelBytes = target::probeHost().lastLevelBytes;
     std::vector<double> m_gapsNs;
     std::map<const compiler::Program*, std::vector<target::ReadKind>> m_readKinds;
     std::string m_only; // while re-measuring a path: its name (only its transfers are read)

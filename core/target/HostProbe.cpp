@@ -186,6 +186,7 @@ void probeLastLevelCache(const std::vector<CacheLevel>& caches, HostFacts& facts
     }
     const std::uint64_t share = last->perCore();
     facts.lastLevelBytesPerCore = std::min(share, kMaxLastLevelShare);
+    facts.lastLevelBytes = last->bytes;
     facts.notes.push_back(last->describe() + ", " + formatBytes(share) + " per core" +
                           (share > kMaxLastLevelShare
                                ? ", counted as " + formatBytes(kMaxLastLevelShare)

@@ -27,9 +27,11 @@ target::Target classifyingHost() {
 }
 
 // Distinct sizes of the reads of each kind over all the graphs' programs.
-std::array<std::set<std::uint64_t>, target::kReadKinds> readSizes(const target::Target& host) {
+std::array<std::set<std::uint64_t>, target::kReadKinds>
+readSizes(const target::Target& host,
+          const std::vector<std::shared_ptr<const ir::Graph>>& graphs = readKindGraphs()) {
     std::array<std::set<std::uint64_t>, target::kReadKinds> sizes;
-    for (const auto& graph : readKindGraphs()) {
+    for (const auto& graph : graphs) {
         const auto s = schedule::makeSchedule(*graph, host, schedule::Strategy::Rules, {.mp = host.cores()});
         auto compiled = compiler::compile(*graph, host, s);
         EXPECT_TRUE(compiled.ok()) << graph->name << ": " << compiled.diagnostics().front().message;
@@ -74,6 +76,25 @@ TEST(ReadKindGraphs, WeightsAreFarMoreThanTheL2CachesHold) {
             if (v.isInitializer) weightBytes += v.data.size;
     const target::HostFacts machine = target::probeHost();
     EXPECT_GT(weightBytes, 4 * machine.l2BytesPerCore * static_cast<std::uint64_t>(machine.cpus));
+}
+
+// The warm chains (warm_weight_reads): weight reads from a few bytes (a scalar, a bias) to
+// hundreds of KiB, each chain's weights more than the cores' L2s hold (read from the shared
+// cache, as a model's that fit it) and less than a quarter of a 32 MiB last-level cache.
+TEST(ReadKindGraphs, WarmChainsReadSmallAndLargeWeightsThatFitALastLevelCache) {
+    const auto sizes = readSizes(classifyingHost(), warmWeightGraphs());
+    const auto& weights = sizes[static_cast<std::size_t>(target::ReadKind::Weight)];
+    EXPECT_GE(weights.size(), 6u);
+    ASSERT_FALSE(weights.empty());
+    EXPECT_LE(*weights.begin(), 256u);
+    EXPECT_GE(*weights.rbegin(), 256u << 10);
+    for (const auto& graph : warmWeightGraphs()) {
+        std::uint64_t weightBytes = 0;
+        for (const ir::Value& v : graph->values)
+            if (v.isInitializer) weightBytes += v.data.size;
+        EXPECT_GT(weightBytes, 2u << 20) << graph->name;
+        EXPECT_LT(weightBytes, 8u << 20) << graph->name;
+    }
 }
 
 } // namespace
