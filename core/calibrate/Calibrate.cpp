@@ -660,7 +660,9 @@ class Calibration {
     // transfers by path and kind of read: weights read as a model's are, activations a core stored
     // itself a layer ago.
     void planReadKinds() {
-        for (const auto& graph : warmWeightGraphs()) {
+        // Without a last-level cache every model reads its weights cold: no warm figures.
+        for (const auto& graph : m_lastLevelBytes > 0 ? warmWeightGraphs(m_lastLevelBytes)
+                                                      : decltype(warmWeightGraphs(0)){}) {
             Measurement& m =
                 addCompiled("warm weight reads: " + graph->name, graph, schedule::Strategy::Rules);
             m.feedsCompiled = true;
