@@ -4,6 +4,7 @@
 #include "calibrate/FitQuality.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
+#include "calibrate/WarmWeightFit.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
@@ -483,7 +484,7 @@ class Calibration {
                 out.report.refused.push_back(name + " (" + why +
                                              "): not written, priced as the path's other reads");
         }
-        fitWarmWeights(out.report, m_warmWeightTransfers[path.name], isolated.rowOverheadCycles);
+        fitWarmWeights(out.report, m_warmWeightTransfers[path.name]);
         // Rows already in the core's cache: the same fit over the re-read shapes, its row overhead.
         if (const TransferFit warm = fitTransfer(plan.resident);
             warm.bytesPerCycle > 0 && plan.resident.size() >= kMinCompiledSizes)
@@ -495,24 +496,15 @@ class Calibration {
         return out;
     }
 
-    // The weight reads of a model whose weights fit the last-level cache, as the kinds' fits
-    // above; only where cold weight reads have figures (warm ones stand in for those).
-    void fitWarmWeights(PathReport& report, const std::vector<TransferSample>& samples,
-                        double rowOverheadCycles) {
+    // The weight reads of a model whose weights fit the last-level cache: their latency at the
+    // cold weight reads' bandwidth (WarmWeightFit.h); only where cold weight reads have figures.
+    void fitWarmWeights(PathReport& report, const std::vector<TransferSample>& samples) {
         report.warmWeightData = samples;
-        if (!report.kindFits[static_cast<std::size_t>(target::ReadKind::Weight)] ||
-            distinctSizes(samples) < kMinCompiledSizes)
+        const auto& cold = report.kindFits[static_cast<std::size_t>(target::ReadKind::Weight)];
+        if (!cold)
             return;
-        const TransferFit fit = fitTransferWithRamp(samples, rowOverheadCycles);
-        std::string why;
-        if (trustworthy(fit, &why)) {
+        if (const TransferFit fit = fitWarmWeightLatency(samples, *cold); fit.samples > 0)
             report.warmWeightFit = fit;
-            if (const std::string unsure = uncertainFigures(fit); !unsure.empty())
-                report.refused.push_back("warm weight reads (" + unsure +
-                                         "): written all the same");
-        } else if (fit.bytesPerCycle > 0)
-            report.refused.push_back("warm weight reads (" + why +
-                                     "): not written, priced as the weight reads");
     }
 
     // The contention programs' shapes of `path`: its time alone against its time with the other
