@@ -76,7 +76,8 @@ nlohmann::ordered_json figuresJson(const std::optional<calibrate::TransferFit>& 
             {"samples", samples}};
 }
 
-nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p, const target::TransferPath* path, target::ReadKind kind) {
+nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p,
+                                       const target::TransferPath* path, target::ReadKind kind) {
     return figuresJson(p.kindFits[static_cast<std::size_t>(kind)],
                        path ? path->figuresOf(kind) : std::nullopt,
                        p.kindSamples[static_cast<std::size_t>(kind)]);
@@ -107,9 +108,8 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"size_limit", p.sizeLimit},
                          {"weight_reads", readFiguresJson(p, path, target::ReadKind::Weight)},
                          {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)}});
-        paths.back()["warm_weight_reads"] =
-            figuresJson(p.warmWeightFit, path ? path->warmWeightReads : std::nullopt,
-                        p.warmWeightData.size());
+        paths.back()["warm_weight_reads"] = figuresJson(
+            p.warmWeightFit, path ? path->warmWeightReads : std::nullopt, p.warmWeightData.size());
         if (path && path->warmWeightReads)
             paths.back()["warm_weight_bytes"] = path->warmWeightBytes;
         if (p.residentRowOverheadCycles)

@@ -375,8 +375,8 @@ std::vector<std::shared_ptr<const ir::Graph>> warmWeightGraphs(std::uint64_t las
         };
         // Inverted residuals of growing width (expand 1x1, depthwise 3x3, project 1x1), then
         // the widest one again until the weights reach `wanted` (1.3 MiB each).
-        std::vector<Layer> layers = {{576}, {576, true}, {96}, {384}, {384, true}, {64}, {32},
-                                     {16},  {960},       {960, true}, {160}};
+        std::vector<Layer> layers = {{576}, {576, true}, {96},  {384},       {384, true}, {64},
+                                     {32},  {16},        {960}, {960, true}, {160}};
         std::uint64_t weightBytes = 0;
         std::int64_t channels = 96;
         ir::ValueId x = g.input("x", {1, channels, 14, 14});
@@ -387,7 +387,8 @@ std::vector<std::shared_ptr<const ir::Graph>> warmWeightGraphs(std::uint64_t las
             auto w = g.weight("w" + std::to_string(g.ops()), {layer.channels, perGroup, k, k});
             auto bias = g.weight("b" + std::to_string(g.ops()), {layer.channels});
             x = g.op("Conv", {x, w, bias}, {1, layer.channels, 14, 14},
-                     {{"kernel_shape", Ints{k, k}}, {"pads", Ints{pad, pad, pad, pad}},
+                     {{"kernel_shape", Ints{k, k}},
+                      {"pads", Ints{pad, pad, pad, pad}},
                       {"group", layer.depthwise ? layer.channels : std::int64_t{1}}});
             weightBytes += 4 * std::uint64_t(layer.channels * (perGroup * k * k + 1));
             channels = layer.channels;

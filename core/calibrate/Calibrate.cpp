@@ -810,11 +810,11 @@ class Calibration {
             path->warmWeightReads.reset();
             path->warmWeightBytes = 0;
             if (const auto& fit = p.warmWeightFit; fit && m_lastLevelBytes > 0) {
-                path->warmWeightReads = target::ReadFigures{
-                    fit->bytesPerCycle,
-                    fit->latencyCycles + gap,
-                    {fit->rampBytes, fit->rampBytesPerCycle, fit->spillBytes,
-                     fit->spillBytesPerCycle}};
+                path->warmWeightReads =
+                    target::ReadFigures{fit->bytesPerCycle,
+                                        fit->latencyCycles + gap,
+                                        {fit->rampBytes, fit->rampBytesPerCycle, fit->spillBytes,
+                                         fit->spillBytesPerCycle}};
                 path->warmWeightBytes = double(m_lastLevelBytes);
             }
             path->note = fmt::format(

@@ -12,10 +12,11 @@ namespace {
 double streamCycles(const TransferFit& cold, double bytes, double rows) {
     double cycles = rows * cold.rowOverheadCycles + bytes / cold.bytesPerCycle;
     if (cold.rampBytes > 0 && cold.rampBytesPerCycle > 0)
-        cycles += std::min(bytes, cold.rampBytes) *
-                  (1 / cold.rampBytesPerCycle - 1 / cold.bytesPerCycle);
+        cycles +=
+            std::min(bytes, cold.rampBytes) * (1 / cold.rampBytesPerCycle - 1 / cold.bytesPerCycle);
     if (cold.spillBytes > 0 && cold.spillBytesPerCycle > 0 && bytes > cold.spillBytes)
-        cycles += (bytes - cold.spillBytes) * (1 / cold.spillBytesPerCycle - 1 / cold.bytesPerCycle);
+        cycles +=
+            (bytes - cold.spillBytes) * (1 / cold.spillBytesPerCycle - 1 / cold.bytesPerCycle);
     return cycles;
 }
 

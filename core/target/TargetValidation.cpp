@@ -270,10 +270,9 @@ void checkPaths(const Target& target, Checker& check) {
             check.nonNegative(base + ".resident_row_overhead_cycles",
                               *path.residentRowOverheadCycles, kMaxLatencyCycles, "row overhead");
         checkRamp(base + ".", path.ramp, path.bytesPerCycle, check);
-        for (const auto& [key, figures] :
-             {std::pair{"weight_reads", &path.weightReads},
-              std::pair{"cached_reads", &path.cachedReads},
-              std::pair{"warm_weight_reads", &path.warmWeightReads}}) {
+        for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads},
+                                           std::pair{"cached_reads", &path.cachedReads},
+                                           std::pair{"warm_weight_reads", &path.warmWeightReads}}) {
             if (!*figures) continue;
             const std::string field = base + "." + key;
             check.positive(field + ".bytes_per_cycle", (*figures)->bytesPerCycle, kMinBytesPerCycle,

@@ -92,7 +92,8 @@ TEST(ReadKindGraphs, WarmChainsReadSmallAndLargeWeightsThatFitTheLastLevelCache)
         for (const auto& graph : warmWeightGraphs(cache)) {
             std::uint64_t weightBytes = 0;
             for (const ir::Value& v : graph->values)
-                if (v.isInitializer) weightBytes += v.data.size;
+                if (v.isInitializer)
+                    weightBytes += v.data.size;
             EXPECT_GT(weightBytes, cache / 5) << graph->name;
             EXPECT_LT(weightBytes, cache / 3) << graph->name;
         }

@@ -3,10 +3,11 @@
 // figures, a larger one at weight_reads. Hand-computed on the tiny target of EmulatorFixtures.h
 // (1 cycle = 1 ns, `load` 16 B/cycle after 100 cycles on a 16 B/cycle port).
 
+#include "emulator/WeightRegime.h"
+
 #include "EmulatorFixtures.h"
 #include "emulator/Emulator.h"
 #include "emulator/ProgramCheck.h"
-#include "emulator/WeightRegime.h"
 
 #include <gtest/gtest.h>
 
