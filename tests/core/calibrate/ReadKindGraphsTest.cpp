@@ -68,7 +68,7 @@ TEST(ReadKindGraphs, HoldCachedReadsOfThreeSizesPastAMebibyte) {
 }
 
 // Only the L2s: a last-level cache of tens of MiB (the scratch includes the core's share of it)
-// can hold one graph's weights between runs, a regime calibration does not separate yet.
+// can hold one graph's weights between runs; the warm chains below measure that regime.
 TEST(ReadKindGraphs, WeightsAreFarMoreThanTheL2CachesHold) {
     std::uint64_t weightBytes = 0;
     for (const auto& graph : readKindGraphs())
