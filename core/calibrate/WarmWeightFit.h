@@ -4,8 +4,9 @@
 // faster than a model whose weights do not (2026-11-27: with the cold figures, such reads of
 // GPT-2, EfficientNet-B0, ShuffleNetV2 and MobileNetV3-Small at one core came out 0.89-1.31 of
 // measured on a quiet machine; the warm chains' own bandwidth, 15-18 B/cycle against 8-10 cold,
-// predicted them 1.5-2x too fast on a loaded one). So the warm figures keep the cold bandwidth and ramp and fit the latency alone, from
-// the warm reads whose bytes take less than the cold latency (latency-bound).
+// predicted them 1.5-2x too fast on a loaded one). So the warm figures keep the cold bandwidth and
+// ramp and fit the latency alone, from the warm reads whose bytes take less than the cold latency
+// (latency-bound).
 
 #include "calibrate/Fit.h"
 
