@@ -59,9 +59,9 @@ bool writeSamples(const calibrate::CalibrationReport& report, const std::string&
 
 // A path's figures for one kind of read as written to the target (latency with the stream gap),
 // or null when it has none.
-nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p, const target::TransferPath* path, target::ReadKind kind) {
-    const auto& fit = p.kindFits[static_cast<std::size_t>(kind)];
-    const auto& figures = path ? path->figuresOf(kind) : std::nullopt;
+nlohmann::ordered_json figuresJson(const std::optional<calibrate::TransferFit>& fit,
+                                   const std::optional<target::ReadFigures>& figures,
+                                   std::size_t samples) {
     if (!fit || !figures) return nullptr;
     return {{"latency_cycles", figures->latencyCycles},
             {"bytes_per_cycle", fit->bytesPerCycle},
@@ -73,7 +73,14 @@ nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p, const tar
             {"ramp_bytes_per_cycle", fit->rampBytesPerCycle},
             {"spill_bytes", fit->spillBytes},
             {"spill_bytes_per_cycle", fit->spillBytesPerCycle},
-            {"samples", p.kindSamples[static_cast<std::size_t>(kind)]}};
+            {"samples", samples}};
+}
+
+nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p,
+                                       const target::TransferPath* path, target::ReadKind kind) {
+    return figuresJson(p.kindFits[static_cast<std::size_t>(kind)],
+                       path ? path->figuresOf(kind) : std::nullopt,
+                       p.kindSamples[static_cast<std::size_t>(kind)]);
 }
 
 nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const std::string& output) {
@@ -101,6 +108,10 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                          {"size_limit", p.sizeLimit},
                          {"weight_reads", readFiguresJson(p, path, target::ReadKind::Weight)},
                          {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)}});
+        paths.back()["warm_weight_reads"] = figuresJson(
+            p.warmWeightFit, path ? path->warmWeightReads : std::nullopt, p.warmWeightData.size());
+        if (path && path->warmWeightReads)
+            paths.back()["warm_weight_bytes"] = path->warmWeightBytes;
         if (p.residentRowOverheadCycles)
             paths.back()["resident_row_overhead_cycles"] = *p.residentRowOverheadCycles;
         paths.back()["contention"] = {{"bytes_per_cycle", p.contention.bytesPerCycle},

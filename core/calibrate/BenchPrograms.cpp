@@ -363,6 +363,62 @@ std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
     return out;
 }
 
+std::vector<std::shared_ptr<const ir::Graph>> warmWeightGraphs(std::uint64_t lastLevelBytes) {
+    // Each chain's weights about a quarter of the cache: far more than the L2s, well within it.
+    const std::uint64_t wanted = std::max<std::uint64_t>(lastLevelBytes / 4, 2ull << 20);
+    std::vector<std::shared_ptr<const ir::Graph>> out;
+    {
+        SmallGraph g("calibrate-weights-warm-conv");
+        struct Layer {
+            std::int64_t channels;
+            bool depthwise = false;
+        };
+        // Inverted residuals of growing width (expand 1x1, depthwise 3x3, project 1x1), then
+        // the widest one again until the weights reach `wanted` (1.3 MiB each).
+        std::vector<Layer> layers = {{576}, {576, true}, {96},  {384},       {384, true}, {64},
+                                     {32},  {16},        {960}, {960, true}, {160}};
+        std::uint64_t weightBytes = 0;
+        std::int64_t channels = 96;
+        ir::ValueId x = g.input("x", {1, channels, 14, 14});
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            const Layer layer = layers[i];
+            const std::int64_t k = layer.depthwise ? 3 : 1, pad = k / 2;
+            const std::int64_t perGroup = layer.depthwise ? 1 : channels;
+            auto w = g.weight("w" + std::to_string(g.ops()), {layer.channels, perGroup, k, k});
+            auto bias = g.weight("b" + std::to_string(g.ops()), {layer.channels});
+            x = g.op("Conv", {x, w, bias}, {1, layer.channels, 14, 14},
+                     {{"kernel_shape", Ints{k, k}},
+                      {"pads", Ints{pad, pad, pad, pad}},
+                      {"group", layer.depthwise ? layer.channels : std::int64_t{1}}});
+            weightBytes += 4 * std::uint64_t(layer.channels * (perGroup * k * k + 1));
+            channels = layer.channels;
+            if (i + 1 == layers.size() && weightBytes < wanted && layers.size() < 64)
+                layers.insert(layers.end(), {{960}, {960, true}, {160}});
+        }
+        out.push_back(g.finish(x));
+    }
+    {
+        // A feed-forward pair over 64 tokens, 384 -> width -> 384 features with the width that
+        // makes its weights `wanted` (1536 for 4.5 MiB), then a scalar scale and a per-feature
+        // shift.
+        SmallGraph g("calibrate-weights-warm-matmul");
+        const std::int64_t width =
+            std::max<std::int64_t>(256, std::int64_t(wanted / (2 * 384 * 4)) / 64 * 64);
+        std::int64_t features = 384;
+        ir::ValueId x = g.input("x", {64, features});
+        for (const std::int64_t next : {width, std::int64_t{384}}) {
+            auto w = g.weight("w" + std::to_string(g.ops()), {features, next});
+            auto bias = g.weight("b" + std::to_string(g.ops()), {next});
+            x = g.op("Add", {g.op("MatMul", {x, w}, {64, next}), bias}, {64, next});
+            features = next;
+        }
+        x = g.op("Mul", {x, g.weight("scale", {1})}, {64, features});
+        x = g.op("Add", {x, g.weight("shift", {features})}, {64, features});
+        out.push_back(g.finish(x));
+    }
+    return out;
+}
+
 std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
     const std::int64_t s = scale < 1 ? 1 : scale;
     std::vector<std::shared_ptr<const ir::Graph>> out;

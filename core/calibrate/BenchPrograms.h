@@ -80,6 +80,15 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 //    own block, the cores splitting the rows alike from op to op.
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs();
 
+// A small model's weights, read warm (paths[].warm_weight_reads): a MobileNet's inverted
+// residuals (1x1 and depthwise 3x3 convolutions of 16..960 channels on 14 x 14, each with its
+// bias) and a transformer's feed-forward pair (64 tokens, 384 -> width -> 384, with biases, a
+// scalar scale and a per-feature shift): weight reads of 4 B .. MiBs, each chain's weights about
+// a quarter of `lastLevelBytes` (at least 2 MiB): more than the cores' L2s hold, well within the
+// last-level cache, so the measured run finds them where the warm-up run left them, as a model
+// whose weights fit that cache finds its own run after run.
+std::vector<std::shared_ptr<const ir::Graph>> warmWeightGraphs(std::uint64_t lastLevelBytes);
+
 // Whether a graph of opClassGraphs is there for its computes alone (the transcendental ops, the
 // pointwise convolutions of many channels, the strided 1x1, the depthwise ones on small planes,
 // layer norm): its transfers, large warm copies of one activation,

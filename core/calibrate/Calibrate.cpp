@@ -4,6 +4,7 @@
 #include "calibrate/FitQuality.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
+#include "calibrate/WarmWeightFit.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/ConvTaps.h"
 #include "emulator/ProgramCheck.h"
@@ -484,6 +485,7 @@ class Calibration {
                 out.report.refused.push_back(name + " (" + why +
                                              "): not written, priced as the path's other reads");
         }
+        fitWarmWeights(out.report, m_warmWeightTransfers[path.name]);
         // Rows already in the core's cache: the same fit over the re-read shapes, its row overhead.
         if (const TransferFit warm = fitTransfer(plan.resident);
             warm.bytesPerCycle > 0 && plan.resident.size() >= kMinCompiledSizes)
@@ -493,6 +495,17 @@ class Calibration {
                                out.report.fit.bytesPerCycle, out.report.fit.rowOverheadCycles,
                                out.report.fit.rampBytes, out.report.fit.rampBytesPerCycle);
         return out;
+    }
+
+    // The weight reads of a model whose weights fit the last-level cache: their latency at the
+    // cold weight reads' bandwidth (WarmWeightFit.h); only where cold weight reads have figures.
+    void fitWarmWeights(PathReport& report, const std::vector<TransferSample>& samples) {
+        report.warmWeightData = samples;
+        const auto& cold = report.kindFits[static_cast<std::size_t>(target::ReadKind::Weight)];
+        if (!cold)
+            return;
+        if (const TransferFit fit = fitWarmWeightLatency(samples, *cold); fit.samples > 0)
+            report.warmWeightFit = fit;
     }
 
     // The contention programs' shapes of `path`: its time alone against its time with the other
@@ -641,6 +654,21 @@ class Calibration {
     // transfers by path and kind of read: weights read as a model's are, activations a core stored
     // itself a layer ago.
     void planReadKinds() {
+        // Without a last-level cache every model reads its weights cold: no warm figures.
+        for (const auto& graph : m_lastLevelBytes > 0 ? warmWeightGraphs(m_lastLevelBytes)
+                                                      : decltype(warmWeightGraphs(0)){}) {
+            Measurement& m =
+                addCompiled("warm weight reads: " + graph->name, graph, schedule::Strategy::Rules);
+            m.feedsCompiled = true;
+            m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
+                const std::vector<target::ReadKind>& kinds = readKinds(program, *graph);
+                for (const trace::Event& e : timeline.events)
+                    if (e.kind == trace::EventKind::Transfer && keeps(timeline.pathName(e)) &&
+                        kinds[e.id] == target::ReadKind::Weight)
+                        m_warmWeightTransfers[std::string(timeline.pathName(e))].push_back(
+                            transferSample(e, program.instructions[e.id], 0));
+            };
+        }
         for (const auto& graph : readKindGraphs()) {
             Measurement& m =
                 addCompiled("reads by kind: " + graph->name, graph, schedule::Strategy::Rules);
@@ -727,6 +755,7 @@ class Calibration {
                 plan.contended.clear();
                 std::erase_if(m_compiledTransfers,
                               [&](const auto& entry) { return entry.first.first == name; });
+                m_warmWeightTransfers.erase(name);
                 m_only = name;
                 failed = measureInRounds(feeds, kRemeasureRounds);
                 m_only.clear();
@@ -778,6 +807,17 @@ class Calibration {
                                                   fit->latencyCycles + gap,
                                                   {fit->rampBytes, fit->rampBytesPerCycle,
                                                    fit->spillBytes, fit->spillBytesPerCycle}};
+            }
+            // Warm weight figures apply to models whose weights fit the last-level cache.
+            path->warmWeightReads.reset();
+            path->warmWeightBytes = 0;
+            if (const auto& fit = p.warmWeightFit; fit && m_lastLevelBytes > 0) {
+                path->warmWeightReads =
+                    target::ReadFigures{fit->bytesPerCycle,
+                                        fit->latencyCycles + gap,
+                                        {fit->rampBytes, fit->rampBytesPerCycle, fit->spillBytes,
+                                         fit->spillBytesPerCycle}};
+                path->warmWeightBytes = double(m_lastLevelBytes);
             }
             path->note = fmt::format(
                 "calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "
@@ -849,6 +889,9 @@ class Calibration {
     // The compiled programs' transfers by path and kind of read.
     std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>>
         m_compiledTransfers;
+    // warmWeightGraphs' weight reads by path; the last-level cache they fit (0: none probed).
+    std::map<std::string, std::vector<TransferSample>> m_warmWeightTransfers;
+    std::uint64_t m_lastLevelBytes = target::probeHost().lastLevelBytes;
     std::vector<double> m_gapsNs;
     std::map<const compiler::Program*, std::vector<target::ReadKind>> m_readKinds;
     std::string m_only; // while re-measuring a path: its name (only its transfers are read)

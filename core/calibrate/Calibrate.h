@@ -46,6 +46,10 @@ struct PathReport {
     std::size_t isolatedSamples = 0; // the first of `samples` are the isolated programs'
     // The compiled programs' weight and cached reads (indexed by target::ReadKind; Other unused).
     std::array<std::vector<TransferSample>, target::kReadKinds> kindData;
+    // The weight reads of a model whose weights fit the last-level cache (warm_weight_reads):
+    // fitted as kindFits from warmWeightGraphs' weight reads, absent as they are.
+    std::optional<TransferFit> warmWeightFit;
+    std::vector<TransferSample> warmWeightData;
     // A path reading main memory: the row overhead of rows the core itself moved a moment before
     // (resident_row_overhead_cycles), from the isolated shapes re-read out of its own cache.
     std::optional<double> residentRowOverheadCycles;

@@ -3,6 +3,7 @@
 #include "emulator/Contention.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TraceSkeleton.h"
+#include "emulator/WeightRegime.h"
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 #include <climits>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <span>
 
@@ -518,8 +520,10 @@ Expected<trace::Trace> emulate(const compiler::Program& program, const CheckedPr
                                const EmulateOptions& options) {
     std::vector<Diagnostic> diagnostics;
     if (!(target.clockHz > 0)) return error("target '" + target.name + "' has no clock");
-    trace::Trace trace = traceSkeleton(program, target, graph, checked, trace::Source::Emulated);
-    Simulation simulation(program, target, checked, options, trace);
+    std::optional<target::Target> regime; // the weight figures checkProgram priced (WeightRegime.h)
+    const target::Target& priced = withWeightRegime(target, graph, regime);
+    trace::Trace trace = traceSkeleton(program, priced, graph, checked, trace::Source::Emulated);
+    Simulation simulation(program, priced, checked, options, trace);
     if (!simulation.run(diagnostics)) return diagnostics;
     return trace;
 }

@@ -6,6 +6,7 @@
 #include "emulator/ConvTaps.h"
 #include "emulator/ResidentRows.h"
 #include "emulator/TransferRows.h"
+#include "emulator/WeightRegime.h"
 #include "tiling/Region.h"
 
 #include <algorithm>
@@ -355,7 +356,9 @@ std::string instructionName(std::uint32_t id) { return fmt::format("i{:06}", id)
 
 CheckedProgram checkProgram(const compiler::Program& program, const target::Target& target, const ir::Graph& graph,
                             std::vector<Diagnostic>& diagnostics) {
-    return Checker(program, target, graph, diagnostics).run();
+    // Weight reads are priced at the figures of the regime the model's weights put them in.
+    std::optional<target::Target> regime;
+    return Checker(program, withWeightRegime(target, graph, regime), graph, diagnostics).run();
 }
 
 } // namespace strata::emulator

@@ -186,6 +186,8 @@ void probeLastLevelCache(const std::vector<CacheLevel>& caches, HostFacts& facts
     }
     const std::uint64_t share = last->perCore();
     facts.lastLevelBytesPerCore = std::min(share, kMaxLastLevelShare);
+    // Counted as its sharers' counted shares: a VM's listing of its socket's whole cache neither.
+    facts.lastLevelBytes = facts.lastLevelBytesPerCore * static_cast<std::uint64_t>(last->sharers);
     facts.notes.push_back(last->describe() + ", " + formatBytes(share) + " per core" +
                           (share > kMaxLastLevelShare
                                ? ", counted as " + formatBytes(kMaxLastLevelShare)

@@ -18,6 +18,7 @@ struct HostFacts {
     std::uint64_t l2BytesPerCore = 0; // an L2 shared by k CPUs counts 1/k to each
     std::uint64_t lastLevelBytesPerCore =
         0;                          // the cache beyond L2 (L3...), shared likewise; 0 if none
+    std::uint64_t lastLevelBytes = 0; // the whole of it (the shares of the CPUs sharing it)
     std::uint64_t memoryBytes = 0;  // physical RAM
     double maxClockHz = 0;          // 0 when unknown
     int vectorFloats = 1;           // floats per SIMD register: 16 AVX-512, 8 AVX2, 4 SSE/NEON

@@ -110,6 +110,11 @@ struct TransferPath {
     // bytesPerCycle and latencyCycles; absent: they are read like any other.
     std::optional<ReadFigures> weightReads;
     std::optional<ReadFigures> cachedReads;
+    // Weight reads of a model whose weights total at most warmWeightBytes (they fit the
+    // last-level cache, so each run finds them there from the last one) use these instead of
+    // weightReads (emulator/WeightRegime.h); absent: every weight read uses weightReads.
+    std::optional<ReadFigures> warmWeightReads;
+    double warmWeightBytes = 0;
     // Cost of each row of a read out of main memory whose bytes the issuing core itself moved
     // recently (still in its cache: emulator/ResidentRows.h), instead of rowOverheadCycles: a
     // row another core or memory must supply starts with a miss no prefetcher foresees, one

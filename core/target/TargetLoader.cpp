@@ -201,6 +201,8 @@ void readPaths(FieldReader& root, Target& target) {
         path.rowOverheadCycles = item.numberOr("row_overhead_cycles", 0);
         path.weightReads = readFigures(item, "weight_reads");
         path.cachedReads = readFigures(item, "cached_reads");
+        path.warmWeightReads = readFigures(item, "warm_weight_reads");
+        path.warmWeightBytes = item.numberOr("warm_weight_bytes", 0);
         if (item.has("resident_row_overhead_cycles"))
             path.residentRowOverheadCycles = item.numberOr("resident_row_overhead_cycles", 0);
         path.ramp = readRamp(item);
@@ -208,6 +210,7 @@ void readPaths(FieldReader& root, Target& target) {
         item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
                               "max_in_flight", "resources", "broadcast", "issuer_busy",
                               "row_overhead_cycles", "weight_reads", "cached_reads",
+                              "warm_weight_reads", "warm_weight_bytes",
                               "resident_row_overhead_cycles", "ramp_bytes", "ramp_bytes_per_cycle",
                               "spill_bytes", "spill_bytes_per_cycle", "note"});
         target.paths.push_back(std::move(path));

@@ -270,7 +270,9 @@ void checkPaths(const Target& target, Checker& check) {
             check.nonNegative(base + ".resident_row_overhead_cycles",
                               *path.residentRowOverheadCycles, kMaxLatencyCycles, "row overhead");
         checkRamp(base + ".", path.ramp, path.bytesPerCycle, check);
-        for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}}) {
+        for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads},
+                                           std::pair{"cached_reads", &path.cachedReads},
+                                           std::pair{"warm_weight_reads", &path.warmWeightReads}}) {
             if (!*figures) continue;
             const std::string field = base + "." + key;
             check.positive(field + ".bytes_per_cycle", (*figures)->bytesPerCycle, kMinBytesPerCycle,
@@ -282,6 +284,14 @@ void checkPaths(const Target& target, Checker& check) {
             if (source && source->kind != MemoryKind::Dram)
                 check.fail(field, "only a path reading main memory has " + std::string(key) + ", but '" + path.source +
                                       "' is " + std::string(memoryKindName(source->kind)));
+        }
+        // Warm weight figures stand in for weight_reads on models whose weights fit: both needed.
+        if (path.warmWeightReads) {
+            check.positive(base + ".warm_weight_bytes", path.warmWeightBytes, 1, 1e18,
+                           "weight bytes");
+            if (!path.weightReads)
+                check.fail(base + ".warm_weight_reads",
+                           "needs weight_reads (the figures of weights that do not fit)");
         }
         check.count(base + ".max_in_flight", path.maxInFlight, kMaxInFlight, "transfers in flight");
         for (std::size_t j = 0; j < path.resources.size(); ++j) {

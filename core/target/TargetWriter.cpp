@@ -67,12 +67,16 @@ Json pathJson(const TransferPath& path) {
     if (path.broadcast) out["broadcast"] = true;
     if (path.issuerBusy) out["issuer_busy"] = true;
     if (path.rowOverheadCycles != 0) out["row_overhead_cycles"] = number(path.rowOverheadCycles);
-    for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads}, std::pair{"cached_reads", &path.cachedReads}})
+    for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads},
+                                       std::pair{"cached_reads", &path.cachedReads},
+                                       std::pair{"warm_weight_reads", &path.warmWeightReads}})
         if (*figures) {
             out[key] = {{"bytes_per_cycle", number((*figures)->bytesPerCycle)},
                         {"latency_cycles", number((*figures)->latencyCycles)}};
             putRamp(out[key], (*figures)->ramp);
         }
+    if (path.warmWeightReads)
+        out["warm_weight_bytes"] = number(path.warmWeightBytes);
     if (path.residentRowOverheadCycles)
         out["resident_row_overhead_cycles"] = number(*path.residentRowOverheadCycles);
     putRamp(out, path.ramp);

@@ -27,9 +27,11 @@ target::Target classifyingHost() {
 }
 
 // Distinct sizes of the reads of each kind over all the graphs' programs.
-std::array<std::set<std::uint64_t>, target::kReadKinds> readSizes(const target::Target& host) {
+std::array<std::set<std::uint64_t>, target::kReadKinds>
+readSizes(const target::Target& host,
+          const std::vector<std::shared_ptr<const ir::Graph>>& graphs = readKindGraphs()) {
     std::array<std::set<std::uint64_t>, target::kReadKinds> sizes;
-    for (const auto& graph : readKindGraphs()) {
+    for (const auto& graph : graphs) {
         const auto s = schedule::makeSchedule(*graph, host, schedule::Strategy::Rules, {.mp = host.cores()});
         auto compiled = compiler::compile(*graph, host, s);
         EXPECT_TRUE(compiled.ok()) << graph->name << ": " << compiled.diagnostics().front().message;
@@ -66,7 +68,7 @@ TEST(ReadKindGraphs, HoldCachedReadsOfThreeSizesPastAMebibyte) {
 }
 
 // Only the L2s: a last-level cache of tens of MiB (the scratch includes the core's share of it)
-// can hold one graph's weights between runs, a regime calibration does not separate yet.
+// can hold one graph's weights between runs; the warm chains below measure that regime.
 TEST(ReadKindGraphs, WeightsAreFarMoreThanTheL2CachesHold) {
     std::uint64_t weightBytes = 0;
     for (const auto& graph : readKindGraphs())
@@ -74,6 +76,27 @@ TEST(ReadKindGraphs, WeightsAreFarMoreThanTheL2CachesHold) {
             if (v.isInitializer) weightBytes += v.data.size;
     const target::HostFacts machine = target::probeHost();
     EXPECT_GT(weightBytes, 4 * machine.l2BytesPerCore * static_cast<std::uint64_t>(machine.cpus));
+}
+
+// The warm chains (warm_weight_reads): weight reads from a few bytes (a scalar, a bias) to
+// hundreds of KiB, each chain's weights about a quarter of the last-level cache (more than the
+// cores' L2s hold, well within that cache), whatever its size.
+TEST(ReadKindGraphs, WarmChainsReadSmallAndLargeWeightsThatFitTheLastLevelCache) {
+    const auto sizes = readSizes(classifyingHost(), warmWeightGraphs(32u << 20));
+    const auto& weights = sizes[static_cast<std::size_t>(target::ReadKind::Weight)];
+    EXPECT_GE(weights.size(), 6u);
+    ASSERT_FALSE(weights.empty());
+    EXPECT_LE(*weights.begin(), 256u);
+    EXPECT_GE(*weights.rbegin(), 256u << 10);
+    for (const std::uint64_t cache : {std::uint64_t{32} << 20, std::uint64_t{96} << 20})
+        for (const auto& graph : warmWeightGraphs(cache)) {
+            std::uint64_t weightBytes = 0;
+            for (const ir::Value& v : graph->values)
+                if (v.isInitializer)
+                    weightBytes += v.data.size;
+            EXPECT_GT(weightBytes, cache / 5) << graph->name;
+            EXPECT_LT(weightBytes, cache / 3) << graph->name;
+        }
 }
 
 } // namespace

@@ -52,6 +52,7 @@ TEST(HostProbe, ScratchIsTheL2PlusTheCoresShareOfTheLastLevelCache) {
     const target::HostFacts facts = target::probeHost(root.path());
     EXPECT_EQ(facts.l2BytesPerCore, 1u << 20);
     EXPECT_EQ(facts.lastLevelBytesPerCore, 4u << 20);
+    EXPECT_EQ(facts.lastLevelBytes, 32u << 20); // whether a model's weights fit it
     EXPECT_EQ(facts.scratchBytesPerCore(), 5u << 20);
     EXPECT_TRUE(mentions({note(facts.notes.back())}, "L3 32 MiB shared by 8 CPUs, 4 MiB per core"));
 
@@ -64,6 +65,7 @@ TEST(HostProbe, ScratchIsTheL2PlusTheCoresShareOfTheLastLevelCache) {
     writeCache(root, 4, "4", "Unified", "260M", "0-1");
     const target::HostFacts vm = target::probeHost(root.path());
     EXPECT_EQ(vm.lastLevelBytesPerCore, 16u << 20);
+    EXPECT_EQ(vm.lastLevelBytes, 32u << 20);
     EXPECT_TRUE(mentions({note(vm.notes.back())}, "130 MiB per core, counted as 16 MiB"))
         << vm.notes.back();
 }

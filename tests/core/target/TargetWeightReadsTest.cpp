@@ -76,12 +76,43 @@ TEST(TargetWeightReads, MissingOrBadFiguresAreErrorsAtTheirFields) {
 }
 
 TEST(TargetWeightReads, OnlyAPathReadingMainMemoryHasThem) {
-    for (const char* key : {"weight_reads", "cached_reads"}) {
+    for (const char* key : {"weight_reads", "cached_reads", "warm_weight_reads"}) {
         Json doc = smallTarget();
         doc["paths"][1][key] = {{"bytes_per_cycle", 4}, {"latency_cycles", 300}};
         EXPECT_TRUE(reportsError(rejected(doc), std::string("paths[1].") + key,
                                  std::string("only a path reading main memory has ") + key + ", but 'sram' is sram"));
     }
+}
+
+TEST(TargetWeightReads, WarmWeightFiguresAndTheirFootprintAreReadAndWrittenBack) {
+    Json doc = smallTarget();
+    doc["paths"][0]["weight_reads"] = {{"bytes_per_cycle", 4}, {"latency_cycles", 300}};
+    doc["paths"][0]["warm_weight_reads"] = {{"bytes_per_cycle", 9}, {"latency_cycles", 60}};
+    doc["paths"][0]["warm_weight_bytes"] = 33554432;
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings);
+    const target::TransferPath& load = loaded->paths[0];
+    ASSERT_TRUE(load.warmWeightReads.has_value());
+    EXPECT_EQ(load.warmWeightReads->bytesPerCycle, 9);
+    EXPECT_EQ(load.warmWeightBytes, 33554432);
+    // The weight kind's own figures stay the cold ones (the emulator picks per model).
+    EXPECT_EQ(load.bytesPerCycleFor(target::ReadKind::Weight), 4);
+    const Json written = Json::parse(target::targetToJson(*loaded));
+    EXPECT_EQ(written["paths"][0]["warm_weight_reads"]["latency_cycles"], 60);
+    EXPECT_EQ(written["paths"][0]["warm_weight_bytes"], 33554432);
+    auto again = target::parseTarget(target::targetToJson(*loaded), "small.json");
+    ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
+    EXPECT_TRUE(*again == *loaded);
+}
+
+TEST(TargetWeightReads, WarmWeightFiguresNeedTheColdOnesAndAFootprint) {
+    Json doc = smallTarget();
+    doc["paths"][0]["warm_weight_reads"] = {{"bytes_per_cycle", 9}, {"latency_cycles", 60}};
+    const auto diagnostics = rejected(doc);
+    EXPECT_TRUE(reportsError(diagnostics, "paths[0].warm_weight_reads", "needs weight_reads"));
+    EXPECT_TRUE(reportsError(diagnostics, "paths[0].warm_weight_bytes", "must be positive, got 0"));
 }
 
 TEST(TargetWeightReads, AnUnknownKeyInsideIsAWarning) {
