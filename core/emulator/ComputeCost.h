@@ -147,9 +147,11 @@ double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, cons
 // / the target's data_movement figure (inCallReorderCycles). Without it row-major dense
 // convolutions (a stem of 3 channels, a tile of another reader's halo) were predicted 30-70% too
 // fast while channels-last ones were not (issue 20, helper computecost3). A depthwise
-// convolution over a channels-last input box (runtime/ChannelsLastConv.cpp) likewise transposes
-// each output row into a box that is not channels-last: its output box's elements (calibration
-// fits the depthwise figure on channels-last outputs, as models' blocks write them).
+// convolution is fitted on channels-last boxes, as models' blocks read and write them; over a
+// channels-last input box (runtime/ChannelsLastConv.cpp) it transposes each output row into a
+// box that is not channels-last (its output box's elements), and over a row-major input box it
+// runs the kernel that copies planes (its input box's elements: MobileNetV3-Small's were
+// predicted 2.5-6x too fast without).
 double inCallReorderElements(const compiler::Compute& compute, const ir::Op& op,
                              const ir::Graph& graph);
 double inCallReorderCycles(const compiler::Compute& compute, const ir::Op& op,

@@ -87,13 +87,14 @@ TEST(ComputeCost, ADenseConvReordersItsBoxesThatAreNotChannelsLast) {
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[1], g), 2048.0);
     tile.outputs[0].channelBlock = compiler::kChannelsLast;
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[1], g), 0.0); // read and written as is
-    // 1x1 windows run sgemm, depthwise ones their own loop: no reorder.
+    // 1x1 windows run sgemm: no reorder.
     tile.inputs[0].channelBlock = tile.outputs[0].channelBlock = 0;
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[0], g), 0.0);
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[2], g), 0.0);
-    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[4], g), 0.0);
-    // A depthwise one over a channels-last input box transposes each output row it writes into a
-    // row-major box; into a channels-last one it writes the rows as they are.
+    // A depthwise one over a row-major input box copies its planes (the input box's elements);
+    // over a channels-last one it transposes each output row it writes into a row-major box, and
+    // into a channels-last one it writes the rows as they are.
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[4], g), 1280.0);
     tile.inputs[0].channelBlock = compiler::kChannelsLast;
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[4], g), 2048.0);
     tile.outputs[0].channelBlock = compiler::kChannelsLast;
