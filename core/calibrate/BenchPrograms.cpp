@@ -443,17 +443,17 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
     // row, which the staircase above alone cannot tell from its per-MAC rate.
     out.push_back(expandedDepthwise("calibrate-conv-depthwise-small", 64 * s, 14));
     // Grouped 3x3 convolutions (a RegNet's or ResNeXt's), fitted as their own class
-    // (`grouped_conv`, emulator::isGroupedConv) with a cost per im2col row (grouped_conv_row): groups
-    // of 16 channels on 28 x 28 (448 MACs per row) and of 8 on 7 x 7 (56), 64 x scale channels, so
-    // the rows vary apart from the MACs.
+    // (`grouped_conv`, emulator::isGroupedConv) with a cost per im2col row (grouped_conv_row):
+    // groups of 16 channels on 28 x 28 (448 MACs per row) and of 8 on 7 x 7 (56), 64 x scale
+    // channels, so the rows vary apart from the MACs.
     auto grouped = [&](const std::string& name, std::int64_t width, std::int64_t plane) {
         SmallGraph g(name);
         const std::int64_t c = 64 * s;
         auto x = g.input("x", {1, c, plane, plane});
         auto w = g.weight("w", {c, width, 3, 3});
-        return g.finish(g.op(
-            "Conv", {x, w}, {1, c, plane, plane},
-            {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / width}}));
+        return g.finish(
+            g.op("Conv", {x, w}, {1, c, plane, plane},
+                 {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / width}}));
     };
     out.push_back(grouped("calibrate-conv-grouped", 16, 28));
     out.push_back(grouped("calibrate-conv-grouped-narrow", 8, 7));

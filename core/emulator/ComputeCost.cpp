@@ -110,7 +110,8 @@ double convMacsPerOutputRow(const ir::Op& op, const ir::Graph& graph) {
 }
 
 double groupedConvMacsPerRow(const ir::Op& op, const ir::Graph& graph) {
-    if (!isGroupedConv(op, graph)) return 0;
+    if (!isGroupedConv(op, graph))
+        return 0;
     const ir::Value* y = knownValue(op.outputs, 0, graph);
     const std::int64_t group = op.attrInt("group", 1);
     if (!y || y->shape.size() < 3 || y->shape[1] <= 0 || y->shape.back() <= 0 || group < 1)

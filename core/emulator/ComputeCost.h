@@ -49,14 +49,15 @@ bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
 // (`depthwise_conv`, defaulting to `conv`) for a depthwise convolution, its pointwise figure
 // (`pointwise_conv`, defaulting to `conv`) for a pointwise one. A convolution's per-unit costs
 // (overhead_cycles.conv_output per output element of a dense or pointwise one, depthwise_row per
-// output row of a depthwise one, grouped_conv_row per im2col row of a grouped one) join it as cycles per MAC: a convolution's MACs per output element
-// (and per output row) are fixed by its shapes, whatever its tiling, so
-// 1 / rate = 1 / figure + unit cost / MACs per unit. Without them: the figure itself.
-// Resizes and gathers run at the `resize` and `gather` figures (defaulting to `elementwise` and
-// `data_movement`); a reduction at `reduction` per input element read (computeWork) with
-// overhead_cycles.reduction_output per output joined the same way (1 / rate = 1 / figure +
-// unit cost / inputs per output). A global pool runs at `global_pool` per element read (defaulting
-// to `pooling`), returned per output as its work counts outputs: figure / plane elements.
+// output row of a depthwise one, grouped_conv_row per im2col row of a grouped one) join it as
+// cycles per MAC: a convolution's MACs per output element (and per output row) are fixed by its
+// shapes, whatever its tiling, so 1 / rate = 1 / figure + unit cost / MACs per unit. Without them:
+// the figure itself. Resizes and gathers run at the `resize` and `gather` figures (defaulting to
+// `elementwise` and `data_movement`); a reduction at `reduction` per input element read
+// (computeWork) with overhead_cycles.reduction_output per output joined the same way (1 / rate = 1
+// / figure + unit cost / inputs per output). A global pool runs at `global_pool` per element read
+// (defaulting to `pooling`), returned per output as its work counts outputs: figure / plane
+// elements.
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
 
 // An elementwise op that evaluates a transcendental function per element (Erf, Exp, Log, Tanh,

@@ -114,8 +114,8 @@ void readCompute(FieldReader compute, Target& target) {
         target.overheads.weightByteCycles = overheads.number(format::kWeightByteKey).value_or(0);
     overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier",
                                format::kConvOutputKey, format::kDepthwiseRowKey,
-                               format::kGroupedConvRowKey,
-                               format::kReductionOutputKey, format::kWeightByteKey});
+                               format::kGroupedConvRowKey, format::kReductionOutputKey,
+                               format::kWeightByteKey});
 
     if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);
