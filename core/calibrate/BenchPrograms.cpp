@@ -311,6 +311,7 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-conv-depthwise-small" ||
            graph.name == "calibrate-elementwise-Erf" ||
            graph.name == "calibrate-elementwise-Sigmoid" ||
+           graph.name == "calibrate-elementwise-HardSwish" ||
            graph.name == "calibrate-normalization-layer" ||
            graph.name == "calibrate-reduction-pool" || graph.name == "calibrate-reduction-rows" ||
            graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
@@ -507,10 +508,10 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         out.push_back(g.finish(g.op("Relu", {a}, shape)));
     }
     {
-        // Transcendental activations: Erf (GELU in transformers: the `transcendental` figure) and
-        // Sigmoid (SiLU in EfficientNets: the `sigmoid` figure, its own vectorised kernel ~2.5x
-        // Erf's rate on the host).
-        for (const char* type : {"Erf", "Sigmoid"}) {
+        // Transcendental activations: Erf (GELU in transformers) and HardSwish (MobileNetV3's,
+        // a scalar loop on the host at Erf's pace): the `transcendental` figure; Sigmoid (SiLU in
+        // EfficientNets: the `sigmoid` figure, its own vectorised kernel ~4x Erf's rate here).
+        for (const char* type : {"Erf", "HardSwish", "Sigmoid"}) {
             SmallGraph g(std::string("calibrate-elementwise-") + type);
             const ir::Shape shape{1, 32 * s, 56, 56};
             auto a = g.input("a", shape);

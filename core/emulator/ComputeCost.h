@@ -62,6 +62,9 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
 
 // An elementwise op that evaluates a transcendental function per element (Erf, Exp, Log, Tanh,
 // Sigmoid, Sin, Cos, Softplus, Elu, Selu, Celu, Gelu, Mish): the target's `transcendental` figure.
+// HardSwish too: not transcendental, but the host runs it as a scalar loop at an Erf's pace, not
+// an Add's (MobileNetV3-Small's were predicted 5x too fast at `elementwise`); calibration fits the
+// figure over both.
 bool isTranscendental(const ir::Op& op);
 
 // A Sigmoid: the target's `sigmoid` figure (defaulting to `transcendental`): the host runs it on

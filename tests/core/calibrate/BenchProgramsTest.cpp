@@ -128,7 +128,8 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
                   "calibrate-conv-pointwise-deep", "calibrate-conv-pointwise-strided",
                   "calibrate-conv-depthwise-small", "calibrate-conv-grouped",
                   "calibrate-conv-grouped-narrow", "calibrate-conv-thin", "calibrate-matmul-thin",
-                  "calibrate-elementwise-Erf", "calibrate-elementwise-Sigmoid",
+                  "calibrate-elementwise-Erf", "calibrate-elementwise-HardSwish",
+                  "calibrate-elementwise-Sigmoid",
                   "calibrate-normalization-layer", "calibrate-reduction-pool",
                   "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
                   "calibrate-global-pool-7x7", "calibrate-global-pool-56x56", "calibrate-copy"}));
