@@ -120,8 +120,9 @@ double groupedConvMacsPerRow(const ir::Op& op, const ir::Graph& graph) {
 }
 
 bool isTranscendental(const ir::Op& op) {
-    static constexpr std::string_view kTypes[] = {"Erf",  "Exp", "Log",  "Tanh", "Sigmoid", "Sin", "Cos",
-                                                  "Softplus", "Elu", "Selu", "Celu", "Gelu", "Mish", "HardSwish"};
+    static constexpr std::string_view kTypes[] = {"Erf",  "Exp",  "Log",      "Tanh",     "Sigmoid",
+                                                  "Sin",  "Cos",  "Softplus", "Elu",      "Selu",
+                                                  "Celu", "Gelu", "Mish",     "HardSwish"};
     if (op.opClass != ir::OpClass::Elementwise) return false;
     for (std::string_view type : kTypes)
         if (op.type == type) return true;

@@ -129,10 +129,10 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
                   "calibrate-conv-depthwise-small", "calibrate-conv-grouped",
                   "calibrate-conv-grouped-narrow", "calibrate-conv-thin", "calibrate-matmul-thin",
                   "calibrate-elementwise-Erf", "calibrate-elementwise-HardSwish",
-                  "calibrate-elementwise-Sigmoid",
-                  "calibrate-normalization-layer", "calibrate-reduction-pool",
-                  "calibrate-reduction-rows", "calibrate-resize", "calibrate-gather",
-                  "calibrate-global-pool-7x7", "calibrate-global-pool-56x56", "calibrate-copy"}));
+                  "calibrate-elementwise-Sigmoid", "calibrate-normalization-layer",
+                  "calibrate-reduction-pool", "calibrate-reduction-rows", "calibrate-resize",
+                  "calibrate-gather", "calibrate-global-pool-7x7", "calibrate-global-pool-56x56",
+                  "calibrate-copy"}));
 }
 
 // ResNets' 1x1 shortcuts at stride 2 run the pointwise kernel (sgemm over a gathered input): the
