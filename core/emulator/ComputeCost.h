@@ -68,7 +68,7 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
 bool isTranscendental(const ir::Op& op);
 
 // A Sigmoid: the target's `sigmoid` figure (defaulting to `transcendental`): the host runs it on
-// a vectorised kernel of its own, ~2.5x an Erf's rate.
+// a vectorised kernel of its own, ~4x an Erf's rate.
 bool isSigmoid(const ir::Op& op);
 
 // A LayerNormalization: the target's `layer_norm` figure.

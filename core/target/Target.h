@@ -160,7 +160,7 @@ struct ComputeThroughput {
     // 0: the `elementwise` figure.
     double transcendentalPerCycle = 0;
     // Output elements per cycle of a Sigmoid (and of a SiLU's sigmoid): on a CPU a vectorised
-    // kernel of its own, ~2.5x an Erf's rate (Eigen's), so one transcendental figure over both
+    // kernel of its own, ~4x an Erf's rate (Eigen's), so one transcendental figure over both
     // put EfficientNet-B0's 2.5x too slow and transformers' GELUs 1.6x too fast.
     // 0: the `transcendental` figure.
     double sigmoidPerCycle = 0;
