@@ -160,6 +160,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
               {"barrier", o.barrierCycles},
               {"conv_output", o.convOutputCycles},
               {"depthwise_row", o.depthwiseRowCycles},
+              {"grouped_conv_row", o.groupedConvRowCycles},
               {"weight_byte", o.weightByteCycles}}}};
 }
 
@@ -246,10 +247,10 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
     const auto& o = r.target.overheads;
     std::cout << fmt::format(
         "\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}, "
-        "per conv output {:.3g}, per depthwise row {:.3g}, per weight byte {:.3g}; {:.0f} ns "
-        "between instructions of a stream\n",
+        "per conv output {:.3g}, per depthwise row {:.3g}, per grouped-conv row {:.3g}, per weight "
+        "byte {:.3g}; {:.0f} ns between instructions of a stream\n",
         o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, o.convOutputCycles,
-        o.depthwiseRowCycles, o.weightByteCycles, r.gapNs);
+        o.depthwiseRowCycles, o.groupedConvRowCycles, o.weightByteCycles, r.gapNs);
     if (r.otherLoad)
         std::cout << fmt::format("other work on the machine while measuring: {:.0f}% of the CPUs\n",
                                  100 * *r.otherLoad);

@@ -85,6 +85,9 @@ class SmallGraph {
         return out;
     }
 
+    // Renames the last op added (its output value keeps its name).
+    void nameLastOp(const std::string& name) { m_graph->ops.back().name = name; }
+
     // A constant of known values (a Resize's scales, a Gather's indices).
     template <class T>
     ir::ValueId constant(const std::string& name, ir::Shape shape, ir::DType dtype,
@@ -296,18 +299,26 @@ compiler::Program barrierProgram(const target::Target& target, int count) {
     return program;
 }
 
+constexpr const char* kLayoutSinkName = "layout-sink";
+
+bool layoutSink(const ir::Op& op) {
+    return op.name == kLayoutSinkName;
+}
+
 bool computesOnly(const ir::Graph& graph) {
     return graph.name == "calibrate-conv-pointwise-deep" ||
            graph.name == "calibrate-conv-pointwise-strided" ||
            graph.name == "calibrate-conv-depthwise-small" ||
            graph.name == "calibrate-elementwise-Erf" ||
            graph.name == "calibrate-elementwise-Sigmoid" ||
+           graph.name == "calibrate-elementwise-HardSwish" ||
            graph.name == "calibrate-normalization-layer" ||
            graph.name == "calibrate-reduction-pool" || graph.name == "calibrate-reduction-rows" ||
            graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
            graph.name == "calibrate-global-pool-7x7" ||
            graph.name == "calibrate-global-pool-56x56" || graph.name == "calibrate-copy" ||
-           graph.name == "calibrate-conv-grouped" || graph.name == "calibrate-conv-thin" ||
+           graph.name == "calibrate-conv-grouped" ||
+           graph.name == "calibrate-conv-grouped-narrow" || graph.name == "calibrate-conv-thin" ||
            graph.name == "calibrate-matmul-thin";
 }
 
@@ -462,35 +473,47 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         out.push_back(g.finish(g.op("Conv", {x, w}, {1, 2 * c, in / 2, in / 2},
                                     {{"kernel_shape", Ints{1, 1}}, {"strides", Ints{2, 2}}})));
     }
-    // A depthwise convolution reads what a 1x1 expansion wrote, as in a model: a graph input stays
-    // row-major in main memory (tiling/DramLayouts.h), and on a row-major box the depthwise
-    // kernel copies planes, 3-4x slower than the channels-last kernel models' blocks run; fitted
-    // on that, depthwise convolutions were predicted 32% too slow over the zoo.
+    // A depthwise convolution reads what a 1x1 expansion wrote and writes what a 1x1 projection
+    // reads, as in a model: a graph input and a graph output stay row-major in main memory
+    // (tiling/DramLayouts.h); on a row-major input box the depthwise kernel copies planes, 3-4x
+    // slower than the channels-last kernel models' blocks run (fitted on that, depthwise
+    // convolutions were predicted 32% too slow over the zoo), and into a row-major output box it
+    // transposes every row, ~2x slower (fitted on that, MobileNetV2's and EfficientNet-B0's were
+    // predicted 1.7-2x too slow). The projection's output goes to a global pool (layoutSink),
+    // which reads either layout, so the projection and the depthwise output stay channels-last.
     auto expandedDepthwise = [&](const std::string& name, std::int64_t c, std::int64_t plane) {
         SmallGraph g(name);
         auto x = g.input("x", {1, c, plane, plane});
         auto e = g.op("Conv", {x, g.weight("e", {c, c, 1, 1})}, {1, c, plane, plane},
                       {{"kernel_shape", Ints{1, 1}}});
         auto w = g.weight("w", {c, 1, 3, 3});
-        return g.finish(
-            g.op("Conv", {e, w}, {1, c, plane, plane},
-                 {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}}));
+        auto d = g.op("Conv", {e, w}, {1, c, plane, plane},
+                      {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c}});
+        auto p = g.op("Conv", {d, g.weight("p", {c, c, 1, 1})}, {1, c, plane, plane},
+                      {{"kernel_shape", Ints{1, 1}}});
+        auto pooled = g.op("GlobalAveragePool", {p}, {1, c, 1, 1});
+        g.nameLastOp(kLayoutSinkName);
+        return g.finish(pooled);
     };
     out.push_back(expandedDepthwise("calibrate-conv-depthwise", 32 * s, side));
     // Depthwise on small planes too (64 x scale channels on 14 x 14): its loop pays per output
     // row, which the staircase above alone cannot tell from its per-MAC rate.
     out.push_back(expandedDepthwise("calibrate-conv-depthwise-small", 64 * s, 14));
-    {
-        // Grouped 3x3 (groups of 16 channels, 64 x scale channels on 28 x 28: a RegNetX's or
-        // ResNeXt's), fitted as its own class (`grouped_conv`, emulator::isGroupedConv).
-        SmallGraph g("calibrate-conv-grouped");
+    // Grouped 3x3 convolutions (a RegNet's or ResNeXt's), fitted as their own class
+    // (`grouped_conv`, emulator::isGroupedConv) with a cost per im2col row (grouped_conv_row):
+    // groups of 16 channels on 28 x 28 (448 MACs per row) and of 8 on 7 x 7 (56), 64 x scale
+    // channels, so the rows vary apart from the MACs.
+    auto grouped = [&](const std::string& name, std::int64_t width, std::int64_t plane) {
+        SmallGraph g(name);
         const std::int64_t c = 64 * s;
-        auto x = g.input("x", {1, c, 28, 28});
-        auto w = g.weight("w", {c, 16, 3, 3});
-        out.push_back(g.finish(
-            g.op("Conv", {x, w}, {1, c, 28, 28},
-                 {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / 16}})));
-    }
+        auto x = g.input("x", {1, c, plane, plane});
+        auto w = g.weight("w", {c, width, 3, 3});
+        return g.finish(
+            g.op("Conv", {x, w}, {1, c, plane, plane},
+                 {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / width}}));
+    };
+    out.push_back(grouped("calibrate-conv-grouped", 16, 28));
+    out.push_back(grouped("calibrate-conv-grouped-narrow", 8, 7));
     {
         // Thin work, whose weights outnumber its outputs (overhead_cycles.weight_byte): a 3x3
         // convolution of 128 channels on planes of 2 x scale (4..256 output positions per weight,
@@ -541,9 +564,10 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         out.push_back(g.finish(g.op("Relu", {a}, shape)));
     }
     {
-        // Transcendental activations (the target's `transcendental` figure): Erf (GELU in
-        // transformers) and Sigmoid (SiLU in EfficientNets), each a libm call per element.
-        for (const char* type : {"Erf", "Sigmoid"}) {
+        // Transcendental activations: Erf (GELU in transformers) and HardSwish (MobileNetV3's,
+        // a scalar loop on the host at Erf's pace): the `transcendental` figure; Sigmoid (SiLU in
+        // EfficientNets: the `sigmoid` figure, its own vectorised kernel ~4x Erf's rate here).
+        for (const char* type : {"Erf", "HardSwish", "Sigmoid"}) {
             SmallGraph g(std::string("calibrate-elementwise-") + type);
             const ir::Shape shape{1, 32 * s, 56, 56};
             auto a = g.input("a", shape);

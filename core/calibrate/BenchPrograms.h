@@ -95,4 +95,9 @@ std::vector<std::shared_ptr<const ir::Graph>> warmWeightGraphs(std::uint64_t las
 // do not join the paths' samples, which stay those of the op classes above.
 bool computesOnly(const ir::Graph& graph);
 
+// Whether an op of opClassGraphs is there only so the tensor it reads lives channels-last in main
+// memory, as a model's does (a global pool after a depthwise block's projection: it reads either
+// layout, where a graph output stays row-major): calibration keeps no compute sample of it.
+bool layoutSink(const ir::Op& op);
+
 } // namespace strata::calibrate

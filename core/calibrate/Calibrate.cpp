@@ -106,8 +106,14 @@ std::vector<reference::Tensor> randomInputs(const ir::Graph& graph) {
 }
 
 // A compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a depthwise
-// conv, output elements for a dense or pointwise one and for a reduction; 0 for other classes.
-double costUnits(const compiler::Compute& compute, std::size_t fitClass) {
+// conv, output elements for a dense or pointwise one and for a reduction, im2col rows for a
+// grouped one (its MACs over the MACs per row, as the emulator counts them); 0 for other classes.
+double costUnits(const compiler::Compute& compute, std::size_t fitClass, const ir::Op& op,
+                 const ir::Graph& graph) {
+    if (fitClass == kGroupedConvClass) {
+        const double macsPerRow = emulator::groupedConvMacsPerRow(op, graph);
+        return macsPerRow > 0 ? emulator::computeWork(compute, op.opClass) / macsPerRow : 0;
+    }
     if (fitClass != kConvClass && fitClass != kPointwiseConvClass &&
         fitClass != kDepthwiseConvClass && fitClass != kReductionClass)
         return 0;
@@ -622,8 +628,8 @@ class Calibration {
                 continue;
             const ir::Op& op = graph.op(in.from.op);
             const auto& compute = std::get<compiler::Compute>(in.body);
-            if (compute.isReorder())
-                continue; // at the data_movement figure, not its op's
+            if (compute.isReorder() || layoutSink(op))
+                continue; // at the data_movement figure, not its op's; or not measured for itself
             // A global pool's figure counts elements read (computeWork counts its outputs).
             // Padded lanes counted as the emulator charges them (ComputeCost.h).
             const double work =
@@ -637,6 +643,7 @@ class Calibration {
                 emulator::isDepthwiseConv(op, graph)   ? kDepthwiseConvClass
                 : emulator::isGroupedConv(op, graph)   ? kGroupedConvClass
                 : emulator::isPointwiseConv(op, graph) ? kPointwiseConvClass
+                : emulator::isSigmoid(op)              ? kSigmoidClass
                 : emulator::isTranscendental(op)       ? kTranscendentalClass
                 : emulator::isLayerNorm(op)            ? kLayerNormClass
                 : emulator::isResize(op)               ? kResizeClass
@@ -645,7 +652,7 @@ class Calibration {
                 : emulator::isCopy(op)                 ? kCopyClass
                                                        : static_cast<std::size_t>(op.opClass);
             m_computeSamples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz),
-                                        costUnits(compute, fitClass),
+                                        costUnits(compute, fitClass, op, graph),
                                         emulator::weightBytesRead(compute, op, graph)});
         }
     }
@@ -847,6 +854,8 @@ class Calibration {
         if (m_report.compute.samples[kTranscendentalClass])
             t.throughput.transcendentalPerCycle =
                 m_report.compute.throughputPerCycle[kTranscendentalClass];
+        if (m_report.compute.samples[kSigmoidClass])
+            t.throughput.sigmoidPerCycle = m_report.compute.throughputPerCycle[kSigmoidClass];
         if (m_report.compute.samples[kLayerNormClass])
             t.throughput.layerNormPerCycle = m_report.compute.throughputPerCycle[kLayerNormClass];
         t.overheads.convOutputCycles = std::max(m_report.compute.unitCycles[kConvClass],
@@ -863,6 +872,7 @@ class Calibration {
             t.throughput.groupedConvPerCycle =
                 m_report.compute.throughputPerCycle[kGroupedConvClass];
         t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
+        t.overheads.groupedConvRowCycles = m_report.compute.unitCycles[kGroupedConvClass];
         t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
         t.overheads.weightByteCycles = m_report.compute.weightByteCycles;
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
@@ -921,6 +931,8 @@ std::string computeClassName(std::size_t fitClass) {
         return "copy";
     if (fitClass == kGroupedConvClass)
         return "grouped_conv";
+    if (fitClass == kSigmoidClass)
+        return "sigmoid";
     return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
 }
 

@@ -203,7 +203,9 @@ inline constexpr std::size_t kGlobalPoolClass = kOpClasses + 6;
 inline constexpr std::size_t kCopyClass = kOpClasses + 7;
 // Grouped convolutions (the target's throughput_per_cycle.grouped_conv, emulator::isGroupedConv).
 inline constexpr std::size_t kGroupedConvClass = kOpClasses + 8;
-inline constexpr std::size_t kComputeClasses = kOpClasses + 9;
+// Sigmoids (the target's throughput_per_cycle.sigmoid, emulator::isSigmoid).
+inline constexpr std::size_t kSigmoidClass = kOpClasses + 9;
+inline constexpr std::size_t kComputeClasses = kOpClasses + 10;
 
 // One compute instruction measured: its class (ir::OpClass index, kDepthwiseConvClass or
 // kPointwiseConvClass), its
@@ -222,16 +224,18 @@ struct ComputeSample {
 // Classes whose computes also pay per unit of something besides their work, one cost per group:
 // dense and pointwise convolutions per output element (the target's overhead_cycles.conv_output),
 // depthwise ones per output row (depthwise_row), reductions per output element (reduction_output;
-// their work is the elements they read).
+// their work is the elements they read), grouped convolutions per row of their im2col matrix
+// (grouped_conv_row, emulator::groupedConvMacsPerRow).
 inline constexpr std::size_t kConvClass = 0;      // ir::OpClass::Conv
 inline constexpr std::size_t kReductionClass = 5; // ir::OpClass::Reduction
 struct UnitGroup {
     std::array<std::size_t, 2> classes;
     std::size_t count; // of `classes` used
 };
-inline constexpr std::array<UnitGroup, 3> kUnitGroups = {{{{kConvClass, kPointwiseConvClass}, 2},
+inline constexpr std::array<UnitGroup, 4> kUnitGroups = {{{{kConvClass, kPointwiseConvClass}, 2},
                                                           {{kDepthwiseConvClass, 0}, 1},
-                                                          {{kReductionClass, 0}, 1}}};
+                                                          {{kReductionClass, 0}, 1},
+                                                          {{kGroupedConvClass, 0}, 1}}};
 
 // cycles = overhead + work / throughput[class] + units x unitCycles[class], fitted over the median
 // time of each (class, work, units) shape (a kernel's tiles and repeats scatter), one overhead

@@ -109,13 +109,28 @@ double convMacsPerOutputRow(const ir::Op& op, const ir::Graph& graph) {
     return convMacsPerOutput(op, graph) * double(y->shape.back());
 }
 
+double groupedConvMacsPerRow(const ir::Op& op, const ir::Graph& graph) {
+    if (!isGroupedConv(op, graph))
+        return 0;
+    const ir::Value* y = knownValue(op.outputs, 0, graph);
+    const std::int64_t group = op.attrInt("group", 1);
+    if (!y || y->shape.size() < 3 || y->shape[1] <= 0 || y->shape.back() <= 0 || group < 1)
+        return 0;
+    return double(y->shape[1]) / double(group) * double(y->shape.back());
+}
+
 bool isTranscendental(const ir::Op& op) {
-    static constexpr std::string_view kTypes[] = {"Erf",  "Exp", "Log",  "Tanh", "Sigmoid", "Sin", "Cos",
-                                                  "Softplus", "Elu", "Selu", "Celu", "Gelu", "Mish"};
+    static constexpr std::string_view kTypes[] = {"Erf",  "Exp",  "Log",      "Tanh",     "Sigmoid",
+                                                  "Sin",  "Cos",  "Softplus", "Elu",      "Selu",
+                                                  "Celu", "Gelu", "Mish",     "HardSwish"};
     if (op.opClass != ir::OpClass::Elementwise) return false;
     for (std::string_view type : kTypes)
         if (op.type == type) return true;
     return false;
+}
+
+bool isSigmoid(const ir::Op& op) {
+    return op.opClass == ir::OpClass::Elementwise && op.type == "Sigmoid";
 }
 
 bool isLayerNorm(const ir::Op& op) { return op.opClass == ir::OpClass::Normalization && op.type == "LayerNormalization"; }
@@ -173,6 +188,9 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
         return figure > 0 ? CostFigure{std::move(name), false, {}}
                           : CostFigure{className, true, std::move(name)};
     };
+    if (isSigmoid(op))
+        return t.sigmoidPerCycle > 0 ? CostFigure{"sigmoid", false, {}}
+                                     : own("transcendental", t.transcendentalPerCycle);
     if (isTranscendental(op))
         return own("transcendental", t.transcendentalPerCycle);
     if (isLayerNorm(op))
@@ -197,6 +215,8 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
 }
 
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
+    if (isSigmoid(op))
+        return target.throughput.sigmoid();
     if (isTranscendental(op)) return target.throughput.transcendental();
     if (isLayerNorm(op)) return target.throughput.layerNorm();
     if (isResize(op))
@@ -219,7 +239,8 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
     if (isDepthwiseConv(op, graph))
         return withUnitCost(target.throughput.depthwiseConv(), o.depthwiseRowCycles, convMacsPerOutputRow(op, graph));
     if (isGroupedConv(op, graph))
-        return target.throughput.groupedConv();
+        return withUnitCost(target.throughput.groupedConv(), o.groupedConvRowCycles,
+                            groupedConvMacsPerRow(op, graph));
     if (isPointwiseConv(op, graph))
         return withUnitCost(target.throughput.pointwiseConv(), o.convOutputCycles, convMacsPerOutput(op, graph));
     if (op.opClass == ir::OpClass::Conv && o.convOutputCycles > 0)
@@ -246,6 +267,16 @@ double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, cons
 
 double inCallReorderElements(const compiler::Compute& compute, const ir::Op& op,
                              const ir::Graph& graph) {
+    if (isDepthwiseConv(op, graph) && !compute.inputs.empty() && !compute.outputs.empty()) {
+        // Over a row-major input box the kernel copies each channel's rows into padded planes
+        // (3-4x the channels-last kernel's time); over a channels-last one it transposes each
+        // output row into a box that is not channels-last.
+        const compiler::Operand &x = compute.inputs.front(), &y = compute.outputs.front();
+        if (x.channelBlock != compiler::kChannelsLast)
+            return double(tiling::regionElements(x.region));
+        return y.channelBlock != compiler::kChannelsLast ? double(tiling::regionElements(y.region))
+                                                         : 0;
+    }
     if (op.opClass != ir::OpClass::Conv || op.type != "Conv" || op.attrInt("group", 1) != 1 ||
         isPointwiseConv(op, graph) || compute.inputs.empty() || compute.outputs.empty())
         return 0;

@@ -49,19 +49,27 @@ bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
 // (`depthwise_conv`, defaulting to `conv`) for a depthwise convolution, its pointwise figure
 // (`pointwise_conv`, defaulting to `conv`) for a pointwise one. A convolution's per-unit costs
 // (overhead_cycles.conv_output per output element of a dense or pointwise one, depthwise_row per
-// output row of a depthwise one) join it as cycles per MAC: a convolution's MACs per output element
-// (and per output row) are fixed by its shapes, whatever its tiling, so
-// 1 / rate = 1 / figure + unit cost / MACs per unit. Without them: the figure itself.
-// Resizes and gathers run at the `resize` and `gather` figures (defaulting to `elementwise` and
-// `data_movement`); a reduction at `reduction` per input element read (computeWork) with
-// overhead_cycles.reduction_output per output joined the same way (1 / rate = 1 / figure +
-// unit cost / inputs per output). A global pool runs at `global_pool` per element read (defaulting
-// to `pooling`), returned per output as its work counts outputs: figure / plane elements.
+// output row of a depthwise one, grouped_conv_row per im2col row of a grouped one) join it as
+// cycles per MAC: a convolution's MACs per output element (and per output row) are fixed by its
+// shapes, whatever its tiling, so 1 / rate = 1 / figure + unit cost / MACs per unit. Without them:
+// the figure itself. Resizes and gathers run at the `resize` and `gather` figures (defaulting to
+// `elementwise` and `data_movement`); a reduction at `reduction` per input element read
+// (computeWork) with overhead_cycles.reduction_output per output joined the same way (1 / rate = 1
+// / figure + unit cost / inputs per output). A global pool runs at `global_pool` per element read
+// (defaulting to `pooling`), returned per output as its work counts outputs: figure / plane
+// elements.
 double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
 
 // An elementwise op that evaluates a transcendental function per element (Erf, Exp, Log, Tanh,
 // Sigmoid, Sin, Cos, Softplus, Elu, Selu, Celu, Gelu, Mish): the target's `transcendental` figure.
+// HardSwish too: not transcendental, but the host runs it as a scalar loop at an Erf's pace, not
+// an Add's (MobileNetV3-Small's were predicted 5x too fast at `elementwise`); calibration fits the
+// figure over both.
 bool isTranscendental(const ir::Op& op);
+
+// A Sigmoid: the target's `sigmoid` figure (defaulting to `transcendental`): the host runs it on
+// a vectorised kernel of its own, ~4x an Erf's rate.
+bool isSigmoid(const ir::Op& op);
 
 // A LayerNormalization: the target's `layer_norm` figure.
 bool isLayerNorm(const ir::Op& op);
@@ -115,6 +123,13 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
 // row (that x output width); 0 when its weights' or output's shape is not known.
 double convMacsPerOutput(const ir::Op& op, const ir::Graph& graph);
 double convMacsPerOutputRow(const ir::Op& op, const ir::Graph& graph);
+// MACs per row a grouped convolution gathers into its im2col matrix (one input channel of a
+// group, one tap, one output line): the host's kernel gathers those rows for each group and
+// multiplies them by the group's output channels, so output channels per group x output width;
+// 0 when not a grouped convolution or its shapes are not known. Its time follows those rows
+// (overhead_cycles.grouped_conv_row), not its MACs: RegNetY-400MF's (groups of 8 channels, 440
+// channels on 7 x 7) ran ~40 MACs per ns against ~130 for the same product on 64-wide groups.
+double groupedConvMacsPerRow(const ir::Op& op, const ir::Graph& graph);
 
 // Bytes of constant operands (weights and biases: values the graph holds as constants) a
 // convolution's or matrix product's compute reads, over its input regions; 0 for other ops.
@@ -135,7 +150,12 @@ double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, cons
 // other op. Their cost is what an explicit reorder instruction of the same boxes costs: elements
 // / the target's data_movement figure (inCallReorderCycles). Without it row-major dense
 // convolutions (a stem of 3 channels, a tile of another reader's halo) were predicted 30-70% too
-// fast while channels-last ones were not (issue 20, helper computecost3).
+// fast while channels-last ones were not (issue 20, helper computecost3). A depthwise
+// convolution is fitted on channels-last boxes, as models' blocks read and write them; over a
+// channels-last input box (runtime/ChannelsLastConv.cpp) it transposes each output row into a
+// box that is not channels-last (its output box's elements), and over a row-major input box it
+// runs the kernel that copies planes (its input box's elements: MobileNetV3-Small's were
+// predicted 2.5-6x too fast without).
 double inCallReorderElements(const compiler::Compute& compute, const ir::Op& op,
                              const ir::Graph& graph);
 double inCallReorderCycles(const compiler::Compute& compute, const ir::Op& op,

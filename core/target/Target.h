@@ -164,6 +164,11 @@ struct ComputeThroughput {
     // element (Erf, Exp, Tanh, Sigmoid...: a libm call on a CPU, tens of times an Add's cost).
     // 0: the `elementwise` figure.
     double transcendentalPerCycle = 0;
+    // Output elements per cycle of a Sigmoid (and of a SiLU's sigmoid): on a CPU a vectorised
+    // kernel of its own, ~4x an Erf's rate (Eigen's), so one transcendental figure over both
+    // put EfficientNet-B0's 2.5x too slow and transformers' GELUs 1.6x too fast.
+    // 0: the `transcendental` figure.
+    double sigmoidPerCycle = 0;
     // Output elements per cycle of a layer normalization (LayerNormalization), which takes a
     // group's mean and variance before it scales: several passes where an inference batch-norm is
     // one multiply-add per element. 0: the `normalization` figure.
@@ -191,6 +196,7 @@ struct ComputeThroughput {
     double depthwiseConv() const { return depthwiseConvPerCycle > 0 ? depthwiseConvPerCycle : of(ir::OpClass::Conv); }
     double pointwiseConv() const { return pointwiseConvPerCycle > 0 ? pointwiseConvPerCycle : of(ir::OpClass::Conv); }
     double transcendental() const { return transcendentalPerCycle > 0 ? transcendentalPerCycle : of(ir::OpClass::Elementwise); }
+    double sigmoid() const { return sigmoidPerCycle > 0 ? sigmoidPerCycle : transcendental(); }
     double layerNorm() const { return layerNormPerCycle > 0 ? layerNormPerCycle : of(ir::OpClass::Normalization); }
     double resize() const {
         return resizePerCycle > 0 ? resizePerCycle : of(ir::OpClass::Elementwise);
@@ -221,6 +227,10 @@ struct Overheads {
     // output row, so small planes run slower per MAC.
     double convOutputCycles = 0;       // per output element of a dense or pointwise convolution
     double depthwiseRowCycles = 0;     // per output row (one channel, one output line) of a depthwise one
+    // Per row a grouped convolution gathers into its im2col matrix (one input channel, one tap,
+    // one output line): the host runs it as one small matrix product per group over a gathered
+    // copy of its input, and the gather, not the MACs, carries most of its time.
+    double groupedConvRowCycles = 0;
     // Per output element of a reduction on top of its input elements: a global average pool reads
     // 49 elements per output, a transformer's mean over a row 768, and the first pays its
     // per-output set-up over far fewer reads.

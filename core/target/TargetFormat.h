@@ -38,16 +38,19 @@ inline constexpr std::string_view kGlobalPoolKey = "global_pool";
 inline constexpr std::string_view kCopyKey = "copy";
 // Optional compute.throughput_per_cycle key: grouped convolutions (default: `conv`).
 inline constexpr std::string_view kGroupedConvKey = "grouped_conv";
-inline constexpr std::array<std::string_view, 18> kThroughputKeysWithOptional = {
+// Optional compute.throughput_per_cycle key: Sigmoid (default: `transcendental`).
+inline constexpr std::string_view kSigmoidKey = "sigmoid";
+inline constexpr std::array<std::string_view, 19> kThroughputKeysWithOptional = {
     "conv",        "matmul",          "elementwise",     "normalization",
     "pooling",     "reduction",       "softmax",         "data_movement",
     "other",       kDepthwiseConvKey, kPointwiseConvKey, kTranscendentalKey,
     kLayerNormKey, kResizeKey,        kGatherKey,        kGlobalPoolKey,
-    kCopyKey,      kGroupedConvKey};
+    kCopyKey,      kGroupedConvKey,   kSigmoidKey};
 
 // Optional compute.overhead_cycles keys: per-unit costs of convolutions (default 0).
 inline constexpr std::string_view kConvOutputKey = "conv_output";
 inline constexpr std::string_view kDepthwiseRowKey = "depthwise_row";
+inline constexpr std::string_view kGroupedConvRowKey = "grouped_conv_row";
 // Optional compute.overhead_cycles key: a reduction's cost per output element (default 0).
 inline constexpr std::string_view kReductionOutputKey = "reduction_output";
 inline constexpr std::string_view kWeightByteKey = "weight_byte";

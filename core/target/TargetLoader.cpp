@@ -70,7 +70,8 @@ void readCompute(FieldReader compute, Target& target) {
         {format::kGatherKey, &target.throughput.gatherPerCycle},
         {format::kGlobalPoolKey, &target.throughput.globalPoolPerCycle},
         {format::kCopyKey, &target.throughput.copyPerCycle},
-        {format::kGroupedConvKey, &target.throughput.groupedConvPerCycle}};
+        {format::kGroupedConvKey, &target.throughput.groupedConvPerCycle},
+        {format::kSigmoidKey, &target.throughput.sigmoidPerCycle}};
     for (const auto& [key, field] : optional)
         if (auto figure = throughput.has(key) ? throughput.number(key) : std::nullopt) {
             if (*figure > 0)
@@ -87,6 +88,8 @@ void readCompute(FieldReader compute, Target& target) {
                                      ? "must be positive (omit it to use data_movement's figure)"
                                  : key == format::kGlobalPoolKey
                                      ? "must be positive (omit it to use pooling's figure)"
+                                 : key == format::kSigmoidKey
+                                     ? "must be positive (omit it to use transcendental's figure)"
                                      : "must be positive (omit it to use conv's figure)");
         }
     throughput.warnUnknownKeys(format::kThroughputKeysWithOptional);
@@ -101,6 +104,9 @@ void readCompute(FieldReader compute, Target& target) {
         target.overheads.convOutputCycles = overheads.number(format::kConvOutputKey).value_or(0);
     if (overheads.has(format::kDepthwiseRowKey))
         target.overheads.depthwiseRowCycles = overheads.number(format::kDepthwiseRowKey).value_or(0);
+    if (overheads.has(format::kGroupedConvRowKey))
+        target.overheads.groupedConvRowCycles =
+            overheads.number(format::kGroupedConvRowKey).value_or(0);
     if (overheads.has(format::kReductionOutputKey))
         target.overheads.reductionOutputCycles =
             overheads.number(format::kReductionOutputKey).value_or(0);
@@ -108,7 +114,8 @@ void readCompute(FieldReader compute, Target& target) {
         target.overheads.weightByteCycles = overheads.number(format::kWeightByteKey).value_or(0);
     overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier",
                                format::kConvOutputKey, format::kDepthwiseRowKey,
-                               format::kReductionOutputKey, format::kWeightByteKey});
+                               format::kGroupedConvRowKey, format::kReductionOutputKey,
+                               format::kWeightByteKey});
 
     if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);

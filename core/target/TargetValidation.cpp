@@ -129,7 +129,8 @@ void checkMachine(const Target& target, Checker& check) {
           std::pair{format::kGatherKey, target.throughput.gatherPerCycle},
           std::pair{format::kGlobalPoolKey, target.throughput.globalPoolPerCycle},
           std::pair{format::kCopyKey, target.throughput.copyPerCycle},
-          std::pair{format::kGroupedConvKey, target.throughput.groupedConvPerCycle}})
+          std::pair{format::kGroupedConvKey, target.throughput.groupedConvPerCycle},
+          std::pair{format::kSigmoidKey, target.throughput.sigmoidPerCycle}})
         if (figure != 0) // optional: 0 means "as the op's class"
             check.positive("compute.throughput_per_cycle." + std::string(key), figure,
                            kMinThroughputPerCycle, kMaxThroughputPerCycle, "throughput");
@@ -148,6 +149,8 @@ void checkMachine(const Target& target, Checker& check) {
                       kMaxUnitCycles, "per-output cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kDepthwiseRowKey), o.depthwiseRowCycles,
                       kMaxUnitCycles, "per-row cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kGroupedConvRowKey),
+                      o.groupedConvRowCycles, kMaxUnitCycles, "per-row cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kReductionOutputKey),
                       o.reductionOutputCycles, kMaxUnitCycles, "per-output cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kWeightByteKey),

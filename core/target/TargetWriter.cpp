@@ -103,6 +103,8 @@ std::string targetToJson(const Target& target) {
         throughput[std::string(format::kPointwiseConvKey)] = number(target.throughput.pointwiseConvPerCycle);
     if (target.throughput.transcendentalPerCycle != 0)
         throughput[std::string(format::kTranscendentalKey)] = number(target.throughput.transcendentalPerCycle);
+    if (target.throughput.sigmoidPerCycle != 0)
+        throughput[std::string(format::kSigmoidKey)] = number(target.throughput.sigmoidPerCycle);
     if (target.throughput.layerNormPerCycle != 0)
         throughput[std::string(format::kLayerNormKey)] = number(target.throughput.layerNormPerCycle);
     if (target.throughput.resizePerCycle != 0)
@@ -134,6 +136,9 @@ std::string targetToJson(const Target& target) {
     if (o.convOutputCycles != 0) out["compute"]["overhead_cycles"][std::string(format::kConvOutputKey)] = number(o.convOutputCycles);
     if (o.depthwiseRowCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kDepthwiseRowKey)] = number(o.depthwiseRowCycles);
+    if (o.groupedConvRowCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kGroupedConvRowKey)] =
+            number(o.groupedConvRowCycles);
     if (o.reductionOutputCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kReductionOutputKey)] =
             number(o.reductionOutputCycles);

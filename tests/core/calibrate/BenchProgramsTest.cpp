@@ -123,14 +123,16 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
     std::vector<std::string> only;
     for (const auto& graph : opClassGraphs(1))
         if (computesOnly(*graph)) only.push_back(graph->name);
-    EXPECT_EQ(only, (std::vector<std::string>{
-                        "calibrate-conv-pointwise-deep", "calibrate-conv-pointwise-strided",
-                        "calibrate-conv-depthwise-small", "calibrate-conv-grouped",
-                        "calibrate-conv-thin", "calibrate-matmul-thin", "calibrate-elementwise-Erf",
-                        "calibrate-elementwise-Sigmoid", "calibrate-normalization-layer",
-                        "calibrate-reduction-pool", "calibrate-reduction-rows", "calibrate-resize",
-                        "calibrate-gather", "calibrate-global-pool-7x7",
-                        "calibrate-global-pool-56x56", "calibrate-copy"}));
+    EXPECT_EQ(only,
+              (std::vector<std::string>{
+                  "calibrate-conv-pointwise-deep", "calibrate-conv-pointwise-strided",
+                  "calibrate-conv-depthwise-small", "calibrate-conv-grouped",
+                  "calibrate-conv-grouped-narrow", "calibrate-conv-thin", "calibrate-matmul-thin",
+                  "calibrate-elementwise-Erf", "calibrate-elementwise-HardSwish",
+                  "calibrate-elementwise-Sigmoid", "calibrate-normalization-layer",
+                  "calibrate-reduction-pool", "calibrate-reduction-rows", "calibrate-resize",
+                  "calibrate-gather", "calibrate-global-pool-7x7", "calibrate-global-pool-56x56",
+                  "calibrate-copy"}));
 }
 
 // ResNets' 1x1 shortcuts at stride 2 run the pointwise kernel (sgemm over a gathered input): the
@@ -148,19 +150,24 @@ TEST(BenchPrograms, PointwiseConvolutionsIncludeAStridedShortcut) {
     }
 }
 
-// The depthwise programs read what a 1x1 expansion wrote, which lives channels-last in main
-// memory as a model's depthwise input does (a graph input stays row-major, and a depthwise
-// convolution of a row-major box runs the plane-copying kernel models' blocks do not).
-TEST(BenchPrograms, DepthwiseConvolutionsReadAChannelsLastInput) {
+// The depthwise programs read what a 1x1 expansion wrote and write what a 1x1 projection reads,
+// both channels-last in main memory as a model's are (a graph input and output stay row-major;
+// a depthwise convolution of a row-major input box runs the plane-copying kernel models' blocks
+// do not, and into a row-major output box it transposes every row).
+TEST(BenchPrograms, DepthwiseConvolutionsReadAndWriteChannelsLast) {
     int found = 0;
     for (const auto& graph : opClassGraphs(1)) {
         if (graph->name.find("depthwise") == std::string::npos)
             continue;
         ++found;
-        const ir::Op& conv = graph->ops.back();
+        ASSERT_EQ(graph->ops.size(), 4u) << graph->name;
+        EXPECT_TRUE(layoutSink(graph->ops.back())) << graph->name;
+        EXPECT_FALSE(layoutSink(graph->ops[2])) << graph->name;
+        const ir::Op& conv = graph->ops[1];
         ASSERT_EQ(conv.attrInt("group", 1), graph->value(conv.inputs[0]).shape[1]) << graph->name;
         const std::vector<int> layouts = tiling::chooseDramLayouts(*graph, 16);
         EXPECT_EQ(layouts[conv.inputs[0].index], tiling::kChannelsLast) << graph->name;
+        EXPECT_EQ(layouts[conv.outputs[0].index], tiling::kChannelsLast) << graph->name;
     }
     EXPECT_EQ(found, 2);
 }

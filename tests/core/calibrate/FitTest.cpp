@@ -391,6 +391,28 @@ TEST(FitCompute, ReductionsPayPerElementReadAndPerOutput) {
     EXPECT_EQ(computeClassName(kGatherClass), "gather");
 }
 
+TEST(FitCompute, GroupedConvolutionsPayPerIm2colRow) {
+    // Synthetic ground truth: grouped convolutions at 30 MACs per cycle plus 25 cycles per
+    // im2col row, on groups of 16 channels over 28 x 28 (448 MACs per row) and of 8 over 7 x 7
+    // (56: calibration's two series), with three linear classes fixing the overhead at 80.
+    std::vector<ComputeSample> samples;
+    for (double scale : {1.0, 2.0, 4.0, 8.0}) {
+        for (double macsPerRow : {448.0, 56.0}) {
+            const double rows = scale * 64 * 9 * (macsPerRow == 448 ? 28 : 7);
+            const double macs = rows * macsPerRow;
+            samples.push_back({kGroupedConvClass, macs, 80 + macs / 30 + rows * 25, rows});
+        }
+        samples.push_back({2, scale * 1e5, 80 + scale * 1e5 / 3, 0});
+        samples.push_back({1, scale * 1e6, 80 + scale * 1e6 / 24, 0});
+        samples.push_back({4, scale * 5e4, 80 + scale * 5e4 / 1.5, 0});
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.overheadCycles, 80, 1e-3);
+    EXPECT_NEAR(fit.throughputPerCycle[kGroupedConvClass], 30, 1e-6);
+    EXPECT_NEAR(fit.unitCycles[kGroupedConvClass], 25, 1e-6);
+    EXPECT_EQ(fit.unitCycles[kConvClass], 0); // the groups are apart
+}
+
 TEST(FitCompute, GlobalPoolsGetTheirOwnThroughputPerElementRead) {
     // Synthetic ground truth: global pools read 0.3 elements per cycle over 7 x 7 planes of 256
     // channels and 56 x 56 planes of 64 (calibration's shapes, their work in elements read);
@@ -422,6 +444,7 @@ TEST(FitCompute, TranscendentalOpsGetTheirOwnThroughput) {
     EXPECT_NEAR(fit.throughputPerCycle[2], 1.4, 1e-6);
     EXPECT_NEAR(fit.throughputPerCycle[kTranscendentalClass], 0.06, 1e-9);
     EXPECT_EQ(computeClassName(kTranscendentalClass), "transcendental");
+    EXPECT_EQ(computeClassName(kSigmoidClass), "sigmoid");
     EXPECT_EQ(computeClassName(kLayerNormClass), "layer_norm");
 }
 

@@ -87,11 +87,19 @@ TEST(ComputeCost, ADenseConvReordersItsBoxesThatAreNotChannelsLast) {
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[1], g), 2048.0);
     tile.outputs[0].channelBlock = compiler::kChannelsLast;
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[1], g), 0.0); // read and written as is
-    // 1x1 windows run sgemm, depthwise ones their own loop: no reorder.
+    // 1x1 windows run sgemm: no reorder.
     tile.inputs[0].channelBlock = tile.outputs[0].channelBlock = 0;
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[0], g), 0.0);
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[2], g), 0.0);
+    // A depthwise one over a row-major input box copies its planes (the input box's elements);
+    // over a channels-last one it transposes each output row it writes into a row-major box, and
+    // into a channels-last one it writes the rows as they are.
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[4], g), 1280.0);
+    tile.inputs[0].channelBlock = compiler::kChannelsLast;
+    EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[4], g), 2048.0);
+    tile.outputs[0].channelBlock = compiler::kChannelsLast;
     EXPECT_DOUBLE_EQ(inCallReorderElements(tile, g.ops[4], g), 0.0);
+    tile.inputs[0].channelBlock = tile.outputs[0].channelBlock = 0;
     // At the data_movement figure, as an explicit reorder of the same boxes: 3,328 / 0.5.
     target::Target t = test::tinyTarget();
     t.throughput.of(ir::OpClass::DataMovement) = 0.5;
@@ -231,6 +239,56 @@ TEST(ComputeCost, GroupedConvsRunAtTheirFigureBeforeThePointwiseTest) {
     EXPECT_EQ(costFigureOf(g.ops[1], g, t).name, "grouped_conv");
     // 1200 MACs at 4 per cycle: 300 cycles (no compute overhead on the tiny target).
     EXPECT_EQ(cyclesAtThroughput(1200, throughputOf(g.ops[0], g, t), t), 300);
+}
+
+// A grouped convolution gathers one im2col row per input channel, tap and output line of each
+// group, then multiplies it by the group's output channels: its rows cost on top of its MACs.
+TEST(ComputeCost, GroupedConvsPayPerIm2colRow) {
+    ir::Graph g;
+    // 16 channels in 4 groups of 4 on 14 x 14: 4 x 14 = 56 MACs per im2col row.
+    g.values = {floatValue("x", {1, 16, 14, 14}), floatValue("w", {16, 4, 3, 3}),
+                floatValue("y", {1, 16, 14, 14})};
+    g.ops = {conv("grouped", 1, {ints("pads", {1, 1, 1, 1}), {"group", std::int64_t{4}}})};
+    g.ops[0].outputs = {ir::ValueId(2)};
+    g.finalize();
+    EXPECT_DOUBLE_EQ(groupedConvMacsPerRow(g.ops[0], g), 56);
+    EXPECT_EQ(groupedConvMacsPerRow(convs().ops[1], convs()), 0); // a dense convolution
+    target::Target t = test::tinyTarget();
+    t.throughput.groupedConvPerCycle = 28;
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 28); // no row cost: the figure itself
+    // 7 cycles per row: 1 / 28 + 7 / 56 = 1 / 6.22... cycles per MAC.
+    t.overheads.groupedConvRowCycles = 7;
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1 / (1.0 / 28 + 7.0 / 56));
+    // The whole op: 16 x 4 x 9 x 196 MACs over 16 x 9 x 14 rows.
+    const double macs = 16 * 4 * 9 * 196, rows = 16 * 9 * 14;
+    EXPECT_NEAR(cyclesAtThroughput(macs, throughputOf(g.ops[0], g, t), t), macs / 28 + rows * 7,
+                1e-6);
+}
+
+// A Sigmoid runs at its own figure, else at the transcendental one; an Erf stays transcendental.
+TEST(ComputeCost, SigmoidsRunAtTheirOwnFigure) {
+    const ir::Graph& g = convs();
+    ir::Op sigmoid, erf;
+    sigmoid.type = "Sigmoid";
+    erf.type = "Erf";
+    sigmoid.opClass = erf.opClass = ir::OpClass::Elementwise;
+    target::Target t = test::tinyTarget();
+    t.throughput.transcendentalPerCycle = 0.5;
+    EXPECT_TRUE(isSigmoid(sigmoid));
+    EXPECT_FALSE(isSigmoid(erf));
+    EXPECT_EQ(throughputOf(sigmoid, g, t), 0.5);
+    EXPECT_EQ(costFigureOf(sigmoid, g, t).name, "transcendental");
+    t.throughput.sigmoidPerCycle = 2;
+    EXPECT_EQ(throughputOf(sigmoid, g, t), 2);
+    EXPECT_EQ(costFigureOf(sigmoid, g, t).name, "sigmoid");
+    EXPECT_FALSE(costFigureOf(sigmoid, g, t).fallback);
+    EXPECT_EQ(throughputOf(erf, g, t), 0.5);
+    // A HardSwish runs at the transcendental figure (a scalar loop on the host), not elementwise's.
+    ir::Op hardSwish;
+    hardSwish.type = "HardSwish";
+    hardSwish.opClass = ir::OpClass::Elementwise;
+    EXPECT_TRUE(isTranscendental(hardSwish));
+    EXPECT_EQ(throughputOf(hardSwish, g, t), 0.5);
 }
 
 TEST(ComputeCost, ConcatsRunAtTheCopyFigure) {

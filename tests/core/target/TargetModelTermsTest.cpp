@@ -23,6 +23,7 @@ TEST(TargetModelTerms, AbsentMeansNoUnitCostsAndElementwisesFigure) {
     EXPECT_EQ(loaded->throughput.transcendental(), loaded->throughput.of(ir::OpClass::Elementwise));
     EXPECT_EQ(loaded->throughput.layerNormPerCycle, 0);
     EXPECT_EQ(loaded->throughput.layerNorm(), loaded->throughput.of(ir::OpClass::Normalization));
+    EXPECT_EQ(loaded->throughput.sigmoid(), loaded->throughput.transcendental());
     const Json written = Json::parse(target::targetToJson(*loaded));
     EXPECT_FALSE(written["compute"]["throughput_per_cycle"].contains("layer_norm"));
     EXPECT_FALSE(written["compute"]["overhead_cycles"].contains("conv_output"));
@@ -36,6 +37,8 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     doc["compute"]["overhead_cycles"]["depthwise_row"] = 42;
     doc["compute"]["throughput_per_cycle"]["transcendental"] = 0.0625;
     doc["compute"]["throughput_per_cycle"]["layer_norm"] = 0.375;
+    doc["compute"]["throughput_per_cycle"]["sigmoid"] = 0.125;
+    doc["compute"]["overhead_cycles"]["grouped_conv_row"] = 24;
     std::vector<Diagnostic> warnings;
     auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
     ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
@@ -49,6 +52,10 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     EXPECT_EQ(written["compute"]["throughput_per_cycle"]["transcendental"], 0.0625);
     EXPECT_EQ(loaded->throughput.layerNorm(), 0.375);
     EXPECT_EQ(written["compute"]["throughput_per_cycle"]["layer_norm"], 0.375);
+    EXPECT_EQ(loaded->throughput.sigmoid(), 0.125);
+    EXPECT_EQ(written["compute"]["throughput_per_cycle"]["sigmoid"], 0.125);
+    EXPECT_EQ(loaded->overheads.groupedConvRowCycles, 24);
+    EXPECT_EQ(written["compute"]["overhead_cycles"]["grouped_conv_row"], 24);
     auto again = target::parseTarget(target::targetToJson(*loaded), "small.json");
     ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
     EXPECT_TRUE(*again == *loaded);
