@@ -480,7 +480,12 @@ class Calibration {
             out.report.kindData[static_cast<std::size_t>(kind)] = samples;
             if (distinctSizes(samples) < kMinCompiledSizes)
                 continue;
-            const TransferFit fit = fitTransferWithRamp(samples, isolated.rowOverheadCycles);
+            // No spill for weight reads: the chains read them on every core at once, so their
+            // large reads slow down from the cores sharing main memory, not from overflowing one
+            // core's cache; a spill fitted there priced one core's MiB weight reads 1.3-1.5x too
+            // slow (a cold read streams at main memory's pace, below any cache's).
+            const TransferFit fit = fitTransferWithRamp(samples, isolated.rowOverheadCycles,
+                                                        kind != target::ReadKind::Weight);
             const std::string name =
                 kind == target::ReadKind::Weight ? "weight reads" : "cached reads";
             if (trustworthy(fit, &why)) {

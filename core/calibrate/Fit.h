@@ -89,9 +89,10 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
 // fitTransfer's result, without a ramp.
 // Then a spill past the chosen ramp (target::Ramp::spillBytes: a transfer larger than the core's
 // cache runs slower past it), its start searched on spillGrid() with the extra cycles per byte
-// past it a fifth non-negative unknown, kept by the same tests against the fit without it.
+// past it a fifth non-negative unknown, kept by the same tests against the fit without it
+// (its own figure within kMaxSpillRelativeError); none searched with `spill` false.
 TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
-                                double fixedRowOverheadCycles = -1);
+                                double fixedRowOverheadCycles = -1, bool spill = true);
 
 // The ramp lengths searched: kMinRampBytes to kMaxRampBytes in steps of sqrt(2).
 inline constexpr double kMinRampBytes = 512;

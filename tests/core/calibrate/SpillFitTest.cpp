@@ -104,6 +104,14 @@ TEST(SpillFit, MeasuredStoresKeepASpillThatOnlyRoughlyFits) {
     EXPECT_GT(ratio(double(4 << 20)), 0.5);
 }
 
+TEST(SpillFit, NoneSearchedWhenAsked) {
+    // Weight reads are fitted without one (Calibrate.cpp): the same loads that give a spill back
+    // above give none, and the line through them.
+    const TransferFit fit = fitTransferWithRamp(loads(Truth{}, 0), -1, false);
+    EXPECT_EQ(fit.spillBytes, 0);
+    EXPECT_GT(fit.bytesPerCycle, 0);
+}
+
 TEST(SpillFit, NoSpillInLoadsWithoutOne) {
     Truth truth;
     truth.spillBytes = 0;
