@@ -15,24 +15,9 @@ namespace {
 
 // x [1, 8, 14, 14] -> a 3x3 Conv with the given dilation, padded to keep 14 x 14 -> y.
 ir::Graph dilatedConv(std::int64_t dilation) {
-    ir::Graph g;
-    g.name = "dilated";
-    g.values.push_back(test::floatValue("x", {1, 8, 14, 14}));
-    ir::Value w = test::floatValue("w", {8, 8, 3, 3});
-    w.isConstant = true;
-    g.values.push_back(w);
-    g.values.push_back(test::floatValue("y", {1, 8, 14, 14}));
-    ir::Op conv;
-    conv.name = "conv";
-    conv.type = "Conv";
-    conv.opClass = ir::OpClass::Conv;
-    conv.inputs = {ir::ValueId(0), ir::ValueId(1)};
-    conv.outputs = {ir::ValueId(2)};
-    conv.attributes = {{"pads", std::vector<std::int64_t>(4, dilation)},
-                       {"dilations", std::vector<std::int64_t>{dilation, dilation}}};
-    g.ops = {conv};
-    g.finalize();
-    return g;
+    return test::convGraph("dilated", {1, 8, 14, 14}, {8, 8, 3, 3}, {1, 8, 14, 14},
+                           {{"pads", std::vector<std::int64_t>(4, dilation)},
+                            {"dilations", std::vector<std::int64_t>{dilation, dilation}}});
 }
 
 compiler::Compute outputBox(tiling::Interval rows, tiling::Interval columns) {

@@ -36,6 +36,27 @@ ir::Value floatValue(const char* name, ir::Shape shape) {
     return v;
 }
 
+ir::Graph convGraph(const char* name, ir::Shape x, ir::Shape w, ir::Shape y,
+                    std::vector<ir::Attribute> attributes) {
+    ir::Graph g;
+    g.name = name;
+    g.values.push_back(floatValue("x", std::move(x)));
+    ir::Value weights = floatValue("w", std::move(w));
+    weights.isConstant = true;
+    g.values.push_back(std::move(weights));
+    g.values.push_back(floatValue("y", std::move(y)));
+    ir::Op conv;
+    conv.name = "conv";
+    conv.type = "Conv";
+    conv.opClass = ir::OpClass::Conv;
+    conv.inputs = {ir::ValueId(0), ir::ValueId(1)};
+    conv.outputs = {ir::ValueId(2)};
+    conv.attributes = std::move(attributes);
+    g.ops = {conv};
+    g.finalize();
+    return g;
+}
+
 const ir::Graph& tinyGraph() {
     static const ir::Graph graph = [] {
         ir::Graph g;

@@ -23,6 +23,10 @@ target::Target tinyTarget();
 // A float32 value named `name` of `shape`, for hand-built graphs.
 ir::Value floatValue(const char* name, ir::Shape shape);
 
+// A graph of one Conv (op 0): x (value 0) and constant weights w (value 1) to y (value 2).
+ir::Graph convGraph(const char* name, ir::Shape x, ir::Shape w, ir::Shape y,
+                    std::vector<ir::Attribute> attributes);
+
 // One Conv op (op 0, class conv) and one Relu op (op 1, elementwise) over a float value x
 // (value 0, shape [1, 1024]).
 const ir::Graph& tinyGraph();

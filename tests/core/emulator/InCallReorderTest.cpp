@@ -17,25 +17,9 @@ constexpr std::int64_t kNs = 1000; // ps
 // x (value 0, [1, 2, 4, 4]), w (value 1, [4, 2, 3, 3] constant weights), y (value 2,
 // [1, 4, 4, 4]); a 3x3 Conv with unit padding (op 0).
 const ir::Graph& convGraph() {
-    static const ir::Graph graph = [] {
-        ir::Graph g;
-        g.name = "reorders";
-        g.values.push_back(test::floatValue("x", {1, 2, 4, 4}));
-        ir::Value w = test::floatValue("w", {4, 2, 3, 3});
-        w.isConstant = true;
-        g.values.push_back(w);
-        g.values.push_back(test::floatValue("y", {1, 4, 4, 4}));
-        ir::Op conv;
-        conv.name = "conv";
-        conv.type = "Conv";
-        conv.opClass = ir::OpClass::Conv;
-        conv.inputs = {ir::ValueId(0), ir::ValueId(1)};
-        conv.outputs = {ir::ValueId(2)};
-        conv.attributes = {{"pads", std::vector<std::int64_t>{1, 1, 1, 1}}};
-        g.ops = {conv};
-        g.finalize();
-        return g;
-    }();
+    static const ir::Graph graph =
+        test::convGraph("reorders", {1, 2, 4, 4}, {4, 2, 3, 3}, {1, 4, 4, 4},
+                        {{"pads", std::vector<std::int64_t>{1, 1, 1, 1}}});
     return graph;
 }
 
