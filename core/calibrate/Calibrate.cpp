@@ -1,12 +1,11 @@
 #include "calibrate/Calibrate.h"
 
 #include "calibrate/BenchPrograms.h"
+#include "calibrate/ComputeSamples.h"
 #include "calibrate/FitQuality.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
 #include "calibrate/WarmWeightFit.h"
-#include "emulator/ComputeCost.h"
-#include "emulator/ConvTaps.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
 #include "flow/Flow.h"
@@ -15,7 +14,6 @@
 #include "schedule/Strategies.h"
 #include "target/CalibratedHost.h"
 #include "target/HostProbe.h"
-#include "tiling/Region.h"
 #include "trace/AccuracyReport.h"
 #include "trace/ConcurrentTransfers.h"
 
@@ -103,28 +101,6 @@ std::vector<reference::Tensor> randomInputs(const ir::Graph& graph) {
         inputs.push_back(std::move(t));
     }
     return inputs;
-}
-
-// A compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a depthwise
-// conv, output elements for a dense or pointwise one and for a reduction, im2col rows for a
-// grouped one (its MACs over the MACs per row, as the emulator counts them); 0 for other classes.
-double costUnits(const compiler::Compute& compute, std::size_t fitClass, const ir::Op& op,
-                 const ir::Graph& graph) {
-    if (fitClass == kGroupedConvClass) {
-        const double macsPerRow = emulator::groupedConvMacsPerRow(op, graph);
-        return macsPerRow > 0 ? emulator::computeWork(compute, op.opClass) / macsPerRow : 0;
-    }
-    if (fitClass != kConvClass && fitClass != kPointwiseConvClass &&
-        fitClass != kDepthwiseConvClass && fitClass != kReductionClass)
-        return 0;
-    double units = 0;
-    for (const compiler::Operand& out : compute.outputs) {
-        double elements = double(tiling::regionElements(out.region));
-        if (fitClass == kDepthwiseConvClass && !out.region.empty())
-            elements /= double(std::max<std::int64_t>(1, out.region.back().size()));
-        units += elements;
-    }
-    return units;
 }
 
 // The shared resource every path of the target lists, if any.
@@ -635,30 +611,8 @@ class Calibration {
             const auto& compute = std::get<compiler::Compute>(in.body);
             if (compute.isReorder() || layoutSink(op))
                 continue; // at the data_movement figure, not its op's; or not measured for itself
-            // A global pool's figure counts elements read (computeWork counts its outputs).
-            // Padded lanes counted as the emulator charges them (ComputeCost.h).
-            const double work =
-                emulator::isGlobalPool(op) ? emulator::elementsRead(compute)
-                : emulator::isLayerNorm(op)
-                    ? emulator::layerNormWork(compute)
-                    : emulator::computeWork(compute, op.opClass) *
-                          emulator::paddedLaneFactor(compute, op, m_host.channelGranule) *
-                          emulator::inBoundsTapShare(compute, op, graph);
-            const std::size_t fitClass =
-                emulator::isDepthwiseConv(op, graph)   ? kDepthwiseConvClass
-                : emulator::isGroupedConv(op, graph)   ? kGroupedConvClass
-                : emulator::isPointwiseConv(op, graph) ? kPointwiseConvClass
-                : emulator::isSigmoid(op)              ? kSigmoidClass
-                : emulator::isTranscendental(op)       ? kTranscendentalClass
-                : emulator::isLayerNorm(op)            ? kLayerNormClass
-                : emulator::isResize(op)               ? kResizeClass
-                : emulator::isGather(op)               ? kGatherClass
-                : emulator::isGlobalPool(op)           ? kGlobalPoolClass
-                : emulator::isCopy(op)                 ? kCopyClass
-                                                       : static_cast<std::size_t>(op.opClass);
-            m_computeSamples.push_back({fitClass, work, cyclesOf(e.durationPs(), m_host.clockHz),
-                                        costUnits(compute, fitClass, op, graph),
-                                        emulator::weightBytesRead(compute, op, graph)});
+            m_computeSamples.push_back(computeSample(compute, op, graph, m_host.channelGranule,
+                                                     cyclesOf(e.durationPs(), m_host.clockHz)));
         }
     }
 

@@ -63,16 +63,7 @@ TEST(ConvTaps, TheEmulatorChargesADilatedConvolutionItsTapsInside) {
         const ir::Graph g = dilatedConv(dilation);
         compiler::Compute c = outputBox({0, 14}, {0, 14});
         c.flops = 2.0 * 196 * 8 * 72;
-        compiler::Program program = test::ProgramBuilder(1).program();
-        compiler::Instruction in;
-        in.from = {0, ir::OpId(0), 0};
-        in.body = std::move(c);
-        program.streams[0].push_back(in.id);
-        program.instructions.push_back(std::move(in));
-        auto trace = emulate(program, test::tinyTarget(), g);
-        EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.diagnostics().front().toString());
-        return trace.ok() && !trace->events.empty() ? trace->events.front().durationPs() / 1000
-                                                    : -1;
+        return test::computeDurationNs(std::move(c), g);
     };
     EXPECT_EQ(durationNs(24), 196 * 8 * 72 / 9);
     EXPECT_EQ(durationNs(1), 196 * 8 * 72 * 40 * 40 / (42 * 42));

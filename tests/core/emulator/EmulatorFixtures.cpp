@@ -1,5 +1,8 @@
 #include "EmulatorFixtures.h"
 
+#include "emulator/Emulator.h"
+
+#include <gtest/gtest.h>
 #include <utility>
 
 namespace strata::test {
@@ -55,6 +58,18 @@ ir::Graph convGraph(const char* name, ir::Shape x, ir::Shape w, ir::Shape y,
     g.ops = {conv};
     g.finalize();
     return g;
+}
+
+std::int64_t computeDurationNs(compiler::Compute compute, const ir::Graph& graph) {
+    compiler::Program program = ProgramBuilder(1).program();
+    compiler::Instruction in;
+    in.from = {0, ir::OpId(0), 0};
+    in.body = std::move(compute);
+    program.streams[0].push_back(in.id);
+    program.instructions.push_back(std::move(in));
+    auto trace = emulator::emulate(program, tinyTarget(), graph);
+    EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.diagnostics().front().toString());
+    return trace.ok() && !trace->events.empty() ? trace->events.front().durationPs() / 1000 : -1;
 }
 
 const ir::Graph& tinyGraph() {

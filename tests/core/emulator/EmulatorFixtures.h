@@ -27,6 +27,10 @@ ir::Value floatValue(const char* name, ir::Shape shape);
 ir::Graph convGraph(const char* name, ir::Shape x, ir::Shape w, ir::Shape y,
                     std::vector<ir::Attribute> attributes);
 
+// The tiny target's time for a program of `compute` alone (of op 0 of `graph`) on one core, in
+// ns; -1 (and a failed expectation) when emulation fails.
+std::int64_t computeDurationNs(compiler::Compute compute, const ir::Graph& graph);
+
 // One Conv op (op 0, class conv) and one Relu op (op 1, elementwise) over a float value x
 // (value 0, shape [1, 1024]).
 const ir::Graph& tinyGraph();

@@ -12,8 +12,6 @@
 namespace strata::emulator {
 namespace {
 
-constexpr std::int64_t kNs = 1000; // ps
-
 // x (value 0, [1, 2, 4, 4]), w (value 1, [4, 2, 3, 3] constant weights), y (value 2,
 // [1, 4, 4, 4]); a 3x3 Conv with unit padding (op 0).
 const ir::Graph& convGraph() {
@@ -33,15 +31,7 @@ std::int64_t durationNs(int inputLayout, int outputLayout) {
     c.inputs.push_back({ir::ValueId(0), tiling::fullRegion({1, 2, 4, 4}), 0, inputLayout});
     c.inputs.push_back({ir::ValueId(1), tiling::fullRegion({4, 2, 3, 3}), 4096});
     c.outputs.push_back({ir::ValueId(2), tiling::fullRegion({1, 4, 4, 4}), 8192, outputLayout});
-    compiler::Program program = test::ProgramBuilder(1).program();
-    compiler::Instruction in;
-    in.from = {0, ir::OpId(0), 0};
-    in.body = std::move(c);
-    program.streams[0].push_back(in.id);
-    program.instructions.push_back(std::move(in));
-    auto trace = emulate(program, test::tinyTarget(), convGraph());
-    EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.diagnostics().front().toString());
-    return trace.ok() && !trace->events.empty() ? trace->events.front().durationPs() / kNs : -1;
+    return test::computeDurationNs(std::move(c), convGraph());
 }
 
 TEST(InCallReorder, RowMajorBoxesOfADenseConvCostWhatTheirReorderWould) {

@@ -1,0 +1,65 @@
+#include "calibrate/ComputeSamples.h"
+
+#include "emulator/ComputeCost.h"
+#include "emulator/ConvTaps.h"
+#include "tiling/Region.h"
+
+#include <algorithm>
+
+namespace strata::calibrate {
+namespace {
+
+// A compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a depthwise
+// conv, output elements for a dense or pointwise one and for a reduction, im2col rows for a
+// grouped one (its MACs over the MACs per row, as the emulator counts them); 0 for other classes.
+double costUnits(const compiler::Compute& compute, std::size_t fitClass, const ir::Op& op,
+                 const ir::Graph& graph) {
+    if (fitClass == kGroupedConvClass) {
+        const double macsPerRow = emulator::groupedConvMacsPerRow(op, graph);
+        return macsPerRow > 0 ? emulator::computeWork(compute, op.opClass) / macsPerRow : 0;
+    }
+    if (fitClass != kConvClass && fitClass != kPointwiseConvClass &&
+        fitClass != kDepthwiseConvClass && fitClass != kReductionClass)
+        return 0;
+    double units = 0;
+    for (const compiler::Operand& out : compute.outputs) {
+        double elements = double(tiling::regionElements(out.region));
+        if (fitClass == kDepthwiseConvClass && !out.region.empty())
+            elements /= double(std::max<std::int64_t>(1, out.region.back().size()));
+        units += elements;
+    }
+    return units;
+}
+
+std::size_t fitClassOf(const ir::Op& op, const ir::Graph& graph) {
+    return emulator::isDepthwiseConv(op, graph)   ? kDepthwiseConvClass
+           : emulator::isGroupedConv(op, graph)   ? kGroupedConvClass
+           : emulator::isPointwiseConv(op, graph) ? kPointwiseConvClass
+           : emulator::isSigmoid(op)              ? kSigmoidClass
+           : emulator::isTranscendental(op)       ? kTranscendentalClass
+           : emulator::isLayerNorm(op)            ? kLayerNormClass
+           : emulator::isResize(op)               ? kResizeClass
+           : emulator::isGather(op)               ? kGatherClass
+           : emulator::isGlobalPool(op)           ? kGlobalPoolClass
+           : emulator::isCopy(op)                 ? kCopyClass
+                                                  : static_cast<std::size_t>(op.opClass);
+}
+
+} // namespace
+
+ComputeSample computeSample(const compiler::Compute& compute, const ir::Op& op,
+                            const ir::Graph& graph, int channelGranule, double cycles) {
+    // A global pool's figure counts elements read (computeWork counts its outputs). Padded lanes
+    // and padding taps counted as the emulator charges them.
+    const double work = emulator::isGlobalPool(op) ? emulator::elementsRead(compute)
+                        : emulator::isLayerNorm(op)
+                            ? emulator::layerNormWork(compute)
+                            : emulator::computeWork(compute, op.opClass) *
+                                  emulator::paddedLaneFactor(compute, op, channelGranule) *
+                                  emulator::inBoundsTapShare(compute, op, graph);
+    const std::size_t fitClass = fitClassOf(op, graph);
+    return {fitClass, work, cycles, costUnits(compute, fitClass, op, graph),
+            emulator::weightBytesRead(compute, op, graph)};
+}
+
+} // namespace strata::calibrate
