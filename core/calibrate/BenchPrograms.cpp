@@ -314,12 +314,14 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-elementwise-HardSwish" ||
            graph.name == "calibrate-normalization-layer" ||
            graph.name == "calibrate-reduction-pool" || graph.name == "calibrate-reduction-rows" ||
-           graph.name == "calibrate-resize" || graph.name == "calibrate-gather" ||
+           graph.name == "calibrate-resize" || graph.name == "calibrate-resize-linear" ||
+           graph.name == "calibrate-resize-linear-small" || graph.name == "calibrate-gather" ||
            graph.name == "calibrate-global-pool-7x7" ||
            graph.name == "calibrate-global-pool-56x56" || graph.name == "calibrate-copy" ||
            graph.name == "calibrate-conv-grouped" ||
            graph.name == "calibrate-conv-grouped-narrow" || graph.name == "calibrate-conv-thin" ||
-           graph.name == "calibrate-matmul-thin";
+           graph.name == "calibrate-matmul-thin" || graph.name == "calibrate-matmul-batched" ||
+           graph.name == "calibrate-matmul-batched-wide";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -542,6 +544,20 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         out.push_back(g.finish(g.op("Add", {a, b}, shape)));
     }
     {
+        // Batches of matrix pairs, as attention multiplies them (the host makes one sgemm call per
+        // pair, overhead_cycles.matmul_product): 4 x scale windows of 49 x 49 x 32 (a Swin's or a
+        // MaxViT's) and scale heads of 128 x 128 x 64 (a BERT's), 77 K and 1 M MACs per pair.
+        auto batched = [&](const std::string& name, std::int64_t pairs, std::int64_t rows,
+                           std::int64_t depth) {
+            SmallGraph g(name);
+            auto a = g.input("a", {1, pairs, rows, depth});
+            auto b = g.input("b", {1, pairs, depth, rows});
+            return g.finish(g.op("MatMul", {a, b}, {1, pairs, rows, rows}));
+        };
+        out.push_back(batched("calibrate-matmul-batched", 4 * s, 49, 32));
+        out.push_back(batched("calibrate-matmul-batched-wide", s, 128, 64));
+    }
+    {
         SmallGraph g("calibrate-matmul");
         const std::int64_t n = 64 * s;
         auto a = g.input("a", {n, 256});
@@ -639,14 +655,21 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
                                     {{"axes", Ints{-1}}, {"keepdims", std::int64_t{1}}})));
     }
     {
-        // A segmentation head's 2x nearest upsampling (the target's `resize` figure).
-        SmallGraph g("calibrate-resize");
-        const std::int64_t c = 16 * s;
-        auto x = g.input("x", {1, c, 28, 28});
-        auto scales =
-            g.constant<float>("scales", {4}, ir::DType::Float32, {1.0f, 1.0f, 2.0f, 2.0f});
-        out.push_back(g.finish(g.op("Resize", {x, ir::ValueId{}, scales}, {1, c, 56, 56},
-                                    {{"mode", std::string("nearest")}})));
+        // Segmentation heads' 2x upsamplings (the target's `resize` figure per tap weighed, a cost
+        // per output row): nearest on 28 x 28 (one tap per output, rows of 56), bilinear on
+        // 28 x 28 and on 7 x 7 (four taps, rows of 56 and of 14).
+        auto resize = [&](const std::string& name, const char* mode, std::int64_t channels,
+                          std::int64_t plane) {
+            SmallGraph g(name);
+            auto x = g.input("x", {1, channels, plane, plane});
+            auto scales =
+                g.constant<float>("scales", {4}, ir::DType::Float32, {1.0f, 1.0f, 2.0f, 2.0f});
+            return g.finish(g.op("Resize", {x, ir::ValueId{}, scales},
+                                 {1, channels, 2 * plane, 2 * plane}, {{"mode", std::string(mode)}}));
+        };
+        out.push_back(resize("calibrate-resize", "nearest", 16 * s, 28));
+        out.push_back(resize("calibrate-resize-linear", "linear", 16 * s, 28));
+        out.push_back(resize("calibrate-resize-linear-small", "linear", 64 * s, 7));
     }
     {
         // An embedding lookup: rows of a 1000 x 256 table by index (the target's `gather` figure).

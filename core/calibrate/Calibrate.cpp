@@ -833,6 +833,8 @@ class Calibration {
         t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
         t.overheads.groupedConvRowCycles = m_report.compute.unitCycles[kGroupedConvClass];
         t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
+        t.overheads.matmulProductCycles = m_report.compute.unitCycles[kMatMulClass];
+        t.overheads.resizeRowCycles = m_report.compute.unitCycles[kResizeClass];
         t.overheads.weightByteCycles = m_report.compute.weightByteCycles;
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
         t.overheads.waitCycles = m_report.waitCycles + gap;

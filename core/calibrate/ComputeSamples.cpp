@@ -11,12 +11,21 @@ namespace {
 
 // A compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a depthwise
 // conv, output elements for a dense or pointwise one and for a reduction, im2col rows for a
-// grouped one (its MACs over the MACs per row, as the emulator counts them); 0 for other classes.
+// grouped one (its MACs over the MACs per row, as the emulator counts them), matrix pairs for a
+// batched matrix product (likewise), output rows for a resize; 0 for other classes.
 double costUnits(const compiler::Compute& compute, std::size_t fitClass, const ir::Op& op,
                  const ir::Graph& graph) {
     if (fitClass == kGroupedConvClass) {
         const double macsPerRow = emulator::groupedConvMacsPerRow(op, graph);
         return macsPerRow > 0 ? emulator::computeWork(compute, op.opClass) / macsPerRow : 0;
+    }
+    if (fitClass == kResizeClass) {
+        const double perRow = emulator::resizeOutputsPerRow(op, graph);
+        return perRow > 0 ? emulator::computeWork(compute, op.opClass) / perRow : 0;
+    }
+    if (fitClass == kMatMulClass) {
+        const double macsPerProduct = emulator::matmulMacsPerProduct(op, graph);
+        return macsPerProduct > 0 ? emulator::computeWork(compute, op.opClass) / macsPerProduct : 0;
     }
     if (fitClass != kConvClass && fitClass != kPointwiseConvClass &&
         fitClass != kDepthwiseConvClass && fitClass != kReductionClass)
@@ -52,6 +61,9 @@ ComputeSample computeSample(const compiler::Compute& compute, const ir::Op& op,
     // A global pool's figure counts elements read (computeWork counts its outputs). Padded lanes
     // and padding taps counted as the emulator charges them.
     const double work = emulator::isGlobalPool(op) ? emulator::elementsRead(compute)
+                        : emulator::isResize(op)
+                            ? emulator::computeWork(compute, op.opClass) *
+                                  emulator::resizeTapsPerOutput(op, graph)
                         : emulator::isLayerNorm(op)
                             ? emulator::layerNormWork(compute)
                             : emulator::computeWork(compute, op.opClass) *

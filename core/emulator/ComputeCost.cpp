@@ -1,6 +1,10 @@
 #include "emulator/ComputeCost.h"
 
+#include "tiling/EinsumEquation.h"
 #include "tiling/Region.h"
+
+#include <algorithm>
+#include <variant>
 
 namespace strata::emulator {
 
@@ -119,6 +123,63 @@ double groupedConvMacsPerRow(const ir::Op& op, const ir::Graph& graph) {
     return double(y->shape[1]) / double(group) * double(y->shape.back());
 }
 
+namespace {
+
+// An Einsum's MACs per pair of batch matrices: every label's extent (the whole op's MACs) over
+// the batch labels' (in both operands and the output); 0 when it has no batch or one matrix pair.
+double einsumMacsPerProduct(const ir::Op& op, const ir::Graph& graph) {
+    const ir::Attribute* equation = op.attribute("equation");
+    const auto* text = equation ? std::get_if<std::string>(&equation->value) : nullptr;
+    if (!text || op.inputs.size() != 2)
+        return 0;
+    std::vector<ir::Shape> shapes;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const ir::Value* v = knownValue(op.inputs, i, graph);
+        if (!v) return 0;
+        shapes.push_back(v->shape);
+    }
+    std::string why;
+    const auto e = tiling::parseEinsum(*text, shapes, why);
+    if (!e)
+        return 0;
+    double macs = 1, products = 1;
+    for (std::size_t l = 0; l < e->sizes.size(); ++l) {
+        const int label = int(l);
+        const auto in = [&](std::size_t k) {
+            return std::find(e->inputs[k].begin(), e->inputs[k].end(), label) != e->inputs[k].end();
+        };
+        macs *= double(e->sizes[l]);
+        if (in(0) && in(1) && e->inOutput(label))
+            products *= double(e->sizes[l]);
+    }
+    return products > 1 ? macs / products : 0;
+}
+
+} // namespace
+
+double matmulMacsPerProduct(const ir::Op& op, const ir::Graph& graph) {
+    if (op.opClass != ir::OpClass::MatMul)
+        return 0;
+    if (op.type == "Einsum")
+        return einsumMacsPerProduct(op, graph);
+    const ir::Value* a = knownValue(op.inputs, 0, graph);
+    const ir::Value* b = knownValue(op.inputs, 1, graph);
+    const ir::Value* y = knownValue(op.outputs, 0, graph);
+    if (op.type != "MatMul" || !a || !b || !y || a->shape.size() < 2 || b->shape.size() < 3 ||
+        y->shape.size() < 3)
+        return 0;
+    // A right-hand operand without a batch of its own is one matrix: the rows fold into one call.
+    double bBatch = 1, yBatch = 1;
+    for (std::size_t d = 0; d + 2 < b->shape.size(); ++d) bBatch *= double(b->shape[d]);
+    for (std::size_t d = 0; d + 2 < y->shape.size(); ++d) yBatch *= double(y->shape[d]);
+    if (bBatch <= 1 || yBatch <= 1)
+        return 0;
+    const std::size_t r = y->shape.size();
+    const double macs =
+        double(y->shape[r - 2]) * double(y->shape[r - 1]) * double(a->shape.back());
+    return macs > 0 ? macs : 0;
+}
+
 bool isTranscendental(const ir::Op& op) {
     static constexpr std::string_view kTypes[] = {"Erf",  "Exp",  "Log",      "Tanh",     "Sigmoid",
                                                   "Sin",  "Cos",  "Softplus", "Elu",      "Selu",
@@ -145,6 +206,27 @@ double layerNormWork(const compiler::Compute& compute) {
 
 bool isResize(const ir::Op& op) {
     return op.type == "Resize" || op.type == "Upsample";
+}
+
+double resizeTapsPerOutput(const ir::Op& op, const ir::Graph& graph) {
+    const ir::Value* x = knownValue(op.inputs, 0, graph);
+    const ir::Value* y = knownValue(op.outputs, 0, graph);
+    if (!isResize(op) || !x || !y || x->shape.size() != y->shape.size())
+        return 1;
+    const ir::Attribute* modeAttr = op.attribute("mode");
+    const auto* mode = modeAttr ? std::get_if<std::string>(&modeAttr->value) : nullptr;
+    const double perDim = !mode ? 1 : *mode == "linear" ? 2 : *mode == "cubic" ? 4 : 1;
+    double taps = 1;
+    for (std::size_t d = 0; d < x->shape.size(); ++d)
+        if (x->shape[d] != y->shape[d])
+            taps *= perDim;
+    return taps;
+}
+
+double resizeOutputsPerRow(const ir::Op& op, const ir::Graph& graph) {
+    const ir::Value* y = knownValue(op.outputs, 0, graph);
+    return isResize(op) && y && !y->shape.empty() && y->shape.back() > 0 ? double(y->shape.back())
+                                                                         : 0;
 }
 
 bool isGather(const ir::Op& op) {
@@ -219,8 +301,12 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
         return target.throughput.sigmoid();
     if (isTranscendental(op)) return target.throughput.transcendental();
     if (isLayerNorm(op)) return target.throughput.layerNorm();
-    if (isResize(op))
-        return target.throughput.resize();
+    if (isResize(op)) {
+        // The figure counts taps; the work counts outputs.
+        const double perOutput = target.throughput.resize() / resizeTapsPerOutput(op, graph);
+        return withUnitCost(perOutput, target.overheads.resizeRowCycles,
+                            resizeOutputsPerRow(op, graph));
+    }
     if (isGather(op))
         return target.throughput.gather();
     if (isCopy(op))
@@ -243,6 +329,9 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
                             groupedConvMacsPerRow(op, graph));
     if (isPointwiseConv(op, graph))
         return withUnitCost(target.throughput.pointwiseConv(), o.convOutputCycles, convMacsPerOutput(op, graph));
+    if (op.opClass == ir::OpClass::MatMul)
+        return withUnitCost(target.throughput.of(op.opClass), o.matmulProductCycles,
+                            matmulMacsPerProduct(op, graph));
     if (op.opClass == ir::OpClass::Conv && o.convOutputCycles > 0)
         return withUnitCost(target.throughput.of(op.opClass), o.convOutputCycles, convMacsPerOutput(op, graph));
     return target.throughput.of(op.opClass);

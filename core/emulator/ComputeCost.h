@@ -80,8 +80,16 @@ bool isLayerNorm(const ir::Op& op);
 // the normalized axis (ViT-B/16's 1x197x768 tiled as 1x197x192 reads all 768 per row: 3.25x).
 double layerNormWork(const compiler::Compute& compute);
 
-// A Resize (or Upsample): the target's `resize` figure.
+// A Resize (or Upsample): the target's `resize` figure, per input tap it weighs.
 bool isResize(const ir::Op& op);
+// Input taps a Resize weighs per output element: 1 for nearest, 2 per resized dim for linear, 4
+// for cubic (a bilinear upsampling sums 4 taps per output). Its time follows those taps plus a
+// cost per output row (overhead_cycles.resize_row: the host's kernel works out the rows each
+// output row sums): DeepLabV3's bilinear heads ran 1.7-3.6x the time per output of calibration's
+// nearest upsampling.
+double resizeTapsPerOutput(const ir::Op& op, const ir::Graph& graph);
+// Output elements per output row (the last dim) of a Resize; 0 when not known.
+double resizeOutputsPerRow(const ir::Op& op, const ir::Graph& graph);
 // A Gather, GatherElements or GatherND: the target's `gather` figure.
 bool isGather(const ir::Op& op);
 
@@ -130,6 +138,14 @@ double convMacsPerOutputRow(const ir::Op& op, const ir::Graph& graph);
 // (overhead_cycles.grouped_conv_row), not its MACs: RegNetY-400MF's (groups of 8 channels, 440
 // channels on 7 x 7) ran ~40 MACs per ns against ~130 for the same product on 64-wide groups.
 double groupedConvMacsPerRow(const ir::Op& op, const ir::Graph& graph);
+
+// MACs per matrix product of a MatMul or Einsum that multiplies a batch of matrix pairs (an
+// attention's scores and weighted values: both operands carry the batch dims), rows x columns x
+// summed extent; 0 for one product, or a batch that shares one right-hand matrix (the host folds
+// those into one product), or shapes not known. The host makes one sgemm call per pair, and a
+// call costs far more than its MACs on small matrices (overhead_cycles.matmul_product): Swin-T's
+// 49 x 49 x 32 window products ran at ~55% of the rate of one large product.
+double matmulMacsPerProduct(const ir::Op& op, const ir::Graph& graph);
 
 // Bytes of constant operands (weights and biases: values the graph holds as constants) a
 // convolution's or matrix product's compute reads, over its input regions; 0 for other ops.

@@ -7,6 +7,7 @@
 #include "runtime/Pool2d.h"
 #include "runtime/ReduceKernel.h"
 #include "runtime/ResizeKernel.h"
+#include "runtime/MatrixVectorConv.h"
 #include "runtime/StridedPointwiseConv.h"
 #include "runtime/ViewCast.h"
 
@@ -271,6 +272,8 @@ bool blockedDnnlConv(const PreparedCompute& p, Workspace& workspace, std::size_t
 
 void runCompute(const PreparedCompute& p, Workspace& workspace) {
     std::size_t stepsDone = 0;
+    if (matrixVectorConv(p, stepsDone)) // either layout: one position is the same in both
+        return runSteps(p, stepsDone);
     if (readsBlocked(p.call)) {
         if (blockedDnnlConv(p, workspace, stepsDone) || channelsLastConv(p, workspace, stepsDone))
             return runSteps(p, stepsDone);

@@ -235,6 +235,12 @@ struct Overheads {
     // 49 elements per output, a transformer's mean over a row 768, and the first pays its
     // per-output set-up over far fewer reads.
     double reductionOutputCycles = 0;
+    // Per matrix pair of a batched MatMul or Einsum (an attention's products): the host makes one
+    // sgemm call per pair, and on small matrices the call, not the MACs, carries much of the time.
+    double matmulProductCycles = 0;
+    // Per output row of a Resize (its last dim): the host's kernel works out the input rows and
+    // weights each output row sums before it runs along the row.
+    double resizeRowCycles = 0;
     // Per byte of constant operands (weights) a convolution or matrix product reads: a tile with
     // few output positions per weight (a classifier's matrix-vector product, a convolution tile of
     // 2 x 2 outputs) streams its weights through the cache at a few bytes per cycle, so its time

@@ -54,6 +54,10 @@ inline constexpr std::string_view kGroupedConvRowKey = "grouped_conv_row";
 // Optional compute.overhead_cycles key: a reduction's cost per output element (default 0).
 inline constexpr std::string_view kReductionOutputKey = "reduction_output";
 inline constexpr std::string_view kWeightByteKey = "weight_byte";
+// Optional compute.overhead_cycles key: a batched matrix product's cost per matrix pair.
+inline constexpr std::string_view kMatMulProductKey = "matmul_product";
+// Optional compute.overhead_cycles key: a Resize's cost per output row.
+inline constexpr std::string_view kResizeRowKey = "resize_row";
 
 // Optional compute key: output channels per vector (Target::channelGranule, default 1).
 inline constexpr std::string_view kChannelGranuleKey = "channel_granule";

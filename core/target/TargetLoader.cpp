@@ -112,10 +112,16 @@ void readCompute(FieldReader compute, Target& target) {
             overheads.number(format::kReductionOutputKey).value_or(0);
     if (overheads.has(format::kWeightByteKey))
         target.overheads.weightByteCycles = overheads.number(format::kWeightByteKey).value_or(0);
+    if (overheads.has(format::kMatMulProductKey))
+        target.overheads.matmulProductCycles =
+            overheads.number(format::kMatMulProductKey).value_or(0);
+    if (overheads.has(format::kResizeRowKey))
+        target.overheads.resizeRowCycles = overheads.number(format::kResizeRowKey).value_or(0);
     overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier",
                                format::kConvOutputKey, format::kDepthwiseRowKey,
                                format::kGroupedConvRowKey, format::kReductionOutputKey,
-                               format::kWeightByteKey});
+                               format::kWeightByteKey, format::kMatMulProductKey,
+                               format::kResizeRowKey});
 
     if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);

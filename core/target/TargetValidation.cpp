@@ -155,6 +155,10 @@ void checkMachine(const Target& target, Checker& check) {
                       o.reductionOutputCycles, kMaxUnitCycles, "per-output cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kWeightByteKey),
                       o.weightByteCycles, kMaxUnitCycles, "per-byte cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kMatMulProductKey),
+                      o.matmulProductCycles, kMaxUnitCycles, "per-product cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kResizeRowKey),
+                      o.resizeRowCycles, kMaxUnitCycles, "per-row cost");
 }
 
 void checkMemories(const Target& target, Checker& check) {

@@ -145,6 +145,12 @@ std::string targetToJson(const Target& target) {
     if (o.weightByteCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kWeightByteKey)] =
             number(o.weightByteCycles);
+    if (o.matmulProductCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kMatMulProductKey)] =
+            number(o.matmulProductCycles);
+    if (o.resizeRowCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kResizeRowKey)] =
+            number(o.resizeRowCycles);
 
     out["memories"] = Json::array();
     for (const MemorySpace& memory : target.memories) out["memories"].push_back(memoryJson(memory));

@@ -128,9 +128,11 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
                   "calibrate-conv-pointwise-deep", "calibrate-conv-pointwise-strided",
                   "calibrate-conv-depthwise-small", "calibrate-conv-grouped",
                   "calibrate-conv-grouped-narrow", "calibrate-conv-thin", "calibrate-matmul-thin",
+                  "calibrate-matmul-batched", "calibrate-matmul-batched-wide",
                   "calibrate-elementwise-Erf", "calibrate-elementwise-HardSwish",
                   "calibrate-elementwise-Sigmoid", "calibrate-normalization-layer",
                   "calibrate-reduction-pool", "calibrate-reduction-rows", "calibrate-resize",
+                  "calibrate-resize-linear", "calibrate-resize-linear-small",
                   "calibrate-gather", "calibrate-global-pool-7x7", "calibrate-global-pool-56x56",
                   "calibrate-copy"}));
 }

@@ -413,6 +413,50 @@ TEST(FitCompute, GroupedConvolutionsPayPerIm2colRow) {
     EXPECT_EQ(fit.unitCycles[kConvClass], 0); // the groups are apart
 }
 
+TEST(FitCompute, BatchedMatrixProductsPayPerPair) {
+    // Synthetic ground truth: matrix products at 40 MACs per cycle plus 3,000 cycles per matrix
+    // pair of a batch, on one large product per scale (no pairs counted: its rows fold) and
+    // calibration's two batched series (4 x scale pairs of 77 K MACs, scale pairs of 1 M), with
+    // two linear classes fixing the overhead at 80.
+    std::vector<ComputeSample> samples;
+    for (double scale : {1.0, 2.0, 4.0, 8.0}) {
+        const double large = scale * 64 * 256 * 256;
+        samples.push_back({kMatMulClass, large, 80 + large / 40, 0});
+        for (auto [pairs, macsPerPair] : {std::pair{4 * scale, 49.0 * 49 * 32},
+                                          std::pair{scale, 128.0 * 128 * 64}})
+            samples.push_back({kMatMulClass, pairs * macsPerPair,
+                               80 + pairs * macsPerPair / 40 + pairs * 3000, pairs});
+        samples.push_back({2, scale * 1e5, 80 + scale * 1e5 / 3, 0});
+        samples.push_back({4, scale * 5e4, 80 + scale * 5e4 / 1.5, 0});
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.overheadCycles, 80, 1e-3);
+    EXPECT_NEAR(fit.throughputPerCycle[kMatMulClass], 40, 1e-6);
+    EXPECT_NEAR(fit.unitCycles[kMatMulClass], 3000, 1e-3);
+}
+
+TEST(FitCompute, ResizesPayPerTapAndPerOutputRow) {
+    // Synthetic ground truth: resizes weigh 1.5 taps per cycle and pay 40 cycles per output row,
+    // on calibration's three series (nearest 28 -> 56: one tap per output, rows of 56; bilinear
+    // 28 -> 56 and 7 -> 14: four taps, rows of 56 and 14), two linear classes fixing the overhead.
+    std::vector<ComputeSample> samples;
+    for (double scale : {1.0, 2.0, 4.0, 8.0}) {
+        for (auto [channels, width, taps] : {std::tuple{16 * scale, 56.0, 1.0},
+                                             std::tuple{16 * scale, 56.0, 4.0},
+                                             std::tuple{64 * scale, 14.0, 4.0}}) {
+            const double outputs = channels * width * width, rows = channels * width;
+            samples.push_back(
+                {kResizeClass, outputs * taps, 80 + outputs * taps / 1.5 + rows * 40, rows});
+        }
+        samples.push_back({2, scale * 1e5, 80 + scale * 1e5 / 3, 0});
+        samples.push_back({4, scale * 5e4, 80 + scale * 5e4 / 1.5, 0});
+    }
+    const ComputeFit fit = fitCompute(samples);
+    EXPECT_NEAR(fit.overheadCycles, 80, 1e-3);
+    EXPECT_NEAR(fit.throughputPerCycle[kResizeClass], 1.5, 1e-6);
+    EXPECT_NEAR(fit.unitCycles[kResizeClass], 40, 1e-4);
+}
+
 TEST(FitCompute, GlobalPoolsGetTheirOwnThroughputPerElementRead) {
     // Synthetic ground truth: global pools read 0.3 elements per cycle over 7 x 7 planes of 256
     // channels and 56 x 56 planes of 64 (calibration's shapes, their work in elements read);

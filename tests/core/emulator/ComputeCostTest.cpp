@@ -265,6 +265,70 @@ TEST(ComputeCost, GroupedConvsPayPerIm2colRow) {
                 1e-6);
 }
 
+// A batched matrix product (an attention's) pays per matrix pair; one whose right-hand matrix has
+// no batch (the host folds its rows into one product) and a Gemm do not. An Einsum counts its
+// pairs over its batch labels.
+TEST(ComputeCost, BatchedMatrixProductsPayPerPair) {
+    ir::Graph g;
+    g.values = {floatValue("q", {1, 4, 49, 32}), floatValue("k", {1, 4, 32, 49}),
+                floatValue("s", {1, 4, 49, 49}), floatValue("w", {32, 49}),
+                floatValue("qk", {1, 4, 49, 49}), floatValue("xw", {1, 4, 49, 49})};
+    auto matmul = [](const char* type, std::vector<std::uint32_t> in, std::uint32_t out) {
+        ir::Op op;
+        op.type = type;
+        op.opClass = ir::OpClass::MatMul;
+        for (std::uint32_t i : in) op.inputs.push_back(ir::ValueId(i));
+        op.outputs = {ir::ValueId(out)};
+        return op;
+    };
+    g.ops = {matmul("MatMul", {0, 1}, 4), matmul("MatMul", {0, 3}, 5),
+             matmul("Einsum", {0, 0}, 2)};
+    g.ops[2].attributes = {{"equation", std::string("bgid,bgjd->bgij")}};
+    g.finalize();
+    EXPECT_DOUBLE_EQ(matmulMacsPerProduct(g.ops[0], g), 49 * 49 * 32);
+    EXPECT_EQ(matmulMacsPerProduct(g.ops[1], g), 0); // one weight matrix: the rows fold
+    EXPECT_DOUBLE_EQ(matmulMacsPerProduct(g.ops[2], g), 49 * 49 * 32);
+    target::Target t = test::tinyTarget();
+    const double figure = t.throughput.of(ir::OpClass::MatMul);
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), figure); // no per-pair cost: the figure
+    t.overheads.matmulProductCycles = 2000;
+    const double pairMacs = 49 * 49 * 32;
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1 / (1 / figure + 2000 / pairMacs));
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[1], g, t), figure);
+    // The whole op: four pairs.
+    EXPECT_NEAR(cyclesAtThroughput(4 * pairMacs, throughputOf(g.ops[0], g, t), t),
+                t.overheads.computeCycles + 4 * pairMacs / figure + 4 * 2000, 1e-6);
+}
+
+// A Resize's figure counts the taps it weighs: one per output for nearest, two per resized dim for
+// linear; the cost per output row joins it per output.
+TEST(ComputeCost, ResizesPayPerTapAndPerRow) {
+    ir::Graph g;
+    g.values = {floatValue("x", {1, 8, 7, 7}), floatValue("y", {1, 8, 14, 14})};
+    auto resize = [](const char* mode) {
+        ir::Op op;
+        op.type = "Resize";
+        op.opClass = ir::OpClass::Elementwise;
+        op.inputs = {ir::ValueId(0)};
+        op.outputs = {ir::ValueId(1)};
+        op.attributes = {{"mode", std::string(mode)}};
+        return op;
+    };
+    g.ops = {resize("nearest"), resize("linear"), resize("cubic")};
+    g.finalize();
+    EXPECT_EQ(resizeTapsPerOutput(g.ops[0], g), 1);
+    EXPECT_EQ(resizeTapsPerOutput(g.ops[1], g), 4); // bilinear: H and W resized
+    EXPECT_EQ(resizeTapsPerOutput(g.ops[2], g), 16);
+    EXPECT_EQ(resizeOutputsPerRow(g.ops[1], g), 14);
+    target::Target t = test::tinyTarget();
+    t.throughput.resizePerCycle = 2;
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 2);
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[1], g, t), 0.5);
+    t.overheads.resizeRowCycles = 28; // 2 cycles per output of a row of 14
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1 / (0.5 + 2));
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[1], g, t), 1 / (2 + 2.0));
+}
+
 // A Sigmoid runs at its own figure, else at the transcendental one; an Erf stays transcendental.
 TEST(ComputeCost, SigmoidsRunAtTheirOwnFigure) {
     const ir::Graph& g = convs();

@@ -39,6 +39,8 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     doc["compute"]["throughput_per_cycle"]["layer_norm"] = 0.375;
     doc["compute"]["throughput_per_cycle"]["sigmoid"] = 0.125;
     doc["compute"]["overhead_cycles"]["grouped_conv_row"] = 24;
+    doc["compute"]["overhead_cycles"]["matmul_product"] = 2500;
+    doc["compute"]["overhead_cycles"]["resize_row"] = 30;
     std::vector<Diagnostic> warnings;
     auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
     ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
@@ -56,6 +58,10 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     EXPECT_EQ(written["compute"]["throughput_per_cycle"]["sigmoid"], 0.125);
     EXPECT_EQ(loaded->overheads.groupedConvRowCycles, 24);
     EXPECT_EQ(written["compute"]["overhead_cycles"]["grouped_conv_row"], 24);
+    EXPECT_EQ(loaded->overheads.matmulProductCycles, 2500);
+    EXPECT_EQ(written["compute"]["overhead_cycles"]["matmul_product"], 2500);
+    EXPECT_EQ(loaded->overheads.resizeRowCycles, 30);
+    EXPECT_EQ(written["compute"]["overhead_cycles"]["resize_row"], 30);
     auto again = target::parseTarget(target::targetToJson(*loaded), "small.json");
     ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
     EXPECT_TRUE(*again == *loaded);
