@@ -665,7 +665,8 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
             auto scales =
                 g.constant<float>("scales", {4}, ir::DType::Float32, {1.0f, 1.0f, 2.0f, 2.0f});
             return g.finish(g.op("Resize", {x, ir::ValueId{}, scales},
-                                 {1, channels, 2 * plane, 2 * plane}, {{"mode", std::string(mode)}}));
+                                 {1, channels, 2 * plane, 2 * plane},
+                                 {{"mode", std::string(mode)}}));
         };
         out.push_back(resize("calibrate-resize", "nearest", 16 * s, 28));
         out.push_back(resize("calibrate-resize-linear", "linear", 16 * s, 28));

@@ -60,15 +60,14 @@ ComputeSample computeSample(const compiler::Compute& compute, const ir::Op& op,
                             const ir::Graph& graph, int channelGranule, double cycles) {
     // A global pool's figure counts elements read (computeWork counts its outputs). Padded lanes
     // and padding taps counted as the emulator charges them.
-    const double work = emulator::isGlobalPool(op) ? emulator::elementsRead(compute)
-                        : emulator::isResize(op)
-                            ? emulator::computeWork(compute, op.opClass) *
-                                  emulator::resizeTapsPerOutput(op, graph)
-                        : emulator::isLayerNorm(op)
-                            ? emulator::layerNormWork(compute)
-                            : emulator::computeWork(compute, op.opClass) *
-                                  emulator::paddedLaneFactor(compute, op, channelGranule) *
-                                  emulator::inBoundsTapShare(compute, op, graph);
+    const double work =
+        emulator::isGlobalPool(op) ? emulator::elementsRead(compute)
+        : emulator::isResize(op)
+            ? emulator::computeWork(compute, op.opClass) * emulator::resizeTapsPerOutput(op, graph)
+        : emulator::isLayerNorm(op) ? emulator::layerNormWork(compute)
+                                    : emulator::computeWork(compute, op.opClass) *
+                                          emulator::paddedLaneFactor(compute, op, channelGranule) *
+                                          emulator::inBoundsTapShare(compute, op, graph);
     const std::size_t fitClass = fitClassOf(op, graph);
     return {fitClass, work, cycles, costUnits(compute, fitClass, op, graph),
             emulator::weightBytesRead(compute, op, graph)};

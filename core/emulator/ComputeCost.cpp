@@ -135,7 +135,8 @@ double einsumMacsPerProduct(const ir::Op& op, const ir::Graph& graph) {
     std::vector<ir::Shape> shapes;
     for (std::size_t i = 0; i < 2; ++i) {
         const ir::Value* v = knownValue(op.inputs, i, graph);
-        if (!v) return 0;
+        if (!v)
+            return 0;
         shapes.push_back(v->shape);
     }
     std::string why;
@@ -170,13 +171,14 @@ double matmulMacsPerProduct(const ir::Op& op, const ir::Graph& graph) {
         return 0;
     // A right-hand operand without a batch of its own is one matrix: the rows fold into one call.
     double bBatch = 1, yBatch = 1;
-    for (std::size_t d = 0; d + 2 < b->shape.size(); ++d) bBatch *= double(b->shape[d]);
-    for (std::size_t d = 0; d + 2 < y->shape.size(); ++d) yBatch *= double(y->shape[d]);
+    for (std::size_t d = 0; d + 2 < b->shape.size(); ++d)
+        bBatch *= double(b->shape[d]);
+    for (std::size_t d = 0; d + 2 < y->shape.size(); ++d)
+        yBatch *= double(y->shape[d]);
     if (bBatch <= 1 || yBatch <= 1)
         return 0;
     const std::size_t r = y->shape.size();
-    const double macs =
-        double(y->shape[r - 2]) * double(y->shape[r - 1]) * double(a->shape.back());
+    const double macs = double(y->shape[r - 2]) * double(y->shape[r - 1]) * double(a->shape.back());
     return macs > 0 ? macs : 0;
 }
 

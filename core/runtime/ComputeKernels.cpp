@@ -2,12 +2,12 @@
 
 #include "runtime/EinsumKernel.h"
 #include "runtime/LayoutKernels.h"
+#include "runtime/MatrixVectorConv.h"
 #include "runtime/MoveKernels.h"
 #include "runtime/NormKernels.h"
 #include "runtime/Pool2d.h"
 #include "runtime/ReduceKernel.h"
 #include "runtime/ResizeKernel.h"
-#include "runtime/MatrixVectorConv.h"
 #include "runtime/StridedPointwiseConv.h"
 #include "runtime/ViewCast.h"
 

@@ -50,8 +50,8 @@ bool matrixVectorConv(const PreparedCompute& p, std::size_t& stepsDone) {
     using Vector = Eigen::Matrix<float, Eigen::Dynamic, 1>;
     const Eigen::Map<const Matrix, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>> product(
         weights, m, k, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(w.stride[0], w.stride[1]));
-    const Eigen::Map<const Vector, 0, Eigen::InnerStride<>> input(in, k,
-                                                                  Eigen::InnerStride<>(x.stride[1]));
+    const Eigen::Map<const Vector, 0, Eigen::InnerStride<>> input(
+        in, k, Eigen::InnerStride<>(x.stride[1]));
     Eigen::Map<Vector> output(y.data, m);
     output.noalias() = product * input;
     const float* bias = hasBias ? b.data + (y.lo[1] - b.lo[0]) * b.stride[0] : nullptr;

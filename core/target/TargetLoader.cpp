@@ -117,11 +117,10 @@ void readCompute(FieldReader compute, Target& target) {
             overheads.number(format::kMatMulProductKey).value_or(0);
     if (overheads.has(format::kResizeRowKey))
         target.overheads.resizeRowCycles = overheads.number(format::kResizeRowKey).value_or(0);
-    overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier",
-                               format::kConvOutputKey, format::kDepthwiseRowKey,
-                               format::kGroupedConvRowKey, format::kReductionOutputKey,
-                               format::kWeightByteKey, format::kMatMulProductKey,
-                               format::kResizeRowKey});
+    overheads.warnUnknownKeys(
+        {"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey,
+         format::kDepthwiseRowKey, format::kGroupedConvRowKey, format::kReductionOutputKey,
+         format::kWeightByteKey, format::kMatMulProductKey, format::kResizeRowKey});
 
     if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);

@@ -123,18 +123,28 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
     std::vector<std::string> only;
     for (const auto& graph : opClassGraphs(1))
         if (computesOnly(*graph)) only.push_back(graph->name);
-    EXPECT_EQ(only,
-              (std::vector<std::string>{
-                  "calibrate-conv-pointwise-deep", "calibrate-conv-pointwise-strided",
-                  "calibrate-conv-depthwise-small", "calibrate-conv-grouped",
-                  "calibrate-conv-grouped-narrow", "calibrate-conv-thin", "calibrate-matmul-thin",
-                  "calibrate-matmul-batched", "calibrate-matmul-batched-wide",
-                  "calibrate-elementwise-Erf", "calibrate-elementwise-HardSwish",
-                  "calibrate-elementwise-Sigmoid", "calibrate-normalization-layer",
-                  "calibrate-reduction-pool", "calibrate-reduction-rows", "calibrate-resize",
-                  "calibrate-resize-linear", "calibrate-resize-linear-small",
-                  "calibrate-gather", "calibrate-global-pool-7x7", "calibrate-global-pool-56x56",
-                  "calibrate-copy"}));
+    EXPECT_EQ(only, (std::vector<std::string>{"calibrate-conv-pointwise-deep",
+                                              "calibrate-conv-pointwise-strided",
+                                              "calibrate-conv-depthwise-small",
+                                              "calibrate-conv-grouped",
+                                              "calibrate-conv-grouped-narrow",
+                                              "calibrate-conv-thin",
+                                              "calibrate-matmul-thin",
+                                              "calibrate-matmul-batched",
+                                              "calibrate-matmul-batched-wide",
+                                              "calibrate-elementwise-Erf",
+                                              "calibrate-elementwise-HardSwish",
+                                              "calibrate-elementwise-Sigmoid",
+                                              "calibrate-normalization-layer",
+                                              "calibrate-reduction-pool",
+                                              "calibrate-reduction-rows",
+                                              "calibrate-resize",
+                                              "calibrate-resize-linear",
+                                              "calibrate-resize-linear-small",
+                                              "calibrate-gather",
+                                              "calibrate-global-pool-7x7",
+                                              "calibrate-global-pool-56x56",
+                                              "calibrate-copy"}));
 }
 
 // ResNets' 1x1 shortcuts at stride 2 run the pointwise kernel (sgemm over a gathered input): the

@@ -422,8 +422,8 @@ TEST(FitCompute, BatchedMatrixProductsPayPerPair) {
     for (double scale : {1.0, 2.0, 4.0, 8.0}) {
         const double large = scale * 64 * 256 * 256;
         samples.push_back({kMatMulClass, large, 80 + large / 40, 0});
-        for (auto [pairs, macsPerPair] : {std::pair{4 * scale, 49.0 * 49 * 32},
-                                          std::pair{scale, 128.0 * 128 * 64}})
+        for (auto [pairs, macsPerPair] :
+             {std::pair{4 * scale, 49.0 * 49 * 32}, std::pair{scale, 128.0 * 128 * 64}})
             samples.push_back({kMatMulClass, pairs * macsPerPair,
                                80 + pairs * macsPerPair / 40 + pairs * 3000, pairs});
         samples.push_back({2, scale * 1e5, 80 + scale * 1e5 / 3, 0});
@@ -441,9 +441,9 @@ TEST(FitCompute, ResizesPayPerTapAndPerOutputRow) {
     // 28 -> 56 and 7 -> 14: four taps, rows of 56 and 14), two linear classes fixing the overhead.
     std::vector<ComputeSample> samples;
     for (double scale : {1.0, 2.0, 4.0, 8.0}) {
-        for (auto [channels, width, taps] : {std::tuple{16 * scale, 56.0, 1.0},
-                                             std::tuple{16 * scale, 56.0, 4.0},
-                                             std::tuple{64 * scale, 14.0, 4.0}}) {
+        for (auto [channels, width, taps] :
+             {std::tuple{16 * scale, 56.0, 1.0}, std::tuple{16 * scale, 56.0, 4.0},
+              std::tuple{64 * scale, 14.0, 4.0}}) {
             const double outputs = channels * width * width, rows = channels * width;
             samples.push_back(
                 {kResizeClass, outputs * taps, 80 + outputs * taps / 1.5 + rows * 40, rows});

@@ -270,19 +270,19 @@ TEST(ComputeCost, GroupedConvsPayPerIm2colRow) {
 // pairs over its batch labels.
 TEST(ComputeCost, BatchedMatrixProductsPayPerPair) {
     ir::Graph g;
-    g.values = {floatValue("q", {1, 4, 49, 32}), floatValue("k", {1, 4, 32, 49}),
-                floatValue("s", {1, 4, 49, 49}), floatValue("w", {32, 49}),
+    g.values = {floatValue("q", {1, 4, 49, 32}),  floatValue("k", {1, 4, 32, 49}),
+                floatValue("s", {1, 4, 49, 49}),  floatValue("w", {32, 49}),
                 floatValue("qk", {1, 4, 49, 49}), floatValue("xw", {1, 4, 49, 49})};
     auto matmul = [](const char* type, std::vector<std::uint32_t> in, std::uint32_t out) {
         ir::Op op;
         op.type = type;
         op.opClass = ir::OpClass::MatMul;
-        for (std::uint32_t i : in) op.inputs.push_back(ir::ValueId(i));
+        for (std::uint32_t i : in)
+            op.inputs.push_back(ir::ValueId(i));
         op.outputs = {ir::ValueId(out)};
         return op;
     };
-    g.ops = {matmul("MatMul", {0, 1}, 4), matmul("MatMul", {0, 3}, 5),
-             matmul("Einsum", {0, 0}, 2)};
+    g.ops = {matmul("MatMul", {0, 1}, 4), matmul("MatMul", {0, 3}, 5), matmul("Einsum", {0, 0}, 2)};
     g.ops[2].attributes = {{"equation", std::string("bgid,bgjd->bgij")}};
     g.finalize();
     EXPECT_DOUBLE_EQ(matmulMacsPerProduct(g.ops[0], g), 49 * 49 * 32);

@@ -27,8 +27,7 @@ TEST(MatrixVectorConv, OnePositionComputesWhatTheLoopDoes) {
     Box tile({1, 48, 1, 1}, {0, 8, 0, 0}, {1, 40, 1, 1}, rng);
     Box loop = tile;
     loop.view.data = loop.data.data();
-    rt::conv2d(loop.view, x.view, w.view, &b.view, rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}},
-               1);
+    rt::conv2d(loop.view, x.view, w.view, &b.view, rt::Window2d{{1, 1}, {1, 1}, {0, 0}, {1, 1}}, 1);
     for (float& v : loop.data) {
         v = std::clamp(v, 0.0f, 6.0f);
         v = v / (1 + std::exp(-v)); // SiLU
