@@ -155,6 +155,10 @@ void checkMachine(const Target& target, Checker& check) {
                       o.reductionOutputCycles, kMaxUnitCycles, "per-output cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kWeightByteKey),
                       o.weightByteCycles, kMaxUnitCycles, "per-byte cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kConvFarWeightByteKey),
+                      o.convFarWeightByteCycles, kMaxUnitCycles, "per-byte cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kMatmulFarWeightByteKey),
+                      o.matmulFarWeightByteCycles, kMaxUnitCycles, "per-byte cost");
 }
 
 void checkMemories(const Target& target, Checker& check) {
