@@ -594,8 +594,7 @@ class Calibration {
         for (const auto& graph : farWeightGraphs(m_host.privateCacheBytes, m_lastLevelBytes)) {
             Measurement& m = addCompiled(graph->name, graph, schedule::Strategy::PerOp);
             m.feedsCompiled = false;
-            m.use = [this, graph](const compiler::Program& program,
-                                  const trace::Trace& timeline) {
+            m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
                 readComputes(*graph, program, timeline);
             };
         }
@@ -845,8 +844,8 @@ class Calibration {
         t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
         t.overheads.weightByteCycles = m_report.compute.weightByteCycles;
         t.overheads.convFarWeightByteCycles = m_report.compute.farWeightByteCycles[kConvClass];
-        t.overheads.matmulFarWeightByteCycles = m_report.compute.farWeightByteCycles[std::size_t(
-            ir::OpClass::MatMul)];
+        t.overheads.matmulFarWeightByteCycles =
+            m_report.compute.farWeightByteCycles[std::size_t(ir::OpClass::MatMul)];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
         t.overheads.waitCycles = m_report.waitCycles + gap;
         t.overheads.barrierCycles = m_report.barrierCycles + gap;

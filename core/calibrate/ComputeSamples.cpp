@@ -59,7 +59,10 @@ ComputeSample computeSample(const compiler::Compute& compute, const ir::Op& op,
                                   emulator::paddedLaneFactor(compute, op, channelGranule) *
                                   emulator::inBoundsTapShare(compute, op, graph);
     const std::size_t fitClass = fitClassOf(op, graph);
-    return {fitClass, work, cycles, costUnits(compute, fitClass, op, graph),
+    return {fitClass,
+            work,
+            cycles,
+            costUnits(compute, fitClass, op, graph),
             emulator::weightBytesRead(compute, op, graph),
             emulator::farWeightBytes(compute, op, graph, privateCacheBytes)};
 }

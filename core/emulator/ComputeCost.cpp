@@ -266,9 +266,9 @@ double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, cons
     const double perByte = target.overheads.weightByteCycles;
     const double near = perByte > 0 ? perByte * weightBytesRead(compute, op, graph) : 0;
     const double farPerByte = farWeightByteCycles(op, graph, target);
-    return near + (farPerByte > 0 ? farPerByte * farWeightBytes(compute, op, graph,
-                                                                target.privateCacheBytes)
-                                  : 0);
+    return near + (farPerByte > 0
+                       ? farPerByte * farWeightBytes(compute, op, graph, target.privateCacheBytes)
+                       : 0);
 }
 
 namespace {

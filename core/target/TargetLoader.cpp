@@ -112,15 +112,13 @@ void readCompute(FieldReader compute, Target& target) {
             overheads.number(format::kReductionOutputKey).value_or(0);
     if (overheads.has(format::kWeightByteKey))
         target.overheads.weightByteCycles = overheads.number(format::kWeightByteKey).value_or(0);
-    target.overheads.convFarWeightByteCycles =
-        overheads.numberOr(format::kConvFarWeightByteKey, 0);
+    target.overheads.convFarWeightByteCycles = overheads.numberOr(format::kConvFarWeightByteKey, 0);
     target.overheads.matmulFarWeightByteCycles =
         overheads.numberOr(format::kMatmulFarWeightByteKey, 0);
-    overheads.warnUnknownKeys({"compute", "transfer_issue", "wait", "barrier",
-                               format::kConvOutputKey, format::kDepthwiseRowKey,
-                               format::kGroupedConvRowKey, format::kReductionOutputKey,
-                               format::kWeightByteKey, format::kConvFarWeightByteKey,
-                               format::kMatmulFarWeightByteKey});
+    overheads.warnUnknownKeys(
+        {"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey,
+         format::kDepthwiseRowKey, format::kGroupedConvRowKey, format::kReductionOutputKey,
+         format::kWeightByteKey, format::kConvFarWeightByteKey, format::kMatmulFarWeightByteKey});
 
     if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);

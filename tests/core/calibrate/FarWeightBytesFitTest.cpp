@@ -33,8 +33,8 @@ std::vector<ComputeSample> samples(double convFar, double matmulFar, double nois
     for (double caches : {2.0, 4.0, 8.0})
         for (int repeat = 0; repeat < 3; ++repeat) {
             const double bytes = caches * kCache, far = bytes - kCache, work = 4 * bytes / 4;
-            out.push_back({kConvClass, work,
-                           noisy(80 + work / 12 + bytes * 0.3 + far * convFar), 0, bytes, far});
+            out.push_back({kConvClass, work, noisy(80 + work / 12 + bytes * 0.3 + far * convFar), 0,
+                           bytes, far});
             out.push_back({kMatMulClass, work / 4,
                            noisy(80 + work / 4 / 20 + bytes * 0.3 + far * matmulFar), 0, bytes,
                            far});
