@@ -4,6 +4,7 @@
 #include "model/OpCost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <tuple>
 
@@ -321,7 +322,8 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-conv-grouped" ||
            graph.name == "calibrate-conv-grouped-narrow" || graph.name == "calibrate-conv-thin" ||
            graph.name == "calibrate-matmul-thin" || graph.name == "calibrate-matmul-batched" ||
-           graph.name == "calibrate-matmul-batched-wide";
+           graph.name == "calibrate-matmul-batched-wide" || graph.name == "calibrate-conv-far" ||
+           graph.name == "calibrate-matmul-far";
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -372,6 +374,39 @@ std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
         ir::ValueId x = g.input("x", shape);
         for (const char* type : {"Relu", "Neg", "Abs", "Neg", "Relu"}) x = g.op(type, {x}, shape);
         out.push_back(g.finish(x));
+    }
+    return out;
+}
+
+std::vector<std::shared_ptr<const ir::Graph>> farWeightGraphs(std::uint64_t privateCacheBytes,
+                                                              std::uint64_t lastLevelBytes) {
+    std::vector<std::shared_ptr<const ir::Graph>> out;
+    if (privateCacheBytes == 0)
+        return out;
+    const double wanted = 8.0 * double(privateCacheBytes);
+    {
+        SmallGraph g("calibrate-conv-far");
+        // channels^2 x 9 taps x 4 bytes ~ wanted, in whole vectors of 16 channels.
+        const auto channels =
+            std::max<std::int64_t>(64, std::int64_t(std::sqrt(wanted / 36) / 16) * 16);
+        const double layerBytes = 36.0 * double(channels * channels);
+        const auto layers = std::clamp<std::int64_t>(
+            std::int64_t(std::ceil(1.5 * double(lastLevelBytes) / layerBytes)), 2, 16);
+        ir::ValueId x = g.input("x", {1, channels, 4, 4});
+        for (std::int64_t i = 0; i < layers; ++i) {
+            auto w = g.weight("w" + std::to_string(i), {channels, channels, 3, 3});
+            x = g.op("Conv", {x, w}, {1, channels, 4, 4},
+                     {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}});
+        }
+        out.push_back(g.finish(x));
+    }
+    {
+        SmallGraph g("calibrate-matmul-far");
+        const std::int64_t k = 1024;
+        const auto n = std::max<std::int64_t>(256, std::int64_t(wanted / (4 * k)) / 64 * 64);
+        auto a = g.input("a", {1, k});
+        auto b = g.weight("b", {k, n});
+        out.push_back(g.finish(g.op("MatMul", {a, b}, {1, n})));
     }
     return out;
 }

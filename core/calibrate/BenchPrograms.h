@@ -89,6 +89,16 @@ std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs();
 // whose weights fit that cache finds its own run after run.
 std::vector<std::shared_ptr<const ir::Graph>> warmWeightGraphs(std::uint64_t lastLevelBytes);
 
+// Thin work whose weights are several times a core's private cache (`privateCacheBytes`, the
+// probed L2), for the compute fit's cost per weight byte beyond it
+// (overhead_cycles.conv_far_weight_byte, matmul_far_weight_byte): a chain of 3x3 convolutions on
+// 4 x 4 planes, each with about 8 private caches of weights (two cores splitting one still hold
+// four each), enough of them to total 1.5 `lastLevelBytes` (so each run finds their packed
+// copies out of the shared cache, as a large model does), and a classifier's matrix-vector
+// product with as many weights. None without a probed private cache.
+std::vector<std::shared_ptr<const ir::Graph>> farWeightGraphs(std::uint64_t privateCacheBytes,
+                                                              std::uint64_t lastLevelBytes);
+
 // Whether a graph of opClassGraphs is there for its computes alone (the transcendental ops, the
 // pointwise convolutions of many channels, the strided 1x1, the depthwise ones on small planes,
 // layer norm): its transfers, large warm copies of one activation,

@@ -590,6 +590,14 @@ class Calibration {
                     readComputes(*graph, program, timeline);
                 };
             }
+        // Weights beyond the private cache: once, at their own sizes.
+        for (const auto& graph : farWeightGraphs(m_host.privateCacheBytes, m_lastLevelBytes)) {
+            Measurement& m = addCompiled(graph->name, graph, schedule::Strategy::PerOp);
+            m.feedsCompiled = false;
+            m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
+                readComputes(*graph, program, timeline);
+            };
+        }
     }
 
     void readComputes(const ir::Graph& graph, const compiler::Program& program,
@@ -612,6 +620,7 @@ class Calibration {
             if (compute.isReorder() || layoutSink(op))
                 continue; // at the data_movement figure, not its op's; or not measured for itself
             m_computeSamples.push_back(computeSample(compute, op, graph, m_host.channelGranule,
+                                                     m_host.privateCacheBytes,
                                                      cyclesOf(e.durationPs(), m_host.clockHz)));
         }
     }
@@ -836,6 +845,9 @@ class Calibration {
         t.overheads.matmulProductCycles = m_report.compute.unitCycles[kMatMulClass];
         t.overheads.resizeRowCycles = m_report.compute.unitCycles[kResizeClass];
         t.overheads.weightByteCycles = m_report.compute.weightByteCycles;
+        t.overheads.convFarWeightByteCycles = m_report.compute.farWeightByteCycles[kConvClass];
+        t.overheads.matmulFarWeightByteCycles =
+            m_report.compute.farWeightByteCycles[std::size_t(ir::OpClass::MatMul)];
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
         t.overheads.waitCycles = m_report.waitCycles + gap;
         t.overheads.barrierCycles = m_report.barrierCycles + gap;

@@ -57,7 +57,8 @@ std::size_t fitClassOf(const ir::Op& op, const ir::Graph& graph) {
 } // namespace
 
 ComputeSample computeSample(const compiler::Compute& compute, const ir::Op& op,
-                            const ir::Graph& graph, int channelGranule, double cycles) {
+                            const ir::Graph& graph, int channelGranule,
+                            std::uint64_t privateCacheBytes, double cycles) {
     // A global pool's figure counts elements read (computeWork counts its outputs). Padded lanes
     // and padding taps counted as the emulator charges them.
     const double work =
@@ -69,8 +70,12 @@ ComputeSample computeSample(const compiler::Compute& compute, const ir::Op& op,
                                           emulator::paddedLaneFactor(compute, op, channelGranule) *
                                           emulator::inBoundsTapShare(compute, op, graph);
     const std::size_t fitClass = fitClassOf(op, graph);
-    return {fitClass, work, cycles, costUnits(compute, fitClass, op, graph),
-            emulator::weightBytesRead(compute, op, graph)};
+    return {fitClass,
+            work,
+            cycles,
+            costUnits(compute, fitClass, op, graph),
+            emulator::weightBytesRead(compute, op, graph),
+            emulator::farWeightBytes(compute, op, graph, privateCacheBytes)};
 }
 
 } // namespace strata::calibrate

@@ -10,8 +10,9 @@
 namespace strata::calibrate {
 
 // `cycles`: the compute's measured duration; `channelGranule`: the target's vector width in
-// channels (padded lanes).
+// channels (padded lanes); `privateCacheBytes`: the core's private cache (far weight bytes).
 ComputeSample computeSample(const compiler::Compute& compute, const ir::Op& op,
-                            const ir::Graph& graph, int channelGranule, double cycles);
+                            const ir::Graph& graph, int channelGranule,
+                            std::uint64_t privateCacheBytes, double cycles);
 
 } // namespace strata::calibrate

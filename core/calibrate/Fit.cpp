@@ -602,7 +602,50 @@ ComputeFit fitComputeWithoutWeights(const std::vector<ComputeSample>& samples) {
 
 } // namespace
 
+namespace {
+
+ComputeFit fitNearCompute(const std::vector<ComputeSample>& samples);
+
+// Each class's cost per far weight byte, on top of `fit`: min sum ((p + far f - y) / y)^2 over
+// its shapes with far bytes (p the time `fit` predicts, y the median measured).
+void fitFarWeights(const std::vector<ComputeSample>& samples, ComputeFit& fit) {
+    std::map<std::tuple<std::size_t, double, double, double, double>, std::vector<double>> byShape;
+    for (const ComputeSample& s : samples)
+        if (s.farWeightBytes > 0 && s.cycles > 0 && s.work > 0 && s.opClass < kComputeClasses &&
+            fit.throughputPerCycle[s.opClass] > 0)
+            byShape[{s.opClass, s.work, s.units, s.weightBytes, s.farWeightBytes}].push_back(
+                s.cycles);
+    std::array<double, kComputeClasses> num{}, den{};
+    for (auto& [shape, cycles] : byShape) {
+        const auto& [opClass, work, units, weightBytes, far] = shape;
+        const double y = median(std::move(cycles));
+        const double predicted = fit.overheadCycles + work / fit.throughputPerCycle[opClass] +
+                                 units * fit.unitCycles[opClass] +
+                                 weightBytes * fit.weightByteCycles;
+        num[opClass] += far / y * (1 - predicted / y);
+        den[opClass] += (far / y) * (far / y);
+    }
+    for (std::size_t c = 0; c < kComputeClasses; ++c)
+        if (den[c] > 0)
+            fit.farWeightByteCycles[c] = std::max(0.0, num[c] / den[c]);
+}
+
+} // namespace
+
 ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
+    // Far weight bytes are a regime of their own: the figures below come from the rest.
+    std::vector<ComputeSample> near;
+    for (const ComputeSample& s : samples)
+        if (!(s.farWeightBytes > 0))
+            near.push_back(s);
+    ComputeFit fit = fitNearCompute(near);
+    fitFarWeights(samples, fit);
+    return fit;
+}
+
+namespace {
+
+ComputeFit fitNearCompute(const std::vector<ComputeSample>& samples) {
     const ComputeFit plain = fitComputeWithoutWeights(samples);
     if (!weightsVary(samples))
         return plain;
@@ -663,5 +706,7 @@ ComputeFit fitCompute(const std::vector<ComputeSample>& samples) {
     fit.rmsRelativeErrorAll = rms(every);
     return fit;
 }
+
+} // namespace
 
 } // namespace strata::calibrate

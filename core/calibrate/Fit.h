@@ -220,6 +220,8 @@ struct ComputeSample {
     double cycles = 0;
     double units = 0;
     double weightBytes = 0; // constant operands read (emulator::weightBytesRead): convs, matmul
+    // Of them, bytes beyond the core's private cache (emulator::farWeightBytes).
+    double farWeightBytes = 0;
 };
 
 // Classes whose computes also pay per unit of something besides their work, one cost per group:
@@ -263,6 +265,10 @@ struct ComputeFit {
     // samples read weights; 0 when their weight bytes per unit of work do not vary (then the
     // cost cannot be told from the throughputs) or the fit finds none.
     double weightByteCycles = 0;
+    // Per class, cycles per weight byte read beyond the private cache (the target's
+    // overhead_cycles.conv_far_weight_byte, matmul_far_weight_byte), on top of the above; 0 for a
+    // class without such samples or whose fit finds none.
+    std::array<double, kComputeClasses> farWeightByteCycles{};
 };
 inline constexpr double kMaxThroughput = 1e9; // the target format's limit
 
@@ -270,7 +276,9 @@ inline constexpr double kMaxThroughput = 1e9; // the target format's limit
 // weightByteCycles. The overhead and unit costs from the fit above (its class lines take weight
 // bytes as a third term where they vary), then the weight-reading classes' throughputs and the
 // shared per-byte cost jointly by relative least squares (none when it comes out <= 0), then the
-// rest refitted on the times less the weight part.
+// rest refitted on the times less the weight part. All that on the samples without far weight
+// bytes; then each class's far figure from its samples with them, by relative least squares on
+// what the figures above leave of their times (a single shape suffices).
 ComputeFit fitCompute(const std::vector<ComputeSample>& samples);
 
 // The median of `values` (0 for none): fixed overheads are robust medians, not means, since a

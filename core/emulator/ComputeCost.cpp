@@ -353,7 +353,36 @@ double weightBytesRead(const compiler::Compute& compute, const ir::Op& op, const
 double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
                         const target::Target& target) {
     const double perByte = target.overheads.weightByteCycles;
-    return perByte > 0 ? perByte * weightBytesRead(compute, op, graph) : 0;
+    const double near = perByte > 0 ? perByte * weightBytesRead(compute, op, graph) : 0;
+    const double farPerByte = farWeightByteCycles(op, graph, target);
+    return near + (farPerByte > 0
+                       ? farPerByte * farWeightBytes(compute, op, graph, target.privateCacheBytes)
+                       : 0);
+}
+
+namespace {
+
+bool readsFarWeights(const ir::Op& op, const ir::Graph& graph) {
+    if (op.opClass == ir::OpClass::MatMul)
+        return true;
+    return op.opClass == ir::OpClass::Conv && op.type == "Conv" && op.attrInt("group", 1) == 1 &&
+           !isPointwiseConv(op, graph);
+}
+
+} // namespace
+
+double farWeightBytes(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
+                      std::uint64_t privateCacheBytes) {
+    if (privateCacheBytes == 0 || !readsFarWeights(op, graph))
+        return 0;
+    return std::max(0.0, weightBytesRead(compute, op, graph) - double(privateCacheBytes));
+}
+
+double farWeightByteCycles(const ir::Op& op, const ir::Graph& graph, const target::Target& target) {
+    if (!readsFarWeights(op, graph))
+        return 0;
+    return op.opClass == ir::OpClass::MatMul ? target.overheads.matmulFarWeightByteCycles
+                                             : target.overheads.convFarWeightByteCycles;
 }
 
 double inCallReorderElements(const compiler::Compute& compute, const ir::Op& op,

@@ -156,8 +156,20 @@ double weightBytesRead(const compiler::Compute& compute, const ir::Op& op, const
 // through the cache at a few bytes per cycle, reusing each one for only a few MACs, so its time
 // follows its weight bytes; a tile of hundreds of positions hides them behind its MACs (the
 // term is then a few percent). Fitted by calibration on thin convolutions and matrix products.
+// Plus, for a dense convolution or a matrix product, farWeightBytes x its class's
+// overhead_cycles.*_far_weight_byte.
 double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
                         const target::Target& target);
+// The weight bytes a dense convolution (one group, a window wider than 1x1) or a matrix product
+// reads beyond the core's private cache (target::Target::privateCacheBytes), which come from
+// farther out: a matrix product reads the weight tile a load put in scratch moments before (its
+// last L2-worth is near, the rest is in the shared cache), a convolution oneDNN's packed copy of
+// it, which a model with more weights than the shared cache finds in DRAM. 0 for other ops, or
+// when the cache is unknown. Pointwise convolutions ran no slower past the L2 (issue 20).
+double farWeightBytes(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
+                      std::uint64_t privateCacheBytes);
+// The figure those bytes pay: the op's class's far_weight_byte, 0 when farWeightBytes is 0.
+double farWeightByteCycles(const ir::Op& op, const ir::Graph& graph, const target::Target& target);
 
 // A convolution the runtime runs on oneDNN's direct kernel (a window larger than 1x1, one group:
 // runtime/DnnlConv.h) whose activation box or output box is not channels-last: the call reorders

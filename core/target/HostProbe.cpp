@@ -330,6 +330,7 @@ void applyHostFacts(Target& target, const HostFacts& facts) {
     if (facts.maxClockHz > 0)
         target.clockHz = facts.maxClockHz;
     target.channelGranule = std::max(facts.vectorFloats, 1);
+    target.privateCacheBytes = facts.l2BytesPerCore;
     for (MemorySpace& memory : target.memories) {
         if (memory.name == target.workingMemory && facts.l2BytesPerCore > 0) {
             memory.capacityBytes = facts.scratchBytesPerCore();

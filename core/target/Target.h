@@ -246,6 +246,11 @@ struct Overheads {
     // 2 x 2 outputs) streams its weights through the cache at a few bytes per cycle, so its time
     // follows its weight bytes, not its MACs (docs/ACCURACY.md, "Compute").
     double weightByteCycles = 0;
+    // Per weight byte a dense (not pointwise) convolution or a matrix product reads beyond the
+    // core's private cache (Target::privateCacheBytes), on top of weightByteCycles: its first
+    // cache-worth is near, the rest comes from the shared cache or DRAM (docs/EMULATOR.md).
+    double convFarWeightByteCycles = 0;
+    double matmulFarWeightByteCycles = 0;
 
     bool operator==(const Overheads&) const = default;
 };
@@ -277,6 +282,9 @@ struct Target {
     // not a multiple, costs as if rounded up, so the tiler keeps whole vectors of output channels
     // and the emulator charges the padded lanes (docs/TARGETS.md). 1: every channel on its own.
     int channelGranule = 1;
+    // Bytes of a core's private cache (the host's per-core L2, probed): a compute's weight bytes
+    // beyond it pay the overhead_cycles.*_far_weight_byte figures. 0: unknown, none pay them.
+    std::uint64_t privateCacheBytes = 0;
     std::vector<MemorySpace> memories;
     std::vector<SharedResource> resources;
     std::vector<TransferPath> paths;

@@ -58,6 +58,11 @@ inline constexpr std::string_view kWeightByteKey = "weight_byte";
 inline constexpr std::string_view kMatMulProductKey = "matmul_product";
 // Optional compute.overhead_cycles key: a Resize's cost per output row.
 inline constexpr std::string_view kResizeRowKey = "resize_row";
+// Optional compute.overhead_cycles keys: per weight byte beyond the private cache (default 0).
+inline constexpr std::string_view kConvFarWeightByteKey = "conv_far_weight_byte";
+inline constexpr std::string_view kMatmulFarWeightByteKey = "matmul_far_weight_byte";
+// Optional compute key: a core's private cache in bytes (Target::privateCacheBytes, default 0).
+inline constexpr std::string_view kPrivateCacheBytesKey = "private_cache_bytes";
 
 // Optional compute key: output channels per vector (Target::channelGranule, default 1).
 inline constexpr std::string_view kChannelGranuleKey = "channel_granule";

@@ -117,15 +117,22 @@ void readCompute(FieldReader compute, Target& target) {
             overheads.number(format::kMatMulProductKey).value_or(0);
     if (overheads.has(format::kResizeRowKey))
         target.overheads.resizeRowCycles = overheads.number(format::kResizeRowKey).value_or(0);
+    target.overheads.convFarWeightByteCycles = overheads.numberOr(format::kConvFarWeightByteKey, 0);
+    target.overheads.matmulFarWeightByteCycles =
+        overheads.numberOr(format::kMatmulFarWeightByteKey, 0);
     overheads.warnUnknownKeys(
         {"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey,
          format::kDepthwiseRowKey, format::kGroupedConvRowKey, format::kReductionOutputKey,
-         format::kWeightByteKey, format::kMatMulProductKey, format::kResizeRowKey});
+         format::kWeightByteKey, format::kMatMulProductKey, format::kResizeRowKey,
+         format::kConvFarWeightByteKey, format::kMatmulFarWeightByteKey});
 
     if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);
+    target.privateCacheBytes =
+        std::uint64_t(std::max(0.0, compute.numberOr(format::kPrivateCacheBytesKey, 0)));
     compute.warnUnknownKeys({"working_memory", "main_memory", "throughput_per_cycle",
-                             "overhead_cycles", format::kChannelGranuleKey});
+                             "overhead_cycles", format::kChannelGranuleKey,
+                             format::kPrivateCacheBytesKey});
 }
 
 void readMemories(FieldReader& root, Target& target) {

@@ -159,6 +159,10 @@ void checkMachine(const Target& target, Checker& check) {
                       o.matmulProductCycles, kMaxUnitCycles, "per-product cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kResizeRowKey),
                       o.resizeRowCycles, kMaxUnitCycles, "per-row cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kConvFarWeightByteKey),
+                      o.convFarWeightByteCycles, kMaxUnitCycles, "per-byte cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kMatmulFarWeightByteKey),
+                      o.matmulFarWeightByteCycles, kMaxUnitCycles, "per-byte cost");
 }
 
 void checkMemories(const Target& target, Checker& check) {

@@ -132,6 +132,8 @@ std::string targetToJson(const Target& target) {
     };
     if (target.channelGranule != 1)
         out["compute"][std::string(format::kChannelGranuleKey)] = target.channelGranule;
+    if (target.privateCacheBytes != 0)
+        out["compute"][std::string(format::kPrivateCacheBytesKey)] = target.privateCacheBytes;
     // The per-unit costs only when set, so targets without them are written as before.
     if (o.convOutputCycles != 0) out["compute"]["overhead_cycles"][std::string(format::kConvOutputKey)] = number(o.convOutputCycles);
     if (o.depthwiseRowCycles != 0)
@@ -151,6 +153,12 @@ std::string targetToJson(const Target& target) {
     if (o.resizeRowCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kResizeRowKey)] =
             number(o.resizeRowCycles);
+    if (o.convFarWeightByteCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kConvFarWeightByteKey)] =
+            number(o.convFarWeightByteCycles);
+    if (o.matmulFarWeightByteCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kMatmulFarWeightByteKey)] =
+            number(o.matmulFarWeightByteCycles);
 
     out["memories"] = Json::array();
     for (const MemorySpace& memory : target.memories) out["memories"].push_back(memoryJson(memory));

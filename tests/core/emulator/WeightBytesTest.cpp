@@ -1,5 +1,6 @@
 // A convolution's or matrix product's compute pays overhead_cycles.weight_byte per byte of the
-// constant operands it reads (ComputeCost.h's weightReadCycles), on top of its MACs. Numbers
+// constant operands it reads (ComputeCost.h's weightReadCycles), on top of its MACs, and its
+// class's far_weight_byte per byte of them beyond the private cache. Numbers
 // derived by hand from the tiny target (1 MAC per cycle, no overheads, 1 cycle = 1 ns).
 
 #include "EmulatorFixtures.h"
@@ -51,7 +52,8 @@ compiler::Compute computeOf(std::uint32_t op, std::int64_t weights) {
     return c;
 }
 
-std::int64_t durationNs(std::uint32_t op, std::int64_t weights, double weightByteCycles) {
+std::int64_t durationNs(std::uint32_t op, std::int64_t weights, double weightByteCycles,
+                        std::uint64_t privateCacheBytes = 0, double farByteCycles = 0) {
     compiler::Program program = test::ProgramBuilder(1).program();
     compiler::Instruction in;
     in.from = {0, ir::OpId(op), 0};
@@ -60,6 +62,9 @@ std::int64_t durationNs(std::uint32_t op, std::int64_t weights, double weightByt
     program.instructions.push_back(std::move(in));
     target::Target t = test::tinyTarget();
     t.overheads.weightByteCycles = weightByteCycles;
+    t.privateCacheBytes = privateCacheBytes;
+    t.overheads.matmulFarWeightByteCycles = farByteCycles;
+    t.overheads.convFarWeightByteCycles = 100 * farByteCycles; // a matrix product's is not this
     auto trace = emulate(program, t, weightGraph());
     EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.diagnostics().front().toString());
     return trace.ok() && !trace->events.empty() ? trace->events.front().durationPs() / kNs : -1;
@@ -89,6 +94,25 @@ TEST(WeightBytes, CountsTheConstantOperandsRegionsOnly) {
     target::Target t = test::tinyTarget();
     t.overheads.weightByteCycles = 0.25;
     EXPECT_DOUBLE_EQ(weightReadCycles(computeOf(0, 1000), g.ops[0], g, t), 1000);
+}
+
+TEST(WeightBytes, BytesBeyondThePrivateCachePayTheFarFigureOnTop) {
+    // 4,000 weight bytes, 1,000 of them within the cache: 100 MACs + 4,000 x 0.5 + 3,000 x 0.25.
+    EXPECT_EQ(durationNs(0, 1000, 0.5, 1000, 0.25), 100 + 2000 + 750);
+    // Weights that fit the cache pay the near figure alone.
+    EXPECT_EQ(durationNs(0, 250, 0.5, 1000, 0.25), 100 + 500);
+    // No probed cache (every target but the host), or no far figure: the near one alone.
+    EXPECT_EQ(durationNs(0, 1000, 0.5, 0, 0.25), 100 + 2000);
+    EXPECT_EQ(durationNs(0, 1000, 0.5, 1000, 0), 100 + 2000);
+    // A Relu reading a constant pays neither.
+    EXPECT_EQ(durationNs(1, 1000, 0.5, 1000, 0.25), 64);
+}
+
+TEST(WeightBytes, CountsTheFarBytesOfMatrixProductsOnly) {
+    const ir::Graph& g = weightGraph();
+    EXPECT_DOUBLE_EQ(farWeightBytes(computeOf(0, 1000), g.ops[0], g, 1000), 3000);
+    EXPECT_DOUBLE_EQ(farWeightBytes(computeOf(0, 200), g.ops[0], g, 1000), 0);
+    EXPECT_DOUBLE_EQ(farWeightBytes(computeOf(1, 1000), g.ops[1], g, 1000), 0);
 }
 
 } // namespace

@@ -187,5 +187,29 @@ TEST(TargetModelTerms, WeightByteCostIsReadWrittenBackAndChecked) {
                              "must not be negative, got -1"));
 }
 
+TEST(TargetModelTerms, FarWeightByteCostsAndPrivateCacheAreReadAndWrittenBack) {
+    auto plain = target::parseTarget(smallTarget().dump(), "small.json");
+    ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
+    EXPECT_EQ(plain->overheads.convFarWeightByteCycles, 0); // absent: no cost
+    EXPECT_EQ(plain->privateCacheBytes, 0u);
+    Json doc = smallTarget();
+    doc["compute"]["overhead_cycles"]["conv_far_weight_byte"] = 0.125;
+    doc["compute"]["overhead_cycles"]["matmul_far_weight_byte"] = 0.03125;
+    doc["compute"]["private_cache_bytes"] = 1048576;
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings);
+    EXPECT_EQ(loaded->overheads.convFarWeightByteCycles, 0.125);
+    EXPECT_EQ(loaded->overheads.matmulFarWeightByteCycles, 0.03125);
+    EXPECT_EQ(loaded->privateCacheBytes, 1048576u);
+    const Json written = Json::parse(target::targetToJson(*loaded));
+    EXPECT_EQ(written["compute"]["overhead_cycles"]["conv_far_weight_byte"], 0.125);
+    EXPECT_EQ(written["compute"]["private_cache_bytes"], 1048576);
+    doc["compute"]["overhead_cycles"]["matmul_far_weight_byte"] = -1;
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.overhead_cycles.matmul_far_weight_byte",
+                             "must not be negative, got -1"));
+}
+
 } // namespace
 } // namespace strata::test
