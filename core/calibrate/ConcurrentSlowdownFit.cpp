@@ -10,8 +10,8 @@ double fitConcurrentSlowdown(const std::vector<SlowdownSample>& samples,
     for (const SlowdownSample& s : samples) {
         if (s.bytes < kConcurrentSlowdownMinBytes || !(s.aloneCycles > 0 && s.contendedCycles > 0))
             continue;
-        const double fixed = path.fixedCyclesFor(target::ReadKind::Other, s.bytes) +
-                             s.rows * path.rowOverheadCycles;
+        const double fixed =
+            path.fixedCyclesFor(target::ReadKind::Other, s.bytes) + s.rows * path.rowOverheadCycles;
         const double moving = s.bytes / path.bytesPerCycle;
         const double slowdown = s.contendedCycles / s.aloneCycles;
         factors.push_back((slowdown * (fixed + moving) - fixed) / moving);

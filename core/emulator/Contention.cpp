@@ -32,9 +32,8 @@ Contention::Contention(const target::Target& target) : m_cores(std::max(1, targe
     m_routeStart.push_back(static_cast<std::uint32_t>(m_pool.size()));
     // A path slowed by other cores' transfers (ConcurrentSlowdown.h) gives each core its own
     // rate: its cores' transfers are no longer identical flows.
-    const bool perCore = std::any_of(target.paths.begin(), target.paths.end(), [](const auto& p) {
-        return !p.concurrentSlowdown.empty();
-    });
+    const bool perCore = std::any_of(target.paths.begin(), target.paths.end(),
+                                     [](const auto& p) { return !p.concurrentSlowdown.empty(); });
     assignFlowClasses(target.paths.size(), perCore);
 }
 

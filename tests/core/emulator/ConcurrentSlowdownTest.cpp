@@ -36,8 +36,8 @@ trace::Trace run(const compiler::Program& program) {
 
 // Core 0 issues `firstBytes` on `first`, core 1 `secondBytes` on `second`, at the same time.
 trace::Trace twoAtOnce(const std::string& first, std::uint64_t firstBytes,
-                       const std::string& second, std::uint64_t secondBytes,
-                       compiler::InstrId& a, compiler::InstrId& b) {
+                       const std::string& second, std::uint64_t secondBytes, compiler::InstrId& a,
+                       compiler::InstrId& b) {
     ProgramBuilder builder(2);
     a = builder.transfer(0, first, firstBytes, 0);
     b = builder.transfer(1, second, secondBytes, 0);
