@@ -379,7 +379,8 @@ class Simulation {
             cls.settle(now);
             m_affected.push_back(c);
             const double slower = m_slowdown.any() ? m_slowdown.factor(cls.core, cls.path) : 1.0;
-            m_demands.push_back({cls.bytesPerCycle / slower, cls.route, double(cls.members.size())});
+            const double members = double(cls.members.size());
+            m_demands.push_back({cls.bytesPerCycle / slower, cls.route, members});
         }
         m_rates.resize(m_demands.size());
         m_sharing.share(m_demands, m_rates);
