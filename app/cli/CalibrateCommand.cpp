@@ -118,6 +118,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
                                       {"small_slowdown", p.contention.smallSlowdown},
                                       {"large_slowdown", p.contention.largeSlowdown},
                                       {"samples", p.contention.samples}};
+        paths.back()["contention"]["concurrent_slowdown"] = p.concurrentSlowdown;
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (std::size_t c = 0; c < calibrate::kComputeClasses; ++c)
@@ -226,6 +227,10 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                     ? fmt::format("'{}_contention' {:.2f} B/cycle", p.path,
                                   p.contention.bytesPerCycle)
                     : std::string("not bandwidth (no resource of its own)"));
+        for (const auto& [other, factor] : p.concurrentSlowdown)
+            std::cout << fmt::format("{:<10} bytes move {:.2f}x slower while the other core uses "
+                                     "'{}'\n",
+                                     "", factor, other);
     }
     if (!r.sharedResource.empty())
         std::cout << fmt::format("shared '{}': {:.2f} B/cycle ({:.2f} GB/s) from {} contended measurements, RMS err {:.1f}%\n",

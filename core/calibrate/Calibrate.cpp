@@ -2,6 +2,7 @@
 
 #include "calibrate/BenchPrograms.h"
 #include "calibrate/ComputeSamples.h"
+#include "calibrate/ConcurrentSlowdownFit.h"
 #include "calibrate/FitQuality.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
@@ -199,6 +200,8 @@ class Calibration {
             p.contention = fitPathContention(slowdownSamples(p.path), p.fit.latencyCycles,
                                              p.fit.rowOverheadCycles, p.fit.bytesPerCycle,
                                              p.fit.rampBytes, p.fit.rampBytesPerCycle);
+        for (PathReport& p : m_report.paths)
+            fitConcurrentSlowdowns(p);
         m_report.sharedResource = commonResource(m_host);
         if (!pathShared.empty()) {
             m_report.shared.bytesPerCycle = median(pathShared);
@@ -496,15 +499,40 @@ class Calibration {
     }
 
     // The contention programs' shapes of `path`: its time alone against its time with the other
-    // core on the same path (each core's median one sample).
-    std::vector<SlowdownSample> slowdownSamples(const std::string& path) const {
+    // core on `otherPath` (default: the same path; each core's median one sample).
+    std::vector<SlowdownSample> slowdownSamples(const std::string& path,
+                                                std::string otherPath = {}) const {
+        if (otherPath.empty())
+            otherPath = path;
         std::vector<SlowdownSample> out;
         for (const PairedTransfers& alone : m_report.paired)
             if (alone.path == path && alone.otherPath.empty())
                 for (const PairedTransfers& both : m_report.paired)
-                    if (both.path == path && both.otherPath == path && both.bytes == alone.bytes)
+                    if (both.path == path && both.otherPath == otherPath &&
+                        both.bytes == alone.bytes)
                         out.push_back({both.bytes, 1, alone.cycles, both.cycles, 2});
         return out;
+    }
+
+    // Per other path, the factor `report`'s transfers slow down by beside the other core's
+    // (ConcurrentSlowdownFit.h), read against the path's fitted figures. Not beside its own path
+    // when its contention resource already carries that (PathContention.h).
+    void fitConcurrentSlowdowns(PathReport& report) const {
+        target::TransferPath figures;
+        figures.latencyCycles = report.fit.latencyCycles;
+        figures.rowOverheadCycles = report.fit.rowOverheadCycles;
+        figures.bytesPerCycle = report.fit.bytesPerCycle;
+        figures.ramp = {report.fit.rampBytes, report.fit.rampBytesPerCycle, report.fit.spillBytes,
+                        report.fit.spillBytesPerCycle};
+        report.concurrentSlowdown.clear();
+        for (const PathReport& other : m_report.paths) {
+            if (other.path == report.path && report.contention.bytesPerCycle > 0)
+                continue;
+            const double factor =
+                fitConcurrentSlowdown(slowdownSamples(report.path, other.path), figures);
+            if (factor > 1)
+                report.concurrentSlowdown[other.path] = factor;
+        }
     }
 
     // The contention programs: per path, transfers on one core with the other idle, then with
@@ -770,6 +798,7 @@ class Calibration {
             path->bytesPerCycle = p.fit.bytesPerCycle;
             path->issuerBusy = true;
             path->residentRowOverheadCycles = p.residentRowOverheadCycles;
+            path->concurrentSlowdown = p.concurrentSlowdown;
             path->ramp = {p.fit.rampBytes, p.fit.rampBytesPerCycle, p.fit.spillBytes,
                           p.fit.spillBytesPerCycle};
             for (const target::ReadKind kind :

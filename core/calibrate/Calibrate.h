@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +63,9 @@ struct PathReport {
     // sizes slow down more than the small ones, a resource of this bandwidth that only the path
     // uses (`<path>_contention`, scope chip) is added to the target.
     PathContentionFit contention;
+    // Per other path: how much slower this path's bytes move while the other core moves bytes
+    // on it (ConcurrentSlowdownFit.h; target::TransferPath::concurrentSlowdown). Only factors > 1.
+    std::map<std::string, double> concurrentSlowdown;
 };
 
 // One core's transfers on `path` with the other core idle (`otherPath` empty) or issuing its own

@@ -30,10 +30,14 @@ Contention::Contention(const target::Target& target) : m_cores(std::max(1, targe
         }
     }
     m_routeStart.push_back(static_cast<std::uint32_t>(m_pool.size()));
-    assignFlowClasses(target.paths.size());
+    // A path slowed by other cores' transfers (ConcurrentSlowdown.h) gives each core its own
+    // rate: its cores' transfers are no longer identical flows.
+    const bool perCore = std::any_of(target.paths.begin(), target.paths.end(),
+                                     [](const auto& p) { return !p.concurrentSlowdown.empty(); });
+    assignFlowClasses(target.paths.size(), perCore);
 }
 
-void Contention::assignFlowClasses(std::size_t paths) {
+void Contention::assignFlowClasses(std::size_t paths, bool perCore) {
     const auto sameUses = [](std::span<const ResourceUse> a, std::span<const ResourceUse> b) {
         return std::equal(a.begin(), a.end(), b.begin(), b.end(),
                           [](const ResourceUse& x, const ResourceUse& y) { return x.instance == y.instance && x.weight == y.weight; });
@@ -42,7 +46,7 @@ void Contention::assignFlowClasses(std::size_t paths) {
         const std::size_t first = m_classOf.size();
         for (int core = 0; core < m_cores; ++core) {
             std::uint32_t cls = static_cast<std::uint32_t>(m_classes);
-            for (int earlier = 0; earlier < core; ++earlier)
+            for (int earlier = 0; earlier < core && !perCore; ++earlier)
                 if (sameUses(route(path, core), route(path, earlier))) {
                     cls = m_classOf[first + static_cast<std::size_t>(earlier)];
                     break;

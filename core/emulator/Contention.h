@@ -32,7 +32,8 @@ class Contention {
     std::size_t flowClasses() const { return m_classes; }
 
   private:
-    void assignFlowClasses(std::size_t paths);
+    // perCore: one class per (path, core), identical flows or not.
+    void assignFlowClasses(std::size_t paths, bool perCore);
 
     std::vector<double> m_capacities;
     std::vector<ResourceUse> m_pool;

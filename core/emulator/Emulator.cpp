@@ -1,5 +1,6 @@
 #include "emulator/Emulator.h"
 
+#include "emulator/ConcurrentSlowdown.h"
 #include "emulator/Contention.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TraceSkeleton.h"
@@ -64,6 +65,7 @@ struct Member {
 // costs per class, however many transfers each holds.
 struct FlowClass {
     std::uint16_t path = 0;
+    std::uint16_t core = 0;
     std::span<const ResourceUse> route;
     double bytesPerCycle = 0;    // of one member on its own (the path's figure for its kind of read)
     double served = 0;           // bytes per member, as of settledAt
@@ -89,7 +91,8 @@ class Simulation {
                const EmulateOptions& options, trace::Trace& out)
         : m_program(program), m_target(target), m_steps(checked.steps), m_deliveries(checked.deliveries),
           m_pathsUsed(checked.pathsUsed), m_options(options), m_trace(out),
-          m_contention(target), m_sharing(m_contention.capacities()), m_psPerCycle(1e12 / target.clockHz),
+          m_contention(target), m_sharing(m_contention.capacities()),
+          m_slowdown(target, program.cores), m_psPerCycle(1e12 / target.clockHz),
           m_cores(static_cast<std::size_t>(program.cores)),
           m_inFlight(static_cast<std::size_t>(program.cores) * target.paths.size(), 0),
           m_done(program.instructions.size(), 0), m_classes(target::kReadKinds * m_contention.flowClasses()),
@@ -100,6 +103,7 @@ class Simulation {
                     const auto kind = static_cast<target::ReadKind>(k);
                     FlowClass& cls = m_classes[classOf(p, c, kind)];
                     cls.path = static_cast<std::uint16_t>(p);
+                    cls.core = static_cast<std::uint16_t>(c);
                     // A cached read is served by the core's own cache: it occupies none of the
                     // path's shared resources (markCachedReads).
                     if (kind != target::ReadKind::Cached) cls.route = m_contention.route(p, c);
@@ -276,6 +280,20 @@ class Simulation {
         std::push_heap(cls.members.begin(), cls.members.end(), std::greater<>{});
         cls.affected = true;
         markChanged(cls.route);
+        noteMoving(cls, 1);
+    }
+
+    // A transfer of `cls` started (+1) or stopped (-1) moving: when its core starts or stops
+    // using the path, other cores' transfers slowed by it (ConcurrentSlowdown) are re-shared.
+    void noteMoving(const FlowClass& cls, int change) {
+        if (!m_slowdown.any() || !m_slowdown.moving(cls.core, cls.path, change)) return;
+        m_dirty = true;
+        for (const std::uint32_t c : m_active) {
+            FlowClass& other = m_classes[c];
+            if (other.core == cls.core || other.affected) continue;
+            other.affected = true;
+            markChanged(other.route);
+        }
     }
 
     // Completes every transfer whose bytes have all moved by now, in the order they started.
@@ -298,6 +316,10 @@ class Simulation {
         }
         m_active.resize(kept);
         m_dirty = true;
+        for (const Member& m : m_finished) {
+            const Step& step = m_steps[m.transfer];
+            noteMoving(m_classes[classOf(step.path, static_cast<int>(step.core), step.read)], -1);
+        }
         std::sort(m_finished.begin(), m_finished.end(), [](const Member& a, const Member& b) { return a.order < b.order; });
         for (const Member& m : m_finished) finish(m.transfer);
     }
@@ -356,7 +378,9 @@ class Simulation {
             }
             cls.settle(now);
             m_affected.push_back(c);
-            m_demands.push_back({cls.bytesPerCycle, cls.route, double(cls.members.size())});
+            const double slower = m_slowdown.any() ? m_slowdown.factor(cls.core, cls.path) : 1.0;
+            const double members = double(cls.members.size());
+            m_demands.push_back({cls.bytesPerCycle / slower, cls.route, members});
         }
         m_rates.resize(m_demands.size());
         m_sharing.share(m_demands, m_rates);
@@ -473,6 +497,7 @@ class Simulation {
     trace::Trace& m_trace;
     Contention m_contention;
     BandwidthSharing m_sharing;
+    ConcurrentSlowdown m_slowdown;       // other cores' transfers slowing a path's
     double m_psPerCycle;
 
     double m_now = 0;                       // cycles since the origin

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -122,6 +123,11 @@ struct TransferPath {
     std::optional<double> residentRowOverheadCycles;
     // The ramp of reads of any other kind (ReadFigures::ramp for weights and cached reads).
     Ramp ramp;
+    // While another core moves bytes on the named path, this path's transfers (every kind of
+    // read) move at their bytes per cycle / the factor (emulator::concurrentSlowdown): two cores'
+    // copies slow each other down without a shared bandwidth to show for it (docs/EMULATOR.md).
+    // Absent or empty: no slowdown. Factors >= 1.
+    std::map<std::string, double> concurrentSlowdown;
 
     const std::optional<ReadFigures>& figuresOf(ReadKind kind) const {
         static const std::optional<ReadFigures> kNone;

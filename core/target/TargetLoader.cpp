@@ -225,13 +225,21 @@ void readPaths(FieldReader& root, Target& target) {
         if (item.has("resident_row_overhead_cycles"))
             path.residentRowOverheadCycles = item.numberOr("resident_row_overhead_cycles", 0);
         path.ramp = readRamp(item);
+        if (const nlohmann::json* slowdowns = item.optionalArray("concurrent_slowdown"))
+            for (std::size_t j = 0; j < slowdowns->size(); ++j) {
+                FieldReader slowdown = item.element(*slowdowns, j, "concurrent_slowdown");
+                path.concurrentSlowdown[slowdown.string("other").value_or("")] =
+                    slowdown.number("factor").value_or(1);
+                slowdown.warnUnknownKeys({"other", "factor"});
+            }
         path.note = item.stringOr("note", "");
         item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
                               "max_in_flight", "resources", "broadcast", "issuer_busy",
                               "row_overhead_cycles", "weight_reads", "cached_reads",
                               "warm_weight_reads", "warm_weight_bytes",
                               "resident_row_overhead_cycles", "ramp_bytes", "ramp_bytes_per_cycle",
-                              "spill_bytes", "spill_bytes_per_cycle", "note"});
+                              "spill_bytes", "spill_bytes_per_cycle", "concurrent_slowdown",
+                              "note"});
         target.paths.push_back(std::move(path));
     }
 }

@@ -281,6 +281,13 @@ void checkPaths(const Target& target, Checker& check) {
             check.nonNegative(base + ".resident_row_overhead_cycles",
                               *path.residentRowOverheadCycles, kMaxLatencyCycles, "row overhead");
         checkRamp(base + ".", path.ramp, path.bytesPerCycle, check);
+        for (const auto& [other, factor] : path.concurrentSlowdown) {
+            const std::string field = base + ".concurrent_slowdown." + other;
+            if (!target.findPath(other))
+                check.fail(field, "names no path '" + other + "'");
+            else if (!(factor >= 1 && factor <= 100))
+                check.fail(field, "must be between 1 and 100, got " + formatNumber(factor));
+        }
         for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads},
                                            std::pair{"cached_reads", &path.cachedReads},
                                            std::pair{"warm_weight_reads", &path.warmWeightReads}}) {

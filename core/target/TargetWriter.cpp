@@ -80,6 +80,8 @@ Json pathJson(const TransferPath& path) {
     if (path.residentRowOverheadCycles)
         out["resident_row_overhead_cycles"] = number(*path.residentRowOverheadCycles);
     putRamp(out, path.ramp);
+    for (const auto& [other, factor] : path.concurrentSlowdown)
+        out["concurrent_slowdown"].push_back({{"other", other}, {"factor", number(factor)}});
     putNote(out, path.note);
     return out;
 }

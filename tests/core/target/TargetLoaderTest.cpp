@@ -113,6 +113,23 @@ TEST(TargetLoader, IssuerBusyReadAndWritten) {
     EXPECT_EQ(written["paths"][1]["issuer_busy"], true);
 }
 
+TEST(TargetLoader, ConcurrentSlowdownReadWrittenAndChecked) {
+    nlohmann::json doc = smallTarget();
+    const std::string other = doc["paths"][0]["name"];
+    doc["paths"][1]["concurrent_slowdown"] = {{{"other", other}, {"factor", 1.4}}};
+    auto loaded = target::parseTarget(doc.dump(), "small.json");
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(loaded->paths[0].concurrentSlowdown.empty()); // absent: none
+    EXPECT_EQ(loaded->paths[1].concurrentSlowdown.at(other), 1.4);
+    auto again = target::parseTarget(target::targetToJson(*loaded), "small.json");
+    ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
+    EXPECT_TRUE(*again == *loaded);
+    doc["paths"][1]["concurrent_slowdown"] = {{{"other", "nowhere"}, {"factor", 1.4}}};
+    EXPECT_FALSE(target::parseTarget(doc.dump(), "small.json").ok());
+    doc["paths"][1]["concurrent_slowdown"] = {{{"other", other}, {"factor", 0.5}}};
+    EXPECT_FALSE(target::parseTarget(doc.dump(), "small.json").ok());
+}
+
 TEST(TargetRoundTrip, WriteThenLoadGivesTheSameTarget) {
     for (const std::string& name : target::presetNames()) {
         SCOPED_TRACE(name);
