@@ -6,12 +6,11 @@
 #include "emulator/TraceSkeleton.h"
 #include "emulator/WeightRegime.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <bit>
 #include <climits>
 #include <cmath>
+#include <fmt/format.h>
 #include <limits>
 #include <optional>
 #include <queue>
@@ -87,16 +86,18 @@ struct FlowClass {
 // Time is in cycles of the target's clock here; events get picoseconds.
 class Simulation {
   public:
-    Simulation(const compiler::Program& program, const target::Target& target, const CheckedProgram& checked,
-               const EmulateOptions& options, trace::Trace& out)
-        : m_program(program), m_target(target), m_steps(checked.steps), m_deliveries(checked.deliveries),
-          m_pathsUsed(checked.pathsUsed), m_options(options), m_trace(out),
-          m_contention(target), m_sharing(m_contention.capacities()),
+    Simulation(const compiler::Program& program, const target::Target& target,
+               const CheckedProgram& checked, const EmulateOptions& options, trace::Trace& out)
+        : m_program(program), m_target(target), m_steps(checked.steps),
+          m_deliveries(checked.deliveries), m_pathsUsed(checked.pathsUsed), m_options(options),
+          m_trace(out), m_contention(target), m_sharing(m_contention.capacities()),
           m_slowdown(target, program.cores), m_psPerCycle(1e12 / target.clockHz),
           m_cores(static_cast<std::size_t>(program.cores)),
           m_inFlight(static_cast<std::size_t>(program.cores) * target.paths.size(), 0),
-          m_done(program.instructions.size(), 0), m_classes(target::kReadKinds * m_contention.flowClasses()),
-          m_changedInstance(m_contention.capacities().size(), 0), m_pathRate(target.paths.size(), 0) {
+          m_done(program.instructions.size(), 0),
+          m_classes(target::kReadKinds * m_contention.flowClasses()),
+          m_changedInstance(m_contention.capacities().size(), 0),
+          m_pathRate(target.paths.size(), 0) {
         for (std::size_t p = 0; p < target.paths.size(); ++p)
             for (int c = 0; c < program.cores; ++c) {
                 for (std::size_t k = 0; k < target::kReadKinds; ++k) {
@@ -286,11 +287,13 @@ class Simulation {
     // A transfer of `cls` started (+1) or stopped (-1) moving: when its core starts or stops
     // using the path, other cores' transfers slowed by it (ConcurrentSlowdown) are re-shared.
     void noteMoving(const FlowClass& cls, int change) {
-        if (!m_slowdown.any() || !m_slowdown.moving(cls.core, cls.path, change)) return;
+        if (!m_slowdown.any() || !m_slowdown.moving(cls.core, cls.path, change))
+            return;
         m_dirty = true;
         for (const std::uint32_t c : m_active) {
             FlowClass& other = m_classes[c];
-            if (other.core == cls.core || other.affected) continue;
+            if (other.core == cls.core || other.affected)
+                continue;
             other.affected = true;
             markChanged(other.route);
         }
@@ -497,7 +500,7 @@ class Simulation {
     trace::Trace& m_trace;
     Contention m_contention;
     BandwidthSharing m_sharing;
-    ConcurrentSlowdown m_slowdown;       // other cores' transfers slowing a path's
+    ConcurrentSlowdown m_slowdown; // other cores' transfers slowing a path's
     double m_psPerCycle;
 
     double m_now = 0;                       // cycles since the origin

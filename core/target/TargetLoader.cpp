@@ -233,12 +233,26 @@ void readPaths(FieldReader& root, Target& target) {
                 slowdown.warnUnknownKeys({"other", "factor"});
             }
         path.note = item.stringOr("note", "");
-        item.warnUnknownKeys({"name", "from", "to", "bytes_per_cycle", "latency_cycles",
-                              "max_in_flight", "resources", "broadcast", "issuer_busy",
-                              "row_overhead_cycles", "weight_reads", "cached_reads",
-                              "warm_weight_reads", "warm_weight_bytes",
-                              "resident_row_overhead_cycles", "ramp_bytes", "ramp_bytes_per_cycle",
-                              "spill_bytes", "spill_bytes_per_cycle", "concurrent_slowdown",
+        item.warnUnknownKeys({"name",
+                              "from",
+                              "to",
+                              "bytes_per_cycle",
+                              "latency_cycles",
+                              "max_in_flight",
+                              "resources",
+                              "broadcast",
+                              "issuer_busy",
+                              "row_overhead_cycles",
+                              "weight_reads",
+                              "cached_reads",
+                              "warm_weight_reads",
+                              "warm_weight_bytes",
+                              "resident_row_overhead_cycles",
+                              "ramp_bytes",
+                              "ramp_bytes_per_cycle",
+                              "spill_bytes",
+                              "spill_bytes_per_cycle",
+                              "concurrent_slowdown",
                               "note"});
         target.paths.push_back(std::move(path));
     }
