@@ -1,6 +1,7 @@
 #include "calibrate/Calibrate.h"
 
 #include "calibrate/BenchPrograms.h"
+#include "calibrate/ComputeFigures.h"
 #include "calibrate/ComputeSamples.h"
 #include "calibrate/ConcurrentSlowdownFit.h"
 #include "calibrate/FitQuality.h"
@@ -839,44 +840,7 @@ class Calibration {
                                          "relative residual {:.1f}%",
                                          m_report.cores, 100 * m_report.shared.rmsRelativeError);
                 }
-        for (std::size_t c = 0; c < kOpClasses; ++c)
-            if (m_report.compute.samples[c])
-                t.throughput.perCycle[c] = m_report.compute.throughputPerCycle[c];
-        if (m_report.compute.samples[kDepthwiseConvClass])
-            t.throughput.depthwiseConvPerCycle =
-                m_report.compute.throughputPerCycle[kDepthwiseConvClass];
-        if (m_report.compute.samples[kPointwiseConvClass])
-            t.throughput.pointwiseConvPerCycle =
-                m_report.compute.throughputPerCycle[kPointwiseConvClass];
-        if (m_report.compute.samples[kTranscendentalClass])
-            t.throughput.transcendentalPerCycle =
-                m_report.compute.throughputPerCycle[kTranscendentalClass];
-        if (m_report.compute.samples[kSigmoidClass])
-            t.throughput.sigmoidPerCycle = m_report.compute.throughputPerCycle[kSigmoidClass];
-        if (m_report.compute.samples[kLayerNormClass])
-            t.throughput.layerNormPerCycle = m_report.compute.throughputPerCycle[kLayerNormClass];
-        t.overheads.convOutputCycles = std::max(m_report.compute.unitCycles[kConvClass],
-                                                m_report.compute.unitCycles[kPointwiseConvClass]);
-        if (m_report.compute.samples[kResizeClass])
-            t.throughput.resizePerCycle = m_report.compute.throughputPerCycle[kResizeClass];
-        if (m_report.compute.samples[kGatherClass])
-            t.throughput.gatherPerCycle = m_report.compute.throughputPerCycle[kGatherClass];
-        if (m_report.compute.samples[kGlobalPoolClass])
-            t.throughput.globalPoolPerCycle = m_report.compute.throughputPerCycle[kGlobalPoolClass];
-        if (m_report.compute.samples[kCopyClass])
-            t.throughput.copyPerCycle = m_report.compute.throughputPerCycle[kCopyClass];
-        if (m_report.compute.samples[kGroupedConvClass])
-            t.throughput.groupedConvPerCycle =
-                m_report.compute.throughputPerCycle[kGroupedConvClass];
-        t.overheads.depthwiseRowCycles = m_report.compute.unitCycles[kDepthwiseConvClass];
-        t.overheads.groupedConvRowCycles = m_report.compute.unitCycles[kGroupedConvClass];
-        t.overheads.reductionOutputCycles = m_report.compute.unitCycles[kReductionClass];
-        t.overheads.matmulProductCycles = m_report.compute.unitCycles[kMatMulClass];
-        t.overheads.resizeRowCycles = m_report.compute.unitCycles[kResizeClass];
-        t.overheads.weightByteCycles = m_report.compute.weightByteCycles;
-        t.overheads.convFarWeightByteCycles = m_report.compute.farWeightByteCycles[kConvClass];
-        t.overheads.matmulFarWeightByteCycles =
-            m_report.compute.farWeightByteCycles[std::size_t(ir::OpClass::MatMul)];
+        writeComputeFigures(m_report.compute, t);
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
         t.overheads.waitCycles = m_report.waitCycles + gap;
         t.overheads.barrierCycles = m_report.barrierCycles + gap;
@@ -913,30 +877,6 @@ class Calibration {
 };
 
 } // namespace
-
-std::string computeClassName(std::size_t fitClass) {
-    if (fitClass == kDepthwiseConvClass)
-        return "depthwise_conv";
-    if (fitClass == kPointwiseConvClass)
-        return "pointwise_conv";
-    if (fitClass == kTranscendentalClass)
-        return "transcendental";
-    if (fitClass == kLayerNormClass)
-        return "layer_norm";
-    if (fitClass == kResizeClass)
-        return "resize";
-    if (fitClass == kGatherClass)
-        return "gather";
-    if (fitClass == kGlobalPoolClass)
-        return "global_pool";
-    if (fitClass == kCopyClass)
-        return "copy";
-    if (fitClass == kGroupedConvClass)
-        return "grouped_conv";
-    if (fitClass == kSigmoidClass)
-        return "sigmoid";
-    return std::string(ir::opClassName(static_cast<ir::OpClass>(fitClass)));
-}
 
 Expected<CalibrationReport> calibrateHost(const target::Target& host,
                                           const CalibrateOptions& options) {

@@ -6,6 +6,7 @@
 // compute overhead, and the wait and barrier overheads.
 
 #include "base/Expected.h"
+#include "calibrate/ComputeFigures.h"
 #include "calibrate/Fit.h"
 #include "calibrate/PathContention.h"
 #include "calibrate/Remeasure.h"
@@ -107,8 +108,5 @@ struct CalibrationReport {
 // the runtime cannot run (not host-like), or no measurement of any path succeeding.
 Expected<CalibrationReport> calibrateHost(const target::Target& host, const CalibrateOptions& options = {});
 
-// An op class's name (ir::opClassName), "depthwise_conv" for kDepthwiseConvClass, "pointwise_conv"
-// for kPointwiseConvClass.
-std::string computeClassName(std::size_t fitClass);
 
 } // namespace strata::calibrate

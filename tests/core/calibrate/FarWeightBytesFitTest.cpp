@@ -10,7 +10,6 @@
 namespace strata::calibrate {
 namespace {
 
-constexpr std::size_t kMatMulClass = 1; // ir::OpClass::MatMul
 constexpr double kCache = 1 << 20;      // bytes of private cache
 
 // Convolutions (12 MACs per cycle) and matrix products (20) of varied reuse with weights within
