@@ -319,7 +319,7 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-resize-linear-small" || graph.name == "calibrate-gather" ||
            graph.name == "calibrate-global-pool-7x7" ||
            graph.name == "calibrate-global-pool-56x56" || graph.name == "calibrate-copy" ||
-           graph.name == "calibrate-conv-grouped" ||
+           graph.name == "calibrate-copy-rows" || graph.name == "calibrate-conv-grouped" ||
            graph.name == "calibrate-conv-grouped-narrow" || graph.name == "calibrate-conv-thin" ||
            graph.name == "calibrate-matmul-thin" || graph.name == "calibrate-matmul-batched" ||
            graph.name == "calibrate-matmul-batched-wide" || graph.name == "calibrate-conv-far" ||
@@ -744,6 +744,15 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         auto b = g.input("b", {1, c, 28, 28});
         out.push_back(
             g.finish(g.op("Concat", {a, b}, {1, 2 * c, 28, 28}, {{"axis", std::int64_t{1}}})));
+    }
+    {
+        // The same figure on short runs, which pay per run (overhead_cycles.copy_run): a Transpose
+        // keeping its last dim moves rows of 16 floats, as a window's rows in a Swin or a MaxViT.
+        SmallGraph g("calibrate-copy-rows");
+        const std::int64_t c = 16 * s;
+        auto x = g.input("x", {1, 56, c, 16});
+        out.push_back(
+            g.finish(g.op("Transpose", {x}, {1, c, 56, 16}, {{"perm", Ints{0, 2, 1, 3}}})));
     }
     return out;
 }

@@ -41,6 +41,7 @@ void writeComputeFigures(const ComputeFit& fit, target::Target& target) {
     target.overheads.reductionOutputCycles = fit.unitCycles[kReductionClass];
     target.overheads.matmulProductCycles = fit.unitCycles[kMatMulClass];
     target.overheads.resizeRowCycles = fit.unitCycles[kResizeClass];
+    target.overheads.copyRunCycles = fit.unitCycles[kCopyClass];
     target.overheads.weightByteCycles = fit.weightByteCycles;
     target.overheads.convFarWeightByteCycles = fit.farWeightByteCycles[kConvClass];
     target.overheads.matmulFarWeightByteCycles =

@@ -2,6 +2,7 @@
 
 #include "emulator/ComputeCost.h"
 #include "emulator/ConvTaps.h"
+#include "emulator/CopyRuns.h"
 #include "tiling/Region.h"
 
 #include <algorithm>
@@ -12,7 +13,8 @@ namespace {
 // A compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a depthwise
 // conv, output elements for a dense or pointwise one and for a reduction, im2col rows for a
 // grouped one (its MACs over the MACs per row, as the emulator counts them), matrix pairs for a
-// batched matrix product (likewise), output rows for a resize; 0 for other classes.
+// batched matrix product (likewise), output rows for a resize, contiguous runs for a box move
+// (emulator::copyRuns); 0 for other classes.
 double costUnits(const compiler::Compute& compute, std::size_t fitClass, const ir::Op& op,
                  const ir::Graph& graph) {
     if (fitClass == kGroupedConvClass) {
@@ -23,6 +25,8 @@ double costUnits(const compiler::Compute& compute, std::size_t fitClass, const i
         const double perRow = emulator::resizeOutputsPerRow(op, graph);
         return perRow > 0 ? emulator::computeWork(compute, op.opClass) / perRow : 0;
     }
+    if (fitClass == kCopyClass)
+        return emulator::copyRuns(compute, op, graph);
     if (fitClass == kMatMulClass) {
         const double macsPerProduct = emulator::matmulMacsPerProduct(op, graph);
         return macsPerProduct > 0 ? emulator::computeWork(compute, op.opClass) / macsPerProduct : 0;
@@ -50,7 +54,7 @@ std::size_t fitClassOf(const ir::Op& op, const ir::Graph& graph) {
            : emulator::isResize(op)               ? kResizeClass
            : emulator::isGather(op)               ? kGatherClass
            : emulator::isGlobalPool(op)           ? kGlobalPoolClass
-           : emulator::isCopy(op)                 ? kCopyClass
+           : emulator::isCopy(op, graph)          ? kCopyClass
                                                   : static_cast<std::size_t>(op.opClass);
 }
 

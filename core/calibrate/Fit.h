@@ -230,7 +230,8 @@ struct ComputeSample {
 // their work is the elements they read), grouped convolutions per row of their im2col matrix
 // (grouped_conv_row, emulator::groupedConvMacsPerRow), batched matrix products per matrix pair
 // (matmul_product, emulator::matmulMacsPerProduct), resizes per output row (resize_row; their
-// work is the input taps they weigh, emulator::resizeTapsPerOutput).
+// work is the input taps they weigh, emulator::resizeTapsPerOutput), box moves per contiguous
+// run (copy_run, emulator::copyRuns).
 inline constexpr std::size_t kConvClass = 0;      // ir::OpClass::Conv
 inline constexpr std::size_t kMatMulClass = 1;    // ir::OpClass::MatMul
 inline constexpr std::size_t kReductionClass = 5; // ir::OpClass::Reduction
@@ -238,12 +239,13 @@ struct UnitGroup {
     std::array<std::size_t, 2> classes;
     std::size_t count; // of `classes` used
 };
-inline constexpr std::array<UnitGroup, 6> kUnitGroups = {{{{kConvClass, kPointwiseConvClass}, 2},
+inline constexpr std::array<UnitGroup, 7> kUnitGroups = {{{{kConvClass, kPointwiseConvClass}, 2},
                                                           {{kDepthwiseConvClass, 0}, 1},
                                                           {{kReductionClass, 0}, 1},
                                                           {{kGroupedConvClass, 0}, 1},
                                                           {{kMatMulClass, 0}, 1},
-                                                          {{kResizeClass, 0}, 1}}};
+                                                          {{kResizeClass, 0}, 1},
+                                                          {{kCopyClass, 0}, 1}}};
 
 // cycles = overhead + work / throughput[class] + units x unitCycles[class], fitted over the median
 // time of each (class, work, units) shape (a kernel's tiles and repeats scatter), one overhead

@@ -24,4 +24,17 @@ MergedCopy mergeCopyDims(const ir::Shape& shape, std::span<const std::int64_t> d
     return m;
 }
 
+std::uint64_t copyRows(const MergedCopy& m) {
+    if (m.empty)
+        return 0;
+    const std::vector<std::int64_t>& n = m.extents;
+    if (n.empty())
+        return 1;
+    const bool contiguous = m.dstStrides.back() == 1 && m.srcStrides.back() == 1;
+    std::uint64_t rows = 1;
+    for (std::size_t d = 0; d + (contiguous ? 1 : 0) < n.size(); ++d)
+        rows *= static_cast<std::uint64_t>(n[d]);
+    return rows;
+}
+
 } // namespace strata::compiler

@@ -19,6 +19,10 @@ struct MergedCopy {
     bool empty = false;                   // some dim has no elements: nothing moves
 };
 
+// The rows a copy of `m` walks: its merged dims but the last when both sides lay that one out
+// contiguously (one memcpy per row), else every element; 0 when empty.
+std::uint64_t copyRows(const MergedCopy& m);
+
 // `dstStrides` and `srcStrides` have one entry per dim of `shape`.
 MergedCopy mergeCopyDims(const ir::Shape& shape, std::span<const std::int64_t> dstStrides,
                          std::span<const std::int64_t> srcStrides);

@@ -1,5 +1,6 @@
 #include "emulator/ComputeCost.h"
 
+#include "emulator/CopyRuns.h"
 #include "tiling/EinsumEquation.h"
 #include "tiling/Region.h"
 
@@ -235,10 +236,6 @@ bool isGather(const ir::Op& op) {
     return op.type == "Gather" || op.type == "GatherElements" || op.type == "GatherND";
 }
 
-bool isCopy(const ir::Op& op) {
-    return op.type == "Concat";
-}
-
 bool isGlobalPool(const ir::Op& op) {
     return op.type == "GlobalAveragePool" || op.type == "GlobalMaxPool" ||
            op.type == "GlobalLpPool";
@@ -285,7 +282,7 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
         return own("gather", t.gatherPerCycle);
     if (isGlobalPool(op))
         return own("global_pool", t.globalPoolPerCycle);
-    if (isCopy(op))
+    if (isCopy(op, graph))
         return own("copy", t.copyPerCycle);
     if (isDepthwiseConv(op, graph))
         return own("depthwise_conv", t.depthwiseConvPerCycle);
@@ -311,7 +308,7 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
     }
     if (isGather(op))
         return target.throughput.gather();
-    if (isCopy(op))
+    if (isCopy(op, graph))
         return target.throughput.copy();
     if (isGlobalPool(op)) {
         // The figure counts elements read; the instruction's work (computeWork) counts outputs, one

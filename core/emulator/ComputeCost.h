@@ -93,13 +93,10 @@ double resizeOutputsPerRow(const ir::Op& op, const ir::Graph& graph);
 // A Gather, GatherElements or GatherND: the target's `gather` figure.
 bool isGather(const ir::Op& op);
 
-// A Concat: whole contiguous runs of its inputs copied into its output (the host runtime copies
-// rows with memcpy), where a Transpose gathers element by element: the target's `copy` figure
-// (defaulting to `data_movement`). Fitted on a Transpose, the one data-movement figure predicted
-// DenseNet-121's, Inception-v3's and SqueezeNet's Concats 2-3x too slow (issue 20). Reshape,
-// Slice and Split stay at `data_movement`: on a tile of a larger tensor they copy short rows, and
-// the transformers' and ShuffleNetV2's ran at or below the Transpose's rate, not the Concat's.
-bool isCopy(const ir::Op& op);
+// Ops copying contiguous runs (Concat, Reshape, Slice, Split, a Transpose keeping the last dim)
+// are emulator::isCopy (CopyRuns.h): the target's `copy` figure (defaulting to `data_movement`)
+// and a cost per run. Fitted on a Transpose, the one data-movement figure predicted
+// DenseNet-121's, Inception-v3's and SqueezeNet's Concats 2-3x too slow (issue 20).
 
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool: a pass over whole planes, costed per element
 // read at the target's `global_pool` figure (defaulting to `pooling`'s, per element read, reported

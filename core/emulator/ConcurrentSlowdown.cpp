@@ -5,7 +5,8 @@
 namespace strata::emulator {
 
 ConcurrentSlowdown::ConcurrentSlowdown(const target::Target& target, int cores)
-    : m_paths(target.paths.size()), m_factor(m_paths * m_paths, 1.0),
+    : m_paths(target.paths.size()), m_minBytes(target.privateCacheBytes),
+      m_factor(m_paths * m_paths, 1.0),
       m_moving(static_cast<std::size_t>(std::max(cores, 0)) * m_paths, 0), m_cores(m_paths, 0) {
     for (std::size_t p = 0; p < m_paths; ++p)
         for (const auto& [other, factor] : target.paths[p].concurrentSlowdown)

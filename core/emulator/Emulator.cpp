@@ -71,6 +71,7 @@ struct FlowClass {
     double settledAt = 0;
     double rate = 0;             // bytes/cycle per member
     double finishAt = kForever;  // of its first member
+    bool large = false;          // slowed by other cores' transfers (ConcurrentSlowdown::slows)
     bool affected = false;       // to be re-shared at the next shareBandwidth
     bool active = false;         // has members (listed in m_active)
     std::vector<Member> members; // min-heap: the first to finish on top
@@ -95,16 +96,18 @@ class Simulation {
           m_cores(static_cast<std::size_t>(program.cores)),
           m_inFlight(static_cast<std::size_t>(program.cores) * target.paths.size(), 0),
           m_done(program.instructions.size(), 0),
-          m_classes(target::kReadKinds * m_contention.flowClasses()),
+          m_classes(2 * target::kReadKinds * m_contention.flowClasses()),
           m_changedInstance(m_contention.capacities().size(), 0),
           m_pathRate(target.paths.size(), 0) {
         for (std::size_t p = 0; p < target.paths.size(); ++p)
             for (int c = 0; c < program.cores; ++c) {
-                for (std::size_t k = 0; k < target::kReadKinds; ++k) {
-                    const auto kind = static_cast<target::ReadKind>(k);
-                    FlowClass& cls = m_classes[classOf(p, c, kind)];
+                for (std::size_t k = 0; k < 2 * target::kReadKinds; ++k) {
+                    const auto kind = static_cast<target::ReadKind>(k % target::kReadKinds);
+                    const bool large = k >= target::kReadKinds;
+                    FlowClass& cls = m_classes[classOf(p, c, kind, large)];
                     cls.path = static_cast<std::uint16_t>(p);
                     cls.core = static_cast<std::uint16_t>(c);
+                    cls.large = large;
                     // A cached read is served by the core's own cache: it occupies none of the
                     // path's shared resources (markCachedReads).
                     if (kind != target::ReadKind::Cached) cls.route = m_contention.route(p, c);
@@ -261,14 +264,22 @@ class Simulation {
         }
     }
 
-    std::uint32_t classOf(std::size_t path, int core, target::ReadKind kind) const {
-        return static_cast<std::uint32_t>(target::kReadKinds * m_contention.flowClass(path, core) + static_cast<std::size_t>(kind));
+    // Transfers large enough to slow other cores' down (ConcurrentSlowdown) get classes of their
+    // own.
+    std::uint32_t classOf(std::size_t path, int core, target::ReadKind kind, bool large) const {
+        const std::size_t flow = 2 * m_contention.flowClass(path, core) + (large ? 1 : 0);
+        return static_cast<std::uint32_t>(target::kReadKinds * flow +
+                                          static_cast<std::size_t>(kind));
+    }
+    std::uint32_t classOf(const Step& step) const {
+        return classOf(step.path, static_cast<int>(step.core), step.read,
+                       m_slowdown.slows(step.bytes));
     }
 
     void startMoving(std::uint32_t transfer) {
         const Step& step = m_steps[transfer];
         if (step.bytes == 0) return finish(transfer);
-        const std::uint32_t c = classOf(step.path, static_cast<int>(step.core), step.read);
+        const std::uint32_t c = classOf(step);
         FlowClass& cls = m_classes[c];
         if (!cls.active) {
             cls.active = true;
@@ -287,7 +298,7 @@ class Simulation {
     // A transfer of `cls` started (+1) or stopped (-1) moving: when its core starts or stops
     // using the path, other cores' transfers slowed by it (ConcurrentSlowdown) are re-shared.
     void noteMoving(const FlowClass& cls, int change) {
-        if (!m_slowdown.any() || !m_slowdown.moving(cls.core, cls.path, change))
+        if (!cls.large || !m_slowdown.moving(cls.core, cls.path, change))
             return;
         m_dirty = true;
         for (const std::uint32_t c : m_active) {
@@ -321,7 +332,7 @@ class Simulation {
         m_dirty = true;
         for (const Member& m : m_finished) {
             const Step& step = m_steps[m.transfer];
-            noteMoving(m_classes[classOf(step.path, static_cast<int>(step.core), step.read)], -1);
+            noteMoving(m_classes[classOf(step)], -1);
         }
         std::sort(m_finished.begin(), m_finished.end(), [](const Member& a, const Member& b) { return a.order < b.order; });
         for (const Member& m : m_finished) finish(m.transfer);
@@ -381,7 +392,7 @@ class Simulation {
             }
             cls.settle(now);
             m_affected.push_back(c);
-            const double slower = m_slowdown.any() ? m_slowdown.factor(cls.core, cls.path) : 1.0;
+            const double slower = cls.large ? m_slowdown.factor(cls.core, cls.path) : 1.0;
             const double members = double(cls.members.size());
             m_demands.push_back({cls.bytesPerCycle / slower, cls.route, members});
         }

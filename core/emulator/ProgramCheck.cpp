@@ -4,6 +4,7 @@
 #include "emulator/CachedReads.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/ConvTaps.h"
+#include "emulator/CopyRuns.h"
 #include "emulator/ResidentRows.h"
 #include "emulator/TransferRows.h"
 #include "emulator/WeightRegime.h"
@@ -166,8 +167,11 @@ class Describer {
                     : outputElements;
             step.amount = cyclesAtThroughput(work, throughput, m_target);
             if (step.op != kNoInstruction && !c->isReorder()) {
-                step.amount += weightReadCycles(*c, m_graph.ops[step.op], m_graph, m_target);
-                step.amount += inCallReorderCycles(*c, m_graph.ops[step.op], m_graph, m_target);
+                const ir::Op& op = m_graph.ops[step.op];
+                step.amount += weightReadCycles(*c, op, m_graph, m_target);
+                step.amount += inCallReorderCycles(*c, op, m_graph, m_target);
+                if (m_target.overheads.copyRunCycles > 0 && opClass == ir::OpClass::DataMovement)
+                    step.amount += copyRuns(*c, op, m_graph) * m_target.overheads.copyRunCycles;
             }
             // A fused epilogue (compiler/passes/FuseEpilogues.h): each step's elementwise work on
             // the output box while it is in cache, with no overhead of its own, and its further

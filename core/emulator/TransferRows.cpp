@@ -27,17 +27,7 @@ std::uint64_t transferRows(const compiler::Transfer& transfer) {
                                     ds = stridesOf(transfer.destination);
     if (ss.size() != shape.size() || ds.size() != shape.size())
         return 1; // malformed: the runtime refuses it
-    const compiler::MergedCopy m = compiler::mergeCopyDims(shape, ds, ss);
-    if (m.empty)
-        return 0;
-    const std::vector<std::int64_t>& n = m.extents;
-    if (n.empty())
-        return 1;
-    const bool contiguous = m.dstStrides.back() == 1 && m.srcStrides.back() == 1;
-    std::uint64_t rows = 1;
-    for (std::size_t d = 0; d + (contiguous ? 1 : 0) < n.size(); ++d)
-        rows *= static_cast<std::uint64_t>(n[d]);
-    return rows;
+    return compiler::copyRows(compiler::mergeCopyDims(shape, ds, ss));
 }
 
 std::uint64_t transferLines(const compiler::Transfer& transfer, bool sourceSide,

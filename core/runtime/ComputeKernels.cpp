@@ -26,21 +26,10 @@ void move(const PreparedCompute& p) {
     const auto y = viewAs<T>(p.output);
     const compiler::KernelCall& c = p.call;
     switch (c.kernel) {
-    case Kernel::Reshape: {
-        const auto x = viewAs<T>(p.inputs[0]);
-        // The same row-major order: a whole tensor held in both boxes is one copy.
-        if (x.count() == y.count() && y.count() == [&] {
-                rt::i64 n = 1;
-                for (int d = 0; d < y.rank; ++d) n *= y.full[d];
-                return n;
-            }()) {
-            std::memcpy(y.data, x.data, static_cast<std::size_t>(y.count()) * sizeof(T));
-            return;
-        }
-        return rt::reshapeRows(y, x);
-    }
+    case Kernel::Reshape:
+        return rt::reshapeRows(y, viewAs<T>(p.inputs[0]));
     case Kernel::Transpose:
-        return rt::transposeRows(y, viewAs<T>(p.inputs[0]), c.ints.data());
+        return rt::transposeBoxes(y, viewAs<T>(p.inputs[0]), c.ints.data(), MergedStridedCopy{});
     case Kernel::Concat: {
         std::vector<rt::View<T>> xs;
         xs.reserve(p.inputs.size());
@@ -50,7 +39,8 @@ void move(const PreparedCompute& p) {
     }
     case Kernel::Slice: {
         const std::size_t rank = c.ints.size() / 2;
-        return rt::sliceRows(y, viewAs<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank);
+        return rt::sliceBoxes(y, viewAs<T>(p.inputs[0]), c.ints.data(), c.ints.data() + rank,
+                              MergedStridedCopy{});
     }
     case Kernel::Split: {
         const auto x = viewAs<T>(p.inputs[0]);
@@ -60,7 +50,7 @@ void move(const PreparedCompute& p) {
             if (!p.outputs[k].data)
                 continue;
             starts[c.axis] = c.ints[k];
-            rt::sliceRows(viewAs<T>(p.outputs[k]), x, starts, steps);
+            rt::sliceBoxes(viewAs<T>(p.outputs[k]), x, starts, steps, MergedStridedCopy{});
         }
         return;
     }

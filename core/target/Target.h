@@ -247,6 +247,10 @@ struct Overheads {
     // Per output row of a Resize (its last dim): the host's kernel works out the input rows and
     // weights each output row sums before it runs along the row.
     double resizeRowCycles = 0;
+    // Per contiguous run an op that moves boxes copies (Concat, Reshape, Slice, Split, a Transpose
+    // keeping the last dim: emulator::copyRuns): the host copies each run with one memcpy or row
+    // of vector moves, so rows of 16 floats cost several times a whole plane's per byte.
+    double copyRunCycles = 0;
     // Per byte of constant operands (weights) a convolution or matrix product reads: a tile with
     // few output positions per weight (a classifier's matrix-vector product, a convolution tile of
     // 2 x 2 outputs) streams its weights through the cache at a few bytes per cycle, so its time

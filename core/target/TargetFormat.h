@@ -58,6 +58,8 @@ inline constexpr std::string_view kWeightByteKey = "weight_byte";
 inline constexpr std::string_view kMatMulProductKey = "matmul_product";
 // Optional compute.overhead_cycles key: a Resize's cost per output row.
 inline constexpr std::string_view kResizeRowKey = "resize_row";
+// Optional compute.overhead_cycles key: a box-moving op's cost per contiguous run it copies.
+inline constexpr std::string_view kCopyRunKey = "copy_run";
 // Optional compute.overhead_cycles keys: per weight byte beyond the private cache (default 0).
 inline constexpr std::string_view kConvFarWeightByteKey = "conv_far_weight_byte";
 inline constexpr std::string_view kMatmulFarWeightByteKey = "matmul_far_weight_byte";

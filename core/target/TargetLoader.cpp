@@ -117,6 +117,7 @@ void readCompute(FieldReader compute, Target& target) {
             overheads.number(format::kMatMulProductKey).value_or(0);
     if (overheads.has(format::kResizeRowKey))
         target.overheads.resizeRowCycles = overheads.number(format::kResizeRowKey).value_or(0);
+    target.overheads.copyRunCycles = overheads.numberOr(format::kCopyRunKey, 0);
     target.overheads.convFarWeightByteCycles = overheads.numberOr(format::kConvFarWeightByteKey, 0);
     target.overheads.matmulFarWeightByteCycles =
         overheads.numberOr(format::kMatmulFarWeightByteKey, 0);
@@ -124,7 +125,7 @@ void readCompute(FieldReader compute, Target& target) {
         {"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey,
          format::kDepthwiseRowKey, format::kGroupedConvRowKey, format::kReductionOutputKey,
          format::kWeightByteKey, format::kMatMulProductKey, format::kResizeRowKey,
-         format::kConvFarWeightByteKey, format::kMatmulFarWeightByteKey});
+         format::kCopyRunKey, format::kConvFarWeightByteKey, format::kMatmulFarWeightByteKey});
 
     if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);

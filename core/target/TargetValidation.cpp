@@ -159,6 +159,8 @@ void checkMachine(const Target& target, Checker& check) {
                       o.matmulProductCycles, kMaxUnitCycles, "per-product cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kResizeRowKey),
                       o.resizeRowCycles, kMaxUnitCycles, "per-row cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kCopyRunKey),
+                      o.copyRunCycles, kMaxUnitCycles, "per-run cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kConvFarWeightByteKey),
                       o.convFarWeightByteCycles, kMaxUnitCycles, "per-byte cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kMatmulFarWeightByteKey),

@@ -155,6 +155,9 @@ std::string targetToJson(const Target& target) {
     if (o.resizeRowCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kResizeRowKey)] =
             number(o.resizeRowCycles);
+    if (o.copyRunCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kCopyRunKey)] =
+            number(o.copyRunCycles);
     if (o.convFarWeightByteCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kConvFarWeightByteKey)] =
             number(o.convFarWeightByteCycles);

@@ -121,7 +121,7 @@ class Printer {
             call("rt::reshapeRows(y0, x0)");
             break;
         case Kernel::Transpose:
-            call(fmt::format("rt::transposeRows(y0, x0, {})", list(c.ints)));
+            call(fmt::format("rt::transposeBoxes(y0, x0, {})", list(c.ints)));
             break;
         case Kernel::Concat: {
             std::vector<std::string> xs;
@@ -131,7 +131,7 @@ class Printer {
         }
         case Kernel::Slice: {
             const auto rank = static_cast<std::ptrdiff_t>(c.ints.size() / 2);
-            call(fmt::format("rt::sliceRows(y0, x0, {}, {})",
+            call(fmt::format("rt::sliceBoxes(y0, x0, {}, {})",
                              list(Ints(c.ints.begin(), c.ints.begin() + rank)),
                              list(Ints(c.ints.begin() + rank, c.ints.end()))));
             break;
@@ -157,7 +157,7 @@ class Printer {
                     declare(y, c.outputs[k]);
                 Ints starts(rank, 0);
                 starts[static_cast<std::size_t>(c.axis)] = c.ints[k];
-                call(fmt::format("rt::sliceRows({}, x0, {}, {})", y, list(starts),
+                call(fmt::format("rt::sliceBoxes({}, x0, {}, {})", y, list(starts),
                                  list(Ints(rank, 1))));
             }
             break;

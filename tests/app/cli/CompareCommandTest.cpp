@@ -133,7 +133,8 @@ TEST(CompareCommand, TruncatedAndMissingFiles) {
 
 // With --model, compare names the ops predicted with a figure measured on other work: mncore2 has
 // no global-pool figure, so resnet_tiny's GlobalAveragePool borrows the pooling one, nor a
-// pointwise one, so its strided 1x1 shortcut (a pointwise convolution) borrows conv's.
+// pointwise one, so its strided 1x1 shortcut (a pointwise convolution) borrows conv's, nor a
+// copy one, so its Reshape (a box move) borrows data movement's.
 TEST(CompareCommand, ModelListsTheOpsCostedWithAFallbackFigure) {
     TracePair p;
     p.emulated = p.dir.path() / "emulated.json";
@@ -148,7 +149,7 @@ TEST(CompareCommand, ModelListsTheOpsCostedWithAFallbackFigure) {
     ASSERT_EQ(text.exitCode, 0) << text.err;
     EXPECT_NE(text.out.find("note: ops costed with a fallback figure: Conv x1 at conv (no "
                             "pointwise_conv figure), GlobalAveragePool x1 at pooling (no "
-                            "global_pool figure)"),
+                            "global_pool figure), Reshape x1 at data-movement (no copy figure)"),
               std::string::npos)
         << text.out;
 
@@ -156,11 +157,13 @@ TEST(CompareCommand, ModelListsTheOpsCostedWithAFallbackFigure) {
                                    "--model", samplePath("resnet_tiny.onnx"), "-q"});
     ASSERT_EQ(json.exitCode, 0) << json.err;
     const auto j = nlohmann::json::parse(json.out);
-    ASSERT_EQ(j["fallback_ops"].size(), 2u);
+    ASSERT_EQ(j["fallback_ops"].size(), 3u);
     EXPECT_EQ(j["fallback_ops"][0]["op_type"], "Conv");
     EXPECT_EQ(j["fallback_ops"][0]["missing"], "pointwise_conv");
     EXPECT_EQ(j["fallback_ops"][1]["op_type"], "GlobalAveragePool");
     EXPECT_EQ(j["fallback_ops"][1]["missing"], "global_pool");
+    EXPECT_EQ(j["fallback_ops"][2]["op_type"], "Reshape");
+    EXPECT_EQ(j["fallback_ops"][2]["missing"], "copy");
 
     const CliResult missing = runCli({"compare", p.emulated.string(), p.measured.string(),
                                       "--model", (p.dir.path() / "none.onnx").string()});

@@ -144,7 +144,8 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
                                               "calibrate-gather",
                                               "calibrate-global-pool-7x7",
                                               "calibrate-global-pool-56x56",
-                                              "calibrate-copy"}));
+                                              "calibrate-copy",
+                                              "calibrate-copy-rows"}));
 }
 
 // ResNets' 1x1 shortcuts at stride 2 run the pointwise kernel (sgemm over a gathered input): the

@@ -222,7 +222,7 @@ TEST(CppEmitter, FilesDescribeThemselves) {
     EXPECT_NE(cpp->source.find("g++ -O2 -std=c++20 resnet_tiny.cpp"), std::string::npos);
 }
 
-// Split (one rt::sliceRows per output), Where over a broadcast mask and Expand (a Map of the
+// Split (one rt::sliceBoxes per output), Where over a broadcast mask and Expand (a Map of the
 // identity) in generated code, per op and fused.
 TEST(CppEmitter, SplitWhereAndExpandReproduceTheReference) {
     auto m = importText(R"(

@@ -2,8 +2,10 @@
 // pointwise_conv figure, depthwise ones at depthwise_conv, the rest at conv; each optional figure
 // defaulting to conv's. What a dense convolution pays to reorder boxes that are not channels-last.
 
-#include "EmulatorFixtures.h"
 #include "emulator/ComputeCost.h"
+
+#include "EmulatorFixtures.h"
+#include "emulator/CopyRuns.h"
 
 #include <gtest/gtest.h>
 
@@ -355,7 +357,7 @@ TEST(ComputeCost, SigmoidsRunAtTheirOwnFigure) {
     EXPECT_EQ(throughputOf(hardSwish, g, t), 0.5);
 }
 
-TEST(ComputeCost, ConcatsRunAtTheCopyFigure) {
+TEST(ComputeCost, BoxMovesRunAtTheCopyFigure) {
     const ir::Graph& g = convs();
     target::Target t = test::tinyTarget();
     t.throughput.of(ir::OpClass::DataMovement) = 0.5;
@@ -365,10 +367,11 @@ TEST(ComputeCost, ConcatsRunAtTheCopyFigure) {
         o.opClass = ir::OpClass::DataMovement;
         return o;
     };
-    EXPECT_TRUE(isCopy(op("Concat")));
-    for (const char* type :
-         {"Transpose", "Reshape", "Slice", "Split", "DepthToSpace", "Gather", "Expand"})
-        EXPECT_FALSE(isCopy(op(type))) << type;
+    for (const char* type : {"Concat", "Reshape", "Flatten", "Split", "Slice"})
+        EXPECT_TRUE(isCopy(op(type), g)) << type;
+    // A Transpose without a perm reverses the dims (its last one gathered across the input).
+    for (const char* type : {"Transpose", "DepthToSpace", "Gather", "Expand"})
+        EXPECT_FALSE(isCopy(op(type), g)) << type;
     // Without the figure: data_movement's, reported as a fallback.
     EXPECT_EQ(throughputOf(op("Concat"), g, t), 0.5);
     EXPECT_TRUE(costFigureOf(op("Concat"), g, t).fallback);

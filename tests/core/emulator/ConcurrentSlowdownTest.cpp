@@ -28,8 +28,9 @@ target::Target slowdownTarget() {
     return t;
 }
 
-trace::Trace run(const compiler::Program& program) {
-    auto trace = emulate(program, slowdownTarget(), test::tinyGraph());
+trace::Trace run(const compiler::Program& program,
+                 const target::Target& target = slowdownTarget()) {
+    auto trace = emulate(program, target, test::tinyGraph());
     EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.diagnostics().front().toString());
     return trace.ok() ? *trace : trace::Trace{};
 }
@@ -37,13 +38,13 @@ trace::Trace run(const compiler::Program& program) {
 // Core 0 issues `firstBytes` on `first`, core 1 `secondBytes` on `second`, at the same time.
 trace::Trace twoAtOnce(const std::string& first, std::uint64_t firstBytes,
                        const std::string& second, std::uint64_t secondBytes, compiler::InstrId& a,
-                       compiler::InstrId& b) {
+                       compiler::InstrId& b, const target::Target& target = slowdownTarget()) {
     ProgramBuilder builder(2);
     a = builder.transfer(0, first, firstBytes, 0);
     b = builder.transfer(1, second, secondBytes, 0);
     builder.wait(0, 0);
     builder.wait(1, 0);
-    return run(builder.program());
+    return run(builder.program(), target);
 }
 
 TEST(ConcurrentSlowdown, TwoStoresAtOnceMoveSlowerByTheFactor) {
@@ -77,6 +78,20 @@ TEST(ConcurrentSlowdown, AStoreSpeedsUpWhenTheOtherCoresStoreEnds) {
     // 0's store has moved 800 too; its other 800 move at 16: 50 more cycles.
     EXPECT_EQ(t.events[b].endPs, 175 * kNs);
     EXPECT_EQ(t.events[a].endPs, 225 * kNs);
+}
+
+TEST(ConcurrentSlowdown, TransfersSmallerThanThePrivateCacheNeitherSlowNorAreSlowed) {
+    target::Target target = slowdownTarget();
+    target.privateCacheBytes = 1000;
+    compiler::InstrId a = 0, b = 0;
+    // Both at least the private cache: slowed as before.
+    trace::Trace t = twoAtOnce("store", 1600, "store", 1600, a, b, target);
+    EXPECT_EQ(t.events[a].endPs, 250 * kNs);
+    EXPECT_EQ(t.events[b].endPs, 250 * kNs);
+    // Core 1's 800 bytes are below it: 100 + 800 / 16 = 150, and core 0's store keeps its rate.
+    t = twoAtOnce("store", 1600, "store", 800, a, b, target);
+    EXPECT_EQ(t.events[b].endPs, 150 * kNs);
+    EXPECT_EQ(t.events[a].endPs, 200 * kNs);
 }
 
 } // namespace

@@ -57,6 +57,9 @@ TEST(MoveKernels, ReshapeWhoseRowsCrossInputRows) {
     // Rows of 10 read from rows of 4: segments of 4, 4, 2 and partial ones at odd offsets.
     checkReshape(Box::whole({6, 10}, rng), Box::whole({3, 5, 4}, rng));
     checkReshape(Box::whole({60}, rng), Box::whole({3, 5, 4}, rng));
+    // Rows of 20 from rows of 5: each row's segments carry across two dims of x.
+    checkReshape(Box::whole({2, 3, 20}, rng), Box::whole({2, 6, 2, 5}, rng));
+    checkReshape(Box({2, 3, 20}, {1, 1, 0}, {1, 2, 20}, rng), Box::whole({2, 6, 2, 5}, rng));
 }
 
 TEST(MoveKernels, TransposeOfHeads) {
@@ -146,6 +149,83 @@ void checkPad(const Box& y, const Box& x, std::vector<i64> padBegin, float value
     runtime::padBoxes(boxes.view, x.view, padBegin.data(), value);
     rt::pad(loop.view, x.view, padBegin.data(), value);
     expectSame(boxes, loop);
+}
+
+// Slice and Transpose as sub-box moves (sliceBoxes, transposeBoxes) against the element loops,
+// with strata_rt's copy (the generated C++'s) and the runtime's strided copy.
+void checkSliceBoxes(const Box& y, const Box& x, std::vector<i64> starts, std::vector<i64> steps) {
+    Box viaRt = y, viaRuntime = y, loop = y;
+    viaRt.view.data = viaRt.data.data();
+    viaRuntime.view.data = viaRuntime.data.data();
+    loop.view.data = loop.data.data();
+    rt::sliceBoxes(viaRt.view, x.view, starts.data(), steps.data());
+    rt::sliceBoxes(viaRuntime.view, x.view, starts.data(), steps.data(),
+                   runtime::MergedStridedCopy{});
+    rt::slice(loop.view, x.view, starts.data(), steps.data());
+    expectSame(viaRt, loop);
+    expectSame(viaRuntime, loop);
+}
+
+void checkTransposeBoxes(const Box& y, const Box& x, std::vector<i64> perm) {
+    Box viaRt = y, viaRuntime = y, loop = y;
+    viaRt.view.data = viaRt.data.data();
+    viaRuntime.view.data = viaRuntime.data.data();
+    loop.view.data = loop.data.data();
+    rt::transposeBoxes(viaRt.view, x.view, perm.data());
+    rt::transposeBoxes(viaRuntime.view, x.view, perm.data(), runtime::MergedStridedCopy{});
+    rt::transpose(loop.view, x.view, perm.data());
+    expectSame(viaRt, loop);
+    expectSame(viaRuntime, loop);
+}
+
+TEST(MoveKernels, SliceBoxesOfChannelHalvesStepsAndTiles) {
+    std::mt19937 rng(11);
+    // ShuffleNetV2's split: the second 58 of 116 channels, whole and on a two-row tile whose
+    // input box holds rows 1..4 only.
+    checkSliceBoxes(Box::whole({1, 58, 6, 7}, rng), Box::whole({1, 116, 6, 7}, rng), {0, 58, 0, 0},
+                    {1, 1, 1, 1});
+    checkSliceBoxes(Box({1, 58, 6, 7}, {0, 0, 2, 0}, {1, 58, 2, 7}, rng),
+                    Box({1, 116, 6, 7}, {0, 0, 1, 0}, {1, 116, 4, 7}, rng), {0, 58, 0, 0},
+                    {1, 1, 1, 1});
+    // Every other row from 1 (a step outside the last dim keeps the box move).
+    checkSliceBoxes(Box::whole({4, 5, 12}, rng), Box::whole({4, 10, 12}, rng), {0, 1, 0},
+                    {1, 2, 1});
+    // A step along the last dim and a reversed dim fall back to the row loop.
+    checkSliceBoxes(Box::whole({4, 10, 6}, rng), Box::whole({4, 10, 12}, rng), {0, 0, 1},
+                    {1, 1, 2});
+    checkSliceBoxes(Box::whole({4, 10, 12}, rng), Box::whole({4, 10, 12}, rng), {0, 9, 0},
+                    {1, -1, 1});
+}
+
+TEST(MoveKernels, TransposeBoxesKeepingTheLastDimAndNot) {
+    std::mt19937 rng(12);
+    // ShuffleNetV2's shuffle [1, 2, 58, 7, 7] -> [1, 58, 2, 7, 7]: planes of 49 stay together;
+    // on a tile of the output whose input box holds what it reads.
+    checkTransposeBoxes(Box::whole({1, 58, 2, 7, 7}, rng), Box::whole({1, 2, 58, 7, 7}, rng),
+                        {0, 2, 1, 3, 4});
+    checkTransposeBoxes(Box({1, 58, 2, 7, 7}, {0, 10, 0, 3, 0}, {1, 20, 2, 2, 7}, rng),
+                        Box({1, 2, 58, 7, 7}, {0, 0, 8, 2, 0}, {1, 2, 30, 4, 7}, rng),
+                        {0, 2, 1, 3, 4});
+    // The last dim moved, rows of 8: the box move, element by element.
+    checkTransposeBoxes(Box::whole({1, 5, 6, 8}, rng), Box::whole({1, 8, 5, 6}, rng), {0, 2, 3, 1});
+    // MaxViT's grid partition, rows of 2 gathered across planes, on a tile.
+    checkTransposeBoxes(Box({1, 4, 7, 2, 7, 2}, {0, 1, 0, 0, 0, 0}, {1, 2, 7, 2, 7, 2}, rng),
+                        Box::whole({1, 4, 2, 7, 2, 7}, rng), {0, 1, 3, 2, 5, 4});
+    // Long gathered rows: the strided row loop.
+    checkTransposeBoxes(Box::whole({1, 5, 32}, rng), Box::whole({1, 32, 5}, rng), {0, 2, 1});
+}
+
+TEST(MoveKernels, ReshapeOfGaplessRunsIsOneCopy) {
+    std::mt19937 rng(13);
+    // The shuffle's Reshape on two cores: half of [1, 2, 58, 7, 7] from [1, 116, 7, 7], the
+    // input box whole or holding only the channels read.
+    Box y({1, 2, 58, 7, 7}, {0, 1, 0, 0, 0}, {1, 1, 58, 7, 7}, rng);
+    checkReshape(y, Box::whole({1, 116, 7, 7}, rng));
+    checkReshape(y, Box({1, 116, 7, 7}, {0, 50, 0, 0}, {1, 66, 7, 7}, rng));
+    // Rows 2..3 of a matrix out of a tile holding rows 1..4 of another shape's run.
+    checkReshape(Box({6, 10}, {2, 0}, {2, 10}, rng), Box({3, 20}, {0, 0}, {3, 20}, rng));
+    // A box with a partial dim before a whole one that is not the first: not a gapless run.
+    checkReshape(Box({4, 6, 5}, {1, 2, 0}, {2, 3, 5}, rng), Box::whole({4, 30}, rng));
 }
 
 TEST(MoveKernels, PadWholeOnTilesAndCropping) {

@@ -41,6 +41,7 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     doc["compute"]["overhead_cycles"]["grouped_conv_row"] = 24;
     doc["compute"]["overhead_cycles"]["matmul_product"] = 2500;
     doc["compute"]["overhead_cycles"]["resize_row"] = 30;
+    doc["compute"]["overhead_cycles"]["copy_run"] = 5.5;
     std::vector<Diagnostic> warnings;
     auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
     ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
@@ -62,6 +63,8 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     EXPECT_EQ(written["compute"]["overhead_cycles"]["matmul_product"], 2500);
     EXPECT_EQ(loaded->overheads.resizeRowCycles, 30);
     EXPECT_EQ(written["compute"]["overhead_cycles"]["resize_row"], 30);
+    EXPECT_EQ(loaded->overheads.copyRunCycles, 5.5);
+    EXPECT_EQ(written["compute"]["overhead_cycles"]["copy_run"], 5.5);
     auto again = target::parseTarget(target::targetToJson(*loaded), "small.json");
     ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
     EXPECT_TRUE(*again == *loaded);
