@@ -570,13 +570,18 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
         out.push_back(g.finish(g.op("MatMul", {a, b}, {s, 512})));
     }
     {
-        // A tiny op, so some compute's time is almost all fixed cost: it bounds the shared
-        // compute overhead (Fit.h), which the large ops' lines alone leave free to drift.
+        // Tiny ops, so some compute's time is almost all fixed cost: it bounds the shared
+        // compute overhead (Fit.h), which the large ops' lines alone leave free to drift. Eight
+        // in a chain, so each round gives eight samples of the shape: one per round left the
+        // bound at 500-2,900 cycles from one calibration to the next (its median over the
+        // rounds), and the overhead with it.
         SmallGraph g("calibrate-elementwise-tiny");
         const ir::Shape shape{1, 16};
-        auto a = g.input("a", shape);
+        auto x = g.input("a", shape);
         auto b = g.input("b", shape);
-        out.push_back(g.finish(g.op("Add", {a, b}, shape)));
+        for (int i = 0; i < 7; ++i)
+            x = g.op("Add", {x, b}, shape);
+        out.push_back(g.finish(g.op("Add", {x, b}, shape)));
     }
     {
         // Batches of matrix pairs, as attention multiplies them (the host makes one sgemm call per

@@ -2,6 +2,7 @@
 
 #include "compiler/MergedCopy.h"
 #include "compiler/emit/KernelCall.h"
+#include "compiler/emit/cpp/strata_rt.h"
 #include "ir/ConstantValues.h"
 
 #include <algorithm>
@@ -80,32 +81,39 @@ std::int64_t count(const Ints& ext) {
     return n;
 }
 
-// Where v's box starts in the row-major order when it is one gapless run of it (dims before the
-// last partial one of extent 1, those after it whole); -1 otherwise.
-std::int64_t flatRunStart(const compiler::KernelView& v) {
-    std::size_t partial = 0;
-    bool any = false;
-    for (std::size_t d = 0; d < v.ext.size(); ++d)
-        if (v.ext[d] != v.full[d])
-            partial = d, any = true;
-    std::int64_t first = 0, step = 1;
-    for (std::size_t d = v.ext.size(); d-- > 0;) {
-        if (any && d < partial && v.ext[d] != 1)
-            return -1;
-        first += v.lo[d] * step;
-        step *= v.full[d];
+// The runtime's view of a box: row-major over its extents (no data: only the index maths).
+bool viewOf(const compiler::KernelView& k, strata_rt::View<float>& v) {
+    if (k.ext.size() > static_cast<std::size_t>(strata_rt::kMaxRank) ||
+        k.lo.size() != k.ext.size() || k.full.size() != k.ext.size())
+        return false;
+    v.rank = static_cast<int>(k.ext.size());
+    const Ints strides = denseStrides(k.ext);
+    for (std::size_t d = 0; d < k.ext.size(); ++d) {
+        v.lo[d] = k.lo[d];
+        v.ext[d] = k.ext[d];
+        v.full[d] = k.full[d];
+        v.stride[d] = strides[d];
     }
-    return first;
+    return true;
 }
 
+// As strata_rt's reshapeBoxes: one sub-box move over the shapes' common factors, else one memcpy
+// of a gapless run, else row by row of y's last dim in segments of x's.
 double reshapeRuns(const compiler::KernelView& y, const compiler::KernelView& x) {
     if (y.ext.empty() || x.ext.empty())
         return 1;
-    const std::int64_t yFirst = flatRunStart(y), xFirst = flatRunStart(x);
-    if (yFirst >= 0 && xFirst >= 0 && yFirst >= xFirst &&
-        yFirst + count(y.ext) <= xFirst + count(x.ext))
-        return 1;
-    // Row by row of y's last dim, each in segments of x's last dim.
+    strata_rt::View<float> yv, xv;
+    if (viewOf(y, yv) && viewOf(x, xv)) {
+        strata_rt::ReshapePlan plan;
+        if (strata_rt::planReshape(yv, xv, plan))
+            return runsOf(Ints(plan.ext, plan.ext + plan.rank),
+                          Ints(plan.dstStride, plan.dstStride + plan.rank),
+                          Ints(plan.srcStride, plan.srcStride + plan.rank));
+        std::int64_t yFirst = 0, xFirst = 0;
+        if (strata_rt::flatRun(yv, yFirst) && strata_rt::flatRun(xv, xFirst) && yFirst >= xFirst &&
+            yFirst + count(y.ext) <= xFirst + count(x.ext))
+            return 1;
+    }
     const double rows = double(count(y.ext)) / double(std::max<std::int64_t>(1, y.ext.back()));
     const std::int64_t xRow = std::max<std::int64_t>(1, x.ext.back());
     return rows * double((y.ext.back() + xRow - 1) / xRow);

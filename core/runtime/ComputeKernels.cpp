@@ -27,7 +27,7 @@ void move(const PreparedCompute& p) {
     const compiler::KernelCall& c = p.call;
     switch (c.kernel) {
     case Kernel::Reshape:
-        return rt::reshapeRows(y, viewAs<T>(p.inputs[0]));
+        return rt::reshapeBoxes(y, viewAs<T>(p.inputs[0]), MergedStridedCopy{});
     case Kernel::Transpose:
         return rt::transposeBoxes(y, viewAs<T>(p.inputs[0]), c.ints.data(), MergedStridedCopy{});
     case Kernel::Concat: {

@@ -118,7 +118,7 @@ class Printer {
                              reduceKindName(c.reduce)));
             break;
         case Kernel::Reshape:
-            call("rt::reshapeRows(y0, x0)");
+            call("rt::reshapeBoxes(y0, x0)");
             break;
         case Kernel::Transpose:
             call(fmt::format("rt::transposeBoxes(y0, x0, {})", list(c.ints)));

@@ -114,7 +114,7 @@ TEST(CopyRuns, AConcatCopiesARunPerInputWhenTheTileHoldsWholePlanesOrRows) {
         2);
 }
 
-TEST(CopyRuns, AReshapeOfGaplessRunsIsOneRunElseRowByRow) {
+TEST(CopyRuns, AReshapeIsOneRunPerGaplessPieceElseRowByRow) {
     const auto g = graphOf(R"(
         s = Constant <value = int64[5] {1, 2, 58, 7, 7}> ()
         y = Reshape (x, s))",
@@ -124,10 +124,33 @@ TEST(CopyRuns, AReshapeOfGaplessRunsIsOneRunElseRowByRow) {
     // The second half of the channels: a gapless run.
     EXPECT_EQ(
         copyRuns(computeOf(*g, {x}, {{0, 1}, {1, 2}, {0, 58}, {0, 7}, {0, 7}}), lastOp(*g), *g), 1);
-    // Rows 0..2 of every plane: row by row, 2 x 58 x 2 rows of 7.
+    // Rows 0..2 of every plane: the same factors on both sides, a run of 2 x 7 per plane.
     EXPECT_EQ(
         copyRuns(computeOf(*g, {x}, {{0, 1}, {0, 2}, {0, 58}, {0, 2}, {0, 7}}), lastOp(*g), *g),
-        232);
+        116);
+    // Shapes without common factors ([6, 4] as [4, 6]), half of every row: row by row, each row
+    // within one of x's rows of 4.
+    const auto odd = graphOf(R"(
+        s = Constant <value = int64[2] {4, 6}> ()
+        y = Reshape (x, s))",
+                             "(float[6, 4] x) => (float[4, 6] y)");
+    ASSERT_TRUE(odd);
+    EXPECT_EQ(copyRuns(computeOf(*odd, {{{0, 6}, {0, 4}}}, {{0, 4}, {0, 3}}), lastOp(*odd), *odd),
+              4);
+}
+
+TEST(CopyRuns, AReshapeOverCommonFactorsIsARunPerContiguousPiece) {
+    // MaxViT's windows back to planes: the first half of each 14 x 14 plane is 98 floats in a row
+    // in both: a run per channel.
+    const auto g = graphOf(R"(
+        s = Constant <value = int64[4] {1, 4, 14, 14}> ()
+        y = Reshape (x, s))",
+                           "(float[1, 4, 2, 7, 2, 7] x) => (float[1, 4, 14, 14] y)");
+    ASSERT_TRUE(g);
+    const Region x{{0, 1}, {0, 4}, {0, 2}, {0, 7}, {0, 2}, {0, 7}};
+    EXPECT_EQ(copyRuns(computeOf(*g, {x}, {{0, 1}, {0, 4}, {0, 7}, {0, 14}}), lastOp(*g), *g), 4);
+    // The whole tensor: one run.
+    EXPECT_EQ(copyRuns(computeOf(*g, {x}, {{0, 1}, {0, 4}, {0, 14}, {0, 14}}), lastOp(*g), *g), 1);
 }
 
 TEST(CopyRuns, OtherOpsCopyNoRuns) {

@@ -215,6 +215,36 @@ TEST(MoveKernels, TransposeBoxesKeepingTheLastDimAndNot) {
     checkTransposeBoxes(Box::whole({1, 5, 32}, rng), Box::whole({1, 32, 5}, rng), {0, 2, 1});
 }
 
+// reshapeBoxes with strata_rt's copy and the runtime's, against the element loop.
+void checkReshapeBoxes(const Box& y, const Box& x) {
+    Box viaRt = y, viaRuntime = y, loop = y;
+    viaRt.view.data = viaRt.data.data();
+    viaRuntime.view.data = viaRuntime.data.data();
+    loop.view.data = loop.data.data();
+    rt::reshapeBoxes(viaRt.view, x.view);
+    rt::reshapeBoxes(viaRuntime.view, x.view, runtime::MergedStridedCopy{});
+    rt::reshape(loop.view, x.view);
+    expectSame(viaRt, loop);
+    expectSame(viaRuntime, loop);
+}
+
+TEST(MoveKernels, ReshapeBoxesOverTheShapesCommonFactors) {
+    std::mt19937 rng(14);
+    // MaxViT's windows back to planes: [1, 4, 2, 7, 2, 7] -> [1, 4, 14, 14], whole and on the
+    // first or second half of the rows (a box over the factors 2 x 7 of a 14).
+    const Box windows = Box::whole({1, 4, 2, 7, 2, 7}, rng);
+    checkReshapeBoxes(Box::whole({1, 4, 14, 14}, rng), windows);
+    checkReshapeBoxes(Box({1, 4, 14, 14}, {0, 0, 0, 0}, {1, 4, 7, 14}, rng), windows);
+    checkReshapeBoxes(Box({1, 4, 14, 14}, {0, 1, 7, 0}, {1, 2, 7, 14}, rng),
+                      Box({1, 4, 2, 7, 2, 7}, {0, 1, 1, 0, 0, 0}, {1, 3, 1, 7, 2, 7}, rng));
+    // Rows 3..9 straddle the factor 2: not a box over them, row by row.
+    checkReshapeBoxes(Box({1, 4, 14, 14}, {0, 0, 3, 0}, {1, 4, 7, 14}, rng), windows);
+    // No common factors ([2, 3] and [3, 2]); heads split off the last dim.
+    checkReshapeBoxes(Box::whole({3, 2}, rng), Box::whole({2, 3}, rng));
+    checkReshapeBoxes(Box({2, 6, 4, 16}, {0, 1, 0, 0}, {2, 4, 4, 16}, rng),
+                      Box({2, 6, 64}, {0, 1, 0}, {2, 5, 64}, rng));
+}
+
 TEST(MoveKernels, ReshapeOfGaplessRunsIsOneCopy) {
     std::mt19937 rng(13);
     // The shuffle's Reshape on two cores: half of [1, 2, 58, 7, 7] from [1, 116, 7, 7], the

@@ -407,6 +407,116 @@ void padBoxes(const View<T>& y, const View<T>& x, std::initializer_list<i64> pad
     padBoxes(y, x, padBegin.begin(), value);
 }
 
+// A Reshape as one sub-box move: both shapes split into the factors they share ([1, 256, 14, 14]
+// and [1, 256, 2, 7, 2, 7] share 256, 2, 7, 2, 7), and each box a box over those factors. MaxViT's
+// window Reshapes copied rows of 7 floats, each with its own index computation.
+struct ReshapePlan {
+    int rank = 0; // the factors y's box spans (extent above 1), outermost first
+    i64 ext[kMaxRank] = {}, dstStride[kMaxRank] = {}, srcStride[kMaxRank] = {};
+    i64 srcOffset = 0; // elements from the start of x's box
+};
+
+// The factors shared by the sizes `a` and `b` (of equal products), each with the dim of `a` and
+// of `b` it comes from; false when the shapes do not split into common factors ([2, 3] and
+// [3, 2]) or have more than `cap` of them.
+inline bool commonFactors(const i64* a, int aRank, const i64* b, int bRank, i64* factor, int* aDim,
+                          int* bDim, int& count, int cap) {
+    count = 0;
+    int i = 0, j = 0;
+    i64 pa = 1, pb = 1;
+    for (;;) {
+        while (pa == 1 && i < aRank)
+            pa = a[i++];
+        while (pb == 1 && j < bRank)
+            pb = b[j++];
+        if (pa <= 0 || pb <= 0)
+            return false;
+        if (pa == 1 || pb == 1)
+            return pa == pb;
+        const i64 f = pa % pb == 0 ? pb : pb % pa == 0 ? pa : 0;
+        if (f == 0 || count == cap)
+            return false;
+        factor[count] = f;
+        aDim[count] = i - 1;
+        bDim[count] = j - 1;
+        ++count;
+        pa /= f;
+        pb /= f;
+    }
+}
+
+// v's box over the factors of its dims (dimOf[t]: factor t's dim): per factor its first index,
+// extent and stride in the box's memory. False when it is not a box over them: within a dim the
+// factors inside its one partial factor must be whole and those outside it of extent 1.
+template <class T>
+bool boxOverFactors(const View<T>& v, const i64* factor, const int* dimOf, int count, i64* lo,
+                    i64* ext, i64* stride) {
+    for (int d = 0; d < v.rank; ++d) {
+        i64 l = v.lo[d], e = v.ext[d], inner = 1;
+        bool partial = false;
+        for (int t = count; t-- > 0;) {
+            if (dimOf[t] != d)
+                continue;
+            const i64 f = factor[t];
+            stride[t] = v.stride[d] * inner;
+            inner *= f;
+            if (!partial && l % f == 0 && e % f == 0) {
+                lo[t] = 0;
+                ext[t] = f;
+                l /= f;
+                e /= f;
+                continue;
+            }
+            if (partial && e != 1)
+                return false;
+            lo[t] = l % f;
+            ext[t] = e;
+            if (lo[t] + e > f)
+                return false;
+            partial = true;
+            l /= f;
+            e = 1;
+        }
+    }
+    return true;
+}
+
+template <class T> bool planReshape(const View<T>& y, const View<T>& x, ReshapePlan& plan) {
+    constexpr int cap = 2 * kMaxRank;
+    i64 factor[cap], yLo[cap], yExt[cap], yStride[cap], xLo[cap], xExt[cap], xStride[cap];
+    int yDim[cap], xDim[cap], count = 0;
+    if (!commonFactors(y.full, y.rank, x.full, x.rank, factor, yDim, xDim, count, cap) ||
+        !boxOverFactors(y, factor, yDim, count, yLo, yExt, yStride) ||
+        !boxOverFactors(x, factor, xDim, count, xLo, xExt, xStride))
+        return false;
+    plan = {};
+    for (int t = 0; t < count; ++t) {
+        if (yLo[t] < xLo[t] || yLo[t] + yExt[t] > xLo[t] + xExt[t])
+            return false;
+        plan.srcOffset += (yLo[t] - xLo[t]) * xStride[t];
+        if (yExt[t] == 1)
+            continue;
+        if (plan.rank == kMaxRank)
+            return false;
+        plan.ext[plan.rank] = yExt[t];
+        plan.dstStride[plan.rank] = yStride[t];
+        plan.srcStride[plan.rank] = xStride[t];
+        ++plan.rank;
+    }
+    return true;
+}
+
+// y = x reshaped as one sub-box move with `copy` where the boxes line up with the shapes' common
+// factors (planReshape), else reshapeRows.
+template <class T, class Copy = MoveBoxCopy>
+void reshapeBoxes(const View<T>& y, const View<T>& x, Copy&& copy = {}) {
+    ReshapePlan plan;
+    if (y.rank == 0 || x.rank == 0 || y.count() == 0 || !planReshape(y, x, plan))
+        return reshapeRows(y, x);
+    copy(&y.at(y.lo), plan.dstStride, x.data + plan.srcOffset, plan.srcStride, plan.ext, plan.rank,
+         sizeof(T));
+}
+
 // --- data movement as sub-box moves ------------------------------------------------------------
 // Slice and Transpose that keep y's last dim contiguous in x are one strided move of y's box
 // (with `copy`, as Concat and Pad): runs of dims both sides lay out contiguously become one row,
