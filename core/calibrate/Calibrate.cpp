@@ -171,13 +171,11 @@ class Calibration {
             return measured;
         if (const std::optional<CpuTicks> after = cpuTicksNow(); before && after)
             m_report.otherLoad = otherLoadShare(*before, *after);
-        if (m_report.otherLoad && *m_report.otherLoad > kBusyMachineShare)
-            m_report.warnings.push_back(
-                fmt::format("the machine was busy: other work took {:.0f}% of the CPUs while "
-                            "calibration measured, which slows transfers and computes unevenly "
-                            "(bandwidths can halve); the figures may be off. Re-run "
-                            "`strata-cli calibrate` on a quiet machine",
-                            100 * *m_report.otherLoad));
+        if (std::string busy = busyMachineWarning(
+                m_report.otherLoad, "calibration",
+                "the figures may be off. Re-run `strata-cli calibrate` on a quiet machine");
+            !busy.empty())
+            m_report.warnings.push_back(std::move(busy));
         m_report.compute = fitCompute(m_computeSamples);
         std::vector<double> pathShared;
         for (PathPlan& plan : paths) {

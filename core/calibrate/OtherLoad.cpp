@@ -1,6 +1,7 @@
 #include "calibrate/OtherLoad.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -67,6 +68,16 @@ std::optional<double> otherLoadShare(const CpuTicks& before, const CpuTicks& aft
         return std::nullopt;
     const double others = (after.busy - before.busy) - (after.self - before.self);
     return std::clamp(others / total, 0.0, 1.0);
+}
+
+std::string busyMachineWarning(std::optional<double> share, std::string_view what,
+                               std::string_view consequence) {
+    if (!share || *share <= kBusyMachineShare)
+        return {};
+    return fmt::format("the machine was busy: other work took {:.0f}% of the CPUs while {} "
+                       "measured, which slows transfers and computes unevenly (bandwidths can "
+                       "halve); {}",
+                       100 * *share, what, consequence);
 }
 
 } // namespace strata::calibrate

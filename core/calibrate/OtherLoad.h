@@ -7,6 +7,7 @@
 // elsewhere the share is unknown.
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace strata::calibrate {
@@ -32,5 +33,10 @@ std::optional<double> otherLoadShare(const CpuTicks& before, const CpuTicks& aft
 
 // Above this share the report warns that the figures may be off.
 inline constexpr double kBusyMachineShare = 0.15;
+
+// What to tell a user when other work took more than kBusyMachineShare of the CPUs while
+// `what` measured ("calibration", "the run"), ending with `consequence`; empty otherwise.
+std::string busyMachineWarning(std::optional<double> share, std::string_view what,
+                               std::string_view consequence);
 
 } // namespace strata::calibrate

@@ -1,5 +1,6 @@
 #include "controllers/MeasureController.h"
 
+#include "calibrate/OtherLoad.h"
 #include "document/ScheduleDocument.h"
 #include "jobs/Activity.h"
 #include "trace/AccuracyReport.h"
@@ -83,13 +84,23 @@ void MeasureController::onFinished(const MeasureOutcome& outcome) {
     show(outcome.run);
     const double measuredS = double(trace::summarize(m_last->measured).totalPs) * 1e-12;
     const double predictedS = double(trace::summarize(m_last->emulation->trace).totalPs) * 1e-12;
+    // Other work on the machine slows the run: say so where the user compares the two.
+    const std::string busy = calibrate::busyMachineWarning(
+        m_last->otherLoad, "the run",
+        "the measured times are likely slower than on a quiet machine. Run again when it is "
+        "quiet");
+    if (!busy.empty())
+        m_activity->report({warning(busy)}, tr("Measured on a busy machine"));
     m_activity->showStatus(
-        tr("Measured %1 on this computer (median of %2 runs); predicted %3 (%4%5%)")
+        tr("Measured %1 on this computer (median of %2 runs); predicted %3 (%4%5%)%6")
             .arg(views::graph::formatSeconds(measuredS))
             .arg(m_last->totalsNs.size())
             .arg(views::graph::formatSeconds(predictedS))
             .arg(predictedS >= measuredS ? "+" : "")
-            .arg(measuredS > 0 ? 100 * (predictedS - measuredS) / measuredS : 0.0, 0, 'f', 1),
+            .arg(measuredS > 0 ? 100 * (predictedS - measuredS) / measuredS : 0.0, 0, 'f', 1)
+            .arg(busy.empty() ? QString()
+                              : tr(" - the machine was busy (%1% of the CPUs in other work)")
+                                    .arg(100 * *m_last->otherLoad, 0, 'f', 0)),
         15000);
     emit measured(m_last);
 }

@@ -1,5 +1,6 @@
 #include "jobs/MeasureJob.h"
 
+#include "calibrate/OtherLoad.h"
 #include "jobs/EmulateJob.h"
 #include "reference/Evaluator.h"
 
@@ -24,8 +25,10 @@ MeasureOutcome MeasureJob::run(const RevisionPtr& revision, const Proceed& proce
     flow::Options options;
     options.proceed = EmulateJob::proceedByName(proceed);
     options.run.repeat = kRepeats;
+    const std::optional<calibrate::CpuTicks> before = calibrate::cpuTicksNow();
     flow::Result measured = flow::measure(
         revision->forFlow(), reference::sampleInputs(*revision->graph, kInputSeed), options);
+    const std::optional<calibrate::CpuTicks> after = calibrate::cpuTicksNow();
     outcome.cancelled = measured.cancelled;
     if (!measured.ok()) {
         if (!measured.cancelled)
@@ -37,6 +40,8 @@ MeasureOutcome MeasureJob::run(const RevisionPtr& revision, const Proceed& proce
     run->measured = std::move(measured.measured->trace);
     run->totalsNs = std::move(measured.measured->totalsNs);
     run->blockErrors = std::move(measured.blockErrors);
+    if (before && after)
+        run->otherLoad = calibrate::otherLoadShare(*before, *after);
     outcome.run = std::move(run);
     return outcome;
 }

@@ -8,6 +8,7 @@
 #include "trace/Trace.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace strata::gui {
@@ -19,6 +20,9 @@ struct MeasuredRun {
     // Per block, predicted against measured (flow::measure's, made off the UI thread); empty for
     // a run restored from a project (HeatOverlay computes them then).
     std::vector<trace::BlockError> blockErrors;
+    // The share of the CPUs other work took while it ran (calibrate/OtherLoad.h); unknown off
+    // Linux and for a run restored from a project.
+    std::optional<double> otherLoad;
 };
 
 } // namespace strata::gui

@@ -50,5 +50,16 @@ TEST(OtherLoad, ReadsThisMachine) {
 #endif
 }
 
+TEST(OtherLoad, ABusyMachineIsAWarningNamingTheShareAndWhatItMeans) {
+    EXPECT_EQ(busyMachineWarning(std::nullopt, "the run", "x"), "");
+    EXPECT_EQ(busyMachineWarning(kBusyMachineShare, "the run", "x"), "");
+    const std::string busy =
+        busyMachineWarning(0.5, "the run", "the measured times are likely slower");
+    EXPECT_NE(busy.find("other work took 50% of the CPUs while the run measured"),
+              std::string::npos)
+        << busy;
+    EXPECT_NE(busy.find("; the measured times are likely slower"), std::string::npos) << busy;
+}
+
 } // namespace
 } // namespace strata::calibrate
