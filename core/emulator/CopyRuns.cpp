@@ -26,13 +26,21 @@ std::size_t inputRank(const ir::Op& op, const ir::Graph& graph) {
     return graph.values[op.inputs[0].index].shape.size();
 }
 
-bool keepsLastDim(const ir::Op& op, const ir::Graph& graph) {
+// A Transpose the runtime moves as one box (strata_rt's transposeBoxes): its last dim stays last,
+// or its output rows are shorter than kShortGatheredRow, each element then a run of its own.
+bool movesAsBox(const ir::Op& op, const ir::Graph& graph) {
     const std::size_t rank = inputRank(op, graph);
     const Ints perm = op.attrInts("perm");
     // No perm reverses the dims: the last moves unless there is one.
-    if (perm.empty())
-        return rank == 1;
-    return perm.size() == rank && perm.back() == static_cast<std::int64_t>(rank) - 1;
+    if (perm.empty() ? rank == 1
+                     : perm.size() == rank && perm.back() == static_cast<std::int64_t>(rank) - 1)
+        return true;
+    const ir::Value* y =
+        op.outputs.empty() || !op.outputs[0].valid() || op.outputs[0].index >= graph.values.size()
+            ? nullptr
+            : &graph.values[op.outputs[0].index];
+    return y && !y->shape.empty() && y->shape.back() > 0 &&
+           y->shape.back() < strata_rt::kShortGatheredRow;
 }
 
 bool stepsKeepRows(const ir::Op& op, const ir::Graph& graph) {
@@ -125,7 +133,7 @@ bool isCopy(const ir::Op& op, const ir::Graph& graph) {
     if (op.type == "Concat" || op.type == "Split" || sameElements(op.type))
         return true;
     if (op.type == "Transpose")
-        return keepsLastDim(op, graph);
+        return movesAsBox(op, graph);
     if (op.type == "Slice")
         return stepsKeepRows(op, graph);
     return false;

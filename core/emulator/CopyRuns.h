@@ -14,8 +14,9 @@
 namespace strata::emulator {
 
 // Concat; Reshape, Flatten, Squeeze, Unsqueeze, Identity; Split; Slice with positive steps and a
-// step of 1 along the last dim; Transpose keeping the last dim last. The others (a Transpose
-// gathering its last dim across the input, a strided Slice, Gather) move element by element at
+// step of 1 along the last dim; Transpose keeping the last dim last or writing rows shorter than
+// 16 (one run per element: MaxViT's grid Transposes gather rows of 2). The others (a Transpose
+// gathering long rows across the input, a strided Slice, Gather) move element by element at
 // `data_movement`.
 bool isCopy(const ir::Op& op, const ir::Graph& graph);
 

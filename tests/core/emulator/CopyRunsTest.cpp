@@ -39,7 +39,7 @@ TEST(CopyRuns, BoxMovesAreCopiesGathersAreNot) {
     const auto keep = graphOf("y = Transpose <perm = [0, 2, 1, 3]> (x)",
                               "(float[1, 4, 6, 8] x) => (float[1, 6, 4, 8] y)");
     const auto gather = graphOf("y = Transpose <perm = [0, 2, 3, 1]> (x)",
-                                "(float[1, 4, 6, 8] x) => (float[1, 6, 8, 4] y)");
+                                "(float[1, 32, 6, 8] x) => (float[1, 6, 8, 32] y)");
     ASSERT_TRUE(keep && gather);
     EXPECT_TRUE(isCopy(lastOp(*keep), *keep));
     EXPECT_FALSE(isCopy(lastOp(*gather), *gather));
@@ -153,12 +153,25 @@ TEST(CopyRuns, AReshapeOverCommonFactorsIsARunPerContiguousPiece) {
     EXPECT_EQ(copyRuns(computeOf(*g, {x}, {{0, 1}, {0, 4}, {0, 14}, {0, 14}}), lastOp(*g), *g), 1);
 }
 
-TEST(CopyRuns, OtherOpsCopyNoRuns) {
+TEST(CopyRuns, ATransposeGatheringShortRowsCopiesEachElementAsARun) {
+    // Rows of 4 gathered across the input: the runtime's box move, one element at a time.
     const auto g = graphOf("y = Transpose <perm = [0, 2, 3, 1]> (x)",
                            "(float[1, 4, 6, 8] x) => (float[1, 6, 8, 4] y)");
     ASSERT_TRUE(g);
+    EXPECT_TRUE(isCopy(lastOp(*g), *g));
     EXPECT_EQ(copyRuns(computeOf(*g, {{{0, 1}, {0, 4}, {0, 6}, {0, 8}}},
                                  {{0, 1}, {0, 6}, {0, 8}, {0, 4}}),
+                       lastOp(*g), *g),
+              192);
+}
+
+TEST(CopyRuns, OtherOpsCopyNoRuns) {
+    // Rows of 32 gathered across the input: data movement's loop, no runs.
+    const auto g = graphOf("y = Transpose <perm = [0, 2, 3, 1]> (x)",
+                           "(float[1, 32, 6, 8] x) => (float[1, 6, 8, 32] y)");
+    ASSERT_TRUE(g);
+    EXPECT_EQ(copyRuns(computeOf(*g, {{{0, 1}, {0, 32}, {0, 6}, {0, 8}}},
+                                 {{0, 1}, {0, 6}, {0, 8}, {0, 32}}),
                        lastOp(*g), *g),
               0);
 }
