@@ -1,6 +1,7 @@
 #pragma once
 // Concat and Pad as strata_rt's box moves (strata_rt_movement.h, shared with the generated C++) on
-// the runtime's own strided copy. Reshape, Transpose, Slice and Gather by rows are strata_rt's.
+// the runtime's own strided copy; ComputeKernels passes the same copy to strata_rt's Reshape,
+// Slice, Split and Transpose box moves. Gather by rows is strata_rt's.
 
 #include "compiler/MergedCopy.h"
 #include "runtime/Prepared.h"
