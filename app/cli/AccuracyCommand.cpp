@@ -157,6 +157,7 @@ nlohmann::ordered_json reportJson(const Candidate& c) {
               {"measured_totals_ns", totals},
               {"emulated_idle_share", r.emulatedIdleShare},
               {"measured_idle_share", r.measuredIdleShare},
+              {"core_pace", r.corePace},
               {"transfers", r.transfers},
               {"transfer_median_abs_error", r.transferMedianAbsError},
               {"transfer_p90_abs_error", r.transferP90AbsError},
@@ -187,8 +188,10 @@ std::string kindsText(const trace::KindTimes& t) {
 }
 
 void printModel(const std::string& path, const std::vector<Candidate>& candidates,
-                const nlohmann::ordered_json& fallbacks, double rho) {
+                const nlohmann::ordered_json& fallbacks, double rho, const std::string& pace) {
     std::cout << fmt::format("\nmodel {}\n", path);
+    if (!pace.empty())
+        std::cout << pace << "\n";
     if (!fallbacks.empty())
         std::cout << "note: ops costed with a fallback figure: " << fallbackList(fallbacks) << "\n";
     std::cout << fmt::format("{:<16} {:>12} {:>12} {:>7} {:>8} {:>9} {:>9} {:>9} {:>11}\n",
@@ -236,6 +239,36 @@ void printModel(const std::string& path, const std::vector<Candidate>& candidate
     }
 }
 
+// The cores' pace over a model's schedules on more than one core: the median of their
+// trace::corePaceSpread (one schedule whose split the emulator misprices does not decide); none
+// without such a schedule.
+std::optional<double> modelCorePace(const std::vector<Candidate>& candidates) {
+    std::vector<double> spreads;
+    for (const Candidate& c : candidates)
+        if (c.report && c.report->corePace.size() > 1)
+            spreads.push_back(trace::corePaceSpread(c.report->corePace));
+    if (spreads.empty())
+        return std::nullopt;
+    return trace::quantile(spreads, 0.5);
+}
+
+// A warning when the cores did not run at one pace; else a line saying they did.
+std::string paceLine(std::optional<double> spread) {
+    if (!spread)
+        return {};
+    if (*spread > trace::kUnevenCorePace)
+        return fmt::format(
+            "warning: the cores did not run at one pace: against the prediction, one core took "
+            "{:.2f}x the other's time for its share of the same schedules (median over the "
+            "schedules on several cores). Another program or virtual machine was using its CPU; "
+            "the measured times, and the errors below, include that slowdown: measure again "
+            "when the machine is quiet",
+            1 + *spread);
+    return fmt::format("cores' pace: even (the slowest core {:.2f}x the fastest, against the "
+                       "prediction)",
+                       1 + *spread);
+}
+
 // One model: every schedule compiled and emulated, then run `repeat` rounds, each round running
 // every schedule once (so a slow spell of the machine falls on all of them), each run a warm-up
 // pass and a measured one of the same prepared program (the faster of the two is kept).
@@ -268,7 +301,7 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
             c.labels = analysis::eventLabels(c.predicted.program(), target, *graph);
         candidates.push_back(std::move(c));
     }
-    for (int round = 0; round < args.repeat; ++round)
+    for (int round = 0; round < args.repeat; ++round) {
         for (Candidate& c : candidates) {
             if (!c.failure.empty())
                 continue;
@@ -280,6 +313,7 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
             }
             c.measured.push_back(std::move(result->trace));
         }
+    }
     std::vector<double> emulatedTotals, measuredTotals;
     for (Candidate& c : candidates) {
         if (!c.failure.empty()) {
@@ -307,12 +341,16 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
     nlohmann::ordered_json schedules = nlohmann::ordered_json::array();
     for (const Candidate& c : candidates)
         schedules.push_back(reportJson(c));
-    out.update({{"name", graph->name},
-                {"fallback_ops", fallbacks},
-                {"spearman", numberOrNull(rho)},
-                {"schedules", schedules}});
+    const std::optional<double> pace = modelCorePace(candidates);
+    out.update(
+        {{"name", graph->name},
+         {"fallback_ops", fallbacks},
+         {"spearman", numberOrNull(rho)},
+         {"core_pace_spread", pace ? nlohmann::ordered_json(*pace) : nlohmann::ordered_json()},
+         {"uneven_cores", pace && *pace > trace::kUnevenCorePace},
+         {"schedules", schedules}});
     if (!args.json)
-        printModel(path, candidates, fallbacks, rho);
+        printModel(path, candidates, fallbacks, rho, paceLine(pace));
     return out;
 }
 

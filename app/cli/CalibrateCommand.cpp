@@ -139,6 +139,8 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
             {"seconds", r.seconds},
             {"other_load",
              r.otherLoad ? nlohmann::ordered_json(*r.otherLoad) : nlohmann::ordered_json(nullptr)},
+            {"core_pace_cycles", r.corePace ? nlohmann::ordered_json(r.corePace->cycles)
+                                            : nlohmann::ordered_json(nullptr)},
             {"warnings", r.warnings},
             {"remeasured", r.remeasured},
             {"gap_ns", r.gapNs},
@@ -264,6 +266,10 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
     if (r.otherLoad)
         std::cout << fmt::format("other work on the machine while measuring: {:.0f}% of the CPUs\n",
                                  100 * *r.otherLoad);
+    if (r.corePace)
+        std::cout << fmt::format("cores' pace: the slowest core took {:.2f}x the fastest's time "
+                                 "for the same copies\n",
+                                 1 + r.corePace->spread());
     for (const std::string& note : r.remeasured)
         std::cout << "note: " << note << "\n";
     for (const std::string& warning : r.warnings)

@@ -4,6 +4,7 @@
 #include "calibrate/ComputeFigures.h"
 #include "calibrate/ComputeSamples.h"
 #include "calibrate/ConcurrentSlowdownFit.h"
+#include "calibrate/CorePace.h"
 #include "calibrate/FitQuality.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
@@ -176,6 +177,15 @@ class Calibration {
                 "the figures may be off. Re-run `strata-cli calibrate` on a quiet machine");
             !busy.empty())
             m_report.warnings.push_back(std::move(busy));
+        if (!m_paces.empty()) {
+            m_report.corePace = medianPace(m_paces);
+            if (std::string uneven = unevenCoresWarning(
+                    *m_report.corePace, "calibration",
+                    "the figures, the two cores' ones most, may be off. Re-run `strata-cli "
+                    "calibrate` when the machine is quiet");
+                !uneven.empty())
+                m_report.warnings.push_back(std::move(uneven));
+        }
         m_report.compute = fitCompute(m_computeSamples);
         std::vector<double> pathShared;
         for (PathPlan& plan : paths) {
@@ -278,6 +288,9 @@ class Calibration {
         if (rounds <= 0)
             rounds = m_rounds;
         for (int round = 0; round < rounds; ++round) {
+            if (all && m_host.cores() > 1)
+                if (auto pace = measureCorePace(m_host))
+                    m_paces.push_back(std::move(*pace));
             progress(fmt::format("{}round {} of {}: {} programs",
                                  all ? "" : "re-measuring '" + m_only + "': ", round + 1, rounds,
                                  m_measurements.size()));
@@ -857,6 +870,7 @@ class Calibration {
     const target::Target& m_host;
     const CalibrateOptions& m_options;
     int m_rounds;
+    std::vector<CorePace> m_paces; // the cores' pace before each round
     CalibrationReport m_report;
     std::vector<std::unique_ptr<Measurement>> m_measurements; // in the order every round runs them
     std::vector<ComputeSample> m_computeSamples;

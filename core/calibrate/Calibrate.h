@@ -7,6 +7,7 @@
 
 #include "base/Expected.h"
 #include "calibrate/ComputeFigures.h"
+#include "calibrate/CorePace.h"
 #include "calibrate/Fit.h"
 #include "calibrate/PathContention.h"
 #include "calibrate/Remeasure.h"
@@ -96,6 +97,9 @@ struct CalibrationReport {
     // programs ran (OtherLoad.h); unknown off Linux. Above kBusyMachineShare, `warnings` says
     // the figures may be off.
     std::optional<double> otherLoad;
+    // Each core's time for the same copies, median over the rounds (CorePace.h); none with one
+    // core. Above kUnevenCoresSpread, `warnings` says one core was slowed by other work.
+    std::optional<CorePace> corePace;
     std::vector<std::string> warnings;
     // Paths measured again because their fit was poor, or not although it was (Remeasure.h):
     // "re-measured 'load' once: RMS relative residual 76% -> 24%, kept the 24% fit".

@@ -191,6 +191,7 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
     std::map<std::string, GroupSamples> computeGroups, transferGroups;
     std::vector<double> transferErrors, computeErrors;
     std::map<std::uint32_t, std::pair<double, double>> busyPerCore; // emulated, measured
+    std::map<std::uint32_t, std::pair<double, double>> workPerCore; // computes and transfers
     for (std::size_t i = 0; i < emulated.events.size(); ++i) {
         if (present[i] == 0)
             continue;
@@ -207,6 +208,8 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
         if (e.kind != EventKind::Transfer && e.kind != EventKind::Compute)
             continue;
         const bool transfer = e.kind == EventKind::Transfer;
+        workPerCore[e.core].first += predicted;
+        workPerCore[e.core].second += measured;
         out.events.push_back({i, predicted, measured});
         std::string label = e.id < labels.size() ? labels[e.id] : std::string();
         if (label.empty())
@@ -228,6 +231,9 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
     auto idleShare = [](double busy, double total) {
         return total > 0 ? std::clamp(1 - busy / total, 0.0, 1.0) : 0.0;
     };
+    for (const auto& [core, work] : workPerCore)
+        if (work.first > 0 && work.second > 0)
+            out.corePace.push_back(work.second / work.first);
     out.emulatedIdleShare = idleShare(emulatedBusy, double(out.emulatedTotalPs));
     out.measuredIdleShare = idleShare(measuredBusy, medianTotal);
     out.transfers = transferErrors.size();
@@ -252,6 +258,13 @@ Expected<AccuracyReport> accuracyReport(const Trace& emulated,
         out.blocks.push_back(b);
     }
     return out;
+}
+
+double corePaceSpread(const std::vector<double>& pace) {
+    if (pace.size() < 2)
+        return 0;
+    const auto [low, high] = std::minmax_element(pace.begin(), pace.end());
+    return *high / *low - 1;
 }
 
 } // namespace strata::trace

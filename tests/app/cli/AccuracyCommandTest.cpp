@@ -49,9 +49,9 @@ TEST(AccuracyCommand, JsonCarriesEverySchedulesReport) {
         EXPECT_EQ(keysOf(s), (std::set<std::string>{
                                  "strategy", "mp", "emulated_ns", "measured_ns", "error", "spread",
                                  "measured_totals_ns", "emulated_idle_share", "measured_idle_share",
-                                 "transfers", "transfer_median_abs_error", "transfer_p90_abs_error",
-                                 "computes", "compute_median_abs_error", "compute_classes",
-                                 "transfer_kinds", "blocks"}));
+                                 "core_pace", "transfers", "transfer_median_abs_error",
+                                 "transfer_p90_abs_error", "computes", "compute_median_abs_error",
+                                 "compute_classes", "transfer_kinds", "blocks"}));
         EXPECT_GT(s["emulated_ns"].get<double>(), 0);
         EXPECT_GT(s["measured_ns"].get<double>(), 0);
         EXPECT_EQ(s["measured_totals_ns"].size(), 2u);
@@ -75,6 +75,16 @@ TEST(AccuracyCommand, JsonCarriesEverySchedulesReport) {
                 << g.dump(); // path/kind of read
     }
     EXPECT_EQ(schedules, (std::set<std::string>{"per-op1", "per-op2", "fuse-max1", "fuse-max2"}));
+    // The cores' pace against the prediction: per schedule one figure per core, per model the
+    // median spread over the two-core schedules.
+    for (const auto& s : model["schedules"]) {
+        EXPECT_EQ(s["core_pace"].size(), std::size_t(s["mp"].get<int>())) << s["core_pace"].dump();
+        for (const auto& pace : s["core_pace"])
+            EXPECT_GT(pace.get<double>(), 0);
+    }
+    ASSERT_TRUE(model["core_pace_spread"].is_number()) << model.dump().substr(0, 300);
+    EXPECT_GE(model["core_pace_spread"].get<double>(), 0);
+    EXPECT_EQ(model["uneven_cores"].get<bool>(), model["core_pace_spread"].get<double>() > 0.07);
 }
 
 TEST(AccuracyCommand, TextNamesTheTargetAndTheRankCorrelation) {

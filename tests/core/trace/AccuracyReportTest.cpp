@@ -161,6 +161,43 @@ TEST(AccuracyReport, IdleShareIsTheBusiestStreamsTimeBetweenEvents) {
     EXPECT_DOUBLE_EQ(r->emulatedIdleShare, 0.0);
 }
 
+TEST(AccuracyReport, CorePaceIsEachCoresMeasuredWorkOverItsPrediction) {
+    // Two cores, each a load of 100 ns and a compute of 200, then a barrier. Measured, core 0's
+    // take 110 and 220 (1.1x), core 1's 150 and 300 (1.5x); the barriers (any length) do not
+    // count.
+    auto twoCores = [](std::int64_t load0, std::int64_t compute0, std::int64_t load1,
+                       std::int64_t compute1, Source source) {
+        Trace t;
+        t.source = source;
+        t.paths = {{"load", "", ""}};
+        t.cores = 2;
+        t.events = {event(0, EventKind::Transfer, 0, 0, 0, load0),
+                    event(1, EventKind::Compute, 0, 0, load0, load0 + compute0),
+                    event(2, EventKind::Transfer, 1, 0, 0, load1),
+                    event(3, EventKind::Compute, 1, 0, load1, load1 + compute1),
+                    event(4, EventKind::Barrier, 0, -1, 450, 500),
+                    event(5, EventKind::Barrier, 1, -1, 450, 460)};
+        return t;
+    };
+    const Trace predicted = twoCores(100, 200, 100, 200, Source::Emulated);
+    auto r = accuracyReport(predicted, {twoCores(110, 220, 150, 300, Source::Measured)});
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->corePace.size(), 2u);
+    EXPECT_NEAR(r->corePace[0], 1.1, 1e-12);
+    EXPECT_NEAR(r->corePace[1], 1.5, 1e-12);
+    EXPECT_NEAR(corePaceSpread(r->corePace), 1.5 / 1.1 - 1, 1e-12);
+    // Both cores 1.3x off: the model's error, not the cores' pace.
+    auto even = accuracyReport(predicted, {twoCores(130, 260, 130, 260, Source::Measured)});
+    ASSERT_TRUE(even.ok());
+    EXPECT_NEAR(corePaceSpread(even->corePace), 0.0, 1e-12);
+    // One core: nothing to compare.
+    auto one = accuracyReport(emulatedTrace(), {measured(100, 150, 100)});
+    ASSERT_TRUE(one.ok());
+    EXPECT_EQ(one->corePace.size(), 1u);
+    EXPECT_EQ(corePaceSpread(one->corePace), 0.0);
+    EXPECT_EQ(corePaceSpread({}), 0.0);
+}
+
 TEST(AccuracyReport, AverageRanksShareTies) {
     const std::vector<double> ranks = averageRanks({10, 20, 20, 5, 20});
     EXPECT_EQ(ranks, (std::vector<double>{2, 4, 4, 1, 4}));
