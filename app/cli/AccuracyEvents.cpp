@@ -106,13 +106,13 @@ struct Touched {
 };
 
 // Per transfer: the shares of its main-memory span that its own core, and other cores, moved
-// (loaded or stored) while that core's later traffic stayed under its working memory: by
-// address, so a store into lines the core just read counts, whatever tensor they held.
+// (loaded or stored) while that core's later traffic stayed under `capacity` bytes: by address,
+// so a store into lines the core just read counts, whatever tensor they held.
 std::vector<std::pair<double, double>> residentShares(const compiler::Program& program,
                                                       const target::Target& target,
-                                                      const trace::Trace& emulated) {
+                                                      const trace::Trace& emulated,
+                                                      std::uint64_t capacity) {
     std::vector<std::pair<double, double>> out(program.instructions.size(), {0, 0});
-    const std::uint64_t capacity = workingCapacity(target);
     std::vector<std::uint64_t> moved(std::size_t(std::max(program.cores, 1)), 0);
     std::deque<Touched> recent;
     forEachTransferByStart(
@@ -193,7 +193,7 @@ void writeEventsHeader(std::ostream& out) {
     out << "model,strategy,mp,id,core,block,kind,label,bytes,rows,run_bytes,lines,writer,"
            "concurrent,resident_own,resident_other,emulated_ns,measured_ns,op_type,macs,"
            "activation_bytes,weight_bytes,output_bytes,output_tile,layout,epilogue,window,"
-           "accumulate\n";
+           "accumulate,private_own,private_other\n";
 }
 
 void writeEventsCsv(std::ostream& out, const EventsContext& context,
@@ -202,8 +202,12 @@ void writeEventsCsv(std::ostream& out, const EventsContext& context,
                     const trace::EventLabels& labels) {
     const std::vector<Writer> writers = writersOf(program, target, emulated);
     const std::vector<double> concurrent = trace::concurrentTransferShares(emulated);
+    const std::uint64_t working = workingCapacity(target);
     const std::vector<std::pair<double, double>> resident =
-        residentShares(program, target, emulated);
+        residentShares(program, target, emulated, working);
+    // The same within a private cache's worth of traffic: lines likely still in that core's L2.
+    const std::vector<std::pair<double, double>> cached = residentShares(
+        program, target, emulated, target.privateCacheBytes ? target.privateCacheBytes : working);
     for (const trace::EventAccuracy& a : report.events) {
         const trace::Event& e = emulated.events[a.event];
         if (e.id >= program.instructions.size())
@@ -226,7 +230,10 @@ void writeEventsCsv(std::ostream& out, const EventsContext& context,
             concurrent[a.event], resident[e.id].first, resident[e.id].second, a.emulatedPs / 1e3,
             a.measuredPs / 1e3);
         writeComputeFeatures(out, in, context.graph);
-        out << "\n";
+        if (kind == "compute")
+            out << ",,\n";
+        else
+            out << fmt::format(",{:.3f},{:.3f}\n", cached[e.id].first, cached[e.id].second);
     }
 }
 
