@@ -7,6 +7,7 @@
 #include "TargetArg.h"
 #include "TraceFigures.h"
 #include "analysis/EventGroups.h"
+#include "calibrate/OtherLoad.h"
 #include "flow/Flow.h"
 #include "reference/Evaluator.h"
 #include "schedule/Strategies.h"
@@ -188,10 +189,10 @@ std::string kindsText(const trace::KindTimes& t) {
 }
 
 void printModel(const std::string& path, const std::vector<Candidate>& candidates,
-                const nlohmann::ordered_json& fallbacks, double rho, const std::string& pace) {
+                const nlohmann::ordered_json& fallbacks, double rho, const std::string& machine) {
     std::cout << fmt::format("\nmodel {}\n", path);
-    if (!pace.empty())
-        std::cout << pace << "\n";
+    if (!machine.empty()) // what the machine did while it measured
+        std::cout << machine << (machine.back() == '\n' ? "" : "\n");
     if (!fallbacks.empty())
         std::cout << "note: ops costed with a fallback figure: " << fallbackList(fallbacks) << "\n";
     std::cout << fmt::format("{:<16} {:>12} {:>12} {:>7} {:>8} {:>9} {:>9} {:>9} {:>11}\n",
@@ -252,6 +253,16 @@ std::optional<double> modelCorePace(const std::vector<Candidate>& candidates) {
     return trace::quantile(spreads, 0.5);
 }
 
+// A warning, ending with a newline, when other work took a large share of the CPUs while the
+// model's runs were measured; empty otherwise.
+std::string machineLines(std::optional<double> otherLoad) {
+    const std::string busy = calibrate::busyMachineWarning(
+        otherLoad, "this model's runs were",
+        "the measured times, and the errors below, are likely slower than on a quiet machine: "
+        "measure again when it is quiet");
+    return busy.empty() ? std::string() : "warning: " + busy + "\n";
+}
+
 // A warning when the cores did not run at one pace; else a line saying they did.
 std::string paceLine(std::optional<double> spread) {
     if (!spread)
@@ -301,6 +312,9 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
             c.labels = analysis::eventLabels(c.predicted.program(), target, *graph);
         candidates.push_back(std::move(c));
     }
+    // Other work on the machine while the rounds ran (calibrate/OtherLoad.h): it slows the
+    // measured runs of every schedule alike, which neither the spread nor the cores' pace shows.
+    const std::optional<calibrate::CpuTicks> before = calibrate::cpuTicksNow();
     for (int round = 0; round < args.repeat; ++round) {
         for (Candidate& c : candidates) {
             if (!c.failure.empty())
@@ -314,6 +328,9 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
             c.measured.push_back(std::move(result->trace));
         }
     }
+    const std::optional<calibrate::CpuTicks> after = calibrate::cpuTicksNow();
+    const std::optional<double> otherLoad =
+        before && after ? calibrate::otherLoadShare(*before, *after) : std::nullopt;
     std::vector<double> emulatedTotals, measuredTotals;
     for (Candidate& c : candidates) {
         if (!c.failure.empty()) {
@@ -348,9 +365,10 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
          {"spearman", numberOrNull(rho)},
          {"core_pace_spread", pace ? nlohmann::ordered_json(*pace) : nlohmann::ordered_json()},
          {"uneven_cores", pace && *pace > trace::kUnevenCorePace},
+         {"other_load", otherLoad ? nlohmann::ordered_json(*otherLoad) : nlohmann::ordered_json()},
          {"schedules", schedules}});
     if (!args.json)
-        printModel(path, candidates, fallbacks, rho, paceLine(pace));
+        printModel(path, candidates, fallbacks, rho, machineLines(otherLoad) + paceLine(pace));
     return out;
 }
 

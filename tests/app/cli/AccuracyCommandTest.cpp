@@ -85,6 +85,12 @@ TEST(AccuracyCommand, JsonCarriesEverySchedulesReport) {
     ASSERT_TRUE(model["core_pace_spread"].is_number()) << model.dump().substr(0, 300);
     EXPECT_GE(model["core_pace_spread"].get<double>(), 0);
     EXPECT_EQ(model["uneven_cores"].get<bool>(), model["core_pace_spread"].get<double>() > 0.07);
+    // Other work's share of the CPUs while the model's runs were measured (Linux: known).
+#ifdef __linux__
+    ASSERT_TRUE(model["other_load"].is_number()) << model["other_load"].dump();
+    EXPECT_GE(model["other_load"].get<double>(), 0);
+    EXPECT_LE(model["other_load"].get<double>(), 1);
+#endif
 }
 
 TEST(AccuracyCommand, TextNamesTheTargetAndTheRankCorrelation) {
