@@ -269,11 +269,11 @@ std::string paceLine(std::optional<double> spread) {
         return {};
     if (*spread > trace::kUnevenCorePace)
         return fmt::format(
-            "warning: the cores did not run at one pace: against the prediction, one core took "
-            "{:.2f}x the other's time for its share of the same schedules (median over the "
-            "schedules on several cores). Another program or virtual machine was using its CPU; "
-            "the measured times, and the errors below, include that slowdown: measure again "
-            "when the machine is quiet",
+            "warning: the cores did not run at one pace: against the prediction, the slowest "
+            "core took {:.2f}x the fastest's time for its share of the same schedules (median "
+            "over the schedules on several cores), likely another program or virtual machine "
+            "using its CPU; the measured times, and the errors below, include that slowdown: "
+            "measure again when the machine is quiet",
             1 + *spread);
     return fmt::format("cores' pace: even (the slowest core {:.2f}x the fastest, against the "
                        "prediction)",

@@ -82,8 +82,8 @@ std::string unevenCoresWarning(const CorePace& pace, std::string_view what,
     if (pace.spread() <= kUnevenCoresSpread)
         return {};
     return fmt::format("the cores did not run at the same pace while {} measured: core {} took "
-                       "{:.2f}x core {}'s time for the same copies (another program or virtual "
-                       "machine was using its CPU); {}",
+                       "{:.2f}x core {}'s time for the same copies (likely another program or "
+                       "virtual machine using its CPU); {}",
                        what, pace.slowest(), 1 + pace.spread(), pace.fastest(), consequence);
 }
 
