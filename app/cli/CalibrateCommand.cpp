@@ -43,7 +43,7 @@ bool writeSamples(const calibrate::CalibrationReport& report, const std::string&
     std::ofstream out(file);
     if (!out) return false;
     out << "path,source,kind,bytes,rows,cycles,concurrent\n";
-    static constexpr const char* kKinds[] = {"other", "weight", "cached"};
+    static constexpr const char* kKinds[] = {"other", "weight", "cached", "cached_write"};
     for (const calibrate::PathReport& p : report.paths) {
         for (std::size_t i = 0; i < p.samples.size(); ++i)
             out << fmt::format("{},{},other,{},{},{:.1f},{:.3f}\n", p.path,
@@ -76,6 +76,21 @@ nlohmann::ordered_json figuresJson(const std::optional<calibrate::TransferFit>& 
             {"samples", samples}};
 }
 
+// The first column of a kind's lines in the text report.
+const char* kindColumn(target::ReadKind kind) {
+    switch (kind) {
+    case target::ReadKind::Weight:
+        return "  weights";
+    case target::ReadKind::Cached:
+        return "  cached";
+    case target::ReadKind::CachedWrite:
+        return "  into cache";
+    case target::ReadKind::Other:
+        break;
+    }
+    return "";
+}
+
 nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p,
                                        const target::TransferPath* path, target::ReadKind kind) {
     return figuresJson(p.kindFits[static_cast<std::size_t>(kind)],
@@ -87,27 +102,29 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
     nlohmann::ordered_json paths = nlohmann::ordered_json::array();
     for (const auto& p : r.paths) {
         const target::TransferPath* path = r.target.findPath(p.path);
-        paths.push_back({{"name", p.path},
-                         {"latency_cycles", path ? path->latencyCycles : 0},
-                         {"row_overhead_cycles", p.fit.rowOverheadCycles},
-                         {"bytes_per_cycle", p.fit.bytesPerCycle},
-                         {"ramp_bytes", p.fit.rampBytes},
-                         {"ramp_bytes_per_cycle", p.fit.rampBytesPerCycle},
-                         {"spill_bytes", p.fit.spillBytes},
-                         {"spill_bytes_per_cycle", p.fit.spillBytesPerCycle},
-                         {"rms_relative_error", p.fit.rmsRelativeError},
-                         {"shape_rms_relative_error", p.fit.shapeRmsRelativeError},
-                         {"relative_errors",
-                          {{"latency", p.fit.latencyRelativeError},
-                           {"row_overhead", p.fit.rowOverheadRelativeError},
-                           {"bandwidth", p.fit.bandwidthRelativeError}}},
-                         {"refused", p.refused},
-                         {"sizes", p.fit.samples},
-                         {"compiled_transfers", p.compiledSamples},
-                         {"largest_bytes", p.largestBytes},
-                         {"size_limit", p.sizeLimit},
-                         {"weight_reads", readFiguresJson(p, path, target::ReadKind::Weight)},
-                         {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)}});
+        paths.push_back(
+            {{"name", p.path},
+             {"latency_cycles", path ? path->latencyCycles : 0},
+             {"row_overhead_cycles", p.fit.rowOverheadCycles},
+             {"bytes_per_cycle", p.fit.bytesPerCycle},
+             {"ramp_bytes", p.fit.rampBytes},
+             {"ramp_bytes_per_cycle", p.fit.rampBytesPerCycle},
+             {"spill_bytes", p.fit.spillBytes},
+             {"spill_bytes_per_cycle", p.fit.spillBytesPerCycle},
+             {"rms_relative_error", p.fit.rmsRelativeError},
+             {"shape_rms_relative_error", p.fit.shapeRmsRelativeError},
+             {"relative_errors",
+              {{"latency", p.fit.latencyRelativeError},
+               {"row_overhead", p.fit.rowOverheadRelativeError},
+               {"bandwidth", p.fit.bandwidthRelativeError}}},
+             {"refused", p.refused},
+             {"sizes", p.fit.samples},
+             {"compiled_transfers", p.compiledSamples},
+             {"largest_bytes", p.largestBytes},
+             {"size_limit", p.sizeLimit},
+             {"weight_reads", readFiguresJson(p, path, target::ReadKind::Weight)},
+             {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)},
+             {"cached_writes", readFiguresJson(p, path, target::ReadKind::CachedWrite)}});
         paths.back()["warm_weight_reads"] = figuresJson(
             p.warmWeightFit, path ? path->warmWeightReads : std::nullopt, p.warmWeightData.size());
         if (path && path->warmWeightReads)
@@ -183,33 +200,33 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                  p.fit.bytesPerCycle * ghz,
                                  100 * p.fit.rmsRelativeError, p.fit.samples, p.compiledSamples, p.largestBytes,
                                  p.sizeLimit.empty() ? "" : " (limited: " + p.sizeLimit + ")");
-        for (const auto kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
+        for (const auto kind :
+             {target::ReadKind::Weight, target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
             const auto& fit = p.kindFits[static_cast<std::size_t>(kind)];
             const auto& figures = path ? path->figuresOf(kind) : std::nullopt;
             if (!fit || !figures) continue;
-            std::cout << fmt::format("{:<10} {:>14.0f} {:>10} {:>16.2f} {:>10.2f} {:>6.1f}%  {} {} of the compiled programs\n",
-                                     kind == target::ReadKind::Weight ? "  weights" : "  cached", figures->latencyCycles, "",
-                                     fit->bytesPerCycle, fit->bytesPerCycle * ghz, 100 * fit->rmsRelativeError,
-                                     p.kindSamples[static_cast<std::size_t>(kind)],
-                                     kind == target::ReadKind::Weight ? "weight reads" : "reads of data the core stored");
+            std::cout << fmt::format(
+                "{:<10} {:>14.0f} {:>10} {:>16.2f} {:>10.2f} {:>6.1f}%  {} {} of the compiled "
+                "programs\n",
+                kindColumn(kind), figures->latencyCycles, "", fit->bytesPerCycle,
+                fit->bytesPerCycle * ghz, 100 * fit->rmsRelativeError,
+                p.kindSamples[static_cast<std::size_t>(kind)],
+                kind == target::ReadKind::Weight   ? "weight reads"
+                : kind == target::ReadKind::Cached ? "reads of data the core stored"
+                                                   : "stores into lines the core holds");
         }
-        for (const auto kind :
-             {target::ReadKind::Other, target::ReadKind::Weight, target::ReadKind::Cached}) {
+        for (const auto kind : {target::ReadKind::Other, target::ReadKind::Weight,
+                                target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
             const auto& fit = kind == target::ReadKind::Other
                                   ? std::optional<calibrate::TransferFit>(p.fit)
                                   : p.kindFits[static_cast<std::size_t>(kind)];
             if (fit && fit->rampBytes > 0)
                 std::cout << fmt::format("{:<10} ramp: the first {:.0f} bytes at {:.2f} B/cycle\n",
-                                         kind == target::ReadKind::Other    ? ""
-                                         : kind == target::ReadKind::Weight ? "  weights"
-                                                                            : "  cached",
-                                         fit->rampBytes, fit->rampBytesPerCycle);
+                                         kindColumn(kind), fit->rampBytes, fit->rampBytesPerCycle);
             if (fit && fit->spillBytes > 0)
                 std::cout << fmt::format("{:<10} spill: bytes past {:.0f} at {:.2f} B/cycle\n",
-                                         kind == target::ReadKind::Other    ? ""
-                                         : kind == target::ReadKind::Weight ? "  weights"
-                                                                            : "  cached",
-                                         fit->spillBytes, fit->spillBytesPerCycle);
+                                         kindColumn(kind), fit->spillBytes,
+                                         fit->spillBytesPerCycle);
         }
         if (p.residentRowOverheadCycles)
             std::cout << fmt::format("{:<10} {:>14} {:>10.1f}  rows already in the core's cache\n",

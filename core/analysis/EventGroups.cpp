@@ -20,11 +20,13 @@ trace::EventLabels eventLabels(const compiler::Program& program, const target::T
                 p.weightReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
             if (!p.cachedReads)
                 p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
-        }
+        } else if (const target::MemorySpace* destination = target.findMemory(p.destination);
+                   destination && destination->kind == target::MemoryKind::Dram && !p.cachedWrites)
+            p.cachedWrites = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
     std::vector<Diagnostic> diagnostics;
     const emulator::CheckedProgram checked =
         emulator::checkProgram(program, classifier, graph, diagnostics);
-    static constexpr std::string_view kReadNames[] = {"other", "weight", "cached"};
+    static constexpr std::string_view kReadNames[] = {"other", "weight", "cached", "cached"};
     trace::EventLabels labels(program.instructions.size());
     for (std::size_t i = 0; i < program.instructions.size(); ++i) {
         const compiler::Instruction& in = program.instructions[i];

@@ -462,10 +462,11 @@ class Calibration {
         if (out.report.fit.bytesPerCycle <= 0)
             return error("could not fit path '" + path.name +
                          "': transfer times do not grow with size");
-        // Weight reads and cached reads from the compiled programs' own transfers of that kind,
-        // with the row overhead known; a fit its samples do not pin down is not written (the
-        // emulator then prices those reads at the path's figures).
-        for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
+        // Weight reads, cached reads and stores into cached lines from the compiled programs' own
+        // transfers of that kind, with the row overhead known; a fit its samples do not pin down
+        // is not written (the emulator then prices those transfers at the path's figures).
+        for (const target::ReadKind kind :
+             {target::ReadKind::Weight, target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
             const std::vector<TransferSample>& samples = m_compiledTransfers[{path.name, kind}];
             out.report.kindSamples[static_cast<std::size_t>(kind)] = samples.size();
             out.report.kindData[static_cast<std::size_t>(kind)] = samples;
@@ -477,15 +478,18 @@ class Calibration {
             // slow (a cold read streams at main memory's pace, below any cache's).
             const TransferFit fit = fitTransferWithRamp(samples, isolated.rowOverheadCycles,
                                                         kind != target::ReadKind::Weight);
-            const std::string name =
-                kind == target::ReadKind::Weight ? "weight reads" : "cached reads";
+            const std::string name = kind == target::ReadKind::Weight ? "weight reads"
+                                     : kind == target::ReadKind::Cached
+                                         ? "cached reads"
+                                         : "stores into cached lines";
             if (trustworthy(fit, &why)) {
                 out.report.kindFits[static_cast<std::size_t>(kind)] = fit;
                 if (const std::string unsure = uncertainFigures(fit); !unsure.empty())
                     out.report.refused.push_back(name + " (" + unsure + "): written all the same");
             } else if (fit.bytesPerCycle > 0)
-                out.report.refused.push_back(name + " (" + why +
-                                             "): not written, priced as the path's other reads");
+                out.report.refused.push_back(
+                    name + " (" + why + "): not written, priced as the path's other " +
+                    (kind == target::ReadKind::CachedWrite ? "stores" : "reads"));
         }
         fitWarmWeights(out.report, m_warmWeightTransfers[path.name]);
         // Rows already in the core's cache: the same fit over the re-read shapes, its row overhead.
@@ -722,6 +726,9 @@ class Calibration {
                 source && source->kind == target::MemoryKind::Dram)
                 p.weightReads = p.cachedReads =
                     target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
+            else if (const target::MemorySpace* destination = m_host.findMemory(p.destination);
+                     destination && destination->kind == target::MemoryKind::Dram)
+                p.cachedWrites = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
         std::vector<Diagnostic> diagnostics;
         const emulator::CheckedProgram checked =
             emulator::checkProgram(program, classifier, graph, diagnostics);
@@ -813,10 +820,11 @@ class Calibration {
             path->concurrentSlowdown = p.concurrentSlowdown;
             path->ramp = {p.fit.rampBytes, p.fit.rampBytesPerCycle, p.fit.spillBytes,
                           p.fit.spillBytesPerCycle};
-            for (const target::ReadKind kind :
-                 {target::ReadKind::Weight, target::ReadKind::Cached}) {
-                auto& figures =
-                    kind == target::ReadKind::Weight ? path->weightReads : path->cachedReads;
+            for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached,
+                                                target::ReadKind::CachedWrite}) {
+                auto& figures = kind == target::ReadKind::Weight   ? path->weightReads
+                                : kind == target::ReadKind::Cached ? path->cachedReads
+                                                                   : path->cachedWrites;
                 figures.reset();
                 if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
                     figures = target::ReadFigures{fit->bytesPerCycle,

@@ -37,9 +37,10 @@ struct PathReport {
     std::uint64_t largestBytes = 0; // the largest size measured
     std::size_t compiledSamples = 0; // of fit.samples, transfers of the compiled single-op programs
     std::string sizeLimit;          // why not maxBytes, when smaller: "scratch holds 1048576 bytes"
-    // Per target::ReadKind: the figures of the path's weight reads and cached reads (weight_reads,
-    // cached_reads), fitted from the compiled programs' transfers of that kind when they span
-    // enough sizes (kindSamples of them), else absent. The Other entry stays unused: that is `fit`.
+    // Per target::ReadKind: the figures of the path's weight reads, cached reads and stores into
+    // cached lines (weight_reads, cached_reads, cached_writes), fitted from the compiled programs'
+    // transfers of that kind when they span enough sizes (kindSamples of them), else absent. The
+    // Other entry stays unused: that is `fit`.
     std::array<std::optional<TransferFit>, target::kReadKinds> kindFits;
     std::array<std::size_t, target::kReadKinds> kindSamples{};
     // What the fits were made from, every transfer measured alone: the isolated programs' (one
@@ -47,7 +48,8 @@ struct PathReport {
     // uses which).
     std::vector<TransferSample> samples;
     std::size_t isolatedSamples = 0; // the first of `samples` are the isolated programs'
-    // The compiled programs' weight and cached reads (indexed by target::ReadKind; Other unused).
+    // The compiled programs' weight reads, cached reads and cached writes (indexed by
+    // target::ReadKind; Other unused).
     std::array<std::vector<TransferSample>, target::kReadKinds> kindData;
     // The weight reads of a model whose weights fit the last-level cache (warm_weight_reads):
     // fitted as kindFits from warmWeightGraphs' weight reads, absent as they are.

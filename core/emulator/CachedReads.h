@@ -8,6 +8,11 @@
 // memory holds (on the host target, the probed per-core cache). A load out of main memory is
 // cached when at least 90% of its region is such stores of the same tensor by the same core (a
 // tile whose other half the other core stored is paced by that half).
+//
+// And which stores write lines still in the issuing core's cache (target::ReadKind::CachedWrite):
+// at least 90% of the bytes from its first to its last were moved (loaded or stored) by the same
+// core within the same distance, whatever tensor they held then (RecentSpans.h). Such a store
+// hits; one into lines the core does not hold fetches each line first, 2-3x slower on the host.
 
 #include "compiler/Program.h"
 #include "emulator/ProgramCheck.h"
@@ -18,7 +23,8 @@
 namespace strata::emulator {
 
 // Marks the cached loads among `steps` (checkProgram's, for `program`) on paths with
-// cached_reads figures, and moves their latency to those figures'. Nothing to do without them.
+// cached_reads figures, and the cached stores on paths with cached_writes figures, and moves
+// their latency to those figures'. Nothing to do without them.
 void markCachedReads(const compiler::Program& program, const target::Target& target, std::vector<Step>& steps);
 
 } // namespace strata::emulator

@@ -108,9 +108,10 @@ class Simulation {
                     cls.path = static_cast<std::uint16_t>(p);
                     cls.core = static_cast<std::uint16_t>(c);
                     cls.large = large;
-                    // A cached read is served by the core's own cache: it occupies none of the
-                    // path's shared resources (markCachedReads).
-                    if (kind != target::ReadKind::Cached) cls.route = m_contention.route(p, c);
+                    // A cached read, or a store into cached lines, is served by the core's own
+                    // cache: it occupies none of the path's shared resources (markCachedReads).
+                    if (kind != target::ReadKind::Cached && kind != target::ReadKind::CachedWrite)
+                        cls.route = m_contention.route(p, c);
                     cls.bytesPerCycle = target.paths[p].bytesPerCycleFor(kind);
                 }
             }

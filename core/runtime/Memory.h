@@ -1,29 +1,33 @@
 #pragma once
 // The host runtime's memories: one main-memory byte buffer and one scratch buffer per core,
-// 64-byte aligned (cache lines; vector loads of kernels).
+// 64-byte aligned (cache lines; vector loads of kernels). Buffers of 2 MiB and more are asked to
+// sit on huge pages (Buffer's constructor).
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <new>
 #include <vector>
 
 namespace strata::runtime {
 
+// Frees a Buffer's bytes the way they were allocated.
+struct BufferFree {
+    bool huge = false;
+    void operator()(unsigned char* p) const;
+};
+
 class Buffer {
   public:
     Buffer() = default;
-    explicit Buffer(std::uint64_t bytes)
-        : m_bytes(bytes), m_data(static_cast<unsigned char*>(::operator new[](bytes ? bytes : 1, std::align_val_t{64}))) {}
+    explicit Buffer(std::uint64_t bytes);
     unsigned char* data() const { return m_data.get(); }
     std::uint64_t size() const { return m_bytes; }
+    // Whether the buffer was allocated in whole huge pages and the kernel asked to back it so.
+    bool hugePages() const { return m_data.get_deleter().huge; }
 
   private:
-    struct Free {
-        void operator()(unsigned char* p) const { ::operator delete[](p, std::align_val_t{64}); }
-    };
     std::uint64_t m_bytes = 0;
-    std::unique_ptr<unsigned char[], Free> m_data;
+    std::unique_ptr<unsigned char[], BufferFree> m_data;
 };
 
 struct Memories {

@@ -20,8 +20,9 @@ bool StretchTimes::Entry::live() const {
 
 StretchTimes::StretchTimes(const ir::Graph& graph, const target::Target& target)
     : m_graph(graph), m_target(target) {
-    const bool cached = std::any_of(target.paths.begin(), target.paths.end(),
-                                    [](const auto& p) { return p.cachedReads.has_value(); });
+    const bool cached = std::any_of(target.paths.begin(), target.paths.end(), [](const auto& p) {
+        return p.cachedReads.has_value() || p.cachedWrites.has_value();
+    });
     const target::MemorySpace* working = target.findMemory(target.workingMemory);
     if (cached && working)
         m_cacheWindow = working->capacityBytes; // emulator/CachedReads.h's window

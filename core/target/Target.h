@@ -52,8 +52,11 @@ struct SharedResource {
 // shared cache or DRAM); bytes the issuing core itself stored recently enough that they are still
 // in its cache (emulator::classifyReads); anything else. A path can give the first two their own
 // figures (docs/TARGETS.md); one latency and bandwidth cannot fit all three (docs/CALIBRATION.md).
-enum class ReadKind : std::uint8_t { Other, Weight, Cached };
-inline constexpr std::size_t kReadKinds = 3;
+// And what a store into main memory writes: lines the issuing core moved recently enough that they
+// are still in its cache (CachedWrite: the write hits, no line is fetched first) or anything else
+// (Other: each line is read in from farther out before it is written).
+enum class ReadKind : std::uint8_t { Other, Weight, Cached, CachedWrite };
+inline constexpr std::size_t kReadKinds = 4;
 
 // The start of a stream out of main memory, which runs slower than the rest: its first lines are
 // misses the hardware prefetcher has not yet caught up with (docs/ACCURACY.md, "Two-segment
@@ -111,6 +114,9 @@ struct TransferPath {
     // bytesPerCycle and latencyCycles; absent: they are read like any other.
     std::optional<ReadFigures> weightReads;
     std::optional<ReadFigures> cachedReads;
+    // Stores into lines the issuing core still has in its cache (ReadKind::CachedWrite) use these
+    // instead; absent: they are written like any other.
+    std::optional<ReadFigures> cachedWrites;
     // Weight reads of a model whose weights total at most warmWeightBytes (they fit the
     // last-level cache, so each run finds them there from the last one) use these instead of
     // weightReads (emulator/WeightRegime.h); absent: every weight read uses weightReads.
@@ -131,7 +137,10 @@ struct TransferPath {
 
     const std::optional<ReadFigures>& figuresOf(ReadKind kind) const {
         static const std::optional<ReadFigures> kNone;
-        return kind == ReadKind::Weight ? weightReads : kind == ReadKind::Cached ? cachedReads : kNone;
+        return kind == ReadKind::Weight        ? weightReads
+               : kind == ReadKind::Cached      ? cachedReads
+               : kind == ReadKind::CachedWrite ? cachedWrites
+                                               : kNone;
     }
     double bytesPerCycleFor(ReadKind kind) const {
         const auto& own = figuresOf(kind);

@@ -221,6 +221,7 @@ void readPaths(FieldReader& root, Target& target) {
         path.rowOverheadCycles = item.numberOr("row_overhead_cycles", 0);
         path.weightReads = readFigures(item, "weight_reads");
         path.cachedReads = readFigures(item, "cached_reads");
+        path.cachedWrites = readFigures(item, "cached_writes");
         path.warmWeightReads = readFigures(item, "warm_weight_reads");
         path.warmWeightBytes = item.numberOr("warm_weight_bytes", 0);
         if (item.has("resident_row_overhead_cycles"))
@@ -246,6 +247,7 @@ void readPaths(FieldReader& root, Target& target) {
                               "row_overhead_cycles",
                               "weight_reads",
                               "cached_reads",
+                              "cached_writes",
                               "warm_weight_reads",
                               "warm_weight_bytes",
                               "resident_row_overhead_cycles",

@@ -292,6 +292,7 @@ void checkPaths(const Target& target, Checker& check) {
         }
         for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads},
                                            std::pair{"cached_reads", &path.cachedReads},
+                                           std::pair{"cached_writes", &path.cachedWrites},
                                            std::pair{"warm_weight_reads", &path.warmWeightReads}}) {
             if (!*figures) continue;
             const std::string field = base + "." + key;
@@ -299,11 +300,15 @@ void checkPaths(const Target& target, Checker& check) {
                            kMaxBytesPerCycle, "bandwidth");
             check.nonNegative(field + ".latency_cycles", (*figures)->latencyCycles, kMaxLatencyCycles, "latency");
             checkRamp(field + ".", (*figures)->ramp, (*figures)->bytesPerCycle, check);
-            // Weights and stored activations live in main memory: only a path reading it reads them.
-            const MemorySpace* source = target.findMemory(path.source);
-            if (source && source->kind != MemoryKind::Dram)
-                check.fail(field, "only a path reading main memory has " + std::string(key) + ", but '" + path.source +
-                                      "' is " + std::string(memoryKindName(source->kind)));
+            // Weights and stored activations live in main memory: only a path reading it reads
+            // them, and only one writing it writes into cached lines of it.
+            const bool writes = std::string_view(key) == "cached_writes";
+            const std::string& end = writes ? path.destination : path.source;
+            const MemorySpace* memory = target.findMemory(end);
+            if (memory && memory->kind != MemoryKind::Dram)
+                check.fail(field, std::string("only a path ") + (writes ? "writing" : "reading") +
+                                      " main memory has " + key + ", but '" + end + "' is " +
+                                      std::string(memoryKindName(memory->kind)));
         }
         // Warm weight figures stand in for weight_reads on models whose weights fit: both needed.
         if (path.warmWeightReads) {

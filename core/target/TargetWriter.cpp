@@ -69,6 +69,7 @@ Json pathJson(const TransferPath& path) {
     if (path.rowOverheadCycles != 0) out["row_overhead_cycles"] = number(path.rowOverheadCycles);
     for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads},
                                        std::pair{"cached_reads", &path.cachedReads},
+                                       std::pair{"cached_writes", &path.cachedWrites},
                                        std::pair{"warm_weight_reads", &path.warmWeightReads}})
         if (*figures) {
             out[key] = {{"bytes_per_cycle", number((*figures)->bytesPerCycle)},

@@ -117,13 +117,16 @@ void CalibrationDialog::showOutcome(const calibrate::CalibrationReport* report,
                        .arg(QString::fromStdString(r.sharedResource))
                        .arg(r.shared.bytesPerCycle, 0, 'f', 1)
                        .arg(100 * r.shared.rmsRelativeError, 0, 'f', 1);
-    // Reads of weights and of bytes a core stored itself have their own figures (not plotted).
+    // Reads of weights and of bytes a core stored itself, and stores into lines it holds, have
+    // their own figures (not plotted).
     for (const calibrate::PathReport& p : r.paths) {
         const target::TransferPath* path = r.target.findPath(p.path);
-        for (const auto kind : {target::ReadKind::Weight, target::ReadKind::Cached}) {
-            const QString what = kind == target::ReadKind::Weight
-                                     ? tr("weight reads")
-                                     : tr("reads of what the core stored");
+        for (const auto kind :
+             {target::ReadKind::Weight, target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
+            const QString what = kind == target::ReadKind::Weight ? tr("weight reads")
+                                 : kind == target::ReadKind::Cached
+                                     ? tr("reads of what the core stored")
+                                     : tr("stores into lines the core holds");
             const auto& own = path ? path->figuresOf(kind) : std::nullopt;
             const std::size_t samples = p.kindSamples[static_cast<std::size_t>(kind)];
             if (!own) {
@@ -131,7 +134,7 @@ void CalibrationDialog::showOutcome(const calibrate::CalibrationReport* report,
                 // user wondering where the figure went.
                 if (samples > 0)
                     figures += tr("<br><b>%1</b>, %2: not fitted from %3 transfers, priced as the "
-                                  "path's other reads")
+                                  "path's other transfers")
                                    .arg(QString::fromStdString(p.path), what)
                                    .arg(samples);
                 continue;

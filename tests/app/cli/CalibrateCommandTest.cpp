@@ -61,6 +61,19 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
         EXPECT_TRUE(report["paths"][1][kind].is_null());
         EXPECT_FALSE(target["paths"][1].contains(kind));
     }
+    // Stores into lines the core holds get their own figures on the store path, the same way;
+    // the load path writes no main memory.
+    if (report["paths"][1]["cached_writes"].is_null()) {
+        const std::string refused = report["paths"][1]["refused"].dump();
+        EXPECT_NE(refused.find("cached lines"), std::string::npos) << refused;
+        EXPECT_FALSE(target["paths"][1].contains("cached_writes"));
+    } else {
+        EXPECT_GT(report["paths"][1]["cached_writes"]["samples"].get<int>(), 0);
+        EXPECT_EQ(target["paths"][1]["cached_writes"]["bytes_per_cycle"],
+                  report["paths"][1]["cached_writes"]["bytes_per_cycle"]);
+    }
+    EXPECT_TRUE(report["paths"][0]["cached_writes"].is_null());
+    EXPECT_FALSE(target["paths"][0].contains("cached_writes"));
 
     // The contention programs: each path alone and beside every path, per size; each path's
     // slowdowns read from them (a resource of its own only when the large sizes slow down more).

@@ -22,7 +22,10 @@ target::Target classifyingHost() {
     EXPECT_TRUE(t.ok());
     target::Target host = t.ok() ? *t : target::Target{};
     for (target::TransferPath& p : host.paths)
-        if (p.source == host.mainMemory) p.weightReads = p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+        if (p.source == host.mainMemory)
+            p.weightReads = p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+        else if (p.destination == host.mainMemory)
+            p.cachedWrites = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
     return host;
 }
 
@@ -40,7 +43,8 @@ readSizes(const target::Target& host,
         const auto checked = emulator::checkProgram(compiled->program, host, *graph, diagnostics);
         EXPECT_TRUE(diagnostics.empty()) << graph->name;
         for (std::size_t i = 0; i < checked.steps.size(); ++i)
-            if (const auto* t = std::get_if<compiler::Transfer>(&compiled->program.instructions[i].body); t && t->path == "load")
+            if (const auto* t =
+                    std::get_if<compiler::Transfer>(&compiled->program.instructions[i].body))
                 sizes[static_cast<std::size_t>(checked.steps[i].read)].insert(t->bytes);
     }
     return sizes;
@@ -50,6 +54,15 @@ TEST(ReadKindGraphs, HoldWeightAndCachedReadsInEnoughSizesToFit) {
     const auto sizes = readSizes(classifyingHost());
     EXPECT_GE(sizes[static_cast<std::size_t>(target::ReadKind::Weight)].size(), 4u);
     EXPECT_GE(sizes[static_cast<std::size_t>(target::ReadKind::Cached)].size(), 4u);
+}
+
+// The chains' stores write buffers their cores have just read from (a freed activation's
+// space reused): enough sizes of stores into cached lines for cached_writes, and of stores
+// into lines the core does not hold for the store path's own figures.
+TEST(ReadKindGraphs, HoldStoresIntoCachedLinesAndOthersInEnoughSizesToFit) {
+    const auto sizes = readSizes(classifyingHost());
+    EXPECT_GE(sizes[static_cast<std::size_t>(target::ReadKind::CachedWrite)].size(), 4u);
+    EXPECT_GE(sizes[static_cast<std::size_t>(target::ReadKind::Other)].size(), 4u);
 }
 
 // Cached reads past a core's L2 run at under half the rate of those within it (models' cached

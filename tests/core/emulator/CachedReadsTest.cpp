@@ -1,6 +1,7 @@
-// Which loads read bytes the issuing core stored recently enough to still be cached
-// (emulator::markCachedReads, through checkProgram), and what that does to their timing, on the
-// tiny target of EmulatorFixtures.h (1 MiB of SRAM per core: the reuse distance).
+// Which loads read bytes the issuing core stored recently enough to still be cached, and which
+// stores write lines it still holds (emulator::markCachedReads, through checkProgram), and what
+// that does to their timing, on the tiny target of EmulatorFixtures.h (1 MiB of SRAM per core:
+// the reuse distance).
 
 #include "EmulatorFixtures.h"
 #include "emulator/Emulator.h"
@@ -22,6 +23,12 @@ target::Target withCachedReads() {
     return target;
 }
 
+target::Target withCachedWrites() {
+    target::Target target = test::tinyTarget();
+    target.paths[1].cachedWrites = target::ReadFigures{64, 10};
+    return target;
+}
+
 // Columns [begin, end) of x.
 tiling::Region columns(std::int64_t begin, std::int64_t end) { return {{0, 1}, {begin, end}}; }
 
@@ -30,9 +37,20 @@ class Program {
     explicit Program(int cores = 2) : m_builder(cores) {}
 
     // A store of x's `region` by `core`, or a load of it (`bytes`: its size when not 0), waited
-    // on at once unless `wait` is false.
+    // on at once unless `wait` is false. Its main-memory side starts at byte 0 unless set with
+    // at().
     compiler::InstrId store(int core, tiling::Region region, std::uint64_t bytes = 0) {
         return move(core, "store", "SRAM", "DRAM", std::move(region), bytes, 0, true);
+    }
+    compiler::InstrId storeAsync(int core, tiling::Region region, std::uint64_t bytes, int tag) {
+        return move(core, "store", "SRAM", "DRAM", std::move(region), bytes, tag, false);
+    }
+    // Places transfer `id`'s main-memory side at `offset`.
+    void at(compiler::InstrId id, std::uint64_t offset) {
+        for (Shape& s : m_transfers)
+            if (s.id == id)
+                s.offset = offset;
+        rebuild();
     }
     compiler::InstrId load(int core, tiling::Region region, std::uint64_t bytes = 0, int tag = 0, bool wait = true) {
         return move(core, "load", "DRAM", "SRAM", std::move(region), bytes, tag, wait);
@@ -59,7 +77,7 @@ class Program {
         const std::uint64_t size = bytes ? bytes : 4 * static_cast<std::uint64_t>(tiling::regionElements(region));
         const compiler::InstrId id = m_builder.transfer(core, path, size, tag);
         if (wait) m_builder.wait(core, tag);
-        m_transfers.push_back({id, from, to, std::move(region)});
+        m_transfers.push_back({id, from, to, std::move(region), 0});
         rebuild();
         return id;
     }
@@ -75,6 +93,7 @@ class Program {
         const char* from;
         const char* to;
         tiling::Region region;
+        std::uint64_t offset;
     };
     void apply(const Shape& s) {
         auto& t = std::get<compiler::Transfer>(m_program.instructions[s.id].body);
@@ -82,6 +101,7 @@ class Program {
         t.region = s.region;
         t.source.memory = s.from;
         t.destination.memory = s.to;
+        (std::string(s.from) == "DRAM" ? t.source : t.destination).offset = s.offset;
     }
 
     ProgramBuilder m_builder;
@@ -152,6 +172,28 @@ TEST(CachedReads, ACachedLoadTakesTheCachedFigures) {
     EXPECT_EQ(e.endPs - e.startPs, (10 + 2048 / 64) * 1000);
 }
 
+TEST(CachedReads, ACachedLoadStoredFartherBackThanThePrivateCacheReadsAtTheSpillRate) {
+    // A private cache of 64 KiB; cached reads at 64 B/cycle, their bytes past 4 KiB at 16.
+    target::Target target = withCachedReads();
+    target.privateCacheBytes = 64 * 1024;
+    target.paths[0].cachedReads->ramp = {0, 0, 4096, 16};
+    Program near(1);
+    near.store(0, columns(0, 512)); // 2,048 bytes
+    const auto soon = near.load(0, columns(0, 512));
+    Program far(1);
+    far.store(0, columns(0, 512));
+    far.load(0, columns(512, 1024), 64 * 1024 + 4); // past the private cache's worth of bytes
+    const auto later = far.load(0, columns(0, 512));
+    EXPECT_EQ(far.reads(target)[later], ReadKind::Cached); // still within working memory
+    auto fast = emulate(near.program(), target, test::tinyGraph());
+    auto slow = emulate(far.program(), target, test::tinyGraph());
+    ASSERT_TRUE(fast.ok() && slow.ok());
+    // 10 + 2048 / 64 = 42 cycles in the private cache; from beyond it every byte at 16 B/cycle:
+    // 10 + 2048 / 16 = 138.
+    EXPECT_EQ(fast->events[soon].endPs - fast->events[soon].startPs, 42 * 1000);
+    EXPECT_EQ(slow->events[later].endPs - slow->events[later].startPs, 138 * 1000);
+}
+
 TEST(CachedReads, ACachedLoadLeavesThePortToTheOthers) {
     // After its store, core 0 issues a cached load of 32 KiB and an uncached one of 4 KiB
     // together. The uncached one has the 16 B/cycle port to itself: 100 + 4096 / 16 = 356
@@ -183,6 +225,80 @@ TEST(CachedReads, CachedLoadsInFlightTogetherFinishOneAfterTheOther) {
     ASSERT_TRUE(trace.ok()) << trace.diagnostics().front().toString();
     EXPECT_EQ(trace->events[small].endPs - trace->events[small].startPs, 42 * 1000);
     EXPECT_EQ(trace->events[large].endPs - trace->events[large].startPs, 74 * 1000);
+}
+
+// Stores: by address, whatever tensor the bytes held (tinyGraph has one).
+
+TEST(CachedWrites, AStoreIntoBytesTheSameCoreJustLoadedIsCached) {
+    Program p;
+    const auto load = p.load(0, columns(0, 512));
+    const auto store = p.store(0, columns(0, 512));
+    p.at(load, 4096);
+    p.at(store, 4096);
+    EXPECT_EQ(p.reads(withCachedWrites())[store], ReadKind::CachedWrite);
+}
+
+TEST(CachedWrites, WithoutTheFiguresOrIntoOtherBytesItIsNot) {
+    Program p;
+    const auto load = p.load(0, columns(0, 512)); // bytes 0..2047
+    const auto same = p.store(0, columns(0, 512));
+    const auto apart = p.store(0, columns(0, 512));
+    p.at(apart, 2048);
+    EXPECT_EQ(p.reads(test::tinyTarget())[same], ReadKind::Other);
+    const auto kinds = p.reads(withCachedWrites());
+    EXPECT_EQ(kinds[load], ReadKind::Other);
+    EXPECT_EQ(kinds[same], ReadKind::CachedWrite);
+    EXPECT_EQ(kinds[apart], ReadKind::Other);
+}
+
+TEST(CachedWrites, WhatTheOtherCoreMovedIsNot) {
+    Program p;
+    p.load(1, columns(0, 512));
+    const auto store = p.store(0, columns(0, 512));
+    EXPECT_EQ(p.reads(withCachedWrites())[store], ReadKind::Other);
+}
+
+TEST(CachedWrites, NinetyPercentOfItsBytesMustBeRecent) {
+    Program p;
+    p.store(0, columns(0, 460));                   // bytes 0..1839
+    const auto most = p.store(0, columns(0, 500)); // 1,840 of 2,000 recent: 92%
+    const auto half = p.store(0, columns(0, 500));
+    p.at(half, 1000); // 1000..2999: 1,000 of 2,000 (the store before left 0..1999)
+    const auto kinds = p.reads(withCachedWrites());
+    EXPECT_EQ(kinds[most], ReadKind::CachedWrite);
+    EXPECT_EQ(kinds[half], ReadKind::Other);
+}
+
+TEST(CachedWrites, BytesAreForgottenOnceTheCoreHasMovedMoreThanItsWorkingMemory) {
+    Program kept;
+    kept.load(0, columns(0, 256)); // bytes 0..1023
+    const auto far = kept.load(0, columns(512, 1024), kMiB);
+    kept.at(far, 8192);
+    const auto still = kept.store(0, columns(0, 256));
+    EXPECT_EQ(kept.reads(withCachedWrites())[still], ReadKind::CachedWrite);
+    Program forgotten;
+    forgotten.load(0, columns(0, 256));
+    const auto farther = forgotten.load(0, columns(512, 1024), kMiB + 4);
+    forgotten.at(farther, 8192);
+    const auto gone = forgotten.store(0, columns(0, 256));
+    EXPECT_EQ(forgotten.reads(withCachedWrites())[gone], ReadKind::Other);
+}
+
+TEST(CachedWrites, ACachedWriteTakesItsFiguresAndLeavesThePortToTheOthers) {
+    // Core 0 stores 32 KiB into bytes it has just loaded and 4 KiB elsewhere, together. The
+    // second has the 16 B/cycle port to itself: 100 + 4096 / 16 = 356 cycles. The cached one:
+    // 10 + 32768 / 64 = 522.
+    Program p(1);
+    p.load(0, columns(0, 1024), 32768);
+    const auto cached = p.storeAsync(0, columns(0, 1024), 32768, /*tag=*/1);
+    const auto other = p.storeAsync(0, columns(0, 1024), 4096, /*tag=*/2);
+    p.at(other, 65536);
+    p.wait(0, 1);
+    p.wait(0, 2);
+    auto trace = emulate(p.program(), withCachedWrites(), test::tinyGraph());
+    ASSERT_TRUE(trace.ok()) << trace.diagnostics().front().toString();
+    EXPECT_EQ(trace->events[other].endPs - trace->events[other].startPs, 356 * 1000);
+    EXPECT_EQ(trace->events[cached].endPs - trace->events[cached].startPs, 522 * 1000);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
-// paths[].weight_reads and cached_reads: a path's own latency and bandwidth for reads of the
-// model's weights and of bytes still in the core's cache — read, written back, used by
-// bytesPerCycleFor/latencyCyclesFor, and rejected when malformed.
+// paths[].weight_reads, cached_reads and cached_writes: a path's own latency and bandwidth for
+// reads of the model's weights and of bytes still in the core's cache, and for stores into lines
+// it holds — read, written back, used by bytesPerCycleFor/latencyCyclesFor, and rejected when
+// malformed.
 
 #include "target/TargetLoader.h"
 
@@ -82,6 +83,35 @@ TEST(TargetWeightReads, OnlyAPathReadingMainMemoryHasThem) {
         EXPECT_TRUE(reportsError(rejected(doc), std::string("paths[1].") + key,
                                  std::string("only a path reading main memory has ") + key + ", but 'sram' is sram"));
     }
+}
+
+TEST(TargetWeightReads, OnlyAPathWritingMainMemoryHasCachedWrites) {
+    Json doc = smallTarget();
+    doc["paths"][0]["cached_writes"] = {{"bytes_per_cycle", 40}, {"latency_cycles", 30}};
+    EXPECT_TRUE(
+        reportsError(rejected(doc), "paths[0].cached_writes",
+                     "only a path writing main memory has cached_writes, but 'sram' is sram"));
+    doc = smallTarget();
+    doc["paths"][1]["cached_writes"] = {{"bytes_per_cycle", 0}, {"latency_cycles", 30}};
+    EXPECT_TRUE(reportsError(rejected(doc), "paths[1].cached_writes.bytes_per_cycle",
+                             "must be positive, got 0"));
+}
+
+TEST(TargetWeightReads, CachedWritesAreReadAndWrittenBack) {
+    Json doc = smallTarget();
+    doc["paths"][1]["cached_writes"] = {{"bytes_per_cycle", 40}, {"latency_cycles", 30}};
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings);
+    const target::TransferPath& store = loaded->paths[1];
+    ASSERT_TRUE(store.cachedWrites.has_value());
+    EXPECT_EQ(store.bytesPerCycleFor(target::ReadKind::CachedWrite), 40);
+    EXPECT_EQ(store.latencyCyclesFor(target::ReadKind::CachedWrite), 30);
+    EXPECT_EQ(store.bytesPerCycleFor(target::ReadKind::Other), store.bytesPerCycle);
+    const Json written = Json::parse(target::targetToJson(*loaded));
+    EXPECT_EQ(written["paths"][1]["cached_writes"]["bytes_per_cycle"], 40);
+    EXPECT_FALSE(written["paths"][0].contains("cached_writes"));
 }
 
 TEST(TargetWeightReads, WarmWeightFiguresAndTheirFootprintAreReadAndWrittenBack) {
