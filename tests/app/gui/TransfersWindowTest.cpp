@@ -209,6 +209,25 @@ TEST_F(TransfersWindowTest, QuickCalibrationShowsResidualsBeforeAndAfter) {
         EXPECT_TRUE(dialog->figuresText().contains(shown)) << shown.toStdString() << "\n"
                                                            << dialog->figuresText().toStdString();
     }
+    // And the store path's stores into lines the core holds, when there were any to fit.
+    const target::TransferPath* store = calibration.last()->report->target.findPath("store");
+    ASSERT_NE(store, nullptr);
+    const calibrate::PathReport* storeReport = nullptr;
+    for (const calibrate::PathReport& p : calibration.last()->report->paths)
+        if (p.path == "store")
+            storeReport = &p;
+    ASSERT_NE(storeReport, nullptr);
+    const auto& held = store->figuresOf(target::ReadKind::CachedWrite);
+    const QString line = QStringLiteral("<b>store</b>, stores into lines the core holds: ");
+    if (held) {
+        EXPECT_TRUE(dialog->figuresText().contains(
+            line + QStringLiteral("%1 bytes/cycle").arg(held->bytesPerCycle, 0, 'f', 1)))
+            << dialog->figuresText().toStdString();
+    } else if (storeReport->kindSamples[static_cast<std::size_t>(target::ReadKind::CachedWrite)] >
+               0) {
+        EXPECT_TRUE(dialog->figuresText().contains(line + QStringLiteral("not fitted from")))
+            << dialog->figuresText().toStdString();
+    }
     // To look at the dialog: STRATA_GUI_TEST_GRAB_DIR=/some/dir saves it there.
     if (const QString dir = qEnvironmentVariable("STRATA_GUI_TEST_GRAB_DIR"); !dir.isEmpty()) {
         dialog->resize(1400, 1100);

@@ -1,7 +1,8 @@
 // Weight reads in the regime the model's weights put them in (paths[].warm_weight_reads,
 // emulator/WeightRegime.h): a model whose weights fit warm_weight_bytes reads them at the warm
-// figures, a larger one at weight_reads. Hand-computed on the tiny target of EmulatorFixtures.h
-// (1 cycle = 1 ns, `load` 16 B/cycle after 100 cycles on a 16 B/cycle port).
+// figures, a larger one at weight_reads, one within half the private cache at cached_reads'.
+// Hand-computed on the tiny target of EmulatorFixtures.h (1 cycle = 1 ns, `load` 16 B/cycle after
+// 100 cycles on a 16 B/cycle port).
 
 #include "emulator/WeightRegime.h"
 
@@ -76,6 +77,25 @@ TEST(WeightRegime, WithoutWarmFiguresEveryWeightIsReadCold) {
     target::Target target = regimes(1 << 20);
     target.paths[0].warmWeightReads.reset();
     EXPECT_EQ(weightReadNs(target), 400);
+}
+
+TEST(WeightRegime, WeightsWithinHalfThePrivateCacheAreReadAsCachedBytes) {
+    // Cached reads 20 B/cycle after 30 cycles; the graph's 4 KiB of weights against a private
+    // cache of 8 KiB (hot) and of 8 KiB - 1 (warm).
+    target::Target target = regimes(1 << 20);
+    target.paths[0].cachedReads = target::ReadFigures{20, 30};
+    target.privateCacheBytes = 8192;
+    EXPECT_TRUE(weightsFitPrivateCache(target, graphWithWeights()));
+    // 30 + 400 / 16: a weight read still occupies the path's 16 B/cycle port (a cached read
+    // would not), which caps the cached figures' 20.
+    EXPECT_EQ(weightReadNs(target), 55);
+    target.privateCacheBytes = 8191;
+    EXPECT_FALSE(weightsFitPrivateCache(target, graphWithWeights()));
+    EXPECT_EQ(weightReadNs(target), 100); // warm
+    // Without cached figures hot weights have none to take: warm.
+    target.privateCacheBytes = 8192;
+    target.paths[0].cachedReads.reset();
+    EXPECT_EQ(weightReadNs(target), 100);
 }
 
 TEST(WeightRegime, AProgramCheckedApartIsPricedAlike) {
