@@ -5,13 +5,15 @@
 #include "TargetArg.h"
 #include "base/SafeFiles.h"
 #include "calibrate/Calibrate.h"
+#include "calibrate/PreviousCalibration.h"
 #include "ir/OpClass.h"
 #include "target/CalibratedHost.h"
+#include "target/TargetLoader.h"
 #include "target/TargetWriter.h"
 
 #include <filesystem>
-#include <fstream>
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -328,6 +330,11 @@ int runCalibrate(const CalibrateArgs& args) {
         printDiagnostics(report.diagnostics());
         return kExitFailed;
     }
+    // The calibration this one replaces, if any loads: figures far apart are told.
+    if (std::error_code ignored; std::filesystem::exists(args.output, ignored))
+        if (auto previous = target::loadTargetFile(args.output))
+            for (std::string& change : calibrate::changesSincePrevious(*previous, report->target))
+                report->warnings.push_back(std::move(change));
     if (auto failed = writeFileAtomically(args.output, target::targetToJson(report->target))) {
         printDiagnostics({*failed});
         return kExitFailed;

@@ -49,7 +49,8 @@ void markCachedWrites(const compiler::Program& program, const target::Target& ta
 // host's L2) reads them from the shared cache: every byte at the cached figures' spill rate, the
 // rate of a transfer's bytes past the private cache (target::Ramp), not only those past
 // spillBytes. Measured on the host, such loads ran at 0.017-0.019 ns per byte against 0.010
-// for those still in the L2 (docs/ACCURACY.md, "Cached reads from the shared cache").
+// for those still in the L2 (docs/ACCURACY.md, "Stores into held lines, cached reads from the
+// shared cache, huge pages").
 void chargeFarCachedReads(const compiler::Program& program, const target::Target& target,
                           std::vector<Step>& steps) {
     forEachMainMemoryTransfer(

@@ -1,5 +1,6 @@
 #include "controllers/CalibrationController.h"
 
+#include "calibrate/PreviousCalibration.h"
 #include "dialogs/CalibrationDialog.h"
 #include "document/ScheduleDocument.h"
 #include "jobs/Activity.h"
@@ -60,9 +61,10 @@ void CalibrationController::calibrate() {
     emit busyChanged(true);
     m_activity->showStatus(tr("Calibrating the host target\u2026"), 0);
     const bool quick = m_quick;
+    const std::string previousPath = defaultTargetPath().toStdString();
     m_dialog->started();
     m_jobs.start<CalibrationOutcome>(
-        [host, quick](const Proceed& proceed) {
+        [host, quick, previousPath](const Proceed& proceed) {
             calibrate::CalibrateOptions options;
             options.quick = quick;
             // calibrateHost cannot stop midway: a cancel drops its result when it returns.
@@ -72,6 +74,12 @@ void CalibrationController::calibrate() {
             CalibrationOutcome out;
             out.before = host;
             auto report = calibrate::calibrateHost(*host, options);
+            // The calibration in use, if any: figures far apart from it are told.
+            if (report && QFile::exists(QString::fromStdString(previousPath)))
+                if (auto previous = target::loadTargetFile(previousPath))
+                    for (std::string& change :
+                         calibrate::changesSincePrevious(*previous, report->target))
+                        report->warnings.push_back(std::move(change));
             if (report)
                 out.report =
                     std::make_shared<const calibrate::CalibrationReport>(std::move(report).value());

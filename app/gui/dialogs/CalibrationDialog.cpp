@@ -150,6 +150,11 @@ void CalibrationDialog::showOutcome(const calibrate::CalibrationReport* report,
                          1);
         }
     }
+    // What calibration warns of (a busy machine, a slowed core, figures far from the last
+    // calibration's), after the figures it qualifies.
+    for (const std::string& warning : r.warnings)
+        figures +=
+            tr("<br><b>Warning</b>: %1").arg(QString::fromStdString(warning).toHtmlEscaped());
     m_figures->setText(figures);
     m_results->setVisible(true);
     m_save->setEnabled(true);
