@@ -1,5 +1,6 @@
 #include "analysis/EventGroups.h"
 
+#include "emulator/CachedReads.h"
 #include "emulator/ComputeCost.h"
 #include "emulator/ProgramCheck.h"
 
@@ -12,17 +13,7 @@ namespace strata::analysis {
 
 trace::EventLabels eventLabels(const compiler::Program& program, const target::Target& target,
                                const ir::Graph& graph) {
-    target::Target classifier = target;
-    for (target::TransferPath& p : classifier.paths)
-        if (const target::MemorySpace* source = target.findMemory(p.source);
-            source && source->kind == target::MemoryKind::Dram) {
-            if (!p.weightReads)
-                p.weightReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
-            if (!p.cachedReads)
-                p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
-        } else if (const target::MemorySpace* destination = target.findMemory(p.destination);
-                   destination && destination->kind == target::MemoryKind::Dram && !p.cachedWrites)
-            p.cachedWrites = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
+    const target::Target classifier = emulator::withEveryKindPriced(target);
     std::vector<Diagnostic> diagnostics;
     const emulator::CheckedProgram checked =
         emulator::checkProgram(program, classifier, graph, diagnostics);

@@ -9,9 +9,11 @@
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
 #include "calibrate/WarmWeightFit.h"
+#include "emulator/CachedReads.h"
 #include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
 #include "flow/Flow.h"
+#include "reference/Evaluator.h"
 #include "reference/Tensor.h"
 #include "runtime/Runtime.h"
 #include "schedule/Strategies.h"
@@ -25,7 +27,6 @@
 #include <deque>
 #include <fmt/format.h>
 #include <map>
-#include <random>
 #include <span>
 
 namespace strata::calibrate {
@@ -64,6 +65,9 @@ std::size_t distinctSizes(const std::vector<TransferSample>& samples) {
     return static_cast<std::size_t>(std::unique(sizes.begin(), sizes.end()) - sizes.begin());
 }
 
+// The seed of the compiled programs' inputs (their values change no time measured).
+constexpr std::uint64_t kInputSeed = 11;
+
 // Rounds of a path's re-measure (Remeasure.h): enough for per-event medians, half a calibration's.
 constexpr int kRemeasureRounds = 3;
 
@@ -90,20 +94,6 @@ void collectGaps(const trace::Trace& trace, std::vector<double>& gapsNs) {
             gapsNs.push_back(
                 std::max<double>(0, double(events[i]->startPs - events[i - 1]->endPs) / 1e3));
     }
-}
-
-std::vector<reference::Tensor> randomInputs(const ir::Graph& graph) {
-    std::mt19937 random(11);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    std::vector<reference::Tensor> inputs;
-    for (ir::ValueId id : graph.inputs) {
-        reference::Tensor t = reference::zerosLike(graph.value(id));
-        if (t.dtype == ir::DType::Float32)
-            for (std::int64_t i = 0; i < t.elements(); ++i)
-                t.data<float>()[i] = uniform(random);
-        inputs.push_back(std::move(t));
-    }
-    return inputs;
 }
 
 // The shared resource every path of the target lists, if any.
@@ -269,7 +259,7 @@ class Calibration {
         m.compiled = flow::compile({*m.graph, m_host, m.schedule});
         if (!m.compiled.ok())
             m.failure = m.compiled.diagnostics.front().message;
-        m.inputs = randomInputs(*m.graph);
+        m.inputs = reference::sampleInputs(*m.graph, kInputSeed);
         return m;
     }
 
@@ -720,15 +710,7 @@ class Calibration {
 
     std::vector<target::ReadKind> classifyReads(const compiler::Program& program,
                                                 const ir::Graph& graph) const {
-        target::Target classifier = m_host;
-        for (target::TransferPath& p : classifier.paths)
-            if (const target::MemorySpace* source = m_host.findMemory(p.source);
-                source && source->kind == target::MemoryKind::Dram)
-                p.weightReads = p.cachedReads =
-                    target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
-            else if (const target::MemorySpace* destination = m_host.findMemory(p.destination);
-                     destination && destination->kind == target::MemoryKind::Dram)
-                p.cachedWrites = target::ReadFigures{p.bytesPerCycle, p.latencyCycles, p.ramp};
+        const target::Target classifier = emulator::withEveryKindPriced(m_host);
         std::vector<Diagnostic> diagnostics;
         const emulator::CheckedProgram checked =
             emulator::checkProgram(program, classifier, graph, diagnostics);

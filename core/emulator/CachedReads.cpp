@@ -73,6 +73,26 @@ void chargeFarCachedReads(const compiler::Program& program, const target::Target
 
 } // namespace
 
+target::Target withEveryKindPriced(const target::Target& target) {
+    target::Target out = target;
+    auto isMain = [&](const std::string& memory) {
+        const target::MemorySpace* space = target.findMemory(memory);
+        return space && space->kind == target::MemoryKind::Dram;
+    };
+    for (target::TransferPath& p : out.paths) {
+        const target::ReadFigures own{p.bytesPerCycle, p.latencyCycles, p.ramp};
+        if (isMain(p.source)) {
+            if (!p.weightReads)
+                p.weightReads = own;
+            if (!p.cachedReads)
+                p.cachedReads = own;
+        } else if (isMain(p.destination) && !p.cachedWrites) {
+            p.cachedWrites = own;
+        }
+    }
+    return out;
+}
+
 void markCachedReads(const compiler::Program& program, const target::Target& target,
                      std::vector<Step>& steps) {
     const target::MemorySpace* working = target.findMemory(target.workingMemory);

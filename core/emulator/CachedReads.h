@@ -27,4 +27,10 @@ namespace strata::emulator {
 // their latency to those figures'. Nothing to do without them.
 void markCachedReads(const compiler::Program& program, const target::Target& target, std::vector<Step>& steps);
 
+// A copy of `target` whose paths reading main memory have weight and cached read figures, and
+// whose paths writing it cached-write figures (the path's own where it has none): checked
+// against it, a program's steps tell every kind of transfer apart, as calibration sorts its
+// samples and the Transfers tab groups events.
+target::Target withEveryKindPriced(const target::Target& target);
+
 } // namespace strata::emulator
