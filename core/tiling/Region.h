@@ -35,8 +35,9 @@ std::string regionToString(const Region& region);  // "[0,4)x[0,16)x[3,35)x[0,64
 // The region of every input of `op` needed to compute the given regions of its outputs.
 // `outputRegions` has one entry per op output; nullopt means that output is not needed.
 // Returns one entry per op input: nullopt for an omitted optional input or an input not read
-// for these outputs, otherwise a region clamped to the input's shape. Ops without a specific
-// rule conservatively need their whole inputs.
+// for these outputs or carried by the compiled instruction (FoldedOperands.h), otherwise a
+// region clamped to the input's shape. Ops without a specific rule conservatively need their
+// whole inputs.
 std::vector<std::optional<Region>> inputRegions(const ir::Graph& graph, const ir::Op& op,
                                                 const std::vector<std::optional<Region>>& outputRegions);
 

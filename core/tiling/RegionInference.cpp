@@ -1,6 +1,7 @@
 // inputRegions(): picks the rule for an op, runs it once per requested output and unions the
 // answers. Elementwise rules live here; the other families have their own RegionRules*.cpp.
 
+#include "tiling/FoldedOperands.h"
 #include "tiling/Region.h"
 #include "tiling/RegionRules.h"
 
@@ -123,7 +124,8 @@ inputRegions(const ir::Graph& graph, const ir::Op& op,
         const auto part = rule(rules::RuleContext{graph, op, k, out});
         assert(part.size() == op.inputs.size());
         for (std::size_t i = 0; i < part.size(); ++i) {
-            if (!part[i] || !op.inputs[i].valid()) continue;
+            if (!part[i] || !op.inputs[i].valid() || isFoldedOperand(graph, op, i))
+                continue;
             Region in = clampRegion(*part[i], graph.value(op.inputs[i]).shape);
             if (regionEmpty(in)) continue;
             result[i] = result[i] ? regionUnion(*result[i], in) : std::move(in);

@@ -6,6 +6,7 @@
 
 #include "reference/Evaluator.h"
 #include "support/TestModels.h"
+#include "tiling/FoldedOperands.h"
 
 #include <cmath>
 #include <cstring>
@@ -153,9 +154,12 @@ void checkRegions(const std::string& text, int trials = 12) {
                         dirty.emplace_back();
                         continue;
                     }
-                    // An input not needed at all is poisoned whole.
-                    const tiling::Region keep =
-                        needed[i] ? *needed[i] : tiling::Region(in[i]->shape.size(), {0, 0});
+                    // An input not needed at all is poisoned whole; one the instruction
+                    // carries (a folded operand) is read from the graph, never from a box.
+                    const tiling::Region keep = needed[i] ? *needed[i]
+                                                : tiling::isFoldedOperand(g, op, i)
+                                                    ? tiling::fullRegion(in[i]->shape)
+                                                    : tiling::Region(in[i]->shape.size(), {0, 0});
                     dirty.push_back(poisoned(*in[i], keep, poison));
                 }
                 for (std::size_t i = 0; i < in.size(); ++i)
