@@ -184,9 +184,10 @@ double matmulMacsPerProduct(const ir::Op& op, const ir::Graph& graph) {
 }
 
 bool isTranscendental(const ir::Op& op) {
-    static constexpr std::string_view kTypes[] = {"Erf",  "Exp",  "Log",      "Tanh",     "Sigmoid",
-                                                  "Sin",  "Cos",  "Softplus", "Elu",      "Selu",
-                                                  "Celu", "Gelu", "Mish",     "HardSwish"};
+    // Not HardSwish: the host runs it vectorised, at an Add's pace (a clamp and a multiply).
+    static constexpr std::string_view kTypes[] = {"Erf",  "Exp",  "Log",      "Tanh", "Sigmoid",
+                                                  "Sin",  "Cos",  "Softplus", "Elu",  "Selu",
+                                                  "Celu", "Gelu", "Mish"};
     if (op.opClass != ir::OpClass::Elementwise) return false;
     for (std::string_view type : kTypes)
         if (op.type == type) return true;
