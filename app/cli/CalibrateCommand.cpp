@@ -174,6 +174,8 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
              {{"overhead_cycles", r.compute.overheadCycles},
               {"rms_relative_error", r.compute.rmsRelativeErrorAll},
               {"classes", classes},
+              {"one_core_work_factor", r.oneCoreWorkFactor},
+              {"one_core_samples", r.oneCoreSamples},
               {"skipped", r.computeSkipped}}},
             {"overhead_cycles",
              {{"compute", o.computeCycles},
@@ -273,6 +275,10 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                      r.compute.throughputPerCycle[c], r.compute.samples[c], 100 * r.compute.rmsRelativeError[c]);
     for (const auto& skipped : r.computeSkipped) std::cout << "skipped " << skipped << "\n";
     const auto& o = r.target.overheads;
+    if (r.oneCoreSamples)
+        std::cout << fmt::format("a block on one core runs its computes' work at {:.3f}x the time "
+                                 "with every core busy ({} computes)\n",
+                                 r.oneCoreWorkFactor, r.oneCoreSamples);
     std::cout << fmt::format(
         "\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}, "
         "per conv output {:.3g}, per depthwise row {:.3g}, per grouped-conv row {:.3g}, per weight "

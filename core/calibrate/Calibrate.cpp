@@ -54,6 +54,9 @@ constexpr std::uint64_t kMaxRows = 4096;
 // Main memory one program's transfers span, beyond which fewer transfers are measured.
 constexpr std::uint64_t kMaxSpannedBytes = 64ull << 20;
 
+// The op-class programs' scale run once more on one core (oneCoreWorkFactor).
+constexpr int kOneCoreScale = 4;
+
 // Compiled transfers of fewer sizes than this cannot pin latency and bandwidth down.
 constexpr std::size_t kMinCompiledSizes = 4;
 
@@ -177,6 +180,8 @@ class Calibration {
                 m_report.warnings.push_back(std::move(uneven));
         }
         m_report.compute = fitCompute(m_computeSamples);
+        m_report.oneCoreWorkFactor = fitOneCoreWorkFactor(m_report.compute, m_oneCoreSamples);
+        m_report.oneCoreSamples = m_oneCoreSamples.size();
         std::vector<double> pathShared;
         for (PathPlan& plan : paths) {
             auto fitted = fitPath(plan);
@@ -252,10 +257,11 @@ class Calibration {
     // A model compiled for the host, to be run on it (not emulated: the emulator's figures are
     // what is being measured).
     Measurement& addCompiled(std::string label, std::shared_ptr<const ir::Graph> graph,
-                             schedule::Strategy strategy) {
+                             schedule::Strategy strategy, int mp = 0) {
         Measurement& m = add(std::move(label));
         m.graph = std::move(graph);
-        m.schedule = schedule::makeSchedule(*m.graph, m_host, strategy, {.mp = m_host.cores()});
+        m.schedule = schedule::makeSchedule(*m.graph, m_host, strategy,
+                                            {.mp = mp > 0 ? mp : m_host.cores()});
         m.compiled = flow::compile({*m.graph, m_host, m.schedule});
         if (!m.compiled.ok())
             m.failure = m.compiled.diagnostics.front().message;
@@ -614,14 +620,38 @@ class Calibration {
             m_options.quick ? std::vector<int>{1, 2, 4} : std::vector<int>{1, 2, 4, 8};
         for (int scale : scales)
             for (const auto& graph : opClassGraphs(scale)) {
-                // On every core, as models run: cores sharing caches and memory slow each other
-                // down, and the emulator has no contention for computes, so the figures include it.
+                // On every core, as most blocks run: the figures describe computes with every
+                // core busy (cores sharing caches and memory slow each other down); the
+                // one-core runs below price a block on one core.
                 Measurement& m = addCompiled(graph->name + " x" + std::to_string(scale), graph,
                                              schedule::Strategy::PerOp);
                 m.feedsCompiled = !computesOnly(*graph);
                 m.use = [this, graph](const compiler::Program& program,
                                       const trace::Trace& timeline) {
                     readComputes(*graph, program, timeline);
+                };
+            }
+        // The same ops on one core, the others idle, at one scale: how much faster a core runs
+        // alone (oneCoreWorkFactor), as a block of one core in a model does.
+        if (m_host.cores() > 1)
+            for (const auto& graph : opClassGraphs(kOneCoreScale)) {
+                Measurement& m =
+                    addCompiled(graph->name + " on one core", graph, schedule::Strategy::PerOp, 1);
+                m.feedsCompiled = false;
+                m.use = [this, graph](const compiler::Program& program,
+                                      const trace::Trace& timeline) {
+                    for (const trace::Event& e : timeline.events) {
+                        if (e.kind != trace::EventKind::Compute || !m_only.empty())
+                            continue;
+                        const compiler::Instruction& in = program.instructions[e.id];
+                        const ir::Op& op = graph->op(in.from.op);
+                        const auto& compute = std::get<compiler::Compute>(in.body);
+                        if (compute.isReorder() || layoutSink(op))
+                            continue;
+                        m_oneCoreSamples.push_back(computeSample(
+                            compute, op, *graph, m_host.channelGranule, m_host.privateCacheBytes,
+                            cyclesOf(e.durationPs(), m_host.clockHz)));
+                    }
                 };
             }
         // Weights beyond the private cache: once, at their own sizes.
@@ -843,6 +873,7 @@ class Calibration {
                 }
         writeComputeFigures(m_report.compute, t);
         t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
+        t.oneCoreWorkFactor = m_report.oneCoreWorkFactor;
         t.overheads.waitCycles = m_report.waitCycles + gap;
         t.overheads.barrierCycles = m_report.barrierCycles + gap;
         t.overheads.transferIssueCycles = gap;
@@ -864,6 +895,7 @@ class Calibration {
     CalibrationReport m_report;
     std::vector<std::unique_ptr<Measurement>> m_measurements; // in the order every round runs them
     std::vector<ComputeSample> m_computeSamples;
+    std::vector<ComputeSample> m_oneCoreSamples; // the op-class programs on one core
     // The compiled programs' transfers by path and kind of read.
     std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>>
         m_compiledTransfers;

@@ -89,6 +89,10 @@ struct CalibrationReport {
     std::string sharedResource;     // the resource all paths share ("" when they share none)
     SharedBandwidthFit shared;
     ComputeFit compute;
+    // Computes on one core with the others idle, against the fit above (made with every core
+    // busy): target::Target::oneCoreWorkFactor, from oneCoreSamples computes (Fit.h).
+    double oneCoreWorkFactor = 1;
+    std::size_t oneCoreSamples = 0;
     std::vector<std::string> computeSkipped; // op classes that could not be run, with why
     double gapNs = 0;               // median time between two instructions of one stream
     double waitCycles = 0;

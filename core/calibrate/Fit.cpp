@@ -701,4 +701,26 @@ ComputeFit fitWeightReadingCompute(const std::vector<ComputeSample>& samples) {
 
 } // namespace
 
+double predictedCycles(const ComputeFit& fit, const ComputeSample& s) {
+    if (s.opClass >= kComputeClasses || !(fit.throughputPerCycle[s.opClass] > 0))
+        return 0;
+    return fit.overheadCycles + s.work / fit.throughputPerCycle[s.opClass] +
+           s.units * fit.unitCycles[s.opClass] + s.weightBytes * fit.weightByteCycles +
+           s.farWeightBytes * fit.farWeightByteCycles[s.opClass];
+}
+
+double fitOneCoreWorkFactor(const ComputeFit& fit, const std::vector<ComputeSample>& oneCore) {
+    double measured = 0, predicted = 0;
+    for (const ComputeSample& s : oneCore) {
+        const double work = predictedCycles(fit, s) - fit.overheadCycles;
+        if (!(work >= 2 * fit.overheadCycles) || !(work > 0) || !(s.cycles > 0))
+            continue;
+        measured += s.cycles - fit.overheadCycles;
+        predicted += work;
+    }
+    if (!(predicted > 0) || !(measured > 0))
+        return 1;
+    return std::clamp(measured / predicted, 0.5, 2.0);
+}
+
 } // namespace strata::calibrate

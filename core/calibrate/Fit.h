@@ -283,6 +283,18 @@ inline constexpr double kMaxThroughput = 1e9; // the target format's limit
 // what the figures above leave of their times (a single shape suffices).
 ComputeFit fitCompute(const std::vector<ComputeSample>& samples);
 
+// What `fit` predicts for `sample`: overhead + work / throughput + units x unit cost + weight
+// bytes x weight-byte cost + far weight bytes x the class's far cost; 0 for a class without a
+// throughput.
+double predictedCycles(const ComputeFit& fit, const ComputeSample& sample);
+
+// The work factor of a compute on one core while the others are idle (target::Target::
+// oneCoreWorkFactor): over `oneCore`, the op-class programs run on one core, their measured
+// cycles beyond the fit's overhead summed over what `fit` (fitted with every core busy) predicts
+// beyond it; only samples whose predicted work is at least twice the overhead (the overhead's
+// noise would decide the rest). 1 without such samples; within [0.5, 2].
+double fitOneCoreWorkFactor(const ComputeFit& fit, const std::vector<ComputeSample>& oneCore);
+
 // The median of `values` (0 for none): fixed overheads are robust medians, not means, since a
 // preempted thread adds outliers of milliseconds.
 double median(std::vector<double> values);

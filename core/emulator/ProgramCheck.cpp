@@ -238,11 +238,31 @@ class Checker {
         if (m_problems == 0) {
             markCachedReads(m_program, m_target, m_checked.steps);
             chargeResidentRows(m_program, m_target, m_checked.steps);
+            scaleOneCoreWork();
         }
         return std::move(m_checked);
     }
 
   private:
+    // A compute in a block on one core, on a target of several, runs its work at the
+    // one-core factor (target::Target::oneCoreWorkFactor); its overhead stays.
+    void scaleOneCoreWork() {
+        const double factor = m_target.oneCoreWorkFactor;
+        if (factor == 1 || m_target.cores() < 2)
+            return;
+        std::unordered_map<int, std::size_t> coresOf;
+        for (const compiler::BlockCode& b : m_program.blocks)
+            coresOf[b.block] = b.cores.size();
+        const double overhead = m_target.overheads.computeCycles;
+        for (Step& step : m_checked.steps) {
+            if (step.kind != compiler::InstrKind::Compute)
+                continue;
+            const auto cores = coresOf.find(step.block);
+            if (cores != coresOf.end() && cores->second == 1 && step.amount > overhead)
+                step.amount = overhead + (step.amount - overhead) * factor;
+        }
+    }
+
     // From this many instructions a second thread describes the second half: the walk is bound
     // by reading the instructions from memory, and a thread costs about as much as 1,000 of them.
     static constexpr std::size_t kParallelFrom = 20000;

@@ -304,6 +304,11 @@ struct Target {
     // Bytes of a core's private cache (the host's per-core L2, probed): a compute's weight bytes
     // beyond it pay the overhead_cycles.*_far_weight_byte figures. 0: unknown, none pay them.
     std::uint64_t privateCacheBytes = 0;
+    // The work part of a compute (its cycles beyond overhead_cycles.compute) in a block that runs
+    // on one core while the target has more is multiplied by this: the throughputs describe
+    // computes with every core busy (how calibration measures them, as most blocks run), and a
+    // core alone runs faster (a shared last-level cache and memory to itself). 1: no difference.
+    double oneCoreWorkFactor = 1;
     std::vector<MemorySpace> memories;
     std::vector<SharedResource> resources;
     std::vector<TransferPath> paths;

@@ -66,6 +66,10 @@ inline constexpr std::string_view kMatmulFarWeightByteKey = "matmul_far_weight_b
 // Optional compute key: a core's private cache in bytes (Target::privateCacheBytes, default 0).
 inline constexpr std::string_view kPrivateCacheBytesKey = "private_cache_bytes";
 
+// Optional compute key: the work factor of a block on one core of several
+// (Target::oneCoreWorkFactor, default 1).
+inline constexpr std::string_view kOneCoreWorkFactorKey = "one_core_work_factor";
+
 // Optional compute key: output channels per vector (Target::channelGranule, default 1).
 inline constexpr std::string_view kChannelGranuleKey = "channel_granule";
 

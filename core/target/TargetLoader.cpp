@@ -131,9 +131,10 @@ void readCompute(FieldReader compute, Target& target) {
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);
     target.privateCacheBytes =
         std::uint64_t(std::max(0.0, compute.numberOr(format::kPrivateCacheBytesKey, 0)));
+    target.oneCoreWorkFactor = compute.numberOr(format::kOneCoreWorkFactorKey, 1);
     compute.warnUnknownKeys({"working_memory", "main_memory", "throughput_per_cycle",
                              "overhead_cycles", format::kChannelGranuleKey,
-                             format::kPrivateCacheBytesKey});
+                             format::kPrivateCacheBytesKey, format::kOneCoreWorkFactorKey});
 }
 
 void readMemories(FieldReader& root, Target& target) {

@@ -136,6 +136,9 @@ void checkMachine(const Target& target, Checker& check) {
                            kMinThroughputPerCycle, kMaxThroughputPerCycle, "throughput");
     check.count("compute." + std::string(format::kChannelGranuleKey), target.channelGranule,
                 kMaxChannelGranule, "channel granule");
+    // A core alone at most 4x faster or slower than with the others busy.
+    check.positive("compute." + std::string(format::kOneCoreWorkFactorKey),
+                   target.oneCoreWorkFactor, 0.25, 4.0, "work factor");
     const Overheads& o = target.overheads;
     check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
                       "overhead");

@@ -137,6 +137,9 @@ std::string targetToJson(const Target& target) {
         out["compute"][std::string(format::kChannelGranuleKey)] = target.channelGranule;
     if (target.privateCacheBytes != 0)
         out["compute"][std::string(format::kPrivateCacheBytesKey)] = target.privateCacheBytes;
+    if (target.oneCoreWorkFactor != 1)
+        out["compute"][std::string(format::kOneCoreWorkFactorKey)] =
+            number(target.oneCoreWorkFactor);
     // The per-unit costs only when set, so targets without them are written as before.
     if (o.convOutputCycles != 0) out["compute"]["overhead_cycles"][std::string(format::kConvOutputKey)] = number(o.convOutputCycles);
     if (o.depthwiseRowCycles != 0)

@@ -34,11 +34,23 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
         EXPECT_TRUE(p["refused"].is_array()) << p.dump();
     }
     EXPECT_GT(report["compute"]["classes"].size(), 0u) << report["compute"].dump();
+    // With two cores or more, the op-class programs also ran on one core: the work factor of a
+    // block on one core, in the report and the target.
+    if (report["cores"].get<int>() >= 2) {
+        EXPECT_GT(report["compute"]["one_core_samples"].get<int>(), 0) << report["compute"].dump();
+        const double factor = report["compute"]["one_core_work_factor"].get<double>();
+        EXPECT_GE(factor, 0.5);
+        EXPECT_LE(factor, 2.0);
+    }
 
     std::ifstream in(output);
     ASSERT_TRUE(in.good());
     const auto target = nlohmann::json::parse(in);
     EXPECT_EQ(target["calibrated"], true);
+    if (report["compute"]["one_core_work_factor"].get<double>() != 1) {
+        EXPECT_EQ(target["compute"]["one_core_work_factor"],
+                  report["compute"]["one_core_work_factor"]);
+    }
     EXPECT_FALSE(target.contains("detect_host"));
     for (const auto& p : target["paths"]) EXPECT_EQ(p["issuer_busy"], true) << p.dump();
     EXPECT_EQ(target["paths"][0]["bytes_per_cycle"].get<double>(), report["paths"][0]["bytes_per_cycle"].get<double>());

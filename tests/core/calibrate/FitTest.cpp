@@ -599,5 +599,34 @@ TEST(FitMedian, OddEvenAndEmpty) {
     EXPECT_EQ(median({4, 1, 3, 100}), 3.5);
 }
 
+// Computes on one core run their work (cycles beyond the overhead) at a known factor of what
+// the every-core fit predicts: the factor comes back; tiny computes, whose time is mostly the
+// overhead, do not decide it.
+TEST(FitOneCoreWorkFactor, RecoversTheFactorOfTheWorkBeyondTheOverhead) {
+    Noise noise(0.02);
+    ComputeFit fit;
+    fit.overheadCycles = 300;
+    fit.throughputPerCycle[0] = 40;
+    fit.throughputPerCycle[2] = 4;
+    std::vector<ComputeSample> oneCore;
+    for (double work = 4e4; work <= 4e6; work *= 2) {
+        oneCore.push_back({0, work, noise(300 + 0.9 * work / 40)});
+        oneCore.push_back({2, work / 10, noise(300 + 0.9 * work / 10 / 4)});
+    }
+    oneCore.push_back({2, 100, 5000}); // work 25 cycles, under twice the overhead: left out
+    EXPECT_EQ(predictedCycles(fit, {0, 4e4, 0}), 300 + 1000);
+    EXPECT_NEAR(fitOneCoreWorkFactor(fit, oneCore), 0.9, 0.01);
+}
+
+TEST(FitOneCoreWorkFactor, NoUsableSamplesOrUnfittedClassesGiveOne) {
+    ComputeFit fit;
+    fit.overheadCycles = 300;
+    fit.throughputPerCycle[0] = 40;
+    EXPECT_EQ(fitOneCoreWorkFactor(fit, {}), 1);
+    EXPECT_EQ(fitOneCoreWorkFactor(fit, {{0, 1000, 400}}), 1); // work 25 cycles: too small
+    EXPECT_EQ(fitOneCoreWorkFactor(fit, {{5, 1e6, 9000}}), 1); // class 5 has no throughput
+    EXPECT_EQ(fitOneCoreWorkFactor(fit, {{0, 1e6, 1e9}}), 2);  // bounded
+}
+
 } // namespace
 } // namespace strata::calibrate

@@ -101,6 +101,27 @@ TEST(Emulator, WaitBlocksItsStreamAndChargesOverheads) {
     expectSpan(t, late, 201, 254);
 }
 
+// A block on one core of two runs its computes' work (beyond the overhead) at the target's
+// one-core factor; a block on both cores, and the overhead, as fitted.
+TEST(Emulator, ABlockOnOneCoreRunsItsWorkAtTheOneCoreFactor) {
+    auto target = test::tinyTarget();
+    target.overheads.computeCycles = 100;
+    ProgramBuilder b(2);
+    auto alone = b.relu(0, 1000, 0);
+    b.barrier();
+    auto first = b.relu(0, 1000, 1);
+    auto second = b.relu(1, 1000, 1);
+    compiler::Program program = b.program();
+    program.blocks = {{0, {}, 1, {0}, 0}, {1, {}, 2, {0, 1}, 0}};
+    auto same = run(program, target);
+    EXPECT_EQ(same.events[alone].durationPs(), 1100 * kNs);
+    target.oneCoreWorkFactor = 0.5;
+    auto t = run(program, target);
+    EXPECT_EQ(t.events[alone].durationPs(), 600 * kNs); // 100 + 1000 x 0.5
+    EXPECT_EQ(t.events[first].durationPs(), 1100 * kNs);
+    EXPECT_EQ(t.events[second].durationPs(), 1100 * kNs);
+}
+
 TEST(Emulator, DoubleBufferingHidesALoadBehindCompute) {
     ProgramBuilder b(1);
     auto load0 = b.transfer(0, "load", 1600, 0);

@@ -1,6 +1,7 @@
 // The optional model terms calibration fits (docs/TARGETS.md): compute.overhead_cycles.conv_output
-// and depthwise_row, compute.throughput_per_cycle.transcendental, layer_norm and global_pool —
-// read, written back, defaulted and rejected with their field named.
+// and depthwise_row, compute.throughput_per_cycle.transcendental, layer_norm and global_pool,
+// compute.one_core_work_factor — read, written back, defaulted and rejected with their field
+// named.
 
 #include "target/TargetLoader.h"
 
@@ -212,6 +213,27 @@ TEST(TargetModelTerms, FarWeightByteCostsAndPrivateCacheAreReadAndWrittenBack) {
     doc["compute"]["overhead_cycles"]["matmul_far_weight_byte"] = -1;
     EXPECT_TRUE(reportsError(rejected(doc), "compute.overhead_cycles.matmul_far_weight_byte",
                              "must not be negative, got -1"));
+}
+
+TEST(TargetModelTerms, OneCoreWorkFactorIsReadWrittenBackAndBounded) {
+    auto plain = target::parseTarget(smallTarget().dump(), "small.json");
+    ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
+    EXPECT_EQ(plain->oneCoreWorkFactor, 1); // absent: a core alone runs as with the others busy
+    EXPECT_FALSE(
+        Json::parse(target::targetToJson(*plain))["compute"].contains("one_core_work_factor"));
+    Json doc = smallTarget();
+    doc["compute"]["one_core_work_factor"] = 0.9375;
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings);
+    EXPECT_EQ(loaded->oneCoreWorkFactor, 0.9375);
+    EXPECT_EQ(Json::parse(target::targetToJson(*loaded))["compute"]["one_core_work_factor"],
+              0.9375);
+    doc["compute"]["one_core_work_factor"] = 5;
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.one_core_work_factor", "5"));
+    doc["compute"]["one_core_work_factor"] = "fast";
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.one_core_work_factor", ""));
 }
 
 } // namespace
