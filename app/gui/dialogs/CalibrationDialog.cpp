@@ -111,6 +111,11 @@ void CalibrationDialog::showOutcome(const calibrate::CalibrationReport* report,
                           .arg(r.waitCycles, 0, 'f', 0)
                           .arg(r.barrierCycles, 0, 'f', 0)
                           .arg(r.gapNs, 0, 'f', 1);
+    if (r.oneCoreSamples)
+        figures += tr(" &nbsp;\u2502&nbsp; a block on <b>one core</b> computes in %1x the time "
+                      "(%2 computes)")
+                       .arg(r.oneCoreWorkFactor, 0, 'f', 2)
+                       .arg(r.oneCoreSamples);
     if (!r.sharedResource.empty() && r.shared.samples)
         figures += tr(" &nbsp;\u2502&nbsp; <b>%1</b> shared by all paths: %2 bytes/cycle (RMS "
                       "residual %3%)")

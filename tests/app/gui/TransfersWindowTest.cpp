@@ -228,6 +228,13 @@ TEST_F(TransfersWindowTest, QuickCalibrationShowsResidualsBeforeAndAfter) {
         EXPECT_TRUE(dialog->figuresText().contains(line + QStringLiteral("not fitted from")))
             << dialog->figuresText().toStdString();
     }
+    // With two cores, how much faster a block on one core computes.
+    if (calibration.last()->report->cores >= 2) {
+        EXPECT_TRUE(dialog->figuresText().contains(
+            QStringLiteral("a block on <b>one core</b> computes in %1x the time")
+                .arg(calibration.last()->report->oneCoreWorkFactor, 0, 'f', 2)))
+            << dialog->figuresText().toStdString();
+    }
     // To look at the dialog: STRATA_GUI_TEST_GRAB_DIR=/some/dir saves it there.
     if (const QString dir = qEnvironmentVariable("STRATA_GUI_TEST_GRAB_DIR"); !dir.isEmpty()) {
         dialog->resize(1400, 1100);
