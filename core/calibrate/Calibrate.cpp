@@ -640,18 +640,7 @@ class Calibration {
                 m.feedsCompiled = false;
                 m.use = [this, graph](const compiler::Program& program,
                                       const trace::Trace& timeline) {
-                    for (const trace::Event& e : timeline.events) {
-                        if (e.kind != trace::EventKind::Compute || !m_only.empty())
-                            continue;
-                        const compiler::Instruction& in = program.instructions[e.id];
-                        const ir::Op& op = graph->op(in.from.op);
-                        const auto& compute = std::get<compiler::Compute>(in.body);
-                        if (compute.isReorder() || layoutSink(op))
-                            continue;
-                        m_oneCoreSamples.push_back(computeSample(
-                            compute, op, *graph, m_host.channelGranule, m_host.privateCacheBytes,
-                            cyclesOf(e.durationPs(), m_host.clockHz)));
-                    }
+                    readComputeSamples(*graph, program, timeline, m_oneCoreSamples);
                 };
             }
         // Weights beyond the private cache: once, at their own sizes.
@@ -677,15 +666,26 @@ class Calibration {
                 kinds[e.id] != target::ReadKind::Weight && keeps(timeline.pathName(e)))
                 m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}].push_back(
                     transferSample(e, in, concurrent[i]));
-            if (e.kind != trace::EventKind::Compute || !m_only.empty())
+        }
+        readComputeSamples(graph, program, timeline, m_computeSamples);
+    }
+
+    // Every compute of the run as a sample of the compute fit (none while re-measuring a path).
+    void readComputeSamples(const ir::Graph& graph, const compiler::Program& program,
+                            const trace::Trace& timeline, std::vector<ComputeSample>& out) const {
+        if (!m_only.empty())
+            return;
+        for (const trace::Event& e : timeline.events) {
+            if (e.kind != trace::EventKind::Compute)
                 continue;
+            const compiler::Instruction& in = program.instructions[e.id];
             const ir::Op& op = graph.op(in.from.op);
             const auto& compute = std::get<compiler::Compute>(in.body);
             if (compute.isReorder() || layoutSink(op))
                 continue; // at the data_movement figure, not its op's; or not measured for itself
-            m_computeSamples.push_back(computeSample(compute, op, graph, m_host.channelGranule,
-                                                     m_host.privateCacheBytes,
-                                                     cyclesOf(e.durationPs(), m_host.clockHz)));
+            out.push_back(computeSample(compute, op, graph, m_host.channelGranule,
+                                        m_host.privateCacheBytes,
+                                        cyclesOf(e.durationPs(), m_host.clockHz)));
         }
     }
 
