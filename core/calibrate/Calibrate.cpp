@@ -6,11 +6,11 @@
 #include "calibrate/ConcurrentSlowdownFit.h"
 #include "calibrate/CorePace.h"
 #include "calibrate/FitQuality.h"
+#include "calibrate/InstructionGaps.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
+#include "calibrate/TransferKinds.h"
 #include "calibrate/WarmWeightFit.h"
-#include "emulator/CachedReads.h"
-#include "emulator/ProgramCheck.h"
 #include "emulator/TransferRows.h"
 #include "flow/Flow.h"
 #include "reference/Evaluator.h"
@@ -80,23 +80,6 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 double cyclesOf(std::int64_t ps, double clockHz) {
     return double(ps) * 1e-12 * clockHz;
-}
-
-// Time from each event's end to the next event's start on the same core: the per-instruction
-// cost of the runtime's loop and timestamps, which the emulator charges as overheads.
-void collectGaps(const trace::Trace& trace, std::vector<double>& gapsNs) {
-    std::vector<std::vector<const trace::Event*>> perCore(
-        static_cast<std::size_t>(std::max(1, trace.cores)));
-    for (const trace::Event& e : trace.events)
-        if (e.core < perCore.size())
-            perCore[e.core].push_back(&e);
-    for (auto& events : perCore) {
-        std::sort(events.begin(), events.end(),
-                  [](auto* a, auto* b) { return a->startPs < b->startPs; });
-        for (std::size_t i = 1; i < events.size(); ++i)
-            gapsNs.push_back(
-                std::max<double>(0, double(events[i]->startPs - events[i - 1]->endPs) / 1e3));
-    }
 }
 
 // The shared resource every path of the target lists, if any.
@@ -727,39 +710,14 @@ class Calibration {
         }
     }
 
-    // What each instruction of `program` reads, as the emulator tells it (emulator::checkProgram
-    // on the host with every kind of read given figures); Other for all when the check fails.
-    // Cached per program: a path's re-measure reads the same programs again.
+    // What each instruction of `program` reads (TransferKinds.h), cached per program: a path's
+    // re-measure reads the same programs again.
     const std::vector<target::ReadKind>& readKinds(const compiler::Program& program,
                                                    const ir::Graph& graph) {
         auto [it, fresh] = m_readKinds.try_emplace(&program);
         if (fresh)
-            it->second = classifyReads(program, graph);
+            it->second = transferKindsOf(program, graph, m_host);
         return it->second;
-    }
-
-    std::vector<target::ReadKind> classifyReads(const compiler::Program& program,
-                                                const ir::Graph& graph) const {
-        const target::Target classifier = emulator::withEveryKindPriced(m_host);
-        std::vector<Diagnostic> diagnostics;
-        const emulator::CheckedProgram checked =
-            emulator::checkProgram(program, classifier, graph, diagnostics);
-        std::vector<target::ReadKind> kinds(program.instructions.size(), target::ReadKind::Other);
-        if (diagnostics.empty())
-            for (std::size_t i = 0; i < kinds.size(); ++i)
-                kinds[i] = checked.steps[i].read;
-        // Every read of a weight joins the weight fit, a tile the core re-read too (which the
-        // emulator times at the path's figures, CachedReads.h): fitted on first reads alone the
-        // figure came out 3.6-3.9 B/cycle, against 6.3-7.0 with them, and over-predicted the
-        // zoo's first weight reads by 23-33% (summed, per event; docs/ACCURACY.md): a model's
-        // first reads are partly in the shared cache too, which the re-reads stand for.
-        for (std::size_t i = 0; i < kinds.size(); ++i)
-            if (const auto* t = std::get_if<compiler::Transfer>(&program.instructions[i].body);
-                t && kinds[i] == target::ReadKind::Other && t->value.valid() &&
-                t->value.index < graph.values.size() && graph.values[t->value.index].isConstant &&
-                t->source.memory == m_host.mainMemory)
-                kinds[i] = target::ReadKind::Weight;
-        return kinds;
     }
 
     // Whether a compiled program's transfer on `path` is read: always, but while re-measuring
