@@ -417,6 +417,7 @@ SharedBandwidthFit fitSharedBandwidth(const std::vector<ContendedSample>& sample
     }
     fit.bytesPerCycle = best;
     fit.rmsRelativeError = rms(residuals(best));
+    fit.atCeiling = best >= high;
     return fit;
 }
 

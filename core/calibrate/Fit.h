@@ -122,6 +122,9 @@ struct SharedBandwidthFit {
     double bytesPerCycle = 0;       // of the shared resource
     double rmsRelativeError = 0;
     std::size_t samples = 0;
+    // R came out at the top of its range: no slowdown the bytes' term explains, so R is only
+    // known to be at least that (its value then says more about the path's rate than the bus).
+    bool atCeiling = false;
 };
 
 // The shared resource's bandwidth R under the emulator's fair sharing: each of k concurrent

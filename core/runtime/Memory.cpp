@@ -6,6 +6,10 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 namespace strata::runtime {
 namespace {
@@ -41,6 +45,48 @@ void BufferFree::operator()(unsigned char* p) const {
         std::free(p);
     else
         ::operator delete[](p, std::align_val_t{64});
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+namespace {
+
+constexpr std::size_t kLine = 64;
+
+// clflushopt: the flushes of one buffer are not ordered among themselves, several times
+// clflush's pace over MiBs (clflush took 15% of a calibration on a Xeon VM).
+__attribute__((target("clflushopt"))) void flushOpt(const unsigned char* bytes, std::size_t size) {
+    for (std::size_t i = 0; i < size; i += kLine)
+        _mm_clflushopt(const_cast<unsigned char*>(bytes + i));
+    _mm_clflushopt(const_cast<unsigned char*>(bytes + size - 1));
+}
+
+bool hasFlushOpt() {
+    static const bool has = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __get_cpuid_count(7, 0, &a, &b, &c, &d) && ((b >> 23) & 1u); // EBX bit 23
+    }();
+    return has;
+}
+
+} // namespace
+#endif
+
+void evictFromCaches(const unsigned char* bytes, std::size_t size) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (size == 0)
+        return;
+    if (hasFlushOpt()) {
+        flushOpt(bytes, size);
+    } else {
+        for (std::size_t i = 0; i < size; i += kLine)
+            _mm_clflush(bytes + i);
+        _mm_clflush(bytes + size - 1);
+    }
+    _mm_mfence();
+#else
+    (void)bytes;
+    (void)size;
+#endif
 }
 
 } // namespace strata::runtime

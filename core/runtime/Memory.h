@@ -30,6 +30,10 @@ class Buffer {
     std::unique_ptr<unsigned char[], BufferFree> m_data;
 };
 
+// Writes [bytes, bytes + size) back to main memory and drops it from every cache (x86's clflush;
+// elsewhere nothing): the next access finds the lines where a line untouched for a long time is.
+void evictFromCaches(const unsigned char* bytes, std::size_t size);
+
 struct Memories {
     Buffer main;
     std::vector<Buffer> scratch; // per core

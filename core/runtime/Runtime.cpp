@@ -126,6 +126,10 @@ Expected<RunResult> runChecked(const compiler::Program& program, const emulator:
     std::vector<std::vector<reference::Tensor>> outputs;
     for (int r = 0; r < options.repeat; ++r) {
         for (const Placement& p : places) std::memcpy(memories.main.data() + p.offset, p.bytes, p.size);
+        if (options.coldOutputs)
+            for (ir::ValueId id : graph.outputs)
+                if (const compiler::DramBuffer* home = program.dramOf(id))
+                    evictFromCaches(memories.main.data() + home->offset, home->bytes);
         Timing timing = execute(prepared, options.timestamps, workspaces);
         if (!timing.failure.empty()) return problem("a kernel failed: " + timing.failure);
         result.totalsNs.push_back(static_cast<double>(timing.totalNs));

@@ -22,6 +22,11 @@ namespace strata::runtime {
 struct RunOptions {
     int repeat = 1;          // the trace and outputs are those of the repeat with the median total
     bool timestamps = true;  // per-instruction timestamps (off: only totals; to measure overhead)
+    // Before every pass, the graph outputs' lines are dropped from the caches (evictFromCaches):
+    // a one-op program then stores its output, as a model stores an activation, into lines no
+    // core has touched for a while, not into lines the driver has just read the last pass's
+    // outputs from (calibration, docs/CALIBRATION.md).
+    bool coldOutputs = false;
 };
 
 struct RunResult {

@@ -87,6 +87,7 @@ TEST(FitSharedBandwidth, RecoversTheResourceBandwidth) {
     EXPECT_NEAR(fit.bytesPerCycle, 25, 25 * 0.03);
     EXPECT_LT(fit.rmsRelativeError, 0.02);
     EXPECT_EQ(fit.samples, sizes().size() * 3);
+    EXPECT_FALSE(fit.atCeiling);
 }
 
 TEST(FitSharedBandwidth, NoContentionGivesAtLeastEveryCoreItsPathRate) {
@@ -97,6 +98,7 @@ TEST(FitSharedBandwidth, NoContentionGivesAtLeastEveryCoreItsPathRate) {
     const SharedBandwidthFit fit = fitSharedBandwidth(samples, 100, 6);
     EXPECT_GE(fit.bytesPerCycle, 4 * 6 * 0.999);
     EXPECT_LT(fit.rmsRelativeError, 1e-9);
+    EXPECT_TRUE(fit.atCeiling); // only a lower bound: calibration does not let it set R
 }
 
 TEST(FitCompute, RecoversOverheadAndThroughputPerClass) {

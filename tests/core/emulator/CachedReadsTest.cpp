@@ -301,5 +301,32 @@ TEST(CachedWrites, ACachedWriteTakesItsFiguresAndLeavesThePortToTheOthers) {
     EXPECT_EQ(trace->events[cached].endPs - trace->events[cached].startPs, 522 * 1000);
 }
 
+TEST(CachedWrites, AStoreIntoBytesMovedFartherBackThanThePrivateCacheWritesAtTheSpillRate) {
+    // A private cache of 64 KiB; cached writes at 64 B/cycle, their bytes past 4 KiB at 16.
+    target::Target target = withCachedWrites();
+    target.privateCacheBytes = 64 * 1024;
+    target.paths[1].cachedWrites->ramp = {0, 0, 4096, 16};
+    Program near(1);
+    near.load(0, columns(0, 512)); // bytes 0..2047
+    const auto soon = near.store(0, columns(0, 512));
+    Program far(1);
+    far.load(0, columns(0, 512));
+    const auto between = far.load(0, columns(512, 1024), 64 * 1024 + 4); // past the private cache
+    far.at(between, 8192);
+    const auto later = far.store(0, columns(0, 512));
+    EXPECT_EQ(far.reads(target)[later], ReadKind::CachedWrite); // still within working memory
+    auto fast = emulate(near.program(), target, test::tinyGraph());
+    auto slow = emulate(far.program(), target, test::tinyGraph());
+    ASSERT_TRUE(fast.ok() && slow.ok());
+    // 10 + 2048 / 64 = 42 cycles into the private cache; beyond it every byte at 16 B/cycle:
+    // 10 + 2048 / 16 = 138. Without a spill, the same 42.
+    EXPECT_EQ(fast->events[soon].endPs - fast->events[soon].startPs, 42 * 1000);
+    EXPECT_EQ(slow->events[later].endPs - slow->events[later].startPs, 138 * 1000);
+    target.paths[1].cachedWrites->ramp = {};
+    auto plain = emulate(far.program(), target, test::tinyGraph());
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ(plain->events[later].endPs - plain->events[later].startPs, 42 * 1000);
+}
+
 } // namespace
 } // namespace strata::emulator

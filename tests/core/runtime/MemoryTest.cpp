@@ -34,5 +34,15 @@ TEST(Buffer, LargeBuffersStartOnAHugePageAndAreUsableToTheirEnd) {
     EXPECT_EQ(moved.data()[0], 0x5a);
 }
 
+TEST(Buffer, BytesEvictedFromTheCachesKeepTheirValues) {
+    Buffer buffer(10000);
+    for (std::size_t i = 0; i < buffer.size(); ++i)
+        buffer.data()[i] = static_cast<unsigned char>(i * 7);
+    evictFromCaches(buffer.data() + 3, 9990); // neither end on a cache line's start
+    evictFromCaches(buffer.data(), 0);
+    for (std::size_t i = 0; i < buffer.size(); ++i)
+        ASSERT_EQ(buffer.data()[i], static_cast<unsigned char>(i * 7)) << "byte " << i;
+}
+
 } // namespace
 } // namespace strata::runtime

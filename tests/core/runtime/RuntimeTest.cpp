@@ -347,6 +347,30 @@ TEST_P(RuntimeSamples, OutputsMatchTheReference) {
     EXPECT_EQ(result->trace.events.size(), compiled->program.instructions.size());
 }
 
+TEST(Runtime, ColdOutputsAreStillTheModelsOutputs) {
+    // Calibration's runs drop the outputs' lines from the caches before every pass.
+    auto m = model::importOnnxFile(std::string(STRATA_SAMPLES_DIR) + "/resnet_tiny.onnx");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const ir::Graph& g = *m->graph;
+    auto target = target::resolveTarget("host");
+    ASSERT_TRUE(target) << joined(target.diagnostics());
+    auto compiled = compiler::compile(
+        g, *target, schedule::makeSchedule(g, *target, schedule::Strategy::Rules));
+    ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
+    const auto inputs = reference::sampleInputs(g, 5);
+    auto expected = reference::evaluate(g, inputs);
+    ASSERT_TRUE(expected) << joined(expected.diagnostics());
+    auto result =
+        runtime::run(compiled->program, *target, g, inputs, {.repeat = 3, .coldOutputs = true});
+    ASSERT_TRUE(result) << joined(result.diagnostics());
+    ASSERT_EQ(result->outputs.size(), expected->size());
+    EXPECT_EQ(result->totalsNs.size(), 3u);
+    for (std::size_t i = 0; i < expected->size(); ++i) {
+        auto c = reference::compare(result->outputs[i], (*expected)[i], 1e-4, 1e-3);
+        EXPECT_TRUE(c.ok) << g.value(g.outputs[i]).name << ": " << c.message;
+    }
+}
+
 using schedule::Strategy;
 INSTANTIATE_TEST_SUITE_P(Samples, RuntimeSamples,
                          ::testing::Values(Case{"resnet_tiny.onnx", Strategy::PerOp},
