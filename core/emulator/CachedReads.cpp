@@ -30,7 +30,8 @@ double farCycles(const target::TransferPath& path, target::ReadKind kind, double
 // store into lines the core moved farther back than its private cache (`privateBytes`, when
 // smaller than `capacity`) finds them in the shared cache and pays farCycles: on the host a
 // store into lines in the L2 ran at 40-49 GB/s, into lines the L2 had given back to the L3 at
-// 9-12 GB/s (Xeon, 2 MiB L2; docs/ACCURACY.md, "Stores into the shared cache").
+// 9-12 GB/s (Xeon, 2 MiB L2; docs/ACCURACY.md, "A new machine: stores into cold lines and
+// the shared cache").
 void markCachedWrites(const compiler::Program& program, const target::Target& target,
                       std::uint64_t capacity, std::uint64_t privateBytes,
                       std::vector<Step>& steps) {
