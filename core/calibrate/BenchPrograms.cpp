@@ -161,6 +161,19 @@ std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes) {
     return box.planes ? box.planes * box.planeStride : bytes;
 }
 
+std::vector<std::uint64_t> transferSizes(std::uint64_t limit, std::uint64_t step) {
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t b = 64; b <= limit; b *= step)
+        sizes.push_back(b);
+    if (sizes.empty() || sizes.back() == limit)
+        return sizes;
+    if (sizes.size() > 1 && limit < 2 * sizes.back())
+        sizes.back() = limit;
+    else
+        sizes.push_back(limit);
+    return sizes;
+}
+
 Expected<compiler::Program> transferProgram(const target::Target& target, const std::string& path,
                                             std::uint64_t bytes, int cores, int count,
                                             std::uint64_t runBytes, Priming priming) {

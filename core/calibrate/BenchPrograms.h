@@ -53,6 +53,12 @@ std::uint64_t transferBoxBytes(std::uint64_t bytes, std::uint64_t runBytes);
 // The main-memory bytes one of transferProgram's transfers spans (its box, gaps included).
 std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes);
 
+// The sizes the transfer programs measure: 64 B, `step` times larger each, up to `limit` (the
+// capacity of the memories a path touches). The limit itself is always the largest, and
+// replaces a step size within 2x of it: 16 MiB next to an 18 MiB limit would add programs as
+// long as the largest's and no new regime. None when the limit is under 64 B.
+std::vector<std::uint64_t> transferSizes(std::uint64_t limit, std::uint64_t step);
+
 // Every core reaches `count` barriers and does nothing else.
 compiler::Program barrierProgram(const target::Target& target, int count);
 

@@ -71,6 +71,14 @@ std::size_t distinctSizes(const std::vector<TransferSample>& samples) {
 // The seed of the compiled programs' inputs (their values change no time measured).
 constexpr std::uint64_t kInputSeed = 11;
 
+// The transfer programs of this size and more run in every other round only (three of six,
+// spread over the calibration): each of their runs moves tens of MiB, and they took over 40% of
+// a calibration's time. The figures fitted moved within their usual spread (docs/CALIBRATION.md,
+// "Rounds and per-event medians"). Compiled programs run every round: the computes' figures,
+// the one-core factor most, are ratios of programs measured alike.
+constexpr std::uint64_t kFewerRoundsBytes = 1u << 20;
+constexpr int kMinRounds = 3;
+
 // Rounds of a path's re-measure (Remeasure.h): enough for per-event medians, half a calibration's.
 constexpr int kRemeasureRounds = 3;
 
@@ -111,6 +119,8 @@ struct Measurement {
     std::string path;
     bool feedsCompiled = false;
     double seconds = 0;    // its runs' wall time over the rounds
+    int runs = 0;          // how many runs that was
+    bool fewerRounds = false; // every other round only (kFewerRoundsBytes)
     double useSeconds = 0; // reading its timeline (sorting its reads by kind...)
     // Reads the program's timeline: per event, its median duration over the rounds.
     std::function<void(const compiler::Program&, const trace::Trace&)> use;
@@ -230,13 +240,7 @@ class Calibration {
     }
 
     std::vector<std::uint64_t> sizesUpTo(std::uint64_t limit) const {
-        std::vector<std::uint64_t> sizes;
-        const std::uint64_t step = m_options.quick ? 16 : 4;
-        for (std::uint64_t b = 64; b <= limit; b *= step)
-            sizes.push_back(b);
-        if (!sizes.empty() && sizes.back() != limit && limit >= 64)
-            sizes.push_back(limit);
-        return sizes;
+        return transferSizes(limit, m_options.quick ? 16 : 4);
     }
 
     Measurement& add(std::string label) {
@@ -263,7 +267,8 @@ class Calibration {
     // Every program once per round, `m_rounds` rounds, so a slow spell of the machine falls on
     // one round of many programs rather than on every repeat of one; each run is a warm-up pass
     // and a measured one (the faster kept), as `accuracy` measures. Then each program's events
-    // are read at their medians over the rounds.
+    // are read at their medians over the rounds. A transfer program of MiBs (kFewerRoundsBytes)
+    // runs in every other round only (of six or more).
     // Errors: a bare program that does not run (a compiled one is reported as skipped).
     // With `selected`, only those programs, `rounds` rounds: a path's re-measure (m_only set),
     // which reads nothing but that path's transfers.
@@ -274,6 +279,8 @@ class Calibration {
         const bool all = !selected;
         if (rounds <= 0)
             rounds = m_rounds;
+        // Not in a quick calibration's or a re-measure's three rounds: medians of three at least.
+        const bool fewer = all && rounds >= 2 * kMinRounds;
         for (int round = 0; round < rounds; ++round) {
             if (all && m_host.cores() > 1)
                 if (auto pace = measureCorePace(m_host))
@@ -284,11 +291,14 @@ class Calibration {
             for (const auto& m : m_measurements) {
                 if (!m->failure.empty() || (!all && !selected(*m)))
                     continue;
+                if (fewer && round % 2 == 1 && m->fewerRounds)
+                    continue;
                 const auto start = std::chrono::steady_clock::now();
                 auto result = m->graph ? flow::run(m->compiled, {*m->graph, m_host, m->schedule},
                                                    m->inputs, once)
                                        : runtime::run(m->bare, m_host, kNoModel, {}, once);
                 m->seconds += secondsSince(start);
+                ++m->runs;
                 if (!result) {
                     if (!m->graph)
                         return result.diagnostics();
@@ -353,6 +363,7 @@ class Calibration {
                                                      path.name, cores, bytes));
                     m.bare = std::move(*program);
                     m.path = path.name;
+                    m.fewerRounds = bytes >= kFewerRoundsBytes;
                     plan.report.largestBytes = std::max(plan.report.largestBytes, bytes);
                     const double moved = double(transferBoxBytes(bytes, run)); // whole rows
                     m.use = [this, &plan, cores, moved](const compiler::Program& program,
@@ -389,6 +400,7 @@ class Calibration {
                                             path.name, bytes));
                         w.bare = std::move(*warm);
                         w.path = path.name;
+                        w.fewerRounds = bytes >= kFewerRoundsBytes;
                         w.use = [this, &plan, moved](const compiler::Program& program,
                                                      const trace::Trace& timeline) {
                             std::vector<double> durations;
@@ -743,7 +755,8 @@ class Calibration {
         double retrySeconds = 0; // from their runs so far
         for (const auto& m : m_measurements)
             if (feeds(*m) && m->failure.empty())
-                retrySeconds += m->seconds / m_rounds * kRemeasureRounds + m->useSeconds;
+                retrySeconds +=
+                    m->seconds / std::max(m->runs, 1) * kRemeasureRounds + m->useSeconds;
         std::vector<PathMeasurement> attempts;
         attempts.push_back(std::move(first));
         std::vector<Diagnostic> failed;

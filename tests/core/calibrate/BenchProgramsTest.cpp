@@ -106,6 +106,23 @@ TEST(BenchPrograms, OwnPrimingWritesEachRegionOnTheMeasuringCoreJustBeforeItsRea
     }
 }
 
+TEST(BenchPrograms, TransferSizesEndAtTheLimitWithoutAStepSizeJustBelowIt) {
+    using Sizes = std::vector<std::uint64_t>;
+    EXPECT_EQ(transferSizes(4096, 4), (Sizes{64, 256, 1024, 4096}));
+    // 16 MiB next to an 18 MiB limit: the limit takes its place.
+    const Sizes to18MiB = transferSizes(18u << 20, 4);
+    ASSERT_EQ(to18MiB.size(), 10u);
+    EXPECT_EQ(to18MiB[8], 4u << 20);
+    EXPECT_EQ(to18MiB.back(), 18u << 20);
+    // 32 MiB is twice 16 MiB: both are kept.
+    const Sizes to32MiB = transferSizes(32u << 20, 4);
+    EXPECT_EQ(to32MiB[to32MiB.size() - 2], 16u << 20);
+    EXPECT_EQ(to32MiB.back(), 32u << 20);
+    EXPECT_EQ(transferSizes(100, 16), (Sizes{64, 100}));   // the only step size stays
+    EXPECT_EQ(transferSizes(1500, 16), (Sizes{64, 1500})); // 1500 < 2 x 1024
+    EXPECT_TRUE(transferSizes(63, 4).empty());
+}
+
 TEST(BenchPrograms, ImpossibleProgramsAreDiagnosed) {
     const target::Target t = host();
     auto unknown = transferProgram(t, "teleport", 64, 1, 1);
