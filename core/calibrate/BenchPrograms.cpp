@@ -161,6 +161,26 @@ std::uint64_t transferSpanBytes(std::uint64_t bytes, std::uint64_t runBytes) {
     return box.planes ? box.planes * box.planeStride : bytes;
 }
 
+namespace {
+
+// Row lengths of the strided copies measured besides contiguous ones (0): compiled programs move
+// tiles, whose rows are often short; with the contiguous ones they separate a path's per-row
+// cost (row_overhead_cycles) from its latency and bandwidth. A copy into main memory that writes
+// part of a cache line makes the core read the line first, which a read does not; a tile's rows
+// (7-56 floats of a column tile) seldom fill whole lines. So writes are measured with rows of
+// such lengths, 5-20x dearer per row than whole lines on this machine, and reads with whole lines.
+constexpr std::uint64_t kReadRunBytes[] = {0, 1024, 256, 64};
+constexpr std::uint64_t kWriteRunBytes[] = {0, 1024, 224, 112, 56};
+
+} // namespace
+
+std::span<const std::uint64_t> transferRunBytes(const target::TransferPath& path,
+                                                const std::string& mainMemory) {
+    if (path.destination == mainMemory)
+        return kWriteRunBytes;
+    return kReadRunBytes;
+}
+
 std::vector<std::uint64_t> transferSizes(std::uint64_t limit, std::uint64_t step) {
     std::vector<std::uint64_t> sizes;
     for (std::uint64_t b = 64; b <= limit; b *= step)

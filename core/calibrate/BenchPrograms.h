@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,11 @@ Expected<compiler::Program> transferProgramOn(const target::Target& target,
                                               std::uint64_t bytes, int count,
                                               std::uint64_t runBytes = 0,
                                               Priming priming = Priming::OtherCore);
+
+// The row lengths the transfer programs copy besides contiguous boxes (0 first), on `path`:
+// whole cache lines for reads, a tile's short rows for writes into main memory.
+std::span<const std::uint64_t> transferRunBytes(const target::TransferPath& path,
+                                                const std::string& mainMemory);
 
 // The bytes one of transferProgram's transfers moves: `bytes`, or for a strided box the whole
 // planes of rows of `runBytes` that fit in it.

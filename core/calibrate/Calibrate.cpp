@@ -1,6 +1,7 @@
 #include "calibrate/Calibrate.h"
 
 #include "calibrate/BenchPrograms.h"
+#include "calibrate/CalibratedTarget.h"
 #include "calibrate/ComputeFigures.h"
 #include "calibrate/ComputeSamples.h"
 #include "calibrate/ConcurrentSlowdownFit.h"
@@ -31,22 +32,6 @@
 
 namespace strata::calibrate {
 namespace {
-
-// Row lengths of the strided copies measured besides contiguous ones (0): compiled programs move
-// tiles, whose rows are often short; with the contiguous ones they separate a path's per-row
-// cost (row_overhead_cycles) from its latency and bandwidth. A copy into main memory that writes
-// part of a cache line makes the core read the line first, which a read does not; a tile's rows
-// (7-56 floats of a column tile) seldom fill whole lines. So writes are measured with rows of
-// such lengths, 5-20x dearer per row than whole lines on this machine, and reads with whole lines.
-constexpr std::uint64_t kReadRunBytes[] = {0, 1024, 256, 64};
-constexpr std::uint64_t kWriteRunBytes[] = {0, 1024, 224, 112, 56};
-
-std::span<const std::uint64_t> runBytesOf(const target::TransferPath& path,
-                                          const std::string& mainMemory) {
-    if (path.destination == mainMemory)
-        return kWriteRunBytes;
-    return kReadRunBytes;
-}
 
 // Strided copies of more rows than a tile's gather has (ResNet-50's largest: 1,792) are not
 // measured: their boxes would span hundreds of MiB.
@@ -215,7 +200,7 @@ class Calibration {
         }
         m_report.gapNs = median(m_gapsNs);
         m_report.waitCycles = median(m_waitCycles);
-        m_report.target = calibratedTarget();
+        m_report.target = calibratedTarget(m_host, m_report, m_lastLevelBytes);
         m_report.seconds = secondsSince(started);
         return std::move(m_report);
     }
@@ -345,7 +330,7 @@ class Calibration {
         const int maxCores = m_options.quick ? std::min(2, m_host.cores()) : m_host.cores();
         for (int cores = 1; cores <= maxCores; ++cores)
             for (std::uint64_t bytes : sizesUpTo(limit))
-                for (std::uint64_t run : runBytesOf(path, m_host.mainMemory)) {
+                for (std::uint64_t run : transferRunBytes(path, m_host.mainMemory)) {
                     if (run && (run * 2 > bytes || bytes / run > kMaxRows))
                         continue;
                     // Enough transfers to take a measurable time, few for the large sizes and
@@ -791,80 +776,6 @@ class Calibration {
                                   double concurrent) const {
         return {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz),
                 double(emulator::transferRows(std::get<compiler::Transfer>(in.body))), concurrent};
-    }
-
-    target::Target calibratedTarget() const {
-        target::Target t = m_host;
-        const double gap = m_report.gapNs * m_host.clockHz / 1e9;
-        for (const PathReport& p : m_report.paths) {
-            target::TransferPath* path = nullptr;
-            for (auto& candidate : t.paths)
-                if (candidate.name == p.path)
-                    path = &candidate;
-            // The gap after a copy belongs to it: the emulator starts the next instruction at the
-            // completion.
-            path->latencyCycles = p.fit.latencyCycles + gap;
-            path->rowOverheadCycles = p.fit.rowOverheadCycles;
-            path->bytesPerCycle = p.fit.bytesPerCycle;
-            path->issuerBusy = true;
-            path->residentRowOverheadCycles = p.residentRowOverheadCycles;
-            path->concurrentSlowdown = p.concurrentSlowdown;
-            path->ramp = {p.fit.rampBytes, p.fit.rampBytesPerCycle, p.fit.spillBytes,
-                          p.fit.spillBytesPerCycle};
-            for (const target::ReadKind kind : {target::ReadKind::Weight, target::ReadKind::Cached,
-                                                target::ReadKind::CachedWrite}) {
-                auto& figures = kind == target::ReadKind::Weight   ? path->weightReads
-                                : kind == target::ReadKind::Cached ? path->cachedReads
-                                                                   : path->cachedWrites;
-                figures.reset();
-                if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
-                    figures = target::ReadFigures{fit->bytesPerCycle,
-                                                  fit->latencyCycles + gap,
-                                                  {fit->rampBytes, fit->rampBytesPerCycle,
-                                                   fit->spillBytes, fit->spillBytesPerCycle}};
-            }
-            // Warm weight figures apply to models whose weights fit the last-level cache.
-            path->warmWeightReads.reset();
-            path->warmWeightBytes = 0;
-            if (const auto& fit = p.warmWeightFit; fit && m_lastLevelBytes > 0) {
-                path->warmWeightReads =
-                    target::ReadFigures{fit->bytesPerCycle,
-                                        fit->latencyCycles + gap,
-                                        {fit->rampBytes, fit->rampBytesPerCycle, fit->spillBytes,
-                                         fit->spillBytesPerCycle}};
-                path->warmWeightBytes = double(m_lastLevelBytes);
-            }
-            path->note = fmt::format(
-                "calibrated: {} transfers of 64..{} bytes, rows of {} bytes and up, RMS relative "
-                "residual {:.1f}% ({:.1f}% over the shapes' medians)",
-                p.fit.samples, p.largestBytes, runBytesOf(*path, t.mainMemory).back(),
-                100 * p.fit.rmsRelativeError, 100 * p.fit.shapeRmsRelativeError);
-        }
-        for (const PathReport& p : m_report.paths)
-            setPathContention(t, p.path, p.contention);
-        if (!m_report.sharedResource.empty() && m_report.shared.bytesPerCycle > 0)
-            for (auto& r : t.resources)
-                if (r.name == m_report.sharedResource) {
-                    r.bytesPerCycle = m_report.shared.bytesPerCycle;
-                    r.note = fmt::format("calibrated: 2..{} cores transferring at once, RMS "
-                                         "relative residual {:.1f}%",
-                                         m_report.cores, 100 * m_report.shared.rmsRelativeError);
-                }
-        writeComputeFigures(m_report.compute, t);
-        t.overheads.computeCycles = m_report.compute.overheadCycles + gap;
-        t.oneCoreWorkFactor = m_report.oneCoreWorkFactor;
-        t.overheads.waitCycles = m_report.waitCycles + gap;
-        t.overheads.barrierCycles = m_report.barrierCycles + gap;
-        t.overheads.transferIssueCycles = gap;
-        t.calibrated = true;
-        // Which machine and when: `host` ignores it on another CPU and offers it again when old.
-        t.calibration =
-            target::calibrationStampFor(target::probeHost(), std::chrono::system_clock::now());
-        t.description += fmt::format(
-            " Calibrated on this machine by `strata-cli calibrate` ({} cores, {} clock cycles "
-            "per ns).",
-            m_report.cores, m_host.clockHz / 1e9);
-        return t;
     }
 
     const target::Target& m_host;
