@@ -140,6 +140,36 @@ std::vector<std::pair<double, double>> residentShares(const compiler::Program& p
     return out;
 }
 
+// Per transfer: how many bytes its own core moved since it last moved (loaded or stored) any of
+// its main-memory span, while that stayed under `capacity` bytes of its traffic; -1 when it did
+// not (the reuse distance the emulator prices cached transfers by past the private cache,
+// CachedReads.h, here by address in the emulated order).
+std::vector<double> reuseDistances(const compiler::Program& program, const target::Target& target,
+                                   const trace::Trace& emulated, std::uint64_t capacity) {
+    struct Touch {
+        std::uint64_t begin, end, movedAfter;
+        std::uint32_t core;
+    };
+    std::vector<double> out(program.instructions.size(), -1);
+    std::vector<std::uint64_t> moved(std::size_t(std::max(program.cores, 1)), 0);
+    std::deque<Touch> recent;
+    forEachTransferByStart(
+        program, emulated, [&](std::uint32_t id, const compiler::Transfer& t, std::uint32_t core) {
+            const bool load = t.source.memory == target.mainMemory;
+            if (!load && t.destination.memory != target.mainMemory)
+                return;
+            std::erase_if(recent,
+                          [&](const Touch& s) { return moved[s.core] - s.movedAfter > capacity; });
+            const auto [begin, end] = emulator::transferSpan(t, load);
+            for (const Touch& s : recent)
+                if (s.core == core && std::min(end, s.end) > std::max(begin, s.begin))
+                    out[id] = double(moved[core] - s.movedAfter); // the latest overlap wins
+            moved[core] += t.bytes;
+            recent.push_back({begin, end, moved[core], core});
+        });
+    return out;
+}
+
 // A compute's op, MACs, bytes read (activations, weights: constants), bytes written, output tile
 // ("1x64x14x14") and the layout of its first input (0 row-major, -1 channels-last, b blocked).
 // A convolution's window, and whether it adds to its output (an input-channel slice). Empty
@@ -193,7 +223,7 @@ void writeEventsHeader(std::ostream& out) {
     out << "model,strategy,mp,id,core,block,kind,label,bytes,rows,run_bytes,lines,writer,"
            "concurrent,resident_own,resident_other,emulated_ns,measured_ns,op_type,macs,"
            "activation_bytes,weight_bytes,output_bytes,output_tile,layout,epilogue,window,"
-           "accumulate,private_own,private_other\n";
+           "accumulate,private_own,private_other,reuse_bytes\n";
 }
 
 void writeEventsCsv(std::ostream& out, const EventsContext& context,
@@ -205,6 +235,7 @@ void writeEventsCsv(std::ostream& out, const EventsContext& context,
     const std::uint64_t working = workingCapacity(target);
     const std::vector<std::pair<double, double>> resident =
         residentShares(program, target, emulated, working);
+    const std::vector<double> reuse = reuseDistances(program, target, emulated, working);
     // The same within a private cache's worth of traffic: lines likely still in that core's L2.
     const std::vector<std::pair<double, double>> cached = residentShares(
         program, target, emulated, target.privateCacheBytes ? target.privateCacheBytes : working);
@@ -231,9 +262,10 @@ void writeEventsCsv(std::ostream& out, const EventsContext& context,
             a.measuredPs / 1e3);
         writeComputeFeatures(out, in, context.graph);
         if (kind == "compute")
-            out << ",,\n";
+            out << ",,,\n";
         else
-            out << fmt::format(",{:.3f},{:.3f}\n", cached[e.id].first, cached[e.id].second);
+            out << fmt::format(",{:.3f},{:.3f},{:.0f}\n", cached[e.id].first, cached[e.id].second,
+                               reuse[e.id]);
     }
 }
 

@@ -4,6 +4,7 @@
 #include "ModelArgs.h"
 #include "TargetArg.h"
 #include "base/SafeFiles.h"
+#include "base/Units.h"
 #include "calibrate/Calibrate.h"
 #include "calibrate/PreviousCalibration.h"
 #include "ir/OpClass.h"
@@ -44,19 +45,32 @@ struct CalibrateArgs {
 bool writeSamples(const calibrate::CalibrationReport& report, const std::string& file) {
     std::ofstream out(file);
     if (!out) return false;
-    out << "path,source,kind,bytes,rows,cycles,concurrent\n";
+    out << "path,source,kind,bytes,rows,cycles,concurrent,reuse_bytes\n";
     static constexpr const char* kKinds[] = {"other", "weight", "cached", "cached_write"};
+    auto row = [&](const std::string& path, const char* source, const char* kind,
+                   const calibrate::TransferSample& s) {
+        out << fmt::format("{},{},{},{},{},{:.1f},{:.3f},{:.0f}\n", path, source, kind, s.bytes,
+                           s.rows, s.cycles, s.concurrent, s.reuseBytes);
+    };
     for (const calibrate::PathReport& p : report.paths) {
         for (std::size_t i = 0; i < p.samples.size(); ++i)
-            out << fmt::format("{},{},other,{},{},{:.1f},{:.3f}\n", p.path,
-                               i < p.isolatedSamples ? "isolated" : "compiled", p.samples[i].bytes,
-                               p.samples[i].rows, p.samples[i].cycles, p.samples[i].concurrent);
+            row(p.path, i < p.isolatedSamples ? "isolated" : "compiled", "other", p.samples[i]);
         for (std::size_t k = 1; k < p.kindData.size(); ++k)
             for (const calibrate::TransferSample& s : p.kindData[k])
-                out << fmt::format("{},compiled,{},{},{},{:.1f},{:.3f}\n", p.path, kKinds[k],
-                                   s.bytes, s.rows, s.cycles, s.concurrent);
+                row(p.path, "compiled", kKinds[k], s);
+        // The skip chains' (reuseDistanceGraphs): reuseData holds kindData's first.
+        for (std::size_t k = 1; k < p.reuseData.size(); ++k)
+            for (std::size_t i = p.kindData[k].size(); i < p.reuseData[k].size(); ++i)
+                row(p.path, "reuse", kKinds[k], p.reuseData[k][i]);
     }
     return bool(out);
+}
+
+nlohmann::ordered_json reuseDistanceJson(const std::vector<target::DistanceRate>& points) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const target::DistanceRate& point : points)
+        out.push_back({{"bytes", point.bytes}, {"bytes_per_cycle", point.bytesPerCycle}});
+    return out;
 }
 
 // A path's figures for one kind of read as written to the target (latency with the stream gap),
@@ -75,6 +89,7 @@ nlohmann::ordered_json figuresJson(const std::optional<calibrate::TransferFit>& 
             {"ramp_bytes_per_cycle", fit->rampBytesPerCycle},
             {"spill_bytes", fit->spillBytes},
             {"spill_bytes_per_cycle", fit->spillBytesPerCycle},
+            {"by_reuse_distance", reuseDistanceJson(figures->byReuseDistance)},
             {"samples", samples}};
 }
 
@@ -232,6 +247,19 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                          kindColumn(kind), fit->spillBytes,
                                          fit->spillBytesPerCycle);
         }
+        for (const auto kind : {target::ReadKind::Cached, target::ReadKind::CachedWrite})
+            if (const auto& points = p.byReuseDistance[static_cast<std::size_t>(kind)];
+                !points.empty()) {
+                std::string rates;
+                for (const target::DistanceRate& point : points)
+                    rates +=
+                        fmt::format("{}{} {:.1f}", rates.empty() ? "" : ", ",
+                                    formatBytes(std::uint64_t(point.bytes)), point.bytesPerCycle);
+                std::cout << fmt::format(
+                    "{:<10} past the private cache, by traffic since: {} B/cycle "
+                    "({} transfers)\n",
+                    kindColumn(kind), rates, p.reuseData[static_cast<std::size_t>(kind)].size());
+            }
         if (p.residentRowOverheadCycles)
             std::cout << fmt::format("{:<10} {:>14} {:>10.1f}  rows already in the core's cache\n",
                                      "  resident", "", *p.residentRowOverheadCycles);

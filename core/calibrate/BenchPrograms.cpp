@@ -411,6 +411,32 @@ std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
     return out;
 }
 
+std::vector<std::shared_ptr<const ir::Graph>> reuseDistanceGraphs() {
+    std::vector<std::shared_ptr<const ir::Graph>> out;
+    struct Chain {
+        std::int64_t channels, size, layers;
+    };
+    // A layer moves ~0.3 MiB per core (64 channels on 28 x 28) or ~0.5 MiB (32 on 56 x 56):
+    // skips of 1..16 layers put reads at 0.3..8 MiB.
+    for (const Chain chain : {Chain{64, 28, 24}, Chain{32, 56, 20}}) {
+        SmallGraph g("calibrate-reuse-" + std::to_string(chain.channels) + "x" +
+                     std::to_string(chain.size));
+        const ir::Shape shape{1, chain.channels, chain.size, chain.size};
+        std::vector<ir::ValueId> outputs{g.op("Relu", {g.input("x", shape)}, shape)};
+        for (std::int64_t i = 1; i <= chain.layers; ++i) {
+            auto w = g.weight("w" + std::to_string(i), {chain.channels, chain.channels, 3, 3});
+            const ir::ValueId conv =
+                g.op("Conv", {outputs.back(), w}, shape,
+                     {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}});
+            const std::int64_t skip = std::int64_t{1} << (i % 5);
+            const ir::ValueId earlier = outputs[std::size_t(std::max<std::int64_t>(0, i - skip))];
+            outputs.push_back(g.op("Add", {conv, earlier}, shape));
+        }
+        out.push_back(g.finish(outputs.back()));
+    }
+    return out;
+}
+
 std::vector<std::shared_ptr<const ir::Graph>> farWeightGraphs(std::uint64_t privateCacheBytes,
                                                               std::uint64_t lastLevelBytes) {
     std::vector<std::shared_ptr<const ir::Graph>> out;

@@ -92,6 +92,13 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 //    own block, the cores splitting the rows alike from op to op.
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs();
 
+// Cached reads and stores at reuse distances up to MiBs (paths[].cached_reads.by_reuse_distance,
+// ReuseDistanceFit.h), as a model's skip connections make them: chains of 3x3 convolutions
+// (64 channels on 28 x 28, 32 on 56 x 56), each layer adding the output of the layer 1, 2, 4, 8
+// or 16 layers back, so its read of that output finds lines the core moved that much traffic
+// ago, and the planner's reused buffers give its stores the same spread.
+std::vector<std::shared_ptr<const ir::Graph>> reuseDistanceGraphs();
+
 // A small model's weights, read warm (paths[].warm_weight_reads): a MobileNet's inverted
 // residuals (1x1 and depthwise 3x3 convolutions of 16..960 channels on 14 x 14, each with its
 // bias) and a transformer's feed-forward pair (64 tokens, 384 -> width -> 384, with biases, a

@@ -10,6 +10,7 @@
 #include "calibrate/InstructionGaps.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
+#include "calibrate/ReuseDistanceFit.h"
 #include "calibrate/TransferKinds.h"
 #include "calibrate/WarmWeightFit.h"
 #include "emulator/TransferRows.h"
@@ -475,6 +476,7 @@ class Calibration {
                     name + " (" + why + "): not written, priced as the path's other " +
                     (kind == target::ReadKind::CachedWrite ? "stores" : "reads"));
         }
+        fitReuseDistances(out.report, path.name);
         fitWarmWeights(out.report, m_warmWeightTransfers[path.name]);
         // Rows already in the core's cache: the same fit over the re-read shapes, its row overhead.
         if (const TransferFit warm = fitTransfer(plan.resident);
@@ -485,6 +487,24 @@ class Calibration {
                                out.report.fit.bytesPerCycle, out.report.fit.rowOverheadCycles,
                                out.report.fit.rampBytes, out.report.fit.rampBytesPerCycle);
         return out;
+    }
+
+    // Cached reads and stores by reuse distance past the private cache (ReuseDistanceFit.h), from
+    // every such transfer of the compiled programs, against the kind's own figures; only where
+    // those were written and the private cache is known.
+    void fitReuseDistances(PathReport& report, const std::string& path) {
+        for (const target::ReadKind kind :
+             {target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
+            const auto k = static_cast<std::size_t>(kind);
+            std::vector<TransferSample>& data = report.reuseData[k];
+            data = m_compiledTransfers[{path, kind}];
+            const std::vector<TransferSample>& far = m_reuseTransfers[{path, kind}];
+            data.insert(data.end(), far.begin(), far.end());
+            report.byReuseDistance[k].clear();
+            if (const auto& near = report.kindFits[k]; near && m_host.privateCacheBytes > 0)
+                report.byReuseDistance[k] =
+                    fitReuseDistanceRates(data, *near, double(m_host.privateCacheBytes));
+        }
     }
 
     // The weight reads of a model whose weights fit the last-level cache: their latency at the
@@ -643,7 +663,8 @@ class Calibration {
 
     void readComputes(const ir::Graph& graph, const compiler::Program& program,
                       const trace::Trace& timeline) {
-        const std::vector<target::ReadKind>& kinds = readKinds(program, graph);
+        const TransferKinds& classes = readKinds(program, graph);
+        const std::vector<target::ReadKind>& kinds = classes.kinds;
         const std::vector<double> concurrent = trace::concurrentTransferShares(timeline);
         for (std::size_t i = 0; i < timeline.events.size(); ++i) {
             const trace::Event& e = timeline.events[i];
@@ -653,7 +674,7 @@ class Calibration {
             if (e.kind == trace::EventKind::Transfer && !computesOnly(graph) &&
                 kinds[e.id] != target::ReadKind::Weight && keeps(timeline.pathName(e)))
                 m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}].push_back(
-                    transferSample(e, in, concurrent[i]));
+                    transferSample(e, in, concurrent[i], classes.reuseBytes[e.id]));
         }
         readComputeSamples(graph, program, timeline, m_computeSamples);
     }
@@ -688,7 +709,7 @@ class Calibration {
                 addCompiled("warm weight reads: " + graph->name, graph, schedule::Strategy::Rules);
             m.feedsCompiled = true;
             m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
-                const std::vector<target::ReadKind>& kinds = readKinds(program, *graph);
+                const std::vector<target::ReadKind>& kinds = readKinds(program, *graph).kinds;
                 for (const trace::Event& e : timeline.events)
                     if (e.kind == trace::EventKind::Transfer && keeps(timeline.pathName(e)) &&
                         kinds[e.id] == target::ReadKind::Weight)
@@ -702,23 +723,45 @@ class Calibration {
             m.feedsCompiled = true;
             // One that cannot run is reported as no weight_reads figures for the path.
             m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
-                const std::vector<target::ReadKind>& kinds = readKinds(program, *graph);
+                const TransferKinds& classes = readKinds(program, *graph);
                 const std::vector<double> concurrent = trace::concurrentTransferShares(timeline);
                 for (std::size_t i = 0; i < timeline.events.size(); ++i) {
                     const trace::Event& e = timeline.events[i];
                     const compiler::Instruction& in = program.instructions[e.id];
                     if (e.kind == trace::EventKind::Transfer && keeps(timeline.pathName(e)))
-                        m_compiledTransfers[{std::string(timeline.pathName(e)), kinds[e.id]}]
-                            .push_back(transferSample(e, in, concurrent[i]));
+                        m_compiledTransfers[{std::string(timeline.pathName(e)),
+                                             classes.kinds[e.id]}]
+                            .push_back(
+                                transferSample(e, in, concurrent[i], classes.reuseBytes[e.id]));
                 }
+            };
+        }
+        // Cached reads and stores at reuse distances up to MiBs, for their rates by distance
+        // alone (the figures above stay those of the chains).
+        for (const auto& graph : reuseDistanceGraphs()) {
+            Measurement& m = addCompiled("reads by reuse distance: " + graph->name, graph,
+                                         schedule::Strategy::Rules);
+            m.feedsCompiled = true;
+            // Every other round: each bin's median is over dozens of transfers already.
+            m.fewerRounds = true;
+            m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
+                const TransferKinds& classes = readKinds(program, *graph);
+                const std::vector<double> concurrent = trace::concurrentTransferShares(timeline);
+                for (std::size_t i = 0; i < timeline.events.size(); ++i)
+                    if (const trace::Event& e = timeline.events[i];
+                        e.kind == trace::EventKind::Transfer && keeps(timeline.pathName(e)) &&
+                        (classes.kinds[e.id] == target::ReadKind::Cached ||
+                         classes.kinds[e.id] == target::ReadKind::CachedWrite))
+                        m_reuseTransfers[{std::string(timeline.pathName(e)), classes.kinds[e.id]}]
+                            .push_back(transferSample(e, program.instructions[e.id], concurrent[i],
+                                                      classes.reuseBytes[e.id]));
             };
         }
     }
 
     // What each instruction of `program` reads (TransferKinds.h), cached per program: a path's
     // re-measure reads the same programs again.
-    const std::vector<target::ReadKind>& readKinds(const compiler::Program& program,
-                                                   const ir::Graph& graph) {
+    const TransferKinds& readKinds(const compiler::Program& program, const ir::Graph& graph) {
         auto [it, fresh] = m_readKinds.try_emplace(&program);
         if (fresh)
             it->second = transferKindsOf(program, graph, m_host);
@@ -753,6 +796,8 @@ class Calibration {
                 plan.contended.clear();
                 std::erase_if(m_compiledTransfers,
                               [&](const auto& entry) { return entry.first.first == name; });
+                std::erase_if(m_reuseTransfers,
+                              [&](const auto& entry) { return entry.first.first == name; });
                 m_warmWeightTransfers.erase(name);
                 m_only = name;
                 failed = measureInRounds(feeds, kRemeasureRounds);
@@ -773,9 +818,10 @@ class Calibration {
     }
 
     TransferSample transferSample(const trace::Event& e, const compiler::Instruction& in,
-                                  double concurrent) const {
+                                  double concurrent, double reuseBytes = 0) const {
         return {double(e.bytes), cyclesOf(e.durationPs(), m_host.clockHz),
-                double(emulator::transferRows(std::get<compiler::Transfer>(in.body))), concurrent};
+                double(emulator::transferRows(std::get<compiler::Transfer>(in.body))), concurrent,
+                reuseBytes};
     }
 
     const target::Target& m_host;
@@ -789,11 +835,14 @@ class Calibration {
     // The compiled programs' transfers by path and kind of read.
     std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>>
         m_compiledTransfers;
+    // reuseDistanceGraphs' cached reads and stores by path and kind.
+    std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>>
+        m_reuseTransfers;
     // warmWeightGraphs' weight reads by path; the last-level cache they fit (0: none probed).
     std::map<std::string, std::vector<TransferSample>> m_warmWeightTransfers;
     std::uint64_t m_lastLevelBytes = target::probeHost().lastLevelBytes;
     std::vector<double> m_gapsNs;
-    std::map<const compiler::Program*, std::vector<target::ReadKind>> m_readKinds;
+    std::map<const compiler::Program*, TransferKinds> m_readKinds;
     std::string m_only; // while re-measuring a path: its name (only its transfers are read)
     std::vector<double> m_waitCycles;
     std::vector<double> m_contendedRms;

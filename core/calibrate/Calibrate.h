@@ -54,6 +54,11 @@ struct PathReport {
     // The weight reads of a model whose weights fit the last-level cache (warm_weight_reads):
     // fitted as kindFits from warmWeightGraphs' weight reads, absent as they are.
     std::optional<TransferFit> warmWeightFit;
+    // Cached reads and stores (indexed by target::ReadKind: Cached, CachedWrite): their rates by
+    // reuse distance (ReuseDistanceFit.h; empty when not fitted) and the transfers they were
+    // fitted from.
+    std::array<std::vector<target::DistanceRate>, target::kReadKinds> byReuseDistance;
+    std::array<std::vector<TransferSample>, target::kReadKinds> reuseData;
     std::vector<TransferSample> warmWeightData;
     // A path reading main memory: the row overhead of rows the core itself moved a moment before
     // (resident_row_overhead_cycles), from the isolated shapes re-read out of its own cache.

@@ -40,7 +40,8 @@ target::Target calibratedTarget(const target::Target& host, const CalibrationRep
                 figures = target::ReadFigures{fit->bytesPerCycle,
                                               fit->latencyCycles + gap,
                                               {fit->rampBytes, fit->rampBytesPerCycle,
-                                               fit->spillBytes, fit->spillBytesPerCycle}};
+                                               fit->spillBytes, fit->spillBytesPerCycle},
+                                              p.byReuseDistance[static_cast<std::size_t>(kind)]};
         }
         // Warm weight figures apply to models whose weights fit the last-level cache.
         path->warmWeightReads.reset();
@@ -49,7 +50,8 @@ target::Target calibratedTarget(const target::Target& host, const CalibrationRep
             path->warmWeightReads = target::ReadFigures{
                 fit->bytesPerCycle,
                 fit->latencyCycles + gap,
-                {fit->rampBytes, fit->rampBytesPerCycle, fit->spillBytes, fit->spillBytesPerCycle}};
+                {fit->rampBytes, fit->rampBytesPerCycle, fit->spillBytes, fit->spillBytesPerCycle},
+                {}};
             path->warmWeightBytes = double(lastLevelBytes);
         }
         path->note = fmt::format(

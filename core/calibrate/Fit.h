@@ -20,6 +20,9 @@ struct TransferSample {
     // Share of its time another core's transfer was running too (measured; 0 for the one-core
     // programs), written by `calibrate --samples` for fitting offline.
     double concurrent = 0;
+    // A cached read's or store's reuse distance: bytes its core moved since it last moved those
+    // lines (emulator::Step::reuseBytes); 0 for the rest.
+    double reuseBytes = 0;
 };
 
 // duration = latency + rows x rowOverhead + bytes / bytesPerCycle.

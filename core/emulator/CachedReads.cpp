@@ -55,10 +55,15 @@ void markCachedWrites(const compiler::Program& program, const target::Target& ta
                     10 * recent.residentShare(span.begin, span.end, moved) >= kCachedTenths) {
                     const double bytes = double(t->bytes);
                     step.read = target::ReadKind::CachedWrite;
+                    step.reuseBytes = double(recent.distance(span.begin, span.end, moved));
                     step.amount += path.fixedCyclesFor(target::ReadKind::CachedWrite, bytes) -
                                    path.fixedCyclesFor(target::ReadKind::Other, bytes);
-                    if (splitPrivate &&
-                        10 * near.residentShare(span.begin, span.end, moved) < kCachedTenths)
+                    if (!path.cachedWrites->byReuseDistance.empty()) {
+                        if (privateBytes > 0 && step.reuseBytes > double(privateBytes))
+                            step.amount += target::reuseDistanceExtraCycles(*path.cachedWrites,
+                                                                            bytes, step.reuseBytes);
+                    } else if (splitPrivate &&
+                               10 * near.residentShare(span.begin, span.end, moved) < kCachedTenths)
                         step.amount += farCycles(path, target::ReadKind::CachedWrite, bytes);
                 }
                 recent.touch(span.begin, span.end, moved + t->bytes);
@@ -82,13 +87,13 @@ void chargeFarCachedReads(const compiler::Program& program, const target::Target
         program, target.mainMemory, target.privateCacheBytes,
         [&](compiler::InstrId id, const compiler::Transfer& t, const RecentRegions& recent) {
             Step& step = steps[id];
-            if (step.read != target::ReadKind::Cached)
-                return;
+            const target::TransferPath& path = target.paths[step.path];
+            if (step.read != target::ReadKind::Cached || !path.cachedReads->byReuseDistance.empty())
+                return; // priced by its reuse distance instead
             const std::int64_t wanted = tiling::regionElements(t.region);
             if (10 * recent.find(t.value.index, t.region).stored >= kCachedTenths * wanted)
                 return;
-            step.amount +=
-                farCycles(target.paths[step.path], target::ReadKind::Cached, double(t.bytes));
+            step.amount += farCycles(path, target::ReadKind::Cached, double(t.bytes));
         });
 }
 
@@ -142,8 +147,13 @@ void markCachedReads(const compiler::Program& program, const target::Target& tar
             if (step.read == target::ReadKind::Other && transferRows(t) == 1 &&
                 10 * found.stored >= kCachedTenths * wanted) {
                 step.read = target::ReadKind::Cached;
+                step.reuseBytes = double(found.distance);
                 step.amount += path.fixedCyclesFor(target::ReadKind::Cached, bytes) -
                                path.fixedCyclesFor(target::ReadKind::Other, bytes);
+                if (target.privateCacheBytes > 0 &&
+                    step.reuseBytes > double(target.privateCacheBytes))
+                    step.amount +=
+                        target::reuseDistanceExtraCycles(*path.cachedReads, bytes, step.reuseBytes);
             } else if (step.read == target::ReadKind::Weight &&
                        10 * found.moved >= kCachedTenths * wanted) {
                 // A weight tile this core read a moment ago (the next spatial tile of the same

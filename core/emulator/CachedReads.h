@@ -13,6 +13,14 @@
 // at least 90% of the bytes from its first to its last were moved (loaded or stored) by the same
 // core within the same distance, whatever tensor they held then (RecentSpans.h). Such a store
 // hits; one into lines the core does not hold fetches each line first, 2-3x slower on the host.
+//
+// Either kind records its reuse distance (Step::reuseBytes: bytes the core moved since it last
+// moved those lines). One farther back than the core's private cache (target::Target::
+// privateCacheBytes, the host's L2) finds its lines in the shared cache or memory: where its
+// figures have rates by distance (target::DistanceRate) it pays the rate for its distance, else
+// the spill's rate for every byte. On the host such reads ran at 18 B/ns at 1-4 MiB of traffic
+// since and 14 at 4-16 MiB, where the spill's rate priced all of them at 11 (docs/ACCURACY.md,
+// "Cached reads by reuse distance").
 
 #include "compiler/Program.h"
 #include "emulator/ProgramCheck.h"

@@ -29,6 +29,9 @@ struct Step {
     std::uint16_t path = 0xffff;           // transfer: index into target.paths
     compiler::InstrKind kind = compiler::InstrKind::Compute;
     target::ReadKind read = target::ReadKind::Other; // transfer: what it reads (a path may time kinds apart)
+    // A cached read or store (CachedReads.h): bytes its core moved since it last moved these
+    // lines (their reuse distance).
+    double reuseBytes = 0;
 };
 
 // A further core receiving a broadcast transfer (compiler::Transfer::alsoTo).

@@ -40,6 +40,7 @@ void forEachMainMemoryTransfer(
 }
 
 void RecentRegions::evict(std::uint64_t moved) {
+    m_now = moved;
     while (!m_order.empty() && moved - m_order.front().second > m_capacity) {
         // Each tensor's entries are in the same order as m_order's: its oldest is this one.
         auto it = m_byValue.find(m_order.front().first);
@@ -61,12 +62,20 @@ RecentRegions::Found RecentRegions::find(std::uint32_t value, const tiling::Regi
     const auto it = m_byValue.find(value);
     if (it == m_byValue.end())
         return found;
+    std::uint64_t last = 0;
+    bool any = false;
     for (const Entry& e : it->second) {
         const std::int64_t shared = overlapElements(*e.region, region);
         found.moved += shared;
         if (e.stored)
             found.stored += shared;
+        if (shared > 0) {
+            last = any ? std::max(last, e.movedAfter) : e.movedAfter;
+            any = true;
+        }
     }
+    if (any && m_now > last)
+        found.distance = m_now - last;
     return found;
 }
 

@@ -31,6 +31,9 @@ class RecentRegions {
     struct Found {
         std::int64_t moved = 0;
         std::int64_t stored = 0;
+        // Bytes the core has moved since it last moved any of them (its count at the last
+        // evict() less that move's); 0 when none is recent.
+        std::uint64_t distance = 0;
     };
     Found find(std::uint32_t value, const tiling::Region& region) const;
 
@@ -41,6 +44,7 @@ class RecentRegions {
         bool stored;
     };
     std::uint64_t m_capacity;
+    std::uint64_t m_now = 0; // the core's count of moved bytes at the last evict()
     std::deque<std::pair<std::uint32_t, std::uint64_t>>
         m_order; // (value, movedAfter), oldest first
     std::unordered_map<std::uint32_t, std::deque<Entry>> m_byValue;

@@ -59,4 +59,17 @@ double RecentSpans::residentShare(std::uint64_t begin, std::uint64_t end,
     return double(recent) / double(end - begin);
 }
 
+std::uint64_t RecentSpans::distance(std::uint64_t begin, std::uint64_t end,
+                                    std::uint64_t moved) const {
+    auto it = m_pieces.upper_bound(begin);
+    if (it != m_pieces.begin())
+        --it;
+    std::uint64_t nearest = moved;
+    for (; it != m_pieces.end() && it->first < end; ++it)
+        if (std::min(end, it->second.end) > std::max(begin, it->first) &&
+            moved - it->second.movedAfter <= m_capacity)
+            nearest = std::min(nearest, moved - it->second.movedAfter);
+    return nearest == moved ? 0 : nearest;
+}
+
 } // namespace strata::emulator

@@ -21,6 +21,9 @@ class RecentSpans {
     // The share of [begin, end) still recent when the core's count reads `moved`; 0 for an empty
     // span.
     double residentShare(std::uint64_t begin, std::uint64_t end, std::uint64_t moved) const;
+    // Bytes moved since any of [begin, end) was last moved, the core's count reading `moved`
+    // (the reuse distance of its most recent bytes); 0 when none is recent.
+    std::uint64_t distance(std::uint64_t begin, std::uint64_t end, std::uint64_t moved) const;
 
   private:
     struct Piece {

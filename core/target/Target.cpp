@@ -1,6 +1,8 @@
 #include "target/Target.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 namespace strata::target {
 
@@ -35,6 +37,27 @@ double rampExtraCycles(const Ramp& ramp, double bandwidthBytesPerCycle, double b
             std::max(0.0, spilled / ramp.spillBytesPerCycle - spilled / bandwidthBytesPerCycle);
     }
     return extra;
+}
+
+double reuseDistanceExtraCycles(const ReadFigures& figures, double bytes, double distance) {
+    const std::vector<DistanceRate>& points = figures.byReuseDistance;
+    if (points.empty() || !(figures.bytesPerCycle > 0) || !(bytes > 0))
+        return 0;
+    auto costOf = [](const DistanceRate& p) { return 1 / p.bytesPerCycle; };
+    double cost = costOf(points.front());
+    if (distance >= points.back().bytes) {
+        cost = costOf(points.back());
+    } else if (distance > points.front().bytes) {
+        const auto next =
+            std::upper_bound(points.begin(), points.end(), distance,
+                             [](double d, const DistanceRate& p) { return d < p.bytes; });
+        const DistanceRate& lo = *std::prev(next);
+        const double t = std::log2(distance / lo.bytes) / std::log2(next->bytes / lo.bytes);
+        cost = costOf(lo) + t * (costOf(*next) - costOf(lo));
+    }
+    const double slowed =
+        figures.ramp.spillBytes > 0 ? std::min(bytes, figures.ramp.spillBytes) : bytes;
+    return std::max(0.0, slowed * (cost - 1 / figures.bytesPerCycle));
 }
 
 int Target::instancesOf(Scope scope) const {

@@ -83,14 +83,34 @@ struct Ramp {
 // ramp.spillBytes at the spill's rate; 0 without either.
 double rampExtraCycles(const Ramp& ramp, double bandwidthBytesPerCycle, double bytes);
 
+// The rate of a cached read or store whose lines the issuing core last moved `bytes` of its
+// traffic ago: the farther back, the more of them its private cache has given back to the shared
+// one, and that one to memory (docs/EMULATOR.md, "Reuse distance").
+struct DistanceRate {
+    double bytes = 0;
+    double bytesPerCycle = 0;
+
+    bool operator==(const DistanceRate&) const = default;
+};
+
 // A path's latency and bandwidth for one ReadKind. Optional in the format.
 struct ReadFigures {
     double bytesPerCycle = 0;
     double latencyCycles = 0;
     Ramp ramp;
+    // Cached reads and stores only: their rate by reuse distance, by ascending distance; empty:
+    // every one at bytesPerCycle (within the private cache) or the spill's rate (past it).
+    std::vector<DistanceRate> byReuseDistance;
 
     bool operator==(const ReadFigures&) const = default;
 };
+
+// Cycles a transfer of `bytes` whose lines its core last moved `distance` bytes ago spends beyond
+// its figures' bandwidth: every byte up to the spill's start at the rate `figures.byReuseDistance`
+// gives that distance (per-byte time interpolated linearly in log2 of the distance between its
+// points; the first point's rate below it, the last's past it), no faster than the bandwidth. 0
+// without points.
+double reuseDistanceExtraCycles(const ReadFigures& figures, double bytes, double distance);
 
 struct TransferPath {
     std::string name;                  // "mvp", "mvb", "load", "store"

@@ -189,9 +189,20 @@ std::optional<ReadFigures> readFigures(FieldReader& path, std::string_view key) 
     FieldReader figures = path.object(key);
     if (!figures.isObject()) return std::nullopt;
     ReadFigures out{figures.number("bytes_per_cycle").value_or(0),
-                    figures.number("latency_cycles").value_or(0), readRamp(figures)};
+                    figures.number("latency_cycles").value_or(0),
+                    readRamp(figures),
+                    {}};
+    if (const nlohmann::json* points =
+            figures.has("by_reuse_distance") ? figures.array("by_reuse_distance") : nullptr)
+        for (std::size_t i = 0; i < points->size(); ++i) {
+            FieldReader point = figures.element(*points, i, "by_reuse_distance");
+            out.byReuseDistance.push_back(
+                {point.number("bytes").value_or(0), point.number("bytes_per_cycle").value_or(0)});
+            point.warnUnknownKeys({"bytes", "bytes_per_cycle"});
+        }
     figures.warnUnknownKeys({"bytes_per_cycle", "latency_cycles", "ramp_bytes",
-                             "ramp_bytes_per_cycle", "spill_bytes", "spill_bytes_per_cycle"});
+                             "ramp_bytes_per_cycle", "spill_bytes", "spill_bytes_per_cycle",
+                             "by_reuse_distance"});
     return out;
 }
 

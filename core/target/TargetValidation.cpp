@@ -268,6 +268,33 @@ void checkRamp(const std::string& field, const Ramp& ramp, double bandwidth, Che
                        formatNumber(bandwidth) + "), got " + formatNumber(ramp.bytesPerCycle));
 }
 
+// Rates by reuse distance (cached reads and stores only): positive distances in ascending order,
+// each rate positive and no faster than the kind's bandwidth (lines farther back never move
+// faster than those in the core's private cache).
+void checkReuseDistance(const std::string& field, std::string_view key, const ReadFigures& figures,
+                        Checker& check) {
+    const std::vector<DistanceRate>& points = figures.byReuseDistance;
+    if (points.empty())
+        return;
+    if (key != "cached_reads" && key != "cached_writes")
+        return check.fail(field, "only cached_reads and cached_writes have rates by distance");
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const std::string at = field + "[" + std::to_string(i) + "]";
+        check.positive(at + ".bytes", points[i].bytes, 1, 1e15, "distance");
+        check.positive(at + ".bytes_per_cycle", points[i].bytesPerCycle, kMinBytesPerCycle,
+                       kMaxBytesPerCycle, "rate");
+        if (i > 0 && !(points[i].bytes > points[i - 1].bytes))
+            check.fail(at + ".bytes", "distances must ascend, got " +
+                                          formatNumber(points[i].bytes) + " after " +
+                                          formatNumber(points[i - 1].bytes));
+        if (points[i].bytesPerCycle > figures.bytesPerCycle * (1 + 1e-9))
+            check.fail(at + ".bytes_per_cycle",
+                       "no faster than the bandwidth within the core's cache (" +
+                           formatNumber(figures.bytesPerCycle) + "), got " +
+                           formatNumber(points[i].bytesPerCycle));
+    }
+}
+
 void checkPaths(const Target& target, Checker& check) {
     if (target.paths.empty()) check.fail("paths", "at least one transfer path is required");
     check.uniqueNames(target.paths, "paths", "path");
@@ -303,6 +330,7 @@ void checkPaths(const Target& target, Checker& check) {
                            kMaxBytesPerCycle, "bandwidth");
             check.nonNegative(field + ".latency_cycles", (*figures)->latencyCycles, kMaxLatencyCycles, "latency");
             checkRamp(field + ".", (*figures)->ramp, (*figures)->bytesPerCycle, check);
+            checkReuseDistance(field + ".by_reuse_distance", key, **figures, check);
             // Weights and stored activations live in main memory: only a path reading it reads
             // them, and only one writing it writes into cached lines of it.
             const bool writes = std::string_view(key) == "cached_writes";

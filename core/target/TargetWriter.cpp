@@ -75,6 +75,10 @@ Json pathJson(const TransferPath& path) {
             out[key] = {{"bytes_per_cycle", number((*figures)->bytesPerCycle)},
                         {"latency_cycles", number((*figures)->latencyCycles)}};
             putRamp(out[key], (*figures)->ramp);
+            for (const DistanceRate& point : (*figures)->byReuseDistance)
+                out[key]["by_reuse_distance"].push_back(
+                    {{"bytes", number(point.bytes)},
+                     {"bytes_per_cycle", number(point.bytesPerCycle)}});
         }
     if (path.warmWeightReads)
         out["warm_weight_bytes"] = number(path.warmWeightBytes);

@@ -1,5 +1,6 @@
 #include "dialogs/CalibrationDialog.h"
 
+#include "base/Units.h"
 #include "calibrate/Calibrate.h"
 #include "views/transfers/CalibrationResidualsPlot.h"
 
@@ -11,6 +12,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStringList>
 #include <QVBoxLayout>
 
 namespace strata::gui {
@@ -153,6 +155,18 @@ void CalibrationDialog::showOutcome(const calibrate::CalibrationReport* report,
                     .arg(p.kindSamples[static_cast<std::size_t>(kind)])
                     .arg(100 * p.kindFits[static_cast<std::size_t>(kind)]->rmsRelativeError, 0, 'f',
                          1);
+            // Past the core's private cache: the rate by how much traffic came between.
+            if (!own->byReuseDistance.empty()) {
+                QStringList rates;
+                for (const target::DistanceRate& point : own->byReuseDistance)
+                    rates << tr("%1 at %2")
+                                 .arg(point.bytesPerCycle, 0, 'f', 1)
+                                 .arg(QString::fromStdString(
+                                     formatBytes(std::uint64_t(point.bytes))));
+                figures += tr("; past the core's private cache, by the traffic since: %1 "
+                              "bytes/cycle")
+                               .arg(rates.join(tr(", ")));
+            }
         }
     }
     // What calibration warns of (a busy machine, a slowed core, figures far from the last

@@ -118,7 +118,7 @@ TEST(AccuracyCommand, EventsFileHasEveryMatchedEventWithItsTransferShape) {
     EXPECT_EQ(line, "model,strategy,mp,id,core,block,kind,label,bytes,rows,run_bytes,lines,writer,"
                     "concurrent,resident_own,resident_other,emulated_ns,measured_ns,op_type,macs,"
                     "activation_bytes,weight_bytes,output_bytes,output_tile,layout,epilogue,"
-                    "window,accumulate,private_own,private_other");
+                    "window,accumulate,private_own,private_other,reuse_bytes");
     std::map<std::string, std::size_t> transfers; // per mp, as the report counts them
     std::size_t convs = 0;
     std::set<std::string> kinds;
@@ -127,7 +127,7 @@ TEST(AccuracyCommand, EventsFileHasEveryMatchedEventWithItsTransferShape) {
         std::stringstream fields(line);
         for (std::string field; std::getline(fields, field, ',');)
             f.push_back(field);
-        ASSERT_EQ(std::count(line.begin(), line.end(), ','), 29) << line;
+        ASSERT_EQ(std::count(line.begin(), line.end(), ','), 30) << line;
         EXPECT_EQ(f[0], "mobilenet_tiny");
         kinds.insert(f[6]);
         if (f[6] == "compute") {
@@ -141,13 +141,20 @@ TEST(AccuracyCommand, EventsFileHasEveryMatchedEventWithItsTransferShape) {
             continue;
         }
         EXPECT_GE(std::stoull(f[11]), 1u) << line; // a transfer touches a cache line at least
-        ASSERT_EQ(f.size(), 30u) << line;
+        ASSERT_EQ(f.size(), 31u) << line;
         for (std::size_t share : {14u, 15u, 28u, 29u}) { // resident and private shares
             EXPECT_GE(std::stod(f[share]), 0) << line;
             EXPECT_LE(std::stod(f[share]), 1) << line;
         }
         // Within the private cache's traffic is within the working memory's.
         EXPECT_LE(std::stod(f[28]), std::stod(f[14]) + 1e-3) << line;
+        // A reuse distance where some of the span is this core's recent traffic, none elsewhere.
+        if (std::stod(f[14]) > 0) {
+            EXPECT_GE(std::stod(f[30]), 0) << line;
+        }
+        if (std::stod(f[30]) < 0) {
+            EXPECT_EQ(std::stod(f[14]), 0) << line;
+        }
         EXPECT_GE(std::stoull(f[11]) * 64, std::stoull(f[8])) << line;
         if (std::stod(f[17]) > 0)
             ++transfers[f[2]];

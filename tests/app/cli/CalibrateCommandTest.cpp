@@ -99,12 +99,13 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
             EXPECT_GT(p["contention"]["large_slowdown"].get<double>(), 0);
     }
 
-    // Every sample the fits used: isolated and compiled ones on both paths, and strided stores
-    // among the isolated (rows of a column tile's length, which do not divide the sizes).
+    // Every sample the fits used: isolated and compiled ones on both paths, the skip chains'
+    // cached reads and stores, and strided stores among the isolated (rows of a column tile's
+    // length, which do not divide the sizes).
     std::ifstream csv(samples);
     std::string line;
     ASSERT_TRUE(std::getline(csv, line));
-    EXPECT_EQ(line, "path,source,kind,bytes,rows,cycles,concurrent");
+    EXPECT_EQ(line, "path,source,kind,bytes,rows,cycles,concurrent,reuse_bytes");
     std::set<std::string> seen;
     bool stridedStore = false;
     while (std::getline(csv, line)) {
@@ -119,7 +120,8 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
         stridedStore = stridedStore || (path == "store" && source == "isolated" && std::stod(rows) > 1 &&
                                         std::llround(std::stod(bytes)) % 1024 != 0);
     }
-    EXPECT_EQ(seen, (std::set<std::string>{"load/isolated", "load/compiled", "store/isolated", "store/compiled"}));
+    EXPECT_EQ(seen, (std::set<std::string>{"load/isolated", "load/compiled", "load/reuse",
+                                           "store/isolated", "store/compiled", "store/reuse"}));
     EXPECT_TRUE(stridedStore);
 
     // The written file is a target the other commands accept.

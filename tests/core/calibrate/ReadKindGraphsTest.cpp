@@ -3,6 +3,7 @@
 // sizes for a fit, and their weights are far more than the cores' L2 caches hold.
 
 #include "calibrate/BenchPrograms.h"
+#include "calibrate/ReuseDistanceFit.h"
 #include "compiler/Pipeline.h"
 #include "emulator/ProgramCheck.h"
 #include "schedule/Strategies.h"
@@ -10,6 +11,7 @@
 #include "target/TargetLoader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <gtest/gtest.h>
 #include <set>
 
@@ -110,6 +112,38 @@ TEST(ReadKindGraphs, WarmChainsReadSmallAndLargeWeightsThatFitTheLastLevelCache)
             EXPECT_GT(weightBytes, cache / 5) << graph->name;
             EXPECT_LT(weightBytes, cache / 3) << graph->name;
         }
+}
+
+// The skip chains (cached_reads.by_reuse_distance): cached reads and stores of the sizes the fit
+// keeps (16 KiB up) in at least three bands of ReuseDistanceFit.h's each, the reads out to MiBs
+// (past a common L2) and the stores to past half of one.
+TEST(ReadKindGraphs, SkipChainsHoldCachedReadsAndStoresAtDistancesUpToMebibytes) {
+    const target::Target host = classifyingHost();
+    std::array<std::set<int>, target::kReadKinds> bands;
+    std::array<double, target::kReadKinds> farthest{};
+    for (const auto& graph : reuseDistanceGraphs()) {
+        const auto s =
+            schedule::makeSchedule(*graph, host, schedule::Strategy::Rules, {.mp = host.cores()});
+        auto compiled = compiler::compile(*graph, host, s);
+        ASSERT_TRUE(compiled.ok()) << graph->name;
+        std::vector<Diagnostic> diagnostics;
+        const auto checked = emulator::checkProgram(compiled->program, host, *graph, diagnostics);
+        ASSERT_TRUE(diagnostics.empty()) << graph->name;
+        for (std::size_t i = 0; i < checked.steps.size(); ++i) {
+            const emulator::Step& step = checked.steps[i];
+            if (step.bytes < kMinReuseSampleBytes)
+                continue;
+            const auto kind = static_cast<std::size_t>(step.read);
+            bands[kind].insert(int(std::log2(std::max(step.reuseBytes, 1.0) / kFirstReuseBin)));
+            farthest[kind] = std::max(farthest[kind], step.reuseBytes);
+        }
+    }
+    const auto reads = static_cast<std::size_t>(target::ReadKind::Cached);
+    const auto stores = static_cast<std::size_t>(target::ReadKind::CachedWrite);
+    EXPECT_GE(bands[reads].size(), 4u);
+    EXPECT_GE(farthest[reads], 4 << 20);
+    EXPECT_GE(bands[stores].size(), 3u);
+    EXPECT_GE(farthest[stores], 512 << 10);
 }
 
 } // namespace

@@ -69,6 +69,13 @@ class Program {
         return kinds;
     }
 
+    std::vector<Step> steps(const target::Target& target) const {
+        std::vector<Diagnostic> diagnostics;
+        CheckedProgram checked = checkProgram(m_program, target, test::tinyGraph(), diagnostics);
+        EXPECT_TRUE(diagnostics.empty()) << diagnostics.front().toString();
+        return std::move(checked.steps);
+    }
+
     const compiler::Program& program() const { return m_program; }
 
   private:
@@ -326,6 +333,52 @@ TEST(CachedWrites, AStoreIntoBytesMovedFartherBackThanThePrivateCacheWritesAtThe
     auto plain = emulate(far.program(), target, test::tinyGraph());
     ASSERT_TRUE(plain.ok());
     EXPECT_EQ(plain->events[later].endPs - plain->events[later].startPs, 42 * 1000);
+}
+
+// Rates by reuse distance (target::DistanceRate): 32 B/cycle at 1 KiB of traffic since, 16 at
+// 4 KiB; the figures' own 64 within the core's cache.
+const std::vector<target::DistanceRate> kCurve{{1024, 32}, {4096, 16}};
+
+TEST(CachedReads, ACachedLoadPastThePrivateCachePaysTheRateForItsReuseDistance) {
+    target::Target target = withCachedReads();
+    target.privateCacheBytes = 1024;
+    target.paths[0].cachedReads->ramp = {0, 0, 4096, 4}; // the spill's rate is not paid
+    target.paths[0].cachedReads->byReuseDistance = kCurve;
+    Program p(1);
+    p.store(0, columns(0, 512));         // 2,048 bytes
+    p.load(0, columns(512, 1024), 2048); // 2,048 bytes of other traffic
+    const auto later = p.load(0, columns(0, 512));
+    const std::vector<Step> steps = p.steps(target);
+    EXPECT_EQ(steps[later].read, ReadKind::Cached);
+    EXPECT_EQ(steps[later].reuseBytes, 2048);
+    auto trace = emulate(p.program(), target, test::tinyGraph());
+    ASSERT_TRUE(trace.ok()) << trace.diagnostics().front().toString();
+    // 10 + 2048 / 64 = 42 cycles, and at 2 KiB (halfway in log2 between the points) every byte
+    // at (1/32 + 1/16) / 2 cycles instead of 1/64: 2048 x (3/64 - 1/64) = 64 more.
+    EXPECT_EQ(trace->events[later].endPs - trace->events[later].startPs, (42 + 64) * 1000);
+    // Within a private cache of 4 KiB the same load is in it: the figures' own 42 cycles.
+    target.privateCacheBytes = 4096;
+    auto near = emulate(p.program(), target, test::tinyGraph());
+    ASSERT_TRUE(near.ok());
+    EXPECT_EQ(near->events[later].endPs - near->events[later].startPs, 42 * 1000);
+}
+
+TEST(CachedWrites, AStorePastThePrivateCachePaysTheRateForItsReuseDistance) {
+    target::Target target = withCachedWrites();
+    target.privateCacheBytes = 4096;
+    target.paths[1].cachedWrites->byReuseDistance = kCurve;
+    Program p(1);
+    p.load(0, columns(0, 512)); // bytes 0..2047
+    const auto between = p.load(0, columns(512, 1024), 8192);
+    p.at(between, 8192);
+    const auto later = p.store(0, columns(0, 512));
+    const std::vector<Step> steps = p.steps(target);
+    EXPECT_EQ(steps[later].read, ReadKind::CachedWrite);
+    EXPECT_EQ(steps[later].reuseBytes, 8192);
+    auto trace = emulate(p.program(), target, test::tinyGraph());
+    ASSERT_TRUE(trace.ok()) << trace.diagnostics().front().toString();
+    // Past the last point its rate: 10 + 2048 / 64 + 2048 x (1/16 - 1/64) = 42 + 96.
+    EXPECT_EQ(trace->events[later].endPs - trace->events[later].startPs, (42 + 96) * 1000);
 }
 
 } // namespace
