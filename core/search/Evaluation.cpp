@@ -110,7 +110,8 @@ std::optional<Evaluation> Evaluator::byStretches(const schedule::Schedule& sched
     if (state.failed())
         return std::nullopt;
 
-    const auto totals = m_stretches->totals(placed.chunks, placed.barrierBefore);
+    const auto totals =
+        m_stretches->totals(placed.chunks, placed.barrierBefore, placed.dramOffsets);
     Evaluation e;
     if (!totals) {
         e.emulatedPs = -1;

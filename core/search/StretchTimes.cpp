@@ -26,6 +26,8 @@ StretchTimes::StretchTimes(const ir::Graph& graph, const target::Target& target)
     const target::MemorySpace* working = target.findMemory(target.workingMemory);
     if (cached && working)
         m_cacheWindow = working->capacityBytes; // emulator/CachedReads.h's window
+    m_byAddress = std::any_of(target.paths.begin(), target.paths.end(),
+                              [](const auto& p) { return p.cachedWrites.has_value(); });
 }
 
 const std::vector<std::uint64_t>&
@@ -44,7 +46,8 @@ StretchTimes::movedPerCore(const std::shared_ptr<const compiler::BlockChunk>& ch
 
 std::optional<StretchTimes::Totals>
 StretchTimes::totals(const std::vector<std::shared_ptr<const compiler::BlockChunk>>& chunks,
-                     const std::vector<std::uint8_t>& barrierBefore) {
+                     const std::vector<std::uint8_t>& barrierBefore,
+                     const std::vector<std::uint64_t>& dramOffsets) {
     ++m_calls;
     // The stretches: [starts[i], starts[i + 1]).
     std::vector<std::size_t> starts;
@@ -80,6 +83,12 @@ StretchTimes::totals(const std::vector<std::shared_ptr<const compiler::BlockChun
             key += p + 1 == first                                     ? '/'
                    : barrierBefore[p + 1 < chunks.size() ? p + 1 : p] ? ';'
                                                                       : ',';
+            if (m_byAddress)
+                for (const auto* values : {&chunks[p]->loaded, &chunks[p]->stored})
+                    for (const std::uint32_t v : *values) {
+                        const std::uint64_t offset = v < dramOffsets.size() ? dramOffsets[v] : 0;
+                        key.append(reinterpret_cast<const char*>(&offset), sizeof offset);
+                    }
         }
         key += end < chunks.size() ? '|' : '.'; // the last stretch has no closing barrier
         Entry& entry = m_stretches[key];
@@ -87,7 +96,8 @@ StretchTimes::totals(const std::vector<std::shared_ptr<const compiler::BlockChun
             ++m_hits;
         } else {
             ++m_misses;
-            const auto stretch = emulateStretch(chunks, barrierBefore, from, first, end);
+            const auto stretch =
+                emulateStretch(chunks, barrierBefore, dramOffsets, from, first, end);
             if (!stretch) {
                 m_stretches.erase(key);
                 return std::nullopt;
@@ -107,13 +117,14 @@ StretchTimes::totals(const std::vector<std::shared_ptr<const compiler::BlockChun
 }
 
 // Splices chunks [from, end) as insert-transfers does (ids, per-core tags and barrier ids after
-// the ones before, a barrier before each block flagged; main-memory offsets left relative, the
-// emulator does not read them), closes the stretch with a barrier when the program has one
-// there, emulates it from time 0, and times the stretch [first, end): from the release of the
-// barrier before it (the chunks before `first` only fill the cores' caches as they would).
+// the ones before, a barrier before each block flagged, each main-memory side moved to its
+// tensor's DRAM offset), closes the stretch with a barrier when the program has one there,
+// emulates it from time 0, and times the stretch [first, end): from the release of the barrier
+// before it (the chunks before `first` only fill the cores' caches as they would).
 std::optional<StretchTimes::Totals>
 StretchTimes::emulateStretch(const std::vector<std::shared_ptr<const compiler::BlockChunk>>& chunks,
-                             const std::vector<std::uint8_t>& barrierBefore, std::size_t from,
+                             const std::vector<std::uint8_t>& barrierBefore,
+                             const std::vector<std::uint64_t>& dramOffsets, std::size_t from,
                              std::size_t first, std::size_t end) const {
     compiler::Program program;
     program.modelName = m_graph.name;
@@ -167,6 +178,12 @@ StretchTimes::emulateStretch(const std::vector<std::shared_ptr<const compiler::B
                 w->tag = (w->tag + tagBase[core]) % kTagSpace;
             else if (auto* b = std::get_if<compiler::Barrier>(&in.body))
                 b->id += barriers;
+        }
+        for (const compiler::BlockChunk::DramSide& side : chunk.dramSides) {
+            auto& t =
+                std::get<compiler::Transfer>(program.instructions[base + side.instruction].body);
+            if (t.value.index < dramOffsets.size())
+                (side.source ? t.source : t.destination).offset += dramOffsets[t.value.index];
         }
         for (std::size_t c = 0; c < tagBase.size() && c < chunk.transfersOf.size(); ++c)
             tagBase[c] = (tagBase[c] + chunk.transfersOf[c]) % kTagSpace;

@@ -11,7 +11,9 @@
 // (target::TransferPath::cachedReads, emulator/CachedReads.h), a stretch's timing also depends
 // on the stretches before it whose stores may still be cached: back until every core has moved
 // more bytes than its working memory holds. Those are part of its key and emulated before it
-// (only the stretch itself is timed, from the release of the barrier before it).
+// (only the stretch itself is timed, from the release of the barrier before it). Where stores
+// into lines a core holds are priced (target::TransferPath::cachedWrites, told apart by
+// address), the DRAM offsets of the tensors its chunks move are part of its key too.
 
 #include "compiler/BlockChunk.h"
 #include "ir/Graph.h"
@@ -40,7 +42,8 @@ class StretchTimes {
     // whole program instead).
     std::optional<Totals>
     totals(const std::vector<std::shared_ptr<const compiler::BlockChunk>>& chunks,
-           const std::vector<std::uint8_t>& barrierBefore);
+           const std::vector<std::uint8_t>& barrierBefore,
+           const std::vector<std::uint64_t>& dramOffsets);
 
     std::uint64_t hits() const { return m_hits; }
     std::uint64_t misses() const { return m_misses; }
@@ -57,7 +60,8 @@ class StretchTimes {
     };
     std::optional<Totals>
     emulateStretch(const std::vector<std::shared_ptr<const compiler::BlockChunk>>& chunks,
-                   const std::vector<std::uint8_t>& barrierBefore, std::size_t from,
+                   const std::vector<std::uint8_t>& barrierBefore,
+                   const std::vector<std::uint64_t>& dramOffsets, std::size_t from,
                    std::size_t first, std::size_t end) const;
     // Bytes each core's stream moves in `chunk` (the reuse distance CachedReads.h counts).
     const std::vector<std::uint64_t>&
@@ -72,6 +76,9 @@ class StretchTimes {
     std::unordered_map<std::string, Entry> m_stretches;
     std::unordered_map<const compiler::BlockChunk*, Moved> m_moved;
     std::uint64_t m_cacheWindow = 0; // with cached reads: the working memory's bytes, else 0
+    // Stores into held lines are told apart by address (emulator/CachedReads.h): a stretch's
+    // time then depends on where the DRAM plan puts its tensors, which joins its key.
+    bool m_byAddress = false;
     std::uint64_t m_calls = 0;
     std::uint64_t m_hits = 0, m_misses = 0;
 };

@@ -552,6 +552,10 @@ class StreamWriter {
         gatherChunks();
         const std::size_t blocks = m_state.blocks.size();
         out.barrierBefore = barriersBefore(); // before the chunks written now move out
+        out.dramOffsets.assign(m_paths.dramOf.size(), 0);
+        for (std::size_t v = 0; v < out.dramOffsets.size(); ++v)
+            if (const DramBuffer* home = dramOf(m_paths, static_cast<std::uint32_t>(v)))
+                out.dramOffsets[v] = home->offset;
         out.chunks.resize(blocks);
         for (std::size_t p = 0; p < blocks; ++p)
             out.chunks[p] = m_kept[p] ? m_kept[p] : std::make_shared<const Chunk>(std::move(*m_owned[p]));

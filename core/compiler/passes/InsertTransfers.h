@@ -33,6 +33,9 @@ struct BlockChunk;
 struct PlacedChunks {
     std::vector<std::shared_ptr<const BlockChunk>> chunks; // per block
     std::vector<std::uint8_t> barrierBefore;               // per block
+    // Per value index: its DRAM home's offset (0 without one), which the splice adds to the
+    // chunks' main-memory sides (BlockChunk::dramSides).
+    std::vector<std::uint64_t> dramOffsets;
 };
 PlacedChunks placeChunks(CompileState& state);
 

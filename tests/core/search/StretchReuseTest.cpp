@@ -114,5 +114,25 @@ TEST(StretchReuse, EqualsTheWholeProgramsEmulationWithCachedReads) {
         }
 }
 
+// With cached reads and stores into held lines past a small private cache priced by their reuse
+// distance: the stretches before one (its key) hold every byte its distances count, and its
+// small program puts each tensor where the DRAM plan does (stores are told apart by address).
+TEST(StretchReuse, EqualsTheWholeProgramsEmulationWithRatesByReuseDistance) {
+    for (const char* model : {"resnet_tiny.onnx", "mobilenet_tiny.onnx"}) {
+        const auto graph = test::sample(model);
+        auto target = test::preset("host");
+        target.privateCacheBytes = 16 * 1024;
+        for (target::TransferPath& path : target.paths) {
+            auto& figures = path.source == target.mainMemory ? path.cachedReads : path.cachedWrites;
+            figures = target::ReadFigures{path.bytesPerCycle * 4, path.latencyCycles / 4};
+            figures->byReuseDistance = {{16 * 1024, path.bytesPerCycle * 2},
+                                        {256 * 1024, path.bytesPerCycle}};
+        }
+        Evaluator reusing(*graph, target, true), whole(*graph, target, false);
+        EXPECT_GT(expectReuseMatchesWhole(*graph, target, reusing, whole, model), 10) << model;
+        EXPECT_GT(reusing.stretches()->hits(), 0u) << model;
+    }
+}
+
 } // namespace
 } // namespace strata::search
