@@ -146,22 +146,18 @@ std::vector<std::pair<double, double>> residentShares(const compiler::Program& p
 // CachedReads.h, here by address in the emulated order).
 std::vector<double> reuseDistances(const compiler::Program& program, const target::Target& target,
                                    const trace::Trace& emulated, std::uint64_t capacity) {
-    struct Touch {
-        std::uint64_t begin, end, movedAfter;
-        std::uint32_t core;
-    };
     std::vector<double> out(program.instructions.size(), -1);
     std::vector<std::uint64_t> moved(std::size_t(std::max(program.cores, 1)), 0);
-    std::deque<Touch> recent;
+    std::deque<Touched> recent;
     forEachTransferByStart(
         program, emulated, [&](std::uint32_t id, const compiler::Transfer& t, std::uint32_t core) {
             const bool load = t.source.memory == target.mainMemory;
             if (!load && t.destination.memory != target.mainMemory)
                 return;
-            std::erase_if(recent,
-                          [&](const Touch& s) { return moved[s.core] - s.movedAfter > capacity; });
+            std::erase_if(
+                recent, [&](const Touched& s) { return moved[s.core] - s.movedAfter > capacity; });
             const auto [begin, end] = emulator::transferSpan(t, load);
-            for (const Touch& s : recent)
+            for (const Touched& s : recent)
                 if (s.core == core && std::min(end, s.end) > std::max(begin, s.begin))
                     out[id] = double(moved[core] - s.movedAfter); // the latest overlap wins
             moved[core] += t.bytes;

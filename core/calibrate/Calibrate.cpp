@@ -498,8 +498,8 @@ class Calibration {
             const auto k = static_cast<std::size_t>(kind);
             std::vector<TransferSample>& data = report.reuseData[k];
             data = m_compiledTransfers[{path, kind}];
-            const std::vector<TransferSample>& far = m_reuseTransfers[{path, kind}];
-            data.insert(data.end(), far.begin(), far.end());
+            const std::vector<TransferSample>& skipChains = m_reuseTransfers[{path, kind}];
+            data.insert(data.end(), skipChains.begin(), skipChains.end());
             report.byReuseDistance[k].clear();
             if (const auto& near = report.kindFits[k]; near && m_host.privateCacheBytes > 0)
                 report.byReuseDistance[k] =
