@@ -60,8 +60,8 @@ constexpr std::uint64_t kInputSeed = 11;
 // The transfer programs of this size and more run in every other round only (three of six,
 // spread over the calibration): each of their runs moves tens of MiB, and they took over 40% of
 // a calibration's time. The figures fitted moved within their usual spread (docs/CALIBRATION.md,
-// "Rounds and per-event medians"). Compiled programs run every round: the computes' figures,
-// the one-core factor most, are ratios of programs measured alike.
+// "Rounds and per-event medians"). Compiled programs run every round (but the far-weight ones):
+// the computes' figures, the one-core factor most, are ratios of programs measured alike.
 constexpr std::uint64_t kFewerRoundsBytes = 1u << 20;
 constexpr int kMinRounds = 3;
 
@@ -261,7 +261,8 @@ class Calibration {
     std::vector<Diagnostic>
     measureInRounds(const std::function<bool(const Measurement&)>& selected = {}, int rounds = 0) {
         static const ir::Graph kNoModel;
-        const runtime::RunOptions once{.repeat = 2, .timestamps = true, .coldOutputs = true};
+        const runtime::RunOptions once{
+            .repeat = 2, .timestamps = true, .coldOutputs = true, .readOutputs = false};
         const bool all = !selected;
         if (rounds <= 0)
             rounds = m_rounds;
@@ -651,10 +652,13 @@ class Calibration {
                     readComputeSamples(*graph, program, timeline, m_oneCoreSamples);
                 };
             }
-        // Weights beyond the private cache: once, at their own sizes.
+        // Weights beyond the private cache: once, at their own sizes. Tens of MiB placed and
+        // read per run (a tenth of a calibration's time when run every round), so every other
+        // round, as the transfer programs of MiBs.
         for (const auto& graph : farWeightGraphs(m_host.privateCacheBytes, m_lastLevelBytes)) {
             Measurement& m = addCompiled(graph->name, graph, schedule::Strategy::PerOp);
             m.feedsCompiled = false;
+            m.fewerRounds = true;
             m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
                 readComputes(*graph, program, timeline);
             };

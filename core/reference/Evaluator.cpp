@@ -1,5 +1,7 @@
 #include "reference/Evaluator.h"
 
+#include "base/SplitMix64.h"
+#include "reference/Elements.h"
 #include "reference/Kernels.h"
 
 #include <algorithm>
@@ -220,13 +222,7 @@ Expected<std::vector<Tensor>> evaluate(const ir::Graph& graph, const std::vector
 }
 
 std::vector<Tensor> sampleInputs(const ir::Graph& graph, std::uint64_t seed) {
-    std::uint64_t state = seed;
-    auto next = [&] { // splitmix64
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    };
+    SplitMix64 draws(seed);
     std::vector<Tensor> inputs;
     for (ir::ValueId id : graph.inputs) {
         const ir::Value& v = graph.value(id);
@@ -234,10 +230,15 @@ std::vector<Tensor> sampleInputs(const ir::Graph& graph, std::uint64_t seed) {
             inputs.push_back(zerosLike(v));
             continue;
         }
-        std::vector<double> values(static_cast<std::size_t>(v.elements()));
-        for (double& x : values)
-            x = double(next() >> 11) * 0x1p-52 - 1.0; // [-1, 1)
-        inputs.push_back(fromValues(v.dtype, v.shape, values));
+        // Written in place: calibration draws tens of MiB of inputs.
+        Tensor t = zerosLike(v);
+        visitAny(v.dtype, [&]<class T>(TypeTag<T>) {
+            T* out = t.data<T>();
+            const std::int64_t n = t.elements();
+            for (std::int64_t i = 0; i < n; ++i)
+                out[i] = convertElement<T>(double(draws.next() >> 11) * 0x1p-52 - 1.0); // [-1, 1)
+        });
+        inputs.push_back(std::move(t));
     }
     return inputs;
 }

@@ -1,5 +1,6 @@
 #include "runtime/Executor.h"
 
+#include "runtime/CoreWorkers.h"
 #include "runtime/SpinBarrier.h"
 
 #include <algorithm>
@@ -8,9 +9,6 @@
 #include <chrono>
 #include <exception>
 #include <mutex>
-#include <pthread.h>
-#include <sched.h>
-#include <thread>
 
 #if defined(__SSE__)
 #include <xmmintrin.h>
@@ -33,15 +31,6 @@ void flushDenormals() {
 std::int64_t nowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
-}
-
-// Best effort: a container or a busy machine may refuse, and the run is still correct.
-void pinToCpu(std::thread& thread, int core) {
-    const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(static_cast<int>(static_cast<unsigned>(core) % cpus), &set);
-    (void)pthread_setaffinity_np(thread.native_handle(), sizeof(set), &set);
 }
 
 // One core's timestamps, in the order of its stream: (start, end) per instruction. Each core
@@ -70,7 +59,7 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
         timing.startNs.assign(program.instructions.size(), 0);
         timing.endNs.assign(program.instructions.size(), 0);
     }
-    // Every worker created and waiting (ready, which blocks), then every worker awake (sync,
+    // Every worker woken and waiting (ready, which blocks), then every worker awake (sync,
     // which spins): the run starts when they leave it together. Started from `ready` alone, a
     // core woken from its futex began ~10 us after the others, a sixth of a small model's run.
     std::barrier ready(cores);
@@ -116,13 +105,7 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
         ends[core] = nowNs();
     };
 
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<std::size_t>(cores));
-    for (std::ptrdiff_t core = 0; core < cores; ++core) {
-        threads.emplace_back(worker, static_cast<std::size_t>(core));
-        pinToCpu(threads.back(), static_cast<int>(core));
-    }
-    for (std::thread& t : threads) t.join();
+    CoreWorkers::shared().run(static_cast<std::size_t>(cores), worker);
 
     const std::int64_t start = begins.empty() ? 0 : *std::min_element(begins.begin(), begins.end());
     for (std::int64_t end : ends) timing.totalNs = std::max(timing.totalNs, end - start);

@@ -1,8 +1,8 @@
 #pragma once
-// Runs a prepared program once: one worker thread per core (pinned to a CPU where the OS
-// allows), each issuing its stream in order; transfers are copies done by the issuing thread,
-// computes run their kernels, barriers are one reusable SpinBarrier. Timestamps come from
-// std::chrono::steady_clock, in nanoseconds from the moment every worker was ready.
+// Runs a prepared program once: one worker thread per core (CoreWorkers.h: pinned to a CPU where
+// the OS allows, kept between runs), each issuing its stream in order; transfers are copies done by
+// the issuing thread, computes run their kernels, barriers are one reusable SpinBarrier. Timestamps
+// come from std::chrono::steady_clock, in nanoseconds from the moment every worker was ready.
 
 #include "runtime/ComputeKernels.h"
 #include "runtime/Prepared.h"

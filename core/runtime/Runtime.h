@@ -27,12 +27,15 @@ struct RunOptions {
     // core has touched for a while, not into lines the driver has just read the last pass's
     // outputs from (calibration, docs/CALIBRATION.md).
     bool coldOutputs = false;
+    // Off: the graph outputs are not read back (RunResult::outputs stays empty), for a caller
+    // that wants only the times; copying them out after every pass took 4% of a calibration.
+    bool readOutputs = true;
 };
 
 struct RunResult {
     trace::Trace trace;                       // source Measured, events[i] is instruction i (same ids as the program and the emulator)
     std::vector<double> totalsNs;             // one per repeat
-    std::vector<reference::Tensor> outputs;   // the graph outputs, in graph order
+    std::vector<reference::Tensor> outputs;   // the graph outputs, in graph order (if read)
 };
 
 // Runs a program compiled for a host-like target (main memory + one working memory per core):

@@ -165,6 +165,29 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
                                               "calibrate-copy-rows"}));
 }
 
+// The weights are drawn, not left zero, and all normal numbers (a denormal costs a microcode
+// assist per use, and the far-weight graphs' figures would say more about the values than the
+// reads), and random: a graph's first thousand take (almost) a thousand values.
+TEST(BenchPrograms, WeightsAreDistinctNormalNumbersBetweenAHalfAndOne) {
+    for (const auto& graph : farWeightGraphs(2u << 20, 32u << 20)) {
+        std::set<float> seen;
+        std::size_t values = 0;
+        for (const ir::Value& v : graph->values) {
+            if (!v.isInitializer)
+                continue;
+            const auto* data = reinterpret_cast<const float*>(v.data.data);
+            for (std::size_t i = 0; i < v.data.size / sizeof(float); ++i, ++values) {
+                ASSERT_GE(data[i], 0.5f) << graph->name << " " << v.name << "[" << i << "]";
+                ASSERT_LT(data[i], 1.0f) << graph->name << " " << v.name << "[" << i << "]";
+                if (values < 1000)
+                    seen.insert(data[i]);
+            }
+        }
+        EXPECT_GT(values, 1000000u) << graph->name;
+        EXPECT_GE(seen.size(), 990u) << graph->name << ": repeated values among the first";
+    }
+}
+
 // ResNets' 1x1 shortcuts at stride 2 run the pointwise kernel (sgemm over a gathered input): the
 // pointwise figure is fitted on one at every scale.
 TEST(BenchPrograms, PointwiseConvolutionsIncludeAStridedShortcut) {

@@ -371,6 +371,28 @@ TEST(Runtime, ColdOutputsAreStillTheModelsOutputs) {
     }
 }
 
+TEST(Runtime, WithoutReadingOutputsOnlyTheTimesComeBack) {
+    // Calibration reads nothing but the timeline.
+    auto m = model::importOnnxFile(std::string(STRATA_SAMPLES_DIR) + "/resnet_tiny.onnx");
+    ASSERT_TRUE(m) << joined(m.diagnostics());
+    const ir::Graph& g = *m->graph;
+    auto target = target::resolveTarget("host");
+    ASSERT_TRUE(target) << joined(target.diagnostics());
+    auto compiled = compiler::compile(
+        g, *target, schedule::makeSchedule(g, *target, schedule::Strategy::PerOp));
+    ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
+    const auto inputs = reference::sampleInputs(g, 5);
+    auto result = runtime::run(compiled->program, *target, g, inputs,
+                               {.repeat = 2, .coldOutputs = true, .readOutputs = false});
+    ASSERT_TRUE(result) << joined(result.diagnostics());
+    EXPECT_TRUE(result->outputs.empty());
+    EXPECT_EQ(result->totalsNs.size(), 2u);
+    ASSERT_EQ(result->trace.events.size(), compiled->program.instructions.size());
+    for (const trace::Event& e : result->trace.events)
+        EXPECT_GE(e.endPs, e.startPs);
+    EXPECT_GT(result->trace.events.back().endPs, 0);
+}
+
 using schedule::Strategy;
 INSTANTIATE_TEST_SUITE_P(Samples, RuntimeSamples,
                          ::testing::Values(Case{"resnet_tiny.onnx", Strategy::PerOp},
