@@ -130,7 +130,7 @@ std::string OnnxBuilder::randomWeight(const std::string& name,
                                       const std::vector<std::int64_t>& dims, float center) {
     std::vector<float> values(static_cast<std::size_t>(elementCount(dims)));
     for (float& value : values) {
-        value = center + m_rng.symmetric(kWeightAmplitude);
+        value = center + symmetric(m_rng, kWeightAmplitude);
     }
     return floatInitializer(name, dims, values);
 }
