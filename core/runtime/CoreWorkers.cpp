@@ -20,7 +20,7 @@ void pinToCpu(std::thread& thread, std::size_t core) {
 } // namespace
 
 CoreWorkers& CoreWorkers::shared() {
-    static CoreWorkers* workers = new CoreWorkers; // never destroyed (see shared())
+    static CoreWorkers* workers = new CoreWorkers; // never destroyed (CoreWorkers.h says why)
     return *workers;
 }
 
