@@ -368,7 +368,7 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-conv-grouped-narrow" || graph.name == "calibrate-conv-thin" ||
            graph.name == "calibrate-matmul-thin" || graph.name == "calibrate-matmul-batched" ||
            graph.name == "calibrate-matmul-batched-wide" || graph.name == "calibrate-conv-far" ||
-           graph.name == "calibrate-matmul-far";
+           graph.name == kFarMatMulName;
 }
 
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
@@ -472,7 +472,7 @@ std::vector<std::shared_ptr<const ir::Graph>> farWeightGraphs(std::uint64_t priv
         out.push_back(g.finish(x));
     }
     {
-        SmallGraph g("calibrate-matmul-far");
+        SmallGraph g(kFarMatMulName);
         const std::int64_t k = 1024;
         const auto n = std::max<std::int64_t>(256, std::int64_t(wanted / (4 * k)) / 64 * 64);
         auto a = g.input("a", {1, k});

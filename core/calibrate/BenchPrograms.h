@@ -115,6 +115,7 @@ std::vector<std::shared_ptr<const ir::Graph>> warmWeightGraphs(std::uint64_t las
 // four each), enough of them to total 1.5 `lastLevelBytes` (so each run finds their packed
 // copies out of the shared cache, as a large model does), and a classifier's matrix-vector
 // product with as many weights. None without a probed private cache.
+inline constexpr const char* kFarMatMulName = "calibrate-matmul-far"; // the second of them
 std::vector<std::shared_ptr<const ir::Graph>> farWeightGraphs(std::uint64_t privateCacheBytes,
                                                               std::uint64_t lastLevelBytes);
 

@@ -252,7 +252,7 @@ std::vector<double> rampGrid() {
 }
 
 TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
-                                double fixedRowOverheadCycles, bool spill) {
+                                double fixedRowOverheadCycles) {
     const std::vector<TransferSample> valid = validSamples(samples);
     const std::vector<TransferSample> used = medianPerShape(valid);
     double bestScore = std::numeric_limits<double>::infinity();
@@ -284,7 +284,7 @@ TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
     const double unspilled = bestScore;
     const double unspilledBandwidthError = best.bandwidthRelativeError;
     const TransferFit ramped = best;
-    for (double spillBytes : spill ? spillGrid() : std::vector<double>{}) {
+    for (double spillBytes : spillGrid()) {
         std::size_t below = 0, above = 0;
         for (const TransferSample& s : used)
             (s.bytes <= spillBytes ? below : above) += 1;

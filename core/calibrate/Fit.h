@@ -93,9 +93,9 @@ TransferFit fitTransfer(const std::vector<TransferSample>& samples, double fixed
 // Then a spill past the chosen ramp (target::Ramp::spillBytes: a transfer larger than the core's
 // cache runs slower past it), its start searched on spillGrid() with the extra cycles per byte
 // past it a fifth non-negative unknown, kept by the same tests against the fit without it
-// (its own figure within kMaxSpillRelativeError); none searched with `spill` false.
+// (its own figure within kMaxSpillRelativeError).
 TransferFit fitTransferWithRamp(const std::vector<TransferSample>& samples,
-                                double fixedRowOverheadCycles = -1, bool spill = true);
+                                double fixedRowOverheadCycles = -1);
 
 // The ramp lengths searched: kMinRampBytes to kMaxRampBytes in steps of sqrt(2).
 inline constexpr double kMinRampBytes = 512;
