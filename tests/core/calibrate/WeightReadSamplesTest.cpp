@@ -6,7 +6,6 @@
 #include "support/TestModels.h"
 #include "target/TargetLoader.h"
 
-#include <algorithm>
 #include <gtest/gtest.h>
 
 namespace strata::test {
