@@ -7,11 +7,14 @@
 #include "TargetArg.h"
 #include "TraceFigures.h"
 #include "analysis/EventGroups.h"
+#include "calibrate/MachineSpeed.h"
 #include "calibrate/OtherLoad.h"
+#include "emulator/Emulator.h"
 #include "flow/Flow.h"
 #include "reference/Evaluator.h"
 #include "schedule/Strategies.h"
 #include "trace/AccuracyReport.h"
+#include "trace/TraceSummary.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,7 +61,33 @@ struct Candidate {
     std::vector<trace::Trace> measured;
     std::optional<trace::AccuracyReport> report;
     std::string failure; // why this schedule has no report
+    // The machine's compute speed on the schedule's cores against calibration's (0: unknown),
+    // and the prediction with computes at that speed (calibrate/MachineSpeed.h).
+    double speed = 0;
+    double emulatedAtSpeedPs = 0;
 };
+
+// The prediction had the computes run at the machine's speed while measuring: emulated again
+// with every compute's cycles over `speed`, transfers as calibrated (the machine's speed moves its
+// computes, not main memory's bandwidth: docs/ACCURACY.md, "The machine's speed").
+void emulateAtSpeed(Candidate& c, const ir::Graph& graph, const target::Target& target,
+                    double speed) {
+    if (speed <= 0 || !c.predicted.checked)
+        return;
+    auto trace = emulator::emulate(c.predicted.program(), *c.predicted.checked, target, graph,
+                                   {.counters = false, .computeSpeed = speed});
+    if (!trace)
+        return;
+    c.speed = speed;
+    c.emulatedAtSpeedPs = double(trace::summarize(*trace).totalPs);
+}
+
+// The error of the prediction at the machine's speed; NaN when that is unknown.
+double errorAtSpeed(const Candidate& c) {
+    if (c.speed <= 0 || !c.report || c.report->measuredTotalPs <= 0)
+        return std::nan("");
+    return c.emulatedAtSpeedPs / c.report->measuredTotalPs - 1;
+}
 
 std::vector<std::string> splitList(const std::string& text) {
     std::vector<std::string> out;
@@ -151,22 +180,27 @@ nlohmann::ordered_json reportJson(const Candidate& c) {
                           {"error", b.error},
                           {"emulated", kindTimesJson(b.emulated)},
                           {"measured", kindTimesJson(b.measured)}});
-    j.update({{"emulated_ns", double(r.emulatedTotalPs) / 1e3},
-              {"measured_ns", r.measuredTotalPs / 1e3},
-              {"error", r.totalError},
-              {"spread", r.totalSpread},
-              {"measured_totals_ns", totals},
-              {"emulated_idle_share", r.emulatedIdleShare},
-              {"measured_idle_share", r.measuredIdleShare},
-              {"core_pace", r.corePace},
-              {"transfers", r.transfers},
-              {"transfer_median_abs_error", r.transferMedianAbsError},
-              {"transfer_p90_abs_error", r.transferP90AbsError},
-              {"computes", r.computes},
-              {"compute_median_abs_error", r.computeMedianAbsError},
-              {"compute_classes", groupsJson(r.computeGroups)},
-              {"transfer_kinds", groupsJson(r.transferGroups)},
-              {"blocks", blocks}});
+    j.update(
+        {{"emulated_ns", double(r.emulatedTotalPs) / 1e3},
+         {"measured_ns", r.measuredTotalPs / 1e3},
+         {"error", r.totalError},
+         {"speed", c.speed > 0 ? nlohmann::ordered_json(c.speed) : nlohmann::ordered_json()},
+         {"emulated_at_speed_ns", c.speed > 0 ? nlohmann::ordered_json(c.emulatedAtSpeedPs / 1e3)
+                                              : nlohmann::ordered_json()},
+         {"error_at_speed", numberOrNull(errorAtSpeed(c))},
+         {"spread", r.totalSpread},
+         {"measured_totals_ns", totals},
+         {"emulated_idle_share", r.emulatedIdleShare},
+         {"measured_idle_share", r.measuredIdleShare},
+         {"core_pace", r.corePace},
+         {"transfers", r.transfers},
+         {"transfer_median_abs_error", r.transferMedianAbsError},
+         {"transfer_p90_abs_error", r.transferP90AbsError},
+         {"computes", r.computes},
+         {"compute_median_abs_error", r.computeMedianAbsError},
+         {"compute_classes", groupsJson(r.computeGroups)},
+         {"transfer_kinds", groupsJson(r.transferGroups)},
+         {"blocks", blocks}});
     return j;
 }
 
@@ -195,22 +229,24 @@ void printModel(const std::string& path, const std::vector<Candidate>& candidate
         std::cout << machine << (machine.back() == '\n' ? "" : "\n");
     if (!fallbacks.empty())
         std::cout << "note: ops costed with a fallback figure: " << fallbackList(fallbacks) << "\n";
-    std::cout << fmt::format("{:<16} {:>12} {:>12} {:>7} {:>8} {:>9} {:>9} {:>9} {:>11}\n",
-                             "schedule", "emulated", "measured", "spread", "error", "xfer med",
-                             "xfer p90", "comp med", "idle em/me");
+    std::cout << fmt::format("{:<16} {:>12} {:>12} {:>7} {:>8} {:>9} {:>9} {:>9} {:>9} {:>11}\n",
+                             "schedule", "emulated", "measured", "spread", "error", "at speed",
+                             "xfer med", "xfer p90", "comp med", "idle em/me");
     for (const Candidate& c : candidates) {
         if (!c.report) {
             std::cout << fmt::format("{:<16} failed: {}\n", c.variant.label(), c.failure);
             continue;
         }
         const trace::AccuracyReport& r = *c.report;
-        std::cout << fmt::format("{:<16} {:>12} {:>12} {:>6.1f}% {:>8} {:>8.1f}% {:>8.1f}% "
-                                 "{:>8.1f}% {:>4.0f}%/{:>4.0f}%\n",
-                                 c.variant.label(), duration(r.emulatedTotalPs),
-                                 duration(std::llround(r.measuredTotalPs)), 100 * r.totalSpread,
-                                 percent(r.totalError), 100 * r.transferMedianAbsError,
-                                 100 * r.transferP90AbsError, 100 * r.computeMedianAbsError,
-                                 100 * r.emulatedIdleShare, 100 * r.measuredIdleShare);
+        const double atSpeed = errorAtSpeed(c);
+        std::cout << fmt::format(
+            "{:<16} {:>12} {:>12} {:>6.1f}% {:>8} {:>9} {:>8.1f}% {:>8.1f}% "
+            "{:>8.1f}% {:>4.0f}%/{:>4.0f}%\n",
+            c.variant.label(), duration(r.emulatedTotalPs),
+            duration(std::llround(r.measuredTotalPs)), 100 * r.totalSpread, percent(r.totalError),
+            std::isfinite(atSpeed) ? percent(atSpeed) : std::string("-"),
+            100 * r.transferMedianAbsError, 100 * r.transferP90AbsError,
+            100 * r.computeMedianAbsError, 100 * r.emulatedIdleShare, 100 * r.measuredIdleShare);
     }
     std::cout << (std::isfinite(rho)
                       ? fmt::format(
@@ -280,12 +316,29 @@ std::string paceLine(std::optional<double> spread) {
                        1 + *spread);
 }
 
+// The machine's speed while the model's runs were measured, against calibration's: a warning
+// when it moved past kSpeedChange, else a line saying what it was; empty when unknown.
+std::string speedLines(const calibrate::SpeedTimes& calibrated, const calibrate::SpeedTimes& now) {
+    if (calibrated.empty() || now.empty())
+        return {};
+    const std::string warning = calibrate::speedChangeWarning(
+        calibrated, now, "while this model's runs were measured",
+        "the predictions are off by about as much for that alone ('at speed' is the error with "
+        "the prediction scaled by it): recalibrate (`strata-cli calibrate`) for figures of the "
+        "machine as it runs now");
+    if (!warning.empty())
+        return "warning: " + warning + "\n";
+    return fmt::format("machine speed against calibration's: {}\n",
+                       calibrate::speedText(calibrated, now));
+}
+
 // One model: every schedule compiled and emulated, then run `repeat` rounds, each round running
 // every schedule once (so a slow spell of the machine falls on all of them), each run a warm-up
 // pass and a measured one of the same prepared program (the faster of the two is kept).
 nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::string& path,
                                        const target::Target& target,
-                                       const std::vector<Variant>& variants, bool& ok,
+                                       const std::vector<Variant>& variants,
+                                       const calibrate::SpeedCheck* speedCheck, bool& ok,
                                        std::ostream* events) {
     nlohmann::ordered_json out = {{"model", path}};
     ModelArgs modelArgs{path, args.inputShapes, args.quiet};
@@ -315,7 +368,11 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
     // Other work on the machine while the rounds ran (calibrate/OtherLoad.h): it slows the
     // measured runs of every schedule alike, which neither the spread nor the cores' pace shows.
     const std::optional<calibrate::CpuTicks> before = calibrate::cpuTicksNow();
+    std::vector<calibrate::SpeedTimes> checks; // before every round, as calibration takes it
     for (int round = 0; round < args.repeat; ++round) {
+        if (speedCheck)
+            if (auto times = speedCheck->measure())
+                checks.push_back(std::move(*times));
         for (Candidate& c : candidates) {
             if (!c.failure.empty())
                 continue;
@@ -355,9 +412,23 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
     }
     const double rho = trace::spearman(emulatedTotals, measuredTotals);
     const nlohmann::ordered_json fallbacks = fallbackOps(*graph, target);
+    const calibrate::SpeedTimes now = calibrate::medianTimes(checks);
+    const calibrate::SpeedTimes calibrated =
+        target.calibration ? target.calibration->speedChecks : calibrate::SpeedTimes{};
+    const auto speedOn = [&](int mp) { return calibrate::speedRatio(calibrated, now, mp); };
+    for (Candidate& c : candidates)
+        if (c.report)
+            emulateAtSpeed(c, *graph, target, speedOn(c.variant.mp));
     nlohmann::ordered_json schedules = nlohmann::ordered_json::array();
     for (const Candidate& c : candidates)
         schedules.push_back(reportJson(c));
+    nlohmann::ordered_json speeds = nlohmann::ordered_json::array();
+    for (const auto& [cores, ns] : now)
+        if (calibrated.count(cores))
+            speeds.push_back({{"cores", cores},
+                              {"check_ns", ns},
+                              {"calibrated_check_ns", calibrated.at(cores)},
+                              {"ratio", speedOn(cores)}});
     const std::optional<double> pace = modelCorePace(candidates);
     out.update(
         {{"name", graph->name},
@@ -366,9 +437,11 @@ nlohmann::ordered_json accuracyOfModel(const AccuracyArgs& args, const std::stri
          {"core_pace_spread", pace ? nlohmann::ordered_json(*pace) : nlohmann::ordered_json()},
          {"uneven_cores", pace && *pace > trace::kUnevenCorePace},
          {"other_load", otherLoad ? nlohmann::ordered_json(*otherLoad) : nlohmann::ordered_json()},
+         {"speed", speeds},
          {"schedules", schedules}});
     if (!args.json)
-        printModel(path, candidates, fallbacks, rho, machineLines(otherLoad) + paceLine(pace));
+        printModel(path, candidates, fallbacks, rho,
+                   machineLines(otherLoad) + speedLines(calibrated, now) + paceLine(pace));
     return out;
 }
 
@@ -401,10 +474,22 @@ int runAccuracy(const AccuracyArgs& args) {
         }
         writeEventsHeader(events);
     }
+    // The machine's speed against calibration's, when calibration timed the same check.
+    std::optional<calibrate::SpeedCheck> speedCheck;
+    if (target->calibration && !target->calibration->speedChecks.empty()) {
+        if (auto check = calibrate::SpeedCheck::prepare(*target))
+            speedCheck = std::move(*check);
+        else if (!args.quiet)
+            std::cerr << "note: no speed check: " << check.diagnostics().front().message << "\n";
+    } else if (!args.json && target->calibrated) {
+        std::cout << "note: the calibration has no speed check (made before Strata took one): "
+                     "the machine's speed against it is not known\n";
+    }
     bool ok = true;
     nlohmann::ordered_json models = nlohmann::ordered_json::array();
     for (const std::string& path : args.models)
-        models.push_back(accuracyOfModel(args, path, *target, *variants, ok,
+        models.push_back(accuracyOfModel(args, path, *target, *variants,
+                                         speedCheck ? &*speedCheck : nullptr, ok,
                                          args.events.empty() ? nullptr : &events));
     if (args.json) {
         nlohmann::ordered_json j = {

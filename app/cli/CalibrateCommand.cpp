@@ -115,6 +115,14 @@ nlohmann::ordered_json readFiguresJson(const calibrate::PathReport& p,
                        p.kindSamples[static_cast<std::size_t>(kind)]);
 }
 
+// As the calibrated file holds them: [{"cores", "ns"}].
+nlohmann::ordered_json speedChecksJson(const target::SpeedCheckTimes& checks) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& [cores, ns] : checks)
+        out.push_back({{"cores", cores}, {"ns", ns}});
+    return out;
+}
+
 nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const std::string& output) {
     nlohmann::ordered_json paths = nlohmann::ordered_json::array();
     for (const auto& p : r.paths) {
@@ -175,6 +183,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
              r.otherLoad ? nlohmann::ordered_json(*r.otherLoad) : nlohmann::ordered_json(nullptr)},
             {"core_pace_cycles", r.corePace ? nlohmann::ordered_json(r.corePace->cycles)
                                             : nlohmann::ordered_json(nullptr)},
+            {"speed_checks", speedChecksJson(r.speedChecks)},
             {"warnings", r.warnings},
             {"remeasured", r.remeasured},
             {"gap_ns", r.gapNs},
@@ -323,6 +332,15 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
         std::cout << fmt::format("cores' pace: the slowest core took {:.2f}x the fastest's time "
                                  "for the same copies\n",
                                  1 + r.corePace->spread());
+    if (!r.speedChecks.empty()) {
+        std::string times;
+        for (const auto& [cores, ns] : r.speedChecks)
+            times += fmt::format("{}{:.2f} ms on {} core{}", times.empty() ? "" : ", ", ns / 1e6,
+                                 cores, cores == 1 ? "" : "s");
+        std::cout << "speed check: " << times
+                  << " (a convolution and a matrix product; `accuracy` times it again to tell how "
+                     "much of an error is the machine's change of speed)\n";
+    }
     for (const std::string& note : r.remeasured)
         std::cout << "note: " << note << "\n";
     for (const std::string& warning : r.warnings)

@@ -8,6 +8,7 @@
 #include "calibrate/CorePace.h"
 #include "calibrate/FitQuality.h"
 #include "calibrate/InstructionGaps.h"
+#include "calibrate/MachineSpeed.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
 #include "calibrate/ReuseDistanceFit.h"
@@ -139,6 +140,10 @@ class Calibration {
         if (auto planned = planPairs(paths); !planned.empty())
             return planned;
         planBarriers();
+        if (auto check = SpeedCheck::prepare(m_host))
+            m_speedCheck = std::move(*check);
+        else
+            m_report.warnings.push_back(check.diagnostics().front().message);
         const std::optional<CpuTicks> before = cpuTicksNow();
         if (auto measured = measureInRounds(); !measured.empty())
             return measured;
@@ -158,6 +163,7 @@ class Calibration {
                 !uneven.empty())
                 m_report.warnings.push_back(std::move(uneven));
         }
+        m_report.speedChecks = medianTimes(m_speedChecks);
         m_report.compute = fitCompute(m_computeSamples);
         m_report.oneCoreWorkFactor = fitOneCoreWorkFactor(m_report.compute, m_oneCoreSamples);
         m_report.oneCoreSamples = m_oneCoreSamples.size();
@@ -272,6 +278,10 @@ class Calibration {
             if (all && m_host.cores() > 1)
                 if (auto pace = measureCorePace(m_host))
                     m_paces.push_back(std::move(*pace));
+            // The speed check before every round, as `accuracy` takes it before each of its.
+            if (all && m_speedCheck)
+                if (auto times = m_speedCheck->measure())
+                    m_speedChecks.push_back(std::move(*times));
             progress(fmt::format("{}round {} of {}: {} programs",
                                  all ? "" : "re-measuring '" + m_only + "': ", round + 1, rounds,
                                  m_measurements.size()));
@@ -854,6 +864,8 @@ class Calibration {
     const CalibrateOptions& m_options;
     int m_rounds;
     std::vector<CorePace> m_paces; // the cores' pace before each round
+    std::optional<SpeedCheck> m_speedCheck;
+    std::vector<SpeedTimes> m_speedChecks; // its times before each round
     CalibrationReport m_report;
     std::vector<std::unique_ptr<Measurement>> m_measurements; // in the order every round runs them
     std::vector<ComputeSample> m_computeSamples;

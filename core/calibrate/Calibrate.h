@@ -111,6 +111,8 @@ struct CalibrationReport {
     // Each core's time for the same copies, median over the rounds (CorePace.h); none with one
     // core. Above kUnevenCoresSpread, `warnings` says one core was slowed by other work.
     std::optional<CorePace> corePace;
+    // The speed check's median times over the rounds (MachineSpeed.h); empty when it did not run.
+    target::SpeedCheckTimes speedChecks;
     std::vector<std::string> warnings;
     // Paths measured again because their fit was poor, or not although it was (Remeasure.h):
     // "re-measured 'load' once: RMS relative residual 76% -> 24%, kept the 24% fit".

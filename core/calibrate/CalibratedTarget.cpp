@@ -80,6 +80,7 @@ target::Target calibratedTarget(const target::Target& host, const CalibrationRep
     // Which machine and when: `host` ignores it on another CPU and offers it again when old.
     t.calibration =
         target::calibrationStampFor(target::probeHost(), std::chrono::system_clock::now());
+    t.calibration->speedChecks = report.speedChecks;
     t.description += fmt::format(
         " Calibrated on this machine by `strata-cli calibrate` ({} cores, {} clock cycles "
         "per ns).",

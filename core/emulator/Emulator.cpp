@@ -194,7 +194,7 @@ class Simulation {
             switch (kind) {
             case InstrKind::Compute:
                 event.startPs = ps(t);
-                t += step.amount;
+                t += step.amount / m_options.computeSpeed;
                 event.endPs = ps(t);
                 break;
             case InstrKind::Transfer: {
@@ -560,6 +560,8 @@ Expected<trace::Trace> emulate(const compiler::Program& program, const CheckedPr
                                const EmulateOptions& options) {
     std::vector<Diagnostic> diagnostics;
     if (!(target.clockHz > 0)) return error("target '" + target.name + "' has no clock");
+    if (!(options.computeSpeed > 0) || !std::isfinite(options.computeSpeed))
+        return error("the compute speed must be a positive number");
     std::optional<target::Target> regime; // the weight figures checkProgram priced (WeightRegime.h)
     const target::Target& priced = withWeightRegime(target, graph, regime);
     trace::Trace trace = traceSkeleton(program, priced, graph, checked, trace::Source::Emulated);

@@ -23,6 +23,10 @@ struct EmulateOptions {
     bool counters = true;         // path bandwidth and SRAM occupancy over time
     // When set: the numbers of the barriers at which the clock restarted (below), ascending.
     std::vector<std::uint32_t>* restarts = nullptr;
+    // The machine's compute speed against the target's figures (above 1: faster): every compute
+    // takes its priced cycles over it, transfers keep theirs. `accuracy` takes out a change of
+    // the machine's speed since calibrating with it (calibrate/MachineSpeed.h).
+    double computeSpeed = 1;
 };
 
 // At a barrier that every core has reached with no transfer in flight, nothing after it can

@@ -294,12 +294,17 @@ struct Overheads {
     bool operator==(const Overheads&) const = default;
 };
 
+// A speed check's time (calibrate/MachineSpeed.h) per core count it ran on, ns.
+using SpeedCheckTimes = std::map<int, double>;
+
 // Which machine a calibrated host target was measured on, and when (docs/CALIBRATION.md): a
 // calibration made on another CPU model or core count is not used, an old one is offered again.
 struct CalibrationStamp {
     std::string cpuModel;     // /proc/cpuinfo "model name" (HostFacts::cpuModel)
     int cores = 0;            // online CPUs when measured
     std::string calibratedAt; // UTC, "2026-11-26T06:14:35Z"
+    // The speed check's times when calibrated; empty in calibrations made before it existed.
+    SpeedCheckTimes speedChecks;
 
     bool operator==(const CalibrationStamp&) const = default;
 };

@@ -11,7 +11,8 @@
 namespace strata::target::format {
 
 inline constexpr std::string_view kVersionKey = "strata_target";
-// A calibrated host's stamp: {"cpu_model", "cores", "calibrated_at"} (target::CalibrationStamp).
+// A calibrated host's stamp: {"cpu_model", "cores", "calibrated_at", "speed_checks": [{"cores",
+// "ns"}]} (target::CalibrationStamp).
 inline constexpr std::string_view kCalibrationKey = "calibration";
 
 // compute.throughput_per_cycle keys, in ir::OpClass order.

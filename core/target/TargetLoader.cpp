@@ -49,7 +49,23 @@ CalibrationStamp readCalibrationStamp(FieldReader stamp) {
     out.cpuModel = stamp.stringOr("cpu_model", "");
     out.cores = static_cast<int>(stamp.integerOr("cores", 0));
     out.calibratedAt = stamp.stringOr("calibrated_at", "");
-    stamp.warnUnknownKeys({"cpu_model", "cores", "calibrated_at"});
+    if (const nlohmann::json* checks = stamp.optionalArray("speed_checks"))
+        for (std::size_t i = 0; i < checks->size(); ++i) {
+            FieldReader check = stamp.element(*checks, i, "speed_checks");
+            const std::optional<std::int64_t> cores = check.integer("cores");
+            const std::optional<double> ns = check.number("ns");
+            check.warnUnknownKeys({"cores", "ns"});
+            if (!cores || !ns)
+                continue;
+            if (*cores < 1 || *cores > 4096)
+                check.error("cores",
+                            "expected a core count from 1 to 4096, got " + std::to_string(*cores));
+            else if (*ns <= 0)
+                check.error("ns", "expected a time above 0 ns");
+            else
+                out.speedChecks[static_cast<int>(*cores)] = *ns;
+        }
+    stamp.warnUnknownKeys({"cpu_model", "cores", "calibrated_at", "speed_checks"});
     return out;
 }
 

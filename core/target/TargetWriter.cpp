@@ -181,10 +181,14 @@ std::string targetToJson(const Target& target) {
     out["paths"] = Json::array();
     for (const TransferPath& path : target.paths) out["paths"].push_back(pathJson(path));
     out["calibrated"] = target.calibrated;
-    if (const auto& stamp = target.calibration)
-        out[std::string(format::kCalibrationKey)] = {{"cpu_model", stamp->cpuModel},
-                                                     {"cores", stamp->cores},
-                                                     {"calibrated_at", stamp->calibratedAt}};
+    if (const auto& stamp = target.calibration) {
+        Json& j = out[std::string(format::kCalibrationKey)];
+        j = {{"cpu_model", stamp->cpuModel},
+             {"cores", stamp->cores},
+             {"calibrated_at", stamp->calibratedAt}};
+        for (const auto& [cores, ns] : stamp->speedChecks)
+            j["speed_checks"].push_back({{"cores", cores}, {"ns", ns}});
+    }
     return out.dump(2) + "\n";
 }
 

@@ -1,5 +1,6 @@
 #include "controllers/HostCalibrationController.h"
 
+#include "calibrate/MachineSpeed.h"
 #include "document/ScheduleDocument.h"
 #include "jobs/Activity.h"
 #include "target/CalibratedHost.h"
@@ -16,6 +17,24 @@ namespace {
 
 QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
+}
+
+// Checks timed per look at the machine's speed; their median decides.
+constexpr int kSpeedChecks = 3;
+
+// The speed check's median times now, or why it could not run.
+Expected<calibrate::SpeedTimes> timeSpeedCheck(const target::Target& host) {
+    auto check = calibrate::SpeedCheck::prepare(host);
+    if (!check)
+        return check.diagnostics();
+    std::vector<calibrate::SpeedTimes> times;
+    for (int i = 0; i < kSpeedChecks; ++i) {
+        auto once = check->measure();
+        if (!once)
+            return once.diagnostics();
+        times.push_back(std::move(*once));
+    }
+    return calibrate::medianTimes(times);
 }
 
 bool autoCalibrationOff() {
@@ -56,7 +75,10 @@ void HostCalibrationController::refreshLabel() {
     m_label->setVisible(host);
     if (!host)
         return;
-    m_label->setText(tr("host: %1").arg(fromStd(target::describeCalibration(*target))));
+    QString text = tr("host: %1").arg(fromStd(target::describeCalibration(*target)));
+    if (!m_speed.isEmpty())
+        text += tr("; speed %1").arg(m_speed);
+    m_label->setText(text);
     m_label->setToolTip(
         target->calibrated
             ? tr("The host target's figures come from %1").arg(fromStd(target->source))
@@ -81,6 +103,30 @@ void HostCalibrationController::checkAtStart() {
         start(false);
     else if (found.state == target::CalibrationState::Stale)
         promptStale(fromStd(found.why));
+}
+
+void HostCalibrationController::checkSpeed() {
+    const auto target = m_document->target();
+    if (m_running || !hostIsTarget() || !target || !target->calibration ||
+        target->calibration->speedChecks.empty() || m_speedJobs.isRunning())
+        return;
+    m_speedJobs.start<Expected<calibrate::SpeedTimes>>(
+        [host = *target](const Proceed&) { return timeSpeedCheck(host); },
+        [this, calibrated = target->calibration->speedChecks](Expected<calibrate::SpeedTimes> now) {
+            if (!now) {
+                m_activity->report(now.diagnostics(), tr("Speed check failed"));
+                emit speedChecked({});
+                return;
+            }
+            m_speed = fromStd(calibrate::speedText(calibrated, *now));
+            refreshLabel();
+            const std::string changed = calibrate::speedChangeWarning(
+                calibrated, *now, "after the last run on it",
+                "predictions on `host` are off by about as much for that alone");
+            if (!changed.empty())
+                promptStale(fromStd(changed));
+            emit speedChecked(m_speed);
+        });
 }
 
 void HostCalibrationController::recalibrate() {
@@ -153,6 +199,7 @@ void HostCalibrationController::start(bool force) {
                     m_document->setTarget(QLatin1String(ScheduleDocument::kDefaultTarget));
             }
             m_switchToHost = false;
+            m_speed.clear(); // the new calibration's own speed
             refreshLabel();
             emit finished(outcome.saved);
         });

@@ -4,7 +4,11 @@
 // CLI's calibrate::ensureHostCalibrated runs in the background and the target is reloaded when
 // it is saved, so the prediction is redone on the measured figures. A status-bar label says
 // which calibration the target uses; Recalibrate Host measures again, and a stale calibration
-// (old, or unstamped) prompts it. $STRATA_NO_CALIBRATE=1 turns the start-up job off (tests).
+// (old, or unstamped) prompts it. After a run on this machine the speed check calibration timed
+// (calibrate/MachineSpeed.h) is timed again: the label says the machine's speed against the
+// calibration's, and a change past calibrate::kSpeedChange prompts Recalibrate too (the figures
+// are a third off when a virtual machine's speed moves by a third). $STRATA_NO_CALIBRATE=1 turns
+// the start-up job off (tests).
 
 #include "calibrate/FirstCalibration.h"
 #include "jobs/JobRunner.h"
@@ -32,8 +36,9 @@ class HostCalibrationController : public QObject {
     ~HostCalibrationController() override;
 
     QAction* recalibrateAction() const { return m_action; }
-    // "host: calibrated 2026-11-26 06:35 UTC on <cpu> (2 cores)" or "host: uncalibrated figures";
-    // hidden for other targets.
+    // "host: calibrated 2026-11-26 06:35 UTC on <cpu> (2 cores)" or "host: uncalibrated figures",
+    // then the speed since the last check ("; speed 0.98x on one core, 0.84x on 2 cores"); hidden
+    // for other targets.
     QLabel* label() const { return m_label; }
     bool isRunning() const { return m_running; }
     // The open "calibration looks stale" prompt, if any (tests).
@@ -53,8 +58,13 @@ class HostCalibrationController : public QObject {
     // Measures this computer and replaces the calibration, whatever it holds.
     void recalibrate();
     void refreshLabel();
+    // Times the speed check again in the background, when `host` is the target and its
+    // calibration timed it (nothing otherwise); then speedChecked().
+    void checkSpeed();
 
   signals:
+    // A speed check ended; `ratioText` the speed against calibration's, empty when it failed.
+    void speedChecked(const QString& ratioText);
     void busyChanged(bool busy);
     // A calibration job ended; `saved` when the file now holds this machine's figures.
     void finished(bool saved);
@@ -72,7 +82,9 @@ class HostCalibrationController : public QObject {
     bool m_running = false;
     bool m_quick = false;
     bool m_switchToHost = false; // the document fell back to the preset from a broken calibration
-    JobLane m_jobs{this};        // last: destroyed first, it waits for the job
+    QString m_speed;             // the last speed check's ratios, for the label
+    JobLane m_speedJobs{this};
+    JobLane m_jobs{this}; // last: destroyed first, it waits for the job
     Activity* m_activity = nullptr;
 };
 

@@ -197,6 +197,10 @@ void MainWindow::connectRuns() {
     connect(m_measure, &Measured::measured, m_tabs.timeline, &TimelineTab::setMeasurement);
     connect(m_measure, &Measured::measured, m_tabs.transfers, &TransfersTab::setMeasurement);
     connect(m_measure, &Measured::measured, m_tabs.compare, &CompareTab::addHostRun);
+    // After a run the machine's speed against the calibration's: a changed one is why a run
+    // and its prediction differ, whatever the emulator's model.
+    connect(m_measure, &Measured::measured, m_hostCalibration,
+            &HostCalibrationController::checkSpeed);
     connect(m_measure, &Measured::measured, m_compile,
             [this](std::shared_ptr<const MeasuredRun> run) {
                 m_compile->showRunProgram(run->emulation);

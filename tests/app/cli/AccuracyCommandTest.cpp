@@ -46,12 +46,27 @@ TEST(AccuracyCommand, JsonCarriesEverySchedulesReport) {
     std::set<std::string> schedules;
     for (const auto& s : model["schedules"]) {
         schedules.insert(s["strategy"].get<std::string>() + std::to_string(s["mp"].get<int>()));
-        EXPECT_EQ(keysOf(s), (std::set<std::string>{
-                                 "strategy", "mp", "emulated_ns", "measured_ns", "error", "spread",
-                                 "measured_totals_ns", "emulated_idle_share", "measured_idle_share",
-                                 "core_pace", "transfers", "transfer_median_abs_error",
-                                 "transfer_p90_abs_error", "computes", "compute_median_abs_error",
-                                 "compute_classes", "transfer_kinds", "blocks"}));
+        EXPECT_EQ(keysOf(s), (std::set<std::string>{"strategy",
+                                                    "mp",
+                                                    "emulated_ns",
+                                                    "measured_ns",
+                                                    "error",
+                                                    "speed",
+                                                    "emulated_at_speed_ns",
+                                                    "error_at_speed",
+                                                    "spread",
+                                                    "measured_totals_ns",
+                                                    "emulated_idle_share",
+                                                    "measured_idle_share",
+                                                    "core_pace",
+                                                    "transfers",
+                                                    "transfer_median_abs_error",
+                                                    "transfer_p90_abs_error",
+                                                    "computes",
+                                                    "compute_median_abs_error",
+                                                    "compute_classes",
+                                                    "transfer_kinds",
+                                                    "blocks"}));
         EXPECT_GT(s["emulated_ns"].get<double>(), 0);
         EXPECT_GT(s["measured_ns"].get<double>(), 0);
         EXPECT_EQ(s["measured_totals_ns"].size(), 2u);
@@ -91,6 +106,74 @@ TEST(AccuracyCommand, JsonCarriesEverySchedulesReport) {
     EXPECT_GE(model["other_load"].get<double>(), 0);
     EXPECT_LE(model["other_load"].get<double>(), 1);
 #endif
+}
+
+// With a calibration that timed the speed check, each model's report has the machine's speed on
+// one core and on every core, and each schedule its error with the prediction scaled by the
+// speed on its cores. The calibrated file's checks are then made four times as long (as if
+// calibrated on a machine 4x slower): the text warns and says what the speed was; then taken out,
+// as in calibrations made before them.
+TEST(AccuracyCommand, SpeedAgainstCalibrationScalesEachSchedulesPrediction) {
+    TempDir dir;
+    const auto calibrated = dir.path() / "host.json";
+    const CliResult made = runCli({"calibrate", "--quick", "-q", "-o", calibrated.string()});
+    ASSERT_EQ(made.exitCode, 0) << made.err;
+    const std::vector<std::string> accuracy{"accuracy",
+                                            samplePath("mobilenet_tiny.onnx"),
+                                            "--target",
+                                            calibrated.string(),
+                                            "--strategies",
+                                            "rules",
+                                            "--mp",
+                                            "1,2",
+                                            "--repeat",
+                                            "2",
+                                            "-q"};
+    std::vector<std::string> json = accuracy;
+    json.push_back("--json");
+    const CliResult r = runCli(json);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto model = nlohmann::json::parse(r.out)["models"][0];
+    std::map<int, double> speedOn;
+    for (const auto& s : model["speed"]) {
+        EXPECT_GT(s["check_ns"].get<double>(), 0) << s.dump();
+        EXPECT_DOUBLE_EQ(s["ratio"].get<double>(),
+                         s["calibrated_check_ns"].get<double>() / s["check_ns"].get<double>());
+        speedOn[s["cores"].get<int>()] = s["ratio"].get<double>();
+    }
+    ASSERT_TRUE(speedOn.count(1)) << model["speed"].dump();
+    for (const auto& s : model["schedules"]) {
+        const int mp = s["mp"].get<int>();
+        const double speed = speedOn.count(mp) ? speedOn[mp] : speedOn[1];
+        EXPECT_DOUBLE_EQ(s["speed"].get<double>(), speed) << s.dump().substr(0, 300);
+        // Computes at that speed, transfers as calibrated: between the prediction and the
+        // prediction all over the speed.
+        const double emulated = s["emulated_ns"].get<double>();
+        const double atSpeed = s["emulated_at_speed_ns"].get<double>();
+        EXPECT_GE(atSpeed, std::min(emulated, emulated / speed) * (1 - 1e-9));
+        EXPECT_LE(atSpeed, std::max(emulated, emulated / speed) * (1 + 1e-9));
+        EXPECT_NEAR(s["error_at_speed"].get<double>(), atSpeed / s["measured_ns"].get<double>() - 1,
+                    1e-9);
+    }
+
+    nlohmann::json file = nlohmann::json::parse(std::ifstream(calibrated));
+    for (auto& check : file["calibration"]["speed_checks"])
+        check["ns"] = check["ns"].get<double>() * 4;
+    std::ofstream(calibrated) << file.dump();
+    const CliResult text = runCli(accuracy);
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_TRUE(containsText(text.out, "warning: this machine ran computes at another speed than "
+                                       "when it was calibrated"));
+    EXPECT_TRUE(containsText(text.out, "x on one core"));
+    EXPECT_TRUE(containsText(text.out, "at speed"));
+
+    // A calibration made before the speed check: no speed, and the report says why.
+    file["calibration"].erase("speed_checks");
+    std::ofstream(calibrated) << file.dump();
+    const CliResult none = runCli(accuracy);
+    ASSERT_EQ(none.exitCode, 0) << none.err;
+    EXPECT_TRUE(containsText(none.out, "the calibration has no speed check"));
+    EXPECT_EQ(none.out.find("machine speed"), std::string::npos) << none.out;
 }
 
 TEST(AccuracyCommand, TextNamesTheTargetAndTheRankCorrelation) {

@@ -52,6 +52,14 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
                   report["compute"]["one_core_work_factor"]);
     }
     EXPECT_FALSE(target.contains("detect_host"));
+    // The speed check on one core and on every core, in the report and the file's stamp.
+    ASSERT_EQ(report["speed_checks"].size(), report["cores"].get<int>() > 1 ? 2u : 1u)
+        << report["speed_checks"].dump();
+    EXPECT_EQ(report["speed_checks"][0]["cores"], 1);
+    EXPECT_EQ(report["speed_checks"].back()["cores"], report["cores"]);
+    for (const auto& check : report["speed_checks"])
+        EXPECT_GT(check["ns"].get<double>(), 0) << check.dump();
+    EXPECT_EQ(target["calibration"]["speed_checks"], report["speed_checks"]);
     for (const auto& p : target["paths"]) EXPECT_EQ(p["issuer_busy"], true) << p.dump();
     EXPECT_EQ(target["paths"][0]["bytes_per_cycle"].get<double>(), report["paths"][0]["bytes_per_cycle"].get<double>());
     // Reads of weights and of what a core stored itself get their own figures on the load path,

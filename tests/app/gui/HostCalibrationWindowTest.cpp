@@ -4,11 +4,12 @@
 // status-bar label says which calibration the target uses. Each test has its own config folder
 // and turns the start-up calibration on (main.cpp turns it off for every other test).
 
-#include "panels/DiagnosticsPanel.h"
-#include "support/GuiTestSupport.h"
+#include "calibrate/MachineSpeed.h"
 #include "controllers/HostCalibrationController.h"
-#include "shell/MainWindow.h"
 #include "document/ScheduleDocument.h"
+#include "panels/DiagnosticsPanel.h"
+#include "shell/MainWindow.h"
+#include "support/GuiTestSupport.h"
 #include "support/WindowTestSupport.h"
 #include "target/CalibratedHost.h"
 #include "target/TargetLoader.h"
@@ -22,6 +23,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <chrono>
 #include <gtest/gtest.h>
 
 namespace strata::gui {
@@ -118,6 +120,48 @@ TEST_F(HostCalibrationWindowTest, StaleCalibrationPromptsRecalibrate) {
     ASSERT_TRUE(saved->calibration.has_value());
     EXPECT_NE(saved->calibration->calibratedAt, "2020-01-01T00:00:00Z");
     EXPECT_FALSE(calibration().label()->text().contains(QStringLiteral("2020-01-01")));
+}
+
+// A calibration whose speed check took four times as long as this machine takes now (as if made
+// on a machine 4x slower): after a run, the check timed again says so in the label and prompts
+// Recalibrate. Without checks (calibrations made before them) nothing is timed.
+TEST_F(HostCalibrationWindowTest, SpeedChangedSinceCalibrationPromptsRecalibrate) {
+    const std::string now = target::formatUtc(std::chrono::system_clock::now());
+    auto host = target::parseTarget(thisMachinesCalibration(now), "host.json");
+    ASSERT_TRUE(host.ok());
+    auto check = calibrate::SpeedCheck::prepare(*host);
+    ASSERT_TRUE(check.ok()) << check.diagnostics().front().message;
+    auto times = check->measure();
+    ASSERT_TRUE(times.ok()) << times.diagnostics().front().message;
+    for (auto& [cores, ns] : *times)
+        ns *= 4;
+    host->calibration->speedChecks = *times;
+    writeCalibration(target::targetToJson(*host));
+    openWindow();
+    ASSERT_TRUE(document().target() && document().target()->calibrated);
+    EXPECT_EQ(calibration().stalePrompt(), nullptr); // a current calibration
+
+    QSignalSpy checked(&calibration(), &HostCalibrationController::speedChecked);
+    calibration().checkSpeed(); // what a finished run on host does
+    ASSERT_TRUE(checked.wait(kCalibrationTimeoutMs) || checked.count() == 1);
+    const QString speed = checked.at(0).at(0).toString();
+    EXPECT_TRUE(speed.contains(QStringLiteral("x on one core"))) << speed.toStdString();
+    EXPECT_TRUE(calibration().label()->text().contains(QStringLiteral("; speed ") + speed))
+        << calibration().label()->text().toStdString();
+    ASSERT_NE(calibration().stalePrompt(), nullptr);
+    EXPECT_TRUE(calibration().stalePrompt()->text().contains(
+        QStringLiteral("another speed than when it was calibrated after the last run")))
+        << calibration().stalePrompt()->text().toStdString();
+}
+
+TEST_F(HostCalibrationWindowTest, CalibrationWithoutSpeedChecksTimesNone) {
+    writeCalibration(thisMachinesCalibration(target::formatUtc(std::chrono::system_clock::now())));
+    openWindow();
+    QSignalSpy checked(&calibration(), &HostCalibrationController::speedChecked);
+    calibration().checkSpeed();
+    EXPECT_FALSE(checked.wait(500));
+    EXPECT_EQ(calibration().stalePrompt(), nullptr);
+    EXPECT_FALSE(calibration().label()->text().contains(QStringLiteral("speed")));
 }
 
 TEST_F(HostCalibrationWindowTest, CorruptCalibrationIsAWarningAndIsMeasuredAgain) {

@@ -1,9 +1,11 @@
 // Hand-computed timelines on the tiny target (EmulatorFixtures.h): 1 cycle = 1 ns = 1000 ps;
 // load/store/aux move 16 B/cycle after a 100-cycle latency, so 1600 bytes alone take 200 cycles.
 
-#include "EmulatorFixtures.h"
 #include "emulator/Emulator.h"
 
+#include "EmulatorFixtures.h"
+
+#include <cmath>
 #include <gtest/gtest.h>
 
 namespace strata::emulator {
@@ -138,6 +140,32 @@ TEST(Emulator, DoubleBufferingHidesALoadBehindCompute) {
     expectSpan(t, compute1, 500, 800);
     // Single buffered it would be 200 + 300 + 200 + 300 = 1000.
     EXPECT_EQ(t.endPs(), 800 * kNs);
+}
+
+// accuracy's 'at speed' (EmulateOptions::computeSpeed): computes take their cycles over the
+// speed, transfers keep theirs. The double-buffered program above at twice the speed: its
+// computes take 150, so the second waits for its load.
+TEST(Emulator, ComputeSpeedScalesComputesAndLeavesTransfers) {
+    ProgramBuilder b(1);
+    auto load0 = b.transfer(0, "load", 1600, 0);
+    b.wait(0, 0);
+    auto load1 = b.transfer(0, "load", 1600, 1);
+    auto compute0 = b.conv(0, 300);
+    auto wait1 = b.wait(0, 1);
+    auto compute1 = b.conv(0, 300);
+    auto t = emulate(b.program(), test::tinyTarget(), test::tinyGraph(), {.computeSpeed = 2});
+    ASSERT_TRUE(t.ok()) << t.diagnostics().front().toString();
+    expectSpan(*t, load0, 0, 200);
+    expectSpan(*t, load1, 200, 400);
+    expectSpan(*t, compute0, 200, 350);
+    expectSpan(*t, wait1, 350, 400);
+    expectSpan(*t, compute1, 400, 550);
+    for (double bad : {0.0, -1.0, std::nan("")}) {
+        auto refused =
+            emulate(b.program(), test::tinyTarget(), test::tinyGraph(), {.computeSpeed = bad});
+        ASSERT_FALSE(refused.ok()) << bad;
+        EXPECT_NE(refused.diagnostics().front().message.find("compute speed"), std::string::npos);
+    }
 }
 
 TEST(Emulator, BarrierReleasesEveryCoreWhenTheLastArrives) {

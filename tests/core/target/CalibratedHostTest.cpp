@@ -160,6 +160,50 @@ TEST(CalibratedHost, StampSurvivesWriteAndLoad) {
               "calibrated 2026-11-26 06:14 UTC on Xeon X (2 cores)");
 }
 
+TEST(CalibratedHost, SpeedChecksSurviveWriteAndLoad) {
+    TempDir dir;
+    nlohmann::json doc =
+        nlohmann::json::parse(stampedHostJson("Xeon X", 2, "2026-11-26T06:14:35Z"));
+    doc["calibration"]["speed_checks"] = {{{"cores", 1}, {"ns", 1.75e6}},
+                                          {{"cores", 2}, {"ns", 1.8e6}}};
+    const auto file = dir.write("host.json", doc.dump()).string();
+    auto loaded = target::loadTargetFile(file);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_EQ(loaded->calibration->speedChecks, (target::SpeedCheckTimes{{1, 1.75e6}, {2, 1.8e6}}));
+    auto again = target::parseTarget(target::targetToJson(*loaded), file);
+    ASSERT_TRUE(again.ok()) << joined(again.diagnostics());
+    EXPECT_EQ(again->calibration, loaded->calibration);
+}
+
+TEST(CalibratedHost, BadSpeedChecksAreErrorsNamingTheField) {
+    TempDir dir;
+    const auto withChecks = [&](const nlohmann::json& checks) {
+        nlohmann::json doc =
+            nlohmann::json::parse(stampedHostJson("Xeon X", 2, "2026-11-26T06:14:35Z"));
+        doc["calibration"]["speed_checks"] = checks;
+        return dir.write("host.json", doc.dump()).string();
+    };
+    const std::string zeroCores = withChecks({{{"cores", 0}, {"ns", 1e6}}});
+    auto loaded = target::loadTargetFile(zeroCores);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_TRUE(reportsError(loaded.diagnostics(), "calibration.speed_checks[0].cores",
+                             "expected a core count from 1 to 4096, got 0", zeroCores));
+    const std::string negative = withChecks({{{"cores", 1}, {"ns", -5}}});
+    loaded = target::loadTargetFile(negative);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_TRUE(reportsError(loaded.diagnostics(), "calibration.speed_checks[0].ns",
+                             "expected a time above 0 ns", negative));
+    const std::string text = withChecks({{{"cores", 1}, {"ns", "fast"}}});
+    loaded = target::loadTargetFile(text);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_TRUE(
+        reportsError(loaded.diagnostics(), "calibration.speed_checks[0].ns", "number", text));
+    const std::string notArray = withChecks("1.5 ms");
+    loaded = target::loadTargetFile(notArray);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_TRUE(reportsError(loaded.diagnostics(), "calibration.speed_checks", "array", notArray));
+}
+
 TEST(CalibratedHost, InspectionTellsMissingCurrentStaleAndOtherMachineApart) {
     TempDir dir;
     const auto now = *target::parseUtc("2026-11-26T06:00:00Z");
