@@ -35,6 +35,7 @@ TEST(MachineSpeed, MediansPerCoreCountOverChecks) {
 TEST(MachineSpeed, WarnsOnlyWhenACoreCountsSpeedMovedPastTheMargin) {
     const SpeedTimes calibrated{{1, 1.0e6}, {2, 1.0e6}};
     EXPECT_EQ(speedChangeWarning(calibrated, {{1, 1.05e6}, {2, 0.95e6}}, "x", "y"), "");
+    EXPECT_EQ(speedChangeWarning(calibrated, {{1, 1.12e6}}, "x", "y"), ""); // within the margin
     const std::string slowTwo =
         speedChangeWarning(calibrated, {{1, 1.0e6}, {2, 1.6e6}},
                            "while this model's runs were measured", "recalibrate");
