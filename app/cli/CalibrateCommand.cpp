@@ -200,6 +200,10 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
               {"classes", classes},
               {"one_core_work_factor", r.oneCoreWorkFactor},
               {"one_core_samples", r.oneCoreSamples},
+              {"join_skew",
+               {{"coefficient", r.joinSkew.coefficient},
+                {"exponent", r.joinSkew.exponent},
+                {"samples", r.joinSamples}}},
               {"skipped", r.computeSkipped}}},
             {"overhead_cycles",
              {{"compute", o.computeCycles},
@@ -316,6 +320,17 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
         std::cout << fmt::format("a block on one core runs its computes' work at {:.3f}x the time "
                                  "with every core busy ({} computes)\n",
                                  r.oneCoreWorkFactor, r.oneCoreSamples);
+    if (r.joinSkew.coefficient > 0) {
+        // In microseconds, as a user thinks of a block: the clock converts cycles.
+        auto lateUs = [&](double blockUs) {
+            const double cyclesPerUs = r.target.clockHz / 1e6;
+            return r.joinSkew.cycles(blockUs * cyclesPerUs) / cyclesPerUs;
+        };
+        std::cout << fmt::format("cores given equal work: the last reaches a barrier {:.2f} us "
+                                 "after their mean in a 10 us block, {:.1f} us in a 1 ms one "
+                                 "({} barriers)\n",
+                                 lateUs(10), lateUs(1000), r.joinSamples);
+    }
     std::cout << fmt::format(
         "\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}, "
         "per conv output {:.3g}, per depthwise row {:.3g}, per grouped-conv row {:.3g}, per weight "

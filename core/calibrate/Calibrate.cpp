@@ -8,12 +8,14 @@
 #include "calibrate/CorePace.h"
 #include "calibrate/FitQuality.h"
 #include "calibrate/InstructionGaps.h"
+#include "calibrate/JoinSkew.h"
 #include "calibrate/MachineSpeed.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
 #include "calibrate/ReuseDistanceFit.h"
 #include "calibrate/TransferKinds.h"
 #include "calibrate/WarmWeightFit.h"
+#include "emulator/Emulator.h"
 #include "emulator/TransferRows.h"
 #include "flow/Flow.h"
 #include "reference/Evaluator.h"
@@ -109,6 +111,8 @@ struct Measurement {
     int runs = 0;          // how many runs that was
     bool fewerRounds = false; // every other round only (kFewerRoundsBytes)
     double useSeconds = 0; // reading its timeline (sorting its reads by kind...)
+    std::vector<JoinSample>
+        joins; // a compiled program's barriers of two or more working cores, every round
     // Reads the program's timeline: per event, its median duration over the rounds.
     std::function<void(const compiler::Program&, const trace::Trace&)> use;
 
@@ -208,6 +212,7 @@ class Calibration {
         m_report.gapNs = median(m_gapsNs);
         m_report.waitCycles = median(m_waitCycles);
         m_report.target = calibratedTarget(m_host, m_report, m_lastLevelBytes);
+        fitJoinSkewBeyondEmulation();
         m_report.seconds = secondsSince(started);
         return std::move(m_report);
     }
@@ -304,6 +309,8 @@ class Calibration {
                 }
                 if (all)
                     collectGaps(result->trace, m_gapsNs);
+                if (all && m->graph)
+                    collectJoinSamples(m->program(), result->trace, m_host.clockHz, m->joins);
                 m->rounds.push_back(std::move(result->trace));
             }
         }
@@ -683,6 +690,26 @@ class Calibration {
                 };
             }
         }
+    }
+
+    // The target's join skew (JoinSkew.h): per compiled program on two or more cores, its measured
+    // barriers' skews beyond those of its run emulated on the calibrated target (which already
+    // shows work split unevenly), fitted over every program's.
+    void fitJoinSkewBeyondEmulation() {
+        std::vector<JoinSample> excess;
+        for (const auto& m : m_measurements) {
+            if (m->joins.empty() || !m->graph || !m->failure.empty())
+                continue;
+            const auto emulated = emulator::emulate(m->program(), m_report.target, *m->graph);
+            if (!emulated)
+                continue;
+            std::vector<JoinSample> predicted;
+            collectJoinSamples(m->program(), *emulated, m_host.clockHz, predicted);
+            appendExcessSkews(m->joins, predicted, excess);
+        }
+        m_report.joinSkew = fitJoinSkew(excess);
+        m_report.joinSamples = excess.size();
+        m_report.target.joinSkew = m_report.joinSkew;
     }
 
     void readComputes(const ir::Graph& graph, const compiler::Program& program,

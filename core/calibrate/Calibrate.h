@@ -100,6 +100,10 @@ struct CalibrationReport {
     std::size_t oneCoreSamples = 0;
     std::vector<std::string> computeSkipped; // op classes that could not be run, with why
     double gapNs = 0;               // median time between two instructions of one stream
+    // The last working core's lateness at a barrier, from joinSamples barriers of the compiled
+    // programs on every core (JoinSkew.h; target::Target::joinSkew). None with one core.
+    target::JoinSkew joinSkew;
+    std::size_t joinSamples = 0;
     double waitCycles = 0;
     double barrierCycles = 0;
     int cores = 1;

@@ -73,6 +73,7 @@ target::Target calibratedTarget(const target::Target& host, const CalibrationRep
     writeComputeFigures(report.compute, t);
     t.overheads.computeCycles = report.compute.overheadCycles + gap;
     t.oneCoreWorkFactor = report.oneCoreWorkFactor;
+    t.joinSkew = report.joinSkew;
     t.overheads.waitCycles = report.waitCycles + gap;
     t.overheads.barrierCycles = report.barrierCycles + gap;
     t.overheads.transferIssueCycles = gap;

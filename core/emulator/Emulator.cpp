@@ -156,6 +156,8 @@ class Simulation {
         std::uint32_t waitingOn = 0;    // Wait, Busy: the transfer
         double busyUntil = 0;           // Busy: the end of the issue overhead, the earliest resume
         int block = INT_MIN;            // for the SRAM counter
+        double arrivedAt = 0;           // Barrier: when it reached the barrier
+        bool worked = false;            // ran an instruction since the last barrier
     };
 
     std::int64_t ps(double cycles) const { return m_originPs + roundHalfAway(cycles * m_psPerCycle); }
@@ -190,7 +192,10 @@ class Simulation {
                 if (!fromLoop || !nothingBefore(t)) return schedule(t, c);
                 m_now = t;
             }
-            if (kind != InstrKind::Barrier) enterBlock(c, step.block, t);
+            if (kind != InstrKind::Barrier) {
+                enterBlock(c, step.block, t);
+                core.worked = true;
+            }
             switch (kind) {
             case InstrKind::Compute:
                 event.startPs = ps(t);
@@ -233,6 +238,7 @@ class Simulation {
             case InstrKind::Barrier:
                 event.startPs = ps(t);
                 core.blocked = Blocked::Barrier;
+                core.arrivedAt = t;
                 if (++m_arrived == m_cores.size()) releaseBarrier(t);
                 return;
             }
@@ -242,9 +248,29 @@ class Simulation {
         sample(m_sramCounter, c, t, 0);
     }
 
+    // When the last core is expected at the barrier reached at `t`: cores that all worked do not
+    // finish together on real hardware, and the last of them comes at least the target's join
+    // skew after their mean arrival (target::JoinSkew); a block whose own work is uneven by more
+    // keeps its emulated last arrival.
+    double expectedLastArrival(double t) const {
+        double sum = 0;
+        int working = 0;
+        for (const Core& core : m_cores)
+            if (core.worked) {
+                sum += core.arrivedAt;
+                ++working;
+            }
+        if (working < 2)
+            return t;
+        const double mean = sum / working;
+        return std::max(t, mean + m_target.joinSkew.cycles(mean - m_blockStart));
+    }
+
     void releaseBarrier(double t) {
         m_arrived = 0;
-        double release = t + m_target.overheads.barrierCycles;
+        double release = expectedLastArrival(t) + m_target.overheads.barrierCycles;
+        for (Core& core : m_cores)
+            core.worked = false;
         for (std::uint32_t c = 0; c < m_cores.size(); ++c) {
             Core& core = m_cores[c];
             m_trace.events[m_program.streams[c][core.pc]].endPs = ps(release);
@@ -257,6 +283,7 @@ class Simulation {
             if (m_options.restarts)
                 m_options.restarts->push_back(m_steps[m_program.streams[0][m_cores[0].pc]].link);
         }
+        m_blockStart = release;
         for (std::uint32_t c = 0; c < m_cores.size(); ++c) {
             Core& core = m_cores[c];
             ++core.pc;
@@ -524,6 +551,7 @@ class Simulation {
     std::vector<int> m_inFlight;            // per (core, path)
     std::vector<std::uint8_t> m_done;       // per instruction: transfer complete
     std::size_t m_arrived = 0;              // cores at the current barrier
+    double m_blockStart = 0;                // the last barrier's release (the run's start first)
 
     std::vector<FlowClass> m_classes;       // per flow class and kind of read (classOf)
     std::vector<std::uint32_t> m_active;    // the classes with members

@@ -9,6 +9,7 @@
 #include "ir/OpClass.h"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -294,6 +295,19 @@ struct Overheads {
     bool operator==(const Overheads&) const = default;
 };
 
+// How much later than the average working core the last one reaches a barrier, in cycles, for a
+// block whose cores worked `work` cycles since the previous barrier: coefficient * work^exponent.
+// Cores given equal work do not finish together (calibrate/JoinSkew.h). coefficient 0: none.
+struct JoinSkew {
+    double coefficient = 0;
+    double exponent = 1;
+
+    double cycles(double work) const {
+        return coefficient > 0 && work > 0 ? coefficient * std::pow(work, exponent) : 0;
+    }
+    bool operator==(const JoinSkew&) const = default;
+};
+
 // A speed check's time (calibrate/MachineSpeed.h) per core count it ran on, ns.
 using SpeedCheckTimes = std::map<int, double>;
 
@@ -334,6 +348,8 @@ struct Target {
     // computes with every core busy (how calibration measures them, as most blocks run), and a
     // core alone runs faster (a shared last-level cache and memory to itself). 1: no difference.
     double oneCoreWorkFactor = 1;
+    // The expected lateness of the last core at a barrier of cores that all worked (JoinSkew).
+    JoinSkew joinSkew;
     std::vector<MemorySpace> memories;
     std::vector<SharedResource> resources;
     std::vector<TransferPath> paths;

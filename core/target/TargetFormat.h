@@ -71,6 +71,10 @@ inline constexpr std::string_view kPrivateCacheBytesKey = "private_cache_bytes";
 // (Target::oneCoreWorkFactor, default 1).
 inline constexpr std::string_view kOneCoreWorkFactorKey = "one_core_work_factor";
 
+// Optional compute key: the last core's expected lateness at a barrier (Target::joinSkew), an
+// object {"coefficient": c, "exponent": e}: c * work^e cycles for a block of `work` cycles.
+inline constexpr std::string_view kJoinSkewKey = "join_skew";
+
 // Optional compute key: output channels per vector (Target::channelGranule, default 1).
 inline constexpr std::string_view kChannelGranuleKey = "channel_granule";
 

@@ -148,9 +148,16 @@ void readCompute(FieldReader compute, Target& target) {
     target.privateCacheBytes =
         std::uint64_t(std::max(0.0, compute.numberOr(format::kPrivateCacheBytesKey, 0)));
     target.oneCoreWorkFactor = compute.numberOr(format::kOneCoreWorkFactorKey, 1);
+    if (compute.has(format::kJoinSkewKey)) { // optional; validation bounds it
+        FieldReader skew = compute.object(format::kJoinSkewKey);
+        target.joinSkew.coefficient = skew.number("coefficient").value_or(0);
+        target.joinSkew.exponent = skew.number("exponent").value_or(1);
+        skew.warnUnknownKeys({"coefficient", "exponent"});
+    }
     compute.warnUnknownKeys({"working_memory", "main_memory", "throughput_per_cycle",
                              "overhead_cycles", format::kChannelGranuleKey,
-                             format::kPrivateCacheBytesKey, format::kOneCoreWorkFactorKey});
+                             format::kPrivateCacheBytesKey, format::kOneCoreWorkFactorKey,
+                             format::kJoinSkewKey});
 }
 
 void readMemories(FieldReader& root, Target& target) {

@@ -139,6 +139,10 @@ void checkMachine(const Target& target, Checker& check) {
     // A core alone at most 4x faster or slower than with the others busy.
     check.positive("compute." + std::string(format::kOneCoreWorkFactorKey),
                    target.oneCoreWorkFactor, 0.25, 4.0, "work factor");
+    // A lateness that grows at most as fast as the block and at least as its fourth root.
+    const std::string skew = "compute." + std::string(format::kJoinSkewKey);
+    check.nonNegative(skew + ".coefficient", target.joinSkew.coefficient, 1e3, "coefficient");
+    check.positive(skew + ".exponent", target.joinSkew.exponent, 0.25, 1.0, "exponent");
     const Overheads& o = target.overheads;
     check.nonNegative("compute.overhead_cycles.compute", o.computeCycles, kMaxOverheadCycles,
                       "overhead");

@@ -144,6 +144,10 @@ std::string targetToJson(const Target& target) {
     if (target.oneCoreWorkFactor != 1)
         out["compute"][std::string(format::kOneCoreWorkFactorKey)] =
             number(target.oneCoreWorkFactor);
+    if (target.joinSkew.coefficient > 0)
+        out["compute"][std::string(format::kJoinSkewKey)] = {
+            {"coefficient", number(target.joinSkew.coefficient)},
+            {"exponent", number(target.joinSkew.exponent)}};
     // The per-unit costs only when set, so targets without them are written as before.
     if (o.convOutputCycles != 0) out["compute"]["overhead_cycles"][std::string(format::kConvOutputKey)] = number(o.convOutputCycles);
     if (o.depthwiseRowCycles != 0)

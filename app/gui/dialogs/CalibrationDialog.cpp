@@ -118,6 +118,13 @@ void CalibrationDialog::showOutcome(const calibrate::CalibrationReport* report,
                       "(%2 computes)")
                        .arg(r.oneCoreWorkFactor, 0, 'f', 2)
                        .arg(r.oneCoreSamples);
+    if (r.joinSkew.coefficient > 0) {
+        const double cyclesPerUs = r.target.clockHz / 1e6;
+        figures += tr(" &nbsp;\u2502&nbsp; cores given equal work: the <b>last</b> reaches a "
+                      "barrier %1 us after their mean in a 1 ms block (%2 barriers)")
+                       .arg(r.joinSkew.cycles(1000 * cyclesPerUs) / cyclesPerUs, 0, 'f', 1)
+                       .arg(r.joinSamples);
+    }
     if (!r.sharedResource.empty() && r.shared.samples)
         figures += tr(" &nbsp;\u2502&nbsp; <b>%1</b> shared by all paths: %2 bytes/cycle (RMS "
                       "residual %3%)")

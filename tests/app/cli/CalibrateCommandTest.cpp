@@ -41,6 +41,10 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
         const double factor = report["compute"]["one_core_work_factor"].get<double>();
         EXPECT_GE(factor, 0.5);
         EXPECT_LE(factor, 2.0);
+        // And the barriers of the op-class programs on every core: how late the last core is.
+        const auto& skew = report["compute"]["join_skew"];
+        EXPECT_GT(skew["samples"].get<int>(), 0) << skew.dump();
+        EXPECT_GE(skew["coefficient"].get<double>(), 0) << skew.dump();
     }
 
     std::ifstream in(output);
@@ -50,6 +54,12 @@ TEST(CalibrateCommand, QuickRunWritesALoadableCalibratedTarget) {
     if (report["compute"]["one_core_work_factor"].get<double>() != 1) {
         EXPECT_EQ(target["compute"]["one_core_work_factor"],
                   report["compute"]["one_core_work_factor"]);
+    }
+    if (report["compute"]["join_skew"]["coefficient"].get<double>() > 0) {
+        EXPECT_EQ(target["compute"]["join_skew"]["coefficient"],
+                  report["compute"]["join_skew"]["coefficient"]);
+        EXPECT_EQ(target["compute"]["join_skew"]["exponent"],
+                  report["compute"]["join_skew"]["exponent"]);
     }
     EXPECT_FALSE(target.contains("detect_host"));
     // The speed check on one core and on every core, in the report and the file's stamp.

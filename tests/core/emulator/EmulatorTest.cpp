@@ -185,6 +185,38 @@ TEST(Emulator, BarrierReleasesEveryCoreWhenTheLastArrives) {
     EXPECT_EQ(t.events[2].link, 0);
 }
 
+// Cores given equal work do not finish together: the last working core is expected the join
+// skew after their mean arrival (target::JoinSkew), 2 * sqrt(work) cycles here. A block only one
+// core worked in has no race; one whose own work is uneven by more keeps its emulated arrival.
+TEST(Emulator, JoinSkewDelaysTheLastOfCoresThatAllWorked) {
+    auto target = test::tinyTarget();
+    target.overheads.barrierCycles = 10;
+    target.joinSkew = {2, 0.5};
+    ProgramBuilder b(2);
+    b.conv(0, 400);
+    b.conv(1, 400);
+    b.barrier(); // i2, i3: both arrive at 400, work 400: skew 40, release 400 + 40 + 10
+    b.conv(0, 100);
+    b.barrier(); // i5, i6: core 0 alone worked (arrives 550): released at 560
+    b.conv(0, 100);
+    b.conv(1, 300);
+    b.barrier(); // i9, i10: arrivals 660 and 860, mean 760 + 2 sqrt(200) = 788 < 860: 870
+    auto last = b.conv(0, 50);
+    auto t = run(b.program(), target);
+    expectSpan(t, 2, 400, 450);
+    expectSpan(t, 3, 400, 450);
+    expectSpan(t, 5, 550, 560);
+    expectSpan(t, 6, 450, 560);
+    expectSpan(t, 9, 660, 870);
+    expectSpan(t, 10, 860, 870);
+    expectSpan(t, last, 870, 920);
+
+    target.joinSkew = {}; // none: the barriers release at the last arrival + 10
+    auto plain = run(b.program(), target);
+    expectSpan(plain, 2, 400, 410);
+    expectSpan(plain, last, 830, 880);
+}
+
 // The stretch after a barrier with nothing in flight is timed from the barrier's release, to the
 // picosecond the same as on its own (the search sums stretches: search/StretchTimes.h); a barrier
 // that a transfer crosses restarts nothing. A 3 GHz clock makes picoseconds fractional per cycle.

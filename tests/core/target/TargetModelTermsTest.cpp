@@ -1,7 +1,7 @@
 // The optional model terms calibration fits (docs/TARGETS.md): compute.overhead_cycles.conv_output
 // and depthwise_row, compute.throughput_per_cycle.transcendental, layer_norm and global_pool,
-// compute.one_core_work_factor — read, written back, defaulted and rejected with their field
-// named.
+// compute.one_core_work_factor, compute.join_skew — read, written back, defaulted and rejected with
+// their field named.
 
 #include "target/TargetLoader.h"
 
@@ -234,6 +234,30 @@ TEST(TargetModelTerms, OneCoreWorkFactorIsReadWrittenBackAndBounded) {
     EXPECT_TRUE(reportsError(rejected(doc), "compute.one_core_work_factor", "5"));
     doc["compute"]["one_core_work_factor"] = "fast";
     EXPECT_TRUE(reportsError(rejected(doc), "compute.one_core_work_factor", ""));
+}
+
+TEST(TargetModelTerms, JoinSkewIsReadWrittenBackAndBounded) {
+    auto plain = target::parseTarget(smallTarget().dump(), "small.json");
+    ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
+    EXPECT_EQ(plain->joinSkew.coefficient, 0); // absent: cores finish together
+    EXPECT_EQ(plain->joinSkew.cycles(1e6), 0);
+    EXPECT_FALSE(Json::parse(target::targetToJson(*plain))["compute"].contains("join_skew"));
+    Json doc = smallTarget();
+    doc["compute"]["join_skew"] = {{"coefficient", 0.5}, {"exponent", 0.75}};
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings);
+    EXPECT_DOUBLE_EQ(loaded->joinSkew.cycles(1e4), 0.5 * 1000); // 0.5 * 10^4^0.75
+    EXPECT_EQ(Json::parse(target::targetToJson(*loaded))["compute"]["join_skew"],
+              doc["compute"]["join_skew"]);
+    doc["compute"]["join_skew"]["exponent"] = 2;
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.join_skew.exponent", "more than 1"));
+    doc["compute"]["join_skew"] = {{"coefficient", -3}, {"exponent", 0.5}};
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.join_skew.coefficient",
+                             "must not be negative, got -3"));
+    doc["compute"]["join_skew"] = "late";
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.join_skew", ""));
 }
 
 } // namespace
