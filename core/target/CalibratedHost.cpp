@@ -111,17 +111,23 @@ HostCalibration inspectHostCalibration(const std::string& file, const HostFacts&
     return out;
 }
 
-std::string describeCalibration(const Target& target) {
+std::string describeCalibrationDate(const Target& target) {
     if (!target.calibrated)
         return "uncalibrated figures";
     if (!target.calibration)
         return "calibrated (machine and date unknown)";
-    const CalibrationStamp& stamp = *target.calibration;
-    std::string when = stamp.calibratedAt;
+    std::string when = target.calibration->calibratedAt;
     if (when.size() == 20)
         when = when.substr(0, 10) + " " + when.substr(11, 5) + " UTC";
-    return "calibrated " + when + " on " + stamp.cpuModel + " (" + std::to_string(stamp.cores) +
-           " cores)";
+    return "calibrated " + when;
+}
+
+std::string describeCalibration(const Target& target) {
+    if (!target.calibrated || !target.calibration)
+        return describeCalibrationDate(target);
+    const CalibrationStamp& stamp = *target.calibration;
+    return describeCalibrationDate(target) + " on " + stamp.cpuModel + " (" +
+           std::to_string(stamp.cores) + " cores)";
 }
 
 } // namespace strata::target

@@ -69,5 +69,7 @@ std::optional<std::chrono::system_clock::time_point> parseUtc(std::string_view t
 // One line for a status bar or a note: "calibrated 2026-11-26 06:14 UTC on <cpu> (2 cores)",
 // "calibrated (date unknown)", or "uncalibrated figures" for a target that is not calibrated.
 std::string describeCalibration(const Target& target);
+// The same without the machine ("calibrated 2026-11-26 06:14 UTC"): where space is short.
+std::string describeCalibrationDate(const Target& target);
 
 } // namespace strata::target

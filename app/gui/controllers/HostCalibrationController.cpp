@@ -75,13 +75,16 @@ void HostCalibrationController::refreshLabel() {
     m_label->setVisible(host);
     if (!host)
         return;
-    QString text = tr("host: %1").arg(fromStd(target::describeCalibration(*target)));
+    // The machine goes to the tooltip: with the speed, the whole line did not fit the status
+    // bar of a window 1224 pixels wide.
+    QString text = tr("host: %1").arg(fromStd(target::describeCalibrationDate(*target)));
     if (!m_speed.isEmpty())
         text += tr("; speed %1").arg(m_speed);
     m_label->setText(text);
     m_label->setToolTip(
         target->calibrated
-            ? tr("The host target's figures come from %1").arg(fromStd(target->source))
+            ? tr("The host target is %1; its figures come from %2")
+                  .arg(fromStd(target::describeCalibration(*target)), fromStd(target->source))
             : tr("The host preset's placeholder figures: Build > Recalibrate Host "
                  "measures this computer"));
 }

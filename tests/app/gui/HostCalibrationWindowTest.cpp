@@ -93,6 +93,10 @@ TEST_F(HostCalibrationWindowTest, FirstRunCalibratesInTheBackgroundAndUsesIt) {
     EXPECT_EQ(QString::fromStdString(document().target()->source), m_file);
     EXPECT_TRUE(calibration().label()->text().startsWith(QStringLiteral("host: calibrated 20")))
         << calibration().label()->text().toStdString();
+    // Which machine, in the tooltip: the label stays short enough for the status bar.
+    EXPECT_FALSE(calibration().label()->text().contains(QStringLiteral(" cores)")));
+    EXPECT_TRUE(calibration().label()->toolTip().contains(QStringLiteral(" cores)")))
+        << calibration().label()->toolTip().toStdString();
     EXPECT_EQ(calibration().stalePrompt(), nullptr);
 }
 

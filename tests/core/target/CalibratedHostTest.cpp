@@ -158,6 +158,7 @@ TEST(CalibratedHost, StampSurvivesWriteAndLoad) {
     EXPECT_EQ(*again, *loaded);
     EXPECT_EQ(target::describeCalibration(*loaded),
               "calibrated 2026-11-26 06:14 UTC on Xeon X (2 cores)");
+    EXPECT_EQ(target::describeCalibrationDate(*loaded), "calibrated 2026-11-26 06:14 UTC");
 }
 
 TEST(CalibratedHost, SpeedChecksSurviveWriteAndLoad) {
