@@ -111,8 +111,8 @@ struct Measurement {
     int runs = 0;          // how many runs that was
     bool fewerRounds = false; // every other round only (kFewerRoundsBytes)
     double useSeconds = 0; // reading its timeline (sorting its reads by kind...)
-    std::vector<JoinSample>
-        joins; // a compiled program's barriers of two or more working cores, every round
+    // A compiled program's barriers where two or more cores worked, from every round.
+    std::vector<JoinSample> joins;
     // Reads the program's timeline: per event, its median duration over the rounds.
     std::function<void(const compiler::Program&, const trace::Trace&)> use;
 

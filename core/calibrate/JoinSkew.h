@@ -34,12 +34,12 @@ void collectJoinSamples(const compiler::Program& program, const trace::Trace& tr
 void appendExcessSkews(const std::vector<JoinSample>& measured,
                        const std::vector<JoinSample>& emulated, std::vector<JoinSample>& excess);
 
-// skew = coefficient * work^exponent (cycles), fitted in log space (each bin weighted by its
-// samples) over the medians of factor-2
-// bins of work (each bin of kMinJoinsPerBin samples or more; at least three bins spanning a
-// factor of 8). The exponent is kept within [0.25, 1]. None (coefficient 0) with fewer.
-target::JoinSkew fitJoinSkew(const std::vector<JoinSample>& samples);
-
 inline constexpr std::size_t kMinJoinsPerBin = 8;
+
+// skew = coefficient * work^exponent (cycles), fitted in log space over the medians of factor-2
+// bins of work, each bin of kMinJoinsPerBin samples or more and weighted by its samples; at least
+// three bins spanning a factor of 8. The exponent is kept within [0.25, 1]. None (coefficient 0)
+// with fewer.
+target::JoinSkew fitJoinSkew(const std::vector<JoinSample>& samples);
 
 } // namespace strata::calibrate
