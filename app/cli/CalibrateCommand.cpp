@@ -46,7 +46,8 @@ bool writeSamples(const calibrate::CalibrationReport& report, const std::string&
     std::ofstream out(file);
     if (!out) return false;
     out << "path,source,kind,bytes,rows,cycles,concurrent,reuse_bytes\n";
-    static constexpr const char* kKinds[] = {"other", "weight", "cached", "cached_write"};
+    static constexpr const char* kKinds[] = {"other", "weight", "cached", "cached_write", "shared"};
+    static_assert(std::size(kKinds) == target::kReadKinds);
     auto row = [&](const std::string& path, const char* source, const char* kind,
                    const calibrate::TransferSample& s) {
         out << fmt::format("{},{},{},{},{},{:.1f},{:.3f},{:.0f}\n", path, source, kind, s.bytes,
@@ -102,6 +103,8 @@ const char* kindColumn(target::ReadKind kind) {
         return "  cached";
     case target::ReadKind::CachedWrite:
         return "  into cache";
+    case target::ReadKind::Shared:
+        return "  shared";
     case target::ReadKind::Other:
         break;
     }
@@ -127,29 +130,29 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
     nlohmann::ordered_json paths = nlohmann::ordered_json::array();
     for (const auto& p : r.paths) {
         const target::TransferPath* path = r.target.findPath(p.path);
-        paths.push_back(
-            {{"name", p.path},
-             {"latency_cycles", path ? path->latencyCycles : 0},
-             {"row_overhead_cycles", p.fit.rowOverheadCycles},
-             {"bytes_per_cycle", p.fit.bytesPerCycle},
-             {"ramp_bytes", p.fit.rampBytes},
-             {"ramp_bytes_per_cycle", p.fit.rampBytesPerCycle},
-             {"spill_bytes", p.fit.spillBytes},
-             {"spill_bytes_per_cycle", p.fit.spillBytesPerCycle},
-             {"rms_relative_error", p.fit.rmsRelativeError},
-             {"shape_rms_relative_error", p.fit.shapeRmsRelativeError},
-             {"relative_errors",
-              {{"latency", p.fit.latencyRelativeError},
-               {"row_overhead", p.fit.rowOverheadRelativeError},
-               {"bandwidth", p.fit.bandwidthRelativeError}}},
-             {"refused", p.refused},
-             {"sizes", p.fit.samples},
-             {"compiled_transfers", p.compiledSamples},
-             {"largest_bytes", p.largestBytes},
-             {"size_limit", p.sizeLimit},
-             {"weight_reads", readFiguresJson(p, path, target::ReadKind::Weight)},
-             {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)},
-             {"cached_writes", readFiguresJson(p, path, target::ReadKind::CachedWrite)}});
+        paths.push_back({{"name", p.path},
+                         {"latency_cycles", path ? path->latencyCycles : 0},
+                         {"row_overhead_cycles", p.fit.rowOverheadCycles},
+                         {"bytes_per_cycle", p.fit.bytesPerCycle},
+                         {"ramp_bytes", p.fit.rampBytes},
+                         {"ramp_bytes_per_cycle", p.fit.rampBytesPerCycle},
+                         {"spill_bytes", p.fit.spillBytes},
+                         {"spill_bytes_per_cycle", p.fit.spillBytesPerCycle},
+                         {"rms_relative_error", p.fit.rmsRelativeError},
+                         {"shape_rms_relative_error", p.fit.shapeRmsRelativeError},
+                         {"relative_errors",
+                          {{"latency", p.fit.latencyRelativeError},
+                           {"row_overhead", p.fit.rowOverheadRelativeError},
+                           {"bandwidth", p.fit.bandwidthRelativeError}}},
+                         {"refused", p.refused},
+                         {"sizes", p.fit.samples},
+                         {"compiled_transfers", p.compiledSamples},
+                         {"largest_bytes", p.largestBytes},
+                         {"size_limit", p.sizeLimit},
+                         {"weight_reads", readFiguresJson(p, path, target::ReadKind::Weight)},
+                         {"cached_reads", readFiguresJson(p, path, target::ReadKind::Cached)},
+                         {"cached_writes", readFiguresJson(p, path, target::ReadKind::CachedWrite)},
+                         {"shared_reads", readFiguresJson(p, path, target::ReadKind::Shared)}});
         paths.back()["warm_weight_reads"] = figuresJson(
             p.warmWeightFit, path ? path->warmWeightReads : std::nullopt, p.warmWeightData.size());
         if (path && path->warmWeightReads)
@@ -232,8 +235,7 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                                  p.fit.bytesPerCycle * ghz,
                                  100 * p.fit.rmsRelativeError, p.fit.samples, p.compiledSamples, p.largestBytes,
                                  p.sizeLimit.empty() ? "" : " (limited: " + p.sizeLimit + ")");
-        for (const auto kind :
-             {target::ReadKind::Weight, target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
+        for (const auto kind : target::kOwnFigureKinds) {
             const auto& fit = p.kindFits[static_cast<std::size_t>(kind)];
             const auto& figures = path ? path->figuresOf(kind) : std::nullopt;
             if (!fit || !figures) continue;
@@ -245,10 +247,12 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
                 p.kindSamples[static_cast<std::size_t>(kind)],
                 kind == target::ReadKind::Weight   ? "weight reads"
                 : kind == target::ReadKind::Cached ? "reads of data the core stored"
+                : kind == target::ReadKind::Shared ? "reads of rows another core stored"
                                                    : "stores into lines the core holds");
         }
-        for (const auto kind : {target::ReadKind::Other, target::ReadKind::Weight,
-                                target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
+        for (const auto kind :
+             {target::ReadKind::Other, target::ReadKind::Weight, target::ReadKind::Cached,
+              target::ReadKind::CachedWrite, target::ReadKind::Shared}) {
             const auto& fit = kind == target::ReadKind::Other
                                   ? std::optional<calibrate::TransferFit>(p.fit)
                                   : p.kindFits[static_cast<std::size_t>(kind)];

@@ -17,7 +17,9 @@ trace::EventLabels eventLabels(const compiler::Program& program, const target::T
     std::vector<Diagnostic> diagnostics;
     const emulator::CheckedProgram checked =
         emulator::checkProgram(program, classifier, graph, diagnostics);
-    static constexpr std::string_view kReadNames[] = {"other", "weight", "cached", "cached"};
+    static constexpr std::string_view kReadNames[] = {"other", "weight", "cached", "cached",
+                                                      "shared"};
+    static_assert(std::size(kReadNames) == target::kReadKinds);
     trace::EventLabels labels(program.instructions.size());
     for (std::size_t i = 0; i < program.instructions.size(); ++i) {
         const compiler::Instruction& in = program.instructions[i];

@@ -423,6 +423,19 @@ std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs() {
     return out;
 }
 
+std::vector<std::shared_ptr<const ir::Graph>> sharedReadGraphs() {
+    SmallGraph g("calibrate-shared-small");
+    std::int64_t channels = 8;
+    ir::ValueId x = g.input("x", {1, channels, 4, 4});
+    for (const std::int64_t next : {16, 32, 64, 128, 64, 32, 16, 8}) {
+        auto w = g.weight("w" + std::to_string(g.ops()), {next, channels, 1, 1});
+        auto bias = g.weight("b" + std::to_string(g.ops()), {next});
+        x = g.op("Conv", {x, w, bias}, {1, next, 4, 4}, {{"kernel_shape", Ints{1, 1}}});
+        channels = next;
+    }
+    return {g.finish(x)};
+}
+
 std::vector<std::shared_ptr<const ir::Graph>> reuseDistanceGraphs() {
     std::vector<std::shared_ptr<const ir::Graph>> out;
     struct Chain {

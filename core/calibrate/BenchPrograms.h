@@ -92,6 +92,13 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale);
 //    own block, the cores splitting the rows alike from op to op.
 std::vector<std::shared_ptr<const ir::Graph>> readKindGraphs();
 
+// Small reads of rows the other core stored (paths[].shared_reads, emulator/SharedReads.h): the
+// chains above read such rows of 12 KiB and more only, and under 4 KiB a read of another core's
+// lines pays its latency several times over. A chain of 1x1 convolutions with biases on 4 x 4
+// planes, 8 -> 16 -> 32 -> 64 -> 128 -> 64 -> 32 -> 16 -> 8 channels: each layer's cores split its
+// output channels and read all of the layer before, 512 B .. 8 KiB.
+std::vector<std::shared_ptr<const ir::Graph>> sharedReadGraphs();
+
 // Cached reads and stores at reuse distances up to MiBs (paths[].cached_reads.by_reuse_distance,
 // ReuseDistanceFit.h), as a model's skip connections make them: chains of 3x3 convolutions
 // (64 channels on 28 x 28, 32 on 56 x 56), each layer adding the output of the layer 1, 2, 4, 8

@@ -468,17 +468,17 @@ class Calibration {
         // Weight reads, cached reads and stores into cached lines from the compiled programs' own
         // transfers of that kind, with the row overhead known; a fit its samples do not pin down
         // is not written (the emulator then prices those transfers at the path's figures).
-        for (const target::ReadKind kind :
-             {target::ReadKind::Weight, target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
+        for (const target::ReadKind kind : target::kOwnFigureKinds) {
             const std::vector<TransferSample>& samples = m_compiledTransfers[{path.name, kind}];
             out.report.kindSamples[static_cast<std::size_t>(kind)] = samples.size();
             out.report.kindData[static_cast<std::size_t>(kind)] = samples;
             if (distinctSizes(samples) < kMinCompiledSizes)
                 continue;
             const TransferFit fit = fitTransferWithRamp(samples, isolated.rowOverheadCycles);
-            const std::string name = kind == target::ReadKind::Weight ? "weight reads"
-                                     : kind == target::ReadKind::Cached
-                                         ? "cached reads"
+            const std::string name = kind == target::ReadKind::Weight   ? "weight reads"
+                                     : kind == target::ReadKind::Cached ? "cached reads"
+                                     : kind == target::ReadKind::Shared
+                                         ? "reads of rows another core stored"
                                          : "stores into cached lines";
             if (trustworthy(fit, &why)) {
                 out.report.kindFits[static_cast<std::size_t>(kind)] = fit;
@@ -692,6 +692,24 @@ class Calibration {
         }
     }
 
+    // The run's transfers of the kinds `wanted` accepts, each with its reuse distance, into
+    // `into` by path and kind.
+    template <class Wanted>
+    void keepTransfers(
+        const ir::Graph& graph, const compiler::Program& program, const trace::Trace& timeline,
+        std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>>& into,
+        Wanted wanted) {
+        const TransferKinds& classes = readKinds(program, graph);
+        const std::vector<double> concurrent = trace::concurrentTransferShares(timeline);
+        for (std::size_t i = 0; i < timeline.events.size(); ++i)
+            if (const trace::Event& e = timeline.events[i]; e.kind == trace::EventKind::Transfer &&
+                                                            keeps(timeline.pathName(e)) &&
+                                                            wanted(classes.kinds[e.id]))
+                into[{std::string(timeline.pathName(e)), classes.kinds[e.id]}].push_back(
+                    transferSample(e, program.instructions[e.id], concurrent[i],
+                                   classes.reuseBytes[e.id]));
+    }
+
     // The target's join skew (JoinSkew.h): per compiled program on two or more cores, its measured
     // barriers' skews beyond those of its run emulated on the calibrated target (which already
     // shows work split unevenly), fitted over every program's.
@@ -799,6 +817,17 @@ class Calibration {
                 }
             };
         }
+        // Small reads of rows the other core stored, for the shared reads' latency alone: their
+        // weights stay in cache from one repeat to the next, so only those reads are kept.
+        for (const auto& graph : sharedReadGraphs()) {
+            Measurement& m = addCompiled("reads of rows another core stored: " + graph->name, graph,
+                                         schedule::Strategy::Rules);
+            m.feedsCompiled = true;
+            m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
+                keepTransfers(*graph, program, timeline, m_compiledTransfers,
+                              [](target::ReadKind k) { return k == target::ReadKind::Shared; });
+            };
+        }
         // Cached reads and stores at reuse distances up to MiBs, for their rates by distance
         // alone (the figures above stay those of the chains).
         for (const auto& graph : reuseDistanceGraphs()) {
@@ -808,16 +837,9 @@ class Calibration {
             // Every other round: each bin's median is over dozens of transfers already.
             m.fewerRounds = true;
             m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
-                const TransferKinds& classes = readKinds(program, *graph);
-                const std::vector<double> concurrent = trace::concurrentTransferShares(timeline);
-                for (std::size_t i = 0; i < timeline.events.size(); ++i)
-                    if (const trace::Event& e = timeline.events[i];
-                        e.kind == trace::EventKind::Transfer && keeps(timeline.pathName(e)) &&
-                        (classes.kinds[e.id] == target::ReadKind::Cached ||
-                         classes.kinds[e.id] == target::ReadKind::CachedWrite))
-                        m_reuseTransfers[{std::string(timeline.pathName(e)), classes.kinds[e.id]}]
-                            .push_back(transferSample(e, program.instructions[e.id], concurrent[i],
-                                                      classes.reuseBytes[e.id]));
+                keepTransfers(*graph, program, timeline, m_reuseTransfers, [](target::ReadKind k) {
+                    return k == target::ReadKind::Cached || k == target::ReadKind::CachedWrite;
+                });
             };
         }
     }

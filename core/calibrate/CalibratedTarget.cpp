@@ -30,11 +30,11 @@ target::Target calibratedTarget(const target::Target& host, const CalibrationRep
         path->concurrentSlowdown = p.concurrentSlowdown;
         path->ramp = {p.fit.rampBytes, p.fit.rampBytesPerCycle, p.fit.spillBytes,
                       p.fit.spillBytesPerCycle};
-        for (const target::ReadKind kind :
-             {target::ReadKind::Weight, target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
-            auto& figures = kind == target::ReadKind::Weight   ? path->weightReads
-                            : kind == target::ReadKind::Cached ? path->cachedReads
-                                                               : path->cachedWrites;
+        for (const target::ReadKind kind : target::kOwnFigureKinds) {
+            auto& figures = kind == target::ReadKind::Weight        ? path->weightReads
+                            : kind == target::ReadKind::Cached      ? path->cachedReads
+                            : kind == target::ReadKind::CachedWrite ? path->cachedWrites
+                                                                    : path->sharedReads;
             figures.reset();
             if (const auto& fit = p.kindFits[static_cast<std::size_t>(kind)])
                 figures = target::ReadFigures{fit->bytesPerCycle,

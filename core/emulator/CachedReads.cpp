@@ -112,6 +112,8 @@ target::Target withEveryKindPriced(const target::Target& target) {
                 p.weightReads = own;
             if (!p.cachedReads)
                 p.cachedReads = own;
+            if (!p.sharedReads)
+                p.sharedReads = own;
         } else if (isMain(p.destination) && !p.cachedWrites) {
             p.cachedWrites = own;
         }

@@ -109,8 +109,10 @@ class Simulation {
                     cls.core = static_cast<std::uint16_t>(c);
                     cls.large = large;
                     // A cached read, or a store into cached lines, is served by the core's own
-                    // cache: it occupies none of the path's shared resources (markCachedReads).
-                    if (kind != target::ReadKind::Cached && kind != target::ReadKind::CachedWrite)
+                    // cache, a read of rows another core stored by the caches: none occupies the
+                    // path's shared resources (markCachedReads, markSharedReads).
+                    if (kind != target::ReadKind::Cached && kind != target::ReadKind::CachedWrite &&
+                        kind != target::ReadKind::Shared)
                         cls.route = m_contention.route(p, c);
                     cls.bytesPerCycle = target.paths[p].bytesPerCycleFor(kind);
                 }

@@ -6,6 +6,7 @@
 #include "emulator/ConvTaps.h"
 #include "emulator/CopyRuns.h"
 #include "emulator/ResidentRows.h"
+#include "emulator/SharedReads.h"
 #include "emulator/TransferRows.h"
 #include "emulator/WeightRegime.h"
 #include "tiling/Region.h"
@@ -237,6 +238,7 @@ class Checker {
         if (!full()) walkStreams();
         if (m_problems == 0) {
             markCachedReads(m_program, m_target, m_checked.steps);
+            markSharedReads(m_program, m_target, m_checked.steps);
             chargeResidentRows(m_program, m_target, m_checked.steps);
             scaleOneCoreWork();
         }

@@ -55,9 +55,14 @@ struct SharedResource {
 // figures (docs/TARGETS.md); one latency and bandwidth cannot fit all three (docs/CALIBRATION.md).
 // And what a store into main memory writes: lines the issuing core moved recently enough that they
 // are still in its cache (CachedWrite: the write hits, no line is fetched first) or anything else
-// (Other: each line is read in from farther out before it is written).
-enum class ReadKind : std::uint8_t { Other, Weight, Cached, CachedWrite };
-inline constexpr std::size_t kReadKinds = 4;
+// (Other: each line is read in from farther out before it is written). And a read of rows that
+// cores stored a block before, another core among them (Shared: in that core's cache or the
+// shared one; emulator/SharedReads.h).
+enum class ReadKind : std::uint8_t { Other, Weight, Cached, CachedWrite, Shared };
+inline constexpr std::size_t kReadKinds = 5;
+// The kinds a path can give figures of their own (all but Other).
+inline constexpr std::array<ReadKind, 4> kOwnFigureKinds = {
+    ReadKind::Weight, ReadKind::Cached, ReadKind::CachedWrite, ReadKind::Shared};
 
 // The start of a stream out of main memory, which runs slower than the rest: its first lines are
 // misses the hardware prefetcher has not yet caught up with (docs/ACCURACY.md, "Two-segment
@@ -138,6 +143,9 @@ struct TransferPath {
     // Stores into lines the issuing core still has in its cache (ReadKind::CachedWrite) use these
     // instead; absent: they are written like any other.
     std::optional<ReadFigures> cachedWrites;
+    // Reads of rows cores stored a block before, another core among them (ReadKind::Shared) use
+    // these instead; absent: they are read like any other.
+    std::optional<ReadFigures> sharedReads;
     // Weight reads of a model whose weights total at most warmWeightBytes (they fit the
     // last-level cache, so each run finds them there from the last one) use these instead of
     // weightReads (emulator/WeightRegime.h); absent: every weight read uses weightReads.
@@ -161,6 +169,7 @@ struct TransferPath {
         return kind == ReadKind::Weight        ? weightReads
                : kind == ReadKind::Cached      ? cachedReads
                : kind == ReadKind::CachedWrite ? cachedWrites
+               : kind == ReadKind::Shared      ? sharedReads
                                                : kNone;
     }
     double bytesPerCycleFor(ReadKind kind) const {

@@ -257,6 +257,7 @@ void readPaths(FieldReader& root, Target& target) {
         path.weightReads = readFigures(item, "weight_reads");
         path.cachedReads = readFigures(item, "cached_reads");
         path.cachedWrites = readFigures(item, "cached_writes");
+        path.sharedReads = readFigures(item, "shared_reads");
         path.warmWeightReads = readFigures(item, "warm_weight_reads");
         path.warmWeightBytes = item.numberOr("warm_weight_bytes", 0);
         if (item.has("resident_row_overhead_cycles"))
@@ -283,6 +284,7 @@ void readPaths(FieldReader& root, Target& target) {
                               "weight_reads",
                               "cached_reads",
                               "cached_writes",
+                              "shared_reads",
                               "warm_weight_reads",
                               "warm_weight_bytes",
                               "resident_row_overhead_cycles",

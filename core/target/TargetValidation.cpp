@@ -327,6 +327,7 @@ void checkPaths(const Target& target, Checker& check) {
         for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads},
                                            std::pair{"cached_reads", &path.cachedReads},
                                            std::pair{"cached_writes", &path.cachedWrites},
+                                           std::pair{"shared_reads", &path.sharedReads},
                                            std::pair{"warm_weight_reads", &path.warmWeightReads}}) {
             if (!*figures) continue;
             const std::string field = base + "." + key;

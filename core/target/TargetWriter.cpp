@@ -70,6 +70,7 @@ Json pathJson(const TransferPath& path) {
     for (const auto& [key, figures] : {std::pair{"weight_reads", &path.weightReads},
                                        std::pair{"cached_reads", &path.cachedReads},
                                        std::pair{"cached_writes", &path.cachedWrites},
+                                       std::pair{"shared_reads", &path.sharedReads},
                                        std::pair{"warm_weight_reads", &path.warmWeightReads}})
         if (*figures) {
             out[key] = {{"bytes_per_cycle", number((*figures)->bytesPerCycle)},

@@ -135,12 +135,12 @@ void CalibrationDialog::showOutcome(const calibrate::CalibrationReport* report,
     // their own figures (not plotted).
     for (const calibrate::PathReport& p : r.paths) {
         const target::TransferPath* path = r.target.findPath(p.path);
-        for (const auto kind :
-             {target::ReadKind::Weight, target::ReadKind::Cached, target::ReadKind::CachedWrite}) {
-            const QString what = kind == target::ReadKind::Weight ? tr("weight reads")
-                                 : kind == target::ReadKind::Cached
-                                     ? tr("reads of what the core stored")
-                                     : tr("stores into lines the core holds");
+        for (const auto kind : target::kOwnFigureKinds) {
+            const QString what =
+                kind == target::ReadKind::Weight   ? tr("weight reads")
+                : kind == target::ReadKind::Cached ? tr("reads of what the core stored")
+                : kind == target::ReadKind::Shared ? tr("reads of rows another core stored")
+                                                   : tr("stores into lines the core holds");
             const auto& own = path ? path->figuresOf(kind) : std::nullopt;
             const std::size_t samples = p.kindSamples[static_cast<std::size_t>(kind)];
             if (!own) {

@@ -25,7 +25,8 @@ target::Target classifyingHost() {
     target::Target host = t.ok() ? *t : target::Target{};
     for (target::TransferPath& p : host.paths)
         if (p.source == host.mainMemory)
-            p.weightReads = p.cachedReads = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
+            p.weightReads = p.cachedReads = p.sharedReads =
+                target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
         else if (p.destination == host.mainMemory)
             p.cachedWrites = target::ReadFigures{p.bytesPerCycle, p.latencyCycles};
     return host;
@@ -56,6 +57,20 @@ TEST(ReadKindGraphs, HoldWeightAndCachedReadsInEnoughSizesToFit) {
     const auto sizes = readSizes(classifyingHost());
     EXPECT_GE(sizes[static_cast<std::size_t>(target::ReadKind::Weight)].size(), 4u);
     EXPECT_GE(sizes[static_cast<std::size_t>(target::ReadKind::Cached)].size(), 4u);
+}
+
+// Reads of rows another core stored (shared_reads): the chains above hold them of 12 KiB and up,
+// the small chain of 1-8 KiB (where their latency shows), on a machine of two cores or more.
+TEST(ReadKindGraphs, HoldReadsOfRowsAnotherCoreStoredSmallAndLarge) {
+    const target::Target host = classifyingHost();
+    if (host.cores() < 2)
+        GTEST_SKIP() << "one core: no other core stores anything";
+    const auto shared = static_cast<std::size_t>(target::ReadKind::Shared);
+    const auto large = readSizes(host)[shared];
+    const auto small = readSizes(host, sharedReadGraphs())[shared];
+    EXPECT_GE(large.size(), 4u);
+    EXPECT_GE(small.size(), 4u);
+    EXPECT_GE(std::count_if(small.begin(), small.end(), [](auto b) { return b < 4096; }), 2);
 }
 
 // The chains' stores write buffers their cores have just read from (a freed activation's

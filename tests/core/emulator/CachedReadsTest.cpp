@@ -1,6 +1,7 @@
-// Which loads read bytes the issuing core stored recently enough to still be cached, and which
-// stores write lines it still holds (emulator::markCachedReads, through checkProgram), and what
-// that does to their timing, on the tiny target of EmulatorFixtures.h (1 MiB of SRAM per core:
+// Which loads read bytes the issuing core stored recently enough to still be cached, which
+// stores write lines it still holds (emulator::markCachedReads, through checkProgram), which loads
+// read rows the cores stored before a barrier, another core among them (markSharedReads), and
+// what that does to their timing, on the tiny target of EmulatorFixtures.h (1 MiB of SRAM per core:
 // the reuse distance).
 
 #include "EmulatorFixtures.h"
@@ -59,6 +60,10 @@ class Program {
         m_builder.wait(core, tag);
         rebuild();
     }
+    void barrier() {
+        m_builder.barrier();
+        rebuild();
+    }
 
     std::vector<ReadKind> reads(const target::Target& target) const {
         std::vector<Diagnostic> diagnostics;
@@ -115,6 +120,56 @@ class Program {
     compiler::Program m_program;
     std::vector<Shape> m_transfers;
 };
+
+target::Target withSharedReads() {
+    target::Target target = withCachedReads();
+    target.paths[0].sharedReads = target::ReadFigures{32, 50};
+    return target;
+}
+
+TEST(SharedReads, RowsBothCoresStoredBeforeABarrierAreShared) {
+    Program p;
+    p.store(0, columns(0, 512));
+    p.store(1, columns(512, 1024));
+    const auto before = p.load(0, columns(0, 1024)); // core 1's half is not yet stored for sure
+    p.barrier();
+    const auto both = p.load(0, columns(0, 1024));
+    const auto own = p.load(0, columns(0, 512));
+    const auto other = p.load(1, columns(0, 512));
+    const auto kinds = p.reads(withSharedReads());
+    EXPECT_EQ(kinds[before], ReadKind::Other);
+    EXPECT_EQ(kinds[both], ReadKind::Shared);
+    EXPECT_EQ(kinds[own], ReadKind::Cached);   // the core's own rows: its own cache
+    EXPECT_EQ(kinds[other], ReadKind::Shared); // the other core's rows alone
+    EXPECT_EQ(p.reads(withCachedReads())[both], ReadKind::Other); // no figures: as any read
+}
+
+TEST(SharedReads, NinetyPercentMustBeStoredAndTheStoringCoresTrafficEvictsThem) {
+    Program p;
+    p.store(1, columns(0, 460));
+    p.barrier();
+    const auto most = p.load(0, columns(0, 500)); // 460 of 500 stored: 92%
+    const auto half = p.load(0, columns(0, 920)); // 50%
+    p.load(1, columns(512, 1024), kMiB);          // core 1 moves its 1 MiB of working memory
+    p.load(1, columns(512, 1024), 4);             // and more: its store is gone
+    p.barrier();
+    const auto gone = p.load(0, columns(0, 460));
+    const auto kinds = p.reads(withSharedReads());
+    EXPECT_EQ(kinds[most], ReadKind::Shared);
+    EXPECT_EQ(kinds[half], ReadKind::Other);
+    EXPECT_EQ(kinds[gone], ReadKind::Other);
+}
+
+TEST(SharedReads, ASharedReadTakesItsFiguresAndNoPort) {
+    Program p;
+    p.store(1, columns(0, 1024));
+    p.barrier();
+    const auto load = p.load(0, columns(0, 1024)); // 4,096 bytes
+    auto trace = emulate(p.program(), withSharedReads(), test::tinyGraph());
+    ASSERT_TRUE(trace.ok()) << trace.diagnostics().front().toString();
+    const trace::Event& e = trace->events[load];
+    EXPECT_EQ(e.endPs - e.startPs, (50 + 4096 / 32) * 1000); // latency 50, 32 B/cycle
+}
 
 TEST(CachedReads, ALoadOfWhatTheSameCoreJustStoredIsCached) {
     Program p;

@@ -77,7 +77,7 @@ TEST(TargetWeightReads, MissingOrBadFiguresAreErrorsAtTheirFields) {
 }
 
 TEST(TargetWeightReads, OnlyAPathReadingMainMemoryHasThem) {
-    for (const char* key : {"weight_reads", "cached_reads", "warm_weight_reads"}) {
+    for (const char* key : {"weight_reads", "cached_reads", "shared_reads", "warm_weight_reads"}) {
         Json doc = smallTarget();
         doc["paths"][1][key] = {{"bytes_per_cycle", 4}, {"latency_cycles", 300}};
         EXPECT_TRUE(reportsError(rejected(doc), std::string("paths[1].") + key,
@@ -95,6 +95,23 @@ TEST(TargetWeightReads, OnlyAPathWritingMainMemoryHasCachedWrites) {
     doc["paths"][1]["cached_writes"] = {{"bytes_per_cycle", 0}, {"latency_cycles", 30}};
     EXPECT_TRUE(reportsError(rejected(doc), "paths[1].cached_writes.bytes_per_cycle",
                              "must be positive, got 0"));
+}
+
+TEST(TargetWeightReads, SharedReadsAreReadWrittenBackAndChecked) {
+    Json doc = smallTarget();
+    doc["paths"][0]["shared_reads"] = {{"bytes_per_cycle", 8}, {"latency_cycles", 690}};
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings);
+    const target::TransferPath& load = loaded->paths[0];
+    EXPECT_EQ(load.bytesPerCycleFor(target::ReadKind::Shared), 8);
+    EXPECT_EQ(load.latencyCyclesFor(target::ReadKind::Shared), 690);
+    const Json written = Json::parse(target::targetToJson(*loaded));
+    EXPECT_EQ(written["paths"][0]["shared_reads"]["latency_cycles"], 690);
+    doc["paths"][0]["shared_reads"]["latency_cycles"] = -1;
+    EXPECT_TRUE(reportsError(rejected(doc), "paths[0].shared_reads.latency_cycles",
+                             "must not be negative, got -1"));
 }
 
 TEST(TargetWeightReads, CachedWritesAreReadAndWrittenBack) {
