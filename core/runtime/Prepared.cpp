@@ -113,6 +113,23 @@ class Preparer {
         return memory.data() + a.offset;
     }
 
+    // The runtime writes the weights into main memory once, before the first pass (Runtime.cpp):
+    // a store into one would change what every later pass reads.
+    bool storesOutsideWeights(const compiler::Instruction& in, const compiler::Access& dst,
+                              const std::vector<std::int64_t>& strides, std::size_t elementBytes) {
+        const std::uint64_t end =
+            boxEnd(dst.offset, dst.shape, strides, elementBytes).value_or(dst.offset);
+        for (const compiler::DramBuffer& b : m_p.dram)
+            if (b.role == compiler::DramBuffer::Role::Weight && dst.offset < b.offset + b.bytes &&
+                b.offset < end) {
+                problem(
+                    fmt::format("{}: stores into the buffer of weight '{}'", name(in.id),
+                                m_g.values.size() > b.value.index ? m_g.value(b.value).name : "?"));
+                return false;
+            }
+        return true;
+    }
+
     void transfer(const compiler::Instruction& in, const compiler::Transfer& t, PreparedInstruction& out) {
         const std::vector<std::int64_t> srcStrides = stridesOf(t.source), dstStrides = stridesOf(t.destination);
         if (srcStrides.size() != t.source.shape.size() || dstStrides.size() != t.source.shape.size() ||
@@ -128,6 +145,8 @@ class Preparer {
         const unsigned char* src = place(in, t.source, *from, srcStrides, e, "source");
         unsigned char* d = place(in, dst, *to, dstStrides, e, "destination");
         if (!src || !d) return;
+        if (to == &m_m.main && !storesOutsideWeights(in, dst, dstStrides, e))
+            return;
         Copy copy = merged(t.source.shape, dstStrides, srcStrides, e);
         if (copy.rank < 0) return problem(fmt::format("{}: more than {} dims", name(in.id), rt::kMaxRank));
         copy.src = src;

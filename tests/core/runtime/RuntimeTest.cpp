@@ -242,6 +242,14 @@ TEST(Runtime, RefusesMalformedPrograms) {
         expectRefused(b.p, "tag t42");
     }
     {
+        Builder b; // weights are written once, before the first pass: none may be stored into
+        b.p.dram[0].role = compiler::DramBuffer::Role::Weight;
+        b.move(0, "store", access("scratch", 0, 0, {6}, {1}), access("dram", 0, kX + 8, {6}, {1}),
+               1);
+        b.wait(0, 1);
+        expectRefused(b.p, "stores into the buffer of weight 'x'");
+    }
+    {
         Builder b; // strides of another rank than the shape
         b.move(0, "load", access("dram", 0, kX, {2, 3}, {6}), access("scratch", 0, 0, {2, 3}, {3, 1}), 1);
         b.wait(0, 1);
