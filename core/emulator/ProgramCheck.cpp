@@ -5,6 +5,7 @@
 #include "emulator/ComputeCost.h"
 #include "emulator/ConvTaps.h"
 #include "emulator/CopyRuns.h"
+#include "emulator/OtherCoresLines.h"
 #include "emulator/ResidentRows.h"
 #include "emulator/SharedReads.h"
 #include "emulator/TransferRows.h"
@@ -239,6 +240,7 @@ class Checker {
         if (m_problems == 0) {
             markCachedReads(m_program, m_target, m_checked.steps);
             markSharedReads(m_program, m_target, m_checked.steps);
+            chargeStoresIntoOtherCoresLines(m_program, m_target, m_checked.steps);
             chargeResidentRows(m_program, m_target, m_checked.steps);
             scaleOneCoreWork();
         }

@@ -1,5 +1,6 @@
 #include "emulator/SharedReads.h"
 
+#include "emulator/BarrierSegments.h"
 #include "emulator/RecentRegions.h"
 #include "emulator/TransferRows.h"
 
@@ -19,23 +20,6 @@ struct Stored {
     std::uint64_t movedAfter; // the storing core's bytes moved just after the store
 };
 
-// Per core, its stream cut at its barriers: segment s of every core runs after segment s - 1 of
-// every core has.
-std::vector<std::vector<std::vector<compiler::InstrId>>>
-segmentsOf(const compiler::Program& program) {
-    std::vector<std::vector<std::vector<compiler::InstrId>>> out(program.streams.size());
-    for (std::size_t c = 0; c < program.streams.size(); ++c) {
-        out[c].emplace_back();
-        for (const compiler::InstrId id : program.streams[c]) {
-            if (std::holds_alternative<compiler::Barrier>(program.instructions[id].body))
-                out[c].emplace_back();
-            else
-                out[c].back().push_back(id);
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 void markSharedReads(const compiler::Program& program, const target::Target& target,
@@ -46,48 +30,36 @@ void markSharedReads(const compiler::Program& program, const target::Target& tar
                      [](const auto& p) { return p.sharedReads.has_value(); }))
         return;
     const std::uint64_t capacity = working->capacityBytes;
-    const auto segments = segmentsOf(program);
-    std::size_t count = 0;
-    for (const auto& core : segments)
-        count = std::max(count, core.size());
-    std::vector<std::uint64_t> moved(segments.size(), 0);
+    std::vector<std::uint64_t> moved(program.streams.size(), 0);
     // Per tensor, its stores still within reach (the gone ones dropped when the tensor is read).
     std::unordered_map<std::uint32_t, std::vector<Stored>> recent;
-    for (std::size_t s = 0; s < count; ++s)
-        for (std::uint32_t c = 0; c < segments.size(); ++c) {
-            if (s >= segments[c].size())
-                continue;
-            for (const compiler::InstrId id : segments[c][s]) {
-                const auto* t = std::get_if<compiler::Transfer>(&program.instructions[id].body);
-                if (!t)
-                    continue;
-                const bool load = t->source.memory == target.mainMemory;
-                const bool store = t->destination.memory == target.mainMemory;
-                Step& step = steps[id];
-                const target::TransferPath& path = target.paths[step.path];
-                if (load && t->value.valid() && step.read == target::ReadKind::Other &&
-                    path.sharedReads && transferRows(*t) == 1) {
-                    std::vector<Stored>& stores = recent[t->value.index];
-                    std::erase_if(stores, [&](const Stored& r) {
-                        return moved[r.core] - r.movedAfter > capacity;
-                    });
-                    std::int64_t own = 0, other = 0;
-                    for (const Stored& r : stores)
-                        if (r.core == c || r.segment < s)
-                            (r.core == c ? own : other) += overlapElements(*r.region, t->region);
-                    const std::int64_t wanted = tiling::regionElements(t->region);
-                    if (other > 0 && 10 * (own + other) >= kStoredTenths * wanted) {
-                        const double bytes = double(t->bytes);
-                        step.read = target::ReadKind::Shared;
-                        step.amount += path.fixedCyclesFor(target::ReadKind::Shared, bytes) -
-                                       path.fixedCyclesFor(target::ReadKind::Other, bytes);
-                    }
-                }
-                moved[c] += t->bytes;
-                if (store && t->value.valid())
-                    recent[t->value.index].push_back({&t->region, c, s, moved[c]});
+    forEachTransferInBarrierOrder(program, [&](compiler::InstrId id, const compiler::Transfer& t,
+                                               std::uint32_t c, std::size_t s) {
+        const bool load = t.source.memory == target.mainMemory;
+        const bool store = t.destination.memory == target.mainMemory;
+        Step& step = steps[id];
+        const target::TransferPath& path = target.paths[step.path];
+        if (load && t.value.valid() && step.read == target::ReadKind::Other && path.sharedReads &&
+            transferRows(t) == 1) {
+            std::vector<Stored>& stores = recent[t.value.index];
+            std::erase_if(stores,
+                          [&](const Stored& r) { return moved[r.core] - r.movedAfter > capacity; });
+            std::int64_t own = 0, other = 0;
+            for (const Stored& r : stores)
+                if (r.core == c || r.segment < s)
+                    (r.core == c ? own : other) += overlapElements(*r.region, t.region);
+            const std::int64_t wanted = tiling::regionElements(t.region);
+            if (other > 0 && 10 * (own + other) >= kStoredTenths * wanted) {
+                const double bytes = double(t.bytes);
+                step.read = target::ReadKind::Shared;
+                step.amount += path.fixedCyclesFor(target::ReadKind::Shared, bytes) -
+                               path.fixedCyclesFor(target::ReadKind::Other, bytes);
             }
         }
+        moved[c] += t.bytes;
+        if (store && t.value.valid())
+            recent[t.value.index].push_back({&t.region, c, s, moved[c]});
+    });
 }
 
 } // namespace strata::emulator

@@ -1,7 +1,8 @@
 // Which loads read bytes the issuing core stored recently enough to still be cached, which
 // stores write lines it still holds (emulator::markCachedReads, through checkProgram), which loads
-// read rows the cores stored before a barrier, another core among them (markSharedReads), and
-// what that does to their timing, on the tiny target of EmulatorFixtures.h (1 MiB of SRAM per core:
+// read rows the cores stored before a barrier, another core among them (markSharedReads), which
+// stores write lines another core has read since (chargeStoresIntoOtherCoresLines), and what that
+// does to their timing, on the tiny target of EmulatorFixtures.h (1 MiB of SRAM per core:
 // the reuse distance).
 
 #include "EmulatorFixtures.h"
@@ -434,6 +435,78 @@ TEST(CachedWrites, AStorePastThePrivateCachePaysTheRateForItsReuseDistance) {
     ASSERT_TRUE(trace.ok()) << trace.diagnostics().front().toString();
     // Past the last point its rate: 10 + 2048 / 64 + 2048 x (1/16 - 1/64) = 42 + 96.
     EXPECT_EQ(trace->events[later].endPs - trace->events[later].startPs, (42 + 96) * 1000);
+}
+
+// Stores into lines another core holds (chargeStoresIntoOtherCoresLines): a private cache of
+// 4 KiB, cached writes at 64 B/cycle within it and kCurve's rates past it.
+target::Target withHeldLines() {
+    target::Target target = withCachedWrites();
+    target.privateCacheBytes = 4096;
+    target.paths[1].cachedWrites->byReuseDistance = kCurve;
+    return target;
+}
+
+std::int64_t cyclesOf(const compiler::Program& program, const target::Target& target,
+                      compiler::InstrId id) {
+    auto trace = emulate(program, target, test::tinyGraph());
+    EXPECT_TRUE(trace.ok()) << trace.diagnostics().front().toString();
+    return trace.ok() ? (trace->events[id].endPs - trace->events[id].startPs) / 1000 : -1;
+}
+
+TEST(CachedWrites, AStoreIntoLinesTheOtherCoreReadSinceTakesTheRatePastThePrivateCache) {
+    // Core 0 loads bytes 0..2047, core 1 reads them after a barrier, core 0 stores into them
+    // after the next: 10 + 2048 / 64 = 42 cycles within its cache, plus, at the rate at 4 KiB of
+    // traffic (16 B/cycle), 2048 x (1/16 - 1/64) = 96.
+    Program p;
+    p.load(0, columns(0, 512));
+    p.barrier();
+    p.load(1, columns(0, 512));
+    p.barrier();
+    const auto store = p.store(0, columns(0, 512));
+    const auto again = p.store(0, columns(0, 512)); // the other core's copy is gone by now
+    EXPECT_EQ(p.steps(withHeldLines())[store].read, ReadKind::CachedWrite);
+    EXPECT_EQ(p.steps(withHeldLines())[store].reuseBytes, 0);
+    EXPECT_EQ(cyclesOf(p.program(), withHeldLines(), store), 42 + 96);
+    EXPECT_EQ(cyclesOf(p.program(), withHeldLines(), again), 42);
+    // Without rates by distance, or on a target without a private cache: as before.
+    target::Target plain = withHeldLines();
+    plain.paths[1].cachedWrites->byReuseDistance.clear();
+    EXPECT_EQ(cyclesOf(p.program(), plain, store), 42);
+    plain = withHeldLines();
+    plain.privateCacheBytes = 0;
+    EXPECT_EQ(cyclesOf(p.program(), plain, store), 42);
+}
+
+TEST(CachedWrites, OnlyTheOtherCoresEarlierSegmentsAndNinetyPercentOfTheSpanCount) {
+    {
+        Program p; // the other core's read in the same segment: no order between them
+        p.load(0, columns(0, 512));
+        p.barrier();
+        p.load(1, columns(0, 512));
+        const auto store = p.store(0, columns(0, 512));
+        EXPECT_EQ(cyclesOf(p.program(), withHeldLines(), store), 42);
+    }
+    {
+        Program p; // the other core read half of the lines, twice: still half
+        p.load(0, columns(0, 512));
+        p.barrier();
+        p.load(1, columns(0, 256));
+        p.load(1, columns(0, 256));
+        p.barrier();
+        const auto store = p.store(0, columns(0, 512));
+        EXPECT_EQ(cyclesOf(p.program(), withHeldLines(), store), 42);
+    }
+    {
+        Program p; // the other core read them, then moved more than its private cache holds
+        p.load(0, columns(0, 512));
+        p.barrier();
+        p.load(1, columns(0, 512));
+        const auto away = p.load(1, columns(512, 1024), 4100);
+        p.at(away, 65536);
+        p.barrier();
+        const auto store = p.store(0, columns(0, 512));
+        EXPECT_EQ(cyclesOf(p.program(), withHeldLines(), store), 42);
+    }
 }
 
 } // namespace
