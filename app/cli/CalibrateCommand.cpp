@@ -218,7 +218,9 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
               {"grouped_conv_row", o.groupedConvRowCycles},
               {"weight_byte", o.weightByteCycles},
               {"conv_far_weight_byte", o.convFarWeightByteCycles},
-              {"matmul_far_weight_byte", o.matmulFarWeightByteCycles}}}};
+              {"matmul_far_weight_byte", o.matmulFarWeightByteCycles},
+              {"reorder_far_byte", o.reorderFarByteCycles},
+              {"reorder_samples", r.reorderSamples}}}};
 }
 
 void printReport(const calibrate::CalibrationReport& r, const std::string& output) {
@@ -338,12 +340,13 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
     std::cout << fmt::format(
         "\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}, "
         "per conv output {:.3g}, per depthwise row {:.3g}, per grouped-conv row {:.3g}, per weight "
-        "byte {:.3g} (beyond the {} KiB private cache: conv {:.3g}, matmul {:.3g}); {:.0f} ns "
-        "between instructions of a stream\n",
+        "byte {:.3g} (beyond the {} KiB private cache: conv {:.3g}, matmul {:.3g}; a reorder per "
+        "byte of its boxes beyond it {:.3g}, from {} reorders); {:.0f} ns between instructions of "
+        "a stream\n",
         o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, o.convOutputCycles,
         o.depthwiseRowCycles, o.groupedConvRowCycles, o.weightByteCycles,
         r.target.privateCacheBytes / 1024, o.convFarWeightByteCycles, o.matmulFarWeightByteCycles,
-        r.gapNs);
+        o.reorderFarByteCycles, r.reorderSamples, r.gapNs);
     if (r.otherLoad)
         std::cout << fmt::format("other work on the machine while measuring: {:.0f}% of the CPUs\n",
                                  100 * *r.otherLoad);

@@ -495,6 +495,18 @@ std::vector<std::shared_ptr<const ir::Graph>> farWeightGraphs(std::uint64_t priv
     return out;
 }
 
+std::vector<std::shared_ptr<const ir::Graph>> reorderGraphs() {
+    std::vector<std::shared_ptr<const ir::Graph>> out;
+    for (const std::int64_t side : {128, 192}) {
+        SmallGraph g("calibrate-reorder-" + std::to_string(side));
+        ir::ValueId x = g.input("x", {1, 16, side, side});
+        auto w = g.weight("w", {64, 16, 3, 3});
+        out.push_back(g.finish(g.op("Conv", {x, w}, {1, 64, side, side},
+                                    {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}})));
+    }
+    return out;
+}
+
 std::vector<std::shared_ptr<const ir::Graph>> warmWeightGraphs(std::uint64_t lastLevelBytes) {
     // Each chain's weights about a quarter of the cache: far more than the L2s, well within it.
     const std::uint64_t wanted = std::max<std::uint64_t>(lastLevelBytes / 4, 2ull << 20);

@@ -106,6 +106,12 @@ std::vector<std::shared_ptr<const ir::Graph>> sharedReadGraphs();
 // ago, and the planner's reused buffers give its stores the same spread.
 std::vector<std::shared_ptr<const ir::Graph>> reuseDistanceGraphs();
 
+// Layout reorders past a core's private cache (overhead_cycles.reorder_far_byte, ReorderFit.h):
+// 3x3 convolutions of 16 -> 64 channels on 128 x 128 and 192 x 192 planes whose outputs are graph
+// outputs, so each core's channels-last output box (2 and 4.5 MiB) is reordered to row-major
+// before its store: boxes of 4 and 9 MiB read and written.
+std::vector<std::shared_ptr<const ir::Graph>> reorderGraphs();
+
 // A small model's weights, read warm (paths[].warm_weight_reads): a MobileNet's inverted
 // residuals (1x1 and depthwise 3x3 convolutions of 16..960 channels on 14 x 14, each with its
 // bias) and a transformer's feed-forward pair (64 tokens, 384 -> width -> 384, with biases, a

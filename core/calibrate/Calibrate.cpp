@@ -146,6 +146,11 @@ Expected<CalibrationReport> Calibration::run() {
     m_report.gapNs = median(m_gapsNs);
     m_report.waitCycles = median(m_waitCycles);
     m_report.target = calibratedTarget(m_host, m_report, m_lastLevelBytes);
+    m_report.reorderFarByteCycles = fitReorderFarByteCycles(
+        m_reorderSamples, m_report.target.overheads.computeCycles,
+        m_report.target.throughput.of(ir::OpClass::DataMovement), double(m_host.privateCacheBytes));
+    m_report.reorderSamples = m_reorderSamples.size();
+    m_report.target.overheads.reorderFarByteCycles = m_report.reorderFarByteCycles;
     fitJoinSkewBeyondEmulation();
     m_report.seconds = secondsSince(started);
     return std::move(m_report);

@@ -104,6 +104,10 @@ struct CalibrationReport {
     // programs on every core (JoinSkew.h; target::Target::joinSkew). None with one core.
     target::JoinSkew joinSkew;
     std::size_t joinSamples = 0;
+    // A reorder's cost per byte of its boxes beyond the private cache, from reorderSamples
+    // reorders of the compiled programs (ReorderFit.h; 0: not fitted).
+    double reorderFarByteCycles = 0;
+    std::size_t reorderSamples = 0;
     double waitCycles = 0;
     double barrierCycles = 0;
     int cores = 1;

@@ -225,6 +225,15 @@ void Calibration::planComputes() {
                 readComputeSamples(*graph, program, timeline, m_oneCoreSamples);
             };
         }
+    // Reorders past the private cache (ReorderFit.h), their reorders alone: the convolutions'
+    // own times stay out of the compute fit, whose staircase they would tilt.
+    for (const auto& graph : reorderGraphs()) {
+        Measurement& m = addCompiled(graph->name, graph, schedule::Strategy::PerOp);
+        m.feedsCompiled = false;
+        m.use = [this, graph](const compiler::Program& program, const trace::Trace& timeline) {
+            keepReorders(*graph, program, timeline);
+        };
+    }
     // Weights beyond the private cache: once, at their own sizes. Tens of MiB placed and
     // read per run (a tenth of a calibration's time when run every round), so every other
     // round, as the transfer programs of MiBs.
@@ -286,6 +295,31 @@ void Calibration::readComputes(const ir::Graph& graph, const compiler::Program& 
                 transferSample(e, in, concurrent[i], classes.reuseBytes[e.id]));
     }
     readComputeSamples(graph, program, timeline, m_computeSamples);
+    keepReorders(graph, program, timeline);
+}
+
+void Calibration::keepReorders(const ir::Graph& graph, const compiler::Program& program,
+                               const trace::Trace& timeline) {
+    if (!m_only.empty())
+        return;
+    for (const trace::Event& e : timeline.events)
+        if (const auto* c = std::get_if<compiler::Compute>(&program.instructions[e.id].body);
+            c && e.kind == trace::EventKind::Compute && c->isReorder())
+            m_reorderSamples.push_back(reorderSample(*c, graph, e));
+}
+
+ReorderSample Calibration::reorderSample(const compiler::Compute& reorder, const ir::Graph& graph,
+                                         const trace::Event& e) const {
+    ReorderSample out;
+    for (const auto* operands : {&reorder.inputs, &reorder.outputs})
+        for (const compiler::Operand& o : *operands)
+            if (o.value.valid() && o.value.index < graph.values.size()) {
+                out.boxBytes += double(tiling::regionBytes(o.region, graph.value(o.value).dtype));
+                if (operands == &reorder.outputs)
+                    out.elements += double(tiling::regionElements(o.region));
+            }
+    out.cycles = cyclesOf(e.durationPs(), m_host.clockHz);
+    return out;
 }
 
 // The run's weight reads, each with its path.

@@ -10,6 +10,7 @@
 #include "calibrate/Fit.h"
 #include "calibrate/JoinSkew.h"
 #include "calibrate/MachineSpeed.h"
+#include "calibrate/ReorderFit.h"
 #include "calibrate/TransferKinds.h"
 #include "compiler/Program.h"
 #include "emulator/TransferRows.h"
@@ -167,6 +168,14 @@ class Calibration {
     void readComputes(const ir::Graph& graph, const compiler::Program& program,
                       const trace::Trace& timeline);
 
+    // The run's reorders into m_reorderSamples (none while re-measuring a path).
+    void keepReorders(const ir::Graph& graph, const compiler::Program& program,
+                      const trace::Trace& timeline);
+
+    // A reorder of the run as a sample of the reorder fit (ReorderFit.h).
+    ReorderSample reorderSample(const compiler::Compute& reorder, const ir::Graph& graph,
+                                const trace::Event& e) const;
+
     // The run's weight reads, each with its path.
     std::vector<std::pair<std::string, TransferSample>>
     weightReads(const ir::Graph& graph, const compiler::Program& program,
@@ -218,6 +227,7 @@ class Calibration {
     std::vector<std::unique_ptr<Measurement>> m_measurements; // in the order every round runs them
     std::vector<ComputeSample> m_computeSamples;
     std::vector<ComputeSample> m_oneCoreSamples; // the op-class programs on one core
+    std::vector<ReorderSample> m_reorderSamples; // every core busy, as m_computeSamples
     // The compiled programs' transfers by path and kind of read.
     std::map<std::pair<std::string, target::ReadKind>, std::vector<TransferSample>>
         m_compiledTransfers;

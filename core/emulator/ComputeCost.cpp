@@ -369,6 +369,11 @@ bool readsFarWeights(const ir::Op& op, const ir::Graph& graph) {
 
 } // namespace
 
+double reorderFarBytes(double boxBytes, const target::Target& target) {
+    return target.privateCacheBytes > 0 ? std::max(0.0, boxBytes - double(target.privateCacheBytes))
+                                        : 0;
+}
+
 double farWeightBytes(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
                       std::uint64_t privateCacheBytes) {
     if (privateCacheBytes == 0 || !readsFarWeights(op, graph))

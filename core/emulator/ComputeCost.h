@@ -157,6 +157,12 @@ double weightBytesRead(const compiler::Compute& compute, const ir::Op& op, const
 // overhead_cycles.*_far_weight_byte.
 double weightReadCycles(const compiler::Compute& compute, const ir::Op& op, const ir::Graph& graph,
                         const target::Target& target);
+// The bytes of a reorder's boxes (`boxBytes`: what it reads and writes) beyond the core's private
+// cache (target::Target::privateCacheBytes); 0 when the cache is unknown. On the host a reorder of
+// boxes under 1 MiB ran at 6.4 B/ns, one of 4 MiB and more at 3.4-4.2 (docs/ACCURACY.md,
+// "Reorders past the private cache").
+double reorderFarBytes(double boxBytes, const target::Target& target);
+
 // The weight bytes a dense convolution (one group, a window wider than 1x1) or a matrix product
 // reads beyond the core's private cache (target::Target::privateCacheBytes), which come from
 // farther out: a matrix product reads the weight tile a load put in scratch moments before (its

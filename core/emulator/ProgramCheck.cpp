@@ -168,6 +168,9 @@ class Describer {
                     ? layerNormWork(*c)
                     : outputElements;
             step.amount = cyclesAtThroughput(work, throughput, m_target);
+            if (c->isReorder())
+                step.amount += reorderFarBytes(double(bytes), m_target) *
+                               m_target.overheads.reorderFarByteCycles;
             if (step.op != kNoInstruction && !c->isReorder()) {
                 const ir::Op& op = m_graph.ops[step.op];
                 step.amount += weightReadCycles(*c, op, m_graph, m_target);

@@ -300,6 +300,10 @@ struct Overheads {
     // cache-worth is near, the rest comes from the shared cache or DRAM (docs/EMULATOR.md).
     double convFarWeightByteCycles = 0;
     double matmulFarWeightByteCycles = 0;
+    // Per byte a layout reorder's boxes (read and written) take beyond the core's private cache,
+    // on top of its data-movement work: a box that fits is rewritten in that cache, a larger one
+    // goes through the shared cache (docs/EMULATOR.md, "Reorders past the private cache").
+    double reorderFarByteCycles = 0;
 
     bool operator==(const Overheads&) const = default;
 };

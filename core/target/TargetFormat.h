@@ -64,6 +64,8 @@ inline constexpr std::string_view kCopyRunKey = "copy_run";
 // Optional compute.overhead_cycles keys: per weight byte beyond the private cache (default 0).
 inline constexpr std::string_view kConvFarWeightByteKey = "conv_far_weight_byte";
 inline constexpr std::string_view kMatmulFarWeightByteKey = "matmul_far_weight_byte";
+// Optional compute.overhead_cycles key: per byte of a reorder's boxes beyond the private cache.
+inline constexpr std::string_view kReorderFarByteKey = "reorder_far_byte";
 // Optional compute key: a core's private cache in bytes (Target::privateCacheBytes, default 0).
 inline constexpr std::string_view kPrivateCacheBytesKey = "private_cache_bytes";
 

@@ -137,11 +137,13 @@ void readCompute(FieldReader compute, Target& target) {
     target.overheads.convFarWeightByteCycles = overheads.numberOr(format::kConvFarWeightByteKey, 0);
     target.overheads.matmulFarWeightByteCycles =
         overheads.numberOr(format::kMatmulFarWeightByteKey, 0);
+    target.overheads.reorderFarByteCycles = overheads.numberOr(format::kReorderFarByteKey, 0);
     overheads.warnUnknownKeys(
         {"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey,
          format::kDepthwiseRowKey, format::kGroupedConvRowKey, format::kReductionOutputKey,
          format::kWeightByteKey, format::kMatMulProductKey, format::kResizeRowKey,
-         format::kCopyRunKey, format::kConvFarWeightByteKey, format::kMatmulFarWeightByteKey});
+         format::kCopyRunKey, format::kConvFarWeightByteKey, format::kMatmulFarWeightByteKey,
+         format::kReorderFarByteKey});
 
     if (compute.has(format::kChannelGranuleKey)) // optional; validation bounds it
         target.channelGranule = readInt(compute, format::kChannelGranuleKey, 1);

@@ -172,6 +172,8 @@ void checkMachine(const Target& target, Checker& check) {
                       o.convFarWeightByteCycles, kMaxUnitCycles, "per-byte cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kMatmulFarWeightByteKey),
                       o.matmulFarWeightByteCycles, kMaxUnitCycles, "per-byte cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kReorderFarByteKey),
+                      o.reorderFarByteCycles, kMaxUnitCycles, "per-byte cost");
 }
 
 void checkMemories(const Target& target, Checker& check) {

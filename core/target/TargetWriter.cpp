@@ -177,6 +177,9 @@ std::string targetToJson(const Target& target) {
     if (o.matmulFarWeightByteCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kMatmulFarWeightByteKey)] =
             number(o.matmulFarWeightByteCycles);
+    if (o.reorderFarByteCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kReorderFarByteKey)] =
+            number(o.reorderFarByteCycles);
 
     out["memories"] = Json::array();
     for (const MemorySpace& memory : target.memories) out["memories"].push_back(memoryJson(memory));

@@ -61,13 +61,18 @@ ir::Graph convGraph(const char* name, ir::Shape x, ir::Shape w, ir::Shape y,
 }
 
 std::int64_t computeDurationNs(compiler::Compute compute, const ir::Graph& graph) {
+    return computeDurationNs(std::move(compute), graph, tinyTarget());
+}
+
+std::int64_t computeDurationNs(compiler::Compute compute, const ir::Graph& graph,
+                               const target::Target& target) {
     compiler::Program program = ProgramBuilder(1).program();
     compiler::Instruction in;
     in.from = {0, ir::OpId(0), 0};
     in.body = std::move(compute);
     program.streams[0].push_back(in.id);
     program.instructions.push_back(std::move(in));
-    auto trace = emulator::emulate(program, tinyTarget(), graph);
+    auto trace = emulator::emulate(program, target, graph);
     EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.diagnostics().front().toString());
     return trace.ok() && !trace->events.empty() ? trace->events.front().durationPs() / 1000 : -1;
 }

@@ -30,6 +30,9 @@ ir::Graph convGraph(const char* name, ir::Shape x, ir::Shape w, ir::Shape y,
 // The tiny target's time for a program of `compute` alone (of op 0 of `graph`) on one core, in
 // ns; -1 (and a failed expectation) when emulation fails.
 std::int64_t computeDurationNs(compiler::Compute compute, const ir::Graph& graph);
+// The same on `target`.
+std::int64_t computeDurationNs(compiler::Compute compute, const ir::Graph& graph,
+                               const target::Target& target);
 
 // One Conv op (op 0, class conv) and one Relu op (op 1, elementwise) over a float value x
 // (value 0, shape [1, 1024]).

@@ -1,7 +1,8 @@
 // A dense convolution on oneDNN's direct kernel pays for reordering its boxes that are not
 // channels-last (ComputeCost.h's inCallReorderCycles) at the data_movement figure, as the
 // emulator times it. Numbers derived by hand from the tiny target (1 MAC per cycle, 1 element per
-// cycle for every other class, no overheads, 1 cycle = 1 ns).
+// cycle for every other class, no overheads, 1 cycle = 1 ns). A reorder compute pays
+// overhead_cycles.reorder_far_byte per byte of its boxes beyond the private cache.
 
 #include "EmulatorFixtures.h"
 #include "emulator/ComputeCost.h"
@@ -40,6 +41,34 @@ TEST(InCallReorder, RowMajorBoxesOfADenseConvCostWhatTheirReorderWould) {
     EXPECT_EQ(durationNs(0, nhwc), 800 + 32); // the input box reordered in
     EXPECT_EQ(durationNs(nhwc, 0), 800 + 64); // the output box reordered out
     EXPECT_EQ(durationNs(0, 0), 800 + 32 + 64);
+}
+
+// A reorder (compiler::kReorderOp) of y's box into channels-last, in place: it reads and writes
+// 64 floats, 512 bytes of boxes.
+compiler::Compute reorderOfY() {
+    compiler::Compute c;
+    c.opType = compiler::kReorderOp;
+    c.inputs.push_back({ir::ValueId(2), tiling::fullRegion({1, 4, 4, 4}), 8192, 0});
+    c.outputs.push_back(
+        {ir::ValueId(2), tiling::fullRegion({1, 4, 4, 4}), 8192, compiler::kChannelsLast});
+    return c;
+}
+
+TEST(InCallReorder, AReordersBoxesBeyondThePrivateCachePayTheFarCostPerByte) {
+    target::Target target = test::tinyTarget();
+    // 64 elements at 1 per cycle, whatever the cache.
+    EXPECT_EQ(test::computeDurationNs(reorderOfY(), convGraph(), target), 64);
+    target.overheads.reorderFarByteCycles = 0.5;
+    EXPECT_EQ(test::computeDurationNs(reorderOfY(), convGraph(), target), 64); // no cache known
+    // A private cache of 256 bytes: 512 - 256 bytes beyond it at 0.5 cycles each.
+    target.privateCacheBytes = 256;
+    EXPECT_EQ(test::computeDurationNs(reorderOfY(), convGraph(), target), 64 + 128);
+    // Boxes that fit the cache pay nothing more.
+    target.privateCacheBytes = 512;
+    EXPECT_EQ(test::computeDurationNs(reorderOfY(), convGraph(), target), 64);
+    EXPECT_DOUBLE_EQ(reorderFarBytes(512, target), 0);
+    target.privateCacheBytes = 100;
+    EXPECT_DOUBLE_EQ(reorderFarBytes(512, target), 412);
 }
 
 } // namespace

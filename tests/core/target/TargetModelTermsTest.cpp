@@ -215,6 +215,27 @@ TEST(TargetModelTerms, FarWeightByteCostsAndPrivateCacheAreReadAndWrittenBack) {
                              "must not be negative, got -1"));
 }
 
+TEST(TargetModelTerms, ReorderFarByteCostIsReadWrittenBackAndNotNegative) {
+    auto plain = target::parseTarget(smallTarget().dump(), "small.json");
+    ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
+    EXPECT_EQ(plain->overheads.reorderFarByteCycles, 0); // absent: no cost
+    EXPECT_FALSE(Json::parse(target::targetToJson(*plain))["compute"]["overhead_cycles"].contains(
+        "reorder_far_byte"));
+    Json doc = smallTarget();
+    doc["compute"]["overhead_cycles"]["reorder_far_byte"] = 0.0625;
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    EXPECT_TRUE(warnings.empty()) << joined(warnings);
+    EXPECT_EQ(loaded->overheads.reorderFarByteCycles, 0.0625);
+    EXPECT_EQ(Json::parse(
+                  target::targetToJson(*loaded))["compute"]["overhead_cycles"]["reorder_far_byte"],
+              0.0625);
+    doc["compute"]["overhead_cycles"]["reorder_far_byte"] = -0.5;
+    EXPECT_TRUE(reportsError(rejected(doc), "compute.overhead_cycles.reorder_far_byte",
+                             "must not be negative, got -0.5"));
+}
+
 TEST(TargetModelTerms, OneCoreWorkFactorIsReadWrittenBackAndBounded) {
     auto plain = target::parseTarget(smallTarget().dump(), "small.json");
     ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
