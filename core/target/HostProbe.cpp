@@ -123,7 +123,8 @@ void probeCpus(const fs::path& root, HostFacts& facts) {
 struct CacheLevel {
     int level = 0;
     std::uint64_t bytes = 0;
-    int sharers = 1; // CPUs sharing it
+    int sharers = 1;                         // CPUs sharing it
+    const char* source = "sysfs cpu0 cache"; // where the figure came from, for the notes
 
     std::uint64_t perCore() const { return bytes / static_cast<std::uint64_t>(sharers); }
     // "L3 32 MiB shared by 2 CPUs"
@@ -157,18 +158,33 @@ std::vector<CacheLevel> listCaches(const fs::path& root) {
     return caches;
 }
 
+// The caches the processor itself reports (CPUID, as glibc's sysconf reads it), for machines whose
+// sysfs lists none: some VMs, containers without /sys. Who shares a cache is not reported there, so
+// an L2 counts as the core's own and a larger cache as shared by every online CPU, a VM's listing
+// of its socket's whole L3 included (its share is capped like sysfs's).
+std::vector<CacheLevel> cachesReportedByProcessor(const CacheSizeQuery& query, int cpus) {
+    std::vector<CacheLevel> caches;
+    for (int level = 2; level <= 4; ++level)
+        if (const std::uint64_t bytes = query(level); bytes > 0)
+            caches.push_back({.level = level,
+                              .bytes = bytes,
+                              .sharers = level == 2 ? 1 : std::max(cpus, 1),
+                              .source = "reported by the processor; sysfs lists no caches"});
+    return caches;
+}
+
 void probeL2(const std::vector<CacheLevel>& caches, HostFacts& facts) {
     for (const CacheLevel& cache : caches) {
         if (cache.level != 2)
             continue;
         facts.l2BytesPerCore = cache.perCore();
         facts.notes.push_back(cache.describe() + ", " + formatBytes(facts.l2BytesPerCore) +
-                              " per core (sysfs cpu0 cache)");
+                              " per core (" + cache.source + ")");
         return;
     }
     facts.l2BytesPerCore = kFallbackL2Bytes;
-    facts.notes.push_back("no L2 cache listed in sysfs; assumed " + formatBytes(kFallbackL2Bytes) +
-                          " per core");
+    facts.notes.push_back("no L2 cache listed in sysfs or by the processor; assumed " +
+                          formatBytes(kFallbackL2Bytes) + " per core");
 }
 
 // The outermost cache beyond L2 (an L3, or an L4 where there is one). A tile in scratch stays
@@ -181,7 +197,7 @@ void probeLastLevelCache(const std::vector<CacheLevel>& caches, HostFacts& facts
         if (cache.level > 2 && (!last || cache.level > last->level))
             last = &cache;
     if (!last) {
-        facts.notes.push_back("no cache beyond L2 listed in sysfs");
+        facts.notes.push_back("no cache beyond L2 listed in sysfs or by the processor");
         return;
     }
     const std::uint64_t share = last->perCore();
@@ -192,7 +208,7 @@ void probeLastLevelCache(const std::vector<CacheLevel>& caches, HostFacts& facts
                           (share > kMaxLastLevelShare
                                ? ", counted as " + formatBytes(kMaxLastLevelShare)
                                : std::string()) +
-                          " (sysfs cpu0 cache)");
+                          " (" + last->source + ")");
 }
 
 void probeMemory(const fs::path& root, HostFacts& facts) {
@@ -311,11 +327,22 @@ void appendNote(std::string& note, const std::string& text) {
 
 } // namespace
 
-HostFacts probeHost(const std::filesystem::path& root) {
+std::uint64_t processorCacheBytes(int level) {
+    const int name = level == 2   ? _SC_LEVEL2_CACHE_SIZE
+                     : level == 3 ? _SC_LEVEL3_CACHE_SIZE
+                     : level == 4 ? _SC_LEVEL4_CACHE_SIZE
+                                  : -1;
+    const long bytes = name < 0 ? -1 : ::sysconf(name);
+    return bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
+}
+
+HostFacts probeHost(const std::filesystem::path& root, const CacheSizeQuery& processorCaches) {
     HostFacts facts;
     probeCpus(root, facts);
     probeCpuModel(root, facts);
-    const std::vector<CacheLevel> caches = listCaches(root);
+    std::vector<CacheLevel> caches = listCaches(root);
+    if (caches.empty() && processorCaches)
+        caches = cachesReportedByProcessor(processorCaches, facts.cpus);
     probeL2(caches, facts);
     probeMemory(root, facts);
     probeClock(root, facts);

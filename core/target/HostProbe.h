@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,17 @@ struct HostFacts {
     std::uint64_t scratchBytesPerCore() const { return l2BytesPerCore + lastLevelBytesPerCore; }
 };
 
+// The size in bytes of this processor's level-`level` data or unified cache as it reports it
+// (sysconf's _SC_LEVELn_CACHE_SIZE, which glibc reads from CPUID); 0 when it does not say.
+std::uint64_t processorCacheBytes(int level);
+using CacheSizeQuery = std::function<std::uint64_t(int level)>;
+
 // Probes the machine. Reads <root>/sys/devices/system/cpu/... and <root>/proc/{cpuinfo,meminfo}
-// (tests pass a fake tree); a missing file falls back to sysconf or a stated assumption, so every
-// figure is positive except maxClockHz, which is 0 when no source gives it.
-HostFacts probeHost(const std::filesystem::path& root = "/");
+// (tests pass a fake tree); when sysfs lists no caches, asks `processorCaches` (tests pass their
+// own); a missing figure falls back to sysconf or a stated assumption, so every figure is positive
+// except maxClockHz, which is 0 when no source gives it.
+HostFacts probeHost(const std::filesystem::path& root = "/",
+                    const CacheSizeQuery& processorCaches = processorCacheBytes);
 
 // Overwrites what a detect_host target leaves to the probe: groups = 1, cores per group = CPUs,
 // working memory capacity = per-core L2 + last-level cache share, main memory capacity = RAM, clock

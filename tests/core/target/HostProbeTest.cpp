@@ -93,18 +93,51 @@ TEST(HostProbe, VectorWidthFromCpuinfoFlags) {
 }
 
 TEST(HostProbe, FallbacksAreNoted) {
-    TempDir root; // an empty tree: nothing to read
-    const target::HostFacts facts = target::probeHost(root.path());
+    TempDir root; // an empty tree and a processor that reports no caches: nothing to read
+    const target::HostFacts facts = target::probeHost(root.path(), [](int) { return 0ull; });
     EXPECT_GT(facts.cpus, 0);
     EXPECT_EQ(facts.l2BytesPerCore, 1u << 20);
     EXPECT_GT(facts.memoryBytes, 0u);
     EXPECT_EQ(facts.maxClockHz, 0.0);
     EXPECT_EQ(facts.vectorFloats, 1);
     EXPECT_TRUE(mentions({note(facts.notes[4])}, "vector width unknown"));
-    EXPECT_TRUE(mentions({note(facts.notes[1])}, "no L2 cache listed in sysfs; assumed 1 MiB"));
+    EXPECT_TRUE(mentions({note(facts.notes[1])},
+                         "no L2 cache listed in sysfs or by the processor; assumed 1 MiB"));
     EXPECT_TRUE(mentions({note(facts.notes[3])}, "clock unknown"));
     EXPECT_EQ(facts.lastLevelBytesPerCore, 0u);
-    EXPECT_TRUE(mentions({note(facts.notes[5])}, "no cache beyond L2 listed in sysfs"));
+    EXPECT_TRUE(
+        mentions({note(facts.notes[5])}, "no cache beyond L2 listed in sysfs or by the processor"));
+}
+
+// A VM whose sysfs lists no caches (seen on a 2-vCPU AMD EPYC VM): the processor's own report
+// counts, its L2 per core and its L3 over the online CPUs with sysfs's cap.
+TEST(HostProbe, WithoutSysfsCachesTheProcessorsReportCounts) {
+    TempDir root;
+    root.write("sys/devices/system/cpu/online", "0-1\n");
+    const auto epycVm = [](int level) -> std::uint64_t {
+        return level == 2 ? 1u << 20 : level == 3 ? 508ull << 20 : 0;
+    };
+    const target::HostFacts vm = target::probeHost(root.path(), epycVm);
+    EXPECT_EQ(vm.l2BytesPerCore, 1u << 20);
+    EXPECT_EQ(vm.lastLevelBytesPerCore, 16u << 20);
+    EXPECT_EQ(vm.lastLevelBytes, 32u << 20);
+    EXPECT_TRUE(mentions({note(vm.notes[1])}, "L2 1 MiB shared by 1 CPU, 1 MiB per core (reported "
+                                              "by the processor; sysfs lists no caches)"))
+        << vm.notes[1];
+    EXPECT_TRUE(mentions({note(vm.notes.back())},
+                         "L3 508 MiB shared by 2 CPUs, 254 MiB per core, counted as 16 MiB"))
+        << vm.notes.back();
+
+    // A small L3 over 4 CPUs is split evenly; a cache sysfs lists wins over the processor's.
+    root.write("sys/devices/system/cpu/online", "0-3\n");
+    const auto small = [](int level) -> std::uint64_t { return level == 3 ? 8u << 20 : 0; };
+    const target::HostFacts four = target::probeHost(root.path(), small);
+    EXPECT_EQ(four.lastLevelBytesPerCore, 2u << 20);
+    EXPECT_EQ(four.l2BytesPerCore, 1u << 20); // no L2 reported: the stated assumption
+    writeCache(root, 2, "2", "Unified", "512K", "0");
+    const target::HostFacts listed = target::probeHost(root.path(), epycVm);
+    EXPECT_EQ(listed.l2BytesPerCore, 512u * 1024);
+    EXPECT_EQ(listed.lastLevelBytesPerCore, 0u);
 }
 
 TEST(HostProbe, FactsOverwriteTheDetectedFields) {
