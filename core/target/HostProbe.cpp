@@ -328,12 +328,18 @@ void appendNote(std::string& note, const std::string& text) {
 } // namespace
 
 std::uint64_t processorCacheBytes(int level) {
+#if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE) &&                            \
+    defined(_SC_LEVEL4_CACHE_SIZE)
     const int name = level == 2   ? _SC_LEVEL2_CACHE_SIZE
                      : level == 3 ? _SC_LEVEL3_CACHE_SIZE
                      : level == 4 ? _SC_LEVEL4_CACHE_SIZE
                                   : -1;
     const long bytes = name < 0 ? -1 : ::sysconf(name);
     return bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
+#else
+    (void)level; // a C library without glibc's cache queries: nothing reported
+    return 0;
+#endif
 }
 
 HostFacts probeHost(const std::filesystem::path& root, const CacheSizeQuery& processorCaches) {
