@@ -170,25 +170,32 @@ TEST(TargetModelTerms, GlobalPoolThroughputMustBeAPositiveNumber) {
                              "expected a number"));
 }
 
-TEST(TargetModelTerms, WeightByteCostIsReadWrittenBackAndChecked) {
-    auto plain = target::parseTarget(smallTarget().dump(), "small.json");
-    ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
-    EXPECT_EQ(plain->overheads.weightByteCycles, 0); // absent: no cost
-    EXPECT_FALSE(Json::parse(target::targetToJson(*plain))["compute"]["overhead_cycles"].contains(
-        "weight_byte"));
-    Json doc = smallTarget();
-    doc["compute"]["overhead_cycles"]["weight_byte"] = 0.0625;
-    std::vector<Diagnostic> warnings;
-    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
-    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
-    EXPECT_TRUE(warnings.empty()) << joined(warnings);
-    EXPECT_EQ(loaded->overheads.weightByteCycles, 0.0625);
-    EXPECT_EQ(
-        Json::parse(target::targetToJson(*loaded))["compute"]["overhead_cycles"]["weight_byte"],
-        0.0625);
-    doc["compute"]["overhead_cycles"]["weight_byte"] = -1;
-    EXPECT_TRUE(reportsError(rejected(doc), "compute.overhead_cycles.weight_byte",
-                             "must not be negative, got -1"));
+// Per-byte overheads a target may leave out: absent is no cost and not written; set, read and
+// written back; negative, refused.
+TEST(TargetModelTerms, PerByteCostsAreReadWrittenBackAndNotNegative) {
+    const std::pair<const char*, double target::Overheads::*> terms[] = {
+        {"weight_byte", &target::Overheads::weightByteCycles},
+        {"reorder_far_byte", &target::Overheads::reorderFarByteCycles}};
+    for (const auto& [key, member] : terms) {
+        SCOPED_TRACE(key);
+        auto plain = target::parseTarget(smallTarget().dump(), "small.json");
+        ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
+        EXPECT_EQ((*plain).overheads.*member, 0);
+        EXPECT_FALSE(
+            Json::parse(target::targetToJson(*plain))["compute"]["overhead_cycles"].contains(key));
+        Json doc = smallTarget();
+        doc["compute"]["overhead_cycles"][key] = 0.0625;
+        std::vector<Diagnostic> warnings;
+        auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
+        ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+        EXPECT_TRUE(warnings.empty()) << joined(warnings);
+        EXPECT_EQ((*loaded).overheads.*member, 0.0625);
+        EXPECT_EQ(Json::parse(target::targetToJson(*loaded))["compute"]["overhead_cycles"][key],
+                  0.0625);
+        doc["compute"]["overhead_cycles"][key] = -0.5;
+        EXPECT_TRUE(reportsError(rejected(doc), std::string("compute.overhead_cycles.") + key,
+                                 "must not be negative, got -0.5"));
+    }
 }
 
 TEST(TargetModelTerms, FarWeightByteCostsAndPrivateCacheAreReadAndWrittenBack) {
@@ -213,27 +220,6 @@ TEST(TargetModelTerms, FarWeightByteCostsAndPrivateCacheAreReadAndWrittenBack) {
     doc["compute"]["overhead_cycles"]["matmul_far_weight_byte"] = -1;
     EXPECT_TRUE(reportsError(rejected(doc), "compute.overhead_cycles.matmul_far_weight_byte",
                              "must not be negative, got -1"));
-}
-
-TEST(TargetModelTerms, ReorderFarByteCostIsReadWrittenBackAndNotNegative) {
-    auto plain = target::parseTarget(smallTarget().dump(), "small.json");
-    ASSERT_TRUE(plain.ok()) << joined(plain.diagnostics());
-    EXPECT_EQ(plain->overheads.reorderFarByteCycles, 0); // absent: no cost
-    EXPECT_FALSE(Json::parse(target::targetToJson(*plain))["compute"]["overhead_cycles"].contains(
-        "reorder_far_byte"));
-    Json doc = smallTarget();
-    doc["compute"]["overhead_cycles"]["reorder_far_byte"] = 0.0625;
-    std::vector<Diagnostic> warnings;
-    auto loaded = target::parseTarget(doc.dump(), "small.json", &warnings);
-    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
-    EXPECT_TRUE(warnings.empty()) << joined(warnings);
-    EXPECT_EQ(loaded->overheads.reorderFarByteCycles, 0.0625);
-    EXPECT_EQ(Json::parse(
-                  target::targetToJson(*loaded))["compute"]["overhead_cycles"]["reorder_far_byte"],
-              0.0625);
-    doc["compute"]["overhead_cycles"]["reorder_far_byte"] = -0.5;
-    EXPECT_TRUE(reportsError(rejected(doc), "compute.overhead_cycles.reorder_far_byte",
-                             "must not be negative, got -0.5"));
 }
 
 TEST(TargetModelTerms, OneCoreWorkFactorIsReadWrittenBackAndBounded) {
