@@ -6,6 +6,7 @@
 #include "calibrate/ConcurrentSlowdownFit.h"
 #include "calibrate/FitQuality.h"
 #include "calibrate/InstructionGaps.h"
+#include "calibrate/MachineSpeed.h"
 #include "calibrate/OtherLoad.h"
 #include "calibrate/Remeasure.h"
 #include "calibrate/ReuseDistanceFit.h"
@@ -102,6 +103,11 @@ Expected<CalibrationReport> Calibration::run() {
             m_report.warnings.push_back(std::move(uneven));
     }
     m_report.speedChecks = medianTimes(m_speedChecks);
+    if (std::string unsteady = unsteadySpeedWarning(
+            m_speedChecks, "the figures mix those speeds and may be off by as much. Re-run "
+                           "`strata-cli calibrate` when the machine is steady");
+        !unsteady.empty())
+        m_report.warnings.push_back(std::move(unsteady));
     m_report.compute = fitCompute(m_computeSamples);
     m_report.oneCoreWorkFactor = fitOneCoreWorkFactor(m_report.compute, m_oneCoreSamples);
     m_report.oneCoreSamples = m_oneCoreSamples.size();

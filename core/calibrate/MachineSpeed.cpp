@@ -113,4 +113,29 @@ std::string speedChangeWarning(const SpeedTimes& calibrated, const SpeedTimes& n
                        when, speedText(calibrated, now), consequence);
 }
 
+std::string unsteadySpeedWarning(const std::vector<SpeedTimes>& checks,
+                                 std::string_view consequence) {
+    std::map<int, std::pair<double, double>> range; // per core count: fastest, slowest
+    for (const SpeedTimes& check : checks)
+        for (const auto& [cores, ns] : check) {
+            if (ns <= 0)
+                continue;
+            auto [it, fresh] = range.try_emplace(cores, ns, ns);
+            it->second = {std::min(it->second.first, ns), std::max(it->second.second, ns)};
+        }
+    std::string spans;
+    bool unsteady = false;
+    for (const auto& [cores, fastSlow] : range) {
+        const auto [fastest, slowest] = fastSlow;
+        unsteady = unsteady || slowest > (1 + kSpeedChange) * fastest;
+        spans += fmt::format("{}{:.2f}-{:.2f} ms on {}", spans.empty() ? "" : ", ", fastest / 1e6,
+                             slowest / 1e6, coresText(cores));
+    }
+    if (!unsteady)
+        return {};
+    return fmt::format("this machine's speed moved while calibration measured: its speed check (a "
+                       "convolution and a matrix product) took {} over the rounds; {}",
+                       spans, consequence);
+}
+
 } // namespace strata::calibrate

@@ -47,6 +47,23 @@ TEST(MachineSpeed, WarnsOnlyWhenACoreCountsSpeedMovedPastTheMargin) {
     EXPECT_EQ(speedText({}, {{1, 1.0}}), "unknown");
 }
 
+TEST(MachineSpeed, CalibrationWarnsWhenItsRoundsChecksSpreadPastTheMargin) {
+    const std::vector<SpeedTimes> steady{
+        {{1, 1.30e6}, {2, 1.40e6}}, {{1, 1.40e6}, {2, 1.35e6}}, {{1, 1.32e6}}};
+    EXPECT_EQ(unsteadySpeedWarning(steady, "re-run"), ""); // 1.08x and 1.04x apart
+    const std::vector<SpeedTimes> slowSpell{
+        {{1, 1.31e6}, {2, 1.35e6}}, {{1, 2.27e6}, {2, 1.40e6}}, {{1, 1.36e6}, {2, 1.38e6}}};
+    const std::string warning = unsteadySpeedWarning(slowSpell, "re-run");
+    EXPECT_NE(warning.find("took 1.31-2.27 ms on one core, 1.35-1.40 ms on 2 cores"),
+              std::string::npos)
+        << warning;
+    EXPECT_EQ(warning.substr(warning.size() - 6), "re-run");
+    EXPECT_NE(unsteadySpeedWarning({{{2, 1.0e6}}, {{2, 1.2e6}}}, "x"), ""); // 2 cores alone
+    EXPECT_EQ(unsteadySpeedWarning({{{1, 1.0e6}}}, "x"), "");               // one check
+    EXPECT_EQ(unsteadySpeedWarning({{{1, 0.0}}, {{1, 1.0e6}}}, "x"), "");   // no time: ignored
+    EXPECT_EQ(unsteadySpeedWarning({}, "x"), "");
+}
+
 TEST(MachineSpeed, ChecksRunOnOneCoreAndOnEveryCoreOfThisMachine) {
     auto host = target::resolveTarget("host-uncalibrated");
     ASSERT_TRUE(host.ok());
