@@ -115,18 +115,19 @@ std::string speedChangeWarning(const SpeedTimes& calibrated, const SpeedTimes& n
 
 std::string unsteadySpeedWarning(const std::vector<SpeedTimes>& checks,
                                  std::string_view consequence) {
-    std::map<int, std::pair<double, double>> range; // per core count: fastest, slowest
+    std::map<int, std::vector<double>> byCores;
     for (const SpeedTimes& check : checks)
-        for (const auto& [cores, ns] : check) {
-            if (ns <= 0)
-                continue;
-            auto [it, fresh] = range.try_emplace(cores, ns, ns);
-            it->second = {std::min(it->second.first, ns), std::max(it->second.second, ns)};
-        }
+        for (const auto& [cores, ns] : check)
+            if (ns > 0)
+                byCores[cores].push_back(ns);
     std::string spans;
     bool unsteady = false;
-    for (const auto& [cores, fastSlow] : range) {
-        const auto [fastest, slowest] = fastSlow;
+    for (auto& [cores, times] : byCores) {
+        std::sort(times.begin(), times.end());
+        // Of five checks or more, the fastest and the slowest aside: one round caught by a
+        // preemption (or by a quiet moment) moves the medians calibration keeps little.
+        const std::size_t aside = times.size() >= kChecksForSpread ? 1 : 0;
+        const double fastest = times[aside], slowest = times[times.size() - 1 - aside];
         unsteady = unsteady || slowest > (1 + kSpeedChange) * fastest;
         spans += fmt::format("{}{:.2f}-{:.2f} ms on {}", spans.empty() ? "" : ", ", fastest / 1e6,
                              slowest / 1e6, coresText(cores));

@@ -64,6 +64,21 @@ TEST(MachineSpeed, CalibrationWarnsWhenItsRoundsChecksSpreadPastTheMargin) {
     EXPECT_EQ(unsteadySpeedWarning({}, "x"), "");
 }
 
+TEST(MachineSpeed, OfFiveChecksOrMoreTheFastestAndSlowestAreSetAside) {
+    // Six rounds, one caught by a preemption and one fast: steady.
+    std::vector<SpeedTimes> rounds;
+    for (double ms : {1.40, 1.42, 1.98, 1.45, 1.20, 1.44})
+        rounds.push_back({{1, ms * 1e6}});
+    EXPECT_EQ(unsteadySpeedWarning(rounds, "x"), "");
+    // Two slow rounds of six: the second slowest is slow too.
+    rounds[3] = {{1, 1.90e6}};
+    const std::string warning = unsteadySpeedWarning(rounds, "x");
+    EXPECT_NE(warning.find("took 1.40-1.90 ms on one core"), std::string::npos) << warning;
+    // Four checks: all count.
+    rounds.resize(4);
+    EXPECT_NE(unsteadySpeedWarning(rounds, "x").find("took 1.40-1.98 ms"), std::string::npos);
+}
+
 TEST(MachineSpeed, ChecksRunOnOneCoreAndOnEveryCoreOfThisMachine) {
     auto host = target::resolveTarget("host-uncalibrated");
     ASSERT_TRUE(host.ok());
