@@ -77,8 +77,9 @@ std::string speedChangeWarning(const SpeedTimes& calibrated, const SpeedTimes& n
 // What to tell a user when the checks timed before calibration's rounds spread by more than
 // kSpeedChange on some core count (the slowest over the fastest; of kChecksForSpread checks or
 // more, the second slowest over the second fastest), ending with `consequence`; empty otherwise.
-// The figures then mix the machine's speeds: on the EPYC VM of 2026-11-29 two calibrations 13
-// minutes apart priced the zoo's computes 0.89 and 1.04 of their measured times.
+// The figures then mix the machine's speeds. Why it matters: on the EPYC VM of 2026-11-29 two
+// calibrations 13 minutes apart (whose rounds' checks were not kept) priced the zoo's computes at
+// 0.89 and 1.04 of their measured times.
 inline constexpr std::size_t kChecksForSpread = 5;
 std::string unsteadySpeedWarning(const std::vector<SpeedTimes>& checks,
                                  std::string_view consequence);
