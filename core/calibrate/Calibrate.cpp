@@ -173,8 +173,11 @@ Expected<CalibrationReport> Calibration::run() {
 std::vector<Diagnostic>
 Calibration::measureInRounds(const std::function<bool(const Measurement&)>& selected, int rounds) {
     static const ir::Graph kNoModel;
-    const runtime::RunOptions once{
-        .repeat = 2, .timestamps = true, .coldOutputs = true, .readOutputs = false};
+    const runtime::RunOptions once{.repeat = 2,
+                                   .timestamps = true,
+                                   .coldOutputs = true,
+                                   .churn = &m_churn,
+                                   .readOutputs = false};
     const bool all = !selected;
     if (rounds <= 0)
         rounds = m_rounds;

@@ -17,6 +17,7 @@
 #include "flow/Flow.h"
 #include "ir/Graph.h"
 #include "reference/Tensor.h"
+#include "runtime/CacheChurn.h"
 #include "schedule/Schedule.h"
 #include "schedule/Strategies.h"
 #include "target/HostProbe.h"
@@ -237,6 +238,8 @@ class Calibration {
     // warmWeightGraphs' weight reads by path; the last-level cache they fit (0: none probed).
     std::map<std::string, std::vector<TransferSample>> m_warmWeightTransfers;
     std::uint64_t m_lastLevelBytes = target::probeHost().lastLevelBytes;
+    // What every core writes before each pass (CacheChurn.h): as much as its caches hold.
+    runtime::CacheChurn m_churn{m_host.workingMemoryBytes(), m_host.cores()};
     std::vector<double> m_gapsNs;
     std::map<const compiler::Program*, TransferKinds> m_readKinds;
     std::string m_only; // while re-measuring a path: its name (only its transfers are read)

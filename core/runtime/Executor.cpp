@@ -1,5 +1,6 @@
 #include "runtime/Executor.h"
 
+#include "runtime/CacheChurn.h"
 #include "runtime/CoreWorkers.h"
 #include "runtime/SpinBarrier.h"
 
@@ -52,7 +53,8 @@ class CoreClock {
 
 } // namespace
 
-Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Workspace>& workspaces) {
+Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Workspace>& workspaces,
+               CacheChurn* churn) {
     const auto cores = static_cast<std::ptrdiff_t>(program.streams.size());
     Timing timing;
     if (timestamps) {
@@ -76,6 +78,8 @@ Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Work
         Workspace& workspace = workspaces[core];
         bool failed = false;
         flushDenormals();
+        if (churn)
+            churn->writeFrom(core);
         ready.arrive_and_wait();
         sync.arriveAndWait();
         begins[core] = nowNs();

@@ -13,13 +13,17 @@
 
 namespace strata::runtime {
 
+class CacheChurn;
+
 struct Timing {
     std::vector<std::int64_t> startNs, endNs; // per instruction id; empty without timestamps
     std::int64_t totalNs = 0;                 // ready to the last worker's end
     std::string failure;                      // a kernel threw (out of memory); empty when fine
 };
 
-// `workspaces` holds one per core and persists across runs (their buffers are reused).
-Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Workspace>& workspaces);
+// `workspaces` holds one per core and persists across runs (their buffers are reused). With
+// `churn`, each worker first writes its buffer (CacheChurn::writeFrom), before the clock starts.
+Timing execute(const PreparedProgram& program, bool timestamps, std::vector<Workspace>& workspaces,
+               CacheChurn* churn = nullptr);
 
 } // namespace strata::runtime

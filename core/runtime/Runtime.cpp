@@ -135,7 +135,7 @@ Expected<RunResult> runChecked(const compiler::Program& program, const emulator:
             for (ir::ValueId id : graph.outputs)
                 if (const compiler::DramBuffer* home = program.dramOf(id))
                     evictFromCaches(memories.main.data() + home->offset, home->bytes);
-        Timing timing = execute(prepared, options.timestamps, workspaces);
+        Timing timing = execute(prepared, options.timestamps, workspaces, options.churn);
         if (!timing.failure.empty()) return problem("a kernel failed: " + timing.failure);
         result.totalsNs.push_back(static_cast<double>(timing.totalNs));
         if (options.readOutputs)

@@ -19,6 +19,8 @@
 
 namespace strata::runtime {
 
+class CacheChurn;
+
 struct RunOptions {
     int repeat = 1;          // the trace and outputs are those of the repeat with the median total
     bool timestamps = true;  // per-instruction timestamps (off: only totals; to measure overhead)
@@ -27,6 +29,10 @@ struct RunOptions {
     // core has touched for a while, not into lines the driver has just read the last pass's
     // outputs from (calibration, docs/CALIBRATION.md).
     bool coldOutputs = false;
+    // Before every pass each core writes a buffer as large as its caches (CacheChurn.h), so the
+    // pass finds them full of other work's dirty lines, as a model's op does (calibration). Not
+    // owned; null: nothing written.
+    CacheChurn* churn = nullptr;
     // Off: the graph outputs are not read back (RunResult::outputs stays empty), for a caller
     // that wants only the times; copying them out after every pass took 4% of a calibration.
     bool readOutputs = true;

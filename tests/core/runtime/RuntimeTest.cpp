@@ -3,17 +3,18 @@
 // programs and inputs get diagnostics before anything runs, and compiled samples reproduce the
 // unfused reference evaluation.
 
+#include "runtime/Runtime.h"
+
 #include "compiler/Pipeline.h"
 #include "model/OnnxImporter.h"
 #include "reference/Compare.h"
 #include "reference/Evaluator.h"
-#include "runtime/Runtime.h"
+#include "runtime/CacheChurn.h"
 #include "schedule/Strategies.h"
 #include "support/TestModels.h"
 #include "target/TargetLoader.h"
 
 #include <gtest/gtest.h>
-
 #include <limits>
 #include <numeric>
 
@@ -356,8 +357,8 @@ TEST_P(RuntimeSamples, OutputsMatchTheReference) {
 }
 
 TEST(Runtime, ColdOutputsAreStillTheModelsOutputsAndCanBeLeftUnread) {
-    // Calibration's runs drop the outputs' lines from the caches before every pass, and read
-    // nothing back but the timeline.
+    // Calibration's runs drop the outputs' lines from the caches before every pass, have each
+    // core write MiBs of its own (CacheChurn), and read nothing back but the timeline.
     auto m = model::importOnnxFile(std::string(STRATA_SAMPLES_DIR) + "/resnet_tiny.onnx");
     ASSERT_TRUE(m) << joined(m.diagnostics());
     const ir::Graph& g = *m->graph;
@@ -369,8 +370,9 @@ TEST(Runtime, ColdOutputsAreStillTheModelsOutputsAndCanBeLeftUnread) {
     const auto inputs = reference::sampleInputs(g, 5);
     auto expected = reference::evaluate(g, inputs);
     ASSERT_TRUE(expected) << joined(expected.diagnostics());
-    auto result =
-        runtime::run(compiled->program, *target, g, inputs, {.repeat = 3, .coldOutputs = true});
+    runtime::CacheChurn churn(3u << 20, compiled->program.cores);
+    auto result = runtime::run(compiled->program, *target, g, inputs,
+                               {.repeat = 3, .coldOutputs = true, .churn = &churn});
     ASSERT_TRUE(result) << joined(result.diagnostics());
     ASSERT_EQ(result->outputs.size(), expected->size());
     EXPECT_EQ(result->totalsNs.size(), 3u);
@@ -379,8 +381,9 @@ TEST(Runtime, ColdOutputsAreStillTheModelsOutputsAndCanBeLeftUnread) {
         EXPECT_TRUE(c.ok) << g.value(g.outputs[i]).name << ": " << c.message;
     }
 
-    auto timesOnly = runtime::run(compiled->program, *target, g, inputs,
-                                  {.repeat = 2, .coldOutputs = true, .readOutputs = false});
+    auto timesOnly =
+        runtime::run(compiled->program, *target, g, inputs,
+                     {.repeat = 2, .coldOutputs = true, .churn = &churn, .readOutputs = false});
     ASSERT_TRUE(timesOnly) << joined(timesOnly.diagnostics());
     EXPECT_TRUE(timesOnly->outputs.empty());
     EXPECT_EQ(timesOnly->totalsNs.size(), 2u);
