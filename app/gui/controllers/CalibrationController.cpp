@@ -24,7 +24,7 @@ CalibrationController::CalibrationController(ScheduleDocument* document, QWidget
     m_action->setObjectName(QStringLiteral("calibrateHostAction"));
     m_action->setStatusTip(
         tr("Measure this computer's transfers, computes and barriers and fit the host target to "
-           "them (about a minute)"));
+           "them (5-10 seconds on a 2-core machine)"));
     connect(m_action, &QAction::triggered, this, &CalibrationController::calibrate);
 }
 
