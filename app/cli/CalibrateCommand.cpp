@@ -215,7 +215,7 @@ nlohmann::ordered_json reportJson(const calibrate::CalibrationReport& r, const s
               {"barrier", o.barrierCycles},
               {"conv_output", o.convOutputCycles},
               {"depthwise_row", o.depthwiseRowCycles},
-              {"grouped_conv_row", o.groupedConvRowCycles},
+              {"grouped_conv_element", o.groupedConvElementCycles},
               {"weight_byte", o.weightByteCycles},
               {"conv_far_weight_byte", o.convFarWeightByteCycles},
               {"matmul_far_weight_byte", o.matmulFarWeightByteCycles},
@@ -339,12 +339,13 @@ void printReport(const calibrate::CalibrationReport& r, const std::string& outpu
     }
     std::cout << fmt::format(
         "\noverheads (cycles): compute {:.0f}, transfer issue {:.0f}, wait {:.0f}, barrier {:.0f}, "
-        "per conv output {:.3g}, per depthwise row {:.3g}, per grouped-conv row {:.3g}, per weight "
-        "byte {:.3g} (beyond the {} KiB private cache: conv {:.3g}, matmul {:.3g}; a reorder per "
+        "per conv output {:.3g}, per depthwise row {:.3g}, per grouped-conv plane element {:.3g}, "
+        "per weight byte {:.3g} (beyond the {} KiB private cache: conv {:.3g}, matmul {:.3g}; a "
+        "reorder per "
         "byte of its boxes beyond it {:.3g}, from {} reorders); {:.0f} ns between instructions of "
         "a stream\n",
         o.computeCycles, o.transferIssueCycles, o.waitCycles, o.barrierCycles, o.convOutputCycles,
-        o.depthwiseRowCycles, o.groupedConvRowCycles, o.weightByteCycles,
+        o.depthwiseRowCycles, o.groupedConvElementCycles, o.weightByteCycles,
         r.target.privateCacheBytes / 1024, o.convFarWeightByteCycles, o.matmulFarWeightByteCycles,
         o.reorderFarByteCycles, r.reorderSamples, r.gapNs);
     if (r.otherLoad)

@@ -365,7 +365,8 @@ bool computesOnly(const ir::Graph& graph) {
            graph.name == "calibrate-global-pool-7x7" ||
            graph.name == "calibrate-global-pool-56x56" || graph.name == "calibrate-copy" ||
            graph.name == "calibrate-copy-rows" || graph.name == "calibrate-conv-grouped" ||
-           graph.name == "calibrate-conv-grouped-narrow" || graph.name == "calibrate-conv-thin" ||
+           graph.name == "calibrate-conv-grouped-narrow" ||
+           graph.name == "calibrate-conv-grouped-strided" || graph.name == "calibrate-conv-thin" ||
            graph.name == "calibrate-matmul-thin" || graph.name == "calibrate-matmul-batched" ||
            graph.name == "calibrate-matmul-batched-wide" || graph.name == "calibrate-conv-far" ||
            graph.name == kFarMatMulName;
@@ -633,20 +634,25 @@ std::vector<std::shared_ptr<const ir::Graph>> opClassGraphs(int scale) {
     // row, which the staircase above alone cannot tell from its per-MAC rate.
     out.push_back(expandedDepthwise("calibrate-conv-depthwise-small", 64 * s, 14));
     // Grouped 3x3 convolutions (a RegNet's or ResNeXt's), fitted as their own class
-    // (`grouped_conv`, emulator::isGroupedConv) with a cost per im2col row (grouped_conv_row):
-    // groups of 16 channels on 28 x 28 (448 MACs per row) and of 8 on 7 x 7 (56), 64 x scale
-    // channels, so the rows vary apart from the MACs.
-    auto grouped = [&](const std::string& name, std::int64_t width, std::int64_t plane) {
+    // (`grouped_conv`, emulator::isGroupedConv) with a cost per element of their input and output
+    // planes (grouped_conv_element: oneDNN's kernel reorders both): 64 x scale channels in groups
+    // of 16 on 28 x 28 (72 MACs per element), of 8 on 7 x 7 (36), and of 8 at stride 2 from
+    // 28 x 28 (14 x 14 outputs: 14), so the elements vary apart from the MACs.
+    auto grouped = [&](const std::string& name, std::int64_t width, std::int64_t plane,
+                       std::int64_t stride) {
         SmallGraph g(name);
         const std::int64_t c = 64 * s;
         auto x = g.input("x", {1, c, plane, plane});
         auto w = g.weight("w", {c, width, 3, 3});
-        return g.finish(
-            g.op("Conv", {x, w}, {1, c, plane, plane},
-                 {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"group", c / width}}));
+        return g.finish(g.op("Conv", {x, w}, {1, c, plane / stride, plane / stride},
+                             {{"kernel_shape", Ints{3, 3}},
+                              {"pads", Ints{1, 1, 1, 1}},
+                              {"strides", Ints{stride, stride}},
+                              {"group", c / width}}));
     };
-    out.push_back(grouped("calibrate-conv-grouped", 16, 28));
-    out.push_back(grouped("calibrate-conv-grouped-narrow", 8, 7));
+    out.push_back(grouped("calibrate-conv-grouped", 16, 28, 1));
+    out.push_back(grouped("calibrate-conv-grouped-narrow", 8, 7, 1));
+    out.push_back(grouped("calibrate-conv-grouped-strided", 8, 28, 2));
     {
         // Thin work, whose weights outnumber its outputs (overhead_cycles.weight_byte): a 3x3
         // convolution of 128 channels on planes of 2 x scale (4..256 output positions per weight,

@@ -37,7 +37,7 @@ void writeComputeFigures(const ComputeFit& fit, target::Target& target) {
         target.throughput.groupedConvPerCycle =
             fit.throughputPerCycle[kGroupedConvClass];
     target.overheads.depthwiseRowCycles = fit.unitCycles[kDepthwiseConvClass];
-    target.overheads.groupedConvRowCycles = fit.unitCycles[kGroupedConvClass];
+    target.overheads.groupedConvElementCycles = fit.unitCycles[kGroupedConvClass];
     target.overheads.reductionOutputCycles = fit.unitCycles[kReductionClass];
     target.overheads.matmulProductCycles = fit.unitCycles[kMatMulClass];
     target.overheads.resizeRowCycles = fit.unitCycles[kResizeClass];

@@ -11,15 +11,16 @@ namespace strata::calibrate {
 namespace {
 
 // A compute's count of its class's cost unit (Fit.h's kUnitGroups): output rows for a depthwise
-// conv, output elements for a dense or pointwise one and for a reduction, im2col rows for a
-// grouped one (its MACs over the MACs per row, as the emulator counts them), matrix pairs for a
+// conv, output elements for a dense or pointwise one and for a reduction, input and output plane
+// elements for a grouped one (its MACs over the MACs per element, as the emulator counts them),
+// matrix pairs for a
 // batched matrix product (likewise), output rows for a resize, contiguous runs for a box move
 // (emulator::copyRuns); 0 for other classes.
 double costUnits(const compiler::Compute& compute, std::size_t fitClass, const ir::Op& op,
                  const ir::Graph& graph) {
     if (fitClass == kGroupedConvClass) {
-        const double macsPerRow = emulator::groupedConvMacsPerRow(op, graph);
-        return macsPerRow > 0 ? emulator::computeWork(compute, op.opClass) / macsPerRow : 0;
+        const double macsPerElement = emulator::groupedConvMacsPerElement(op, graph);
+        return macsPerElement > 0 ? emulator::computeWork(compute, op.opClass) / macsPerElement : 0;
     }
     if (fitClass == kResizeClass) {
         const double perRow = emulator::resizeOutputsPerRow(op, graph);

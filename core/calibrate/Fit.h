@@ -233,8 +233,9 @@ struct ComputeSample {
 // Classes whose computes also pay per unit of something besides their work, one cost per group:
 // dense and pointwise convolutions per output element (the target's overhead_cycles.conv_output),
 // depthwise ones per output row (depthwise_row), reductions per output element (reduction_output;
-// their work is the elements they read), grouped convolutions per row of their im2col matrix
-// (grouped_conv_row, emulator::groupedConvMacsPerRow), batched matrix products per matrix pair
+// their work is the elements they read), grouped convolutions per element of their input and
+// output planes (grouped_conv_element, emulator::groupedConvMacsPerElement), batched matrix
+// products per matrix pair
 // (matmul_product, emulator::matmulMacsPerProduct), resizes per output row (resize_row; their
 // work is the input taps they weigh, emulator::resizeTapsPerOutput), box moves per contiguous
 // run (copy_run, emulator::copyRuns).

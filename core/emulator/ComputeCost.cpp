@@ -114,14 +114,18 @@ double convMacsPerOutputRow(const ir::Op& op, const ir::Graph& graph) {
     return convMacsPerOutput(op, graph) * double(y->shape.back());
 }
 
-double groupedConvMacsPerRow(const ir::Op& op, const ir::Graph& graph) {
+double groupedConvMacsPerElement(const ir::Op& op, const ir::Graph& graph) {
     if (!isGroupedConv(op, graph))
         return 0;
+    const ir::Value* x = knownValue(op.inputs, 0, graph);
     const ir::Value* y = knownValue(op.outputs, 0, graph);
-    const std::int64_t group = op.attrInt("group", 1);
-    if (!y || y->shape.size() < 3 || y->shape[1] <= 0 || y->shape.back() <= 0 || group < 1)
+    const auto outputCount = y ? ir::elementCount(y->shape) : std::nullopt;
+    const auto inputCount = x ? ir::elementCount(x->shape) : std::nullopt;
+    if (!outputCount || !inputCount)
         return 0;
-    return double(y->shape[1]) / double(group) * double(y->shape.back());
+    const double outputs = double(*outputCount), elements = outputs + double(*inputCount);
+    const double macs = outputs * convMacsPerOutput(op, graph);
+    return elements > 0 && macs > 0 ? macs / elements : 0;
 }
 
 namespace {
@@ -325,8 +329,8 @@ double throughputOf(const ir::Op& op, const ir::Graph& graph, const target::Targ
     if (isDepthwiseConv(op, graph))
         return withUnitCost(target.throughput.depthwiseConv(), o.depthwiseRowCycles, convMacsPerOutputRow(op, graph));
     if (isGroupedConv(op, graph))
-        return withUnitCost(target.throughput.groupedConv(), o.groupedConvRowCycles,
-                            groupedConvMacsPerRow(op, graph));
+        return withUnitCost(target.throughput.groupedConv(), o.groupedConvElementCycles,
+                            groupedConvMacsPerElement(op, graph));
     if (isPointwiseConv(op, graph))
         return withUnitCost(target.throughput.pointwiseConv(), o.convOutputCycles, convMacsPerOutput(op, graph));
     if (op.opClass == ir::OpClass::MatMul)

@@ -49,7 +49,8 @@ bool isPointwiseConv(const ir::Op& op, const ir::Graph& graph);
 // (`depthwise_conv`, defaulting to `conv`) for a depthwise convolution, its pointwise figure
 // (`pointwise_conv`, defaulting to `conv`) for a pointwise one. A convolution's per-unit costs
 // (overhead_cycles.conv_output per output element of a dense or pointwise one, depthwise_row per
-// output row of a depthwise one, grouped_conv_row per im2col row of a grouped one) join it as
+// output row of a depthwise one, grouped_conv_element per element of a grouped one's input and
+// output planes) join it as
 // cycles per MAC: a convolution's MACs per output element (and per output row) are fixed by its
 // shapes, whatever its tiling, so 1 / rate = 1 / figure + unit cost / MACs per unit. Without them:
 // the figure itself. Resizes and gathers run at the `resize` and `gather` figures (defaulting to
@@ -128,13 +129,14 @@ CostFigure costFigureOf(const ir::Op& op, const ir::Graph& graph, const target::
 // row (that x output width); 0 when its weights' or output's shape is not known.
 double convMacsPerOutput(const ir::Op& op, const ir::Graph& graph);
 double convMacsPerOutputRow(const ir::Op& op, const ir::Graph& graph);
-// MACs per row a grouped convolution gathers into its im2col matrix (one input channel of a
-// group, one tap, one output line): the host's kernel gathers those rows for each group and
-// multiplies them by the group's output channels, so output channels per group x output width;
-// 0 when not a grouped convolution or its shapes are not known. Its time follows those rows
-// (overhead_cycles.grouped_conv_row), not its MACs: RegNetY-400MF's (groups of 8 channels, 440
-// channels on 7 x 7) ran ~40 MACs per ns against ~130 for the same product on 64-wide groups.
-double groupedConvMacsPerRow(const ir::Op& op, const ir::Graph& graph);
+// A grouped convolution's MACs per element of its input and output planes (whole tensors: the
+// ratio is fixed by the op's shapes, a tile's halo aside); 0 when not a grouped convolution or
+// its shapes are not known. The host runs it on oneDNN's grouped kernel, which reorders its
+// row-major boxes into a channel-blocked layout and back (overhead_cycles.grouped_conv_element
+// per element), so a strided one, reading four input elements per output position, pays more per
+// MAC: over RegNetX-800MF's, RegNetY-400MF's and ResNeXt-50's, MACs plus these elements left a
+// median error of 11% per op where MACs plus the old im2col rows left 21% (issue 20).
+double groupedConvMacsPerElement(const ir::Op& op, const ir::Graph& graph);
 
 // MACs per matrix product of a MatMul or Einsum that multiplies a batch of matrix pairs (an
 // attention's scores and weighted values: both operands carry the batch dims), rows x columns x

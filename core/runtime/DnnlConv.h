@@ -26,7 +26,9 @@ using DnnlConvCache = rt::DnnlConvolutions;
 void oneDnnOnThisThreadOnly();
 
 // Whether oneDNN is this window's faster kernel: group 1, windows larger than 1x1, or 1x1
-// windows from a channels-last box (`xBlock`) into one (`yBlock`).
+// windows from a channels-last box (`xBlock`) into one (`yBlock`); several groups, windows larger
+// than 1x1 between row-major boxes (dnnlConv then declines depthwise ones and tiles splitting a
+// group).
 bool dnnlConvSuits(const compiler::KernelCall& call, int xBlock = 0, int yBlock = 0);
 
 // y = conv(x, w) + b on the operand boxes, through oneDNN. `weightsKey` names a constant weight

@@ -272,10 +272,10 @@ struct Overheads {
     // output row, so small planes run slower per MAC.
     double convOutputCycles = 0;       // per output element of a dense or pointwise convolution
     double depthwiseRowCycles = 0;     // per output row (one channel, one output line) of a depthwise one
-    // Per row a grouped convolution gathers into its im2col matrix (one input channel, one tap,
-    // one output line): the host runs it as one small matrix product per group over a gathered
-    // copy of its input, and the gather, not the MACs, carries most of its time.
-    double groupedConvRowCycles = 0;
+    // Per element of a grouped convolution's input and output planes: the host runs it on
+    // oneDNN's grouped kernel, which reorders its row-major boxes into a channel-blocked layout
+    // and back, so a strided one (four input elements per output plane element) pays more per MAC.
+    double groupedConvElementCycles = 0;
     // Per output element of a reduction on top of its input elements: a global average pool reads
     // 49 elements per output, a transformer's mean over a row 768, and the first pays its
     // per-output set-up over far fewer reads.

@@ -51,7 +51,7 @@ inline constexpr std::array<std::string_view, 19> kThroughputKeysWithOptional = 
 // Optional compute.overhead_cycles keys: per-unit costs of convolutions (default 0).
 inline constexpr std::string_view kConvOutputKey = "conv_output";
 inline constexpr std::string_view kDepthwiseRowKey = "depthwise_row";
-inline constexpr std::string_view kGroupedConvRowKey = "grouped_conv_row";
+inline constexpr std::string_view kGroupedConvElementKey = "grouped_conv_element";
 // Optional compute.overhead_cycles key: a reduction's cost per output element (default 0).
 inline constexpr std::string_view kReductionOutputKey = "reduction_output";
 inline constexpr std::string_view kWeightByteKey = "weight_byte";

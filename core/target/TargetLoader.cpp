@@ -120,9 +120,9 @@ void readCompute(FieldReader compute, Target& target) {
         target.overheads.convOutputCycles = overheads.number(format::kConvOutputKey).value_or(0);
     if (overheads.has(format::kDepthwiseRowKey))
         target.overheads.depthwiseRowCycles = overheads.number(format::kDepthwiseRowKey).value_or(0);
-    if (overheads.has(format::kGroupedConvRowKey))
-        target.overheads.groupedConvRowCycles =
-            overheads.number(format::kGroupedConvRowKey).value_or(0);
+    if (overheads.has(format::kGroupedConvElementKey))
+        target.overheads.groupedConvElementCycles =
+            overheads.number(format::kGroupedConvElementKey).value_or(0);
     if (overheads.has(format::kReductionOutputKey))
         target.overheads.reductionOutputCycles =
             overheads.number(format::kReductionOutputKey).value_or(0);
@@ -140,7 +140,7 @@ void readCompute(FieldReader compute, Target& target) {
     target.overheads.reorderFarByteCycles = overheads.numberOr(format::kReorderFarByteKey, 0);
     overheads.warnUnknownKeys(
         {"compute", "transfer_issue", "wait", "barrier", format::kConvOutputKey,
-         format::kDepthwiseRowKey, format::kGroupedConvRowKey, format::kReductionOutputKey,
+         format::kDepthwiseRowKey, format::kGroupedConvElementKey, format::kReductionOutputKey,
          format::kWeightByteKey, format::kMatMulProductKey, format::kResizeRowKey,
          format::kCopyRunKey, format::kConvFarWeightByteKey, format::kMatmulFarWeightByteKey,
          format::kReorderFarByteKey});

@@ -156,8 +156,8 @@ void checkMachine(const Target& target, Checker& check) {
                       kMaxUnitCycles, "per-output cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kDepthwiseRowKey), o.depthwiseRowCycles,
                       kMaxUnitCycles, "per-row cost");
-    check.nonNegative("compute.overhead_cycles." + std::string(format::kGroupedConvRowKey),
-                      o.groupedConvRowCycles, kMaxUnitCycles, "per-row cost");
+    check.nonNegative("compute.overhead_cycles." + std::string(format::kGroupedConvElementKey),
+                      o.groupedConvElementCycles, kMaxUnitCycles, "per-element cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kReductionOutputKey),
                       o.reductionOutputCycles, kMaxUnitCycles, "per-output cost");
     check.nonNegative("compute.overhead_cycles." + std::string(format::kWeightByteKey),

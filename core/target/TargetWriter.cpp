@@ -153,9 +153,9 @@ std::string targetToJson(const Target& target) {
     if (o.convOutputCycles != 0) out["compute"]["overhead_cycles"][std::string(format::kConvOutputKey)] = number(o.convOutputCycles);
     if (o.depthwiseRowCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kDepthwiseRowKey)] = number(o.depthwiseRowCycles);
-    if (o.groupedConvRowCycles != 0)
-        out["compute"]["overhead_cycles"][std::string(format::kGroupedConvRowKey)] =
-            number(o.groupedConvRowCycles);
+    if (o.groupedConvElementCycles != 0)
+        out["compute"]["overhead_cycles"][std::string(format::kGroupedConvElementKey)] =
+            number(o.groupedConvElementCycles);
     if (o.reductionOutputCycles != 0)
         out["compute"]["overhead_cycles"][std::string(format::kReductionOutputKey)] =
             number(o.reductionOutputCycles);

@@ -145,6 +145,7 @@ TEST(BenchPrograms, GraphsForTheirComputesAloneAreMarked) {
                                               "calibrate-conv-depthwise-small",
                                               "calibrate-conv-grouped",
                                               "calibrate-conv-grouped-narrow",
+                                              "calibrate-conv-grouped-strided",
                                               "calibrate-conv-thin",
                                               "calibrate-matmul-thin",
                                               "calibrate-matmul-batched",

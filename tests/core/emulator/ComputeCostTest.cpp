@@ -243,28 +243,39 @@ TEST(ComputeCost, GroupedConvsRunAtTheirFigureBeforeThePointwiseTest) {
     EXPECT_EQ(cyclesAtThroughput(1200, throughputOf(g.ops[0], g, t), t), 300);
 }
 
-// A grouped convolution gathers one im2col row per input channel, tap and output line of each
-// group, then multiplies it by the group's output channels: its rows cost on top of its MACs.
-TEST(ComputeCost, GroupedConvsPayPerIm2colRow) {
-    ir::Graph g;
-    // 16 channels in 4 groups of 4 on 14 x 14: 4 x 14 = 56 MACs per im2col row.
-    g.values = {floatValue("x", {1, 16, 14, 14}), floatValue("w", {16, 4, 3, 3}),
-                floatValue("y", {1, 16, 14, 14})};
-    g.ops = {conv("grouped", 1, {ints("pads", {1, 1, 1, 1}), {"group", std::int64_t{4}}})};
-    g.ops[0].outputs = {ir::ValueId(2)};
-    g.finalize();
-    EXPECT_DOUBLE_EQ(groupedConvMacsPerRow(g.ops[0], g), 56);
-    EXPECT_EQ(groupedConvMacsPerRow(convs().ops[1], convs()), 0); // a dense convolution
+// A grouped convolution runs on a kernel that reorders its input and output planes: it pays per
+// element of both on top of its MACs, so a strided one (four input elements per output position)
+// pays more per MAC than the same product at stride 1.
+TEST(ComputeCost, GroupedConvsPayPerPlaneElement) {
+    auto grouped = [](std::int64_t side, std::int64_t stride) {
+        ir::Graph g;
+        // 16 channels in 4 groups of 4 onto 14 x 14: 36 MACs per output.
+        g.values = {floatValue("x", {1, 16, side, side}), floatValue("w", {16, 4, 3, 3}),
+                    floatValue("y", {1, 16, 14, 14})};
+        g.ops = {conv("grouped", 1,
+                      {ints("pads", {1, 1, 1, 1}),
+                       ints("strides", {stride, stride}),
+                       {"group", std::int64_t{4}}})};
+        g.ops[0].outputs = {ir::ValueId(2)};
+        g.finalize();
+        return g;
+    };
+    const ir::Graph g = grouped(14, 1), strided = grouped(28, 2);
+    // 16 x 196 x 36 MACs over 2 x 16 x 196 elements; strided over 16 x 784 + 16 x 196.
+    EXPECT_DOUBLE_EQ(groupedConvMacsPerElement(g.ops[0], g), 18);
+    EXPECT_DOUBLE_EQ(groupedConvMacsPerElement(strided.ops[0], strided), 7.2);
+    EXPECT_EQ(groupedConvMacsPerElement(convs().ops[1], convs()), 0); // a dense convolution
     target::Target t = test::tinyTarget();
     t.throughput.groupedConvPerCycle = 28;
-    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 28); // no row cost: the figure itself
-    // 7 cycles per row: 1 / 28 + 7 / 56 = 1 / 6.22... cycles per MAC.
-    t.overheads.groupedConvRowCycles = 7;
-    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1 / (1.0 / 28 + 7.0 / 56));
-    // The whole op: 16 x 4 x 9 x 196 MACs over 16 x 9 x 14 rows.
-    const double macs = 16 * 4 * 9 * 196, rows = 16 * 9 * 14;
-    EXPECT_NEAR(cyclesAtThroughput(macs, throughputOf(g.ops[0], g, t), t), macs / 28 + rows * 7,
-                1e-6);
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 28); // no element cost: the figure itself
+    // 2 cycles per element: 1 / 28 + 2 / 18 cycles per MAC.
+    t.overheads.groupedConvElementCycles = 2;
+    EXPECT_DOUBLE_EQ(throughputOf(g.ops[0], g, t), 1 / (1.0 / 28 + 2.0 / 18));
+    EXPECT_LT(throughputOf(strided.ops[0], strided, t), throughputOf(g.ops[0], g, t));
+    // The whole strided op: its MACs at the figure plus its elements at 2 cycles.
+    const double macs = 16 * 196 * 36, elements = 16 * 784 + 16 * 196;
+    EXPECT_NEAR(cyclesAtThroughput(macs, throughputOf(strided.ops[0], strided, t), t),
+                macs / 28 + elements * 2, 1e-6);
 }
 
 // A batched matrix product (an attention's) pays per matrix pair; one whose right-hand matrix has

@@ -1,7 +1,8 @@
 // oneDNN's convolutions against strata_rt's plain loop (the one the generated C++ runs, itself
 // checked against the reference evaluator) on tiles: rows at the tensor's edges and inside it,
 // input boxes holding more than the tile reads, output-channel tiles, strides, dilation,
-// asymmetric windows, odd sizes, with and without bias, and constant weights packed once.
+// asymmetric windows, odd sizes, with and without bias, groups of several channels (whole and
+// tiles of whole groups), and constant weights packed once.
 
 #include "KernelBoxes.h"
 #include "runtime/ComputeKernels.h"
@@ -20,6 +21,7 @@ struct Case {
         chs;       // the output tile: rows [rows0, rows0 + rows), channels [ch0, ch0 + chs)
     i64 extraRows; // rows the input box holds beyond the tile's halo (a later op's)
     bool bias;
+    i64 group = 1;
 };
 
 class DnnlConvTest : public ::testing::TestWithParam<Case> {};
@@ -34,7 +36,9 @@ TEST_P(DnnlConvTest, MatchesTheLoop) {
     const i64 last = std::min<i64>(p.h - 1, (p.rows0 + p.rows - 1) * p.stride - p.pad +
                                                 (p.kh - 1) * p.dilation + p.extraRows);
     Box x({p.n, p.c, p.h, p.w}, {0, 0, first, 0}, {p.n, p.c, last - first + 1, p.w}, rng);
-    Box w({p.m, p.c, p.kh, p.kw}, {p.ch0, 0, 0, 0}, {p.chs, p.c, p.kh, p.kw}, rng);
+    const i64 groupChannels = p.c / p.group;
+    Box w({p.m, groupChannels, p.kh, p.kw}, {p.ch0, 0, 0, 0}, {p.chs, groupChannels, p.kh, p.kw},
+          rng);
     Box b({p.m}, {p.ch0}, {p.chs}, rng);
     Box fast({p.n, p.m, oh, ow}, {0, p.ch0, p.rows0, 0}, {p.n, p.chs, p.rows, ow}, rng);
     Box loop = fast;
@@ -43,12 +47,13 @@ TEST_P(DnnlConvTest, MatchesTheLoop) {
     compiler::KernelCall call;
     call.kernel = compiler::Kernel::Conv2d;
     call.window = {p.kh, p.kw, p.stride, p.stride, p.pad, p.pad, p.dilation, p.dilation};
+    call.group = p.group;
     runtime::DnnlConvCache cache;
     const rt::View<float>* bias = p.bias ? &b.view : nullptr;
     ASSERT_TRUE(runtime::dnnlConv(fast.view, x.view, w.view, bias, call, 7, cache));
     const rt::Window2d win{
         {p.kh, p.kw}, {p.stride, p.stride}, {p.pad, p.pad}, {p.dilation, p.dilation}};
-    rt::conv2d(loop.view, x.view, w.view, bias, win, 1);
+    rt::conv2d(loop.view, x.view, w.view, bias, win, p.group);
     expectNear(fast.data, loop.data, 2e-4f);
 }
 
@@ -64,7 +69,14 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"stem7x7stride2", 1, 3, 31, 29, 16, 7, 7, 2, 3, 1, 3, 7, 0, 16, 0, false},
         Case{"asymmetric1x5", 1, 6, 9, 17, 4, 1, 5, 1, 2, 1, 2, 4, 0, 4, 0, true},
         Case{"channelTileStride2", 1, 32, 14, 14, 48, 3, 3, 2, 1, 1, 2, 5, 16, 16, 0, true},
-        Case{"oddChannels", 1, 37, 7, 7, 23, 3, 3, 1, 1, 1, 0, 7, 3, 19, 0, true}),
+        Case{"oddChannels", 1, 37, 7, 7, 23, 3, 3, 1, 1, 1, 0, 7, 3, 19, 0, true},
+        // Groups: RegNet's of 8 channels (stride 1 and 2), ResNeXt's of 4, a tile of whole
+        // groups in the middle of the channels, rows with a halo, two images.
+        Case{"groupsOf8", 1, 48, 14, 14, 48, 3, 3, 1, 1, 1, 0, 14, 0, 48, 0, true, 6},
+        Case{"groupsOf8Stride2", 1, 48, 15, 15, 48, 3, 3, 2, 1, 1, 0, 8, 0, 48, 0, false, 6},
+        Case{"groupsOf4", 2, 32, 9, 9, 32, 3, 3, 1, 1, 1, 0, 9, 0, 32, 0, true, 8},
+        Case{"groupTileRowsWithHalo", 1, 64, 12, 12, 64, 3, 3, 1, 1, 1, 3, 5, 16, 32, 1, true, 8},
+        Case{"groupsWideningOutputs", 1, 16, 8, 8, 32, 3, 3, 2, 1, 1, 0, 4, 8, 16, 0, true, 4}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 // SiLU stops the post-ops (strata_rt's sigmoid after the call is faster than oneDNN's swish):
@@ -158,9 +170,28 @@ TEST(DnnlConv, ChangingWeightsArePackedEveryCall) {
     }
 }
 
+// A tile of whole groups reads only its groups' input channels: an input box holding those alone
+// (channels 16-31 of 48, for outputs 16-31 in groups of 8) is enough.
+TEST(DnnlConv, GroupTilesReadOnlyTheirGroupsChannels) {
+    std::mt19937 rng(16);
+    Box x({1, 48, 10, 10}, {0, 16, 0, 0}, {1, 16, 10, 10}, rng);
+    Box w({48, 8, 3, 3}, {16, 0, 0, 0}, {16, 8, 3, 3}, rng);
+    Box fast({1, 48, 10, 10}, {0, 16, 0, 0}, {1, 16, 10, 10}, rng);
+    Box loop = fast;
+    loop.view.data = loop.data.data();
+    compiler::KernelCall call;
+    call.window = {3, 3, 1, 1, 1, 1, 1, 1};
+    call.group = 6;
+    runtime::DnnlConvCache cache;
+    ASSERT_TRUE(runtime::dnnlConv(fast.view, x.view, w.view, nullptr, call, 4, cache));
+    rt::conv2d(loop.view, x.view, w.view, nullptr, {{3, 3}, {1, 1}, {1, 1}, {1, 1}}, 6);
+    expectNear(fast.data, loop.data, 2e-4f);
+}
+
 // What stays on the other kernels: 1x1 windows over row-major boxes (sgemm is as fast or faster
-// there; between channels-last boxes oneDNN runs them, ChannelsLastConvTest), grouped
-// convolutions, and input boxes lacking rows the tile reads.
+// there; between channels-last boxes oneDNN runs them, ChannelsLastConvTest), depthwise
+// convolutions (a kernel of their own), tiles splitting a group, grouped convolutions over
+// channels-last boxes, and input boxes lacking rows the tile reads.
 TEST(DnnlConv, DeclinesWhatOtherKernelsRun) {
     std::mt19937 rng(14);
     runtime::DnnlConvCache cache;
@@ -171,11 +202,22 @@ TEST(DnnlConv, DeclinesWhatOtherKernelsRun) {
     Box y = Box::whole({1, 4, 6, 6}, rng);
     EXPECT_FALSE(runtime::dnnlConv(y.view, x.view, w1.view, nullptr, pointwise, 0, cache));
 
-    compiler::KernelCall grouped;
+    compiler::KernelCall depthwise;
+    depthwise.window = {3, 3, 1, 1, 1, 1, 1, 1};
+    depthwise.group = 8;
+    Box wd = Box::whole({8, 1, 3, 3}, rng);
+    Box y8 = Box::whole({1, 8, 6, 6}, rng);
+    EXPECT_FALSE(runtime::dnnlConv(y8.view, x.view, wd.view, nullptr, depthwise, 0, cache));
+
+    compiler::KernelCall grouped; // 2 groups of 4 input and 4 output channels
     grouped.window = {3, 3, 1, 1, 1, 1, 1, 1};
     grouped.group = 2;
-    Box wg = Box::whole({4, 4, 3, 3}, rng);
-    EXPECT_FALSE(runtime::dnnlConv(y.view, x.view, wg.view, nullptr, grouped, 0, cache));
+    Box wg({8, 4, 3, 3}, {2, 0, 0, 0}, {4, 4, 3, 3}, rng);
+    Box splitTile({1, 8, 6, 6}, {0, 2, 0, 0}, {1, 4, 6, 6}, rng); // half of each group
+    EXPECT_FALSE(runtime::dnnlConv(splitTile.view, x.view, wg.view, nullptr, grouped, 0, cache));
+    Box wAll = Box::whole({8, 4, 3, 3}, rng);
+    EXPECT_FALSE(runtime::dnnlConv(y8.view, x.view, wAll.view, nullptr, grouped, 0, cache, nullptr,
+                                   nullptr, -1, -1));
 
     compiler::KernelCall window;
     window.window = {3, 3, 1, 1, 1, 1, 1, 1};

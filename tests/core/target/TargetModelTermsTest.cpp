@@ -39,7 +39,7 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     doc["compute"]["throughput_per_cycle"]["transcendental"] = 0.0625;
     doc["compute"]["throughput_per_cycle"]["layer_norm"] = 0.375;
     doc["compute"]["throughput_per_cycle"]["sigmoid"] = 0.125;
-    doc["compute"]["overhead_cycles"]["grouped_conv_row"] = 24;
+    doc["compute"]["overhead_cycles"]["grouped_conv_element"] = 24;
     doc["compute"]["overhead_cycles"]["matmul_product"] = 2500;
     doc["compute"]["overhead_cycles"]["resize_row"] = 30;
     doc["compute"]["overhead_cycles"]["copy_run"] = 5.5;
@@ -58,8 +58,8 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     EXPECT_EQ(written["compute"]["throughput_per_cycle"]["layer_norm"], 0.375);
     EXPECT_EQ(loaded->throughput.sigmoid(), 0.125);
     EXPECT_EQ(written["compute"]["throughput_per_cycle"]["sigmoid"], 0.125);
-    EXPECT_EQ(loaded->overheads.groupedConvRowCycles, 24);
-    EXPECT_EQ(written["compute"]["overhead_cycles"]["grouped_conv_row"], 24);
+    EXPECT_EQ(loaded->overheads.groupedConvElementCycles, 24);
+    EXPECT_EQ(written["compute"]["overhead_cycles"]["grouped_conv_element"], 24);
     EXPECT_EQ(loaded->overheads.matmulProductCycles, 2500);
     EXPECT_EQ(written["compute"]["overhead_cycles"]["matmul_product"], 2500);
     EXPECT_EQ(loaded->overheads.resizeRowCycles, 30);

@@ -19,12 +19,13 @@ namespace strata_rt {
 #if defined(STRATA_RT_DNNL) || defined(STRATA_RT_DNNL_KERNELS)
 // --- convolutions on oneDNN's direct kernels (the host runtime's too) ---------------------------
 
-// Convolutions with a window (larger than 1x1, one group) on oneDNN's direct convolution
-// (brgconv / jit kernels). Those want activations in a channel-blocked layout and weights packed
-// to match; the boxes stay row-major, so each call reorders its input box into the blocked
-// layout and the result back. One object per thread: it keeps a primitive per tile shape,
-// constant weight tiles packed once (by the caller's key for the weights), and, for tiles of
-// output channels over the same input bytes, the reordered input.
+// Convolutions with a window (larger than 1x1; one group, or groups of several channels) on
+// oneDNN's direct convolution (brgconv / jit kernels). Those want activations in a
+// channel-blocked layout and weights packed to match; the boxes stay row-major, so each call
+// reorders its input box into the blocked layout and the result back. One object per thread: it
+// keeps a primitive per tile shape, constant weight tiles packed once (by the caller's key for
+// the weights), and, for tiles of output channels over the same input bytes (one group), the
+// reordered input.
 // A fused epilogue step as a oneDNN post-op on the convolution's output while it is in cache:
 // an eltwise kind with its alpha and beta, or (sum) adding `addend`, a box laid out as the
 // output's (the same extents and strides). At most one sum.
@@ -153,10 +154,16 @@ class DnnlConvolutions {
     // Whether oneDNN is this window's faster kernel (docs/RUNTIME.md has the measurements): a
     // 1x1 window over row-major boxes stays on sgemm, which needs no im2col there and for which
     // oneDNN has only its own gemm; between channels-last boxes (`xBlock`, `yBlock` -1) oneDNN's
-    // 1x1 kernel with the bias and epilogue as post-ops beats sgemm and a pass after it.
+    // 1x1 kernel with the bias and epilogue as post-ops beats sgemm and a pass after it. A
+    // grouped window (run checks that its groups have several input channels: a depthwise one
+    // has a kernel of its own) over row-major boxes: oneDNN's grouped kernel ran RegNetY-400MF's
+    // groups of 8 channels 5-8x faster than im2col and an sgemm per group (one thread, 3x3 on
+    // 7 x 7 to 56 x 56, both strides).
     static bool suits(const Window2d& win, i64 group, i64 xBlock = 0, i64 yBlock = 0) {
-        return group == 1 &&
-               (win.kernel[0] * win.kernel[1] > 1 || (xBlock == -1 && yBlock == -1));
+        const bool window = win.kernel[0] * win.kernel[1] > 1;
+        if (group != 1)
+            return window && xBlock == 0 && yBlock == 0;
+        return window || (xBlock == -1 && yBlock == -1);
     }
 
     // y = conv(x, w) + b on the operand boxes. `weightsKey` names constant weights (their packed
@@ -176,12 +183,19 @@ class DnnlConvolutions {
                             x.ext[0] != y.ext[0])) ||
             (yBlock > 1 && y.ext[1] % yBlock != 0))
             return false;
-        const i64 channels = w.full[1];
-        const bool wholeTaps = w.lo[1] == 0 && w.ext[1] == channels && w.lo[2] == 0 &&
-                               w.ext[2] == w.full[2] && w.lo[3] == 0 && w.ext[3] == w.full[3];
-        if (channels != x.full[1] || !wholeTaps || !holds(w, 0, y.lo[1], y.ext[1]))
+        // A tile of whole groups reads their input channels: [firstChannel, + channels).
+        const i64 groupChannels = w.full[1], outPerGroup = group > 0 ? y.full[1] / group : 0;
+        if (group > 1 && (groupChannels < 2 || outPerGroup < 1 || y.full[1] % group != 0 ||
+                          y.lo[1] % outPerGroup != 0 || y.ext[1] % outPerGroup != 0))
             return false;
-        if (!holds(x, 0, y.lo[0], y.ext[0]) || !holds(x, 1, 0, channels))
+        const i64 tileGroups = group > 1 ? y.ext[1] / outPerGroup : 1,
+                  channels = tileGroups * groupChannels,
+                  firstChannel = group > 1 ? y.lo[1] / outPerGroup * groupChannels : 0;
+        const bool wholeTaps = w.lo[1] == 0 && w.ext[1] == groupChannels && w.lo[2] == 0 &&
+                               w.ext[2] == w.full[2] && w.lo[3] == 0 && w.ext[3] == w.full[3];
+        if (group * groupChannels != x.full[1] || !wholeTaps || !holds(w, 0, y.lo[1], y.ext[1]))
+            return false;
+        if (!holds(x, 0, y.lo[0], y.ext[0]) || !holds(x, 1, firstChannel, channels))
             return false;
         if (b && (b->stride[0] != 1 || !holds(*b, 0, y.lo[1], y.ext[1])))
             return false;
@@ -205,6 +219,7 @@ class DnnlConvolutions {
             xBlock,         yBlock,          rows.first - x.lo[2], cols.first - x.lo[3]};
         Key key{}; // zeroed: the post-op slots past `posts` are part of the key too
         std::copy(shapeKey.begin(), shapeKey.end(), key.begin());
+        key.back() = tileGroups;
         key[shapeKey.size()] = posts;
         const float* addend = nullptr;
         for (int i = 0; i < posts; ++i) {
@@ -224,17 +239,19 @@ class DnnlConvolutions {
         auto [it, created] = m_entries.try_emplace(key);
         Entry& e = it->second;
         if (created)
-            create(e, y, x, w, b, win, rows, cols, post, posts, xBlock, yBlock);
+            create(e, y, x, w, b, win, tileGroups, rows, cols, post, posts, xBlock, yBlock);
         if (!e.usable)
             return false;
 
-        const i64 xi[4] = {y.lo[0], 0, rows.first, cols.first}, wi[4] = {y.lo[1], 0, 0, 0};
+        const i64 xi[4] = {y.lo[0], firstChannel, rows.first, cols.first},
+                  wi[4] = {y.lo[1], 0, 0, 0};
         dnnl::memory src(e.srcPlain, *m_engine,
                          xBlock != 0 ? x.data : const_cast<float*>(&x.at(xi)));
         dnnl::memory dst(e.dstPlain, *m_engine, y.data);
         dnnl::memory weights = weightsFor(e, &w.at(wi), weightsKey, y.lo[1]);
+        // Tiles of a grouped convolution's output channels read other input channels.
         if (e.toBlocked)
-            reorderInput(e, x, src, y.ext[1] < y.full[1]);
+            reorderInput(e, x, src, group == 1 && y.ext[1] < y.full[1]);
         if (addend) { // the sum post-op adds to what the destination holds
             if (e.fromBlocked) {
                 dnnl::memory plainAddend(e.dstPlain, *m_engine, const_cast<float*>(addend));
@@ -271,8 +288,8 @@ class DnnlConvolutions {
 
   private:
     // Everything a primitive and its reorders are specialised to: the shapes and strides, then
-    // the post-ops (count, and per step its kind and its alpha and beta bits).
-    using Key = std::array<i64, 35 + 2 * kMaxConvPostOps>;
+    // the post-ops (count, and per step its kind and its alpha and beta bits), last the groups.
+    using Key = std::array<i64, 36 + 2 * kMaxConvPostOps>;
     using Dims = dnnl::memory::dims;
 
     struct Entry {
@@ -320,11 +337,15 @@ class DnnlConvolutions {
     // The primitive for one tile shape; an unusable entry when oneDNN has only its reference or
     // gemm implementations for it (no faster than im2col + sgemm).
     void create(Entry& e, const View<float>& y, const View<float>& x, const View<float>& w,
-                const View<float>* b, const Window2d& win, const Span& rows, const Span& cols,
-                const ConvPostOp* post, int posts, i64 xBlock, i64 yBlock) {
-        const Dims src{y.ext[0], w.full[1], rows.size, cols.size},
+                const View<float>* b, const Window2d& win, i64 groups, const Span& rows,
+                const Span& cols, const ConvPostOp* post, int posts, i64 xBlock, i64 yBlock) {
+        const Dims src{y.ext[0], groups * w.full[1], rows.size, cols.size},
             dst{y.ext[0], y.ext[1], y.ext[2], y.ext[3]};
-        const Dims weights{y.ext[1], w.full[1], w.full[2], w.full[3]};
+        // Grouped weights as oneDNN takes them: (groups, outputs per group, inputs, taps).
+        const i64 outPerGroup = y.ext[1] / groups;
+        const Dims weights = groups == 1
+                                 ? Dims{y.ext[1], w.full[1], w.full[2], w.full[3]}
+                                 : Dims{groups, outPerGroup, w.full[1], w.full[2], w.full[3]};
         e.srcPlain = plain(src, {x.stride[0], x.stride[1], x.stride[2], x.stride[3]});
         e.dstPlain = plain(dst, {y.stride[0], y.stride[1], y.stride[2], y.stride[3]});
         const auto blockedTag = [](i64 block) {
@@ -350,7 +371,10 @@ class DnnlConvolutions {
         if (yBlock != 0)
             e.dstPlain =
                 dnnl::memory::desc(dst, dnnl::memory::data_type::f32, blockedTag(yBlock));
-        e.weightsPlain = plain(weights, {w.stride[0], w.stride[1], w.stride[2], w.stride[3]});
+        e.weightsPlain = groups == 1
+                             ? plain(weights, {w.stride[0], w.stride[1], w.stride[2], w.stride[3]})
+                             : plain(weights, {outPerGroup * w.stride[0], w.stride[0], w.stride[1],
+                                               w.stride[2], w.stride[3]});
         const auto f32 = dnnl::memory::data_type::f32;
         const auto any = dnnl::memory::format_tag::any;
         const Dims strides{win.stride[0], win.stride[1]},
