@@ -52,6 +52,9 @@ inline constexpr std::array<std::string_view, 19> kThroughputKeysWithOptional = 
 inline constexpr std::string_view kConvOutputKey = "conv_output";
 inline constexpr std::string_view kDepthwiseRowKey = "depthwise_row";
 inline constexpr std::string_view kGroupedConvElementKey = "grouped_conv_element";
+// What calibrations before 2026-11-29 wrote instead (a cost per im2col row of the kernel grouped
+// convolutions ran on then): read only to say it is obsolete.
+inline constexpr std::string_view kRetiredGroupedConvRowKey = "grouped_conv_row";
 // Optional compute.overhead_cycles key: a reduction's cost per output element (default 0).
 inline constexpr std::string_view kReductionOutputKey = "reduction_output";
 inline constexpr std::string_view kWeightByteKey = "weight_byte";

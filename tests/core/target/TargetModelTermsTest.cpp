@@ -71,6 +71,25 @@ TEST(TargetModelTerms, ReadAndWrittenBack) {
     EXPECT_TRUE(*again == *loaded);
 }
 
+// A calibration from before grouped convolutions ran on oneDNN's grouped kernel carries
+// grouped_conv_row: it still loads, with a warning at that field that says to calibrate again,
+// and the cost is neither used nor written back.
+TEST(TargetModelTerms, TheRetiredGroupedConvRowCostSaysToCalibrateAgain) {
+    Json doc = smallTarget();
+    doc["compute"]["overhead_cycles"]["grouped_conv_row"] = 15.7;
+    std::vector<Diagnostic> warnings;
+    auto loaded = target::parseTarget(doc.dump(), "old.json", &warnings);
+    ASSERT_TRUE(loaded.ok()) << joined(loaded.diagnostics());
+    ASSERT_EQ(warnings.size(), 1u) << joined(warnings);
+    EXPECT_NE(warnings[0].message.find("calibrate again"), std::string::npos)
+        << warnings[0].message;
+    EXPECT_NE(warnings[0].toString().find("grouped_conv_row"), std::string::npos)
+        << warnings[0].toString();
+    EXPECT_EQ(loaded->overheads.groupedConvElementCycles, 0);
+    const Json written = Json::parse(target::targetToJson(*loaded));
+    EXPECT_FALSE(written["compute"]["overhead_cycles"].contains("grouped_conv_row"));
+}
+
 TEST(TargetModelTerms, ZeroUnitCostsAreAcceptedAndNotWritten) {
     Json doc = smallTarget();
     doc["compute"]["overhead_cycles"]["conv_output"] = 0;
