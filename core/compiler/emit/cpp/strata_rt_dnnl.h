@@ -156,9 +156,9 @@ class DnnlConvolutions {
     // oneDNN has only its own gemm; between channels-last boxes (`xBlock`, `yBlock` -1) oneDNN's
     // 1x1 kernel with the bias and epilogue as post-ops beats sgemm and a pass after it. A
     // grouped window (run checks that its groups have several input channels: a depthwise one
-    // has a kernel of its own) over row-major boxes: oneDNN's grouped kernel ran RegNetY-400MF's
-    // groups of 8 channels 5-8x faster than im2col and an sgemm per group (one thread, 3x3 on
-    // 7 x 7 to 56 x 56, both strides).
+    // has a kernel of its own) over row-major boxes: oneDNN's grouped kernel, reorders included,
+    // ran RegNetY-400MF's groups of 8 channels 1.8-3x faster than im2col and an sgemm per group
+    // (per op in a model, docs/RUNTIME.md).
     static bool suits(const Window2d& win, i64 group, i64 xBlock = 0, i64 yBlock = 0) {
         const bool window = win.kernel[0] * win.kernel[1] > 1;
         if (group != 1)
