@@ -8,6 +8,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <tuple>
 
 namespace strata::calibrate {
@@ -46,6 +48,28 @@ void append(compiler::Program& program, int core, decltype(compiler::Instruction
     program.instructions.push_back(std::move(in));
 }
 
+// Random weights every calibration graph takes its own from: at least `elements` of them, drawn
+// once per process (again, more, when a graph asks for more than there are). Calibration's
+// models hold ~150 MB of weights, and drawing each its own took a quarter of its planning; their
+// values change no time measured, and a weight holds the pool while it lives.
+// Uniform in [0.5, 1): a random mantissa under 0.5's exponent, normal numbers all (a denormal
+// costs a microcode assist per use).
+std::shared_ptr<const std::vector<float>> weightPool(std::size_t elements) {
+    // At least this many, so that a graph's weights seldom wrap around to the pool's start.
+    constexpr std::size_t kLeast = std::size_t{1} << 22;
+    static std::mutex mutex;
+    static std::shared_ptr<const std::vector<float>> pool;
+    const std::lock_guard lock(mutex);
+    if (!pool || pool->size() < elements) {
+        auto values = std::make_shared<std::vector<float>>(std::max(elements, kLeast));
+        SplitMix64 random{7};
+        for (float& v : *values)
+            v = std::bit_cast<float>(0x3f000000u | static_cast<std::uint32_t>(random.next() >> 41));
+        pool = std::move(values);
+    }
+    return pool;
+}
+
 // Builds a small graph op by op: float32 values, weights as constants with random data.
 class SmallGraph {
   public:
@@ -57,19 +81,21 @@ class SmallGraph {
         return id;
     }
 
+    // The next `elements` values of the shared pool (weightPool), from the start again where
+    // they would run past its end: a graph's weights are distinct from one another.
     ir::ValueId weight(const std::string& name, ir::Shape shape) {
         const ir::ValueId id = value(name, std::move(shape));
         ir::Value& v = m_graph->values[id.index];
         const auto n = static_cast<std::size_t>(v.elements());
-        auto data = std::make_shared<std::vector<float>>();
-        data->reserve(n);
-        for (std::size_t i = 0; i < n; ++i)
-            data->push_back(nextWeight());
+        std::shared_ptr<const std::vector<float>> pool = weightPool(n);
+        if (m_poolOffset + n > pool->size())
+            m_poolOffset = 0;
         v.isConstant = true;
         v.isInitializer = true;
-        v.data.data = reinterpret_cast<const std::byte*>(data->data());
-        v.data.size = data->size() * sizeof(float);
-        v.data.owner = data;
+        v.data.data = reinterpret_cast<const std::byte*>(pool->data() + m_poolOffset);
+        v.data.size = n * sizeof(float);
+        v.data.owner = std::move(pool);
+        m_poolOffset += n;
         m_graph->parameterCount += static_cast<std::uint64_t>(v.elements());
         return id;
     }
@@ -130,15 +156,7 @@ class SmallGraph {
     }
 
     std::shared_ptr<ir::Graph> m_graph = std::make_shared<ir::Graph>();
-    // Uniform in [0.5, 1): a random mantissa under 0.5's exponent. The far-weight programs
-    // hold tens of millions, and std::mt19937 through a distribution took a tenth of a
-    // calibration to draw them; their values change no time measured (normal numbers all).
-    float nextWeight() {
-        return std::bit_cast<float>(0x3f000000u |
-                                    static_cast<std::uint32_t>(m_random.next() >> 41));
-    }
-
-    SplitMix64 m_random{7};
+    std::size_t m_poolOffset = 0;
 };
 
 using Ints = std::vector<std::int64_t>;

@@ -12,6 +12,7 @@
 #include "calibrate/ReuseDistanceFit.h"
 #include "calibrate/WarmWeightFit.h"
 #include "emulator/Emulator.h"
+#include "runtime/Prepared.h"
 #include "runtime/Runtime.h"
 #include "target/CalibratedHost.h"
 #include "trace/AccuracyReport.h"
@@ -79,6 +80,7 @@ Expected<CalibrationReport> Calibration::run() {
     if (auto planned = planPairs(paths); !planned.empty())
         return planned;
     planBarriers();
+    compileAll();
     if (auto check = SpeedCheck::prepare(m_host))
         m_speedCheck = std::move(*check);
     else
@@ -162,25 +164,41 @@ Expected<CalibrationReport> Calibration::run() {
     return std::move(m_report);
 }
 
+// Main memory as large as the largest program's, and the scratch buffers, before the first run:
+// each page is then faulted in once in the whole calibration, not again by every larger program.
+void Calibration::reserveMemories() {
+    static const ir::Graph kNoModel;
+    std::uint64_t mainBytes = 1;
+    for (const auto& m : m_measurements)
+        if (m->failure.empty())
+            mainBytes = std::max(
+                mainBytes, runtime::mainMemoryBytes(m->program(), m->graph ? *m->graph : kNoModel));
+    if (const target::MemorySpace* working = m_host.findMemory(m_host.workingMemory))
+        m_memories.sizeFor(mainBytes, working->capacityBytes, m_host.cores());
+}
+
 // Every program once per round, `m_rounds` rounds, so a slow spell of the machine falls on
-// one round of many programs rather than on every repeat of one; each run is a warm-up pass
-// and a measured one (the faster kept), as `accuracy` measures. Then each program's events
-// are read at their medians over the rounds. A transfer program of MiBs (kFewerRoundsBytes)
-// runs in every other round only (of six or more).
+// one round of many programs rather than on every repeat of one; each run is a warm-up pass,
+// then the caches churned and a measured pass. Then each program's events are read at their
+// medians over the rounds. A transfer program of MiBs (kFewerRoundsBytes) runs in every
+// other round only (of six or more).
 // Errors: a bare program that does not run (a compiled one is reported as skipped).
 // With `selected`, only those programs, `rounds` rounds: a path's re-measure (m_only set),
 // which reads nothing but that path's transfers.
 std::vector<Diagnostic>
 Calibration::measureInRounds(const std::function<bool(const Measurement&)>& selected, int rounds) {
     static const ir::Graph kNoModel;
-    const runtime::RunOptions once{.repeat = 2,
+    const runtime::RunOptions once{.repeat = 1,
+                                   .warmUps = 1,
                                    .timestamps = true,
                                    .coldOutputs = true,
                                    .churn = &m_churn,
-                                   .readOutputs = false};
+                                   .readOutputs = false,
+                                   .memories = &m_memories};
     const bool all = !selected;
     if (rounds <= 0)
         rounds = m_rounds;
+    reserveMemories();
     // Not in a quick calibration's or a re-measure's three rounds: medians of three at least.
     const bool fewer = all && rounds >= 2 * kMinRounds;
     for (int round = 0; round < rounds; ++round) {

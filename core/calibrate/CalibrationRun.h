@@ -18,6 +18,7 @@
 #include "ir/Graph.h"
 #include "reference/Tensor.h"
 #include "runtime/CacheChurn.h"
+#include "runtime/Memory.h"
 #include "schedule/Schedule.h"
 #include "schedule/Strategies.h"
 #include "target/HostProbe.h"
@@ -59,6 +60,7 @@ struct Measurement {
     int runs = 0;             // how many runs that was
     bool fewerRounds = false; // every other round only (kFewerRoundsBytes)
     double useSeconds = 0;    // reading its timeline (sorting its reads by kind...)
+    bool uncompiled = false;  // a model added, its program and inputs not made yet (compileAll)
     // A compiled program's barriers where two or more cores worked, from every round.
     std::vector<JoinSample> joins;
     // Reads the program's timeline: per event, its median duration over the rounds.
@@ -103,16 +105,20 @@ class Calibration {
         return *m_measurements.back();
     }
 
-    // A model compiled for the host, to be run on it (not emulated: the emulator's figures are
-    // what is being measured).
+    // A model to compile for the host (compileAll) and run on it (not emulated: the emulator's
+    // figures are what is being measured).
     Measurement& addCompiled(std::string label, std::shared_ptr<const ir::Graph> graph,
                              schedule::Strategy strategy, int mp = 0);
+    // Compiles the models added, and draws their inputs, several at once (one per core).
+    void compileAll();
+    // Buffers for every run (m_memories): main memory as large as the largest program's.
+    void reserveMemories();
 
     // Every program once per round, `m_rounds` rounds, so a slow spell of the machine falls on
-    // one round of many programs rather than on every repeat of one; each run is a warm-up pass
-    // and a measured one (the faster kept), as `accuracy` measures. Then each program's events
-    // are read at their medians over the rounds. A transfer program of MiBs (kFewerRoundsBytes)
-    // runs in every other round only (of six or more).
+    // one round of many programs rather than on every repeat of one; each run is a warm-up pass,
+    // then the caches churned and a measured pass. Then each program's events are read at their
+    // medians over the rounds. A transfer program of MiBs (kFewerRoundsBytes) runs in every
+    // other round only (of six or more).
     // Errors: a bare program that does not run (a compiled one is reported as skipped).
     // With `selected`, only those programs, `rounds` rounds: a path's re-measure (m_only set),
     // which reads nothing but that path's transfers.
@@ -240,6 +246,7 @@ class Calibration {
     std::uint64_t m_lastLevelBytes = target::probeHost().lastLevelBytes;
     // What every core writes before each pass (CacheChurn.h): as much as its caches hold.
     runtime::CacheChurn m_churn{m_host.workingMemoryBytes(), m_host.cores()};
+    runtime::Memories m_memories; // every run's, kept (RunOptions::memories)
     std::vector<double> m_gapsNs;
     std::map<const compiler::Program*, TransferKinds> m_readKinds;
     std::string m_only; // while re-measuring a path: its name (only its transfers are read)

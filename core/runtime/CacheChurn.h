@@ -29,11 +29,14 @@ class CacheChurn {
     std::uint64_t bytesPerCore() const { return m_bytes; }
     // The bytes its buffers take so far (only cores that wrote have one).
     std::uint64_t allocatedBytes() const;
+    // How many buffers were written so far, over every core.
+    std::uint64_t writes() const;
 
   private:
     std::uint64_t m_bytes = 0;
     std::vector<Buffer> m_buffers;       // per core
     std::vector<unsigned char> m_values; // per core, the value its next write stores
+    std::vector<std::uint64_t> m_writes; // per core, how many times it wrote
 };
 
 } // namespace strata::runtime

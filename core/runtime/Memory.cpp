@@ -1,5 +1,6 @@
 #include "runtime/Memory.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -22,7 +23,7 @@ constexpr std::uint64_t kHugePage = 2u << 20;
 
 } // namespace
 
-Buffer::Buffer(std::uint64_t bytes) : m_bytes(bytes) {
+Buffer::Buffer(std::uint64_t bytes) : m_bytes(bytes), m_capacity(bytes) {
 #if defined(__linux__)
     if (bytes >= kHugePage) {
         const std::uint64_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
@@ -38,6 +39,22 @@ Buffer::Buffer(std::uint64_t bytes) : m_bytes(bytes) {
     m_data = std::unique_ptr<unsigned char[], BufferFree>(
         static_cast<unsigned char*>(::operator new[](bytes ? bytes : 1, std::align_val_t{64})),
         BufferFree{false});
+}
+
+bool Buffer::reuseFor(std::uint64_t bytes) {
+    if (!m_data || bytes > m_capacity)
+        return false;
+    m_bytes = bytes;
+    return true;
+}
+
+void Memories::sizeFor(std::uint64_t mainBytes, std::uint64_t scratchBytes, int cores) {
+    if (!main.reuseFor(mainBytes))
+        main = Buffer(mainBytes);
+    scratch.resize(static_cast<std::size_t>(std::max(cores, 1)));
+    for (Buffer& buffer : scratch)
+        if (!buffer.reuseFor(scratchBytes))
+            buffer = Buffer(scratchBytes);
 }
 
 void BufferFree::operator()(unsigned char* p) const {

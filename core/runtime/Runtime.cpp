@@ -95,6 +95,8 @@ Expected<RunResult> runChecked(const compiler::Program& program, const emulator:
                                const std::vector<reference::Tensor>& inputs, const RunOptions& options) {
     std::vector<Diagnostic> problems = checkInputs(graph, inputs);
     if (options.repeat < 1) problems.push_back(problem("repeat must be at least 1"));
+    if (options.warmUps < 0)
+        problems.push_back(problem("warm-up passes cannot be fewer than none"));
     const target::MemorySpace* working = target.findMemory(target.workingMemory);
     const target::MemorySpace* main = target.findMemory(target.mainMemory);
     if (!working || !main || working->scope != target::Scope::Core)
@@ -111,9 +113,9 @@ Expected<RunResult> runChecked(const compiler::Program& program, const emulator:
     if (mainBytes > main->capacityBytes)
         return problem(fmt::format("the program needs {} bytes of main memory, target '{}' has {}", mainBytes,
                                    target.name, main->capacityBytes));
-    Memories memories;
-    memories.main = Buffer(mainBytes);
-    for (int core = 0; core < std::max(1, program.cores); ++core) memories.scratch.emplace_back(working->capacityBytes);
+    Memories own;
+    Memories& memories = options.memories ? *options.memories : own;
+    memories.sizeFor(mainBytes, working->capacityBytes, program.cores);
 
     const PreparedProgram prepared = prepare(program, target, graph, memories, problems, checked);
     const std::vector<Placement> places = placements(program, graph, inputs, problems);
@@ -124,19 +126,23 @@ Expected<RunResult> runChecked(const compiler::Program& program, const emulator:
     RunResult result;
     std::vector<Timing> timings;
     std::vector<std::vector<reference::Tensor>> outputs;
-    for (int r = 0; r < options.repeat; ++r) {
+    for (int r = 0; r < options.warmUps + options.repeat; ++r) {
+        const bool kept = r >= options.warmUps;
         // Weights once, as a model serving run after run holds them: copied again before every
         // pass they sat dirty in the copying core's caches, and a pass read them from there rather
         // than where its previous pass had left them (docs/RUNTIME.md). Inputs every pass.
         for (const Placement& p : places)
             if (r == 0 || !p.weight)
                 std::memcpy(memories.main.data() + p.offset, p.bytes, p.size);
-        if (options.coldOutputs)
+        if (options.coldOutputs && kept)
             for (ir::ValueId id : graph.outputs)
                 if (const compiler::DramBuffer* home = program.dramOf(id))
                     evictFromCaches(memories.main.data() + home->offset, home->bytes);
-        Timing timing = execute(prepared, options.timestamps, workspaces, options.churn);
+        Timing timing =
+            execute(prepared, options.timestamps, workspaces, kept ? options.churn : nullptr);
         if (!timing.failure.empty()) return problem("a kernel failed: " + timing.failure);
+        if (!kept)
+            continue;
         result.totalsNs.push_back(static_cast<double>(timing.totalNs));
         if (options.readOutputs)
             outputs.push_back(readOutputs(program, graph, memories.main));

@@ -20,22 +20,33 @@
 namespace strata::runtime {
 
 class CacheChurn;
+struct Memories;
 
 struct RunOptions {
     int repeat = 1;          // the trace and outputs are those of the repeat with the median total
+    // Passes run before the repeats and dropped (their times, trace and outputs): the first
+    // touches of the program's buffers, its kernels' set-up. The outputs' eviction and the churn
+    // below precede the repeats only.
+    int warmUps = 0;
     bool timestamps = true;  // per-instruction timestamps (off: only totals; to measure overhead)
-    // Before every pass, the graph outputs' lines are dropped from the caches (evictFromCaches):
+    // Before every repeat, the graph outputs' lines are dropped from the caches (evictFromCaches):
     // a one-op program then stores its output, as a model stores an activation, into lines no
     // core has touched for a while, not into lines the driver has just read the last pass's
     // outputs from (calibration, docs/CALIBRATION.md).
     bool coldOutputs = false;
-    // Before every pass each core writes a buffer as large as its caches (CacheChurn.h), so the
+    // Before every repeat each core writes a buffer as large as its caches (CacheChurn.h), so the
     // pass finds them full of other work's dirty lines, as a model's op does (calibration). Not
     // owned; null: nothing written.
     CacheChurn* churn = nullptr;
     // Off: the graph outputs are not read back (RunResult::outputs stays empty), for a caller
     // that wants only the times; copying them out after every pass took 4% of a calibration.
     bool readOutputs = true;
+    // Main memory and the scratch buffers from the caller, kept from one run to the next (grown
+    // where a program needs more), so that a run's first pass does not fault fresh pages in: one
+    // of calibration's few-byte transfer programs spans MiBs of main memory, each 2 MiB of it a
+    // huge page zeroed on first touch. Their bytes are what the last run left. Not owned; null:
+    // the run's own, freed after it.
+    Memories* memories = nullptr;
 };
 
 struct RunResult {

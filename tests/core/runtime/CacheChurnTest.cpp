@@ -19,6 +19,7 @@ TEST(CacheChurn, EachCoreThatWritesGetsOneBufferOfTheSizeAsked) {
     EXPECT_EQ(churn.allocatedBytes(), 3u << 20);
     churn.writeFrom(0);
     EXPECT_EQ(churn.allocatedBytes(), 6u << 20);
+    EXPECT_EQ(churn.writes(), 3u);
 }
 
 TEST(CacheChurn, CoresPastTheCountAndAZeroSizeWriteNothing) {
@@ -26,6 +27,7 @@ TEST(CacheChurn, CoresPastTheCountAndAZeroSizeWriteNothing) {
     churn.writeFrom(1);
     churn.writeFrom(7);
     EXPECT_EQ(churn.allocatedBytes(), 0u);
+    EXPECT_EQ(churn.writes(), 0u);
 
     CacheChurn none(0, 4);
     none.writeFrom(0);

@@ -10,10 +10,13 @@
 #include "reference/Compare.h"
 #include "reference/Evaluator.h"
 #include "runtime/CacheChurn.h"
+#include "runtime/Memory.h"
+#include "runtime/Prepared.h"
 #include "schedule/Strategies.h"
 #include "support/TestModels.h"
 #include "target/TargetLoader.h"
 
+#include <cstring>
 #include <gtest/gtest.h>
 #include <limits>
 #include <numeric>
@@ -356,41 +359,103 @@ TEST_P(RuntimeSamples, OutputsMatchTheReference) {
     EXPECT_EQ(result->trace.events.size(), compiled->program.instructions.size());
 }
 
-TEST(Runtime, ColdOutputsAreStillTheModelsOutputsAndCanBeLeftUnread) {
-    // Calibration's runs drop the outputs' lines from the caches before every pass, have each
-    // core write MiBs of its own (CacheChurn), and read nothing back but the timeline.
-    auto m = model::importOnnxFile(std::string(STRATA_SAMPLES_DIR) + "/resnet_tiny.onnx");
-    ASSERT_TRUE(m) << joined(m.diagnostics());
-    const ir::Graph& g = *m->graph;
-    auto target = target::resolveTarget("host");
-    ASSERT_TRUE(target) << joined(target.diagnostics());
-    auto compiled = compiler::compile(
-        g, *target, schedule::makeSchedule(g, *target, schedule::Strategy::Rules));
-    ASSERT_TRUE(compiled) << joined(compiled.diagnostics());
-    const auto inputs = reference::sampleInputs(g, 5);
-    auto expected = reference::evaluate(g, inputs);
-    ASSERT_TRUE(expected) << joined(expected.diagnostics());
-    runtime::CacheChurn churn(3u << 20, compiled->program.cores);
-    auto result = runtime::run(compiled->program, *target, g, inputs,
-                               {.repeat = 3, .coldOutputs = true, .churn = &churn});
-    ASSERT_TRUE(result) << joined(result.diagnostics());
-    ASSERT_EQ(result->outputs.size(), expected->size());
-    EXPECT_EQ(result->totalsNs.size(), 3u);
-    for (std::size_t i = 0; i < expected->size(); ++i) {
-        auto c = reference::compare(result->outputs[i], (*expected)[i], 1e-4, 1e-3);
-        EXPECT_TRUE(c.ok) << g.value(g.outputs[i]).name << ": " << c.message;
+// The runs calibration makes: a committed sample compiled for the host on every core, its
+// sample inputs and the reference's outputs to compare with.
+class CalibrationRuns : public ::testing::Test {
+  protected:
+    void load(const std::string& sample, schedule::Strategy strategy, std::uint64_t seed) {
+        auto m = model::importOnnxFile(std::string(STRATA_SAMPLES_DIR) + "/" + sample);
+        ASSERT_TRUE(m) << joined(m.diagnostics());
+        graph = m->graph;
+        auto host = target::resolveTarget("host");
+        ASSERT_TRUE(host) << joined(host.diagnostics());
+        target = std::move(*host);
+        auto c =
+            compiler::compile(*graph, target, schedule::makeSchedule(*graph, target, strategy));
+        ASSERT_TRUE(c) << joined(c.diagnostics());
+        program = std::move(c->program);
+        inputs = reference::sampleInputs(*graph, seed);
+        auto e = reference::evaluate(*graph, inputs);
+        ASSERT_TRUE(e) << joined(e.diagnostics());
+        expected = std::move(*e);
     }
 
+    void expectTheModelsOutputs(const std::vector<reference::Tensor>& outputs) const {
+        ASSERT_EQ(outputs.size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            auto c = reference::compare(outputs[i], expected[i], 1e-4, 1e-3);
+            EXPECT_TRUE(c.ok) << graph->value(graph->outputs[i]).name << ": " << c.message;
+        }
+    }
+
+    std::shared_ptr<const ir::Graph> graph;
+    target::Target target;
+    compiler::Program program;
+    std::vector<reference::Tensor> inputs;
+    std::vector<reference::Tensor> expected;
+};
+
+TEST_F(CalibrationRuns, ColdOutputsAreStillTheModelsOutputsAndCanBeLeftUnread) {
+    // Calibration's runs drop the outputs' lines from the caches before every pass, have each
+    // core write MiBs of its own (CacheChurn), and read nothing back but the timeline.
+    ASSERT_NO_FATAL_FAILURE(load("resnet_tiny.onnx", schedule::Strategy::Rules, 5));
+    runtime::CacheChurn churn(3u << 20, program.cores);
+    auto result = runtime::run(program, target, *graph, inputs,
+                               {.repeat = 3, .coldOutputs = true, .churn = &churn});
+    ASSERT_TRUE(result) << joined(result.diagnostics());
+    EXPECT_EQ(result->totalsNs.size(), 3u);
+    expectTheModelsOutputs(result->outputs);
+
     auto timesOnly =
-        runtime::run(compiled->program, *target, g, inputs,
+        runtime::run(program, target, *graph, inputs,
                      {.repeat = 2, .coldOutputs = true, .churn = &churn, .readOutputs = false});
     ASSERT_TRUE(timesOnly) << joined(timesOnly.diagnostics());
     EXPECT_TRUE(timesOnly->outputs.empty());
     EXPECT_EQ(timesOnly->totalsNs.size(), 2u);
-    ASSERT_EQ(timesOnly->trace.events.size(), compiled->program.instructions.size());
+    ASSERT_EQ(timesOnly->trace.events.size(), program.instructions.size());
     for (const trace::Event& e : timesOnly->trace.events)
         EXPECT_GE(e.endPs, e.startPs);
     EXPECT_GT(timesOnly->trace.events.back().endPs, 0);
+}
+
+TEST_F(CalibrationRuns, WarmUpPassesAreDroppedAndChurnedBeforeNoneOfThem) {
+    // Calibration runs a warm-up pass, then churns the caches and measures: the warm-up's time
+    // is in no total, and each core writes its churn buffer before the kept passes only.
+    ASSERT_NO_FATAL_FAILURE(load("resnet_tiny.onnx", schedule::Strategy::Rules, 5));
+    runtime::CacheChurn churn(1u << 20, program.cores);
+    auto result =
+        runtime::run(program, target, *graph, inputs, {.repeat = 2, .warmUps = 3, .churn = &churn});
+    ASSERT_TRUE(result) << joined(result.diagnostics());
+    EXPECT_EQ(result->totalsNs.size(), 2u);
+    EXPECT_EQ(churn.writes(), 2u * static_cast<std::uint64_t>(program.cores));
+    expectTheModelsOutputs(result->outputs);
+
+    auto negative = runtime::run(program, target, *graph, inputs, {.warmUps = -1});
+    ASSERT_FALSE(negative);
+    EXPECT_NE(joined(negative.diagnostics()).find("warm-up passes cannot be fewer than none"),
+              std::string::npos)
+        << joined(negative.diagnostics());
+}
+
+TEST_F(CalibrationRuns, KeptMemoriesFullOfAnotherRunsBytesGiveTheSameOutputs) {
+    // Calibration hands every run the same buffers (RunOptions::memories): what an earlier
+    // program left in them, here NaNs everywhere, must not reach a later one's outputs.
+    ASSERT_NO_FATAL_FAILURE(load("mobilenet_tiny.onnx", schedule::Strategy::FuseMax, 3));
+    const target::MemorySpace* working = target.findMemory(target.workingMemory);
+    ASSERT_NE(working, nullptr);
+    const std::uint64_t mainBytes = runtime::mainMemoryBytes(program, *graph);
+    runtime::Memories kept;
+    kept.sizeFor(mainBytes + (1u << 20), working->capacityBytes, target.cores());
+    for (runtime::Buffer* b : {&kept.main, &kept.scratch.front(), &kept.scratch.back()})
+        std::memset(b->data(), 0xff, b->size()); // 0xffffffff: a NaN in every float
+    const unsigned char* mainBefore = kept.main.data();
+
+    auto result = runtime::run(program, target, *graph, inputs,
+                               {.repeat = 2, .warmUps = 1, .memories = &kept});
+    ASSERT_TRUE(result) << joined(result.diagnostics());
+    EXPECT_EQ(kept.main.data(), mainBefore); // it had room: the same bytes, not new ones
+    EXPECT_EQ(kept.main.size(), mainBytes);
+    expectTheModelsOutputs(result->outputs);
 }
 
 using schedule::Strategy;
