@@ -34,8 +34,8 @@ std::size_t distinctSizes(const std::vector<TransferSample>& samples) {
     return static_cast<std::size_t>(std::unique(sizes.begin(), sizes.end()) - sizes.begin());
 }
 
-// The rounds below which a calibration runs its programs of MiBs every round (kFewerRoundsBytes,
-// CalibrationPlans.cpp): medians of three at least.
+// The rounds below which a calibration runs every program every round (Measurement::fewerRounds
+// otherwise in every other round): medians of three at least.
 constexpr int kMinRounds = 3;
 
 // Rounds of a path's re-measure (Remeasure.h): enough for per-event medians, half a calibration's.
@@ -180,8 +180,8 @@ void Calibration::reserveMemories() {
 // Every program once per round, `m_rounds` rounds, so a slow spell of the machine falls on
 // one round of many programs rather than on every repeat of one; each run is a warm-up pass,
 // then the caches churned and a measured pass. Then each program's events are read at their
-// medians over the rounds. A transfer program of MiBs (kFewerRoundsBytes) runs in every
-// other round only (of six or more).
+// medians over the rounds. The transfer programs of a path, and the compiled programs marked
+// so (Measurement::fewerRounds), run in every other round only (of six or more).
 // Errors: a bare program that does not run (a compiled one is reported as skipped).
 // With `selected`, only those programs, `rounds` rounds: a path's re-measure (m_only set),
 // which reads nothing but that path's transfers.

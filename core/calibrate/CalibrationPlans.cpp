@@ -25,13 +25,6 @@ constexpr int kOneCoreScale = 4;
 // The seed of the compiled programs' inputs (their values change no time measured).
 constexpr std::uint64_t kInputSeed = 11;
 
-// The transfer programs of this size and more run in every other round only (three of six,
-// spread over the calibration): each of their runs moves tens of MiB, and they took over 40% of
-// a calibration's time. The figures fitted moved within their usual spread (docs/CALIBRATION.md,
-// "Rounds and per-event medians"). Compiled programs run every round (but the far-weight ones):
-// the computes' figures, the one-core factor most, are ratios of programs measured alike.
-constexpr std::uint64_t kFewerRoundsBytes = 1u << 20;
-
 } // namespace
 
 // A model to compile for the host and run on it (not emulated: the emulator's figures are what
@@ -75,6 +68,14 @@ void Calibration::compileAll() {
     work();
 }
 
+// A path's transfer programs, each at one size and row length, alone and on every core at once.
+// They run in every other round only (three of six, spread over the calibration): a program's
+// sample is the median of its 4-64 transfers' per-event medians, so three rounds already give
+// it dozens of values, and these 150 programs took a quarter of a calibration's time in six.
+// Before 2026-11-29 only those of 1 MiB and more (tens of MiB moved per run, over 40% of a
+// calibration's time then). Compiled programs run every round (but the far-weight and
+// reuse-distance ones): the computes' figures, the one-core factor most, are ratios of programs
+// measured alike (docs/CALIBRATION.md, "Rounds and per-event medians").
 // Errors: a transfer program that cannot be built.
 std::vector<Diagnostic> Calibration::planPath(const target::TransferPath& path, PathPlan& plan) {
     plan.path = &path;
@@ -108,7 +109,7 @@ std::vector<Diagnostic> Calibration::planPath(const target::TransferPath& path, 
                                                  path.name, cores, bytes));
                 m.bare = std::move(*program);
                 m.path = path.name;
-                m.fewerRounds = bytes >= kFewerRoundsBytes;
+                m.fewerRounds = true;
                 plan.report.largestBytes = std::max(plan.report.largestBytes, bytes);
                 const double moved = double(transferBoxBytes(bytes, run)); // whole rows
                 m.use = [this, &plan, cores, moved](const compiler::Program& program,
@@ -144,7 +145,7 @@ std::vector<Diagnostic> Calibration::planPath(const target::TransferPath& path, 
                         "transfers on '{}' from the core's own cache, {} bytes", path.name, bytes));
                     w.bare = std::move(*warm);
                     w.path = path.name;
-                    w.fewerRounds = bytes >= kFewerRoundsBytes;
+                    w.fewerRounds = true;
                     w.use = [this, &plan, moved](const compiler::Program& program,
                                                  const trace::Trace& timeline) {
                         std::vector<double> durations;

@@ -58,7 +58,7 @@ struct Measurement {
     bool feedsCompiled = false;
     double seconds = 0;       // its runs' wall time over the rounds
     int runs = 0;             // how many runs that was
-    bool fewerRounds = false; // every other round only (kFewerRoundsBytes)
+    bool fewerRounds = false; // every other round only (a path's transfer programs...)
     double useSeconds = 0;    // reading its timeline (sorting its reads by kind...)
     bool uncompiled = false;  // a model added, its program and inputs not made yet (compileAll)
     // A compiled program's barriers where two or more cores worked, from every round.
@@ -117,8 +117,8 @@ class Calibration {
     // Every program once per round, `m_rounds` rounds, so a slow spell of the machine falls on
     // one round of many programs rather than on every repeat of one; each run is a warm-up pass,
     // then the caches churned and a measured pass. Then each program's events are read at their
-    // medians over the rounds. A transfer program of MiBs (kFewerRoundsBytes) runs in every
-    // other round only (of six or more).
+    // medians over the rounds. The transfer programs of a path, and the compiled programs marked
+    // so (Measurement::fewerRounds), run in every other round only (of six or more).
     // Errors: a bare program that does not run (a compiled one is reported as skipped).
     // With `selected`, only those programs, `rounds` rounds: a path's re-measure (m_only set),
     // which reads nothing but that path's transfers.
