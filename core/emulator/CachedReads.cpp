@@ -75,7 +75,7 @@ void markCachedWrites(const compiler::Program& program, const target::Target& ta
     }
 }
 
-// A cached load whose bytes the core stored farther back than its private cache holds (the
+// A cached load whose bytes the core moved farther back than its private cache holds (the
 // host's L2) reads them from the shared cache: every byte at the cached figures' spill rate, the
 // rate of a transfer's bytes past the private cache (target::Ramp), not only those past
 // spillBytes. Measured on the host, such loads ran at 0.017-0.019 ns per byte against 0.010
@@ -91,7 +91,7 @@ void chargeFarCachedReads(const compiler::Program& program, const target::Target
             if (step.read != target::ReadKind::Cached || !path.cachedReads->byReuseDistance.empty())
                 return; // priced by its reuse distance instead
             const std::int64_t wanted = tiling::regionElements(t.region);
-            if (10 * recent.find(t.value.index, t.region).stored >= kCachedTenths * wanted)
+            if (10 * recent.find(t.value.index, t.region).moved >= kCachedTenths * wanted)
                 return;
             step.amount += farCycles(path, target::ReadKind::Cached, double(t.bytes));
         });
@@ -146,20 +146,24 @@ void markCachedReads(const compiler::Program& program, const target::Target& tar
                 return;
             const RecentRegions::Found found = recent.find(t.value.index, t.region);
             const double bytes = double(t.bytes);
-            if (step.read == target::ReadKind::Other && transferRows(t) == 1 &&
-                10 * found.stored >= kCachedTenths * wanted) {
+            // Stored by the core, or loaded or stored as one region: a region the core read a
+            // moment ago (DenseNet's concatenated features, read again by every layer of a block)
+            // is in its cache as much as one it wrote. (A tensor is stored before it is read, so
+            // no other core's store makes what this one loaded stale.)
+            const bool moved = 10 * found.stored >= kCachedTenths * wanted ||
+                               10 * found.largest >= kCachedTenths * wanted;
+            if (transferRows(t) == 1 && moved && path.cachedReads) {
+                const double before = path.fixedCyclesFor(step.read, bytes);
                 step.read = target::ReadKind::Cached;
                 step.reuseBytes = double(found.distance);
-                step.amount += path.fixedCyclesFor(target::ReadKind::Cached, bytes) -
-                               path.fixedCyclesFor(target::ReadKind::Other, bytes);
+                step.amount += path.fixedCyclesFor(target::ReadKind::Cached, bytes) - before;
                 if (target.privateCacheBytes > 0 &&
                     step.reuseBytes > double(target.privateCacheBytes))
                     step.amount +=
                         target::reuseDistanceExtraCycles(*path.cachedReads, bytes, step.reuseBytes);
-            } else if (step.read == target::ReadKind::Weight &&
-                       10 * found.moved >= kCachedTenths * wanted) {
-                // A weight tile this core read a moment ago (the next spatial tile of the same
-                // convolution) is in its cache, not a cold read: it is read like other data.
+            } else if (step.read == target::ReadKind::Weight && moved) {
+                // A weight tile of rows this core read a moment ago (the next spatial tile of the
+                // same convolution) is in its cache, not a cold read: it is read like other data.
                 step.read = target::ReadKind::Other;
                 step.amount += path.fixedCyclesFor(target::ReadKind::Other, bytes) -
                                path.fixedCyclesFor(target::ReadKind::Weight, bytes);

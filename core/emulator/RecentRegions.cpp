@@ -67,6 +67,7 @@ RecentRegions::Found RecentRegions::find(std::uint32_t value, const tiling::Regi
     for (const Entry& e : it->second) {
         const std::int64_t shared = overlapElements(*e.region, region);
         found.moved += shared;
+        found.largest = std::max(found.largest, shared);
         if (e.stored)
             found.stored += shared;
         if (shared > 0) {

@@ -31,6 +31,9 @@ class RecentRegions {
     struct Found {
         std::int64_t moved = 0;
         std::int64_t stored = 0;
+        // The most of them one region holds: unlike the sums, not counting twice the elements a
+        // core loaded again (or stored, then loaded).
+        std::int64_t largest = 0;
         // Bytes the core has moved since it last moved any of them (its count at the last
         // evict() less that move's); 0 when none is recent.
         std::uint64_t distance = 0;
