@@ -49,23 +49,26 @@ void append(compiler::Program& program, int core, decltype(compiler::Instruction
 }
 
 // Random weights every calibration graph takes its own from: at least `elements` of them, drawn
-// once per process (again, more, when a graph asks for more than there are). Calibration's
-// models hold ~150 MB of weights, and drawing each its own took a quarter of its planning; their
-// values change no time measured, and a weight holds the pool while it lives.
+// once while any graph holds them (again, more, when a graph asks for more than there are).
+// Calibration's models hold ~150 MB of weights, and drawing each its own took most of the half
+// second building them took; their values change no time measured. Freed with the last graph
+// holding them, so an app that calibrated keeps none.
 // Uniform in [0.5, 1): a random mantissa under 0.5's exponent, normal numbers all (a denormal
 // costs a microcode assist per use).
 std::shared_ptr<const std::vector<float>> weightPool(std::size_t elements) {
     // At least this many, so that a graph's weights seldom wrap around to the pool's start.
     constexpr std::size_t kLeast = std::size_t{1} << 22;
     static std::mutex mutex;
-    static std::shared_ptr<const std::vector<float>> pool;
+    static std::weak_ptr<const std::vector<float>> held;
     const std::lock_guard lock(mutex);
+    std::shared_ptr<const std::vector<float>> pool = held.lock();
     if (!pool || pool->size() < elements) {
         auto values = std::make_shared<std::vector<float>>(std::max(elements, kLeast));
         SplitMix64 random{7};
         for (float& v : *values)
             v = std::bit_cast<float>(0x3f000000u | static_cast<std::uint32_t>(random.next() >> 41));
         pool = std::move(values);
+        held = pool;
     }
     return pool;
 }
